@@ -1,0 +1,39 @@
+// The renderer's public surface: one call from ZPL bytes to encoded output.
+
+import type { Diagnostic } from './diagnostics.js';
+
+export type Dpmm = 6 | 8 | 12 | 24;
+export type Rotation = 0 | 90 | 180 | 270;
+export type Quality = 'grayscale' | 'bitonal';
+export type OutputFormat = 'png' | 'pdf';
+
+export interface RenderLimits {
+  /** Labels a document may produce (^PQ copies included); more is a `too-many-labels` error. Default 50. */
+  maxLabels?: number;
+  /** Pixels one label may have; more is a `too-large` error before anything is allocated. */
+  maxPixels?: number;
+}
+
+export interface RenderRequest extends RenderLimits {
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+  format: OutputFormat;
+  /** Zero-based label index; required for PNG. Omitted for PDF: every label, one page each. */
+  index?: number;
+  /** Clockwise; PNG only. */
+  rotation?: Rotation;
+  /** PNG only: `bitonal` gives a 1-bit PNG. */
+  quality?: Quality;
+}
+
+export interface RenderResult {
+  body: Uint8Array;
+  contentType: 'image/png' | 'application/pdf';
+  /** Every label the document produces, ^PQ copies included. */
+  totalCount: number;
+  /** Labels actually rendered into `body`. */
+  pages: number;
+  /** Diagnostics in evaluation order (all of them; callers cap for X-Warnings). */
+  warnings: Diagnostic[];
+}

@@ -1,0 +1,21 @@
+// Diagnostics the interpreter meets, in evaluation order; the linter (X-Warnings) reports them.
+
+export interface Diagnostic {
+  /** 0-based byte offset in the document of the offending parameter value (or command). */
+  byteIndex: number;
+  /** Length in bytes of that value (0 for something missing). */
+  byteSize: number;
+  /** Command name with its prefix, e.g. `^FO`; empty when not tied to one command. */
+  command: string;
+  /** 1-based parameter number; 0 when the diagnostic is about the whole command. */
+  param: number;
+  message: string;
+}
+
+export class DiagnosticLog {
+  readonly entries: Diagnostic[] = [];
+
+  add(d: Diagnostic): void {
+    this.entries.push(d);
+  }
+}

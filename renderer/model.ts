@@ -1,0 +1,125 @@
+// The label model: what the interpreter hands to the drawers. Nothing here knows about HTTP.
+
+import type { DiagnosticLog } from './diagnostics.js';
+import type { Raster } from './raster/raster.js';
+import type { ParamValue } from './zpl/params.js';
+
+export type Orientation = 'N' | 'R' | 'I' | 'B';
+
+/** A font as chosen by ^A / ^CF / ^A@: name `0`, `A`..`Z` or an alias/downloaded font path. */
+export interface FontSelection {
+  name: string;
+  orientation: Orientation;
+  /** Character height in dots (already defaulted from ^CF). */
+  height: number;
+  /** Character width in dots; 0 means "derived from the height" (font 0: proportional). */
+  width: number;
+  /** For ^A@ and ^CW aliases: the stored font object name, e.g. `E:ARIAL.TTF`. */
+  path?: string;
+}
+
+/** ^FB field block. */
+export interface FieldBlock {
+  width: number;
+  maxLines: number;
+  lineSpacing: number;
+  justify: 'L' | 'C' | 'R' | 'J';
+  hangingIndent: number;
+}
+
+/** ^TB text block. */
+export interface TextBlock {
+  orientation: Orientation;
+  width: number;
+  height: number;
+}
+
+/** ^BY defaults in force when a field was finished. */
+export interface BarcodeDefaults {
+  moduleWidth: number;
+  ratio: number;
+  height: number;
+}
+
+/**
+ * One finished field (^FO/^FT ... ^FS). `kind` names the command that decides how it is drawn:
+ * `text` for plain text, the barcode command (`BC`, `B3`, `BQ`...), or the graphic command (`GB`, `GF`...).
+ */
+export interface Field {
+  kind: string;
+  /** Parameters of the command named by `kind`, as read through its parameter table. */
+  params: ParamValue[];
+  /** Raw parameter bytes of that command, for payloads such as ^GF data. */
+  payload?: Uint8Array;
+  /** Position in dots, label home (^LH) and shifts (^LS, ^LT) already applied. */
+  x: number;
+  y: number;
+  /** ^FO: x/y is the top-left corner. ^FT: x/y is the baseline start (text) or bottom-left (barcodes, graphics). */
+  origin: 'FO' | 'FT';
+  /** Third parameter of ^FO/^FT: 0 left, 1 right, 2 auto. */
+  justification: number;
+  font: FontSelection;
+  /** Field data bytes after ^FH hex escapes, before character-set decoding (^CI). */
+  data?: Uint8Array;
+  /** ^CI in force. */
+  charset: number;
+  /** ^FR xor ^LR. */
+  reverse: boolean;
+  block?: FieldBlock;
+  textBlock?: TextBlock;
+  /** ^FP: H horizontal, V vertical, R reverse; with the extra inter-character gap. */
+  direction?: { mode: 'H' | 'V' | 'R'; gap: number };
+  barcode: BarcodeDefaults;
+  /** ^FN number when the field is a variable of a stored format. */
+  fieldNumber?: number;
+  /** ^SN/^SF: how the data changes on each copy. */
+  serial?: { increment: string; leadingZeros: boolean; mask?: string; maskIncrement?: string };
+  /** Byte offset of the ^FO/^FT (or first command) of the field, for diagnostics. */
+  at: number;
+}
+
+/** Something drawn on a label. */
+export interface LabelElement {
+  draw(target: Raster): void;
+}
+
+/** What a drawer knows about the label it draws on. */
+export interface DrawEnv {
+  dpmm: number;
+  widthDots: number;
+  heightDots: number;
+  log?: DiagnosticLog;
+  /** Stored objects (~DG, ~DY, ~DU...) of this request, by normalised name (`R:LOGO.GRF`). */
+  objects: ReadonlyMap<string, StoredObject>;
+  /** The copy being drawn (0-based), for ^SN serialisation. */
+  copy: number;
+}
+
+/** Turns one finished field into drawable elements. */
+export type FieldRenderer = (field: Field, env: DrawEnv) => LabelElement[];
+
+export interface StoredObject {
+  /** Normalised name with drive and extension, e.g. `R:LOGO.GRF`. */
+  name: string;
+  kind: 'graphic' | 'font' | 'format' | 'image' | 'other';
+  /** Bitmap objects: 1-bit rows, MSB first. */
+  bits?: { data: Uint8Array; stride: number; width: number; height: number };
+  /** Fonts and other binary objects. */
+  bytes?: Uint8Array;
+}
+
+/** One ^XA..^XZ format as interpreted: its fields, and how many labels it prints. */
+export interface LabelPlan {
+  fields: Field[];
+  /** ^PQ copies (at least 1). */
+  copies: number;
+  /** ^PO I: the whole label turned 180 degrees. */
+  invert: boolean;
+  /** ^PM Y: mirror image. */
+  mirror: boolean;
+  /** ^LR Y at ^XZ time is folded into each field's `reverse`; kept for the record. */
+  reverse: boolean;
+  /** ^PW / ^LL when given, in dots (the picture is still the requested size). */
+  printWidth?: number;
+  labelLength?: number;
+}

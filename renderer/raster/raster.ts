@@ -1,0 +1,87 @@
+// An 8-bit ink-coverage bitmap: 0 = paper, 255 = full ink. Encoders invert it to grey levels.
+
+/** How a drawing operation combines with what is already on the label. */
+export type InkMode = 'black' | 'white' | 'xor';
+
+export class Raster {
+  readonly width: number;
+  readonly height: number;
+  readonly ink: Uint8Array;
+
+  constructor(width: number, height: number) {
+    this.width = width;
+    this.height = height;
+    this.ink = new Uint8Array(width * height);
+  }
+
+  /** Combines coverage `cov` (0..255) into one pixel; out-of-bounds pixels are ignored. */
+  plot(x: number, y: number, cov: number, mode: InkMode = 'black'): void {
+    if (x < 0 || y < 0 || x >= this.width || y >= this.height || cov <= 0) return;
+    const i = y * this.width + x;
+    this.ink[i] = combine(this.ink[i], cov > 255 ? 255 : cov, mode);
+  }
+
+  /** Fills pixels [x0, x1) of row y with one coverage value. */
+  span(y: number, x0: number, x1: number, cov: number, mode: InkMode = 'black'): void {
+    if (y < 0 || y >= this.height || cov <= 0) return;
+    const a = Math.max(0, x0 | 0);
+    const b = Math.min(this.width, x1 | 0);
+    if (a >= b) return;
+    const row = y * this.width;
+    const c = cov > 255 ? 255 : cov;
+    if (mode === 'black' && c === 255) { this.ink.fill(255, row + a, row + b); return; }
+    if (mode === 'white' && c === 255) { this.ink.fill(0, row + a, row + b); return; }
+    for (let i = row + a; i < row + b; i++) this.ink[i] = combine(this.ink[i], c, mode);
+  }
+
+  /** Fills the integer rectangle [x, x+w) x [y, y+h) completely. */
+  fillRect(x: number, y: number, w: number, h: number, mode: InkMode = 'black'): void {
+    const y0 = Math.max(0, Math.floor(y));
+    const y1 = Math.min(this.height, Math.floor(y + h));
+    const x0 = Math.floor(x);
+    const x1 = Math.floor(x + w);
+    for (let yy = y0; yy < y1; yy++) this.span(yy, x0, x1, 255, mode);
+  }
+
+  /**
+   * Draws a 1-bit image (rows packed MSB first, `stride` bytes a row); set bits are ink.
+   * `scaleX`/`scaleY` magnify each bit to a block of dots (^XG, ^IM magnification).
+   */
+  blitBits(bits: Uint8Array, stride: number, w: number, h: number, x: number, y: number,
+    mode: InkMode = 'black', scaleX = 1, scaleY = 1): void {
+    for (let r = 0; r < h; r++) {
+      const rowOff = r * stride;
+      let c = 0;
+      while (c < w) {
+        if (!(bits[rowOff + (c >> 3)] & (0x80 >> (c & 7)))) { c++; continue; }
+        let e = c + 1;
+        while (e < w && (bits[rowOff + (e >> 3)] & (0x80 >> (e & 7)))) e++;
+        for (let sy = 0; sy < scaleY; sy++) this.span(y + r * scaleY + sy, x + c * scaleX, x + e * scaleX, 255, mode);
+        c = e;
+      }
+    }
+  }
+
+  /** Draws an 8-bit coverage mask (e.g. a cached glyph) with its top-left corner at (x, y). */
+  blitCoverage(mask: Uint8Array, w: number, h: number, x: number, y: number, mode: InkMode = 'black'): void {
+    for (let r = 0; r < h; r++) {
+      const yy = y + r;
+      if (yy < 0 || yy >= this.height) continue;
+      const row = yy * this.width;
+      for (let c = 0; c < w; c++) {
+        const cov = mask[r * w + c];
+        const xx = x + c;
+        if (cov === 0 || xx < 0 || xx >= this.width) continue;
+        this.ink[row + xx] = combine(this.ink[row + xx], cov, mode);
+      }
+    }
+  }
+}
+
+/** Ink after laying coverage `cov` of `mode` over ink `dst` (both 0..255). */
+export function combine(dst: number, cov: number, mode: InkMode): number {
+  if (mode === 'black') return dst + (((255 - dst) * cov + 127) / 255 | 0);
+  if (mode === 'white') return dst - ((dst * cov + 127) / 255 | 0);
+  // xor: full coverage flips the pixel; partial coverage blends toward the flipped value
+  return dst + ((((255 - 2 * dst) * cov) + (dst > 127 ? -127 : 127)) / 255 | 0);
+}

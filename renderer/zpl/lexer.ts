@@ -1,0 +1,180 @@
+// Splits ZPL bytes into commands, keeping byte offsets for diagnostics.
+// Knows the few commands whose payload is not comma-separated text (field data, comments,
+// binary downloads) and the prefix-changing commands, which affect tokenizing itself.
+
+import type { DiagnosticLog } from '../diagnostics.js';
+
+export interface Token {
+  /** `^` or `~` (the canonical prefix, whatever character the document currently uses). */
+  prefix: '^' | '~';
+  /** Upper-case command name without prefix: `FO`, `A` (fonts: the font letter is param 1), `B3`, `DG`. */
+  name: string;
+  /** Byte offset of the prefix character. */
+  start: number;
+  /** Byte offset where the parameters begin. */
+  paramStart: number;
+  /** Byte offset just past the command. */
+  end: number;
+  /** Parameter bytes as written (CR and LF removed for text payloads; untouched for binary ones). */
+  raw: Uint8Array;
+  /** Byte offset in the document of each byte of `raw` (so diagnostics survive removed CR/LF). */
+  offsets: Int32Array;
+  /** Current parameter delimiter (^CD), normally `,`. */
+  delimiter: number;
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** Commands whose parameter text is free text running to the next prefix (no delimiter split). */
+const FREE_TEXT = new Set(['FD', 'FX', 'FV', 'SN']);
+
+interface LexState {
+  caret: number;
+  tilde: number;
+  delim: number;
+}
+
+/** Tokenizes a whole document. Stray bytes outside commands are reported, not fatal. */
+export function lex(bytes: Uint8Array, log?: DiagnosticLog): Token[] {
+  const st: LexState = { caret: 0x5e, tilde: 0x7e, delim: 0x2c };
+  const tokens: Token[] = [];
+  let i = 0;
+  const n = bytes.length;
+  let strayStart = -1;
+  const flushStray = (at: number) => {
+    if (strayStart >= 0) {
+      if (log && hasContent(bytes, strayStart, at)) {
+        log.add({ byteIndex: strayStart, byteSize: at - strayStart, command: '', param: 0, message: 'Ignored unrecognized content' });
+      }
+      strayStart = -1;
+    }
+  };
+  while (i < n) {
+    const b = bytes[i];
+    if (b !== st.caret && b !== st.tilde) {
+      if (strayStart < 0) strayStart = i;
+      i++;
+      continue;
+    }
+    flushStray(i);
+    const prefix: '^' | '~' = b === st.caret ? '^' : '~';
+    const start = i;
+    i++;
+    const nameInfo = readName(bytes, i, st);
+    const name = nameInfo.name;
+    i = nameInfo.next;
+    const paramStart = i;
+    let end: number;
+    if (name === 'CC' || name === 'CT' || name === 'CD') {
+      // One character argument, applied immediately.
+      end = Math.min(n, i + 1);
+      if (i < n) {
+        const c = bytes[i];
+        if (name === 'CC') st.caret = c;
+        else if (name === 'CT') st.tilde = c;
+        else st.delim = c;
+      }
+    } else if (prefix === '^' && name === 'GF') {
+      end = binaryPayloadEnd(bytes, i, st, 4, 1, (p) => p[0] === 'B' || p[0] === 'C');
+    } else if (prefix === '~' && name === 'DY') {
+      end = binaryPayloadEnd(bytes, i, st, 5, 3, (p) => p[1] === 'B' || p[1] === 'C');
+    } else if (prefix === '~' && name === 'DB') {
+      end = binaryPayloadEnd(bytes, i, st, 8, 7, () => true, true);
+    } else {
+      end = i;
+      while (end < n && bytes[end] !== st.caret && bytes[end] !== st.tilde) end++;
+    }
+    const { raw, offsets } = payload(bytes, paramStart, end, !isBinary(name, prefix));
+    tokens.push({ prefix, name, start, paramStart, end, raw, offsets, delimiter: st.delim });
+    i = end;
+  }
+  flushStray(n);
+  return tokens;
+}
+
+function isBinary(name: string, prefix: string): boolean {
+  return (prefix === '^' && name === 'GF') || (prefix === '~' && (name === 'DY' || name === 'DB'));
+}
+
+function hasContent(bytes: Uint8Array, a: number, b: number): boolean {
+  for (let k = a; k < b; k++) {
+    const c = bytes[k];
+    if (c !== 0x20 && c !== 0x09 && c !== CR && c !== LF && c !== 0xef && c !== 0xbb && c !== 0xbf && c !== 0) return true;
+  }
+  return false;
+}
+
+/** Command names: two characters, except `^A` (font letter follows) and lone letters before a prefix. */
+function readName(bytes: Uint8Array, i: number, st: LexState): { name: string; next: number } {
+  const n = bytes.length;
+  let j = i;
+  // Printers ignore line breaks inside a command name.
+  const chars: number[] = [];
+  while (j < n && chars.length < 2) {
+    const c = bytes[j];
+    if (c === CR || c === LF) { j++; continue; }
+    if (c === st.caret || c === st.tilde) break;
+    chars.push(c);
+    j++;
+    // `^A` is always a font selection; the font name (`0`, `A`..`Z`, `@`) is its first parameter.
+    if (chars.length === 1 && (c === 0x41 || c === 0x61) && bytes[i - 1] === st.caret) return { name: 'A', next: j };
+  }
+  const name = String.fromCharCode(...chars).toUpperCase();
+  return { name, next: j };
+}
+
+/**
+ * End of a command whose data after `commas` delimiters may be binary. `countParam` is the
+ * 0-based parameter holding the byte count; `binary` decides from the parameters read so far.
+ */
+function binaryPayloadEnd(bytes: Uint8Array, i: number, st: LexState, commas: number, countParam: number,
+  binary: (params: string[]) => boolean, alwaysCounted = false): number {
+  const n = bytes.length;
+  const params: string[] = [];
+  let j = i;
+  let cur = '';
+  while (j < n && params.length < commas) {
+    const c = bytes[j];
+    if (c === st.caret || c === st.tilde) return j;
+    if (c === st.delim) { params.push(cur.trim().toUpperCase()); cur = ''; }
+    else if (c !== CR && c !== LF) cur += String.fromCharCode(c);
+    j++;
+  }
+  if (params.length < commas) return j;
+  if (!alwaysCounted && !binary(params)) {
+    while (j < n && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
+    return j;
+  }
+  const count = Number.parseInt(params[countParam] ?? '', 10);
+  // A `:Z64:`/`:B64:` payload is text even in binary formats.
+  if (bytes[j] === 0x3a) {
+    while (j < n && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
+    return j;
+  }
+  if (!Number.isFinite(count) || count < 0) {
+    while (j < n && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
+    return j;
+  }
+  return Math.min(n, j + count);
+}
+
+function payload(bytes: Uint8Array, a: number, b: number, stripLineBreaks: boolean): { raw: Uint8Array; offsets: Int32Array } {
+  const len = Math.max(0, b - a);
+  const raw = new Uint8Array(len);
+  const offsets = new Int32Array(len);
+  let k = 0;
+  for (let p = a; p < b; p++) {
+    const c = bytes[p];
+    if (stripLineBreaks && (c === CR || c === LF)) continue;
+    raw[k] = c;
+    offsets[k] = p;
+    k++;
+  }
+  return { raw: raw.subarray(0, k), offsets: offsets.subarray(0, k) };
+}
+
+/** Whether a command's parameters are one free-text payload (not split at delimiters). */
+export function isFreeText(name: string): boolean {
+  return FREE_TEXT.has(name);
+}
