@@ -1,5 +1,6 @@
-// Renderer entry point (work in progress: the interpreter lands next; this renders blank labels).
+// Renderer entry point: ZPL bytes in, PNG or PDF bytes out.
 export type { Dpmm, Rotation, Quality, OutputFormat, RenderLimits, RenderRequest, RenderResult } from './api.js';
 export type { Diagnostic } from './diagnostics.js';
 export { RenderError, ordinal } from './errors.js';
+export type { RenderErrorCode } from './errors.js';
 export { render } from './render.js';

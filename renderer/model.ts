@@ -70,6 +70,8 @@ export interface Field {
   /** ^FP: H horizontal, V vertical, R reverse; with the extra inter-character gap. */
   direction?: { mode: 'H' | 'V' | 'R'; gap: number };
   barcode: BarcodeDefaults;
+  /** ^FW orientation in force (barcodes and graphics whose own orientation parameter is omitted use it). */
+  defaultOrientation: Orientation;
   /** ^FN number when the field is a variable of a stored format. */
   fieldNumber?: number;
   /** ^SN/^SF: how the data changes on each copy. */

@@ -1,0 +1,16 @@
+// The whole command table: every family contributes its own entries.
+
+import type { CommandTable } from '../zpl/command.js';
+import { fieldCommands } from './field.js';
+import { graphicCommands } from './graphics.js';
+import { labelCommands } from './label.js';
+import { printerCommands } from './printer.js';
+import { textCommands } from './text.js';
+
+export const commandTable: CommandTable = {
+  ...printerCommands,
+  ...labelCommands,
+  ...fieldCommands,
+  ...textCommands,
+  ...graphicCommands,
+};

@@ -1,0 +1,48 @@
+// From a label plan to a raster: every field goes to the drawer registered for its kind.
+
+import type { DiagnosticLog } from './diagnostics.js';
+import type { DrawEnv, FieldRenderer, LabelPlan, StoredObject } from './model.js';
+import { Raster } from './raster/raster.js';
+import { graphicRenderers } from './graphics/index.js';
+import { textRenderers } from './text/index.js';
+import { barcodeRenderers } from './barcodes/index.js';
+
+const fieldRenderers: Record<string, FieldRenderer> = {
+  ...textRenderers,
+  ...graphicRenderers,
+  ...barcodeRenderers,
+};
+
+export interface DrawOptions {
+  dpmm: number;
+  widthDots: number;
+  heightDots: number;
+  objects: ReadonlyMap<string, StoredObject>;
+  log?: DiagnosticLog;
+}
+
+/** Draws copy `copy` of a label. Drawing problems in one field never stop the others. */
+export function drawLabel(plan: LabelPlan, copy: number, opts: DrawOptions): Raster {
+  const raster = new Raster(opts.widthDots, opts.heightDots);
+  const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy };
+  for (const field of plan.fields) {
+    const renderer = fieldRenderers[field.kind];
+    if (!renderer) continue;
+    try {
+      for (const el of renderer(field, env)) el.draw(raster);
+    } catch (e) {
+      opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field not drawn: ${(e as Error).message}` });
+    }
+  }
+  if (plan.mirror) mirrorInPlace(raster);
+  if (plan.invert) rotate180InPlace(raster);
+  return raster;
+}
+
+function mirrorInPlace(r: Raster): void {
+  for (let y = 0; y < r.height; y++) r.ink.subarray(y * r.width, (y + 1) * r.width).reverse();
+}
+
+function rotate180InPlace(r: Raster): void {
+  r.ink.reverse();
+}

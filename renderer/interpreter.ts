@@ -1,0 +1,268 @@
+// Walks the tokens of a document with the printer's state and produces one LabelPlan per ^XA..^XZ.
+// Command semantics live in the family modules under commands/; this file only runs the table.
+
+import { DiagnosticLog } from './diagnostics.js';
+import type { BarcodeDefaults, Field, FieldBlock, FontSelection, LabelPlan, Orientation, StoredObject, TextBlock } from './model.js';
+import type { CommandDef, CommandTable } from './zpl/command.js';
+import { lex, type Token } from './zpl/lexer.js';
+import { latin1, readParams, splitParams, type ParamValue, type RawParam } from './zpl/params.js';
+import { commandTable } from './commands/index.js';
+
+/** Settings that persist from one label to the next within a document (a request is a fresh printer). */
+export interface PrinterState {
+  defaultFont: { name: string; height: number; width: number };
+  orientation: Orientation;
+  justification: number;
+  barcode: BarcodeDefaults;
+  charset: number;
+  home: { x: number; y: number };
+  shiftLeft: number;
+  shiftTop: number;
+  /** ^MU: dots per unit of the format's coordinates (1 for dots). */
+  unitScale: number;
+  fontAliases: Map<string, string>;
+  printWidth?: number;
+  labelLength?: number;
+  invert: boolean;
+  mirror: boolean;
+  reverseAll: boolean;
+  objects: Map<string, StoredObject>;
+  formats: Map<string, Token[]>;
+}
+
+/** The field being assembled between ^FO/^FT and ^FS. */
+export interface FieldDraft {
+  kind?: string;
+  params: ParamValue[];
+  payload?: Uint8Array;
+  x: number;
+  y: number;
+  origin: 'FO' | 'FT';
+  positioned: boolean;
+  justification: number;
+  font?: FontSelection;
+  data?: Uint8Array;
+  hexIndicator?: number;
+  reverse: boolean;
+  block?: FieldBlock;
+  textBlock?: TextBlock;
+  direction?: Field['direction'];
+  fieldNumber?: number;
+  serial?: Field['serial'];
+  at: number;
+}
+
+export interface LabelDraft {
+  fields: Field[];
+  copies: number;
+  /** Set while ^DF is capturing the rest of this format instead of printing it. */
+  capturing?: { name: string; tokens: Token[] };
+  /** A ^DF in this format: it stores a format and prints nothing. */
+  storesFormat: boolean;
+  start: number;
+}
+
+export interface DocumentPlan {
+  labels: LabelPlan[];
+  log: DiagnosticLog;
+  objects: Map<string, StoredObject>;
+  /** Sum of copies over labels. */
+  totalCount: number;
+}
+
+const MAX_REPLAY_DEPTH = 8;
+
+export class Interpreter {
+  readonly log: DiagnosticLog;
+  readonly printer: PrinterState;
+  readonly dpmm: number;
+  readonly labels: LabelPlan[] = [];
+  label: LabelDraft | null = null;
+  field: FieldDraft;
+  private readonly table: CommandTable;
+  private replayDepth = 0;
+
+  constructor(dpmm: number, log = new DiagnosticLog(), table: CommandTable = commandTable) {
+    this.dpmm = dpmm;
+    this.log = log;
+    this.table = table;
+    this.printer = {
+      defaultFont: { name: 'A', height: 9, width: 5 },
+      orientation: 'N',
+      justification: 0,
+      barcode: { moduleWidth: 2, ratio: 3, height: 10 },
+      charset: 0,
+      home: { x: 0, y: 0 },
+      shiftLeft: 0,
+      shiftTop: 0,
+      unitScale: 1,
+      fontAliases: new Map(),
+      invert: false,
+      mirror: false,
+      reverseAll: false,
+      objects: new Map(),
+      formats: new Map(),
+    };
+    this.field = this.newField(0);
+  }
+
+  /** Runs a whole document. */
+  run(bytes: Uint8Array): DocumentPlan {
+    const tokens = lex(bytes, this.log);
+    this.runTokens(tokens);
+    if (this.label) {
+      this.warn(this.label.start, 0, '', 0, 'Missing ^XZ; label ended at end of input');
+      this.endLabel();
+    }
+    const totalCount = this.labels.reduce((s, l) => s + l.copies, 0);
+    return { labels: this.labels, log: this.log, objects: this.printer.objects, totalCount };
+  }
+
+  /** Runs tokens in order (also used to replay a stored format for ^XF). */
+  runTokens(tokens: readonly Token[]): void {
+    for (const tok of tokens) this.step(tok);
+  }
+
+  /** Replays a stored format's tokens, guarding against formats that recall themselves. */
+  replay(tokens: readonly Token[], at: number): void {
+    if (this.replayDepth >= MAX_REPLAY_DEPTH) {
+      this.warn(at, 0, '^XF', 0, 'Recalled format nested too deeply; ignored');
+      return;
+    }
+    this.replayDepth++;
+    try { this.runTokens(tokens); } finally { this.replayDepth--; }
+  }
+
+  private step(tok: Token): void {
+    const key = tok.prefix + tok.name;
+    const cap = this.label?.capturing;
+    if (cap && key !== '^XZ') { cap.tokens.push(tok); return; }
+    const def = this.table[key];
+    if (!def) {
+      this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}; ignored`);
+      return;
+    }
+    if (!this.label && !def.anywhere) {
+      this.warn(tok.start, tok.end - tok.start, key, 0, `Command ${key} outside ^XA...^XZ; ignored`);
+      return;
+    }
+    if (def.noop || !def.run) return;
+    try {
+      def.run(this, this.args(key, def, tok), tok);
+    } catch (e) {
+      this.warn(tok.start, tok.end - tok.start, key, 0, `Command failed: ${(e as Error).message}`);
+    }
+  }
+
+  private args(key: string, def: CommandDef, tok: Token): ParamValue[] {
+    const specs = def.params ?? [];
+    switch (def.syntax ?? 'split') {
+      case 'raw': return [];
+      case 'text': return [latin1(tok.raw)];
+      case 'font': {
+        // ^A: the font name is the first byte, then orientation,height,width[,path] after it.
+        const name = tok.raw.length ? String.fromCharCode(tok.raw[0]).toUpperCase() : '';
+        const nameParam: RawParam = { text: name, offset: tok.paramStart, size: tok.raw.length ? 1 : 0 };
+        return readParams(key, [nameParam, ...splitParams(tok, 1)], specs, this.log);
+      }
+      default:
+        return readParams(key, splitParams(tok, 0, specs.length || Infinity), specs, this.log);
+    }
+  }
+
+  warn(byteIndex: number, byteSize: number, command: string, param: number, message: string): void {
+    this.log.add({ byteIndex, byteSize, command, param, message });
+  }
+
+  // ---- label lifecycle -------------------------------------------------------------------
+
+  startLabel(at: number): void {
+    if (this.label) this.endLabel();
+    this.label = { fields: [], copies: 1, storesFormat: false, start: at };
+    this.field = this.newField(at);
+  }
+
+  endLabel(): void {
+    const label = this.label;
+    if (!label) return;
+    if (label.capturing) {
+      this.printer.formats.set(label.capturing.name, label.capturing.tokens);
+      label.capturing = undefined;
+    }
+    this.finishField();
+    this.label = null;
+    if (label.storesFormat) return;
+    this.labels.push({
+      fields: label.fields,
+      copies: label.copies,
+      invert: this.printer.invert,
+      mirror: this.printer.mirror,
+      reverse: this.printer.reverseAll,
+      printWidth: this.printer.printWidth,
+      labelLength: this.printer.labelLength,
+    });
+  }
+
+  // ---- fields ------------------------------------------------------------------------------
+
+  newField(at: number): FieldDraft {
+    return { params: [], x: 0, y: 0, origin: 'FO', positioned: false, justification: this.printer?.justification ?? 0, reverse: false, at };
+  }
+
+  /** Whether the draft holds anything that would print. */
+  fieldHasContent(): boolean {
+    return this.field.kind !== undefined || this.field.data !== undefined || this.field.fieldNumber !== undefined;
+  }
+
+  /** Converts a coordinate in ^MU units to dots. */
+  dots(v: number): number {
+    return Math.round(v * this.printer.unitScale);
+  }
+
+  /** ^FS: turns the draft into a Field of the current label. */
+  finishField(): void {
+    const d = this.field;
+    const label = this.label;
+    this.field = this.newField(d.at);
+    if (!label) return;
+    if (d.kind === undefined && d.data === undefined) {
+      if (d.fieldNumber === undefined) return;
+    }
+    // `^FNn^FD...^FS` after ^XF fills the recalled format's variable n instead of printing a new field.
+    if (d.fieldNumber !== undefined && !d.positioned && d.kind === undefined) {
+      const target = label.fields.filter((f) => f.fieldNumber === d.fieldNumber);
+      if (target.length) {
+        for (const f of target) f.data = d.data;
+        return;
+      }
+    }
+    const p = this.printer;
+    const font: FontSelection = d.font ?? { name: p.defaultFont.name, orientation: p.orientation, height: p.defaultFont.height, width: p.defaultFont.width };
+    label.fields.push({
+      kind: d.kind ?? 'text',
+      params: d.params,
+      payload: d.payload,
+      x: d.x,
+      y: d.y,
+      origin: d.origin,
+      justification: d.justification,
+      font,
+      data: d.data,
+      charset: p.charset,
+      reverse: d.reverse !== p.reverseAll,
+      block: d.block,
+      textBlock: d.textBlock,
+      direction: d.direction,
+      barcode: { ...p.barcode },
+      defaultOrientation: p.orientation,
+      fieldNumber: d.fieldNumber,
+      serial: d.serial,
+      at: d.at,
+    });
+  }
+}
+
+/** Interprets a document into label plans (no drawing yet). */
+export function interpret(bytes: Uint8Array, dpmm: number, log?: DiagnosticLog): DocumentPlan {
+  return new Interpreter(dpmm, log).run(bytes);
+}
