@@ -1,5 +1,10 @@
-// Barcode drawers keyed by ZPL command (BC, B3, BQ...) -- the barcode work fills this in.
+// Barcode drawers keyed by ZPL command (BC, B3, BQ...).
 
 import type { FieldRenderer } from '../model.js';
+import { linearRenderers } from './linear/index.js';
+import { matrixRenderers } from './matrix/index.js';
 
-export const barcodeRenderers: Record<string, FieldRenderer> = {};
+export const barcodeRenderers: Record<string, FieldRenderer> = {
+  ...linearRenderers,
+  ...matrixRenderers,
+};

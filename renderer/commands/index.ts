@@ -1,10 +1,13 @@
 // The whole command table: every family contributes its own entries.
 
 import type { CommandTable } from '../zpl/command.js';
+import { linearBarcodeCommands } from './barcodes-linear.js';
+import { matrixBarcodeCommands } from './barcodes-2d.js';
 import { fieldCommands } from './field.js';
 import { graphicCommands } from './graphics.js';
 import { labelCommands } from './label.js';
 import { printerCommands } from './printer.js';
+import { storageCommands } from './storage.js';
 import { textCommands } from './text.js';
 
 export const commandTable: CommandTable = {
@@ -13,4 +16,7 @@ export const commandTable: CommandTable = {
   ...fieldCommands,
   ...textCommands,
   ...graphicCommands,
+  ...storageCommands,
+  ...linearBarcodeCommands,
+  ...matrixBarcodeCommands,
 };

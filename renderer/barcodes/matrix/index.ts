@@ -1,0 +1,5 @@
+// Two-dimensional and stacked symbologies, keyed by ZPL command.
+
+import type { FieldRenderer } from '../../model.js';
+
+export const matrixRenderers: Record<string, FieldRenderer> = {};
