@@ -1,0 +1,56 @@
+// Authentication and authorization, before any body is read or rendered: X-API-Key, expiry, scope.
+
+import type { NextFunction, Request, Response } from 'express';
+import type { OutputFormat } from '../renderer/index.js';
+import { StoreUnavailableError, withDeadline } from './deadline.js';
+import { sendJsonError } from './http-errors.js';
+import { isExpired, type StoredKey } from './keys/key-record.js';
+import type { KeyStore } from './keys/key-store.js';
+import { scopeFormat } from './request-headers.js';
+
+export interface AuthorizeOptions {
+  keyStore: KeyStore;
+  storeTimeoutMs: number;
+  now: () => Date;
+}
+
+/** The key a request was authorized with (set by `authorize`). */
+export function requestKey(res: Response): StoredKey {
+  return res.locals.apiKey as StoredKey;
+}
+
+function scopeAllows(key: StoredKey, format: OutputFormat): boolean {
+  return key.scope === 'all' || key.scope === format;
+}
+
+export function authorize({ keyStore, storeTimeoutMs, now }: AuthorizeOptions) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const plainKey = req.get('X-API-Key');
+    if (plainKey === undefined || plainKey.trim() === '') {
+      sendJsonError(res, 401, { error: 'invalid_key', message: 'Missing API key: send it in the X-API-Key header.' });
+      return;
+    }
+    if (!keyStore.isReady()) throw new StoreUnavailableError('key store is not ready');
+    const key = await withDeadline(keyStore.find(plainKey.trim()), storeTimeoutMs, 'key store');
+    if (!key || key.revoked) {
+      sendJsonError(res, 401, { error: 'invalid_key', message: 'Invalid API key.' });
+      return;
+    }
+    if (isExpired(key, now())) {
+      sendJsonError(res, 401, { error: 'key_expired', message: `API key expired at ${key.expiresAt}.` });
+      return;
+    }
+    const format = scopeFormat(req.get('Accept'));
+    if (!scopeAllows(key, format)) {
+      sendJsonError(res, 403, {
+        error: 'scope_denied',
+        message: `API key scope '${key.scope}' does not allow ${format.toUpperCase()} output.`,
+        required: format,
+        actual: key.scope,
+      });
+      return;
+    }
+    res.locals.apiKey = key;
+    next();
+  };
+}

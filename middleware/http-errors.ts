@@ -1,0 +1,51 @@
+// The two error shapes of the API: plain text `ERROR: ...` for render errors, JSON for key and limit errors.
+
+import type { Response } from 'express';
+import type { RenderErrorCode } from '../renderer/index.js';
+
+/** A request the service refuses with a plain-text `ERROR: <message>` body. */
+export class PlainHttpError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'PlainHttpError';
+    this.status = status;
+  }
+}
+
+export const NOT_FOUND_MESSAGE = 'HTTP 404 Not Found';
+export const NOT_ACCEPTABLE_MESSAGE = 'HTTP 406 Not Acceptable\nimage/png, application/pdf';
+
+/** HTTP status of each renderer failure. */
+export const RENDER_ERROR_STATUS: Readonly<Record<RenderErrorCode, number>> = {
+  'no-labels': 404,
+  'index-out-of-range': 404,
+  'too-many-labels': 413,
+  'too-large': 400,
+  invalid: 400,
+  timeout: 500,
+  failed: 500,
+};
+
+export function sendPlainError(res: Response, status: number, message: string): void {
+  res.status(status).type('text/plain; charset=utf-8').send(`ERROR: ${message}`);
+}
+
+export interface JsonErrorBody {
+  error: string;
+  message: string;
+  [field: string]: string | number;
+}
+
+export function sendJsonError(res: Response, status: number, body: JsonErrorBody): void {
+  res.status(status).json(body);
+}
+
+export function sendStoreUnavailable(res: Response): void {
+  res.set('Retry-After', '1');
+  sendJsonError(res, 503, {
+    error: 'key_store_unavailable',
+    message: 'The API key store is not ready; retry shortly.',
+  });
+}

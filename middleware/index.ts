@@ -1,0 +1,23 @@
+// Public API of the Express layer.
+export {
+  createLegacyRouter,
+  LEGACY_MOUNT_PATH,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_LABELS,
+  DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
+  DEFAULT_STORE_TIMEOUT_MS,
+} from './router.js';
+export type { LegacyRouterOptions, RenderFunction } from './router.js';
+export { createMemoryStores, createRedisStores } from './stores.js';
+export type { Stores, RedisStoresOptions } from './stores.js';
+export { KeyvKeyStore, createMemoryKeyStore, seedKeys } from './keys/key-store.js';
+export type { KeyStore, KeyChanges } from './keys/key-store.js';
+export { generateKey, hashKey, validateKeyRecord, KEY_SCOPES } from './keys/key-record.js';
+export type { KeyRecord, KeyScope, StoredKey } from './keys/key-record.js';
+export { loadKeyFile } from './keys/key-file.js';
+export { MemoryUsageStore } from './usage/usage-store.js';
+export type { UsageStore } from './usage/usage-store.js';
+export { RedisUsageStore } from './usage/redis-usage-store.js';
+export { connectRedis } from './redis-connection.js';
+export type { RedisConnection, RedisConnectionOptions } from './redis-connection.js';
+export { StoreUnavailableError } from './deadline.js';

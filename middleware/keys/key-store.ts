@@ -1,0 +1,124 @@
+// The key store: StoredKey records under the SHA-256 of their key, on any Keyv backend (memory, Redis).
+
+import { Keyv } from 'keyv';
+import { hashKey, KEY_ID_LENGTH, sameHash, toStoredKey, type KeyRecord, type StoredKey } from './key-record.js';
+
+/** What may change on a stored key after it was created. */
+export type KeyChanges = Partial<Pick<StoredKey, 'scope' | 'expiresAt' | 'revoked' | 'requestsPerSecond' | 'pagesPerDay' | 'organization'>>;
+
+export interface KeyStore {
+  /** False while the backing store is connecting or unreachable: callers answer 503 instead of waiting. */
+  isReady(): boolean;
+  /** The key matching `plainKey` (revoked and expired ones included), or undefined when unknown. */
+  find(plainKey: string): Promise<StoredKey | undefined>;
+  /** Stores a key (replacing one with the same value) and returns what was stored. */
+  add(record: KeyRecord): Promise<StoredKey>;
+  list(): Promise<StoredKey[]>;
+  /** Looks a key up by id, hash (or a unique prefix of 8+ hex digits) or plain value. */
+  get(ref: string): Promise<StoredKey | undefined>;
+  update(ref: string, changes: KeyChanges): Promise<StoredKey | undefined>;
+  revoke(ref: string): Promise<StoredKey | undefined>;
+  /** Expires a key at `at` (default now). */
+  expire(ref: string, at?: Date): Promise<StoredKey | undefined>;
+  remove(ref: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const HEX_PREFIX = /^[0-9a-f]{8,64}$/;
+
+export class KeyvKeyStore implements KeyStore {
+  readonly #keyv: Keyv<StoredKey>;
+  readonly #ready: () => boolean;
+  readonly #close: () => Promise<void>;
+
+  constructor(keyv: Keyv<StoredKey>, options: { isReady?: () => boolean; close?: () => Promise<void> } = {}) {
+    this.#keyv = keyv;
+    this.#ready = options.isReady ?? (() => true);
+    this.#close = options.close ?? (() => keyv.disconnect());
+  }
+
+  isReady(): boolean {
+    return this.#ready();
+  }
+
+  async find(plainKey: string): Promise<StoredKey | undefined> {
+    const hash = hashKey(plainKey);
+    const stored = await this.#keyv.get(hash);
+    return stored !== undefined && sameHash(stored.hash, hash) ? stored : undefined;
+  }
+
+  async add(record: KeyRecord): Promise<StoredKey> {
+    const stored = toStoredKey(record);
+    await this.#keyv.set(stored.hash, stored);
+    return stored;
+  }
+
+  async list(): Promise<StoredKey[]> {
+    const keys: StoredKey[] = [];
+    if (!this.#keyv.iterator) throw new Error('this Keyv store cannot list its entries');
+    for await (const [, value] of this.#keyv.iterator(this.#keyv.namespace)) {
+      if (value) keys.push(value as StoredKey);
+    }
+    return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async get(ref: string): Promise<StoredKey | undefined> {
+    const hash = await this.#resolve(ref);
+    return hash === undefined ? undefined : this.#keyv.get(hash);
+  }
+
+  async update(ref: string, changes: KeyChanges): Promise<StoredKey | undefined> {
+    const hash = await this.#resolve(ref);
+    const stored = hash === undefined ? undefined : await this.#keyv.get(hash);
+    if (!stored) return undefined;
+    const updated: StoredKey = { ...stored, ...changes };
+    for (const field of Object.keys(updated) as (keyof StoredKey)[]) {
+      if (updated[field] === undefined) delete updated[field];
+    }
+    await this.#keyv.set(stored.hash, updated);
+    return updated;
+  }
+
+  revoke(ref: string): Promise<StoredKey | undefined> {
+    return this.update(ref, { revoked: true });
+  }
+
+  expire(ref: string, at: Date = new Date()): Promise<StoredKey | undefined> {
+    return this.update(ref, { expiresAt: at.toISOString() });
+  }
+
+  async remove(ref: string): Promise<boolean> {
+    const hash = await this.#resolve(ref);
+    return hash === undefined ? false : this.#keyv.delete(hash);
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+
+  /** The hash a reference names: an id or hash prefix matching exactly one key, else the hash of a plain key. */
+  async #resolve(ref: string): Promise<string | undefined> {
+    const lower = ref.toLowerCase();
+    if (HEX_PREFIX.test(lower)) {
+      const matches = (await this.list()).filter((k) => k.hash.startsWith(lower));
+      if (matches.length === 1) return matches[0]!.hash;
+      if (matches.length > 1 && lower.length < 64) {
+        throw new Error(`key reference ${ref} is ambiguous; give at least ${KEY_ID_LENGTH} hex digits`);
+      }
+    }
+    const hash = hashKey(ref);
+    return (await this.#keyv.has(hash)) ? hash : undefined;
+  }
+}
+
+/** An in-memory key store (one process; the default). */
+export function createMemoryKeyStore(): KeyStore {
+  return new KeyvKeyStore(new Keyv<StoredKey>({ store: new Map(), namespace: 'zpl-keys', throwOnErrors: true }));
+}
+
+/** Adds every record to the store (e.g. from API_KEYS_FILE). */
+export async function seedKeys(store: KeyStore, records: readonly KeyRecord[]): Promise<StoredKey[]> {
+  const stored: StoredKey[] = [];
+  for (const record of records) stored.push(await store.add(record));
+  return stored;
+}

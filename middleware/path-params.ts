@@ -1,0 +1,51 @@
+// Path segments of the render endpoints: density, label size in inches, label index.
+
+import type { Dpmm } from '../renderer/index.js';
+import { PlainHttpError } from './http-errors.js';
+
+const DENSITY = /^(6|8|12|24)(?:dpmm)?$/i;
+const NUMBER = '(\\d+(?:\\.\\d*)?|\\.\\d+)';
+const DIMENSIONS = new RegExp(`^${NUMBER}x${NUMBER}$`, 'i');
+const INDEX = /^\d+$/;
+
+export const MAX_LABEL_INCHES = 15;
+export const MIN_LABEL_INCHES = 0.001;
+
+/** `8dpmm` or `8` (6, 8, 12, 24). */
+export function parseDensity(segment: string): Dpmm {
+  const match = DENSITY.exec(segment);
+  if (!match) throw new PlainHttpError(400, `Unknown print density ${segment}; valid values: 6, 8, 12, 24`);
+  return Number(match[1]) as Dpmm;
+}
+
+export interface LabelSize {
+  widthIn: number;
+  heightIn: number;
+}
+
+/** `{width}x{height}` in inches, each within 0.001..15. */
+export function parseDimensions(segment: string): LabelSize {
+  const match = DIMENSIONS.exec(segment);
+  if (!match) {
+    throw new PlainHttpError(400, `Invalid label size ${segment}; expected {width}x{height} in inches, e.g. 4x6`);
+  }
+  const widthIn = Number(match[1]);
+  const heightIn = Number(match[2]);
+  checkBounds('width', widthIn);
+  checkBounds('height', heightIn);
+  return { widthIn, heightIn };
+}
+
+function checkBounds(name: 'width' | 'height', inches: number): void {
+  if (inches > MAX_LABEL_INCHES) throw new PlainHttpError(400, `Label ${name} is larger than 15.0 inches`);
+  if (inches < MIN_LABEL_INCHES) throw new PlainHttpError(400, `Label ${name} is less than 0.001 inches`);
+}
+
+/** Zero-based label index: digits only. */
+export function parseIndex(segment: string): number {
+  const index = INDEX.test(segment) ? Number(segment) : NaN;
+  if (!Number.isSafeInteger(index)) {
+    throw new PlainHttpError(400, `Invalid label index ${segment}; expected a whole number 0 or greater`);
+  }
+  return index;
+}

@@ -1,0 +1,164 @@
+// Soft rate limits: requests per second per key and per organization (fixed one-second windows), and
+// rendered pages per UTC day per key. Counters live in the UsageStore, so with Redis they hold across instances.
+
+import type { NextFunction, Request, Response } from 'express';
+import { StoreUnavailableError, withDeadline } from './deadline.js';
+import { sendJsonError } from './http-errors.js';
+import type { StoredKey } from './keys/key-record.js';
+import { requestKey } from './authorize.js';
+import type { UsageStore } from './usage/usage-store.js';
+
+export type LimitType = 'requests_per_sec' | 'pages_per_day';
+export type LimitScope = 'key' | 'organization';
+
+export interface LimitExceeded {
+  type: LimitType;
+  scope: LimitScope;
+  limit: number;
+  message: string;
+  /** Unix time in seconds when the limit resets. */
+  resetAt: number;
+  retryAfterSeconds: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Counters outlive their window a little so a clock step between instances cannot resurrect one. */
+const SECOND_WINDOW_TTL_MS = 2_000;
+
+export function sendRateLimited(res: Response, exceeded: LimitExceeded): void {
+  res.set({
+    'Retry-After': String(exceeded.retryAfterSeconds),
+    'X-RateLimit-Limit': String(exceeded.limit),
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String(exceeded.resetAt),
+  });
+  sendJsonError(res, 429, {
+    error: 'rate_limited',
+    message: exceeded.message,
+    limit_type: exceeded.type,
+    limit_scope: exceeded.scope,
+    limit: exceeded.limit,
+    retry_after_seconds: exceeded.retryAfterSeconds,
+  });
+}
+
+export interface RequestRateOptions {
+  usageStore: UsageStore;
+  /** Requests per second shared by all keys of one organization; 0 or Infinity turns it off. */
+  organizationRequestsPerSecond: number;
+  storeTimeoutMs: number;
+  now: () => Date;
+}
+
+/** Counts the request against the key's and its organization's per-second limits; 429 when over either. */
+export function limitRequestRate({ usageStore, organizationRequestsPerSecond, storeTimeoutMs, now }: RequestRateOptions) {
+  return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const key = requestKey(res);
+    const orgLimit = key.organization !== undefined && organizationRequestsPerSecond > 0 &&
+      Number.isFinite(organizationRequestsPerSecond) ? organizationRequestsPerSecond : undefined;
+    if (key.requestsPerSecond === undefined && orgLimit === undefined) {
+      next();
+      return;
+    }
+    if (!usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
+    const second = Math.floor(now().getTime() / 1000);
+    const overLimit = (scope: LimitScope, limit: number, who: string): LimitExceeded => ({
+      type: 'requests_per_sec',
+      scope,
+      limit,
+      message: `${who} exceeded its limit of ${limit} requests per second.`,
+      resetAt: second + 1,
+      retryAfterSeconds: 1,
+    });
+    const started = Date.now();
+    const remaining = (): number => Math.max(1, storeTimeoutMs - (Date.now() - started));
+
+    if (key.requestsPerSecond !== undefined) {
+      const count = await withDeadline(usageStore.hit(`rps:key:${key.id}:${second}`, SECOND_WINDOW_TTL_MS), remaining(), 'usage store');
+      if (count > key.requestsPerSecond) {
+        sendRateLimited(res, overLimit('key', key.requestsPerSecond, 'API key'));
+        return;
+      }
+    }
+    if (orgLimit !== undefined) {
+      const bucket = `rps:org:${encodeURIComponent(key.organization!)}:${second}`;
+      const count = await withDeadline(usageStore.hit(bucket, SECOND_WINDOW_TTL_MS), remaining(), 'usage store');
+      if (count > orgLimit) {
+        sendRateLimited(res, overLimit('organization', orgLimit, `Organization ${key.organization}`));
+        return;
+      }
+    }
+    next();
+  };
+}
+
+/** `YYYY-MM-DD` of the UTC day containing `now`. */
+function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Unix seconds of the next 00:00 UTC after `now`. */
+export function nextUtcMidnight(now: Date): number {
+  return Math.floor(now.getTime() / DAY_MS + 1) * (DAY_MS / 1000);
+}
+
+/**
+ * The pages-per-day account of one request. `open` reserves one page before rendering (atomically, so
+ * concurrent requests cannot all slip under the limit); `settle` books the pages actually rendered,
+ * or gives the reservation back when nothing was. "Soft": a document that starts under the limit is
+ * rendered in full even when its pages take the day's count past it.
+ */
+export class PageAccount {
+  readonly #usageStore: UsageStore;
+  readonly #storeTimeoutMs: number;
+  readonly #key: StoredKey;
+  readonly #bucket: string;
+  readonly #ttlMs: number;
+  readonly #resetAt: number;
+  readonly #nowSeconds: number;
+  #reserved = 0;
+
+  constructor(usageStore: UsageStore, key: StoredKey, now: Date, storeTimeoutMs: number) {
+    this.#usageStore = usageStore;
+    this.#storeTimeoutMs = storeTimeoutMs;
+    this.#key = key;
+    this.#bucket = `pages:${key.id}:${utcDay(now)}`;
+    this.#resetAt = nextUtcMidnight(now);
+    this.#ttlMs = this.#resetAt * 1000 - now.getTime() + DAY_MS;
+    this.#nowSeconds = Math.floor(now.getTime() / 1000);
+  }
+
+  /** Reserves a page; returns the 429 to send when the key's day is used up. Keys without a limit pass. */
+  async open(): Promise<LimitExceeded | undefined> {
+    const limit = this.#key.pagesPerDay;
+    if (limit === undefined) return undefined;
+    if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
+    const { taken } = await withDeadline(
+      this.#usageStore.take(this.#bucket, 1, limit, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
+    if (taken) {
+      this.#reserved = 1;
+      return undefined;
+    }
+    return {
+      type: 'pages_per_day',
+      scope: 'key',
+      limit,
+      message: `API key exceeded its limit of ${limit} pages per day (UTC).`,
+      resetAt: this.#resetAt,
+      retryAfterSeconds: Math.max(1, this.#resetAt - this.#nowSeconds),
+    };
+  }
+
+  /** Books `pages` rendered pages (0 when the render failed); failures to book are returned, not thrown. */
+  async settle(pages: number): Promise<Error | undefined> {
+    const delta = pages - this.#reserved;
+    this.#reserved = 0;
+    if (delta === 0) return undefined;
+    try {
+      await withDeadline(this.#usageStore.add(this.#bucket, delta, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// Output-selecting request headers: Accept, X-Rotation, X-Quality, X-Linter.
+
+import type { OutputFormat, Quality, Rotation } from '../renderer/index.js';
+import { NOT_ACCEPTABLE_MESSAGE, PlainHttpError } from './http-errors.js';
+
+/** Media ranges in an Accept header, in order, lower-cased, parameters dropped. */
+function mediaRanges(accept: string): string[] {
+  return accept
+    .split(',')
+    .map((range) => range.split(';')[0]!.trim().toLowerCase())
+    .filter((range) => range.length > 0);
+}
+
+const FORMAT_OF_RANGE: Readonly<Record<string, OutputFormat>> = {
+  'image/png': 'png',
+  'image/*': 'png',
+  '*/*': 'png',
+  'application/pdf': 'pdf',
+  'application/*': 'pdf',
+};
+
+/** The output format the Accept header asks for: PNG when absent, undefined when nothing offered fits. */
+export function acceptedFormat(accept: string | undefined): OutputFormat | undefined {
+  const ranges = accept === undefined ? [] : mediaRanges(accept);
+  if (ranges.length === 0) return 'png';
+  for (const range of ranges) {
+    const format = FORMAT_OF_RANGE[range];
+    if (format) return format;
+  }
+  return undefined;
+}
+
+/** The output format for scope checks: PDF when asked for, PNG for anything else. */
+export function scopeFormat(accept: string | undefined): OutputFormat {
+  return acceptedFormat(accept) === 'pdf' ? 'pdf' : 'png';
+}
+
+/** Negotiated format, or 406. */
+export function negotiateFormat(accept: string | undefined): OutputFormat {
+  const format = acceptedFormat(accept);
+  if (!format) throw new PlainHttpError(406, NOT_ACCEPTABLE_MESSAGE);
+  return format;
+}
+
+const ROTATIONS: readonly Rotation[] = [0, 90, 180, 270];
+
+export function parseRotation(value: string | undefined): Rotation {
+  if (value === undefined) return 0;
+  const rotation = Number(value.trim());
+  if (value.trim() === '' || !ROTATIONS.includes(rotation as Rotation)) {
+    throw new PlainHttpError(400, 'Label rotation must be 0, 90, 180 or 270 degrees');
+  }
+  return rotation as Rotation;
+}
+
+/** `Bitonal` in any case gives a 1-bit PNG; any other value keeps the default, never an error. */
+export function parseQuality(value: string | undefined): Quality {
+  return value?.trim().toLowerCase() === 'bitonal' ? 'bitonal' : 'grayscale';
+}
+
+export function isLinterOn(value: string | undefined): boolean {
+  return value?.trim().toLowerCase() === 'on';
+}

@@ -1,0 +1,165 @@
+// createLegacyRouter: the legacy label API as an Express router, mounted at /compatibility/legacy/v1.
+// Per request: request id -> authorize -> request-rate limits -> validate -> read body -> pages/day -> render -> respond.
+
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { render as renderZpl, RenderError, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
+import { authorize, requestKey } from './authorize.js';
+import { StoreUnavailableError } from './deadline.js';
+import {
+  NOT_FOUND_MESSAGE,
+  PlainHttpError,
+  RENDER_ERROR_STATUS,
+  sendPlainError,
+  sendStoreUnavailable,
+} from './http-errors.js';
+import type { KeyStore } from './keys/key-store.js';
+import { validatePageHeaders } from './page-composition.js';
+import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
+import { limitRequestRate, PageAccount, sendRateLimited } from './rate-limits.js';
+import { readZplBody } from './request-body.js';
+import { isLinterOn, negotiateFormat, parseQuality, parseRotation } from './request-headers.js';
+import { requestId } from './request-id.js';
+import { MemoryUsageStore, type UsageStore } from './usage/usage-store.js';
+import { formatWarnings } from './warnings.js';
+
+export const LEGACY_MOUNT_PATH = '/compatibility/legacy/v1';
+
+export type RenderFunction = (zpl: Uint8Array | string, req: RenderRequest) => Promise<RenderResult>;
+
+export interface LegacyRouterOptions {
+  /** Where API keys are looked up (see createMemoryStores / createRedisStores). */
+  keyStore: KeyStore;
+  /** Counters for the rate limits; default: in this process. */
+  usageStore?: UsageStore;
+  /** Largest accepted request body in bytes (default 1 MiB); more is a 413. */
+  maxBodyBytes?: number;
+  /** Most labels one document may produce (default 50); more is a 413. */
+  maxLabels?: number;
+  /** Most pixels one label may have (default: the renderer's). */
+  maxPixels?: number;
+  /** Requests per second shared by all keys of one organization (default 100; 0 turns it off). */
+  organizationRequestsPerSecond?: number;
+  /** Time budget for key and counter look-ups before answering 503 (default 75 ms). */
+  storeTimeoutMs?: number;
+  /** Where unexpected failures are reported (default console.error); never given keys or bodies. */
+  log?: (message: string) => void;
+  /** The renderer (default: this package's). */
+  render?: RenderFunction;
+  /** Clock (tests). */
+  now?: () => Date;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_LABELS = 50;
+export const DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND = 100;
+export const DEFAULT_STORE_TIMEOUT_MS = 75;
+
+/** What one render endpoint takes from the path; the ZPL comes from the path (GET) or the body (POST). */
+interface Endpoint {
+  allLabels: boolean;
+  zplFromPath: boolean;
+}
+
+export function createLegacyRouter(options: LegacyRouterOptions): Router {
+  const settings = {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxLabels: options.maxLabels ?? DEFAULT_MAX_LABELS,
+    storeTimeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
+    now: options.now ?? (() => new Date()),
+  };
+  const usageStore = options.usageStore ?? new MemoryUsageStore();
+  const render = options.render ?? renderZpl;
+  const log = options.log ?? ((message: string) => console.error(message));
+
+  const router = express.Router();
+  router.use(requestId);
+  router.use(authorize({ keyStore: options.keyStore, ...settings }));
+  router.use(limitRequestRate({
+    usageStore,
+    organizationRequestsPerSecond: options.organizationRequestsPerSecond ?? DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
+    ...settings,
+  }));
+
+  const handle = (endpoint: Endpoint) => async (req: Request, res: Response): Promise<void> => {
+    const params = req.params as Record<string, string | string[]>;
+    const dpmm = parseDensity(params.dpmm as string);
+    const size = parseDimensions(params.dims as string);
+    const index = endpoint.allLabels ? undefined : parseIndex(params.index as string);
+    const format: OutputFormat = negotiateFormat(req.get('Accept'));
+    if (endpoint.allLabels && format !== 'pdf') throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
+    const rotation = parseRotation(req.get('X-Rotation'));
+    if (format === 'pdf') validatePageHeaders((name) => req.get(name), size, rotation);
+
+    const zpl = endpoint.zplFromPath
+      ? (params.zpl as string[]).join('/')
+      : await readZplBody(req, settings.maxBodyBytes);
+
+    const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
+    const exceeded = await pages.open();
+    if (exceeded) {
+      sendRateLimited(res, exceeded);
+      return;
+    }
+    let result: RenderResult;
+    try {
+      result = await render(zpl, {
+        dpmm,
+        ...size,
+        format,
+        ...(index !== undefined && { index }),
+        ...(format === 'png' && { rotation, quality: parseQuality(req.get('X-Quality')) }),
+        maxLabels: settings.maxLabels,
+        ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
+      });
+    } catch (err) {
+      await pages.settle(0);
+      throw err;
+    }
+    const booking = await pages.settle(result.pages);
+    if (booking) log(`[${res.locals.requestId}] pages not counted: ${booking.message}`);
+
+    res.status(200).set({
+      'Content-Type': result.contentType,
+      'X-Total-Count': String(result.totalCount),
+      'Content-Disposition': `inline; filename="label.${format}"`,
+    });
+    if (isLinterOn(req.get('X-Linter')) && result.warnings.length > 0) {
+      res.set('X-Warnings', formatWarnings(result.warnings));
+    }
+    res.end(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
+  };
+
+  const labels = '/printers/:dpmm/labels/:dims';
+  router.get(`${labels}/:index/*zpl`, handle({ allLabels: false, zplFromPath: true }));
+  router.post(`${labels}/:index`, handle({ allLabels: false, zplFromPath: false }));
+  router.post(labels, handle({ allLabels: true, zplFromPath: false }));
+
+  router.use((_req: Request, res: Response) => sendPlainError(res, 404, NOT_FOUND_MESSAGE));
+  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (err instanceof PlainHttpError) {
+      if (err.status === 413) res.set('Connection', 'close');
+      sendPlainError(res, err.status, err.message);
+    } else if (err instanceof RenderError) {
+      sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
+    } else if (err instanceof StoreUnavailableError) {
+      log(`[${res.locals.requestId}] ${err.message}`);
+      sendStoreUnavailable(res);
+    } else if (isClientError(err)) {
+      sendPlainError(res, err.status, err.status === 400 ? 'Malformed request URL' : `HTTP ${err.status}`);
+    } else {
+      log(`[${res.locals.requestId}] unexpected failure: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      sendPlainError(res, 500, 'Internal server error');
+    }
+  });
+  return router;
+}
+
+/** Express's own 4xx errors (e.g. an undecodable path parameter). */
+function isClientError(err: unknown): err is { status: number } {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}

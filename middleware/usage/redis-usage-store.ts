@@ -1,0 +1,62 @@
+// Counters in Redis, shared by every instance on the same server: each update is one Lua script, so
+// concurrent requests on any number of instances never lose an increment.
+
+import type { UsageStore } from './usage-store.js';
+import type { RedisConnection } from '../redis-connection.js';
+
+/** INCRBY that sets the expiry only when the counter is new, so a window never slides. */
+const ADD = `
+local n = redis.call('INCRBY', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return n`;
+
+/** Takes ARGV[1] when the usage is below ARGV[2]; returns {taken 0|1, usage after}. */
+const TAKE = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used >= tonumber(ARGV[2]) then return {0, used} end
+used = redis.call('INCRBY', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return {1, used}`;
+
+export class RedisUsageStore implements UsageStore {
+  readonly #redis: RedisConnection;
+  readonly #prefix: string;
+
+  /** Buckets live under `<namespace>:usage:`. */
+  constructor(redis: RedisConnection, namespace: string) {
+    this.#redis = redis;
+    this.#prefix = `${namespace}:usage:`;
+  }
+
+  isReady(): boolean {
+    return this.#redis.isReady();
+  }
+
+  hit(bucket: string, windowMs: number): Promise<number> {
+    return this.add(bucket, 1, windowMs);
+  }
+
+  async take(bucket: string, amount: number, limit: number, ttlMs: number): Promise<{ taken: boolean; used: number }> {
+    const reply = (await this.#redis.client.eval(TAKE, {
+      keys: [this.#prefix + bucket],
+      arguments: [String(amount), String(limit), String(Math.ceil(ttlMs))],
+    })) as [number, number];
+    return { taken: reply[0] === 1, used: Number(reply[1]) };
+  }
+
+  async add(bucket: string, amount: number, ttlMs: number): Promise<number> {
+    const reply = await this.#redis.client.eval(ADD, {
+      keys: [this.#prefix + bucket],
+      arguments: [String(amount), String(Math.ceil(ttlMs))],
+    });
+    return Number(reply);
+  }
+
+  async used(bucket: string): Promise<number> {
+    return Number((await this.#redis.client.get(this.#prefix + bucket)) ?? 0);
+  }
+
+  async close(): Promise<void> {
+    await this.#redis.close();
+  }
+}
