@@ -166,8 +166,17 @@ export class Interpreter {
         return readParams(key, [nameParam, ...splitParams(tok, 1)], specs, this.log);
       }
       default:
-        return readParams(key, splitParams(tok, 0, specs.length || Infinity), specs, this.log);
+        if (specs.length === 0) { this.ignoreContent(key, tok); return []; }
+        return readParams(key, splitParams(tok, 0, specs.length), specs, this.log);
     }
+  }
+
+  /** Text after a command that takes no parameters is ignored, as the printer does. */
+  private ignoreContent(key: string, tok: Token): void {
+    let a = 0, b = tok.raw.length;
+    while (a < b && tok.raw[a] <= 0x20) a++;
+    while (b > a && tok.raw[b - 1] <= 0x20) b--;
+    if (a < b) this.warn(tok.offsets[a], tok.offsets[b - 1] + 1 - tok.offsets[a], key, 0, 'Ignored unrecognized content');
   }
 
   warn(byteIndex: number, byteSize: number, command: string, param: number, message: string): void {

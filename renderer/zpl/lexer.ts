@@ -43,12 +43,13 @@ export function lex(bytes: Uint8Array, log?: DiagnosticLog): Token[] {
   const n = bytes.length;
   let strayStart = -1;
   const flushStray = (at: number) => {
-    if (strayStart >= 0) {
-      if (log && hasContent(bytes, strayStart, at)) {
-        log.add({ byteIndex: strayStart, byteSize: at - strayStart, command: '', param: 0, message: 'Ignored unrecognized content' });
-      }
-      strayStart = -1;
+    if (strayStart >= 0 && log) {
+      let a = strayStart, b = at;
+      while (a < b && isBlank(bytes[a])) a++;
+      while (b > a && isBlank(bytes[b - 1])) b--;
+      if (a < b) log.add({ byteIndex: a, byteSize: b - a, command: '', param: 0, message: 'Ignored unrecognized content' });
     }
+    strayStart = -1;
   };
   while (i < n) {
     const b = bytes[i];
@@ -97,12 +98,9 @@ function isBinary(name: string, prefix: string): boolean {
   return (prefix === '^' && name === 'GF') || (prefix === '~' && (name === 'DY' || name === 'DB'));
 }
 
-function hasContent(bytes: Uint8Array, a: number, b: number): boolean {
-  for (let k = a; k < b; k++) {
-    const c = bytes[k];
-    if (c !== 0x20 && c !== 0x09 && c !== CR && c !== LF && c !== 0xef && c !== 0xbb && c !== 0xbf && c !== 0) return true;
-  }
-  return false;
+/** Whitespace, NUL and the UTF-8 byte-order mark are not content. */
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === CR || c === LF || c === 0 || c === 0xef || c === 0xbb || c === 0xbf;
 }
 
 /** Command names: two characters, except `^A` (font letter follows) and lone letters before a prefix. */

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// zpl-render: the HTTP API's renderer on the command line (same bytes for the same inputs).
+//   zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf]
+//              [--rotation 0|90|180|270] [--quality grayscale|bitonal] [--lint] [-o out.png]
+
+import fs from 'node:fs';
+import { render } from '../renderer/render.js';
+import { RenderError } from '../renderer/errors.js';
+import type { Dpmm, Rotation } from '../renderer/api.js';
+import { lineColumn } from '../renderer/text-position.js';
+
+interface CliArgs {
+  input: string;
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+  index?: number;
+  format: 'png' | 'pdf';
+  rotation: Rotation;
+  bitonal: boolean;
+  lint: boolean;
+  out?: string;
+}
+
+const USAGE = 'usage: zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf] [--rotation 0|90|180|270] [--quality grayscale|bitonal] [--lint] [-o out.png]';
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): CliArgs {
+  const a: Partial<CliArgs> & { size?: string } = { format: 'png', rotation: 0, bitonal: false, lint: false, dpmm: 8 };
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1];
+    if (v === undefined) throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    switch (arg) {
+      case '--dpmm': {
+        const v = value(i++, arg).replace(/dpmm$/i, '');
+        if (!['6', '8', '12', '24'].includes(v)) throw new UsageError(`Unknown print density ${v}; valid values: 6, 8, 12, 24`);
+        a.dpmm = Number(v) as Dpmm;
+        break;
+      }
+      case '--size': a.size = value(i++, arg); break;
+      case '--index': {
+        const v = value(i++, arg);
+        if (!/^\d+$/.test(v)) throw new UsageError(`Invalid label index: ${v}`);
+        a.index = Number(v);
+        break;
+      }
+      case '--format': {
+        const v = value(i++, arg).toLowerCase();
+        if (v !== 'png' && v !== 'pdf') throw new UsageError(`Invalid format: ${v}; valid values: png, pdf`);
+        a.format = v;
+        break;
+      }
+      case '--rotation': {
+        const v = value(i++, arg);
+        if (!['0', '90', '180', '270'].includes(v)) throw new UsageError('Label rotation must be 0, 90, 180 or 270 degrees');
+        a.rotation = Number(v) as Rotation;
+        break;
+      }
+      case '--quality': a.bitonal = value(i++, arg).toLowerCase() === 'bitonal'; break;
+      case '--lint': a.lint = true; break;
+      case '-o': case '--output': a.out = value(i++, arg); break;
+      case '-h': case '--help': process.stdout.write(USAGE + '\n'); process.exit(0); break;
+      default:
+        if (arg.startsWith('-') && arg !== '-') throw new UsageError(`Unknown option ${arg}`);
+        if (a.input !== undefined) throw new UsageError(`Unexpected argument ${arg}`);
+        a.input = arg;
+    }
+  }
+  if (a.input === undefined) throw new UsageError(USAGE);
+  const [w, h] = parseSize(a.size ?? '4x6');
+  return { ...(a as CliArgs), widthIn: w, heightIn: h, index: a.index ?? (a.format === 'pdf' ? undefined : 0) };
+}
+
+function parseSize(s: string): [number, number] {
+  const m = /^(\d*\.?\d+)x(\d*\.?\d+)$/i.exec(s);
+  if (!m) throw new UsageError(`Invalid label size: ${s}; expected WIDTHxHEIGHT in inches, e.g. 4x6`);
+  const dims = [Number(m[1]), Number(m[2])] as [number, number];
+  ['width', 'height'].forEach((name, k) => {
+    if (dims[k] > 15) throw new UsageError(`Label ${name} is larger than 15.0 inches`);
+    if (dims[k] < 0.001) throw new UsageError(`Label ${name} is less than 0.001 inches`);
+  });
+  return dims;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const zpl = args.input === '-' ? fs.readFileSync(0) : fs.readFileSync(args.input);
+  const result = await render(zpl, {
+    dpmm: args.dpmm, widthIn: args.widthIn, heightIn: args.heightIn, format: args.format,
+    index: args.index, rotation: args.format === 'png' ? args.rotation : 0, quality: args.bitonal ? 'bitonal' : 'grayscale',
+  });
+  if (args.lint) {
+    for (const w of result.warnings) {
+      const { line, column } = lineColumn(zpl, w.byteIndex);
+      process.stderr.write(`${line}:${column} ${w.byteIndex}|${w.byteSize}|${w.command}|${w.param || ''}|${w.message}\n`);
+    }
+  }
+  if (args.out) fs.writeFileSync(args.out, result.body);
+  else process.stdout.write(result.body);
+}
+
+main().catch((e: unknown) => {
+  const message = e instanceof RenderError || e instanceof UsageError ? e.message
+    : e instanceof Error && 'code' in e && e.code === 'ENOENT' ? `cannot read ${(e as NodeJS.ErrnoException).path}` : 'render failed';
+  process.stderr.write(`ERROR: ${message}\n`);
+  process.exit(e instanceof UsageError ? 2 : 1);
+});

@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { render } from '../renderer/render.js';
+import { decodePng } from './helpers/png.js';
+
+const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/zpl-render.js');
+const zpl = '^XA^FO10,10^GB100,100,10^FS^XZ^XA^FO0,0^GB50,50,50^FS^XZ';
+
+function run(args: string[], input?: string) {
+  return spawnSync(process.execPath, [cli, ...args], { input: input === undefined ? undefined : Buffer.from(input) });
+}
+
+describe('zpl-render CLI', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zpl-cli-'));
+  const file = path.join(dir, 'label.zpl');
+  fs.writeFileSync(file, zpl);
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the same PNG bytes as the library for the same inputs', async () => {
+    const out = path.join(dir, 'out.png');
+    const r = run([file, '--dpmm', '8', '--size', '2x3', '--index', '1', '--rotation', '90', '-o', out]);
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    const lib = await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 3, format: 'png', index: 1, rotation: 90 });
+    expect(Buffer.compare(fs.readFileSync(out), Buffer.from(lib.body))).to.equal(0);
+  });
+
+  it('reads standard input and writes to standard output', () => {
+    const r = run(['-', '--size', '1x1', '--quality', 'bitonal'], zpl);
+    expect(r.status).to.equal(0);
+    const img = decodePng(r.stdout);
+    expect([img.width, img.height, img.bitDepth]).to.deep.equal([203, 203, 1]);
+  });
+
+  it('renders all labels into one PDF when --format pdf has no --index', () => {
+    const r = run([file, '--format', 'pdf']);
+    expect(r.status).to.equal(0);
+    expect(r.stdout.toString('latin1').match(/\/Type \/Page\b/g)).to.have.length(2);
+  });
+
+  it('prints warnings with line:column under --lint', () => {
+    const r = run(['-', '--lint', '-o', path.join(dir, 'lint.png')], '^XA\n^FO10,10^GB99999,5^FS\n^XZ');
+    expect(r.status).to.equal(0);
+    expect(r.stderr.toString().trim()).to.equal('2:12 15|5|^GB|1|Value 99999 is greater than maximum value 32000; used 32000 instead');
+  });
+
+  it('exits non-zero with an ERROR line for bad input', () => {
+    const r = run([file, '--index', '7']);
+    expect(r.status).to.not.equal(0);
+    expect(r.stderr.toString()).to.equal('ERROR: Requested 8th label but ZPL only generated 2 labels\n');
+    const d = run([file, '--dpmm', '9']);
+    expect(d.status).to.not.equal(0);
+    expect(d.stderr.toString()).to.equal('ERROR: Unknown print density 9; valid values: 6, 8, 12, 24\n');
+    const m = run([path.join(dir, 'missing.zpl')]);
+    expect(m.stderr.toString()).to.match(/^ERROR: cannot read /);
+  });
+});
