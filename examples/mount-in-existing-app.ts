@@ -1,0 +1,20 @@
+// Mounting the legacy router inside an application you already have.
+//   node dist/examples/mount-in-existing-app.js   (then see README for a curl call)
+
+import express from 'express';
+import { createLegacyRouter, createMemoryStores, LEGACY_MOUNT_PATH } from '../middleware/index.js';
+
+const app = express();
+app.get('/health', (_req, res) => {
+  res.json({ ok: true });
+});
+
+const stores = createMemoryStores();
+await stores.keyStore.add({ key: 'k_example_123', scope: 'all', requestsPerSecond: 5, pagesPerDay: 1000, organization: 'acme' });
+
+// Your own middleware (logging, CORS, ...) can run first; the router reads the raw body itself,
+// so mount it before any body parser that would consume or form-decode the ZPL.
+app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, maxBodyBytes: 2 * 1024 * 1024, maxLabels: 100 }));
+
+const server = app.listen(3001, '127.0.0.1', () => console.log('listening on http://127.0.0.1:3001'));
+process.on('SIGTERM', () => server.close(() => void stores.close()));
