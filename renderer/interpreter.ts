@@ -108,7 +108,7 @@ export class Interpreter {
 
   /** Runs a whole document. */
   run(bytes: Uint8Array): DocumentPlan {
-    const tokens = lex(bytes, this.log);
+    const tokens = lex(bytes);
     this.runTokens(tokens);
     if (this.label) {
       this.warn(this.label.start, 0, '', 0, 'Missing ^XZ; label ended at end of input');
@@ -137,6 +137,10 @@ export class Interpreter {
     const key = tok.prefix + tok.name;
     const cap = this.label?.capturing;
     if (cap && key !== '^XZ') { cap.tokens.push(tok); return; }
+    if (tok.stray) {
+      this.warn(tok.start, tok.end - tok.start, '', 0, 'Ignored unrecognized content');
+      return;
+    }
     const def = this.table[key];
     if (!def) {
       this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}; ignored`);
@@ -198,6 +202,7 @@ export class Interpreter {
       this.printer.formats.set(label.capturing.name, label.capturing.tokens);
       label.capturing = undefined;
     }
+    if (this.fieldHasContent()) this.warn(this.field.at, 0, '^FS', 0, 'Missing ^FS; field ended by ^XZ');
     this.finishField();
     this.label = null;
     if (label.storesFormat) return;

@@ -42,10 +42,10 @@ describe('lexer', () => {
     expect(Array.from(toks[0].raw.slice(-2))).to.deep.equal([0x5e, 0x7e]);
   });
 
-  it('reports stray text before the first command as ignored content with its position', () => {
-    const log = new DiagnosticLog();
-    lex(bytes('  junk here\n^XA^XZ'), log);
-    expect(log.entries).to.deep.equal([{ byteIndex: 2, byteSize: 9, command: '', param: 0, message: 'Ignored unrecognized content' }]);
+  it('keeps stray text outside commands as a stray token with its position', () => {
+    const toks = lex(bytes('  junk here\n^XA^XZ'));
+    expect(toks[0]).to.include({ stray: true, start: 2, end: 11, name: '' });
+    expect(toks.slice(1).map((t) => t.name)).to.deep.equal(['XA', 'XZ']);
   });
 });
 

@@ -2,8 +2,6 @@
 // Knows the few commands whose payload is not comma-separated text (field data, comments,
 // binary downloads) and the prefix-changing commands, which affect tokenizing itself.
 
-import type { DiagnosticLog } from '../diagnostics.js';
-
 export interface Token {
   /** `^` or `~` (the canonical prefix, whatever character the document currently uses). */
   prefix: '^' | '~';
@@ -21,6 +19,8 @@ export interface Token {
   offsets: Int32Array;
   /** Current parameter delimiter (^CD), normally `,`. */
   delimiter: number;
+  /** Bytes outside any command (name is empty): the printer ignores them, the linter reports them in order. */
+  stray?: boolean;
 }
 
 const CR = 0x0d;
@@ -35,19 +35,22 @@ interface LexState {
   delim: number;
 }
 
-/** Tokenizes a whole document. Stray bytes outside commands are reported, not fatal. */
-export function lex(bytes: Uint8Array, log?: DiagnosticLog): Token[] {
+/** Tokenizes a whole document. Stray bytes outside commands become `stray` tokens, never errors. */
+export function lex(bytes: Uint8Array): Token[] {
   const st: LexState = { caret: 0x5e, tilde: 0x7e, delim: 0x2c };
   const tokens: Token[] = [];
   let i = 0;
   const n = bytes.length;
   let strayStart = -1;
   const flushStray = (at: number) => {
-    if (strayStart >= 0 && log) {
+    if (strayStart >= 0) {
       let a = strayStart, b = at;
       while (a < b && isBlank(bytes[a])) a++;
       while (b > a && isBlank(bytes[b - 1])) b--;
-      if (a < b) log.add({ byteIndex: a, byteSize: b - a, command: '', param: 0, message: 'Ignored unrecognized content' });
+      if (a < b) {
+        const { raw, offsets } = payload(bytes, a, b, false);
+        tokens.push({ prefix: '^', name: '', start: a, paramStart: a, end: b, raw, offsets, delimiter: st.delim, stray: true });
+      }
     }
     strayStart = -1;
   };
