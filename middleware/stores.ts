@@ -31,7 +31,7 @@ export function createRedisStores(options: RedisStoresOptions): Stores & { conne
   const namespace = options.namespace ?? 'zpl';
   const connection = connectRedis(options);
   const adapter = new KeyvRedis<StoredKey>(connection.client, { throwOnErrors: true, throwOnConnectError: true });
-  const keyv = new Keyv<StoredKey>({ store: adapter, namespace: `${namespace}:keys`, throwOnErrors: true });
+  const keyv = new Keyv<StoredKey>({ store: adapter, namespace: `${namespace}:keys`, useKeyPrefix: false, throwOnErrors: true });
   const keyStore = new KeyvKeyStore(keyv, { isReady: connection.isReady, close: connection.close });
   const usageStore = new RedisUsageStore(connection, namespace);
   return { keyStore, usageStore, connection, close: connection.close };
