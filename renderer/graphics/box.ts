@@ -1,7 +1,9 @@
 // ^GB graphic box: a border of the given thickness, or a solid block when thickness fills it.
 
 import type { DrawEnv, Field, LabelElement } from '../model.js';
+import { fillPath, type Contour } from '../raster/fill-path.js';
 import type { InkMode, Raster } from '../raster/raster.js';
+import { reversed, roundedRectContour } from './shape-paths.js';
 
 export interface BoxSpec {
   x: number;
@@ -10,21 +12,36 @@ export interface BoxSpec {
   height: number;
   thickness: number;
   mode: InkMode;
+  /** ^GB corner rounding 0..8: the corner radius is rounding/8 of half the shorter side. */
+  rounding: number;
 }
 
 /** Box geometry as the printer computes it: width and height never below the thickness. */
 export function boxFromField(f: Field): BoxSpec {
-  const [w, h, t, color] = f.params as [number | undefined, number | undefined, number, string];
+  const [w, h, t, color, rounding] = f.params as [number | undefined, number | undefined, number, string, number | undefined];
   const thickness = t ?? 1;
   const width = Math.max(w ?? thickness, thickness);
   const height = Math.max(h ?? thickness, thickness);
   const mode: InkMode = f.reverse ? 'xor' : color === 'W' ? 'white' : 'black';
   const y = f.origin === 'FT' ? f.y - height : f.y;
-  return { x: f.x, y, width, height, thickness, mode };
+  return { x: f.x, y, width, height, thickness, mode, rounding: rounding ?? 0 };
+}
+
+/** Outline of a rounded box: the outer rounded rectangle minus the inner one (anti-aliased like the printer's). */
+export function roundedBoxContours(b: BoxSpec): Contour[] {
+  const t = b.thickness;
+  const outer = roundedRectContour(b.x, b.y, b.width, b.height, (b.rounding * Math.min(b.width, b.height)) / 16);
+  const iw = b.width - 2 * t, ih = b.height - 2 * t;
+  if (iw <= 0 || ih <= 0) return [outer];
+  return [outer, reversed(roundedRectContour(b.x + t, b.y + t, iw, ih, (b.rounding * Math.min(iw, ih)) / 16))];
 }
 
 export function drawBox(r: Raster, b: BoxSpec): void {
   const t = b.thickness;
+  if (b.rounding > 0) {
+    fillPath(r, roundedBoxContours(b), b.mode);
+    return;
+  }
   if (t * 2 >= b.width || t * 2 >= b.height) {
     r.fillRect(b.x, b.y, b.width, b.height, b.mode);
     return;

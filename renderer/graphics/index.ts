@@ -2,7 +2,12 @@
 
 import type { FieldRenderer } from '../model.js';
 import { renderBox } from './box.js';
+import { renderDiagonal } from './diagonal.js';
+import { renderCircle, renderEllipse } from './ellipse.js';
 
 export const graphicRenderers: Record<string, FieldRenderer> = {
   GB: renderBox,
+  GC: renderCircle,
+  GE: renderEllipse,
+  GD: renderDiagonal,
 };

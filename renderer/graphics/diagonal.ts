@@ -1,0 +1,24 @@
+// ^GD diagonal lines: a parallelogram `thickness` dots wide along the top and bottom edges of its box.
+
+import type { DrawEnv, Field, LabelElement } from '../model.js';
+import { fillPath } from '../raster/fill-path.js';
+import type { InkMode } from '../raster/raster.js';
+
+/** `R` leans right (`/`, bottom-left to top-right), `L` leans left (`\`). */
+export function diagonalContour(x: number, y: number, w: number, h: number, t: number, lean: 'L' | 'R'): number[] {
+  return lean === 'L'
+    ? [x, y, x + t, y, x + t + w, y + h, x + w, y + h]
+    : [x, y + h, x + w, y, x + w + t, y, x + t, y + h];
+}
+
+/** ^GDw,h,t,c,o */
+export function renderDiagonal(f: Field, _env: DrawEnv): LabelElement[] {
+  const [w, h, t, c, o] = f.params as [number, number, number, string, string];
+  const thickness = t ?? 1;
+  const width = w ?? thickness;
+  const height = h ?? thickness;
+  const y = f.origin === 'FT' ? f.y - height : f.y;
+  const mode: InkMode = f.reverse ? 'xor' : c === 'W' ? 'white' : 'black';
+  const contour = diagonalContour(f.x, y, width, height, thickness, o === 'L' || o === '\\' ? 'L' : 'R');
+  return [{ draw: (r) => fillPath(r, [contour], mode) }];
+}

@@ -1,0 +1,38 @@
+// ^GE ellipses and ^GC circles: an anti-aliased ring between the outer ellipse and the one `thickness` inside it.
+
+import type { DrawEnv, Field, LabelElement } from '../model.js';
+import { fillPath, type Contour } from '../raster/fill-path.js';
+import type { InkMode } from '../raster/raster.js';
+import { ellipseContour, reversed } from './shape-paths.js';
+
+export function ringContours(x: number, y: number, w: number, h: number, t: number): Contour[] {
+  const outer = ellipseContour(x, y, w, h);
+  if (2 * t >= w || 2 * t >= h) return [outer];
+  return [outer, reversed(ellipseContour(x + t, y + t, w - 2 * t, h - 2 * t))];
+}
+
+function inkMode(f: Field, color: unknown): InkMode {
+  return f.reverse ? 'xor' : color === 'W' ? 'white' : 'black';
+}
+
+function drawRing(f: Field, w: number, h: number, t: number, color: unknown): LabelElement[] {
+  const y = f.origin === 'FT' ? f.y - h : f.y;
+  const contours = ringContours(f.x, y, w, h, t);
+  const mode = inkMode(f, color);
+  return [{ draw: (r) => fillPath(r, contours, mode) }];
+}
+
+/** ^GEw,h,t,c */
+export function renderEllipse(f: Field, _env: DrawEnv): LabelElement[] {
+  const [w, h, t, c] = f.params as [number, number, number, string];
+  const thickness = t ?? 1;
+  return drawRing(f, Math.max(w ?? thickness, thickness), Math.max(h ?? thickness, thickness), thickness, c);
+}
+
+/** ^GCd,t,c */
+export function renderCircle(f: Field, _env: DrawEnv): LabelElement[] {
+  const [d, t, c] = f.params as [number, number, string];
+  const thickness = t ?? 1;
+  const diameter = Math.max(d ?? thickness, thickness);
+  return drawRing(f, diameter, diameter, thickness, c);
+}
