@@ -171,7 +171,7 @@ export class Interpreter {
       }
       default:
         if (specs.length === 0) { this.ignoreContent(key, tok); return []; }
-        return readParams(key, splitParams(tok, 0, specs.length), specs, this.log);
+        return readParams(key, splitParams(tok), specs, this.log);
     }
   }
 
