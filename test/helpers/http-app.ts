@@ -1,0 +1,80 @@
+// An Express app that mounts the legacy router the way users do, with a memory key store and a set of keys.
+
+import express, { type Express } from 'express';
+import {
+  createLegacyRouter,
+  createMemoryStores,
+  LEGACY_MOUNT_PATH,
+  type KeyRecord,
+  type LegacyRouterOptions,
+  type RenderFunction,
+  type Stores,
+} from '../../middleware/index.js';
+import type { RenderRequest, RenderResult } from '../../renderer/index.js';
+
+export const BASE = LEGACY_MOUNT_PATH;
+
+/** Keys every test app knows. */
+export const KEYS = {
+  all: 'k_test_all',
+  pdf: 'k_test_pdf_only',
+  png: 'k_test_png_only',
+  expired: 'k_test_expired',
+  revoked: 'k_test_revoked',
+  future: 'k_test_expires_later',
+} as const;
+
+export const KEY_RECORDS: KeyRecord[] = [
+  { key: KEYS.all, scope: 'all' },
+  { key: KEYS.pdf, scope: 'pdf' },
+  { key: KEYS.png, scope: 'png' },
+  { key: KEYS.expired, scope: 'all', expiresAt: '2020-01-01T00:00:00Z' },
+  { key: KEYS.revoked, scope: 'all', revoked: true },
+  { key: KEYS.future, scope: 'all', expiresAt: '2999-01-01T00:00:00Z' },
+];
+
+export interface RenderCall {
+  zpl: Buffer;
+  req: RenderRequest;
+}
+
+/** A stand-in renderer that records its calls and answers with `result` (or throws what `fail` gives). */
+export function recordingRender(
+  result: Partial<RenderResult> = {},
+  fail?: (call: RenderCall) => unknown,
+): RenderFunction & { calls: RenderCall[] } {
+  const calls: RenderCall[] = [];
+  const fn = async (zpl: Uint8Array | string, req: RenderRequest): Promise<RenderResult> => {
+    const call = { zpl: Buffer.from(zpl), req };
+    calls.push(call);
+    const failure = fail?.(call);
+    if (failure !== undefined) throw failure;
+    return {
+      body: Buffer.from(req.format === 'pdf' ? '%PDF-fake' : 'fake-png'),
+      contentType: req.format === 'pdf' ? 'application/pdf' : 'image/png',
+      totalCount: 1,
+      pages: 1,
+      warnings: [],
+      ...result,
+    };
+  };
+  return Object.assign(fn, { calls });
+}
+
+export interface TestApp {
+  app: Express;
+  stores: Stores;
+}
+
+export async function buildApp(options: Partial<LegacyRouterOptions> = {}, keys: KeyRecord[] = KEY_RECORDS): Promise<TestApp> {
+  const stores = createMemoryStores();
+  for (const record of keys) await stores.keyStore.add(record);
+  const app = express();
+  app.use(BASE, createLegacyRouter({ ...stores, log: () => {}, ...options }));
+  return { app, stores };
+}
+
+/** Path of a render endpoint under the mount point. */
+export function labelsPath(dpmm = '8dpmm', size = '4x6', ...rest: string[]): string {
+  return [`${BASE}/printers/${dpmm}/labels/${size}`, ...rest].join('/');
+}
