@@ -1,8 +1,9 @@
 // Text drawing for other families (barcode interpretation lines): one line of text in a given font.
-// Placeholder until the fonts work lands: measures with a fixed advance and draws nothing.
 
-import type { FontSelection } from '../model.js';
+import type { FontSelection, StoredObject } from '../model.js';
 import type { InkMode, Raster } from '../raster/raster.js';
+import { resolveFace } from '../fonts/resolve.js';
+import { boxFrame, codePoints, drawRun, pointFrame, runWidth } from './line.js';
 
 export interface TextLine {
   text: string;
@@ -12,6 +13,10 @@ export interface TextLine {
   y: number;
   origin: 'FO' | 'FT';
   mode: InkMode;
+  /** Downloaded fonts the selection may name (^A@). */
+  objects?: ReadonlyMap<string, StoredObject>;
+  /** Pure black/white glyphs instead of anti-aliased edges (reverse-printed fields). */
+  crisp?: boolean;
 }
 
 export interface TextMetrics {
@@ -23,11 +28,17 @@ export interface TextMetrics {
   baseline: number;
 }
 
-export function measureTextLine(text: string, font: FontSelection): TextMetrics {
-  const h = font.height || 9;
-  return { width: Math.round(text.length * (font.width || h * 0.6)), height: h, baseline: Math.round(h * 0.8) };
+export function measureTextLine(text: string, font: FontSelection, objects?: ReadonlyMap<string, StoredObject>): TextMetrics {
+  const face = resolveFace(font, objects);
+  return { width: runWidth(face, codePoints(text, face)), height: face.height, baseline: face.baseline };
 }
 
-export function drawTextLine(_r: Raster, _line: TextLine): void {
-  // Filled in by the fonts work.
+export function drawTextLine(r: Raster, line: TextLine): void {
+  const face = resolveFace(line.font, line.objects);
+  const cps = codePoints(line.text, face);
+  const o = line.font.orientation;
+  const frame = line.origin === 'FT'
+    ? pointFrame(line.x, line.y, face.baseline, o)
+    : boxFrame(line.x, line.y, runWidth(face, cps), face.height, o);
+  drawRun(r, face, cps, frame, 0, face.baseline, { mode: line.mode, crisp: line.crisp ?? false, gap: 0 });
 }

@@ -1,5 +1,8 @@
-// Text fields (font 0, bitmap fonts, field blocks) -- the fonts work fills this in.
+// Text fields (font 0, device fonts, downloaded fonts, ^FB/^TB blocks).
 
 import type { FieldRenderer } from '../model.js';
+import { drawTextField } from './field.js';
 
-export const textRenderers: Record<string, FieldRenderer> = {};
+export const textRenderers: Record<string, FieldRenderer> = {
+  text: drawTextField,
+};

@@ -1,0 +1,39 @@
+// The fonts we draw with, loaded lazily from node_modules at run time (no font files in this repo).
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadOutlineFont, type OutlineFont } from './outline-font.js';
+
+const require = createRequire(import.meta.url);
+
+function loadPackaged(specifier: string, label: string): OutlineFont | null {
+  try {
+    return loadOutlineFont(readFileSync(require.resolve(specifier)), label);
+  } catch {
+    return null;
+  }
+}
+
+function lazy(load: () => OutlineFont | null): () => OutlineFont | null {
+  let font: OutlineFont | null | undefined;
+  return () => (font === undefined ? (font = load()) : font);
+}
+
+/** Roboto Condensed Bold (Latin subset): the outline source of font 0. */
+export const robotoCondensedBold = lazy(() => loadPackaged('@fontsource/roboto-condensed/files/roboto-condensed-latin-700-normal.woff', 'roboto-cb'));
+/** Its Latin-extended subset, for the few Latin-1 / code-page glyphs outside the Latin file. */
+export const robotoCondensedBoldExt = lazy(() => loadPackaged('@fontsource/roboto-condensed/files/roboto-condensed-latin-ext-700-normal.woff', 'roboto-cb-ext'));
+/** DejaVu Sans Condensed Bold: fallback for symbols Roboto lacks. */
+export const dejaVuSansCondensedBold = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf', 'dejavu-sans-cond-bold'));
+/** DejaVu Sans Mono: glyph shapes of the bitmap device fonts. */
+export const dejaVuSansMono = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf', 'dejavu-mono'));
+export const dejaVuSansMonoBold = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSansMono-Bold.ttf', 'dejavu-mono-bold'));
+
+/** First font of a fallback chain that has a glyph for `cp`. */
+export function withGlyph(cp: number, chain: ReadonlyArray<() => OutlineFont | null>): OutlineFont | null {
+  for (const get of chain) {
+    const f = get();
+    if (f && f.glyph(cp)) return f;
+  }
+  return null;
+}

@@ -1,0 +1,34 @@
+// A face: one font at one size, as the layout and drawing code see it.
+
+import type { GlyphMask } from '../text/glyph-mask.js';
+
+export interface Face {
+  /** Identifies font and size in glyph-cache keys. */
+  readonly key: string;
+  /** Cell height in dots: the line pitch of ^FB blocks. */
+  readonly height: number;
+  /** Top of the cell to the baseline, in dots. */
+  readonly baseline: number;
+  /** Whether glyph edges are anti-aliased (font 0 and TrueType) or crisp. */
+  readonly antialias: boolean;
+  /** Pen advance after `cp`, in dots (may be fractional). */
+  advance(cp: number): number;
+  /** Coverage mask for orientation N relative to the pen point on the baseline; null for blank glyphs. */
+  glyph(cp: number): GlyphMask | null;
+  /** Character substitution the font makes (font B has upper case only). */
+  mapChar?(cp: number): number;
+}
+
+const cache = new Map<string, GlyphMask | null>();
+const MAX_CACHED = 20000;
+
+/** Glyph masks memoised by face key, code point and orientation. */
+export function cachedGlyph(key: string, make: () => GlyphMask | null): GlyphMask | null {
+  let m = cache.get(key);
+  if (m === undefined) {
+    if (cache.size >= MAX_CACHED) cache.clear();
+    m = make();
+    cache.set(key, m);
+  }
+  return m;
+}

@@ -1,0 +1,31 @@
+// FontSelection (^A, ^CF, ^A@, ^CW) -> the face to draw with.
+
+import type { FontSelection, StoredObject } from '../model.js';
+import { deviceFace, deviceFonts } from './device-fonts.js';
+import { downloadedFace, findFontObject } from './downloaded.js';
+import type { Face } from './face.js';
+import { font0Face } from './font0.js';
+
+/** Fonts P-V are fixed-size renditions of font 0 (height x width at 8 dpmm, Zebra font table). */
+const FIXED_FONT0_SIZES: Readonly<Record<string, readonly [number, number]>> = {
+  P: [20, 18], Q: [28, 24], R: [35, 31], S: [40, 35], T: [48, 42], U: [59, 53], V: [80, 71],
+};
+
+const NO_OBJECTS: ReadonlyMap<string, StoredObject> = new Map();
+
+export function resolveFace(sel: FontSelection, objects: ReadonlyMap<string, StoredObject> = NO_OBJECTS): Face {
+  const name = sel.name.toUpperCase();
+  const path = sel.path ?? (name.length > 1 && name !== 'GS' ? name : undefined);
+  if (path) {
+    const obj = findFontObject(objects, path);
+    const face = obj && downloadedFace(obj, sel.height || sel.width || 9, sel.width);
+    if (face) return face;
+  }
+  const device = deviceFonts[name] ? deviceFace(name, sel.height, sel.width) : null;
+  if (device) return device;
+  const fixed = FIXED_FONT0_SIZES[name];
+  if (fixed) return font0Face(fixed[0], fixed[1]);
+  // Font 0, and any font the printer does not have.
+  const h = sel.height || sel.width || 9;
+  return font0Face(h, sel.width);
+}

@@ -1,0 +1,69 @@
+// ^CI: field data bytes to text. 0-13 are code page 850 with a national variant of twelve ASCII
+// positions; 27 and 31-36 are Windows code pages; 28 UTF-8; 29/30 UTF-16 big/little endian.
+
+/** Code page 850, bytes 0x80-0xFF. */
+const CP850_HIGH =
+  'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜø£Ø×ƒáíóúñÑªº¿®¬½¼¡«»░▒▓│┤ÁÂÀ©╣║╗╝¢¥┐' +
+  '└┴┬├─┼ãÃ╚╔╩╦╠═╬¤ðÐÊËÈıÍÎÏ┘┌█▄¦Ì▀ÓßÔÒõÕµþÞÚÛÙýÝ¯´\u00ad±‗¾¶§÷¸°¨·¹³²■\u00a0';
+
+/** The ASCII positions the national sets of ^CI 0-13 replace, in this order. */
+const NATIONAL_POSITIONS = [0x23, 0x24, 0x40, 0x5b, 0x5c, 0x5d, 0x5e, 0x60, 0x7b, 0x7c, 0x7d, 0x7e];
+
+/** ^CI 0-13: characters at NATIONAL_POSITIONS (Zebra ZPL II guide, ^CI table). */
+const NATIONAL_SETS: Readonly<Record<number, string>> = {
+  0: '#$@[\\]^`{|}~', // USA 1
+  1: '#$@[\\]^`{|}~', // USA 2
+  2: '£$@[\\]^`{|}~', // UK
+  3: '£$@[ĳ]^`{ƒ}~', // Holland
+  4: '#$@ÆØÅ^`æøå~', // Denmark/Norway
+  5: '#¤ÉÄÖÅÜéäöåü', // Sweden/Finland
+  6: '#$§ÄÖÜ^`äöüß', // Germany
+  7: '£$à°ç§^`éùè¨', // France 1
+  8: '#$àâçêîôéùèû', // France 2
+  9: '£$§°çé^ùàòèì', // Italy
+  10: '₧$§¡Ñ¿^`°ñç~', // Spain
+  11: '#$@[\\]^`{|}~', // Miscellaneous
+  12: '#$@[¥]^`{|}~', // Japan (ASCII with Yen)
+  13: '#$@[\\]^`{|}~', // IBM code page 850
+};
+
+const WINDOWS_PAGES: Readonly<Record<number, string>> = {
+  27: 'windows-1252',
+  31: 'windows-1250',
+  33: 'windows-1251',
+  34: 'windows-1253',
+  35: 'windows-1254',
+  36: 'windows-1255',
+};
+
+const decoders = new Map<string, TextDecoder>();
+function decoder(label: string): TextDecoder {
+  let d = decoders.get(label);
+  if (!d) decoders.set(label, (d = new TextDecoder(label)));
+  return d;
+}
+
+function decodeCp850(bytes: Uint8Array, national: string): string {
+  let s = '';
+  for (const b of bytes) {
+    if (b >= 0x80) s += CP850_HIGH[b - 0x80];
+    else {
+      const k = NATIONAL_POSITIONS.indexOf(b);
+      s += k >= 0 ? national[k] : String.fromCharCode(b);
+    }
+  }
+  return s;
+}
+
+/** Decodes field data under ^CI `charset`. */
+export function decodeFieldText(bytes: Uint8Array, charset: number): string {
+  const national = NATIONAL_SETS[charset];
+  if (national !== undefined) return decodeCp850(bytes, national);
+  const page = WINDOWS_PAGES[charset];
+  if (page) return decoder(page).decode(bytes);
+  if (charset === 28) return decoder('utf-8').decode(bytes);
+  if (charset === 29) return decoder('utf-16be').decode(bytes);
+  if (charset === 30) return decoder('utf-16le').decode(bytes);
+  // Asian multi-byte sets (14-26) need fonts we do not have: show the single-byte meaning.
+  return decodeCp850(bytes, NATIONAL_SETS[0]);
+}

@@ -1,0 +1,90 @@
+// The `text` field drawer: ^FD text in the field's font, as a single line, a ^FB block or a ^TB block.
+
+import type { DrawEnv, Field, FieldRenderer, LabelElement } from '../model.js';
+import type { Raster } from '../raster/raster.js';
+import type { Face } from '../fonts/face.js';
+import { resolveFace } from '../fonts/resolve.js';
+import { decodeFieldText } from './charset.js';
+import { layoutBlock, wrapParagraph, type BlockLine } from './block.js';
+import { boxFrame, codePoints, drawRun, pointFrame, runWidth, type Frame, type RunStyle } from './line.js';
+
+function styleOf(field: Field): RunStyle {
+  const d = field.direction;
+  return {
+    mode: field.reverse ? 'xor' : 'black',
+    crisp: field.reverse,
+    gap: d?.gap ?? 0,
+    vertical: d?.mode === 'V',
+    reverse: d?.mode === 'R',
+  };
+}
+
+/** Draws block lines: line i sits in slot min(i, maxLines - 1), so overflow overprints the last line. */
+function drawLines(r: Raster, face: Face, lines: readonly BlockLine[], frame: Frame, pitch: number, maxLines: number, style: RunStyle): void {
+  lines.forEach((line, i) => {
+    const v = Math.min(i, maxLines - 1) * pitch + face.baseline;
+    if (!line.spaceStretch) {
+      drawRun(r, face, codePoints(line.text, face), frame, line.indent, v, style);
+      return;
+    }
+    // J: spread the free width over the spaces, word by word.
+    const space = runWidth(face, codePoints(' ', face), style.gap);
+    let u = line.indent;
+    for (const word of line.text.split(' ')) {
+      const cps = codePoints(word, face);
+      drawRun(r, face, cps, frame, Math.round(u), v, style);
+      u += runWidth(face, cps, style.gap) + space + line.spaceStretch;
+    }
+  });
+}
+
+export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelElement[] => {
+  if (!field.data || !field.data.length) return [];
+  const text = decodeFieldText(field.data, field.charset);
+  const face = resolveFace(field.font, env.objects);
+  const style = styleOf(field);
+  const o = field.font.orientation;
+
+  if (field.block) {
+    const b = field.block;
+    const width = b.width > 0 ? b.width : Number.MAX_SAFE_INTEGER / 4;
+    const lines = layoutBlock(face, text, { width, justify: b.justify, hangingIndent: b.hangingIndent });
+    const maxLines = Math.max(1, b.maxLines);
+    if (lines.length > maxLines) {
+      env.log?.add({ byteIndex: field.at, byteSize: 0, command: '^FB', param: 2, message: `Field data overflows the ^FB block (${lines.length} lines, max ${maxLines})` });
+    }
+    const pitch = face.height + b.lineSpacing;
+    const used = Math.min(lines.length, maxLines);
+    const frame = field.origin === 'FT'
+      ? pointFrame(field.x, field.y, (used - 1) * pitch + face.baseline, o)
+      : boxFrame(field.x, field.y, b.width, maxLines * pitch - b.lineSpacing, o);
+    return [{ draw: (r) => drawLines(r, face, lines, frame, pitch, maxLines, style) }];
+  }
+
+  if (field.textBlock) {
+    const tb = field.textBlock;
+    const to = tb.orientation ?? o;
+    const lines = wrapParagraph(face, text, tb.width > 0 ? tb.width : Number.MAX_SAFE_INTEGER / 4)
+      .map((t) => ({ text: t, indent: 0, spaceStretch: 0 }));
+    const maxLines = Math.max(1, Math.floor((tb.height || face.height) / face.height));
+    const shown = lines.slice(0, maxLines);
+    const frame = field.origin === 'FT'
+      ? boxFrameFromBottom(field.x, field.y, tb.width, tb.height, to)
+      : boxFrame(field.x, field.y, tb.width, tb.height, to);
+    return [{ draw: (r) => drawLines(r, face, shown, frame, face.height, maxLines, style) }];
+  }
+
+  const cps = codePoints(text, face);
+  const width = style.vertical ? Math.round(Math.max(0, ...cps.map((c) => face.advance(c)))) : runWidth(face, cps, style.gap);
+  const height = style.vertical ? cps.length * (face.height + style.gap) : face.height;
+  const shift = field.justification === 1 ? -width : 0;
+  const frame = field.origin === 'FT'
+    ? pointFrame(field.x, field.y, face.baseline, o)
+    : boxFrame(field.x, field.y, width, height, o);
+  return [{ draw: (r) => drawRun(r, face, cps, frame, shift, face.baseline, style) }];
+};
+
+/** ^TB with ^FT: the block's bottom-left corner is the origin. */
+function boxFrameFromBottom(x: number, y: number, w: number, h: number, o: Field['font']['orientation']): Frame {
+  return pointFrame(x, y, h, o);
+}

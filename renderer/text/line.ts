@@ -1,0 +1,100 @@
+// One line of text: pen positions along the line, and drawing it in any orientation.
+
+import type { Orientation } from '../model.js';
+import type { InkMode, Raster } from '../raster/raster.js';
+import type { Face } from '../fonts/face.js';
+import { cachedGlyph } from '../fonts/face.js';
+import { binarize, rotateMask, type GlyphMask } from './glyph-mask.js';
+
+/** Code points of `text` after the font's own substitutions. */
+export function codePoints(text: string, face: Face): number[] {
+  const out: number[] = [];
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    out.push(face.mapChar ? face.mapChar(cp) : cp);
+  }
+  return out;
+}
+
+/** Advance of a run of code points in dots (inter-character gap `gap` after every character). */
+export function runWidth(face: Face, cps: readonly number[], gap = 0): number {
+  let w = 0;
+  for (const cp of cps) w += face.advance(cp) + gap;
+  return Math.round(w);
+}
+
+/**
+ * Maps the text frame (u along the line, v down the cell, both in dots, N orientation) to label dots:
+ * label = anchor + rotation(u, v).
+ */
+export interface Frame {
+  ax: number;
+  ay: number;
+  orientation: Orientation;
+}
+
+export function toLabel(f: Frame, u: number, v: number): [number, number] {
+  switch (f.orientation) {
+    case 'R': return [f.ax - v, f.ay + u];
+    case 'I': return [f.ax - u, f.ay - v];
+    case 'B': return [f.ax + v, f.ay - u];
+    default: return [f.ax + u, f.ay + v];
+  }
+}
+
+/** Frame whose (0, 0) is the top-left corner of a w x h box (in text frame terms) placed at (x, y). */
+export function boxFrame(x: number, y: number, w: number, h: number, o: Orientation): Frame {
+  switch (o) {
+    case 'R': return { ax: x + h, ay: y, orientation: o };
+    case 'I': return { ax: x + w, ay: y + h, orientation: o };
+    case 'B': return { ax: x, ay: y + w, orientation: o };
+    default: return { ax: x, ay: y, orientation: o };
+  }
+}
+
+/** Frame whose point (0, v) lands on (x, y): ^FT places the baseline start there. */
+export function pointFrame(x: number, y: number, v: number, o: Orientation): Frame {
+  const [dx, dy] = toLabel({ ax: 0, ay: 0, orientation: o }, 0, v);
+  return { ax: x - dx, ay: y - dy, orientation: o };
+}
+
+export interface RunStyle {
+  mode: InkMode;
+  /** Pure black/white glyphs (reverse-printed fields). */
+  crisp: boolean;
+  /** Extra dots after every character (^FP gap). */
+  gap: number;
+  /** ^FP V: characters stacked down the cell instead of along the line. */
+  vertical?: boolean;
+  /** ^FP R: characters right to left. */
+  reverse?: boolean;
+}
+
+function orientedGlyph(face: Face, cp: number, o: Orientation, crisp: boolean): GlyphMask | null {
+  if (o === 'N' && !crisp) return face.glyph(cp);
+  return cachedGlyph(`${face.key}:${cp}:${o}:${crisp ? 1 : 0}`, () => {
+    const m = face.glyph(cp);
+    if (!m) return null;
+    const r = rotateMask(m, o);
+    return crisp ? binarize(r) : r;
+  });
+}
+
+/** Draws code points with the pen starting at frame point (u, v) on the baseline. */
+export function drawRun(r: Raster, face: Face, cps: readonly number[], frame: Frame, u: number, v: number, style: RunStyle): void {
+  let pen = 0;
+  const total = style.reverse ? runWidth(face, cps, style.gap) : 0;
+  for (let i = 0; i < cps.length; i++) {
+    const cp = cps[i];
+    const adv = face.advance(cp) + style.gap;
+    let pu: number, pv: number;
+    if (style.vertical) { pu = u; pv = v + i * (face.height + style.gap); }
+    else if (style.reverse) { pu = u + Math.round(total - pen - adv); pv = v; }
+    else { pu = u + Math.round(pen); pv = v; }
+    pen += adv;
+    const m = orientedGlyph(face, cp, frame.orientation, style.crisp);
+    if (!m) continue;
+    const [px, py] = toLabel(frame, pu, pv);
+    r.blitCoverage(m.cov, m.w, m.h, Math.round(px) + m.x, Math.round(py) + m.y, style.mode);
+  }
+}
