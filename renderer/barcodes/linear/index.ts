@@ -1,5 +1,8 @@
 // Linear (1D) and postal symbologies, keyed by ZPL command.
 
 import type { FieldRenderer } from '../../model.js';
+import { drawCode128 } from './code128.js';
 
-export const linearRenderers: Record<string, FieldRenderer> = {};
+export const linearRenderers: Record<string, FieldRenderer> = {
+  BC: drawCode128,
+};
