@@ -1,13 +1,36 @@
 // Graphic field commands: ^GB ^GC ^GE ^GD ^GS ^GF. Each makes the current field a graphic field.
 
+import { decodeGraphic } from '../graphics/grf.js';
+import { rememberGraphicField } from '../graphics/image.js';
 import type { CommandTable } from '../zpl/command.js';
-import { fieldKind, int, oneOf } from './define.js';
+import { fieldKind, int, oneOf, orientation, text } from './define.js';
+import { payloadAfter, payloadCommand, payloadReporter } from './payload.js';
 
 const color = () => oneOf('color', 'BW', 'B');
+const byteCount = (name: string) => int(name, 0, 99999999);
 
 export const graphicCommands: CommandTable = {
   '^GB': fieldKind('GB', [int('width', 0, 32000), int('height', 0, 32000), int('thickness', 1, 32000, 1), color(), int('rounding', 0, 8, 0)]),
   '^GC': fieldKind('GC', [int('diameter', 3, 4095, 3), int('thickness', 1, 4095, 1), color()]),
   '^GE': fieldKind('GE', [int('width', 3, 4095), int('height', 3, 4095), int('thickness', 1, 4095, 1), color()]),
   '^GD': fieldKind('GD', [int('width', 3, 32000), int('height', 3, 32000), int('thickness', 1, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')]),
+  '^GS': fieldKind('GS', [orientation(), int('height', 1, 32000), int('width', 1, 32000)]),
+  '^GF': payloadCommand({
+    params: [oneOf('format', 'ABC', 'A'), byteCount('binaryCount'), byteCount('graphicCount'), int('rowBytes', 1, 99999), text('data')],
+    run(ip, args, tok) {
+      const [format, binaryCount, graphicCount, rowBytes] = args as [string, number | undefined, number | undefined, number | undefined];
+      const data = payloadAfter(tok, 4);
+      const f = ip.field;
+      f.kind = 'GF';
+      f.params = args.slice(0, 4);
+      f.payload = data.bytes;
+      if (!f.positioned) f.at = tok.start;
+      const total = graphicCount ?? binaryCount;
+      if (total === undefined || rowBytes === undefined) {
+        ip.warn(tok.start, tok.end - tok.start, '^GF', total === undefined ? 3 : 4, 'Graphic field without a byte count or row width; nothing drawn');
+      }
+      const bmp = decodeGraphic(data.bytes, total ?? 0, rowBytes ?? 1, format === 'B' || format === 'C', payloadReporter(ip, data, '^GF', 5));
+      rememberGraphicField(data.bytes, bmp);
+    },
+  }),
 };

@@ -1,5 +1,195 @@
-// Stored objects and formats: ~DG ^XG ~DY ^IM ^ID ~DB ~DU ^DF ^XF.
+// Stored objects and formats: ~DG ^XG ~DY ^IM ^ID ~DB ~DU ~DT ^DF ^XF. A request is a fresh printer:
+// objects live in `ip.printer.objects` for the rest of the document only.
 
-import type { CommandTable } from '../zpl/command.js';
+import { checkObjectSize, decodeGraphic, decodeBase64Payload } from '../graphics/grf.js';
+import { findObject, namePattern, objectName } from '../graphics/objects.js';
+import { decodePngToBitmap, isPng } from '../graphics/png-decode.js';
+import type { Interpreter } from '../interpreter.js';
+import type { StoredObject } from '../model.js';
+import type { CommandDef, CommandTable } from '../zpl/command.js';
+import type { Token } from '../zpl/lexer.js';
+import { fieldKind, int, oneOf, text } from './define.js';
+import { payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
-export const storageCommands: CommandTable = {};
+const objectPath = (name = 'name') => text(name);
+const byteCount = (name: string) => int(name, 0, 99999999);
+
+function store(ip: Interpreter, obj: StoredObject): void {
+  ip.printer.objects.set(obj.name, obj);
+}
+
+/** ~DY extension letter -> file extension and what kind of object it is. */
+const DY_EXTENSIONS: Record<string, { ext: string; kind: StoredObject['kind'] }> = {
+  G: { ext: 'GRF', kind: 'graphic' },
+  P: { ext: 'PNG', kind: 'graphic' },
+  B: { ext: 'BMP', kind: 'image' },
+  T: { ext: 'TTF', kind: 'font' },
+  E: { ext: 'TTE', kind: 'font' },
+  X: { ext: 'PCX', kind: 'image' },
+  O: { ext: 'OTF', kind: 'font' },
+  Z: { ext: 'ZPL', kind: 'format' },
+};
+
+/** Data bytes of a download: base64 payloads decoded, ASCII hex (A) turned into bytes, binary as is. */
+function downloadBytes(ip: Interpreter, data: Payload, ascii: boolean, command: string, param: number): Uint8Array {
+  const report = payloadReporter(ip, data, command, param);
+  let i = 0;
+  while (i < data.bytes.length && (data.bytes[i] === 0x20 || data.bytes[i] === 0x0d || data.bytes[i] === 0x0a)) i++;
+  const tag = String.fromCharCode(...data.bytes.subarray(i, i + 5)).toUpperCase();
+  if (tag === ':Z64:' || tag === ':B64:') return decodeBase64Payload(data.bytes, i, report);
+  if (!ascii) return data.bytes.slice();
+  const hex = Buffer.from(String.fromCharCode(...data.bytes.filter((c) => c > 0x20)), 'hex');
+  return new Uint8Array(hex);
+}
+
+/** Warns about a payload whose size disagrees with the declared byte count. */
+function checkLength(ip: Interpreter, tok: Token, data: Payload, got: number, declared: number | undefined, command: string, param: number): void {
+  if (declared === undefined || got === declared) return;
+  const where = payloadReporter(ip, data, command, param);
+  where(0, data.bytes.length, got < declared
+    ? `Object data has ${got} of ${declared} bytes declared`
+    : `Object data has ${got} bytes, more than the ${declared} declared; the rest is ignored`);
+  void tok;
+}
+
+const downloadGraphic: CommandDef = payloadCommand({
+  anywhere: true,
+  params: [objectPath(), byteCount('totalBytes'), int('rowBytes', 1, 99999), text('data')],
+  run(ip, [rawName, total, row], tok) {
+    if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DG', 1, 'Missing object name; ignored'); return; }
+    const { name } = objectName(rawName as string, 'GRF');
+    const data = payloadAfter(tok, 3);
+    const bits = decodeGraphic(data.bytes, (total as number | undefined) ?? 0, (row as number | undefined) ?? 1, false, payloadReporter(ip, data, '~DG', 4));
+    store(ip, { name, kind: 'graphic', bits });
+  },
+});
+
+const downloadObject: CommandDef = payloadCommand({
+  anywhere: true,
+  params: [objectPath(), oneOf('format', 'ABC', 'A'), text('extension'), byteCount('totalBytes'), int('rowBytes', 0, 99999), text('data')],
+  run(ip, [rawName, format, extension, total, row], tok) {
+    if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DY', 1, 'Missing object name; ignored'); return; }
+    const letter = ((extension as string | undefined) ?? 'G').toUpperCase();
+    const type = DY_EXTENSIONS[letter] ?? { ext: letter.length === 3 ? letter : 'DAT', kind: 'other' as const };
+    const { name } = objectName(rawName as string, type.ext);
+    const data = payloadAfter(tok, 5);
+    const declared = total as number | undefined;
+    if (declared !== undefined) checkObjectSize(declared, `Object ${name}`);
+    if (type.ext === 'GRF') {
+      const bits = decodeGraphic(data.bytes, declared ?? 0, (row as number | undefined) || 1, format !== 'A', payloadReporter(ip, data, '~DY', 6));
+      store(ip, { name, kind: 'graphic', bits });
+      return;
+    }
+    const bytes = downloadBytes(ip, data, format === 'A', '~DY', 6);
+    checkObjectSize(bytes.length, `Object ${name}`);
+    checkLength(ip, tok, data, bytes.length, declared, '~DY', 6);
+    if (type.ext === 'PNG') {
+      if (!isPng(bytes)) {
+        ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, 'Object data is not a PNG image; ignored');
+        return;
+      }
+      try {
+        store(ip, { name, kind: 'graphic', bits: decodePngToBitmap(bytes), bytes });
+      } catch (e) {
+        if ((e as { code?: string }).code === 'too-large') throw e;
+        ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, `PNG image could not be decoded: ${(e as Error).message}`);
+      }
+      return;
+    }
+    store(ip, { name, kind: type.kind, bytes });
+  },
+});
+
+/** ~DU and ~DT: a font as ASCII hex (`d:o.x,size,data`). */
+function downloadFont(command: string, ext: string): CommandDef {
+  return payloadCommand({
+    anywhere: true,
+    params: [objectPath(), byteCount('size'), text('data')],
+    run(ip, [rawName, size], tok) {
+      if (!rawName) { ip.warn(tok.start, tok.end - tok.start, command, 1, 'Missing object name; ignored'); return; }
+      const { name } = objectName(rawName as string, ext);
+      const data = payloadAfter(tok, 2);
+      if (size !== undefined) checkObjectSize(size as number, `Object ${name}`);
+      const bytes = downloadBytes(ip, data, true, command, 3);
+      checkObjectSize(bytes.length, `Object ${name}`);
+      checkLength(ip, tok, data, bytes.length, size as number | undefined, command, 3);
+      store(ip, { name, kind: 'font', bytes });
+    },
+  });
+}
+
+/** ~DB bitmap font: kept whole (all parameters and glyph data) for the text work to read. */
+const downloadBitmapFont: CommandDef = {
+  anywhere: true,
+  syntax: 'raw',
+  run(ip, _args, tok) {
+    const raw = tok.raw;
+    const comma = raw.indexOf(tok.delimiter);
+    const rawName = String.fromCharCode(...raw.subarray(0, comma < 0 ? raw.length : comma));
+    if (!rawName.trim()) { ip.warn(tok.start, tok.end - tok.start, '~DB', 1, 'Missing object name; ignored'); return; }
+    checkObjectSize(raw.length, `Object ${rawName.trim()}`);
+    store(ip, { name: objectName(rawName, 'FNT').name, kind: 'font', bytes: raw.slice() });
+  },
+};
+
+/** A field that draws a stored object; warns at once when the object does not exist (yet). */
+function recallField(kind: string, command: string, params: CommandDef['params'], ext: string): CommandDef {
+  const base = fieldKind(kind, params ?? []);
+  return {
+    params,
+    run(ip, args, tok) {
+      base.run?.(ip, args, tok);
+      const rawName = args[0] as string | undefined;
+      const found = rawName && (findObject(ip.printer.objects, rawName, ext) ?? (kind === 'IM' ? findObject(ip.printer.objects, rawName, 'PNG') : undefined));
+      if (!found) {
+        const name = rawName ? objectName(rawName, ext).name : '(none)';
+        ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), command, 1, `Object ${name} not found; nothing drawn`);
+      }
+    },
+  };
+}
+
+export const storageCommands: CommandTable = {
+  '~DG': downloadGraphic,
+  '~DY': downloadObject,
+  '~DU': downloadFont('~DU', 'TTF'),
+  '~DT': downloadFont('~DT', 'DAT'),
+  '~DB': downloadBitmapFont,
+  '^XG': recallField('XG', '^XG', [objectPath(), int('magnificationX', 1, 10, 1), int('magnificationY', 1, 10, 1)], 'GRF'),
+  '^IM': recallField('IM', '^IM', [objectPath()], 'GRF'),
+  '^ID': {
+    anywhere: true,
+    params: [objectPath()],
+    run(ip, [rawName]) {
+      if (!rawName) return;
+      const pattern = namePattern(rawName as string, 'GRF');
+      for (const key of [...ip.printer.objects.keys()]) if (pattern.test(key)) ip.printer.objects.delete(key);
+    },
+  },
+  '^DF': {
+    params: [objectPath()],
+    run(ip, [rawName], tok) {
+      const label = ip.label;
+      if (!label) return;
+      const { name } = objectName((rawName as string | undefined) ?? 'UNKNOWN', 'ZPL');
+      label.capturing = { name, tokens: [] };
+      label.storesFormat = true;
+      void tok;
+    },
+  },
+  '^XF': {
+    params: [objectPath()],
+    run(ip, [rawName], tok) {
+      const { name, driveGiven } = objectName((rawName as string | undefined) ?? 'UNKNOWN', 'ZPL');
+      let tokens = ip.printer.formats.get(name);
+      if (!tokens && !driveGiven) {
+        for (const [k, v] of ip.printer.formats) if (k.slice(2) === name.slice(2)) { tokens = v; break; }
+      }
+      if (!tokens) {
+        ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), '^XF', 1, `Format ${name} not found; nothing recalled`);
+        return;
+      }
+      ip.replay(tokens, tok.start);
+    },
+  },
+};

@@ -4,10 +4,14 @@ import type { FieldRenderer } from '../model.js';
 import { renderBox } from './box.js';
 import { renderDiagonal } from './diagonal.js';
 import { renderCircle, renderEllipse } from './ellipse.js';
+import { renderGraphicField, renderImageMove, renderRecalledGraphic } from './image.js';
 
 export const graphicRenderers: Record<string, FieldRenderer> = {
   GB: renderBox,
   GC: renderCircle,
   GE: renderEllipse,
   GD: renderDiagonal,
+  GF: renderGraphicField,
+  XG: renderRecalledGraphic,
+  IM: renderImageMove,
 };

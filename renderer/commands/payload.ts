@@ -1,0 +1,52 @@
+// The data part of commands whose last parameter is a payload (^GF, ~DG, ~DY, ~DU): its bytes and
+// document offsets, and a reporter that turns payload positions into diagnostics.
+
+import type { Interpreter } from '../interpreter.js';
+import type { CommandDef } from '../zpl/command.js';
+import type { Token } from '../zpl/lexer.js';
+import { readParams, splitParams, type ParamSpec } from '../zpl/params.js';
+
+export interface Payload {
+  bytes: Uint8Array;
+  offsets: Int32Array;
+  /** Document offset just past the payload (for diagnostics about missing data). */
+  end: number;
+}
+
+/** Everything after the `n`-th delimiter of the token (empty when there are fewer). */
+export function payloadAfter(tok: Token, n: number): Payload {
+  let k = 0;
+  let seen = 0;
+  while (k < tok.raw.length && seen < n) {
+    if (tok.raw[k] === tok.delimiter) seen++;
+    k++;
+  }
+  if (seen < n) k = tok.raw.length;
+  return { bytes: tok.raw.subarray(k), offsets: tok.offsets.subarray(k), end: tok.end };
+}
+
+/** A decode reporter logging at the payload's document offsets. */
+export function payloadReporter(ip: Interpreter, p: Payload, command: string, param: number) {
+  return (at: number, size: number, message: string): void => {
+    const start = at < p.offsets.length ? p.offsets[at] : p.end;
+    const last = at + size - 1;
+    const end = size > 0 && last < p.offsets.length ? p.offsets[last] + 1 : start;
+    ip.warn(start, Math.max(0, end - start), command, param, message);
+  };
+}
+
+/**
+ * A command whose last parameter is a payload that may contain the delimiter (^GF data, ~DG hex with
+ * `,` compression): the parameters are read from the table with the payload kept whole.
+ */
+export function payloadCommand(def: Omit<CommandDef, 'syntax' | 'run'> & { params: readonly ParamSpec[]; run: CommandDef['run'] }): CommandDef {
+  const specs = def.params;
+  return {
+    ...def,
+    syntax: 'raw',
+    run(ip, _args, tok) {
+      const args = readParams(tok.prefix + tok.name, splitParams(tok, 0, specs.length), specs, ip.log);
+      def.run?.(ip, args, tok);
+    },
+  };
+}

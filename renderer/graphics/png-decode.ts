@@ -1,0 +1,117 @@
+// A small synchronous PNG reader for ~DY images: the interpreter runs synchronously, so the stored
+// image is decoded right there with node:zlib and turned into a 1-bit bitmap (dark pixels are ink).
+
+import { inflateSync } from 'node:zlib';
+import { RenderError } from '../errors.js';
+import { MAX_OBJECT_BYTES, type Bitmap } from './grf.js';
+
+/** The legacy service refuses embedded images wider or taller than this. */
+export const MAX_IMAGE_SIDE = 2000;
+
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+export function isPng(b: Uint8Array): boolean {
+  return b.length >= 8 && SIGNATURE.every((v, i) => b[i] === v);
+}
+
+/** Channels per colour type. */
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+/** Decodes a PNG into ink bits: a pixel is ink when its luminance, composited on white, is below half. */
+export function decodePngToBitmap(png: Uint8Array): Bitmap {
+  if (!isPng(png)) throw new Error('not a PNG image');
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  let width = 0, height = 0, depth = 8, colorType = 0, interlace = 0;
+  let palette: Uint8Array | undefined;
+  let alphaTable: Uint8Array | undefined;
+  const idat: Uint8Array[] = [];
+  for (let p = 8; p + 8 <= png.length;) {
+    const len = view.getUint32(p);
+    const type = String.fromCharCode(png[p + 4], png[p + 5], png[p + 6], png[p + 7]);
+    const body = png.subarray(p + 8, Math.min(png.length, p + 8 + len));
+    if (type === 'IHDR') {
+      width = view.getUint32(p + 8);
+      height = view.getUint32(p + 12);
+      depth = body[8];
+      colorType = body[9];
+      interlace = body[12];
+      if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+        throw new RenderError('too-large', `Image is ${width}x${height} pixels; the maximum is ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`);
+      }
+    } else if (type === 'PLTE') palette = body;
+    else if (type === 'tRNS') alphaTable = body;
+    else if (type === 'IDAT') idat.push(body);
+    else if (type === 'IEND') break;
+    p += 12 + len;
+  }
+  const channels = CHANNELS[colorType];
+  if (!width || !height || !channels) throw new Error('unsupported PNG header');
+  if (interlace) throw new Error('interlaced PNG images are not supported');
+  const bpp = Math.max(1, (channels * depth) >> 3);
+  const rowBytes = Math.ceil((width * channels * depth) / 8);
+  const raw = inflateSync(Buffer.concat(idat), { maxOutputLength: Math.max(MAX_OBJECT_BYTES, (rowBytes + 1) * height) });
+  const stride = Math.ceil(width / 8);
+  const out = new Uint8Array(stride * height);
+  let prev = new Uint8Array(rowBytes);
+  let cur = new Uint8Array(rowBytes);
+  for (let y = 0; y < height; y++) {
+    const off = y * (rowBytes + 1);
+    unfilter(raw[off], raw.subarray(off + 1, off + 1 + rowBytes), prev, cur, bpp);
+    for (let x = 0; x < width; x++) {
+      if (luminanceOnWhite(cur, x, colorType, depth, palette, alphaTable) < 128) out[y * stride + (x >> 3)] |= 0x80 >> (x & 7);
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return { data: out, stride, width, height };
+}
+
+function unfilter(filter: number, src: Uint8Array, prev: Uint8Array, cur: Uint8Array, bpp: number): void {
+  for (let i = 0; i < cur.length; i++) {
+    const x = src[i] ?? 0;
+    const a = i >= bpp ? cur[i - bpp] : 0;
+    const b = prev[i];
+    const c = i >= bpp ? prev[i - bpp] : 0;
+    let v: number;
+    switch (filter) {
+      case 1: v = x + a; break;
+      case 2: v = x + b; break;
+      case 3: v = x + ((a + b) >> 1); break;
+      case 4: {
+        const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        v = x + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+        break;
+      }
+      default: v = x;
+    }
+    cur[i] = v & 0xff;
+  }
+}
+
+/** Sample `k` (0-based, of width `depth` bits) of a row, scaled to 0..255. */
+function sample(row: Uint8Array, k: number, depth: number): number {
+  if (depth === 8) return row[k];
+  if (depth === 16) return row[2 * k];
+  const bit = k * depth;
+  const v = (row[bit >> 3] >> (8 - depth - (bit & 7))) & ((1 << depth) - 1);
+  return Math.round((v * 255) / ((1 << depth) - 1));
+}
+
+function luminanceOnWhite(row: Uint8Array, x: number, colorType: number, depth: number,
+  palette: Uint8Array | undefined, trns: Uint8Array | undefined): number {
+  let r: number, g: number, b: number, a = 255;
+  switch (colorType) {
+    case 0: r = g = b = sample(row, x, depth); break;
+    case 2: r = sample(row, 3 * x, depth); g = sample(row, 3 * x + 1, depth); b = sample(row, 3 * x + 2, depth); break;
+    case 3: {
+      const bit = x * depth;
+      const idx = depth === 8 ? row[x] : (row[bit >> 3] >> (8 - depth - (bit & 7))) & ((1 << depth) - 1);
+      r = palette?.[3 * idx] ?? 0; g = palette?.[3 * idx + 1] ?? 0; b = palette?.[3 * idx + 2] ?? 0;
+      a = trns?.[idx] ?? 255;
+      break;
+    }
+    case 4: r = g = b = sample(row, 2 * x, depth); a = sample(row, 2 * x + 1, depth); break;
+    default: r = sample(row, 4 * x, depth); g = sample(row, 4 * x + 1, depth); b = sample(row, 4 * x + 2, depth); a = sample(row, 4 * x + 3, depth);
+  }
+  const lum = 0.299 * r + 0.587 * g + 0.114 * b;
+  return (lum * a + 255 * (255 - a)) / 255;
+}
