@@ -2,6 +2,7 @@
 // Command semantics live in the family modules under commands/; this file only runs the table.
 
 import { DiagnosticLog } from './diagnostics.js';
+import { RenderError } from './errors.js';
 import type { BarcodeDefaults, Field, FieldBlock, FontSelection, LabelPlan, Orientation, StoredObject, TextBlock } from './model.js';
 import type { CommandDef, CommandTable } from './zpl/command.js';
 import { lex, type Token } from './zpl/lexer.js';
@@ -154,6 +155,7 @@ export class Interpreter {
     try {
       def.run(this, this.args(key, def, tok), tok);
     } catch (e) {
+      if (e instanceof RenderError) throw e; // over a budget (e.g. a 2 MB object): the whole render fails
       this.warn(tok.start, tok.end - tok.start, key, 0, `Command failed: ${(e as Error).message}`);
     }
   }
