@@ -1,7 +1,7 @@
 // The key store: StoredKey records under the SHA-256 of their key, on any Keyv backend (memory, Redis).
 
 import { Keyv } from 'keyv';
-import { hashKey, KEY_ID_LENGTH, sameHash, toStoredKey, type KeyRecord, type StoredKey } from './key-record.js';
+import { hashKey, KEY_ID_LENGTH, sameHash, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from './key-record.js';
 
 /** What may change on a stored key after it was created. */
 export type KeyChanges = Partial<Pick<StoredKey, 'scope' | 'expiresAt' | 'revoked' | 'requestsPerSecond' | 'pagesPerDay' | 'organization'>>;
@@ -11,7 +11,7 @@ export interface KeyStore {
   isReady(): boolean;
   /** The key matching `plainKey` (revoked and expired ones included), or undefined when unknown. */
   find(plainKey: string): Promise<StoredKey | undefined>;
-  /** Stores a key (replacing one with the same value) and returns what was stored. */
+  /** Validates and stores a key (replacing one with the same value); returns what was stored. */
   add(record: KeyRecord): Promise<StoredKey>;
   list(): Promise<StoredKey[]>;
   /** Looks a key up by id, hash (or a unique prefix of 8+ hex digits) or plain value. */
@@ -48,7 +48,7 @@ export class KeyvKeyStore implements KeyStore {
   }
 
   async add(record: KeyRecord): Promise<StoredKey> {
-    const stored = toStoredKey(record);
+    const stored = toStoredKey(validateKeyRecord(record));
     await this.#keyv.set(stored.hash, stored);
     return stored;
   }
