@@ -1,0 +1,170 @@
+// Measures font 0 from the legacy renderer's reference PNGs and writes renderer/fonts/font0-metrics.ts.
+// Run after `tsc`: node dist/renderer/fonts/measure/measure-font0.js [path/to/manifest.json]
+// Uses the fixture PNG decoder from ../shared/tools at measure time only (never at render time).
+//
+// Each measured fixture draws one glyph three times with ^FO200,200^A0N,h,w. The advance is the
+// period of the column ink profile; the glyph's ink box comes from the outermost pixels' coverage.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+interface Gray { width: number; height: number; gray: Uint8Array }
+interface Case { id: string; zpl: string; png?: string; group: string }
+
+interface Sample { cp: number; h: number; w: number; advance: number; left: number; right: number; top: number; bottom: number }
+
+const ORIGIN = 200;
+
+function parseCase(zpl: string): { text: string; h: number; w: number; x: number; y: number } | null {
+  const m = /\^FO(\d+),(\d+)\^A0N,(\d+),(\d+)\^FD(.*?)\^FS/s.exec(zpl);
+  if (!m) return null;
+  return { x: +m[1], y: +m[2], h: +m[3], w: +m[4], text: m[5] };
+}
+
+/** Ink coverage 0..1 of a pixel (reference PNGs are 8-bit grey, white paper). */
+const ink = (img: Gray, x: number, y: number) => (255 - img.gray[y * img.width + x]) / 255;
+
+function profiles(img: Gray) {
+  const colMax = new Float64Array(img.width), rowMax = new Float64Array(img.height), colSum = new Float64Array(img.width);
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      const c = ink(img, x, y);
+      if (c <= 0) continue;
+      if (c > colMax[x]) colMax[x] = c;
+      if (c > rowMax[y]) rowMax[y] = c;
+      colSum[x] += c;
+    }
+  }
+  return { colMax, rowMax, colSum };
+}
+
+/** Continuous ink extent [lo, hi) from a max-coverage profile. */
+function extent(p: Float64Array): [number, number] | null {
+  let a = -1, b = -1;
+  for (let i = 0; i < p.length; i++) if (p[i] > 0.02) { if (a < 0) a = i; b = i; }
+  if (a < 0) return null;
+  return [a + 1 - p[a], b + p[b]];
+}
+
+/** Period of three repeated copies: the shift that best matches the column profile with itself. */
+function period(colSum: Float64Array, lo: number, hi: number): number {
+  const span = hi - lo;
+  let best = -1, bestErr = Infinity;
+  const errs: number[] = [];
+  const minShift = Math.max(1, Math.floor(span / 6));
+  for (let d = 0; d <= span; d++) {
+    let err = 0, n = 0;
+    for (let x = lo - 2; x <= hi + 2; x++) {
+      const a = colSum[x] ?? 0, b = colSum[x + d] ?? 0;
+      // compare copy k with copy k+1 only where copy k+1 exists
+      if (x + d > hi + 2) break;
+      err += Math.abs(a - b); n++;
+    }
+    errs[d] = n ? err / n : Infinity;
+  }
+  // the first deep minimum after the zero shift (total width = glyph + 2 * advance)
+  for (let d = minShift; d < errs.length - 1; d++) {
+    if (errs[d] < bestErr && d <= span / 2 + 1) { bestErr = errs[d]; best = d; }
+  }
+  // sub-pixel refinement by a parabola through the neighbours
+  const e0 = errs[best - 1], e1 = errs[best], e2 = errs[best + 1];
+  const denom = e0 - 2 * e1 + e2;
+  return denom > 0 ? best + 0.5 * (e0 - e2) / denom : best;
+}
+
+/** When the three copies are separated by blank columns: half the distance from the first to the third. */
+function runsPeriod(colMax: Float64Array): number | null {
+  const starts: number[] = [];
+  for (let x = 1; x < colMax.length; x++) {
+    if (colMax[x] > 0.02 && !(colMax[x - 1] > 0.02)) starts.push(x + 1 - colMax[x]);
+  }
+  return starts.length === 3 ? (starts[2] - starts[0]) / 2 : null;
+}
+
+function measure(img: Gray, cp: number, h: number, w: number, y0: number): Omit<Sample, 'top' | 'bottom'> & { topEdge: number; bottomEdge: number } | null {
+  const { colMax, rowMax, colSum } = profiles(img);
+  const xs = extent(colMax), ys = extent(rowMax);
+  if (!xs || !ys) return null;
+  const adv = runsPeriod(colMax) ?? period(colSum, Math.floor(xs[0]), Math.ceil(xs[1]));
+  return { cp, h, w, advance: adv, left: xs[0] - ORIGIN, right: xs[1] - 2 * adv - ORIGIN, topEdge: ys[0] - y0, bottomEdge: ys[1] - y0 };
+}
+
+async function main(): Promise<void> {
+  const manifestPath = path.resolve(process.argv[2] ?? '../shared/fixtures/manifest.json');
+  const base = path.dirname(manifestPath);
+  const toolsUrl = pathToFileURL(path.join(base, '..', 'tools', 'pnglite.mjs')).href;
+  const { decodePng } = (await import(toolsUrl)) as { decodePng: (b: Buffer) => Gray };
+  const cases = (JSON.parse(readFileSync(manifestPath, 'utf8')) as Case[])
+    .filter((c) => c.group === 'text' && c.png && c.id.includes('labelary_text_default_images'));
+
+  const raw: ReturnType<typeof measure>[] = [];
+  for (const c of cases) {
+    const zplBytes = readFileSync(path.join(base, c.zpl));
+    const utf8 = zplBytes.includes(Buffer.from('^CI28'));
+    const p = parseCase(utf8 ? zplBytes.toString('utf8') : zplBytes.toString('latin1'));
+    if (!p || p.x !== ORIGIN) continue;
+    const chars = [...p.text];
+    if (chars.length !== 3 || chars[0] !== chars[1] || chars[1] !== chars[2]) continue;
+    const img = decodePng(readFileSync(path.join(base, c.png!)));
+    raw.push(measure(img, chars[0].codePointAt(0)!, p.h, p.w, p.y));
+  }
+  const samples = raw.filter((s): s is NonNullable<typeof s> => s !== null);
+
+  // Baseline: the bottom of flat-bottomed capitals and digits at each size.
+  const flat = new Set([0x41, 0x4d, 0x57 /* W is pointed but sits on the line */, 0x35, 0x39, 0x30]);
+  const baseByH = new Map<number, number[]>();
+  for (const s of samples) {
+    if (!flat.has(s.cp) || s.cp === 0x57) continue;
+    const list = baseByH.get(s.h) ?? [];
+    list.push(s.bottomEdge);
+    baseByH.set(s.h, list);
+  }
+  const pts = [...baseByH].map(([h, l]) => [h, l.reduce((a, b) => a + b, 0) / l.length] as const);
+  // least squares baseline = a * h + b
+  const n = pts.length, sx = pts.reduce((s, p) => s + p[0], 0), sy = pts.reduce((s, p) => s + p[1], 0);
+  const sxx = pts.reduce((s, p) => s + p[0] * p[0], 0), sxy = pts.reduce((s, p) => s + p[0] * p[1], 0);
+  const a = (n * sxy - sx * sy) / (n * sxx - sx * sx), b = (sy - a * sx) / n;
+
+  // Glyph boxes in units of the height, from the size-50 fixtures (all of printable Latin-1 is there).
+  const glyphs: Record<number, number[]> = {};
+  const r4 = (v: number) => Math.round(v * 10000) / 10000;
+  for (const s of samples) {
+    if (s.h !== 50 || s.w !== 50) continue;
+    const baseline = a * s.h + b;
+    glyphs[s.cp] = [s.advance, s.left, s.right, baseline - s.topEdge, baseline - s.bottomEdge].map((v) => r4(v / s.h));
+  }
+  // Space: the fixtures show it only inside phrases; keep the outline's proportion (filled in by font0.ts).
+  const advBySize = samples.filter((s) => s.h !== 50).map((s) => `${String.fromCodePoint(s.cp)}@${s.h}: ${(s.advance / s.h).toFixed(4)}`);
+
+  const out = `// Generated by renderer/fonts/measure/measure-font0.ts from the legacy renderer's reference PNGs
+// (${samples.length} fixtures). Do not edit by hand; rerun the script.
+// Advance ratios at other sizes, for reference: ${advBySize.join(', ')}
+
+/** [advance, inkLeft, inkRight, inkTop, inkBottom] in units of the font height; y up from the baseline. */
+export type GlyphBox = readonly [number, number, number, number, number];
+
+export interface Font0Metrics {
+  /** baseline below the cell top = a * h + b */
+  baseline: readonly [number, number];
+  /** Em size per dot of height, and the horizontal squeeze, for glyphs the table lacks. */
+  emPerHeight: number;
+  condense: number;
+  glyphs: Readonly<Record<number, GlyphBox>>;
+}
+
+export const font0Metrics: Font0Metrics = {
+  baseline: [${r4(a)}, ${r4(b)}],
+  emPerHeight: 1.04,
+  condense: 0.87,
+  glyphs: {
+${Object.entries(glyphs).sort((x, y) => +x[0] - +y[0]).map(([cp, v]) => `    ${cp}: [${v.join(', ')}], // ${String.fromCodePoint(+cp)}`).join('\n')}
+  },
+};
+`;
+  const target = path.resolve('renderer/fonts/font0-metrics.ts');
+  writeFileSync(target, out);
+  console.log(`wrote ${target}: ${Object.keys(glyphs).length} glyphs, baseline ${r4(a)} h + ${r4(b)}; sizes ${pts.map((p) => `${p[0]}:${p[1].toFixed(2)}`).join(' ')}`);
+}
+
+await main();
