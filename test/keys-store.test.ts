@@ -1,0 +1,210 @@
+// Key stores (memory and Redis share one contract), the key file, and the zpl-keys admin CLI.
+
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import express from 'express';
+import request from 'supertest';
+import {
+  createLegacyRouter,
+  createMemoryKeyStore,
+  createRedisStores,
+  hashKey,
+  LEGACY_MOUNT_PATH,
+  loadKeyFile,
+  seedKeys,
+  type KeyStore,
+} from '../middleware/index.js';
+import { recordingRender } from './helpers/http-app.js';
+import { REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
+
+const run = promisify(execFile);
+const CLI = join(process.cwd(), 'dist', 'bin', 'zpl-keys.js');
+
+function keyStoreContract(name: string, open: () => Promise<{ store: KeyStore; raw: () => Promise<string> }>, needsRedis = false): void {
+  describe(`${name} key store`, () => {
+    let store: KeyStore;
+    let raw: () => Promise<string>;
+    before(async function () {
+      if (needsRedis) await requireRedis(this);
+    });
+    beforeEach(async () => {
+      ({ store, raw } = await open());
+    });
+    afterEach(async () => {
+      await store?.close();
+    });
+
+    it('stores the SHA-256 of a key, never the key, and finds it by its value', async () => {
+      const stored = await store.add({ key: 'k_plain_secret_1', scope: 'pdf', organization: 'acme', requestsPerSecond: 3 });
+      expect(stored.hash).to.equal(hashKey('k_plain_secret_1'));
+      expect(stored.id).to.equal(stored.hash.slice(0, 16));
+      expect(await raw()).to.not.contain('k_plain_secret_1');
+      const found = await store.find('k_plain_secret_1');
+      expect(found).to.include({ scope: 'pdf', organization: 'acme', requestsPerSecond: 3, revoked: false });
+      expect(await store.find('k_plain_secret_2')).to.equal(undefined);
+    });
+
+    it('lists, revokes, expires, updates and removes keys by id, hash or value', async () => {
+      const a = await store.add({ key: 'k_a', scope: 'all' });
+      const b = await store.add({ key: 'k_b', scope: 'png', pagesPerDay: 10 });
+      expect((await store.list()).map((k) => k.id).sort()).to.deep.equal([a.id, b.id].sort());
+      expect((await store.revoke(a.id))?.revoked).to.equal(true);
+      expect((await store.find('k_a'))?.revoked).to.equal(true);
+      const at = new Date('2031-02-03T04:05:06Z');
+      expect((await store.expire(b.hash, at))?.expiresAt).to.equal(at.toISOString());
+      expect((await store.update('k_b', { scope: 'all' }))?.scope).to.equal('all');
+      expect(await store.get(b.id.slice(0, 10))).to.include({ scope: 'all', pagesPerDay: 10 });
+      expect(await store.remove(a.id)).to.equal(true);
+      expect(await store.find('k_a')).to.equal(undefined);
+      expect(await store.revoke('k_nobody')).to.equal(undefined);
+      expect((await store.list()).map((k) => k.id)).to.deep.equal([b.id]);
+    });
+
+    it('validates records before storing them', async () => {
+      const bad: unknown[] = [
+        { key: '', scope: 'all' },
+        { key: 'k', scope: 'gif' },
+        { key: 'k', scope: 'all', expiresAt: 'someday' },
+        { key: 'k', scope: 'all', requestsPerSecond: 0 },
+        { key: 'k', scope: 'all', pagesPerDay: 1.5 },
+      ];
+      for (const record of bad) {
+        let error: unknown;
+        await store.add(record as never).catch((e: unknown) => { error = e; });
+        expect(error, JSON.stringify(record)).to.be.instanceOf(TypeError);
+      }
+      expect(await store.list()).to.deep.equal([]);
+    });
+
+    it('is seeded from key records', async () => {
+      await seedKeys(store, [{ key: 'k1', scope: 'all' }, { key: 'k2', scope: 'pdf', revoked: true }]);
+      expect((await store.find('k2'))?.revoked).to.equal(true);
+      expect(await store.list()).to.have.length(2);
+    });
+  });
+}
+
+keyStoreContract('memory', async () => {
+  const store = createMemoryKeyStore();
+  return { store, raw: async () => JSON.stringify(await store.list()) };
+});
+
+keyStoreContract('Redis', async () => {
+  const namespace = uniqueNamespace();
+  const stores = createRedisStores({ url: REDIS_URL, namespace });
+  await stores.connection.connected;
+  const raw = async (): Promise<string> => {
+    const keys = await stores.connection.client.keys(`${namespace}*`);
+    const values = await Promise.all(keys.map((k) => stores.connection.client.get(k)));
+    return JSON.stringify({ keys, values });
+  };
+  const close = stores.keyStore.close.bind(stores.keyStore);
+  // Leave nothing behind on the shared server.
+  stores.keyStore.close = async () => {
+    const keys = await stores.connection.client.keys(`${namespace}*`);
+    if (keys.length > 0) await stores.connection.client.del(keys);
+    await close();
+  };
+  return { store: stores.keyStore, raw };
+}, true);
+
+describe('key file (API_KEYS_FILE)', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'zpl-keys-'));
+  });
+
+  it('reads the contract record format', async () => {
+    const path = join(dir, 'keys.json');
+    await writeFile(path, JSON.stringify([
+      { key: 'k_live_123', scope: 'all', expiresAt: '2030-01-01T00:00:00Z', revoked: false, requestsPerSecond: 5, pagesPerDay: 1000, organization: 'acme' },
+      { key: 'k2', scope: 'png' },
+    ]));
+    expect(await loadKeyFile(path)).to.deep.equal([
+      { key: 'k_live_123', scope: 'all', expiresAt: '2030-01-01T00:00:00.000Z', revoked: false, requestsPerSecond: 5, pagesPerDay: 1000, organization: 'acme' },
+      { key: 'k2', scope: 'png' },
+    ]);
+  });
+
+  it('names the file and record of a mistake', async () => {
+    const notArray = join(dir, 'object.json');
+    await writeFile(notArray, '{"key":"k"}');
+    const badRecord = join(dir, 'bad.json');
+    await writeFile(badRecord, '[{"key":"k","scope":"all"},{"key":"k2","scope":"jpeg"}]');
+    const message = (path: string): Promise<string> => loadKeyFile(path).then(() => '', (e: Error) => e.message);
+    expect(await message(notArray)).to.contain('must hold a JSON array');
+    expect(await message(badRecord)).to.contain('record 1').and.to.contain('"scope"');
+    expect(await message(join(dir, 'missing.json'))).to.contain('cannot read key file');
+  });
+});
+
+describe('zpl-keys CLI', () => {
+  it('creates, lists, revokes, expires and removes keys in a key file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'zpl-keys-cli-'));
+    const file = join(dir, 'keys.json');
+    const cli = (...args: string[]) => run(process.execPath, [CLI, '--file', file, ...args]);
+
+    const created = await cli('create', '--scope', 'pdf', '--org', 'acme', '--rps', '4', '--pages-per-day', '100');
+    const key = /^key: (\S+)$/m.exec(created.stdout)![1]!;
+    const id = /^id: ([0-9a-f]{16})$/m.exec(created.stdout)![1]!;
+    expect(id).to.equal(hashKey(key).slice(0, 16));
+    expect(JSON.parse(await readFile(file, 'utf8'))).to.deep.equal([
+      { key, scope: 'pdf', requestsPerSecond: 4, pagesPerDay: 100, organization: 'acme' },
+    ]);
+    expect((await cli('list')).stdout).to.contain(`${id}  scope=pdf  org=acme  expires=never  revoked=false  rps=4  pages/day=100`);
+    expect((await cli('revoke', id)).stdout).to.contain('revoked=true');
+    expect((await cli('expire', key, '--at', '2030-05-06T00:00:00Z')).stdout).to.contain('expires=2030-05-06T00:00:00.000Z');
+    const keys = await loadKeyFile(file);
+    expect(keys[0]).to.include({ revoked: true, expiresAt: '2030-05-06T00:00:00.000Z' });
+    await cli('remove', id);
+    expect(await loadKeyFile(file)).to.deep.equal([]);
+  });
+
+  it('exits non-zero with an ERROR line on a mistake', async () => {
+    const failure = await run(process.execPath, [CLI, '--file', '/nonexistent/dir/keys.json', 'revoke', 'abcdef0123'])
+      .then(() => undefined, (e: { code: number; stderr: string }) => e);
+    expect(failure?.code).to.equal(1);
+    expect(failure?.stderr).to.match(/^ERROR: no key matches abcdef0123/);
+    const bogus = await run(process.execPath, [CLI, '--file', '/tmp/x.json', 'frobnicate']).then(() => undefined, (e: { code: number }) => e);
+    expect(bogus?.code).to.equal(1);
+  });
+
+  describe('against Redis', () => {
+    before(async function () {
+      await requireRedis(this);
+    });
+
+    it('manages the keys a running router reads: a created key works, a revoked one is refused', async () => {
+      const namespace = uniqueNamespace();
+      const cli = (...args: string[]) => run(process.execPath, [CLI, '--redis', REDIS_URL, '--namespace', namespace, ...args]);
+      const stores = createRedisStores({ url: REDIS_URL, namespace });
+      try {
+        await stores.connection.connected;
+        const app = express();
+        app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, render: recordingRender(), log: () => {} }));
+        const path = `${LEGACY_MOUNT_PATH}/printers/8/labels/4x6/0`;
+
+        const key = /^key: (\S+)$/m.exec((await cli('create', '--scope', 'all')).stdout)![1]!;
+        expect((await request(app).post(path).set('X-API-Key', key).send('^XA^XZ')).status).to.equal(200);
+        const stored = await stores.connection.client.keys(`${namespace}*`);
+        const values = await Promise.all(stored.map((k) => stores.connection.client.get(k)));
+        expect(JSON.stringify({ stored, values })).to.not.contain(key);
+
+        await cli('revoke', key);
+        expect((await request(app).post(path).set('X-API-Key', key).send('^XA^XZ')).body.error).to.equal('invalid_key');
+        await cli('expire', hashKey(key).slice(0, 16));
+        expect((await cli('list')).stdout).to.contain('revoked=true');
+        await cli('remove', key);
+        expect((await cli('list')).stdout.trim()).to.equal('');
+      } finally {
+        const leftovers = await stores.connection.client.keys(`${namespace}*`);
+        if (leftovers.length > 0) await stores.connection.client.del(leftovers);
+        await stores.close();
+      }
+    });
+  });
+});
