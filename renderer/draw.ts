@@ -25,9 +25,15 @@ export interface DrawOptions {
 export function drawLabel(plan: LabelPlan, copy: number, opts: DrawOptions): Raster {
   const raster = new Raster(opts.widthDots, opts.heightDots);
   const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy };
-  for (const field of plan.fields) {
-    const renderer = fieldRenderers[field.kind];
+  // A ^PW narrower than the label is centred on it, as the legacy service places it.
+  const dx = plan.printWidth !== undefined && plan.printWidth < opts.widthDots ? Math.floor((opts.widthDots - plan.printWidth) / 2) : 0;
+  for (const placed of plan.fields) {
+    const renderer = fieldRenderers[placed.kind];
     if (!renderer) continue;
+    const field = dx ? { ...placed, x: placed.x + dx } : placed;
+    if (copy === 0 && (field.x >= opts.widthDots || field.y >= opts.heightDots)) {
+      opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field at ${field.x},${field.y} is outside the ${opts.widthDots}x${opts.heightDots} label` });
+    }
     try {
       for (const el of renderer(field, env)) el.draw(raster);
     } catch (e) {
