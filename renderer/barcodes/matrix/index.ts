@@ -1,5 +1,15 @@
 // Two-dimensional and stacked symbologies, keyed by ZPL command.
 
 import type { FieldRenderer } from '../../model.js';
+import { renderAztec } from './aztec.js';
+import { renderDataMatrix } from './datamatrix.js';
+import { renderMicroPdf417, renderPdf417 } from './pdf417.js';
+import { renderQr } from './qr.js';
 
-export const matrixRenderers: Record<string, FieldRenderer> = {};
+export const matrixRenderers: Record<string, FieldRenderer> = {
+  BQ: renderQr,
+  BX: renderDataMatrix,
+  B7: renderPdf417,
+  BF: renderMicroPdf417,
+  BO: renderAztec,
+};

@@ -1,0 +1,41 @@
+// What every 2D drawer needs from a field: its data as bytes, parameters by position, and one way to report problems.
+
+import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { ParamValue } from '../../zpl/params.js';
+import { barcodeInk, fieldOrientation, placeSymbol } from '../common/frame.js';
+import { drawGrid, type ModuleGrid } from './grid.js';
+
+export function num(v: ParamValue, def: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : def;
+}
+
+export function str(v: ParamValue, def: string): string {
+  return typeof v === 'string' && v !== '' ? v : def;
+}
+
+/** Logs a problem with a field's symbol against the field's position in the document. */
+export function report(env: DrawEnv, field: Field, command: string, message: string, param = 0): void {
+  env.log?.add({ byteIndex: field.at, byteSize: 0, command, param, message });
+}
+
+/** Runs an encoder; when the data cannot be encoded, logs why and returns undefined (the field prints nothing). */
+export function tryEncode<T>(env: DrawEnv, field: Field, command: string, encode: () => T): T | undefined {
+  try {
+    return encode();
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    report(env, field, command, `Bar code data cannot be encoded; field not printed (${msg.replace(/^bwipp\.\w+#\d+:\s*/, '')})`);
+    return undefined;
+  }
+}
+
+/** One element that draws a module grid placed by the field's origin and the given orientation. */
+export function gridElement(field: Field, orientationParam: ParamValue, g: ModuleGrid, moduleWidth: number,
+  moduleHeight: number | readonly number[], offset: { x?: number; y?: number } = {}): LabelElement[] {
+  const orientation = fieldOrientation(field, orientationParam);
+  const width = g.width * moduleWidth;
+  const height = typeof moduleHeight === 'number' ? g.height * moduleHeight : moduleHeight.reduce((s, h) => s + h, 0);
+  const frame = placeSymbol({ x: field.x + (offset.x ?? 0), y: field.y + (offset.y ?? 0), origin: field.origin }, width, height, orientation);
+  const mode = barcodeInk(field);
+  return [{ draw: (r) => drawGrid(r, frame, g, moduleWidth, moduleHeight, mode) }];
+}
