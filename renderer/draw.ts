@@ -3,6 +3,7 @@
 import type { DiagnosticLog } from './diagnostics.js';
 import type { DrawEnv, FieldRenderer, LabelPlan, StoredObject } from './model.js';
 import { Raster } from './raster/raster.js';
+import { fieldData } from './serial.js';
 import { graphicRenderers } from './graphics/index.js';
 import { textRenderers } from './text/index.js';
 import { barcodeRenderers } from './barcodes/index.js';
@@ -30,7 +31,8 @@ export function drawLabel(plan: LabelPlan, copy: number, opts: DrawOptions): Ras
   for (const placed of plan.fields) {
     const renderer = fieldRenderers[placed.kind];
     if (!renderer) continue;
-    const field = dx ? { ...placed, x: placed.x + dx } : placed;
+    // Drawers see the copy's own data (^SN/^SF), so none of them needs to know about serialisation.
+    const field = dx || placed.serial ? { ...placed, x: placed.x + dx, data: fieldData(placed, copy) } : placed;
     if (copy === 0 && (field.x >= opts.widthDots || field.y >= opts.heightDots)) {
       opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field at ${field.x},${field.y} is outside the ${opts.widthDots}x${opts.heightDots} label` });
     }
