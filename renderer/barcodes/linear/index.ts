@@ -2,7 +2,9 @@
 
 import type { FieldRenderer } from '../../model.js';
 import { drawCode128 } from './code128.js';
+import { twoWidthRenderers } from './two-width.js';
 
 export const linearRenderers: Record<string, FieldRenderer> = {
   BC: drawCode128,
+  ...twoWidthRenderers,
 };
