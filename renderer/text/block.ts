@@ -11,9 +11,15 @@ export interface BlockLine {
   spaceStretch: number;
 }
 
-/** Splits text at `\&` (the ^FB line break) */
-export function hardLines(text: string): string[] {
-  return text.split('\\&');
+/** Splits field bytes at `\&` (the ^FB line break), before character-set decoding turns the backslash into something else. */
+export function hardLineBytes(data: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i + 1 < data.length; i++) {
+    if (data[i] === 0x5c && data[i + 1] === 0x26) { out.push(data.subarray(start, i)); start = i + 2; i++; }
+  }
+  out.push(data.subarray(start));
+  return out;
 }
 
 /** Greedy word wrap of one paragraph to `width` dots; words longer than a line are broken by character. */
@@ -48,11 +54,10 @@ export interface BlockSpec {
   hangingIndent: number;
 }
 
-/** Lays out ^FB text: hard breaks, wrapping, justification. Returns every line (the caller applies max lines). */
-export function layoutBlock(face: Face, text: string, spec: BlockSpec): BlockLine[] {
+/** Lays out ^FB paragraphs (the text between `\&` breaks): wrapping, justification. Returns every line (the caller applies max lines). */
+export function layoutBlock(face: Face, paragraphs: readonly string[], spec: BlockSpec): BlockLine[] {
   const out: BlockLine[] = [];
-  const paragraphs = hardLines(text);
-  paragraphs.forEach((para, pi) => {
+  paragraphs.forEach((para) => {
     const wrapped = wrapParagraph(face, para, spec.width, 0, spec.hangingIndent);
     wrapped.forEach((line, li) => {
       const indent = li > 0 ? spec.hangingIndent : 0;
@@ -69,7 +74,6 @@ export function layoutBlock(face: Face, text: string, spec: BlockSpec): BlockLin
       }
       out.push({ text: line, indent: x, spaceStretch: stretch });
     });
-    void pi;
   });
   return out;
 }

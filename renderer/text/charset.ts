@@ -11,7 +11,7 @@ const NATIONAL_POSITIONS = [0x23, 0x24, 0x40, 0x5b, 0x5c, 0x5d, 0x5e, 0x60, 0x7b
 
 /** ^CI 0-13: characters at NATIONAL_POSITIONS (Zebra ZPL II guide, ^CI table). */
 const NATIONAL_SETS: Readonly<Record<number, string>> = {
-  0: '#$@[\\]^`{|}~', // USA 1
+  0: '#$@[¢]^`{|}~', // USA 1 (the legacy renderer shows ¢ for a backslash)
   1: '#$@[\\]^`{|}~', // USA 2
   2: '£$@[\\]^`{|}~', // UK
   3: '£$@[ĳ]^`{ƒ}~', // Holland

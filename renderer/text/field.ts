@@ -5,7 +5,7 @@ import type { Raster } from '../raster/raster.js';
 import type { Face } from '../fonts/face.js';
 import { resolveFace } from '../fonts/resolve.js';
 import { decodeFieldText } from './charset.js';
-import { layoutBlock, wrapParagraph, type BlockLine } from './block.js';
+import { hardLineBytes, layoutBlock, wrapParagraph, type BlockLine } from './block.js';
 import { boxFrame, codePoints, drawRun, pointFrame, runWidth, type Frame, type RunStyle } from './line.js';
 
 function styleOf(field: Field): RunStyle {
@@ -40,7 +40,8 @@ function drawLines(r: Raster, face: Face, lines: readonly BlockLine[], frame: Fr
 
 export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelElement[] => {
   if (!field.data || !field.data.length) return [];
-  const text = decodeFieldText(field.data, field.charset);
+  const data = field.data;
+  const text = decodeFieldText(data, field.charset);
   const face = resolveFace(field.font, env.objects);
   const style = styleOf(field);
   const o = field.font.orientation;
@@ -48,7 +49,8 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
   if (field.block) {
     const b = field.block;
     const width = b.width > 0 ? b.width : Number.MAX_SAFE_INTEGER / 4;
-    const lines = layoutBlock(face, text, { width, justify: b.justify, hangingIndent: b.hangingIndent });
+    const paragraphs = hardLineBytes(data).map((p) => decodeFieldText(p, field.charset));
+    const lines = layoutBlock(face, paragraphs, { width, justify: b.justify, hangingIndent: b.hangingIndent });
     const maxLines = Math.max(1, b.maxLines);
     if (lines.length > maxLines) {
       env.log?.add({ byteIndex: field.at, byteSize: 0, command: '^FB', param: 2, message: `Field data overflows the ^FB block (${lines.length} lines, max ${maxLines})` });

@@ -8,6 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { decodeHexEscapes } from '../../commands/field.js';
+import { decodeFieldText } from '../../text/charset.js';
 
 interface Gray { width: number; height: number; gray: Uint8Array }
 interface Case { id: string; zpl: string; png?: string; group: string }
@@ -16,10 +18,14 @@ interface Sample { cp: number; h: number; w: number; advance: number; left: numb
 
 const ORIGIN = 200;
 
-function parseCase(zpl: string): { text: string; h: number; w: number; x: number; y: number } | null {
-  const m = /\^FO(\d+),(\d+)\^A0N,(\d+),(\d+)\^FD(.*?)\^FS/s.exec(zpl);
+/** The one ^A0 field of a fixture, its data decoded as the renderer decodes it (^FH, ^CI). */
+function parseCase(zplBytes: Buffer): { text: string; h: number; w: number; x: number; y: number } | null {
+  const zpl = zplBytes.toString('latin1');
+  const m = /\^FO(\d+),(\d+)\^A0N,(\d+),(\d+)(\^FH)?\^FD(.*?)\^FS/s.exec(zpl);
   if (!m) return null;
-  return { x: +m[1], y: +m[2], h: +m[3], w: +m[4], text: m[5] };
+  const ci = /\^CI(\d+)/.exec(zpl);
+  const data = decodeHexEscapes(Buffer.from(m[6], 'latin1'), m[5] ? 0x5f : undefined);
+  return { x: +m[1], y: +m[2], h: +m[3], w: +m[4], text: decodeFieldText(data, ci ? +ci[1] : 0) };
 }
 
 /** Ink coverage 0..1 of a pixel (reference PNGs are 8-bit grey, white paper). */
@@ -82,11 +88,20 @@ function runsPeriod(colMax: Float64Array): number | null {
   return starts.length === 3 ? (starts[2] - starts[0]) / 2 : null;
 }
 
+/** Copies that join into one even bar (underscore, macron): a third of its length. */
+function flatPeriod(colSum: Float64Array, xs: [number, number]): number | null {
+  const a = Math.ceil(xs[0]) + 1, b = Math.floor(xs[1]) - 2;
+  if (b - a < 6) return null;
+  let lo = Infinity, hi = -Infinity;
+  for (let x = a; x <= b; x++) { lo = Math.min(lo, colSum[x]); hi = Math.max(hi, colSum[x]); }
+  return hi - lo < 0.15 * hi ? (xs[1] - xs[0]) / 3 : null;
+}
+
 function measure(img: Gray, cp: number, h: number, w: number, y0: number): Omit<Sample, 'top' | 'bottom'> & { topEdge: number; bottomEdge: number } | null {
   const { colMax, rowMax, colSum } = profiles(img);
   const xs = extent(colMax), ys = extent(rowMax);
   if (!xs || !ys) return null;
-  const adv = runsPeriod(colMax) ?? period(colSum, Math.floor(xs[0]), Math.ceil(xs[1]));
+  const adv = runsPeriod(colMax) ?? flatPeriod(colSum, xs) ?? period(colSum, Math.floor(xs[0]), Math.ceil(xs[1]));
   return { cp, h, w, advance: adv, left: xs[0] - ORIGIN, right: xs[1] - 2 * adv - ORIGIN, topEdge: ys[0] - y0, bottomEdge: ys[1] - y0 };
 }
 
@@ -99,14 +114,18 @@ async function main(): Promise<void> {
     .filter((c) => c.group === 'text' && c.png && c.id.includes('labelary_text_default_images'));
 
   const raw: ReturnType<typeof measure>[] = [];
+  const phrases: { text: string; h: number; w: number; x: number; right: number }[] = [];
   for (const c of cases) {
     const zplBytes = readFileSync(path.join(base, c.zpl));
-    const utf8 = zplBytes.includes(Buffer.from('^CI28'));
-    const p = parseCase(utf8 ? zplBytes.toString('utf8') : zplBytes.toString('latin1'));
-    if (!p || p.x !== ORIGIN) continue;
+    const p = parseCase(zplBytes);
+    if (!p) continue;
     const chars = [...p.text];
-    if (chars.length !== 3 || chars[0] !== chars[1] || chars[1] !== chars[2]) continue;
     const img = decodePng(readFileSync(path.join(base, c.png!)));
+    if (p.text.includes(' ') && p.h === p.w) {
+      const xs = extent(profiles(img).colMax);
+      if (xs) phrases.push({ text: p.text, h: p.h, w: p.w, x: p.x, right: xs[1] });
+    }
+    if (p.x !== ORIGIN || chars.length !== 3 || chars[0] !== chars[1] || chars[1] !== chars[2]) continue;
     raw.push(measure(img, chars[0].codePointAt(0)!, p.h, p.w, p.y));
   }
   const samples = raw.filter((s): s is NonNullable<typeof s> => s !== null);
@@ -134,7 +153,26 @@ async function main(): Promise<void> {
     const baseline = a * s.h + b;
     glyphs[s.cp] = [s.advance, s.left, s.right, baseline - s.topEdge, baseline - s.bottomEdge].map((v) => r4(v / s.h));
   }
-  // Space: the fixtures show it only inside phrases; keep the outline's proportion (filled in by font0.ts).
+  // Space: the fixtures show it only inside phrases; solve each phrase's length for it.
+  const spaces: number[] = [];
+  for (const ph of phrases) {
+    const chars = [...ph.text];
+    const last = glyphs[chars[chars.length - 1].codePointAt(0)!];
+    if (!last) continue;
+    let known = 0, nSpace = 0, ok = true;
+    for (const ch of chars.slice(0, -1)) {
+      if (ch === ' ') { nSpace++; continue; }
+      const g = glyphs[ch.codePointAt(0)!];
+      if (!g) { ok = false; break; }
+      known += g[0];
+    }
+    if (!ok || !nSpace) continue;
+    spaces.push(((ph.right - ph.x) / ph.h - known - last[2]) / nSpace);
+  }
+  if (spaces.length) {
+    const sp = spaces.reduce((x, y) => x + y, 0) / spaces.length;
+    glyphs[0x20] = [r4(sp), 0, 0, 0, 0];
+  }
   const advBySize = samples.filter((s) => s.h !== 50).map((s) => `${String.fromCodePoint(s.cp)}@${s.h}: ${(s.advance / s.h).toFixed(4)}`);
 
   const out = `// Generated by renderer/fonts/measure/measure-font0.ts from the legacy renderer's reference PNGs
