@@ -1,0 +1,86 @@
+// The standalone server (`npm start`): start-up lines, dev key, key file, graceful stop.
+
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import request from 'supertest';
+
+const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
+
+interface Started {
+  child: ChildProcess;
+  base: string;
+  lines: string[];
+}
+
+/** Starts the server on a free port and resolves once it prints `listening on http://HOST:PORT`. */
+function startServer(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
+      if (match) resolve({ child, base: match[1]!, lines });
+    });
+    createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${lines.join('\n')}`)));
+  });
+}
+
+function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+const path = '/compatibility/legacy/v1/printers/8dpmm/labels/2x1/0';
+
+describe('standalone server', () => {
+  it('prints a development key that works, and stops cleanly on SIGTERM', async () => {
+    const { child, base, lines } = await startServer({});
+    try {
+      const devLine = lines.find((l) => l.startsWith('dev API key: '));
+      expect(devLine).to.match(/^dev API key: \S{20,}$/);
+      const key = devLine!.slice('dev API key: '.length);
+      expect((await request(base).post(path).type('form').send('^XA^XZ')).status).to.equal(401);
+      const ok = await request(base).post(path).set('X-API-Key', key).type('form').send('^XA^FO10,10^GB20,20,20^FS^XZ');
+      expect(ok.status).to.equal(200);
+      expect(ok.headers['content-type']).to.equal('image/png');
+      expect((await request(base).get('/compatibility/legacy/v1/nope').set('X-API-Key', key)).text).to.equal('ERROR: HTTP 404 Not Found');
+    } finally {
+      expect(await stop(child, 'SIGTERM')).to.equal(0);
+    }
+  });
+
+  it('takes its keys from API_KEYS_FILE instead, and stops on SIGINT', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'zpl-server-'));
+    const file = join(dir, 'keys.json');
+    await writeFile(file, JSON.stringify([{ key: 'k_file_pdf', scope: 'pdf' }, { key: 'k_file_old', scope: 'all', expiresAt: '2001-01-01T00:00:00Z' }]));
+    const { child, base, lines } = await startServer({ API_KEYS_FILE: file });
+    try {
+      expect(lines.some((l) => l.startsWith('dev API key'))).to.equal(false);
+      const pdf = await request(base).post(path).set('X-API-Key', 'k_file_pdf').set('Accept', 'application/pdf').type('form').send('^XA^XZ');
+      expect(pdf.status).to.equal(200);
+      expect((await request(base).post(path).set('X-API-Key', 'k_file_pdf').type('form').send('^XA^XZ')).body.error).to.equal('scope_denied');
+      expect((await request(base).post(path).set('X-API-Key', 'k_file_old').type('form').send('^XA^XZ')).body.error).to.equal('key_expired');
+    } finally {
+      expect(await stop(child, 'SIGINT')).to.equal(0);
+    }
+  });
+
+  it('refuses to start with a broken key file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'zpl-server-'));
+    const file = join(dir, 'keys.json');
+    await writeFile(file, '[{"key": "k", "scope": "everything"}]');
+    const error = await startServer({ API_KEYS_FILE: file }).then((s) => { s.child.kill(); return undefined; }, (e: Error) => e);
+    expect(error?.message).to.contain('server exited with 1').and.to.contain('ERROR: key file');
+  });
+});
