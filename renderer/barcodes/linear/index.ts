@@ -3,8 +3,10 @@
 import type { FieldRenderer } from '../../model.js';
 import { drawCode128 } from './code128.js';
 import { twoWidthRenderers } from './two-width.js';
+import { upcEanRenderers } from './ean-upc.js';
 
 export const linearRenderers: Record<string, FieldRenderer> = {
   BC: drawCode128,
   ...twoWidthRenderers,
+  ...upcEanRenderers,
 };

@@ -1,0 +1,163 @@
+// ^BE EAN-13, ^B8 EAN-8, ^BU UPC-A, ^B9 UPC-E and ^BS UPC/EAN add-ons. bwip-js encodes (and marks the
+// guard bars); we draw at the ^BY module width with the legacy renderer's guard and digit layout.
+
+import type { DrawEnv, Field, FieldRenderer, LabelElement } from '../../model.js';
+import type { Bar } from '../common/bars.js';
+import { fieldOrientation } from '../common/frame.js';
+import { fieldText, reportUnencodable } from '../common/field-data.js';
+import { interpretationFont, measure, type FrameText } from '../common/interpretation.js';
+import { gs1CheckDigit } from './code128-encode.js';
+import { barHeight, flag, interpretationLine, linearElement } from './layout.js';
+import bwipjs from 'bwip-js';
+
+/** Guard bars reach this many modules below the others (13 dots at ^BY2 in the references). */
+const GUARD_EXTENSION_MODULES = 6.5;
+
+interface UpcEanSpec {
+  command: string;
+  name: string;
+  bcid: string;
+  /** Digits the symbol holds without its check digit. */
+  digits: number;
+  /** Digits printed left of the start guard and right of the end guard. */
+  outside: { left: number; right: number };
+  /** Digit groups between the guards, as [first digit index, count, first module, modules wide]. */
+  groups: Array<[number, number, number, number]>;
+}
+
+const SPECS: Record<string, UpcEanSpec> = {
+  BE: { command: '^BE', name: 'EAN-13', bcid: 'ean13', digits: 12, outside: { left: 1, right: 0 }, groups: [[1, 6, 3, 42], [7, 6, 50, 42]] },
+  B8: { command: '^B8', name: 'EAN-8', bcid: 'ean8', digits: 7, outside: { left: 0, right: 0 }, groups: [[0, 4, 3, 28], [4, 4, 36, 28]] },
+  BU: { command: '^BU', name: 'UPC-A', bcid: 'upca', digits: 11, outside: { left: 1, right: 1 }, groups: [[1, 5, 10, 35], [6, 5, 50, 35]] },
+  B9: { command: '^B9', name: 'UPC-E', bcid: 'upce', digits: 7, outside: { left: 1, right: 1 }, groups: [[1, 6, 3, 42]] },
+};
+
+/** Full digit string with its check digit, from field data (cut or zero-filled on the left to length). */
+function withCheck(spec: UpcEanSpec, digits: string): string {
+  let body = digits.slice(0, spec.digits);
+  body = body.padStart(spec.digits, '0');
+  if (spec.bcid === 'upce') {
+    if (body[0] !== '0' && body[0] !== '1') body = '0' + body.slice(1);
+    return body + gs1CheckDigit(expandUpcE(body));
+  }
+  return body + gs1CheckDigit(body);
+}
+
+/** UPC-E (number system + 6 digits) written out as the UPC-A number it stands for, for the check digit. */
+function expandUpcE(e: string): string {
+  const ns = e[0];
+  const [d1, d2, d3, d4, d5, d6] = e.slice(1);
+  switch (d6) {
+    case '0': case '1': case '2': return ns + d1 + d2 + d6 + '0000' + d3 + d4 + d5;
+    case '3': return ns + d1 + d2 + d3 + '00000' + d4 + d5;
+    case '4': return ns + d1 + d2 + d3 + d4 + '00000' + d5;
+    default: return ns + d1 + d2 + d3 + d4 + d5 + '0000' + d6;
+  }
+}
+
+interface Encoded { sbs: number[]; guards: Set<number> }
+
+function encode(bcid: string, text: string): Encoded | { error: string } {
+  try {
+    const row = (bwipjs.raw({ bcid, text, includetext: true } as Parameters<typeof bwipjs.raw>[0]) as Array<{ sbs: ArrayLike<number>; bhs: ArrayLike<number> }>)[0];
+    const guards = new Set<number>();
+    Array.from(row.bhs).forEach((h, i) => { if (h > 1) guards.add(i); });
+    return { sbs: Array.from(row.sbs), guards };
+  } catch (e) {
+    return { error: String((e as Error).message ?? e).replace(/^bwipp\.\w+#?\d*:\s*/, '') };
+  }
+}
+
+function drawerFor(spec: UpcEanSpec): FieldRenderer {
+  return (field: Field, env: DrawEnv): LabelElement[] => {
+    const [o, h, lineP, aboveP, checkP] = field.params;
+    const raw = fieldText(field);
+    const digits = raw.replace(/[^0-9]/g, '');
+    if (!digits) {
+      reportUnencodable(env, field, spec.command, `Field data cannot be encoded by ${spec.name}; nothing printed`);
+      return [];
+    }
+    if (digits.length !== raw.length) {
+      reportUnencodable(env, field, spec.command, `Field data cannot be encoded by ${spec.name}; ${raw.length - digits.length} character(s) left out`);
+    }
+    const full = withCheck(spec, digits);
+    const enc = encode(spec.bcid, full);
+    if ('error' in enc) {
+      reportUnencodable(env, field, spec.command, `Field data cannot be encoded by ${spec.name}; ${enc.error}`);
+      return [];
+    }
+    const m = field.barcode.moduleWidth;
+    const height = barHeight(field, h);
+    const line = flag(lineP, true);
+    const above = flag(aboveP, false);
+    const ext = Math.round(GUARD_EXTENSION_MODULES * m);
+    const bars: Bar[] = [];
+    let u = 0;
+    for (let k = 0; k < enc.sbs.length; k++) {
+      const w = enc.sbs[k] * m;
+      if (k % 2 === 0) bars.push({ u, w, v: 0, h: enc.guards.has(k / 2) ? height + ext : height });
+      u += w;
+    }
+    const width = u;
+    const shown = spec.bcid === 'upca' || spec.bcid === 'upce' ? (checkP === 'N' ? full.slice(0, -1) : full) : full;
+    let texts: FrameText[] = [];
+    if (line && above) texts = interpretationLine(shown, { width, height }, m, true, true);
+    else if (line) texts = guardLayout(spec, shown, full, m, height);
+    return linearElement(field, { width, height, bars, texts }, fieldOrientation(field, o));
+  };
+}
+
+/** Digits under an EAN/UPC symbol: groups between the guards, the outside digits beside them. */
+function guardLayout(spec: UpcEanSpec, shown: string, full: string, m: number, height: number): FrameText[] {
+  const font = interpretationFont(m, 'N');
+  const v = height + 2 * m;
+  const out: FrameText[] = [];
+  for (const [first, count, module, modules] of spec.groups) {
+    const text = full.slice(first, first + count);
+    const w = measure(text, font).width;
+    out.push({ text, u: module * m + Math.floor((modules * m - w) / 2), v, font });
+  }
+  if (spec.outside.left) {
+    const text = full.slice(0, 1);
+    out.push({ text, u: -measure(text, font).width - 2 * m - 1, v, font });
+  }
+  if (spec.outside.right && shown.length === full.length) {
+    const text = full.slice(-1);
+    const total = spec.bcid === 'upce' ? 51 : 95;
+    out.push({ text, u: total * m + 2 * m + 1, v, font });
+  }
+  return out;
+}
+
+/** ^BS: the 2- or 5-digit add-on, its digits above it by default. */
+function drawAddOn(field: Field, env: DrawEnv): LabelElement[] {
+  const [o, h, lineP, aboveP] = field.params;
+  const raw = fieldText(field);
+  let digits = raw.replace(/[^0-9]/g, '');
+  if (!digits) {
+    reportUnencodable(env, field, '^BS', 'Field data cannot be encoded by UPC/EAN extension; nothing printed');
+    return [];
+  }
+  digits = digits.length <= 2 ? digits.padStart(2, '0') : digits.slice(0, 5).padStart(5, '0');
+  const enc = encode(digits.length === 2 ? 'ean2' : 'ean5', digits);
+  if ('error' in enc) {
+    reportUnencodable(env, field, '^BS', `Field data cannot be encoded by UPC/EAN extension; ${enc.error}`);
+    return [];
+  }
+  const m = field.barcode.moduleWidth;
+  const height = barHeight(field, h);
+  const bars: Bar[] = [];
+  let u = 0;
+  for (let k = 0; k < enc.sbs.length; k++) {
+    const w = enc.sbs[k] * m;
+    if (k % 2 === 0) bars.push({ u, w, v: 0, h: height });
+    u += w;
+  }
+  const texts = interpretationLine(digits, { width: u, height }, m, flag(lineP, true), flag(aboveP, true));
+  return linearElement(field, { width: u, height, bars, texts }, fieldOrientation(field, o));
+}
+
+export const upcEanRenderers: Record<string, FieldRenderer> = {
+  ...Object.fromEntries(Object.entries(SPECS).map(([k, s]) => [k, drawerFor(s)])),
+  BS: drawAddOn,
+};
