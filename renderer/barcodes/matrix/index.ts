@@ -3,6 +3,7 @@
 import type { FieldRenderer } from '../../model.js';
 import { renderAztec } from './aztec.js';
 import { renderDataMatrix } from './datamatrix.js';
+import { renderMaxiCode } from './maxicode.js';
 import { renderMicroPdf417, renderPdf417 } from './pdf417.js';
 import { renderQr } from './qr.js';
 
@@ -12,4 +13,5 @@ export const matrixRenderers: Record<string, FieldRenderer> = {
   B7: renderPdf417,
   BF: renderMicroPdf417,
   BO: renderAztec,
+  BD: renderMaxiCode,
 };

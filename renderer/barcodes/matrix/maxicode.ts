@@ -1,0 +1,104 @@
+// ^BD MaxiCode: 33 rows of 30 hexagons around a bullseye, drawn at the legacy renderer's fixed size.
+// Modes 2 and 3 carry a structured carrier message: class of service, country and postal code lead ^FD.
+
+import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import bwipjs from 'bwip-js';
+import { barcodeInk, fillFrameRect, placeSymbol } from '../common/frame.js';
+import { byteString } from './grid.js';
+import { num, report, tryEncode } from './field.js';
+
+const GS = '\x1d';
+const HEADER = /^\[\)>\x1e01\x1d\d\d/;
+
+/** Geometry in symbol units (ISO/IEC 16023 drawing): hexagon pitch, bullseye centre and ring radii (outer, inner pairs). */
+const PITCH_X = 2.46;
+const PITCH_Y = 2.135;
+const CENTRE = [35.76, 35.6] as const;
+const RINGS: ReadonlyArray<readonly [number, number]> = [[10.85, 8.97], [7.1, 5.22], [3.31, 1.43]];
+/** Dots per symbol unit at 8 dpmm, and hexagon circumradius in dots, as measured on the legacy renderer. */
+const DOTS_PER_UNIT_8 = 2.72;
+const HEX_RADIUS_8 = 3.4;
+
+/**
+ * The bwip-js message for ZPL ^BD data. Modes 2 and 3 start with <class 3><country 3><postal 9 or 6>, followed
+ * by the low priority message (usually `[)>RS01GSyy...`); bwip-js wants postal GS country GS class in the message.
+ */
+export function maxiCodeMessage(mode: number, data: string): string {
+  if (mode !== 2 && mode !== 3) return data;
+  const postalLength = mode === 2 ? 9 : 6;
+  const cls = data.slice(0, 3);
+  const country = data.slice(3, 6);
+  const postal = data.slice(6, 6 + postalLength);
+  const lpm = data.slice(6 + postalLength);
+  const primary = `${mode === 2 ? postal.replace(/\D/g, '') : postal}${GS}${country}${GS}${cls}${GS}`;
+  const header = HEADER.exec(lpm);
+  return header ? `${header[0]}${primary}${lpm.slice(header[0].length)}` : `${primary}${lpm}`;
+}
+
+/** Dark module indices (row * 30 + column) of the symbol. */
+export function encodeMaxiCode(mode: number, data: string): Set<number> {
+  const out = bwipjs.raw({ bcid: 'maxicode', text: maxiCodeMessage(mode, data), mode } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{ pixs?: number[] }>;
+  if (!out[0]?.pixs) throw new Error('maxicode: no modules');
+  return new Set(out[0].pixs);
+}
+
+/** Ink of the symbol as a bitmap (1 = dark) of `width` x `height` dots, pixel centres tested against hexagons and rings. */
+export function maxiCodeBitmap(dark: Set<number>, dpmm: number): { width: number; height: number; bits: Uint8Array } {
+  const s = (DOTS_PER_UNIT_8 * dpmm) / 8;
+  const rad = (HEX_RADIUS_8 * dpmm) / 8;
+  const hw = (rad * Math.sqrt(3)) / 2;
+  const o = -0.5;
+  const width = Math.ceil(o + s * (PITCH_X * 29 + PITCH_X) + hw);
+  const height = Math.ceil(o + s * (PITCH_Y * 32 + 1.43) + rad);
+  const bits = new Uint8Array(width * height);
+  for (let row = 0; row < 33; row++) {
+    for (let col = 0; col < 30; col++) {
+      if (!dark.has(row * 30 + col)) continue;
+      const cx = o + s * (PITCH_X * col + PITCH_X / 2 + (row & 1) * (PITCH_X / 2));
+      const cy = o + s * (PITCH_Y * row + 1.43);
+      for (let y = Math.max(0, Math.floor(cy - rad)); y <= Math.min(height - 1, cy + rad); y++) {
+        for (let x = Math.max(0, Math.floor(cx - hw)); x <= Math.min(width - 1, cx + hw); x++) {
+          const dx = Math.abs(x + 0.5 - cx);
+          const dy = Math.abs(y + 0.5 - cy);
+          if (dx <= hw && dy + dx / Math.sqrt(3) <= rad) bits[y * width + x] = 1;
+        }
+      }
+    }
+  }
+  const [ux, uy] = [o + s * CENTRE[0], o + s * CENTRE[1]];
+  const outer = RINGS[0][0] * s;
+  for (let y = Math.max(0, Math.floor(uy - outer)); y <= Math.min(height - 1, uy + outer); y++) {
+    for (let x = Math.max(0, Math.floor(ux - outer)); x <= Math.min(width - 1, ux + outer); x++) {
+      const d = Math.hypot(x + 0.5 - ux, y + 0.5 - uy) / s;
+      if (RINGS.some(([a, b]) => d <= a && d > b)) bits[y * width + x] = 1;
+    }
+  }
+  return { width, height, bits };
+}
+
+export function renderMaxiCode(field: Field, env: DrawEnv): LabelElement[] {
+  const [modeParam, symbolNumber, symbolCount] = field.params;
+  const mode = num(modeParam, 2);
+  const data = byteString(field.data);
+  if (!data) return [];
+  if (num(symbolCount, 1) > 1) report(env, field, '^BD', `Structured append ${num(symbolNumber, 1)} of ${num(symbolCount, 1)} is not marked in the symbol`, 3);
+  const dark = tryEncode(env, field, '^BD', () => encodeMaxiCode(mode, data));
+  if (!dark) return [];
+  const bmp = maxiCodeBitmap(dark, env.dpmm);
+  const frame = placeSymbol(field, bmp.width, bmp.height, 'N');
+  const ink = barcodeInk(field);
+  return [{
+    draw: (r) => {
+      for (let y = 0; y < bmp.height; y++) {
+        let x = 0;
+        while (x < bmp.width) {
+          if (!bmp.bits[y * bmp.width + x]) { x++; continue; }
+          let e = x + 1;
+          while (e < bmp.width && bmp.bits[y * bmp.width + e]) e++;
+          fillFrameRect(r, frame, x, y, e - x, 1, ink);
+          x = e;
+        }
+      }
+    },
+  }];
+}
