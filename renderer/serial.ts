@@ -64,7 +64,8 @@ export function advanceMasked(text: string, mask: string, increment: string, cop
   for (const p of places) {
     const maskIndex = p.at - offset;
     const incChar = increment[maskIndex - incOffset];
-    const inc = incChar === undefined ? 0 : Math.max(0, p.alphabet.indexOf(incChar.toUpperCase()));
+    // Digits count by their value in every place; letters by their position in the place's alphabet.
+    const inc = incChar === undefined ? 0 : /\d/.test(incChar) ? Number(incChar) : Math.max(0, p.alphabet.indexOf(incChar.toUpperCase()));
     const cur = Math.max(0, p.alphabet.indexOf(chars[p.at].toUpperCase()));
     const sum = cur + inc * copy + carry;
     const radix = p.alphabet.length;
