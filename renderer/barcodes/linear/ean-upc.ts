@@ -107,25 +107,30 @@ function drawerFor(spec: UpcEanSpec): FieldRenderer {
   };
 }
 
-/** Digits under an EAN/UPC symbol: groups between the guards, the outside digits beside them. */
+/** Digit pitch under EAN/UPC symbols, in modules (13.2 dots at ^BY2 in the references). */
+const DIGIT_PITCH_MODULES = 6.6;
+
+/**
+ * Digits under an EAN/UPC symbol: each group spread at the legacy pitch and kept 3 to 3.5 modules clear of
+ * the centre guard's middle (measured), the outside digits 11 modules beyond the outer guards.
+ */
 function guardLayout(spec: UpcEanSpec, shown: string, full: string, m: number, height: number): FrameText[] {
   const font = interpretationFont(m, 'N');
   const v = height + 2 * m;
+  const cell = measure('0', font).width;
+  const pitch = DIGIT_PITCH_MODULES * m;
   const out: FrameText[] = [];
-  for (const [first, count, module, modules] of spec.groups) {
-    const text = full.slice(first, first + count);
-    const w = measure(text, font).width;
-    out.push({ text, u: module * m + Math.floor((modules * m - w) / 2), v, font });
-  }
-  if (spec.outside.left) {
-    const text = full.slice(0, 1);
-    out.push({ text, u: -measure(text, font).width - 2 * m - 1, v, font });
-  }
-  if (spec.outside.right && shown.length === full.length) {
-    const text = full.slice(-1);
-    const total = spec.bcid === 'upce' ? 51 : 95;
-    out.push({ text, u: total * m + 2 * m + 1, v, font });
-  }
+  const total = spec.bcid === 'upce' ? 51 : spec.bcid === 'ean8' ? 67 : 95;
+  const centre = spec.groups.length === 2 ? spec.groups[1][2] - 3 : total / 2;
+  spec.groups.forEach(([first, count, module, modules], gi) => {
+    const span = (count - 1) * pitch + cell;
+    let start: number;
+    if (spec.groups.length === 1) start = module * m + (modules * m - span) / 2;
+    else start = gi === 0 ? (centre - 3) * m - span : (centre + 3.5) * m;
+    for (let i = 0; i < count; i++) out.push({ text: full[first + i], u: Math.round(start + i * pitch), v, font });
+  });
+  if (spec.outside.left) out.push({ text: full[0], u: -11 * m, v, font });
+  if (spec.outside.right && shown.length === full.length) out.push({ text: full[full.length - 1], u: (total + 11) * m - cell, v, font });
   return out;
 }
 
