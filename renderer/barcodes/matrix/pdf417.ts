@@ -80,3 +80,8 @@ export function renderMicroPdf417(field: Field, env: DrawEnv): LabelElement[] {
   if (!g) return [];
   return gridElement(field, orientation, g, field.barcode.moduleWidth, num(h, field.barcode.height));
 }
+
+/** The smallest MicroPDF417 symbol that holds the data. */
+export function encodeMicroPdf417Auto(text: string): ModuleGrid {
+  return encodeGrid('micropdf417', text, { rowmult: 1 });
+}

@@ -1,0 +1,61 @@
+// ^BT TLC39: a Code 39 symbol of the 6-digit ECI number with a MicroPDF417 symbol of the rest of the data
+// (after the first comma) printed directly above it, left edges aligned.
+
+import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import bwipjs from 'bwip-js';
+import { barsFromRuns, drawBars, narrowWideToDots } from '../common/bars.js';
+import { barcodeInk, fieldOrientation, fillFrameRect, placeSymbol } from '../common/frame.js';
+import { byteString, type ModuleGrid } from './grid.js';
+import { num, tryEncode } from './field.js';
+import { encodeMicroPdf417Auto } from './pdf417.js';
+
+export interface Tlc39Parts {
+  eci: string;
+  micro: string;
+}
+
+export function splitTlc39(data: string): Tlc39Parts {
+  const comma = data.indexOf(',');
+  return comma < 0 ? { eci: data, micro: '' } : { eci: data.slice(0, comma), micro: data.slice(comma + 1) };
+}
+
+/** Code 39 element widths in modules (bar, space, ...; wide elements are 3), start/stop included. */
+function code39Elements(text: string): number[] {
+  const out = bwipjs.raw({ bcid: 'code39', text } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{ sbs?: number[] }>;
+  if (!out[0]?.sbs) throw new Error('code39: no bars');
+  return out[0].sbs;
+}
+
+export function renderTlc39(field: Field, env: DrawEnv): LabelElement[] {
+  const [orientationParam, w1, r1, h1, w2, h2] = field.params;
+  const parts = splitTlc39(byteString(field.data));
+  if (!parts.eci) return [];
+  const encoded = tryEncode(env, field, '^BT', () => ({
+    elements: code39Elements(parts.eci),
+    micro: parts.micro ? encodeMicroPdf417Auto(parts.micro) : undefined,
+  }));
+  if (!encoded) return [];
+  const narrow = num(w1, 2);
+  const linearHeight = num(h1, 120);
+  const runs = narrowWideToDots(encoded.elements, narrow, num(r1, 2), (e) => e > 1);
+  const pdfModule = num(w2, 4);
+  const pdfRow = num(h2, 4);
+  const micro: ModuleGrid | undefined = encoded.micro;
+  const microHeight = micro ? micro.height * pdfRow : 0;
+  const { bars, width: linearWidth } = barsFromRuns(runs, microHeight, linearHeight);
+  const width = Math.max(linearWidth, micro ? micro.width * pdfModule : 0);
+  const orientation = fieldOrientation(field, orientationParam);
+  const frame = placeSymbol(field, width, microHeight + linearHeight, orientation);
+  const mode = barcodeInk(field);
+  return [{
+    draw: (r) => {
+      drawBars(r, frame, bars, mode);
+      if (!micro) return;
+      for (let y = 0; y < micro.height; y++) {
+        for (let x = 0; x < micro.width; x++) {
+          if (micro.bits[y * micro.width + x]) fillFrameRect(r, frame, x * pdfModule, y * pdfRow, pdfModule, pdfRow, mode);
+        }
+      }
+    },
+  }];
+}
