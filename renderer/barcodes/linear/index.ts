@@ -4,9 +4,11 @@ import type { FieldRenderer } from '../../model.js';
 import { drawCode128 } from './code128.js';
 import { twoWidthRenderers } from './two-width.js';
 import { upcEanRenderers } from './ean-upc.js';
+import { drawPlessey } from './plessey.js';
 
 export const linearRenderers: Record<string, FieldRenderer> = {
   BC: drawCode128,
   ...twoWidthRenderers,
   ...upcEanRenderers,
+  BP: drawPlessey,
 };
