@@ -5,10 +5,13 @@ import { drawCode128 } from './code128.js';
 import { twoWidthRenderers } from './two-width.js';
 import { upcEanRenderers } from './ean-upc.js';
 import { drawPlessey } from './plessey.js';
+import { drawB5, drawBZ } from './postal.js';
 
 export const linearRenderers: Record<string, FieldRenderer> = {
   BC: drawCode128,
   ...twoWidthRenderers,
   ...upcEanRenderers,
   BP: drawPlessey,
+  BZ: drawBZ,
+  B5: drawB5,
 };
