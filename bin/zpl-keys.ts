@@ -3,7 +3,7 @@
 
 import { parseArgs } from 'node:util';
 import { createRedisStores } from '../middleware/stores.js';
-import { generateKey, hashKey, KEY_ID_LENGTH, validateKeyRecord, type KeyRecord, type StoredKey } from '../middleware/keys/key-record.js';
+import { generateKey, hashKey, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from '../middleware/keys/key-record.js';
 import type { KeyChanges, KeyStore } from '../middleware/keys/key-store.js';
 import { loadKeyFile, saveKeyFile } from '../middleware/keys/key-file.js';
 
@@ -41,11 +41,8 @@ function storeAdmin(store: KeyStore): KeyAdmin {
 
 /** The key file holds plain keys (it is the server's seed); entries are matched by id, hash prefix or key. */
 function fileAdmin(path: string): KeyAdmin {
-  const describe = (record: KeyRecord): StoredKey => {
-    const { key, ...rest } = record;
-    const hash = hashKey(key);
-    return { ...rest, id: hash.slice(0, KEY_ID_LENGTH), hash, revoked: record.revoked ?? false, createdAt: '' };
-  };
+  // The file does not record when a key was made.
+  const describe = (record: KeyRecord): StoredKey => ({ ...toStoredKey(record), createdAt: '' });
   const load = async (): Promise<KeyRecord[]> => {
     try {
       return await loadKeyFile(path);

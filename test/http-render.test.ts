@@ -3,18 +3,11 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import { buildApp, KEYS, labelsPath } from './helpers/http-app.js';
+import { binaryBody as binary, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
 import { decodePng, px } from './helpers/png.js';
 
 const BOX = '^XA^FO100,50^GB200,100,100^FS^XZ';
 const TWO_LABELS = '^XA^FO10,10^GB20,20,20^FS^XZ^XA^FO10,10^GB20,20,20^FS^XZ';
-
-/** Collects the raw response body whatever its type. */
-function binary(res: request.Response, cb: (err: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
-}
 
 describe('HTTP: rendering through the real renderer', () => {
   let app: Express;

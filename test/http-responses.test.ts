@@ -3,8 +3,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { RenderError, type Diagnostic, type RenderErrorCode } from '../renderer/index.js';
-import { buildApp, KEYS, labelsPath } from './helpers/http-app.js';
-import { recordingRender } from './helpers/http-app.js';
+import { binaryBody, buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
 
 const path = labelsPath('8dpmm', '4x6', '0');
 const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';
@@ -13,8 +12,7 @@ describe('HTTP: responses', () => {
   it('sends the body with Content-Type, X-Total-Count and an inline Content-Disposition', async () => {
     const render = recordingRender({ body: Buffer.from('PNGDATA'), totalCount: 4 });
     const { app } = await buildApp({ render });
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all).type('form').send(ZPL).buffer(true)
-      .parse((r, cb) => { const c: Buffer[] = []; r.on('data', (d: Buffer) => c.push(d)); r.on('end', () => cb(null, Buffer.concat(c))); });
+    const res = await request(app).post(path).set('X-API-Key', KEYS.all).type('form').send(ZPL).buffer(true).parse(binaryBody);
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.equal('image/png');
     expect(res.headers['x-total-count']).to.equal('4');

@@ -1,6 +1,7 @@
 // An Express app that mounts the legacy router the way users do, with a memory key store and a set of keys.
 
 import express, { type Express } from 'express';
+import type request from 'supertest';
 import {
   createLegacyRouter,
   createMemoryStores,
@@ -72,6 +73,13 @@ export async function buildApp(options: Partial<LegacyRouterOptions> = {}, keys:
   const app = express();
   app.use(BASE, createLegacyRouter({ ...stores, log: () => {}, ...options }));
   return { app, stores };
+}
+
+/** A supertest parser that collects the raw response body whatever its type. */
+export function binaryBody(res: request.Response, cb: (err: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => cb(null, Buffer.concat(chunks)));
 }
 
 /** Path of a render endpoint under the mount point. */
