@@ -50,41 +50,49 @@ export interface RequestRateOptions {
   now: () => Date;
 }
 
+interface RequestWindow {
+  bucket: string;
+  limit: number;
+  scope: LimitScope;
+  who: string;
+}
+
+/** The per-second windows a request counts against: the key's own limit and its organization's ceiling. */
+function requestWindows(key: StoredKey, organizationRequestsPerSecond: number): RequestWindow[] {
+  const windows: RequestWindow[] = [];
+  if (key.requestsPerSecond !== undefined) {
+    windows.push({ bucket: `rps:key:${key.id}`, limit: key.requestsPerSecond, scope: 'key', who: 'API key' });
+  }
+  if (key.organization !== undefined && organizationRequestsPerSecond > 0 && Number.isFinite(organizationRequestsPerSecond)) {
+    windows.push({
+      bucket: `rps:org:${encodeURIComponent(key.organization)}`,
+      limit: organizationRequestsPerSecond,
+      scope: 'organization',
+      who: `Organization ${key.organization}`,
+    });
+  }
+  return windows;
+}
+
 /** Counts the request against the key's and its organization's per-second limits; 429 when over either. */
 export function limitRequestRate({ usageStore, organizationRequestsPerSecond, storeTimeoutMs, now }: RequestRateOptions) {
   return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const key = requestKey(res);
-    const orgLimit = key.organization !== undefined && organizationRequestsPerSecond > 0 &&
-      Number.isFinite(organizationRequestsPerSecond) ? organizationRequestsPerSecond : undefined;
-    if (key.requestsPerSecond === undefined && orgLimit === undefined) {
-      next();
-      return;
-    }
-    if (!usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
+    const windows = requestWindows(requestKey(res), organizationRequestsPerSecond);
+    if (windows.length > 0 && !usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
     const second = Math.floor(now().getTime() / 1000);
-    const overLimit = (scope: LimitScope, limit: number, who: string): LimitExceeded => ({
-      type: 'requests_per_sec',
-      scope,
-      limit,
-      message: `${who} exceeded its limit of ${limit} requests per second.`,
-      resetAt: second + 1,
-      retryAfterSeconds: 1,
-    });
-    const started = Date.now();
-    const remaining = (): number => Math.max(1, storeTimeoutMs - (Date.now() - started));
-
-    if (key.requestsPerSecond !== undefined) {
-      const count = await withDeadline(usageStore.hit(`rps:key:${key.id}:${second}`, SECOND_WINDOW_TTL_MS), remaining(), 'usage store');
-      if (count > key.requestsPerSecond) {
-        sendRateLimited(res, overLimit('key', key.requestsPerSecond, 'API key'));
-        return;
-      }
-    }
-    if (orgLimit !== undefined) {
-      const bucket = `rps:org:${encodeURIComponent(key.organization!)}:${second}`;
-      const count = await withDeadline(usageStore.hit(bucket, SECOND_WINDOW_TTL_MS), remaining(), 'usage store');
-      if (count > orgLimit) {
-        sendRateLimited(res, overLimit('organization', orgLimit, `Organization ${key.organization}`));
+    const deadline = Date.now() + storeTimeoutMs;
+    for (const { bucket, limit, scope, who } of windows) {
+      const budget = Math.max(1, deadline - Date.now());
+      const count = await withDeadline(usageStore.hit(`${bucket}:${second}`, SECOND_WINDOW_TTL_MS), budget, 'usage store');
+      if (count > limit) {
+        sendRateLimited(res, {
+          type: 'requests_per_sec',
+          scope,
+          limit,
+          message: `${who} exceeded its limit of ${limit} requests per second.`,
+          resetAt: second + 1,
+          retryAfterSeconds: 1,
+        });
         return;
       }
     }
