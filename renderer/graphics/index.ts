@@ -5,6 +5,7 @@ import { renderBox } from './box.js';
 import { renderDiagonal } from './diagonal.js';
 import { renderCircle, renderEllipse } from './ellipse.js';
 import { renderGraphicField, renderImageMove, renderRecalledGraphic } from './image.js';
+import { renderSymbol } from './symbol.js';
 
 export const graphicRenderers: Record<string, FieldRenderer> = {
   GB: renderBox,
@@ -14,4 +15,5 @@ export const graphicRenderers: Record<string, FieldRenderer> = {
   GF: renderGraphicField,
   XG: renderRecalledGraphic,
   IM: renderImageMove,
+  GS: renderSymbol,
 };
