@@ -6,6 +6,7 @@ import { twoWidthRenderers } from './two-width.js';
 import { upcEanRenderers } from './ean-upc.js';
 import { drawPlessey } from './plessey.js';
 import { drawB5, drawBZ } from './postal.js';
+import { drawDataBar } from './databar.js';
 
 export const linearRenderers: Record<string, FieldRenderer> = {
   BC: drawCode128,
@@ -14,4 +15,5 @@ export const linearRenderers: Record<string, FieldRenderer> = {
   BP: drawPlessey,
   BZ: drawBZ,
   B5: drawB5,
+  BR: drawDataBar,
 };
