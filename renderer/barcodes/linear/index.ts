@@ -8,7 +8,10 @@ import { drawPlessey } from './plessey.js';
 import { drawB5, drawBZ } from './postal.js';
 import { drawDataBar } from './databar.js';
 
-export const linearRenderers: Record<string, FieldRenderer> = {
+/** A barcode field without field data prints nothing (the legacy renderer draws no empty symbol). */
+const withData = (draw: FieldRenderer): FieldRenderer => (field, env) => (field.data?.length ? draw(field, env) : []);
+
+const drawers: Record<string, FieldRenderer> = {
   BC: drawCode128,
   ...twoWidthRenderers,
   ...upcEanRenderers,
@@ -17,3 +20,7 @@ export const linearRenderers: Record<string, FieldRenderer> = {
   B5: drawB5,
   BR: drawDataBar,
 };
+
+export const linearRenderers: Record<string, FieldRenderer> = Object.fromEntries(
+  Object.entries(drawers).map(([k, d]) => [k, withData(d)]),
+);
