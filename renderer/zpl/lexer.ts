@@ -157,7 +157,12 @@ function binaryPayloadEnd(bytes: Uint8Array, i: number, st: LexState, commas: nu
     while (j < n && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
     return j;
   }
-  return Math.min(n, j + count);
+  // A count running past the end of the input is not trusted: the data ends at the next command instead.
+  if (j + count > n) {
+    while (j < n && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
+    return j;
+  }
+  return j + count;
 }
 
 function payload(bytes: Uint8Array, a: number, b: number, stripLineBreaks: boolean): { raw: Uint8Array; offsets: Int32Array } {
