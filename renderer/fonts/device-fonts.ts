@@ -5,35 +5,36 @@ import type { OutlineFont } from './outline-font.js';
 import { dejaVuSansMono, dejaVuSansMonoBold, dejaVuSansCondensedBold, withGlyph } from './builtin.js';
 import { outlineMask } from '../text/glyph-mask.js';
 import { cachedGlyph, type Face } from './face.js';
+import { deviceMetrics, type DeviceGlyphBox } from './device-metrics.js';
 
 export interface DeviceFont {
-  /** Base cell height and pen advance (glyph width plus the inter-character gap), in dots. */
+  /** Base cell height (the unit of height magnification and the ^FB line pitch), in dots. */
   cellHeight: number;
-  advance: number;
   /** Nominal character width of the Zebra font table (the unit of ^A width magnification). */
   width: number;
-  /** Cell top to baseline. */
-  baseline: number;
-  /** Cap height, and the ink box of a full-width glyph (left bearing and width). */
-  capHeight: number;
-  inkLeft: number;
-  inkWidth: number;
+  /** Heavier DejaVu shapes for the bold-looking fonts. */
   bold: boolean;
+  /** Font B has no lower case: lower-case letters print as capitals. */
   upperOnly?: boolean;
 }
 
-/** Measured at magnification 1 (8 dpmm). */
+/** Zebra's font matrices at 8 dpmm (cell height x character width); measured metrics are in device-metrics.ts. */
 export const deviceFonts: Readonly<Record<string, DeviceFont>> = {
-  A: { cellHeight: 9, advance: 6, width: 5, baseline: 7, capHeight: 7, inkLeft: 0, inkWidth: 5, bold: false },
-  B: { cellHeight: 11, advance: 9, width: 7, baseline: 11, capHeight: 11, inkLeft: 0, inkWidth: 8, bold: true, upperOnly: true },
-  C: { cellHeight: 18, advance: 12, width: 10, baseline: 14, capHeight: 14, inkLeft: 0, inkWidth: 10, bold: true },
-  D: { cellHeight: 18, advance: 12, width: 10, baseline: 14, capHeight: 14, inkLeft: 0, inkWidth: 10, bold: true },
-  E: { cellHeight: 28, advance: 20, width: 15, baseline: 23, capHeight: 20, inkLeft: 0, inkWidth: 14, bold: true },
-  F: { cellHeight: 26, advance: 16, width: 13, baseline: 21, capHeight: 21, inkLeft: 0, inkWidth: 15, bold: true },
-  G: { cellHeight: 60, advance: 48, width: 40, baseline: 48, capHeight: 48, inkLeft: 3, inkWidth: 30, bold: true },
-  H: { cellHeight: 21, advance: 18, width: 13, baseline: 21, capHeight: 21, inkLeft: 0, inkWidth: 14, bold: true },
-  GS: { cellHeight: 24, advance: 24, width: 24, baseline: 24, capHeight: 24, inkLeft: 0, inkWidth: 24, bold: true },
+  A: { cellHeight: 9, width: 5, bold: false },
+  B: { cellHeight: 11, width: 7, bold: true, upperOnly: true },
+  C: { cellHeight: 18, width: 10, bold: false },
+  D: { cellHeight: 18, width: 10, bold: false },
+  E: { cellHeight: 28, width: 15, bold: false },
+  F: { cellHeight: 26, width: 13, bold: false },
+  G: { cellHeight: 60, width: 40, bold: false },
+  H: { cellHeight: 21, width: 13, bold: false },
+  GS: { cellHeight: 24, width: 24, bold: false },
 };
+
+/** The measured box of M: the cap height, baseline and full glyph width of a font. */
+function referenceBox(name: string, f: DeviceFont): DeviceGlyphBox {
+  return deviceMetrics[name]?.[0x4d] ?? [f.width + 1, 0, f.width, 0, Math.round(f.cellHeight * 0.78)];
+}
 
 /** Whole-number magnification for a requested size: the nearest multiple of the base, at least 1. */
 export function magnification(requested: number, base: number): number {
@@ -55,22 +56,33 @@ export function deviceFace(name: string, height: number, width: number): Face | 
   const key = `${name}:${mx}:${my}`;
   const chain = shapeFont(f);
   const mapChar = f.upperOnly ? (cp: number) => (cp >= 0x61 && cp <= 0x7a ? cp - 32 : cp) : undefined;
+  const ref = referenceBox(name, f);
+  const measured = deviceMetrics[name] ?? {};
+  const baseline = Math.round(ref[4]);
   return {
     key,
     height: f.cellHeight * my,
-    baseline: f.baseline * my,
+    baseline: baseline * my,
     antialias: true,
     mapChar,
-    advance: () => f.advance * mx,
+    advance: () => Math.round(ref[0]) * mx,
     glyph(cp) {
       return cachedGlyph(`${key}:${cp}`, () => {
         const font = withGlyph(cp, chain);
         const g = font?.glyph(cp);
-        const ref = font?.glyph(0x4d); // M fills the cell's width
-        if (!font || !g || !ref || !g.contours.length) return null;
-        const sy = (f.capHeight * my) / font.capHeight;
-        const sx = (f.inkWidth * mx) / Math.max(1, ref.maxX - ref.minX);
-        return outlineMask(g.contours, sx, sy, f.inkLeft * mx - ref.minX * sx, 0);
+        const m = font?.glyph(0x4d);
+        if (!font || !g || !m || !g.contours.length) return null;
+        const box = measured[cp];
+        if (box) {
+          // Stretch the outline onto the measured ink box (y measured down from the cell top).
+          const sx = ((box[2] - box[1]) * mx) / Math.max(1, g.maxX - g.minX);
+          const sy = ((box[4] - box[3]) * my) / Math.max(1, g.maxY - g.minY);
+          return outlineMask(g.contours, sx, sy, box[1] * mx - g.minX * sx, (box[4] - baseline) * my + g.minY * sy);
+        }
+        // Unmeasured glyph: the scale that fits M onto its measured box.
+        const sx = ((ref[2] - ref[1]) * mx) / Math.max(1, m.maxX - m.minX);
+        const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
+        return outlineMask(g.contours, sx, sy, ref[1] * mx - m.minX * sx, 0);
       });
     },
   };

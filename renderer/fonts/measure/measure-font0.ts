@@ -7,11 +7,10 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { decodeHexEscapes } from '../../commands/field.js';
 import { decodeFieldText } from '../../text/charset.js';
+import { extent, flatPeriod, loadDecoder, period, profiles, runsPeriod, type Gray } from './ink.js';
 
-interface Gray { width: number; height: number; gray: Uint8Array }
 interface Case { id: string; zpl: string; png?: string; group: string }
 
 interface Sample { cp: number; h: number; w: number; advance: number; left: number; right: number; top: number; bottom: number }
@@ -28,75 +27,6 @@ function parseCase(zplBytes: Buffer): { text: string; h: number; w: number; x: n
   return { x: +m[1], y: +m[2], h: +m[3], w: +m[4], text: decodeFieldText(data, ci ? +ci[1] : 0) };
 }
 
-/** Ink coverage 0..1 of a pixel (reference PNGs are 8-bit grey, white paper). */
-const ink = (img: Gray, x: number, y: number) => (255 - img.gray[y * img.width + x]) / 255;
-
-function profiles(img: Gray) {
-  const colMax = new Float64Array(img.width), rowMax = new Float64Array(img.height), colSum = new Float64Array(img.width);
-  for (let y = 0; y < img.height; y++) {
-    for (let x = 0; x < img.width; x++) {
-      const c = ink(img, x, y);
-      if (c <= 0) continue;
-      if (c > colMax[x]) colMax[x] = c;
-      if (c > rowMax[y]) rowMax[y] = c;
-      colSum[x] += c;
-    }
-  }
-  return { colMax, rowMax, colSum };
-}
-
-/** Continuous ink extent [lo, hi) from a max-coverage profile. */
-function extent(p: Float64Array): [number, number] | null {
-  let a = -1, b = -1;
-  for (let i = 0; i < p.length; i++) if (p[i] > 0.02) { if (a < 0) a = i; b = i; }
-  if (a < 0) return null;
-  return [a + 1 - p[a], b + p[b]];
-}
-
-/** Period of three repeated copies: the shift that best matches the column profile with itself. */
-function period(colSum: Float64Array, lo: number, hi: number): number {
-  const span = hi - lo;
-  let best = -1, bestErr = Infinity;
-  const errs: number[] = [];
-  const minShift = Math.max(1, Math.floor(span / 6));
-  for (let d = 0; d <= span; d++) {
-    let err = 0, n = 0;
-    for (let x = lo - 2; x <= hi + 2; x++) {
-      const a = colSum[x] ?? 0, b = colSum[x + d] ?? 0;
-      // compare copy k with copy k+1 only where copy k+1 exists
-      if (x + d > hi + 2) break;
-      err += Math.abs(a - b); n++;
-    }
-    errs[d] = n ? err / n : Infinity;
-  }
-  // the first deep minimum after the zero shift (total width = glyph + 2 * advance)
-  for (let d = minShift; d < errs.length - 1; d++) {
-    if (errs[d] < bestErr && d <= span / 2 + 1) { bestErr = errs[d]; best = d; }
-  }
-  // sub-pixel refinement by a parabola through the neighbours
-  const e0 = errs[best - 1], e1 = errs[best], e2 = errs[best + 1];
-  const denom = e0 - 2 * e1 + e2;
-  return denom > 0 ? best + 0.5 * (e0 - e2) / denom : best;
-}
-
-/** When the three copies are separated by blank columns: half the distance from the first to the third. */
-function runsPeriod(colMax: Float64Array): number | null {
-  const starts: number[] = [];
-  for (let x = 1; x < colMax.length; x++) {
-    if (colMax[x] > 0.02 && !(colMax[x - 1] > 0.02)) starts.push(x + 1 - colMax[x]);
-  }
-  return starts.length === 3 ? (starts[2] - starts[0]) / 2 : null;
-}
-
-/** Copies that join into one even bar (underscore, macron): a third of its length. */
-function flatPeriod(colSum: Float64Array, xs: [number, number]): number | null {
-  const a = Math.ceil(xs[0]) + 1, b = Math.floor(xs[1]) - 2;
-  if (b - a < 6) return null;
-  let lo = Infinity, hi = -Infinity;
-  for (let x = a; x <= b; x++) { lo = Math.min(lo, colSum[x]); hi = Math.max(hi, colSum[x]); }
-  return hi - lo < 0.15 * hi ? (xs[1] - xs[0]) / 3 : null;
-}
-
 function measure(img: Gray, cp: number, h: number, w: number, y0: number): Omit<Sample, 'top' | 'bottom'> & { topEdge: number; bottomEdge: number } | null {
   const { colMax, rowMax, colSum } = profiles(img);
   const xs = extent(colMax), ys = extent(rowMax);
@@ -108,8 +38,7 @@ function measure(img: Gray, cp: number, h: number, w: number, y0: number): Omit<
 async function main(): Promise<void> {
   const manifestPath = path.resolve(process.argv[2] ?? '../shared/fixtures/manifest.json');
   const base = path.dirname(manifestPath);
-  const toolsUrl = pathToFileURL(path.join(base, '..', 'tools', 'pnglite.mjs')).href;
-  const { decodePng } = (await import(toolsUrl)) as { decodePng: (b: Buffer) => Gray };
+  const decodePng = await loadDecoder(manifestPath);
   const cases = (JSON.parse(readFileSync(manifestPath, 'utf8')) as Case[])
     .filter((c) => c.group === 'text' && c.png && c.id.includes('labelary_text_default_images'));
 

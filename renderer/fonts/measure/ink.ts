@@ -1,0 +1,81 @@
+// Ink profiles of reference PNGs, shared by the font measuring scripts (measure time only).
+
+export interface Gray { width: number; height: number; gray: Uint8Array }
+
+/** Ink coverage 0..1 of a pixel (reference PNGs are 8-bit grey, white paper). */
+export const ink = (img: Gray, x: number, y: number) => (255 - img.gray[y * img.width + x]) / 255;
+
+export function profiles(img: Gray) {
+  const colMax = new Float64Array(img.width), rowMax = new Float64Array(img.height), colSum = new Float64Array(img.width);
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      const c = ink(img, x, y);
+      if (c <= 0) continue;
+      if (c > colMax[x]) colMax[x] = c;
+      if (c > rowMax[y]) rowMax[y] = c;
+      colSum[x] += c;
+    }
+  }
+  return { colMax, rowMax, colSum };
+}
+
+/** Continuous ink extent [lo, hi) from a max-coverage profile. */
+export function extent(p: Float64Array): [number, number] | null {
+  let a = -1, b = -1;
+  for (let i = 0; i < p.length; i++) if (p[i] > 0.02) { if (a < 0) a = i; b = i; }
+  if (a < 0) return null;
+  return [a + 1 - p[a], b + p[b]];
+}
+
+/** Period of three repeated copies: the shift that best matches the column profile with itself. */
+export function period(colSum: Float64Array, lo: number, hi: number): number {
+  const span = hi - lo;
+  let best = -1, bestErr = Infinity;
+  const errs: number[] = [];
+  const minShift = Math.max(1, Math.floor(span / 6));
+  for (let d = 0; d <= span; d++) {
+    let err = 0, n = 0;
+    for (let x = lo - 2; x <= hi + 2; x++) {
+      const a = colSum[x] ?? 0, b = colSum[x + d] ?? 0;
+      // compare copy k with copy k+1 only where copy k+1 exists
+      if (x + d > hi + 2) break;
+      err += Math.abs(a - b); n++;
+    }
+    errs[d] = n ? err / n : Infinity;
+  }
+  // the first deep minimum after the zero shift (total width = glyph + 2 * advance)
+  for (let d = minShift; d < errs.length - 1; d++) {
+    if (errs[d] < bestErr && d <= span / 2 + 1) { bestErr = errs[d]; best = d; }
+  }
+  // sub-pixel refinement by a parabola through the neighbours
+  const e0 = errs[best - 1], e1 = errs[best], e2 = errs[best + 1];
+  const denom = e0 - 2 * e1 + e2;
+  return denom > 0 ? best + 0.5 * (e0 - e2) / denom : best;
+}
+
+/** When the three copies are separated by blank columns: half the distance from the first to the third. */
+export function runsPeriod(colMax: Float64Array): number | null {
+  const starts: number[] = [];
+  for (let x = 1; x < colMax.length; x++) {
+    if (colMax[x] > 0.02 && !(colMax[x - 1] > 0.02)) starts.push(x + 1 - colMax[x]);
+  }
+  return starts.length === 3 ? (starts[2] - starts[0]) / 2 : null;
+}
+
+/** Copies that join into one even bar (underscore, macron): a third of its length. */
+export function flatPeriod(colSum: Float64Array, xs: [number, number]): number | null {
+  const a = Math.ceil(xs[0]) + 1, b = Math.floor(xs[1]) - 2;
+  if (b - a < 6) return null;
+  let lo = Infinity, hi = -Infinity;
+  for (let x = a; x <= b; x++) { lo = Math.min(lo, colSum[x]); hi = Math.max(hi, colSum[x]); }
+  return hi - lo < 0.15 * hi ? (xs[1] - xs[0]) / 3 : null;
+}
+
+
+/** The PNG decoder of the fixture tools, next to the manifest's folder. */
+export async function loadDecoder(manifestPath: string): Promise<(b: Buffer) => Gray> {
+  const { pathToFileURL } = await import('node:url');
+  const path = await import('node:path');
+  const url = pathToFileURL(path.join(path.dirname(manifestPath), '..', 'tools', 'pnglite.mjs')).href;
+  return ((await import(url)) as { decodePng: (b: Buffer) => Gray }).decodePng;
+}
