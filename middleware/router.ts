@@ -53,6 +53,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_LABELS = 50;
 export const DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND = 100;
 export const DEFAULT_STORE_TIMEOUT_MS = 75;
+const STORE_OUTAGE_LOG_INTERVAL_MS = 10_000;
 
 /** What one render endpoint takes from the path; the ZPL comes from the path (GET) or the body (POST). */
 interface Endpoint {
@@ -70,6 +71,17 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
   const usageStore = options.usageStore ?? new MemoryUsageStore();
   const render = options.render ?? renderZpl;
   const log = options.log ?? ((message: string) => console.error(message));
+
+  // During an outage every request fails the same way: one line per interval, with how many were refused.
+  let outageLoggedAt = -Infinity;
+  let refusedSinceLog = 0;
+  const logStoreOutage = (message: string): void => {
+    refusedSinceLog++;
+    if (Date.now() - outageLoggedAt < STORE_OUTAGE_LOG_INTERVAL_MS) return;
+    log(`${message} (${refusedSinceLog} request${refusedSinceLog === 1 ? '' : 's'} answered 503 since the last report)`);
+    outageLoggedAt = Date.now();
+    refusedSinceLog = 0;
+  };
 
   const router = express.Router();
   router.use(requestId);
@@ -146,7 +158,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     } else if (err instanceof RenderError) {
       sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
     } else if (err instanceof StoreUnavailableError) {
-      log(`[${res.locals.requestId}] ${err.message}`);
+      logStoreOutage(`[${res.locals.requestId}] ${err.message}`);
       sendStoreUnavailable(res);
     } else if (isClientError(err)) {
       sendPlainError(res, err.status, err.status === 400 ? 'Malformed request URL' : `HTTP ${err.status}`);

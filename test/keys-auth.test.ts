@@ -111,5 +111,14 @@ describe('keys: authentication and authorization', () => {
       expectJson(await request(await appWith(hung)).post(path).set('X-API-Key', 'k1').send(ZPL), 503, unavailable);
       expect(render.calls).to.have.length(0);
     });
+
+    it('logs an outage once, not once per refused request', async () => {
+      const logged: string[] = [];
+      const failing = Object.assign(createMemoryKeyStore(), { find: () => Promise.reject(new Error('ECONNRESET')) });
+      const { app: quiet } = await buildApp({ render, keyStore: failing, log: (m) => logged.push(m) });
+      for (let i = 0; i < 5; i++) expect((await request(quiet).post(path).set('X-API-Key', 'k1').send(ZPL)).status).to.equal(503);
+      expect(logged).to.have.length(1);
+      expect(logged[0]).to.match(/key store failed \(1 request answered 503 since the last report\)$/);
+    });
   });
 });
