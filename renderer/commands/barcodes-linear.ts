@@ -3,9 +3,10 @@
 // undefined default to ^FW and ^BY at drawing time.
 
 import type { CommandTable } from '../zpl/command.js';
-import { fieldKind, int, oneOf, orientation, yesNo } from './define.js';
+import { fieldKind, float, int, oneOf, orientation, yesNo } from './define.js';
 
-const height = () => int('height', 1, 32000);
+// Heights are read as decimals: the legacy renderer rounds `186.966` to 187 dots.
+const height = () => float('height', 1, 32000);
 const line = (def: 'Y' | 'N' = 'Y') => yesNo('line', def);
 const above = (def: 'Y' | 'N' = 'N') => yesNo('lineAbove', def);
 

@@ -35,7 +35,7 @@ export function interpretationLine(text: string, size: { width: number; height: 
 
 /** Height a barcode command gives: its own parameter, else the ^BY height. */
 export function barHeight(field: Field, param: unknown): number {
-  return typeof param === 'number' && param > 0 ? param : field.barcode.height;
+  return typeof param === 'number' && param > 0 ? Math.max(1, Math.round(param)) : field.barcode.height;
 }
 
 export const flag = (v: unknown, def: boolean): boolean => (v === 'Y' ? true : v === 'N' ? false : def);
