@@ -21,8 +21,8 @@ const LEVELS = 'LMQH';
 /**
  * Splits ^FD data into error correction and payload as the legacy renderer reads it: the level letter,
  * the input mode letter and one separator (a digit in the mode position is not followed by a separator);
- * manual mode then drops its character-mode letter and, for bytes, the 4-digit count.
- * An unknown level letter falls back to M.
+ * manual mode then drops its character-mode letter and, for bytes, the 4-digit count. Pipes are removed
+ * except from counted bytes and unknown input modes. An unknown level letter falls back to M.
  */
 export function parseQrData(data: string): QrData {
   if (data.length < 2) return { level: 'M', text: data };
@@ -30,14 +30,18 @@ export function parseQrData(data: string): QrData {
   const level = (LEVELS.includes(first) ? first : 'M') as QrLevel;
   const designator = data[1];
   let rest = /[0-9]/.test(designator) ? data.slice(2) : data.slice(3);
-  if (designator.toUpperCase() === 'M' && rest.length) {
+  const input = designator.toUpperCase();
+  if (input === 'M' && rest.length) {
     const mode = rest[0].toUpperCase();
     if (mode === 'B') {
       const count = /^\d{4}/.exec(rest.slice(1));
-      if (count) rest = rest.slice(5, 5 + Number(count[0]));
-      else rest = rest.slice(1);
-    } else if ('NAK'.includes(mode)) rest = rest.slice(1);
+      // Binary data is taken as counted, pipes included.
+      return { level, text: count ? rest.slice(5, 5 + Number(count[0])) : rest.slice(1) };
+    }
+    if ('NAK'.includes(mode)) rest = rest.slice(1);
   }
+  // In automatic and character modes the legacy renderer drops `|` (a field separator in carrier payloads).
+  if (input === 'A' || input === 'M') rest = rest.replaceAll('|', '');
   return { level, text: rest };
 }
 
