@@ -69,6 +69,8 @@ export interface DocumentPlan {
   objects: Map<string, StoredObject>;
   /** Sum of copies over labels. */
   totalCount: number;
+  /** Commands this renderer does not support, in the order first met. */
+  unsupported: string[];
 }
 
 const MAX_REPLAY_DEPTH = 8;
@@ -78,6 +80,8 @@ export class Interpreter {
   readonly printer: PrinterState;
   readonly dpmm: number;
   readonly labels: LabelPlan[] = [];
+  /** Commands met that this renderer does not know (the legacy service may draw them). */
+  readonly unsupported = new Set<string>();
   label: LabelDraft | null = null;
   field: FieldDraft;
   private readonly table: CommandTable;
@@ -116,7 +120,7 @@ export class Interpreter {
       this.endLabel();
     }
     const totalCount = this.labels.reduce((s, l) => s + l.copies, 0);
-    return { labels: this.labels, log: this.log, objects: this.printer.objects, totalCount };
+    return { labels: this.labels, log: this.log, objects: this.printer.objects, totalCount, unsupported: [...this.unsupported] };
   }
 
   /** Runs tokens in order (also used to replay a stored format for ^XF). */
@@ -144,6 +148,7 @@ export class Interpreter {
     }
     const def = this.table[key];
     if (!def) {
+      this.unsupported.add(key);
       this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}; ignored`);
       return;
     }
@@ -232,7 +237,9 @@ export class Interpreter {
 
   /** Converts a coordinate in ^MU units to dots. */
   dots(v: number): number {
-    return Math.round(v * this.printer.unitScale);
+    const scale = this.printer.unitScale;
+    // Dots are taken whole as written; inches and millimetres (fractions allowed) round to the nearest dot.
+    return scale === 1 ? Math.trunc(v) : Math.round(v * scale);
   }
 
   /** ^FS: turns the draft into a Field of the current label. */
@@ -248,7 +255,7 @@ export class Interpreter {
     if (d.fieldNumber !== undefined && !d.positioned && d.kind === undefined) {
       const target = label.fields.filter((f) => f.fieldNumber === d.fieldNumber);
       if (target.length) {
-        for (const f of target) f.data = d.data;
+        for (const f of target) { f.data = d.data; if (d.serial) f.serial = d.serial; }
         return;
       }
     }

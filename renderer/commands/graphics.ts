@@ -2,18 +2,32 @@
 
 import { decodeGraphic } from '../graphics/grf.js';
 import { rememberGraphicField } from '../graphics/image.js';
-import type { CommandTable } from '../zpl/command.js';
-import { fieldKind, int, oneOf, orientation, text } from './define.js';
+import type { CommandDef, CommandTable } from '../zpl/command.js';
+import type { ParamSpec } from '../zpl/params.js';
+import { fieldKind, float, int, oneOf, orientation, text } from './define.js';
 import { payloadAfter, payloadCommand, payloadReporter } from './payload.js';
 
 const color = () => oneOf('color', 'BW', 'B');
 const byteCount = (name: string) => int(name, 0, 99999999);
+/** A size in ^MU units (fractions allowed for inches and millimetres). */
+const size = (name: string, min: number, max: number, def?: number) => float(name, min, max, def);
+
+/** A shape field whose parameters at `sizes` are lengths in ^MU units. */
+function shape(kind: string, params: ParamSpec[], sizes: readonly number[]): CommandDef {
+  const base = fieldKind(kind, params);
+  return {
+    params,
+    run(ip, args, tok) {
+      base.run?.(ip, args.map((v, i) => (sizes.includes(i) && typeof v === 'number' ? ip.dots(v) : v)), tok);
+    },
+  };
+}
 
 export const graphicCommands: CommandTable = {
-  '^GB': fieldKind('GB', [int('width', 0, 32000), int('height', 0, 32000), int('thickness', 1, 32000, 1), color(), int('rounding', 0, 8, 0)]),
-  '^GC': fieldKind('GC', [int('diameter', 3, 4095, 3), int('thickness', 1, 4095, 1), color()]),
-  '^GE': fieldKind('GE', [int('width', 3, 4095), int('height', 3, 4095), int('thickness', 1, 4095, 1), color()]),
-  '^GD': fieldKind('GD', [int('width', 3, 32000), int('height', 3, 32000), int('thickness', 1, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')]),
+  '^GB': shape('GB', [size('width', 0, 32000), size('height', 0, 32000), size('thickness', 1, 32000, 1), color(), int('rounding', 0, 8, 0)], [0, 1, 2]),
+  '^GC': shape('GC', [size('diameter', 3, 4095, 3), size('thickness', 1, 4095, 1), color()], [0, 1]),
+  '^GE': shape('GE', [size('width', 3, 4095), size('height', 3, 4095), size('thickness', 1, 4095, 1), color()], [0, 1, 2]),
+  '^GD': shape('GD', [size('width', 3, 32000), size('height', 3, 32000), size('thickness', 1, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')], [0, 1, 2]),
   '^GS': fieldKind('GS', [orientation(), int('height', 1, 32000), int('width', 1, 32000)]),
   '^GF': payloadCommand({
     params: [oneOf('format', 'ABC', 'A'), byteCount('binaryCount'), byteCount('graphicCount'), int('rowBytes', 1, 99999), text('data')],
