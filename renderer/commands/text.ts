@@ -29,7 +29,8 @@ export const textCommands: CommandTable = {
     anywhere: true,
     run: (ip, [name, h, w]) => {
       const d = ip.printer.defaultFont;
-      const font = ((name as string | undefined) ?? d.name).toUpperCase();
+      // Only the first character names the font (`^CFB0,30` is font B); a lone `0` is font 0.
+      const font = ((name as string | undefined) ?? d.name).toUpperCase().slice(0, 1);
       ip.printer.defaultFont = { name: font, height: (h as number | undefined) ?? d.height, width: (w as number | undefined) ?? (h !== undefined ? 0 : d.width) };
     },
   },

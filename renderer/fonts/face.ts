@@ -15,6 +15,8 @@ export interface Face {
   advance(cp: number): number;
   /** Coverage mask for orientation N relative to the pen point on the baseline; null for blank glyphs. */
   glyph(cp: number): GlyphMask | null;
+  /** Line pitch inside a ^TB block when it differs from the cell height (font 0 spaces lines wider there). */
+  readonly textBlockPitch?: number;
   /** Character substitution the font makes (font B has upper case only). */
   mapChar?(cp: number): number;
 }

@@ -8,6 +8,9 @@ import { font0Metrics, type GlyphBox } from './font0-metrics.js';
 
 const FALLBACKS = [robotoCondensedBold, robotoCondensedBoldExt, dejaVuSansCondensedBold];
 
+/** ^TB line pitch per dot of height (h84_tb_ft: 106 dots at height 84); ^FB lines are one height apart. */
+const TEXT_BLOCK_PITCH = 106 / 84;
+
 /** Baseline below the top of the cell for a height of `h` dots. */
 export function font0Baseline(h: number): number {
   const [a, b] = font0Metrics.baseline;
@@ -40,6 +43,7 @@ export function font0Face(height: number, width: number): Face {
     key,
     height: h,
     baseline: font0Baseline(h),
+    textBlockPitch: Math.round(h * TEXT_BLOCK_PITCH),
     antialias: true,
     advance(cp) {
       const b = box(cp);

@@ -68,12 +68,13 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
     const to = tb.orientation ?? o;
     const lines = wrapParagraph(face, text, tb.width > 0 ? tb.width : Number.MAX_SAFE_INTEGER / 4)
       .map((t) => ({ text: t, indent: 0, spaceStretch: 0 }));
-    const maxLines = Math.max(1, Math.floor((tb.height || face.height) / face.height));
+    const pitch = face.textBlockPitch ?? face.height;
+    const maxLines = Math.max(1, Math.floor((tb.height || pitch) / pitch));
     const shown = lines.slice(0, maxLines);
     const frame = field.origin === 'FT'
       ? boxFrameFromBottom(field.x, field.y, tb.width, tb.height, to)
       : boxFrame(field.x, field.y, tb.width, tb.height, to);
-    return [{ draw: (r) => drawLines(r, face, shown, frame, face.height, maxLines, style) }];
+    return [{ draw: (r) => drawLines(r, face, shown, frame, pitch, maxLines, style) }];
   }
 
   const cps = codePoints(text, face);

@@ -42,12 +42,15 @@ export function toLabel(f: Frame, u: number, v: number): [number, number] {
   }
 }
 
-/** Frame whose (0, 0) is the top-left corner of a w x h box (in text frame terms) placed at (x, y). */
+/**
+ * Frame whose (0, 0) is the top-left corner of a w x h box (in text frame terms) placed at (x, y).
+ * The legacy renderer turns I and B lines about a point one dot short of the line's length.
+ */
 export function boxFrame(x: number, y: number, w: number, h: number, o: Orientation): Frame {
   switch (o) {
     case 'R': return { ax: x + h, ay: y, orientation: o };
-    case 'I': return { ax: x + w, ay: y + h, orientation: o };
-    case 'B': return { ax: x, ay: y + w, orientation: o };
+    case 'I': return { ax: x + w - 1, ay: y + h, orientation: o };
+    case 'B': return { ax: x, ay: y + w - 1, orientation: o };
     default: return { ax: x, ay: y, orientation: o };
   }
 }
