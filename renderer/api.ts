@@ -36,4 +36,9 @@ export interface RenderResult {
   pages: number;
   /** Diagnostics in evaluation order (all of them; callers cap for X-Warnings). */
   warnings: Diagnostic[];
+  /**
+   * Commands in the document this renderer does not draw (unknown, or known but not implemented),
+   * e.g. `["^BD"]`. Empty when the picture is complete; proxy fallback forwards otherwise.
+   */
+  unsupported: string[];
 }

@@ -14,6 +14,13 @@ const fieldRenderers: Record<string, FieldRenderer> = {
   ...barcodeRenderers,
 };
 
+/** Field kinds in the plan that no drawer handles yet, as `^` + command (e.g. `^BD`). */
+export function undrawableKinds(plans: readonly LabelPlan[]): string[] {
+  const out = new Set<string>();
+  for (const p of plans) for (const f of p.fields) if (!fieldRenderers[f.kind]) out.add('^' + f.kind);
+  return [...out];
+}
+
 export interface DrawOptions {
   dpmm: number;
   widthDots: number;

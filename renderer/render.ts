@@ -1,7 +1,7 @@
 // ZPL bytes -> interpreter -> label plans -> raster -> PNG/PDF. The one call the HTTP layer and CLI use.
 
 import type { Dpmm, RenderRequest, RenderResult } from './api.js';
-import { drawLabel } from './draw.js';
+import { drawLabel, undrawableKinds } from './draw.js';
 import { encodePdf } from './encoders/pdf.js';
 import { encodePng } from './encoders/png.js';
 import { rotateClockwise } from './encoders/rotate.js';
@@ -37,13 +37,14 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest): Prom
   if (doc.totalCount > maxLabels) {
     throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${doc.totalCount} labels; the maximum is ${maxLabels}`);
   }
+  const unsupported = [...new Set([...doc.unsupported, ...undrawableKinds(doc.labels)])];
   const drawOpts = { dpmm: req.dpmm, widthDots, heightDots, objects: doc.objects, log: doc.log };
   const draw = (i: number): Raster => {
     const { plan, copy } = locate(doc, i);
     return drawLabel(plan, copy, drawOpts);
   };
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult =>
-    ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.log.entries });
+    ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.log.entries, unsupported });
 
   if (req.format === 'pdf' && req.index === undefined) {
     if (doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');

@@ -56,6 +56,7 @@ export function recordingRender(
       totalCount: 1,
       pages: 1,
       warnings: [],
+      unsupported: [],
       ...result,
     };
   };
