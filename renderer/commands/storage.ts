@@ -66,7 +66,7 @@ const downloadGraphic: CommandDef = payloadCommand({
 
 const downloadObject: CommandDef = payloadCommand({
   anywhere: true,
-  params: [objectPath(), oneOf('format', 'ABC', 'A'), text('extension'), byteCount('totalBytes'), int('rowBytes', 0, 99999), text('data')],
+  params: [objectPath(), oneOf('format', 'ABCP', 'A'), text('extension'), byteCount('totalBytes'), int('rowBytes', 0, 99999), text('data')],
   run(ip, [rawName, format, extension, total, row], tok) {
     if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DY', 1, 'Missing object name; ignored'); return; }
     const letter = ((extension as string | undefined) ?? 'G').toUpperCase();
@@ -76,11 +76,12 @@ const downloadObject: CommandDef = payloadCommand({
     const declared = total as number | undefined;
     if (declared !== undefined) checkObjectSize(declared, `Object ${name}`);
     if (type.ext === 'GRF') {
-      const bits = decodeGraphic(data.bytes, declared ?? 0, (row as number | undefined) || 1, format !== 'A', payloadReporter(ip, data, '~DY', 6));
+      const bits = decodeGraphic(data.bytes, declared ?? 0, (row as number | undefined) || 1, format === 'B' || format === 'C', payloadReporter(ip, data, '~DY', 6));
       store(ip, { name, kind: 'graphic', bits });
       return;
     }
-    const bytes = downloadBytes(ip, data, format === 'A', '~DY', 6);
+    // A is hex, P is a PNG as hex (or base64); B and C are binary.
+    const bytes = downloadBytes(ip, data, format === 'A' || format === 'P', '~DY', 6);
     checkObjectSize(bytes.length, `Object ${name}`);
     checkLength(ip, tok, data, bytes.length, declared, '~DY', 6);
     if (type.ext === 'PNG') {
