@@ -2,6 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { loadOutlineFont, type OutlineFont } from './outline-font.js';
 
 const require = createRequire(import.meta.url);
@@ -9,6 +10,18 @@ const require = createRequire(import.meta.url);
 function loadPackaged(specifier: string, label: string): OutlineFont | null {
   try {
     return loadOutlineFont(readFileSync(require.resolve(specifier)), label);
+  } catch {
+    return null;
+  }
+}
+
+/** A file inside an installed package whose `exports` map hides it: found next to the package's entry point. */
+function loadFromPackageDir(pkg: string, rel: string, label: string): OutlineFont | null {
+  try {
+    const entry = require.resolve(pkg);
+    const marker = `${path.sep}node_modules${path.sep}${pkg}${path.sep}`;
+    const root = entry.slice(0, entry.lastIndexOf(marker) + marker.length);
+    return loadOutlineFont(readFileSync(path.join(root, rel)), label);
   } catch {
     return null;
   }
@@ -37,3 +50,7 @@ export function withGlyph(cp: number, chain: ReadonlyArray<() => OutlineFont | n
   }
   return null;
 }
+
+/** OCR-A and OCR-B, shipped with bwip-js: the shapes of device fonts H and E. */
+export const ocrA = lazy(() => loadFromPackageDir('bwip-js', 'fonts/OCRA7.ttf', 'ocr-a'));
+export const ocrB = lazy(() => loadFromPackageDir('bwip-js', 'fonts/OCRB7.ttf', 'ocr-b'));

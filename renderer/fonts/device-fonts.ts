@@ -2,7 +2,7 @@
 // glyph shapes from DejaVu Sans Mono scaled into those boxes. Magnification is by whole multiples.
 
 import type { OutlineFont } from './outline-font.js';
-import { dejaVuSansMono, dejaVuSansMonoBold, dejaVuSansCondensedBold, withGlyph } from './builtin.js';
+import { dejaVuSansMono, dejaVuSansMonoBold, dejaVuSansCondensedBold, ocrA, ocrB, withGlyph } from './builtin.js';
 import { outlineMask } from '../text/glyph-mask.js';
 import { cachedGlyph, type Face } from './face.js';
 import { deviceMetrics, type DeviceGlyphBox } from './device-metrics.js';
@@ -14,6 +14,8 @@ export interface DeviceFont {
   width: number;
   /** Heavier DejaVu shapes for the bold-looking fonts. */
   bold: boolean;
+  /** OCR fonts: E is OCR-B, H is OCR-A. */
+  ocr?: 'A' | 'B';
   /** Font B has no lower case: lower-case letters print as capitals. */
   upperOnly?: boolean;
 }
@@ -24,10 +26,10 @@ export const deviceFonts: Readonly<Record<string, DeviceFont>> = {
   B: { cellHeight: 11, width: 7, bold: true, upperOnly: true },
   C: { cellHeight: 18, width: 10, bold: false },
   D: { cellHeight: 18, width: 10, bold: false },
-  E: { cellHeight: 28, width: 15, bold: false },
+  E: { cellHeight: 28, width: 15, bold: false, ocr: 'B' },
   F: { cellHeight: 26, width: 13, bold: false },
   G: { cellHeight: 60, width: 40, bold: false },
-  H: { cellHeight: 21, width: 13, bold: false },
+  H: { cellHeight: 21, width: 13, bold: false, ocr: 'A' },
   GS: { cellHeight: 24, width: 24, bold: false },
 };
 
@@ -42,6 +44,7 @@ export function magnification(requested: number, base: number): number {
 }
 
 function shapeFont(f: DeviceFont): ReadonlyArray<() => OutlineFont | null> {
+  if (f.ocr) return [f.ocr === 'A' ? ocrA : ocrB, dejaVuSansMono, dejaVuSansCondensedBold];
   return f.bold ? [dejaVuSansMonoBold, dejaVuSansCondensedBold] : [dejaVuSansMono, dejaVuSansCondensedBold];
 }
 
