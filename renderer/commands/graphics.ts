@@ -24,10 +24,10 @@ function shape(kind: string, params: ParamSpec[], sizes: readonly number[]): Com
 }
 
 export const graphicCommands: CommandTable = {
-  '^GB': shape('GB', [size('width', 0, 32000), size('height', 0, 32000), size('thickness', 1, 32000, 1), color(), int('rounding', 0, 8, 0)], [0, 1, 2]),
-  '^GC': shape('GC', [size('diameter', 3, 4095, 3), size('thickness', 1, 4095, 1), color()], [0, 1]),
-  '^GE': shape('GE', [size('width', 3, 4095), size('height', 3, 4095), size('thickness', 1, 4095, 1), color()], [0, 1, 2]),
-  '^GD': shape('GD', [size('width', 3, 32000), size('height', 3, 32000), size('thickness', 1, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')], [0, 1, 2]),
+  '^GB': shape('GB', [size('width', 0, 32000), size('height', 0, 32000), size('thickness', 0, 32000, 1), color(), int('rounding', 0, 8, 0)], [0, 1, 2]),
+  '^GC': shape('GC', [size('diameter', 3, 4095, 3), size('thickness', 0, 4095, 1), color()], [0, 1]),
+  '^GE': shape('GE', [size('width', 3, 4095), size('height', 3, 4095), size('thickness', 0, 4095, 1), color()], [0, 1, 2]),
+  '^GD': shape('GD', [size('width', 3, 32000), size('height', 3, 32000), size('thickness', 0, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')], [0, 1, 2]),
   '^GS': fieldKind('GS', [orientation(), int('height', 1, 32000), int('width', 1, 32000)]),
   '^GF': payloadCommand({
     params: [oneOf('format', 'ABC', 'A'), byteCount('binaryCount'), byteCount('graphicCount'), int('rowBytes', 1, 99999), text('data')],

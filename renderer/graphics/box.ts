@@ -19,7 +19,7 @@ export interface BoxSpec {
 /** Box geometry as the printer computes it: width and height never below the thickness. */
 export function boxFromField(f: Field): BoxSpec {
   const [w, h, t, color, rounding] = f.params as [number | undefined, number | undefined, number, string, number | undefined];
-  const thickness = t ?? 1;
+  const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   const width = Math.max(w ?? thickness, thickness);
   const height = Math.max(h ?? thickness, thickness);
   const mode: InkMode = f.reverse ? 'xor' : color === 'W' ? 'white' : 'black';

@@ -14,7 +14,7 @@ export function diagonalContour(x: number, y: number, w: number, h: number, t: n
 /** ^GDw,h,t,c,o */
 export function renderDiagonal(f: Field, _env: DrawEnv): LabelElement[] {
   const [w, h, t, c, o] = f.params as [number, number, number, string, string];
-  const thickness = t ?? 1;
+  const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   const width = w ?? thickness;
   const height = h ?? thickness;
   const y = f.origin === 'FT' ? f.y - height : f.y;

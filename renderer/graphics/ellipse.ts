@@ -25,14 +25,14 @@ function drawRing(f: Field, w: number, h: number, t: number, color: unknown): La
 /** ^GEw,h,t,c */
 export function renderEllipse(f: Field, _env: DrawEnv): LabelElement[] {
   const [w, h, t, c] = f.params as [number, number, number, string];
-  const thickness = t ?? 1;
+  const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   return drawRing(f, Math.max(w ?? thickness, thickness), Math.max(h ?? thickness, thickness), thickness, c);
 }
 
 /** ^GCd,t,c */
 export function renderCircle(f: Field, _env: DrawEnv): LabelElement[] {
   const [d, t, c] = f.params as [number, number, string];
-  const thickness = t ?? 1;
+  const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   const diameter = Math.max(d ?? thickness, thickness);
   return drawRing(f, diameter, diameter, thickness, c);
 }
