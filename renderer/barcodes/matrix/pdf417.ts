@@ -1,7 +1,8 @@
 // ^B7 PDF417 and ^BF MicroPDF417: stacked rows of `h` dots, modules ^BY wide.
 
 import type { DrawEnv, Field, LabelElement } from '../../model.js';
-import { byteString, encodeGrid, type ModuleGrid } from './grid.js';
+import { encodeGrid, type ModuleGrid } from './grid.js';
+import { pdf417DataCodewords, rawCodewords } from './pdf417-codewords.js';
 import { gridElement, num, tryEncode } from './field.js';
 
 export interface Pdf417Options {
@@ -11,44 +12,31 @@ export interface Pdf417Options {
   truncate: boolean;
 }
 
-/** Data plus error correction codewords of a symbol, read from a one-column encoding when it fits. */
-function totalCodewords(text: string, eclevel: number): number {
-  try {
-    return encodeGrid('pdf417', text, { eclevel, columns: 1, rowmult: 1 }).height;
-  } catch {
-    return encodeGrid('pdf417', text, { eclevel, columns: 30, rowmult: 1 }).height * 30;
-  }
-}
-
 /** Columns when ^B7 gives neither columns nor rows: the legacy renderer keeps the symbol tall and narrow. */
 export function autoColumns(total: number): number {
   return Math.min(30, Math.max(1, Math.ceil(Math.sqrt(total / 10))));
 }
 
-export function encodePdf417(text: string, o: Pdf417Options): ModuleGrid {
+/** The symbol for ^B7 data; `needed` is length descriptor + data + error correction codewords. */
+export function encodePdf417(data: Uint8Array, o: Pdf417Options): ModuleGrid {
   const bcid = o.truncate ? 'pdf417compact' : 'pdf417';
-  const base = { eclevel: o.security, rowmult: 1 };
-  let columns = o.columns;
-  if (!columns) {
-    const total = totalCodewords(text, o.security);
-    columns = o.rows ? Math.min(30, Math.ceil(total / o.rows)) : autoColumns(total);
-  }
-  try {
-    return encodeGrid(bcid, text, o.rows && o.columns ? { ...base, columns, rows: o.rows } : { ...base, columns });
-  } catch (e) {
-    // Too many rows for the requested columns: let the rows grow as needed.
-    if (!(o.rows && o.columns)) throw e;
-    return encodeGrid(bcid, text, { ...base, columns });
-  }
+  const cws = pdf417DataCodewords(data);
+  const needed = 1 + cws.length + 2 ** (o.security + 1);
+  const columns = o.columns || (o.rows ? Math.min(30, Math.ceil(needed / o.rows)) : autoColumns(needed));
+  const base = { raw: true, eclevel: o.security, rowmult: 1, columns };
+  const text = rawCodewords(cws);
+  if (o.rows && o.columns && o.rows * o.columns >= needed) return encodeGrid(bcid, text, { ...base, rows: o.rows });
+  // Too few rows for the requested columns (or rows not given): as many rows as the data needs.
+  return encodeGrid(bcid, text, base);
 }
 
 export function renderPdf417(field: Field, env: DrawEnv): LabelElement[] {
   const [orientation, h, security, columns, rows, truncate] = field.params;
-  const text = byteString(field.data);
-  if (!text) return [];
+  const data = field.data ?? new Uint8Array(0);
+  if (!data.length) return [];
   const o: Pdf417Options = { security: num(security, 0), columns: num(columns, 0), rows: num(rows, 0), truncate: truncate === 'Y' };
   if (o.rows && o.rows < 3) o.rows = 3;
-  const g = tryEncode(env, field, '^B7', () => encodePdf417(text, o));
+  const g = tryEncode(env, field, '^B7', () => encodePdf417(data, o));
   if (!g) return [];
   return gridElement(field, orientation, g, field.barcode.moduleWidth, num(h, field.barcode.height));
 }
@@ -62,26 +50,27 @@ const MICRO_SIZES: ReadonlyArray<readonly [number, number]> = [
   [4, 4],
 ];
 
-export function encodeMicroPdf417(text: string, mode: number): ModuleGrid {
+export function encodeMicroPdf417(data: Uint8Array, mode: number): ModuleGrid {
   const [columns, rows] = MICRO_SIZES[mode] ?? MICRO_SIZES[0];
+  const text = rawCodewords(pdf417DataCodewords(data, true));
   try {
-    return encodeGrid('micropdf417', text, { columns, rows, rowmult: 1 });
+    return encodeGrid('micropdf417', text, { raw: true, columns, rows, rowmult: 1 });
   } catch {
     // Data larger than the mode's size: the smallest symbol that holds it.
-    return encodeGrid('micropdf417', text, { rowmult: 1 });
+    return encodeGrid('micropdf417', text, { raw: true, rowmult: 1 });
   }
 }
 
 export function renderMicroPdf417(field: Field, env: DrawEnv): LabelElement[] {
   const [orientation, h, mode] = field.params;
-  const text = byteString(field.data);
-  if (!text) return [];
-  const g = tryEncode(env, field, '^BF', () => encodeMicroPdf417(text, num(mode, 0)));
+  const data = field.data ?? new Uint8Array(0);
+  if (!data.length) return [];
+  const g = tryEncode(env, field, '^BF', () => encodeMicroPdf417(data, num(mode, 0)));
   if (!g) return [];
   return gridElement(field, orientation, g, field.barcode.moduleWidth, num(h, field.barcode.height));
 }
 
 /** The smallest MicroPDF417 symbol that holds the data. */
-export function encodeMicroPdf417Auto(text: string): ModuleGrid {
-  return encodeGrid('micropdf417', text, { rowmult: 1 });
+export function encodeMicroPdf417Auto(data: Uint8Array): ModuleGrid {
+  return encodeGrid('micropdf417', rawCodewords(pdf417DataCodewords(data, true)), { raw: true, rowmult: 1 });
 }

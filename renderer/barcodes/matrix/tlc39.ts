@@ -32,7 +32,7 @@ export function renderTlc39(field: Field, env: DrawEnv): LabelElement[] {
   if (!parts.eci) return [];
   const encoded = tryEncode(env, field, '^BT', () => ({
     elements: code39Elements(parts.eci),
-    micro: parts.micro ? encodeMicroPdf417Auto(parts.micro) : undefined,
+    micro: parts.micro ? encodeMicroPdf417Auto(Uint8Array.from(parts.micro, (c) => c.charCodeAt(0))) : undefined,
   }));
   if (!encoded) return [];
   const narrow = num(w1, 2);
