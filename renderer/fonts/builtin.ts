@@ -38,6 +38,8 @@ export const robotoCondensedBold = lazy(() => loadPackaged('@fontsource/roboto-c
 export const robotoCondensedBoldExt = lazy(() => loadPackaged('@fontsource/roboto-condensed/files/roboto-condensed-latin-ext-700-normal.woff', 'roboto-cb-ext'));
 /** DejaVu Sans Condensed Bold: fallback for symbols Roboto lacks. */
 export const dejaVuSansCondensedBold = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf', 'dejavu-sans-cond-bold'));
+/** DejaVu Sans Bold: wider shapes some font-0 symbols match better. */
+export const dejaVuSansBold = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf', 'dejavu-sans-bold'));
 /** DejaVu Sans Mono: glyph shapes of the bitmap device fonts. */
 export const dejaVuSansMono = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf', 'dejavu-mono'));
 export const dejaVuSansMonoBold = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSansMono-Bold.ttf', 'dejavu-mono-bold'));

@@ -1,12 +1,37 @@
 // Font 0 (the scalable CG Triumvirate Bold Condensed of Zebra printers): Roboto Condensed Bold outlines
 // fitted glyph by glyph into the boxes measured from the legacy renderer's output (font0-metrics.ts).
 
-import { outlineMask } from '../text/glyph-mask.js';
-import { dejaVuSansCondensedBold, robotoCondensedBold, robotoCondensedBoldExt, withGlyph } from './builtin.js';
+import { outlineMask, type GlyphMask } from '../text/glyph-mask.js';
+import { dejaVuSansBold, dejaVuSansCondensedBold, robotoCondensedBold, robotoCondensedBoldExt, withGlyph } from './builtin.js';
 import { cachedGlyph, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
+import type { OutlineFont, OutlineGlyph } from './outline-font.js';
+
+/** Outline sources by the names the metric table uses; Roboto Condensed Bold unless the table picked another. */
+export const FONT0_SOURCES: Readonly<Record<string, () => OutlineFont | null>> = {
+  roboto: robotoCondensedBold,
+  'roboto-ext': robotoCondensedBoldExt,
+  'dejavu-cb': dejaVuSansCondensedBold,
+  'dejavu-b': dejaVuSansBold,
+};
 
 const FALLBACKS = [robotoCondensedBold, robotoCondensedBoldExt, dejaVuSansCondensedBold];
+
+/** The outline font drawing `cp`: the measured best match, else the first of the fallbacks that has it. */
+function sourceFont(cp: number): OutlineFont | null {
+  const named = font0Metrics.sources?.[cp];
+  const f = named ? FONT0_SOURCES[named]?.() : null;
+  return f && f.glyph(cp) ? f : withGlyph(cp, FALLBACKS);
+}
+
+/** Stretches an outline's ink box onto a measured box (units of the height; `sx` is the width stretch). */
+export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number): GlyphMask | null {
+  if (!g.contours.length) return null;
+  const [, left, right, top, bottom] = b;
+  const gx = ((right - left) * h * sx) / Math.max(1, g.maxX - g.minX);
+  const gy = ((top - bottom) * h) / Math.max(1, g.maxY - g.minY);
+  return outlineMask(g.contours, gx, gy, left * h * sx - g.minX * gx, -(bottom * h - g.minY * gy));
+}
 
 /** ^TB line pitch per dot of height (h84_tb_ft: 106 dots at height 84); ^FB lines are one height apart. */
 const TEXT_BLOCK_PITCH = 106 / 84;
@@ -26,7 +51,7 @@ function widthScale(h: number, w: number): number {
 function box(cp: number): GlyphBox | null {
   const m = font0Metrics.glyphs[cp];
   if (m) return m;
-  const font = withGlyph(cp, FALLBACKS);
+  const font = sourceFont(cp);
   const g = font?.glyph(cp);
   if (!font || !g) return null;
   // Unmeasured glyph: scale the outline like an average measured glyph.
@@ -52,14 +77,8 @@ export function font0Face(height: number, width: number): Face {
     glyph(cp) {
       return cachedGlyph(`${key}:${cp}`, () => {
         const b = box(cp);
-        const font = withGlyph(cp, FALLBACKS);
-        const g = font?.glyph(cp);
-        if (!b || !g || !g.contours.length) return null;
-        const [, left, right, top, bottom] = b;
-        // Stretch the outline's ink box onto the measured ink box.
-        const gx = (right - left) * h * sx / Math.max(1, g.maxX - g.minX);
-        const gy = (top - bottom) * h / Math.max(1, g.maxY - g.minY);
-        return outlineMask(g.contours, gx, gy, left * h * sx - g.minX * gx, -(bottom * h - g.minY * gy));
+        const g = sourceFont(cp)?.glyph(cp);
+        return b && g ? fitGlyph(g, b, h, sx) : null;
       });
     },
   };

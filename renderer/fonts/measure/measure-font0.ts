@@ -10,6 +10,8 @@ import path from 'node:path';
 import { decodeHexEscapes } from '../../commands/field.js';
 import { decodeFieldText } from '../../text/charset.js';
 import { extent, flatPeriod, loadDecoder, period, profiles, runsPeriod, type Gray } from './ink.js';
+import { FONT0_SOURCES, fitGlyph } from '../font0.js';
+import type { GlyphBox } from '../font0-metrics.js';
 
 interface Case { id: string; zpl: string; png?: string; group: string }
 
@@ -35,6 +37,59 @@ function measure(img: Gray, cp: number, h: number, w: number, y0: number): Omit<
   return { cp, h, w, advance: adv, left: xs[0] - ORIGIN, right: xs[1] - 2 * adv - ORIGIN, topEdge: ys[0] - y0, bottomEdge: ys[1] - y0 };
 }
 
+/** Ink F1 with one dot of tolerance (as the fidelity scorer counts) between two binary images of one window. */
+function f1(ref: Uint8Array, got: Uint8Array, w: number, h: number): number {
+  const near = (img: Uint8Array, x: number, y: number) => {
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      const xx = x + dx, yy = y + dy;
+      if (xx >= 0 && yy >= 0 && xx < w && yy < h && img[yy * w + xx]) return true;
+    }
+    return false;
+  };
+  let rInk = 0, gInk = 0, rHit = 0, gHit = 0;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    if (ref[y * w + x]) { rInk++; if (near(got, x, y)) rHit++; }
+    if (got[y * w + x]) { gInk++; if (near(ref, x, y)) gHit++; }
+  }
+  const p = gInk ? gHit / gInk : 0, r = rInk ? rHit / rInk : 0;
+  return p + r ? (2 * p * r) / (p + r) : 0;
+}
+
+async function chooseSources(samples: { cp: number; png?: string }[], glyphs: Record<number, number[]>, baseline: number,
+  decodePng: (b: Buffer) => Gray, base: string, _cases: Case[]): Promise<Record<number, string>> {
+  const h = 50;
+  const chosen: Record<number, string> = {};
+  for (const s of samples) {
+    const box = glyphs[s.cp] as unknown as GlyphBox | undefined;
+    if (!box || !s.png) continue;
+    const img = decodePng(readFileSync(path.join(base, s.png)));
+    // window: the first copy's box plus a margin
+    const x0 = Math.floor(ORIGIN + box[1] * h) - 3, x1 = Math.ceil(ORIGIN + box[2] * h) + 3;
+    const y0 = Math.floor(ORIGIN + baseline - box[3] * h) - 3, y1 = Math.ceil(ORIGIN + baseline - box[4] * h) + 3;
+    const w = x1 - x0, wh = y1 - y0;
+    const ref = new Uint8Array(w * wh);
+    for (let y = 0; y < wh; y++) for (let x = 0; x < w; x++) ref[y * w + x] = img.gray[(y + y0) * img.width + x + x0] < 128 ? 1 : 0;
+    let best = 'roboto', bestF1 = -1;
+    for (const [name, get] of Object.entries(FONT0_SOURCES)) {
+      const g = get()?.glyph(s.cp);
+      if (!g) continue;
+      const m = fitGlyph(g, box, h, 1);
+      const got = new Uint8Array(w * wh);
+      if (m) {
+        const px = ORIGIN - x0 + m.x, py = Math.round(ORIGIN + baseline) - y0 + m.y;
+        for (let y = 0; y < m.h; y++) for (let x = 0; x < m.w; x++) {
+          const xx = px + x, yy = py + y;
+          if (xx >= 0 && yy >= 0 && xx < w && yy < wh && m.cov[y * m.w + x] >= 128) got[yy * w + xx] = 1;
+        }
+      }
+      const score = f1(ref, got, w, wh);
+      if (score > bestF1 + 0.01) { bestF1 = score; best = name; }
+    }
+    if (best !== 'roboto') chosen[s.cp] = best;
+  }
+  return chosen;
+}
+
 async function main(): Promise<void> {
   const manifestPath = path.resolve(process.argv[2] ?? '../shared/fixtures/manifest.json');
   const base = path.dirname(manifestPath);
@@ -42,7 +97,7 @@ async function main(): Promise<void> {
   const cases = (JSON.parse(readFileSync(manifestPath, 'utf8')) as Case[])
     .filter((c) => c.group === 'text' && c.png && c.id.includes('labelary_text_default_images'));
 
-  const raw: ReturnType<typeof measure>[] = [];
+  const raw: ((NonNullable<ReturnType<typeof measure>> & { png?: string }) | null)[] = [];
   const phrases: { text: string; h: number; w: number; x: number; right: number }[] = [];
   for (const c of cases) {
     const zplBytes = readFileSync(path.join(base, c.zpl));
@@ -55,7 +110,8 @@ async function main(): Promise<void> {
       if (xs) phrases.push({ text: p.text, h: p.h, w: p.w, x: p.x, right: xs[1] });
     }
     if (p.x !== ORIGIN || chars.length !== 3 || chars[0] !== chars[1] || chars[1] !== chars[2]) continue;
-    raw.push(measure(img, chars[0].codePointAt(0)!, p.h, p.w, p.y));
+    const sample = measure(img, chars[0].codePointAt(0)!, p.h, p.w, p.y);
+    raw.push(sample && { ...sample, png: c.png });
   }
   const samples = raw.filter((s): s is NonNullable<typeof s> => s !== null);
 
@@ -104,6 +160,9 @@ async function main(): Promise<void> {
   }
   const advBySize = samples.filter((s) => s.h !== 50).map((s) => `${String.fromCodePoint(s.cp)}@${s.h}: ${(s.advance / s.h).toFixed(4)}`);
 
+  // Outline source per glyph: whichever candidate font, fitted into the measured box, matches the reference best.
+  const sources = await chooseSources(samples.filter((x) => x.h === 50 && x.w === 50), glyphs, a * 50 + b, decodePng, base, cases);
+
   const out = `// Generated by renderer/fonts/measure/measure-font0.ts from the legacy renderer's reference PNGs
 // (${samples.length} fixtures). Do not edit by hand; rerun the script.
 // Advance ratios at other sizes, for reference: ${advBySize.join(', ')}
@@ -118,12 +177,15 @@ export interface Font0Metrics {
   emPerHeight: number;
   condense: number;
   glyphs: Readonly<Record<number, GlyphBox>>;
+  /** Outline source per code point where another font matches the reference better than Roboto (FONT0_SOURCES). */
+  sources?: Readonly<Record<number, string>>;
 }
 
 export const font0Metrics: Font0Metrics = {
   baseline: [${r4(a)}, ${r4(b)}],
   emPerHeight: 1.04,
   condense: 0.87,
+  sources: {${Object.entries(sources).map(([cp, n]) => ` ${cp}: '${n}'`).join(',')} },
   glyphs: {
 ${Object.entries(glyphs).sort((x, y) => +x[0] - +y[0]).map(([cp, v]) => `    ${cp}: [${v.join(', ')}], // ${String.fromCodePoint(+cp)}`).join('\n')}
   },
