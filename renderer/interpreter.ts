@@ -61,6 +61,8 @@ export interface LabelDraft {
   /** A ^DF in this format: it stores a format and prints nothing. */
   storesFormat: boolean;
   start: number;
+  /** ^FN data given before the recalled format that has the variable (filled in when it arrives). */
+  pendingFills?: Map<number, Pick<Field, 'data' | 'serial'>>;
 }
 
 export interface DocumentPlan {
@@ -256,9 +258,13 @@ export class Interpreter {
       const target = label.fields.filter((f) => f.fieldNumber === d.fieldNumber);
       if (target.length) {
         for (const f of target) { f.data = d.data; if (d.serial) f.serial = d.serial; }
-        return;
+      } else {
+        (label.pendingFills ??= new Map()).set(d.fieldNumber, { data: d.data, serial: d.serial });
       }
+      return;
     }
+    const fill = d.fieldNumber !== undefined ? label.pendingFills?.get(d.fieldNumber) : undefined;
+    if (fill) { d.data = fill.data; d.serial = fill.serial ?? d.serial; }
     const p = this.printer;
     const font: FontSelection = d.font ?? { name: p.defaultFont.name, orientation: p.orientation, height: p.defaultFont.height, width: p.defaultFont.width };
     label.fields.push({

@@ -45,6 +45,11 @@ describe('stored formats', () => {
     expect(samePixels(labels[0], labels[1])).to.equal(false);
   });
 
+  it('takes ^FN data given before the ^XF that recalls the format', async () => {
+    const doc = template + '^XA^FN1^FDEVE^FS^FN2^FDLIMA^FS^XFR:SHIP.ZPL^FS^XZ';
+    expect(samePixels(await image(doc), await image(byHand('EVE', 'LIMA')))).to.equal(true);
+  });
+
   it('reports a recalled format that does not exist', async () => {
     const zpl = '^XA^XFR:NONE.ZPL^FS^XZ';
     const r = await renderAt(zpl, 0);
