@@ -20,7 +20,8 @@ export const textCommands: CommandTable = {
         orientation: (o as Orientation | undefined) ?? p.orientation,
         height: (h as number | undefined) ?? (font === p.defaultFont.name ? p.defaultFont.height : 0),
         width: (w as number | undefined) ?? 0,
-        path: path as string | undefined,
+        // Only ^A@ names a font file; extra parameters after other fonts are ignored.
+        path: name === '@' ? (path as string | undefined) : undefined,
       };
     },
   },

@@ -25,7 +25,8 @@ export function resolveFace(sel: FontSelection, objects: ReadonlyMap<string, Sto
   if (device) return device;
   const fixed = FIXED_FONT0_SIZES[name];
   if (fixed) return font0Face(fixed[0], fixed[1]);
-  // Font 0, and any font the printer does not have.
+  // A font the printer does not have prints in font A (as the legacy renderer does for ^A1..^A9 etc.).
+  if (name !== '0' && !path) return deviceFace('A', sel.height, sel.width)!;
   const h = sel.height || sel.width || 9;
   return font0Face(h, sel.width);
 }
