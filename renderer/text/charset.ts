@@ -9,22 +9,25 @@ const CP850_HIGH =
 /** The ASCII positions the national sets of ^CI 0-13 replace, in this order. */
 const NATIONAL_POSITIONS = [0x23, 0x24, 0x40, 0x5b, 0x5c, 0x5d, 0x5e, 0x60, 0x7b, 0x7c, 0x7d, 0x7e];
 
-/** ^CI 0-13: characters at NATIONAL_POSITIONS (Zebra ZPL II guide, ^CI table). */
+/**
+ * ^CI 0-13: characters at NATIONAL_POSITIONS, as the legacy renderer prints them (read off its output
+ * for # @ [ \ ] ^ ` { | }; $ and ~ are not shown there and stay ASCII). A space stands for a blank glyph.
+ */
 const NATIONAL_SETS: Readonly<Record<number, string>> = {
-  0: '#$@[¢]^`{|}~', // USA 1 (the legacy renderer shows ¢ for a backslash)
-  1: '#$@[\\]^`{|}~', // USA 2
-  2: '£$@[\\]^`{|}~', // UK
-  3: '£$@[ĳ]^`{ƒ}~', // Holland
+  0: '#$@[¢]^`{|}~', // USA 1
+  1: '#$@ ¢ ^`¼½¾~', // USA 2
+  2: '£$@[¢]^`{|}~', // UK
+  3: 'ƒ$§[Ĳ]^`{ĳ}~', // Holland
   4: '#$@ÆØÅ^`æøå~', // Denmark/Norway
-  5: '#¤ÉÄÖÅÜéäöåü', // Sweden/Finland
-  6: '#$§ÄÖÜ^`äöüß', // Germany
-  7: '£$à°ç§^`éùè¨', // France 1
-  8: '#$àâçêîôéùèû', // France 2
-  9: '£$§°çé^ùàòèì', // Italy
-  10: '₧$§¡Ñ¿^`°ñç~', // Spain
-  11: '#$@[\\]^`{|}~', // Miscellaneous
+  5: 'Ü$ÉÄÖÅÜéäöå~', // Sweden/Finland
+  6: '#$§ÄÖÜ^`äöü~', // Germany
+  7: '£$à[ç]^`é|ù~', // France 1
+  8: '#$àâçêîôéùè~', // France 2
+  9: '£$§[çé^ùàòè~', // Italy
+  10: '#$§¡Ñ¿^`{ñç~', // Spain
+  11: '£$ÉÄÖÜ^äëïö~', // Miscellaneous
   12: '#$@[¥]^`{|}~', // Japan (ASCII with Yen)
-  13: '#$@[\\]^`{|}~', // IBM code page 850
+  13: '#$@[\\]^`{|}~', // Zebra code page 850
 };
 
 const WINDOWS_PAGES: Readonly<Record<number, string>> = {
