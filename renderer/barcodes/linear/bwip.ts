@@ -1,27 +1,33 @@
-// bwip-js used as an encoder only: it turns data into bar/space widths in modules; we draw every bar.
+// bwip-js used as an encoder only: it turns data into bar/space widths (or module rows); we draw every bar.
 
 import bwipjs from 'bwip-js';
 
 export type BwipOptions = Record<string, string | number | boolean>;
 
-/** Element widths (bar first) of the first row bwip-js lays out, or an error message. */
-export function bwipElements(bcid: string, text: string, options: BwipOptions = {}): number[] | { error: string } {
+/** One row as bwip-js lays it out: `sbs` element widths (bar first), `bhs`/`bbs` bar heights and offsets;
+ * stacked symbologies come as a module matrix `pixs` of `pixx` columns instead. */
+export interface BwipRow {
+  sbs?: number[];
+  bhs?: number[];
+  bbs?: number[];
+  pixs?: number[];
+  pixx?: number;
+}
+
+/** Encodes with bwip-js; an error comes back as a message fit for a diagnostic, never thrown. */
+export function bwipEncode(bcid: string, text: string, options: BwipOptions = {}): BwipRow[] | { error: string } {
   try {
-    const rows = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]) as Array<{ sbs?: ArrayLike<number> }>;
-    const sbs = rows[0]?.sbs;
-    if (!sbs) return { error: 'no bars' };
-    return Array.from(sbs);
+    const rows = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<Record<string, unknown>>;
+    const list = (v: unknown) => (v && typeof v === 'object' && 'length' in v ? Array.from(v as ArrayLike<number>) : undefined);
+    return rows.map((r) => ({ sbs: list(r.sbs), bhs: list(r.bhs), bbs: list(r.bbs), pixs: list(r.pixs), pixx: r.pixx as number | undefined }));
   } catch (e) {
     return { error: String((e as Error).message ?? e).replace(/^bwipp\.\w+#?\d*:\s*/, '') };
   }
 }
 
-/** Every row bwip-js lays out (stacked symbologies), each as element widths. */
-export function bwipRows(bcid: string, text: string, options: BwipOptions = {}): { rows: number[][]; heights: number[] } | { error: string } {
-  try {
-    const rows = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{ sbs?: ArrayLike<number>; bhs?: ArrayLike<number>; pixs?: ArrayLike<number>; pixx?: number; pixy?: number }>;
-    return { rows: rows.map((r) => Array.from(r.sbs ?? [])), heights: rows.map((r) => Array.from(r.bhs ?? [1])[0] ?? 1) };
-  } catch (e) {
-    return { error: String((e as Error).message ?? e) };
-  }
+/** Element widths (bar first) of the first row, or an error message. */
+export function bwipElements(bcid: string, text: string, options: BwipOptions = {}): number[] | { error: string } {
+  const rows = bwipEncode(bcid, text, options);
+  if ('error' in rows) return rows;
+  return rows[0]?.sbs ?? { error: 'no bars' };
 }

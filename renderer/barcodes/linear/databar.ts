@@ -7,7 +7,7 @@ import type { DrawEnv, Field, LabelElement } from '../../model.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
-import bwipjs from 'bwip-js';
+import { bwipEncode } from './bwip.js';
 import { gs1CheckDigit } from './code128-encode.js';
 import { linearElement } from './layout.js';
 
@@ -75,19 +75,14 @@ export function drawDataBar(field: Field, env: DrawEnv): LabelElement[] {
     const digits = raw.replace(/[^0-9]/g, '').slice(0, 13).padStart(13, '0');
     text = `(01)${digits}${gs1CheckDigit(digits)}`;
   } else text = bracketAis(raw.split('|')[0]);
-  let rows: number[][];
-  try {
-    const out = bwipjs.raw({ bcid: type.bcid, text } as Parameters<typeof bwipjs.raw>[0]) as Array<{ sbs?: ArrayLike<number>; pixs?: ArrayLike<number>; pixx?: number; pixy?: number }>;
-    const first = out[0];
-    if (first.sbs) rows = [runsToModules(Array.from(first.sbs))];
-    else {
-      const w = first.pixx ?? 0;
-      rows = type.rows.map((_, r) => Array.from(first.pixs ?? []).slice(r * w, (r + 1) * w));
-    }
-  } catch (e) {
-    reportUnencodable(env, field, '^BR', `Field data cannot be encoded by ${type.name}; ${String((e as Error).message ?? e).replace(/^bwipp\.\w+#?\d*:\s*/, '')}`);
+  const out = bwipEncode(type.bcid, text);
+  if ('error' in out) {
+    reportUnencodable(env, field, '^BR', `Field data cannot be encoded by ${type.name}; ${out.error}`);
     return [];
   }
+  const first = out[0];
+  const w = first.pixx ?? 0;
+  const rows = first.sbs ? [runsToModules(first.sbs)] : type.rows.map((_, r) => (first.pixs ?? []).slice(r * w, (r + 1) * w));
   const m = (magP as number | undefined) ?? Math.max(1, Math.round(env.dpmm / 4));
   const sep = (sepP as number | undefined) ?? 1;
   const bars: Bar[] = [];

@@ -8,7 +8,7 @@ import { fieldText, reportUnencodable } from '../common/field-data.js';
 import { interpretationFont, measure, type FrameText } from '../common/interpretation.js';
 import { gs1CheckDigit } from './code128-encode.js';
 import { barHeight, flag, interpretationLine, linearElement } from './layout.js';
-import bwipjs from 'bwip-js';
+import { bwipEncode } from './bwip.js';
 
 /** Guard bars reach this many modules below the others (13 dots at ^BY2 in the references). */
 const GUARD_EXTENSION_MODULES = 6.5;
@@ -57,15 +57,13 @@ function expandUpcE(e: string): string {
 
 interface Encoded { sbs: number[]; guards: Set<number> }
 
+/** Bars and which of them are guards (bwip-js draws guards taller when it lays out the digits). */
 function encode(bcid: string, text: string): Encoded | { error: string } {
-  try {
-    const row = (bwipjs.raw({ bcid, text, includetext: true } as Parameters<typeof bwipjs.raw>[0]) as Array<{ sbs: ArrayLike<number>; bhs: ArrayLike<number> }>)[0];
-    const guards = new Set<number>();
-    Array.from(row.bhs).forEach((h, i) => { if (h > 1) guards.add(i); });
-    return { sbs: Array.from(row.sbs), guards };
-  } catch (e) {
-    return { error: String((e as Error).message ?? e).replace(/^bwipp\.\w+#?\d*:\s*/, '') };
-  }
+  const rows = bwipEncode(bcid, text, { includetext: true });
+  if ('error' in rows) return rows;
+  const guards = new Set<number>();
+  (rows[0].bhs ?? []).forEach((h, i) => { if (h > 1) guards.add(i); });
+  return { sbs: rows[0].sbs ?? [], guards };
 }
 
 function drawerFor(spec: UpcEanSpec): FieldRenderer {

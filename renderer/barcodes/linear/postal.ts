@@ -5,7 +5,7 @@ import type { DrawEnv, Field, LabelElement } from '../../model.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
-import bwipjs from 'bwip-js';
+import { bwipEncode } from './bwip.js';
 import { barHeight, flag, interpretationLine, linearElement } from './layout.js';
 
 const BZ_TYPES: Record<number, { bcid: string; name: string }> = {
@@ -22,24 +22,24 @@ function drawPostal(field: Field, env: DrawEnv, command: string, bcid: string, n
   if (digits.length !== raw.length) {
     reportUnencodable(env, field, command, `Field data cannot be encoded by ${name}; ${raw.length - digits.length} character(s) left out`);
   }
-  let row: { bhs: number[]; bbs: number[] };
-  try {
-    const r = (bwipjs.raw({ bcid, text: digits } as Parameters<typeof bwipjs.raw>[0]) as Array<{ bhs: ArrayLike<number>; bbs: ArrayLike<number> }>)[0];
-    row = { bhs: Array.from(r.bhs), bbs: Array.from(r.bbs) };
-  } catch (e) {
-    reportUnencodable(env, field, command, `Field data cannot be encoded by ${name}; ${String((e as Error).message ?? e).replace(/^bwipp\.\w+#?\d*:\s*/, '')}`);
+  const rows = bwipEncode(bcid, digits);
+  if ('error' in rows) {
+    reportUnencodable(env, field, command, `Field data cannot be encoded by ${name}; ${rows.error}`);
     return [];
   }
+  const bhs = rows[0].bhs ?? [];
+  const bbs = rows[0].bbs ?? bhs.map(() => 0);
+  if (!bhs.length) return [];
   const m = field.barcode.moduleWidth;
   const space = Math.round(1.5 * m);
   const height = barHeight(field, h);
-  const top = Math.max(...row.bhs.map((bh, i) => bh + row.bbs[i]));
-  const bars: Bar[] = row.bhs.map((bh, i) => {
+  const top = Math.max(...bhs.map((bh, i) => bh + bbs[i]));
+  const bars: Bar[] = bhs.map((bh, i) => {
     const barH = Math.round((bh / top) * height);
-    const bottom = Math.round((row.bbs[i] / top) * height);
+    const bottom = Math.round((bbs[i] / top) * height);
     return { u: i * (m + space), w: m, v: height - bottom - barH, h: barH };
   });
-  const width = row.bhs.length * (m + space) - space;
+  const width = bhs.length * (m + space) - space;
   const texts = interpretationLine(digits, { width, height }, m, flag(lineP, false), flag(aboveP, false));
   return linearElement(field, { width, height, bars, texts }, fieldOrientation(field, o));
 }
