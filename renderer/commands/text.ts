@@ -9,7 +9,8 @@ const fontName = (name: string) => text(name);
 export const textCommands: CommandTable = {
   '^A': {
     syntax: 'font',
-    params: [fontName('font'), orientation(), int('height', 1, 32000), int('width', 1, 32000), text('path')],
+    // 0 for height or width means "derived from the other" (common in generated ZPL: ^A0B,18,0).
+    params: [fontName('font'), orientation(), int('height', 0, 32000), int('width', 0, 32000), text('path')],
     run: (ip, [name, o, h, w, path]) => {
       const p = ip.printer;
       let font = (name as string | undefined) ?? p.defaultFont.name;
@@ -26,7 +27,7 @@ export const textCommands: CommandTable = {
     },
   },
   '^CF': {
-    params: [fontName('font'), int('height', 1, 32000), int('width', 1, 32000)],
+    params: [fontName('font'), int('height', 0, 32000), int('width', 0, 32000)],
     anywhere: true,
     run: (ip, [name, h, w]) => {
       const d = ip.printer.defaultFont;
