@@ -53,6 +53,7 @@ export class Raster {
       const rowOff = r * stride;
       let c = 0;
       while (c < w) {
+        if ((c & 7) === 0 && bits[rowOff + (c >> 3)] === 0) { c += 8; continue; } // a blank byte: 8 dots of paper
         if (!(bits[rowOff + (c >> 3)] & (0x80 >> (c & 7)))) { c++; continue; }
         let e = c + 1;
         while (e < w && (bits[rowOff + (e >> 3)] & (0x80 >> (e & 7)))) e++;
@@ -64,15 +65,28 @@ export class Raster {
 
   /** Draws an 8-bit coverage mask (e.g. a cached glyph) with its top-left corner at (x, y). */
   blitCoverage(mask: Uint8Array, w: number, h: number, x: number, y: number, mode: InkMode = 'black'): void {
-    for (let r = 0; r < h; r++) {
-      const yy = y + r;
-      if (yy < 0 || yy >= this.height) continue;
-      const row = yy * this.width;
-      for (let c = 0; c < w; c++) {
-        const cov = mask[r * w + c];
-        const xx = x + c;
-        if (cov === 0 || xx < 0 || xx >= this.width) continue;
-        this.ink[row + xx] = combine(this.ink[row + xx], cov, mode);
+    // Clip once, then walk mask and raster rows without per-pixel bounds checks.
+    const c0 = Math.max(0, -x), c1 = Math.min(w, this.width - x);
+    const r0 = Math.max(0, -y), r1 = Math.min(h, this.height - y);
+    if (c0 >= c1 || r0 >= r1) return;
+    const ink = this.ink;
+    for (let r = r0; r < r1; r++) {
+      let m = r * w + c0;
+      let d = (y + r) * this.width + x + c0;
+      const end = m + (c1 - c0);
+      if (mode === 'black') {
+        for (; m < end; m++, d++) {
+          const cov = mask[m];
+          if (cov === 0) continue;
+          const dst = ink[d];
+          // combine(dst, cov, 'black') inlined; over paper it is cov, at full coverage 255
+          ink[d] = dst === 0 ? cov : cov === 255 ? 255 : dst + (((255 - dst) * cov + 127) / 255 | 0);
+        }
+      } else {
+        for (; m < end; m++, d++) {
+          const cov = mask[m];
+          if (cov !== 0) ink[d] = combine(ink[d], cov, mode);
+        }
       }
     }
   }

@@ -1,0 +1,120 @@
+// HTTP throughput: autocannon against the standalone server (dist/examples/server.js) on loopback.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import type { BenchLabel } from './labels.js';
+
+export interface HttpFigures {
+  connections: number;
+  requests: number;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+export interface HttpRun {
+  path: string;
+  serverPeakRssBytes?: number;
+  levels: HttpFigures[];
+}
+
+const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'server.js');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the server and resolves once it prints `listening on`. */
+function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SERVER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`server did not start: ${out}`)); }, 20_000);
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      if (out.includes('listening on')) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}): ${out}`)); });
+  });
+}
+
+/** Peak resident set of a process (Linux /proc), if readable. */
+function processPeakRss(pid: number): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function benchHttp(label: BenchLabel, opts: {
+  dpmm: number;
+  size: string;
+  connections: readonly number[];
+  seconds: number;
+  serverEnv?: NodeJS.ProcessEnv;
+}): Promise<HttpRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'zpl-bench-'));
+  const key = `bench_${randomBytes(12).toString('hex')}`;
+  const keysFile = join(dir, 'keys.json');
+  writeFileSync(keysFile, JSON.stringify([{ key, scope: 'all' }]));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, ...opts.serverEnv, PORT: String(port), HOST: '127.0.0.1', API_KEYS_FILE: keysFile,
+  };
+  delete env.REDIS_URL;
+  delete env.UPSTREAM_URL;
+  const server = await startServer(env);
+  const path = `/compatibility/legacy/v1/printers/${opts.dpmm}dpmm/labels/${opts.size}/0`;
+  const url = `http://127.0.0.1:${port}${path}`;
+  const headers = { 'X-API-Key': key, 'Content-Type': 'application/x-www-form-urlencoded' };
+  try {
+    const probe = await fetch(url, { method: 'POST', headers, body: new Uint8Array(label.zpl) });
+    if (probe.status !== 200 || probe.headers.get('content-type') !== 'image/png') {
+      throw new Error(`probe request answered ${probe.status} ${await probe.text()}`);
+    }
+    await autocannon({ url, method: 'POST', headers, body: label.zpl, connections: 4, duration: 1 }); // warm-up
+    const levels: HttpFigures[] = [];
+    for (const connections of opts.connections) {
+      const r = await autocannon({ url, method: 'POST', headers, body: label.zpl, connections, duration: opts.seconds, timeout: 10 });
+      levels.push({
+        connections,
+        requests: r.requests.total,
+        requestsPerSec: r.requests.total / r.duration,
+        p50Ms: r.latency.p50,
+        p99Ms: r.latency.p99,
+        errors: r.errors + r.non2xx, // timeouts are counted in errors
+      });
+    }
+    return { path, serverPeakRssBytes: processPeakRss(server.pid!), levels };
+  } finally {
+    server.removeAllListeners('exit');
+    await new Promise<void>((resolve) => {
+      server.once('exit', () => resolve());
+      server.kill('SIGTERM');
+    });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

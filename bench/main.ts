@@ -1,0 +1,146 @@
+// `npm run bench`: render speed in process and over HTTP, against zpl-renderer-js, memory and pixel budget.
+// Options: --quick (fewer rounds, for a smoke run), --only=inprocess,peer,http,memory,budget,
+//          --http-seconds=N, --memory-renders=N, --server-env=NAME=VALUE (repeatable; e.g. a worker pool switch).
+
+import { cpus, loadavg, platform, arch } from 'node:os';
+import type { Dpmm } from '../renderer/api.js';
+import { benchHttp, type HttpRun } from './http.js';
+import { benchInProcess, DENSITIES, FORMATS, type Figures } from './in-process.js';
+import { loadLabels } from './labels.js';
+import { benchMemory } from './memory.js';
+import { benchPeer, loadPeer, type PeerFigures } from './peer.js';
+import { benchPixelBudget } from './pixel-budget.js';
+import { mib, ms, table } from './stats.js';
+
+const SECTIONS = ['inprocess', 'peer', 'http', 'memory', 'budget'] as const;
+const HTTP_LABEL = 'labelize/labels/ups';
+
+interface Args {
+  quick: boolean;
+  only: Set<string>;
+  httpSeconds: number;
+  memoryRenders: number;
+  serverEnv: Record<string, string>;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const value = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const quick = argv.includes('--quick');
+  const serverEnv: Record<string, string> = {};
+  for (const a of argv.filter((x) => x.startsWith('--server-env='))) {
+    const [k, ...v] = a.slice('--server-env='.length).split('=');
+    serverEnv[k] = v.join('=');
+  }
+  return {
+    quick,
+    only: new Set(value('only')?.split(',') ?? SECTIONS),
+    httpSeconds: Number(value('http-seconds') ?? (quick ? 2 : 5)),
+    memoryRenders: Number(value('memory-renders') ?? (quick ? 2000 : 20000)),
+    serverEnv,
+  };
+}
+
+const formatName = { png8: 'PNG 8-bit', png1: 'PNG 1-bit', pdf: 'PDF' } as const;
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const labels = loadLabels('carrier');
+  const cpuCount = cpus().length;
+  const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+  console.log('# Benchmarks\n');
+  console.log(`node ${process.version}, ${platform()} ${arch()}, ${cpuCount} CPUs (${cpus()[0]?.model.trim() ?? '?'}), ` +
+    `load average at start ${load()}; ${labels.length} carrier labels from the shared fixtures\n`);
+
+  let ours: Figures[] = [];
+  let ours4x6: Figures[] = [];
+  let peer: PeerFigures[] = [];
+  let http: HttpRun | undefined;
+  const rounds = (dpmm: Dpmm): number => (args.quick ? 1 : dpmm === 24 ? 4 : dpmm === 12 ? 6 : 10);
+
+  if (args.only.has('inprocess')) {
+    ours = await benchInProcess(labels, { densities: DENSITIES, formats: FORMATS, size: { name: 'native' }, rounds });
+    ours4x6 = await benchInProcess(labels, { densities: [8, 24], formats: ['png8'], size: { name: '4x6', widthIn: 4, heightIn: 6 }, rounds });
+    console.log('## In-process render (ms per label, wall clock; CPU = process CPU time)\n');
+    console.log(table(['dpmm', 'label size', 'format', 'renders', 'median ms', 'p95 ms', 'median CPU ms', 'peak RSS'],
+      [...ours, ...ours4x6].map((f) => [String(f.dpmm), f.size === 'native' ? '4x8 (manifest)' : f.size, formatName[f.format],
+        String(f.renders), ms(f.medianMs), ms(f.p95Ms), ms(f.medianCpuMs), mib(f.peakRssBytes)])));
+    console.log();
+  }
+
+  if (args.only.has('peer')) {
+    const zplToPng = await loadPeer();
+    if (!zplToPng) console.log('## zpl-renderer-js\n\nnot installed; skipped\n');
+    else {
+      peer = await benchPeer(zplToPng, labels, DENSITIES, args.quick ? 1 : 2);
+      console.log('## zpl-renderer-js, same labels and sizes, PNG (ms per label)\n');
+      console.log(table(['dpmm', 'renders', 'failures', 'median ms', 'p95 ms', 'ours PNG 8-bit median ms', 'ours is faster by'],
+        peer.map((p) => {
+          const o = ours.find((f) => f.dpmm === p.dpmm && f.format === 'png8');
+          return [String(p.dpmm), String(p.renders), String(p.failures), ms(p.medianMs), ms(p.p95Ms),
+            o ? ms(o.medianMs) : '-', o ? `${(p.medianMs / o.medianMs).toFixed(1)}x` : '-'];
+        })));
+      console.log();
+    }
+  }
+
+  if (args.only.has('http')) {
+    const label = labels.find((l) => l.id === HTTP_LABEL) ?? labels[0];
+    http = await benchHttp(label, { dpmm: 8, size: '4x6', connections: [1, 16, 64], seconds: args.httpSeconds, serverEnv: args.serverEnv });
+    const envNote = Object.keys(args.serverEnv).length ? ` (server env ${JSON.stringify(args.serverEnv)})` : '';
+    console.log(`## HTTP: POST ${http.path}, ${label.id}, ${args.httpSeconds} s per level${envNote}\n`);
+    console.log(table(['connections', 'requests', 'requests/s', 'p50 ms', 'p99 ms', 'errors'],
+      http.levels.map((l) => [String(l.connections), String(l.requests), l.requestsPerSec.toFixed(0), String(l.p50Ms), String(l.p99Ms), String(l.errors)])));
+    if (http.serverPeakRssBytes) console.log(`\nserver peak RSS ${mib(http.serverPeakRssBytes)}`);
+    console.log();
+  }
+
+  if (args.only.has('memory')) {
+    const m = await benchMemory(labels, args.memoryRenders);
+    const growth = m.endRssBytes - m.startRssBytes;
+    console.log(`## Memory: ${m.renders} in-process renders (8 dpmm, all formats) in ${m.seconds.toFixed(0)} s\n`);
+    console.log(`RSS start ${mib(m.startRssBytes)}, end ${mib(m.endRssBytes)} (${growth >= 0 ? '+' : ''}${mib(growth)}); ` +
+      `heap+external start ${mib(m.startHeapBytes)}, end ${mib(m.endHeapBytes)}`);
+    console.log(`RSS every tenth: ${m.trace.map((b) => (b / 1048576).toFixed(0)).join(' ')} MiB`);
+    console.log(`verdict: ${growth < 64 * 1048576 && m.endHeapBytes - m.startHeapBytes < 16 * 1048576 ? 'flat' : 'GROWING'}\n`);
+  }
+
+  if (args.only.has('budget')) {
+    const label = labels.find((l) => l.id === HTTP_LABEL) ?? labels[0];
+    console.log('## Pixel budget (24 dpmm)\n');
+    console.log(table(['label', 'pixels', 'budget', 'outcome', 'ms', 'peak RSS growth'],
+      (await benchPixelBudget(label)).map((b) => [`${b.widthIn}x${b.heightIn} in`, String(b.pixels), String(b.budget), b.outcome,
+        ms(b.ms), mib(b.rssGrowthBytes)])));
+    console.log();
+  }
+
+  console.log(`## Summary (for the README)\n`);
+  const rows: string[][] = [['CPUs (os.cpus().length)', String(cpuCount), '']];
+  const pick = (list: Figures[], dpmm: Dpmm, format: string): Figures | undefined => list.find((f) => f.dpmm === dpmm && f.format === format);
+  const check = (ok: boolean): string => (ok ? 'met' : 'MISSED');
+  for (const [dpmm, target] of [[8, 8], [24, 60]] as const) {
+    const f = pick(ours4x6, dpmm, 'png8');
+    if (f) rows.push([`4x6 carrier label, ${dpmm} dpmm, PNG 8-bit: median / p95`, `${ms(f.medianMs)} / ${ms(f.p95Ms)} ms`, `<= ${target} ms median: ${check(f.medianMs <= target)}`]);
+  }
+  for (const f of ours) {
+    if (f.dpmm === 12 || f.format !== 'png8') continue;
+  }
+  for (const dpmm of DENSITIES) {
+    const cells = FORMATS.map((fmt) => pick(ours, dpmm, fmt)).filter((f): f is Figures => !!f);
+    if (cells.length) rows.push([`4x8 carrier labels, ${dpmm} dpmm: median ${cells.map((c) => formatName[c.format]).join(' / ')}`, cells.map((c) => ms(c.medianMs)).join(' / ') + ' ms', '']);
+  }
+  for (const p of peer) {
+    const o = pick(ours, p.dpmm, 'png8');
+    if (o) rows.push([`vs zpl-renderer-js at ${p.dpmm} dpmm (median, PNG)`, `${(p.medianMs / o.medianMs).toFixed(1)}x faster (${ms(o.medianMs)} vs ${ms(p.medianMs)} ms)`, `>= 5x: ${check(p.medianMs / o.medianMs >= 5)}`]);
+  }
+  for (const l of http?.levels ?? []) {
+    const target = l.connections === 16 ? `>= 150/s, p99 <= 60 ms, 0 errors: ${check(l.requestsPerSec >= 150 && l.p99Ms <= 60 && l.errors === 0)}` : `0 errors: ${check(l.errors === 0)}`;
+    rows.push([`HTTP, ${l.connections} connection${l.connections === 1 ? '' : 's'}: labels/s, p50 / p99`, `${l.requestsPerSec.toFixed(0)}/s, ${l.p50Ms} / ${l.p99Ms} ms, ${l.errors} errors`, target]);
+  }
+  console.log(table(['measure', 'result', 'target'], rows));
+  console.log(`\nload average at end ${load()}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
