@@ -21,3 +21,6 @@ export { RedisUsageStore } from './usage/redis-usage-store.js';
 export { connectRedis } from './redis-connection.js';
 export type { RedisConnection, RedisConnectionOptions } from './redis-connection.js';
 export { StoreUnavailableError } from './deadline.js';
+export { UPSTREAM_MODES, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream/options.js';
+export type { UpstreamMode, UpstreamOptions, ShadowOptions, DivergenceEvent, ShadowOutcome } from './upstream/options.js';
+export { RENDERER_HEADER } from './upstream/forward.js';

@@ -64,3 +64,12 @@ export function validatePageHeaders(header: HeaderLookup, label: LabelSize, rota
     );
   }
 }
+
+/** Headers that ask the legacy service to compose PDF pages (this service only validates them). */
+export const PAGE_COMPOSITION_HEADERS: readonly string[] = [
+  'X-Page-Size', 'X-Page-Layout', ...CHOICE_HEADERS.map(({ header }) => header),
+];
+
+export function asksForPageComposition(header: HeaderLookup): boolean {
+  return PAGE_COMPOSITION_HEADERS.some((name) => header(name) !== undefined);
+}

@@ -1,5 +1,6 @@
 // The ZPL document of a POST: the raw body byte for byte (never form-decoded: `+`, `%41` and `&` are ZPL),
-// or the `file` field of a multipart/form-data body.
+// or the `file` field of a multipart/form-data body. The exact bytes received are kept too, so a request
+// can be re-sent to the legacy service unchanged.
 
 import busboy from 'busboy';
 import type { Request } from 'express';
@@ -9,13 +10,23 @@ function tooLarge(maxBytes: number): PlainHttpError {
   return new PlainHttpError(413, `Request body is larger than the limit of ${maxBytes} bytes`);
 }
 
-export async function readZplBody(req: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(req.get('Content-Length'));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  return req.is('multipart/form-data') ? readMultipartFile(req, maxBytes) : readRaw(req, maxBytes);
+export interface ZplBody {
+  /** The ZPL document. */
+  zpl: Uint8Array;
+  /** The request body exactly as received (the whole multipart message for multipart requests). */
+  received: Buffer;
 }
 
-function readRaw(req: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readZplBody(req: Request, maxBytes: number): Promise<ZplBody> {
+  const received = await readRequestBody(req, maxBytes);
+  const zpl = req.is('multipart/form-data') ? await multipartFile(req, received) : received;
+  return { zpl, received };
+}
+
+/** The whole body as received, at most `maxBytes` (413 beyond, by declared length or by counting). */
+export function readRequestBody(req: Request, maxBytes: number): Promise<Buffer> {
+  const declared = Number(req.get('Content-Length'));
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -35,20 +46,17 @@ function readRaw(req: Request, maxBytes: number): Promise<Uint8Array> {
   });
 }
 
-function readMultipartFile(req: Request, maxBytes: number): Promise<Uint8Array> {
+/** The `file` field of a multipart body already read in full. */
+function multipartFile(req: Request, body: Buffer): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: maxBytes, fieldSize: maxBytes } });
+      parser = busboy({ headers: req.headers, limits: { fieldSize: body.length } }); // no field is cut short
     } catch {
       reject(new PlainHttpError(400, 'Malformed multipart/form-data request'));
       return;
     }
     let document: Buffer | undefined;
-    let failure: PlainHttpError | undefined;
-    const fail = (err: PlainHttpError): void => {
-      failure ??= err;
-    };
 
     parser.on('file', (name, stream) => {
       if (name !== 'file' || document !== undefined) {
@@ -57,24 +65,20 @@ function readMultipartFile(req: Request, maxBytes: number): Promise<Uint8Array> 
       }
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(tooLarge(maxBytes)));
       stream.on('end', () => {
         document = Buffer.concat(chunks);
       });
     });
     // `curl -F file='^XA...'` sends the document as a plain field.
-    parser.on('field', (name, value, info) => {
+    parser.on('field', (name, value) => {
       if (name !== 'file' || document !== undefined) return;
-      if (info.valueTruncated) fail(tooLarge(maxBytes));
       document = Buffer.from(value, 'utf8');
     });
     parser.on('error', () => reject(new PlainHttpError(400, 'Malformed multipart/form-data request')));
     parser.on('close', () => {
-      if (failure) reject(failure);
-      else if (document === undefined) reject(new PlainHttpError(400, "Multipart request has no 'file' field"));
+      if (document === undefined) reject(new PlainHttpError(400, "Multipart request has no 'file' field"));
       else resolve(document);
     });
-    req.on('error', reject);
-    req.pipe(parser);
+    parser.end(body);
   });
 }

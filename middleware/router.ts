@@ -1,6 +1,8 @@
 // createLegacyRouter: the legacy label API as an Express router, mounted at /compatibility/legacy/v1.
 // Per request: request id -> authorize -> request-rate limits -> validate -> read body -> pages/day -> render -> respond.
+// With an upstream (migration modes) the legacy service answers some or all requests, or shadows ours.
 
+import type { IncomingHttpHeaders } from 'node:http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { render as renderZpl, RenderError, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
 import { authorize, requestKey } from './authorize.js';
@@ -13,12 +15,15 @@ import {
   sendStoreUnavailable,
 } from './http-errors.js';
 import type { KeyStore } from './keys/key-store.js';
-import { validatePageHeaders } from './page-composition.js';
+import { asksForPageComposition, validatePageHeaders } from './page-composition.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { limitRequestRate, PageAccount, sendRateLimited } from './rate-limits.js';
-import { readZplBody } from './request-body.js';
+import { readRequestBody, readZplBody } from './request-body.js';
 import { isLinterOn, negotiateFormat, parseQuality, parseRotation } from './request-headers.js';
 import { requestId } from './request-id.js';
+import { RENDERER_HEADER, type Forward } from './upstream/forward.js';
+import type { DivergenceEvent, ShadowOptions, UpstreamMode, UpstreamOptions } from './upstream/options.js';
+import { linkUpstream } from './upstream/upstream.js';
 import { MemoryUsageStore, type UsageStore } from './usage/usage-store.js';
 import { formatWarnings } from './warnings.js';
 
@@ -45,6 +50,14 @@ export interface LegacyRouterOptions {
   log?: (message: string) => void;
   /** The renderer (default: this package's). */
   render?: RenderFunction;
+  /** Working with the legacy service during a migration (default `off`); other modes need `upstream`. */
+  mode?: UpstreamMode;
+  /** The legacy service: base URL, the key we send it, its time budget. */
+  upstream?: UpstreamOptions;
+  /** Shadow mode: sampling, queue bounds, divergence threshold, where divergent images go. */
+  shadow?: ShadowOptions;
+  /** Shadow mode: called for every label the legacy service drew differently (also logged as JSON). */
+  onDivergence?: (event: DivergenceEvent) => void;
   /** Clock (tests). */
   now?: () => Date;
 }
@@ -61,6 +74,15 @@ interface Endpoint {
   zplFromPath: boolean;
 }
 
+const NO_BODY = Buffer.alloc(0);
+
+/** Pages the legacy service rendered for a successful answer: every label for all-labels PDFs, else one. */
+function pagesAnswered(endpoint: Endpoint, headers: IncomingHttpHeaders): number {
+  if (!endpoint.allLabels) return 1;
+  const count = Number(headers['x-total-count']);
+  return Number.isSafeInteger(count) && count >= 0 ? count : 1;
+}
+
 export function createLegacyRouter(options: LegacyRouterOptions): Router {
   const settings = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -71,6 +93,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
   const usageStore = options.usageStore ?? new MemoryUsageStore();
   const render = options.render ?? renderZpl;
   const log = options.log ?? ((message: string) => console.error(message));
+  const upstream = linkUpstream(options, log);
 
   // During an outage every request fails the same way: one line per interval, with how many were refused.
   let outageLoggedAt = -Infinity;
@@ -92,7 +115,38 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     ...settings,
   }));
 
+  /** Sends the request to the legacy service and books the pages it rendered against the day's account. */
+  const forwardCounted = async (
+    forward: Forward, req: Request, res: Response, body: Buffer, pages: PageAccount, endpoint: Endpoint,
+  ): Promise<void> => {
+    let rendered = 0;
+    try {
+      await forward(req, res, {
+        body,
+        onAnswer: (status, headers) => {
+          rendered = status === 200 ? pagesAnswered(endpoint, headers) : 0;
+        },
+      });
+    } finally {
+      const booking = await pages.settle(rendered);
+      if (booking) log(`[${res.locals.requestId}] pages not counted: ${booking.message}`);
+    }
+  };
+
+  /** Proxy mode: no validation or rendering here, only the body limit and the pages-per-day account. */
+  const passThrough = async (forward: Forward, req: Request, res: Response, endpoint: Endpoint): Promise<void> => {
+    const body = await readRequestBody(req, settings.maxBodyBytes);
+    const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
+    const exceeded = await pages.open();
+    if (exceeded) {
+      sendRateLimited(res, exceeded);
+      return;
+    }
+    await forwardCounted(forward, req, res, body, pages, endpoint);
+  };
+
   const handle = (endpoint: Endpoint) => async (req: Request, res: Response): Promise<void> => {
+    if (upstream.mode === 'proxy') return passThrough(upstream.forward, req, res, endpoint);
     const params = req.params as Record<string, string | string[]>;
     const dpmm = parseDensity(params.dpmm as string);
     const size = parseDimensions(params.dims as string);
@@ -102,14 +156,23 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     const rotation = parseRotation(req.get('X-Rotation'));
     if (format === 'pdf') validatePageHeaders((name) => req.get(name), size, rotation);
 
-    const zpl = endpoint.zplFromPath
-      ? (params.zpl as string[]).join('/')
-      : await readZplBody(req, settings.maxBodyBytes);
+    const body = endpoint.zplFromPath ? undefined : await readZplBody(req, settings.maxBodyBytes);
+    const zpl = body?.zpl ?? (params.zpl as string[]).join('/');
 
     const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
     const exceeded = await pages.open();
     if (exceeded) {
       sendRateLimited(res, exceeded);
+      return;
+    }
+    // Fallback: what we cannot produce goes to the legacy service, with the body bytes we received.
+    const fallback = upstream.mode === 'fallback' ? upstream.forward : undefined;
+    const forwardInstead = (forward: Forward, reason: string): Promise<void> => {
+      log(JSON.stringify({ event: 'upstream_fallback', requestId: res.locals.requestId, reason }));
+      return forwardCounted(forward, req, res, body?.received ?? NO_BODY, pages, endpoint);
+    };
+    if (fallback && format === 'pdf' && asksForPageComposition((name) => req.get(name))) {
+      await forwardInstead(fallback, 'PDF page composition');
       return;
     }
     let result: RenderResult;
@@ -127,6 +190,10 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
       await pages.settle(0);
       throw err;
     }
+    if (fallback && result.unsupported.length > 0) {
+      await forwardInstead(fallback, `unsupported ${result.unsupported.join(' ')}`);
+      return;
+    }
     const booking = await pages.settle(result.pages);
     if (booking) log(`[${res.locals.requestId}] pages not counted: ${booking.message}`);
 
@@ -134,11 +201,24 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
       'Content-Type': result.contentType,
       'X-Total-Count': String(result.totalCount),
       'Content-Disposition': `inline; filename="label.${format}"`,
+      [RENDERER_HEADER]: 'local',
     });
     if (isLinterOn(req.get('X-Linter')) && result.warnings.length > 0) {
       res.set('X-Warnings', formatWarnings(result.warnings));
     }
     res.end(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
+
+    if (upstream.mode === 'shadow' && format === 'png') {
+      upstream.shadow.offer({
+        requestId: String(res.locals.requestId),
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body: body?.received ?? NO_BODY,
+        index: index ?? 0,
+        local: { png: result.body, labels: result.totalCount },
+      });
+    }
   };
 
   const labels = '/printers/:dpmm/labels/:dims';
@@ -146,7 +226,11 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
   router.post(`${labels}/:index`, handle({ allLabels: false, zplFromPath: false }));
   router.post(labels, handle({ allLabels: true, zplFromPath: false }));
 
-  router.use((_req: Request, res: Response) => sendPlainError(res, 404, NOT_FOUND_MESSAGE));
+  router.use(async (req: Request, res: Response) => {
+    if (upstream.mode !== 'proxy') return sendPlainError(res, 404, NOT_FOUND_MESSAGE);
+    // Proxy mode forwards everything; paths that render nothing count no pages.
+    await upstream.forward(req, res, { body: await readRequestBody(req, settings.maxBodyBytes) });
+  });
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
       res.destroy();

@@ -1,0 +1,86 @@
+// Forwarding one request to the legacy service with http-proxy-middleware: same method, path, headers and
+// body bytes (our body parser already read the stream, so the bytes we kept are written again), the
+// client's X-API-Key replaced by ours; the answer streams back unchanged, marked `X-Renderer: upstream`.
+
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
+import type { Request, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { sendPlainError } from '../http-errors.js';
+import type { UpstreamOptions } from './options.js';
+
+export const RENDERER_HEADER = 'X-Renderer';
+
+export interface Forwarding {
+  /** The request body exactly as received (empty for GET). */
+  body: Buffer;
+  /** Called with the legacy service's status and headers before they are sent on. */
+  onAnswer?: (status: number, headers: IncomingHttpHeaders) => void;
+}
+
+/** Forwards the request and resolves once the client's response is finished or closed. */
+export type Forward = (req: Request, res: Response, forwarding: Forwarding) => Promise<void>;
+
+interface InFlight extends Forwarding {
+  timedOut: boolean;
+}
+
+const IN_FLIGHT = 'upstreamForwarding';
+
+export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' | 'timeoutMs'>> & UpstreamOptions,
+  log: (message: string) => void): Forward {
+  const inFlight = (res: Response): InFlight => res.locals[IN_FLIGHT] as InFlight;
+
+  const proxy = createProxyMiddleware<Request, Response>({
+    target: upstream.url,
+    changeOrigin: true,
+    proxyTimeout: upstream.timeoutMs,
+    on: {
+      proxyReq: (proxyReq: ClientRequest, req: Request, res: Response) => {
+        const forwarding = inFlight(res);
+        proxyReq.once('timeout', () => {
+          forwarding.timedOut = true;
+        });
+        if (upstream.apiKey === undefined) proxyReq.removeHeader('X-API-Key');
+        else proxyReq.setHeader('X-API-Key', upstream.apiKey);
+        proxyReq.setHeader('X-Request-Id', String(res.locals.requestId));
+        if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
+          proxyReq.removeHeader('Transfer-Encoding');
+          proxyReq.setHeader('Content-Length', forwarding.body.length);
+        }
+        // The incoming stream has ended; http-proxy ends proxyReq right after this.
+        if (forwarding.body.length > 0) proxyReq.write(forwarding.body);
+      },
+      proxyRes: (proxyRes: IncomingMessage, _req: Request, res: Response) => {
+        res.setHeader(RENDERER_HEADER, 'upstream');
+        inFlight(res).onAnswer?.(proxyRes.statusCode ?? 502, proxyRes.headers);
+      },
+      error: (err: Error & { code?: string }, _req: Request, res: Response | Socket) => {
+        if (res instanceof Socket) return; // no WebSockets here
+        const forwarding = inFlight(res);
+        const reason = forwarding.timedOut
+          ? `did not answer within ${upstream.timeoutMs} ms`
+          : `is unavailable (${err.code ?? err.message})`;
+        log(`[${String(res.locals.requestId)}] upstream renderer ${reason}`);
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        res.set(RENDERER_HEADER, 'upstream');
+        sendPlainError(res, 502, `Upstream renderer ${reason}`);
+      },
+    },
+  });
+
+  return (req, res, forwarding) => {
+    res.locals[IN_FLIGHT] = { ...forwarding, timedOut: false } satisfies InFlight;
+    // Forwarding the body ourselves; an Expect header would stop http-proxy from emitting proxyReq.
+    delete req.headers.expect;
+    return new Promise<void>((resolve, reject) => {
+      res.once('close', () => resolve());
+      proxy(req, res, (err?: unknown) => {
+        if (err) reject(err instanceof Error ? err : new Error(String(err)));
+      }).catch(reject);
+    });
+  };
+}

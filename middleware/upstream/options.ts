@@ -1,0 +1,70 @@
+// How the router works with the legacy service during a migration: the modes and their settings.
+
+/**
+ * - `off`: render everything here.
+ * - `fallback`: render here; forward what this renderer cannot draw (or compose) to the legacy service.
+ * - `shadow`: render here and answer; re-send a sample to the legacy service in the background and compare.
+ * - `proxy`: forward everything (authenticated and limited here).
+ */
+export type UpstreamMode = 'off' | 'fallback' | 'shadow' | 'proxy';
+
+export const UPSTREAM_MODES: readonly UpstreamMode[] = ['off', 'fallback', 'shadow', 'proxy'];
+
+export function isUpstreamMode(value: string): value is UpstreamMode {
+  return (UPSTREAM_MODES as readonly string[]).includes(value);
+}
+
+export interface UpstreamOptions {
+  /** Base URL of the legacy service: the part before `/printers/...`. */
+  url: string;
+  /** Key sent upstream in X-API-Key; the client's key is never forwarded. Without it none is sent. */
+  apiKey?: string;
+  /** How long the legacy service may stay silent before the request counts as failed (default 10 s). */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+
+export interface ShadowOptions {
+  /** Share of successful PNG requests re-sent upstream, 0..1 (default 0.1). */
+  sampleRate?: number;
+  /** Comparisons running at once (default 1). */
+  concurrency?: number;
+  /** Comparisons waiting to run; more are dropped, never awaited (default 100). */
+  queueSize?: number;
+  /** Ink F1 below which two labels count as divergent (default 0.99). */
+  minScore?: number;
+  /** When set, both PNGs of every divergent case are written here. */
+  storeDir?: string;
+  /** Called after every shadow request, divergent or not (metrics, tests). */
+  onSettled?: (outcome: ShadowOutcome) => void;
+  /** Random numbers in [0, 1) for sampling (tests). */
+  random?: () => number;
+}
+
+export const DEFAULT_SHADOW_SAMPLE_RATE = 0.1;
+export const DEFAULT_SHADOW_CONCURRENCY = 1;
+export const DEFAULT_SHADOW_QUEUE_SIZE = 100;
+export const DEFAULT_SHADOW_MIN_SCORE = 0.99;
+
+/** One label the two renderers drew differently (or only one of them drew). */
+export interface DivergenceEvent {
+  requestId: string;
+  /** Zero-based index of the compared label. */
+  index: number;
+  /** Labels the document produces (X-Total-Count) by each renderer; null when upstream did not say. */
+  labels: { local: number; upstream: number | null };
+  /** Ink F1 of our label against the legacy one (1 = same within one pixel; 0 when sizes differ). */
+  score: number;
+  /** Byte length of each PNG. */
+  bytes: { local: number; upstream: number };
+  /** Status the legacy service answered (a non-200 answer to a label we drew is a divergence too). */
+  upstreamStatus: number;
+  /** Where both images were stored, when `storeDir` is set. */
+  files?: { local: string; upstream: string };
+}
+
+export type ShadowOutcome =
+  | { requestId: string; outcome: 'same'; score: number }
+  | { requestId: string; outcome: 'divergent'; event: DivergenceEvent }
+  | { requestId: string; outcome: 'failed'; reason: string };

@@ -1,0 +1,182 @@
+// Shadow traffic: after we have answered, a sample of PNG requests is re-sent to the legacy service in the
+// background and the two labels are compared. Nothing here can delay or fail the client's response: work
+// is queued (bounded; full means dropped), runs on later turns, and every failure is only logged.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
+import {
+  DEFAULT_SHADOW_CONCURRENCY,
+  DEFAULT_SHADOW_MIN_SCORE,
+  DEFAULT_SHADOW_QUEUE_SIZE,
+  DEFAULT_SHADOW_SAMPLE_RATE,
+  type DivergenceEvent,
+  type ShadowOptions,
+  type ShadowOutcome,
+} from './options.js';
+import { upstreamHeaders } from './outgoing-headers.js';
+import { createPngComparer, type ComparePngs } from './png-comparer.js';
+import { BoundedWorkQueue } from './work-queue.js';
+
+/** One request we answered with a PNG, as the legacy service should see it. */
+export interface ShadowSample {
+  requestId: string;
+  method: string;
+  /** Path and query below the mount point, as received. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** The request body exactly as received (empty for GET). */
+  body: Buffer;
+  index: number;
+  local: { png: Uint8Array; labels: number };
+}
+
+export interface ShadowSettings {
+  upstream: { url: string; apiKey?: string; timeoutMs: number };
+  shadow: ShadowOptions;
+  onDivergence?: (event: DivergenceEvent) => void;
+  log: (message: string) => void;
+  compare?: ComparePngs;
+}
+
+const DROP_LOG_INTERVAL_MS = 10_000;
+
+export class ShadowTraffic {
+  readonly #settings: ShadowSettings;
+  readonly #sampleRate: number;
+  readonly #minScore: number;
+  readonly #random: () => number;
+  readonly #queue: BoundedWorkQueue;
+  readonly #compare: ComparePngs;
+  #droppedSinceLog = 0;
+  #dropLoggedAt = -Infinity;
+
+  constructor(settings: ShadowSettings) {
+    const { shadow } = settings;
+    this.#settings = settings;
+    this.#sampleRate = shadow.sampleRate ?? DEFAULT_SHADOW_SAMPLE_RATE;
+    this.#minScore = shadow.minScore ?? DEFAULT_SHADOW_MIN_SCORE;
+    this.#random = shadow.random ?? Math.random;
+    this.#queue = new BoundedWorkQueue(shadow.concurrency ?? DEFAULT_SHADOW_CONCURRENCY, shadow.queueSize ?? DEFAULT_SHADOW_QUEUE_SIZE);
+    this.#compare = settings.compare ?? createPngComparer();
+  }
+
+  /** Takes the sample into the queue when it is drawn and there is room; never waits. */
+  offer(sample: ShadowSample): boolean {
+    if (!(this.#random() < this.#sampleRate)) return false;
+    if (this.#queue.submit(() => this.#run(sample))) return true;
+    this.#logDropped();
+    return false;
+  }
+
+  /** Resolves once every queued comparison has finished. */
+  idle(): Promise<void> {
+    return this.#queue.idle();
+  }
+
+  async #run(sample: ShadowSample): Promise<void> {
+    const { upstream } = this.#settings;
+    let status: number;
+    let upstreamLabels: number | null;
+    let png: Uint8Array;
+    try {
+      const answer = await fetch(upstream.url.replace(/\/+$/, '') + sample.url, {
+        method: sample.method,
+        headers: upstreamHeaders(sample.headers, upstream.apiKey, sample.requestId),
+        ...(sample.body.length > 0 && { body: Uint8Array.from(sample.body) }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(upstream.timeoutMs),
+      });
+      status = answer.status;
+      const count = Number(answer.headers.get('X-Total-Count') ?? NaN);
+      upstreamLabels = Number.isInteger(count) ? count : null;
+      png = new Uint8Array(await answer.arrayBuffer());
+    } catch (err) {
+      const timedOut = (err as Error).name === 'TimeoutError';
+      this.#failed(sample, timedOut ? `did not answer within ${upstream.timeoutMs} ms` : `is unavailable (${describe(err)})`);
+      return;
+    }
+    // The legacy service being down or limiting us says nothing about rendering.
+    if (status === 429 || status >= 500) {
+      this.#failed(sample, `answered ${status}`);
+      return;
+    }
+
+    let score = 0;
+    if (status === 200) {
+      try {
+        score = await this.#compare(png, sample.local.png);
+      } catch (err) {
+        this.#failed(sample, `sent a label that could not be compared (${describe(err)})`);
+        return;
+      }
+    }
+    const labels = { local: sample.local.labels, upstream: upstreamLabels };
+    const divergent = status !== 200 || score < this.#minScore || (labels.upstream !== null && labels.upstream !== labels.local);
+    if (!divergent) {
+      this.#settled({ requestId: sample.requestId, outcome: 'same', score });
+      return;
+    }
+    const event: DivergenceEvent = {
+      requestId: sample.requestId,
+      index: sample.index,
+      labels,
+      score,
+      bytes: { local: sample.local.png.byteLength, upstream: png.byteLength },
+      upstreamStatus: status,
+    };
+    const files = await this.#store(sample, png);
+    if (files) event.files = files;
+    this.#settings.log(JSON.stringify({ event: 'shadow_divergence', ...event }));
+    this.#callHook('onDivergence', () => this.#settings.onDivergence?.(event));
+    this.#settled({ requestId: sample.requestId, outcome: 'divergent', event });
+  }
+
+  /** Both images of a divergent case in `storeDir`, named by time and request id. */
+  async #store(sample: ShadowSample, upstreamPng: Uint8Array): Promise<DivergenceEvent['files']> {
+    const dir = this.#settings.shadow.storeDir;
+    if (dir === undefined) return undefined;
+    const stem = `${Date.now()}-${sample.requestId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    const files = { local: join(dir, `${stem}.local.png`), upstream: join(dir, `${stem}.upstream.png`) };
+    try {
+      await mkdir(dir, { recursive: true });
+      await Promise.all([writeFile(files.local, sample.local.png), writeFile(files.upstream, upstreamPng)]);
+      return files;
+    } catch (err) {
+      this.#settings.log(JSON.stringify({ event: 'shadow_store_failed', requestId: sample.requestId, reason: describe(err) }));
+      return undefined;
+    }
+  }
+
+  #failed(sample: ShadowSample, why: string): void {
+    const reason = `upstream renderer ${why}`;
+    this.#settings.log(JSON.stringify({ event: 'shadow_failed', requestId: sample.requestId, reason }));
+    this.#settled({ requestId: sample.requestId, outcome: 'failed', reason });
+  }
+
+  #settled(outcome: ShadowOutcome): void {
+    this.#callHook('onSettled', () => this.#settings.shadow.onSettled?.(outcome));
+  }
+
+  /** A throwing hook is the caller's bug; it is logged and shadowing goes on. */
+  #callHook(name: string, call: () => void): void {
+    try {
+      call();
+    } catch (err) {
+      this.#settings.log(JSON.stringify({ event: 'shadow_hook_failed', hook: name, reason: describe(err) }));
+    }
+  }
+
+  #logDropped(): void {
+    this.#droppedSinceLog++;
+    if (Date.now() - this.#dropLoggedAt < DROP_LOG_INTERVAL_MS) return;
+    this.#settings.log(JSON.stringify({ event: 'shadow_dropped', dropped: this.#droppedSinceLog, reason: 'queue full' }));
+    this.#dropLoggedAt = Date.now();
+    this.#droppedSinceLog = 0;
+  }
+}
+
+function describe(err: unknown): string {
+  const cause = (err as { cause?: { code?: string } } | null)?.cause;
+  return cause?.code ?? (err instanceof Error ? err.message : String(err));
+}

@@ -1,0 +1,48 @@
+// The router's link to the legacy service: which mode, and the forwarder and shadow queue that mode needs.
+
+import { createForwarder, type Forward } from './forward.js';
+import {
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  isUpstreamMode,
+  type DivergenceEvent,
+  type ShadowOptions,
+  type UpstreamMode,
+  type UpstreamOptions,
+} from './options.js';
+import { ShadowTraffic } from './shadow.js';
+
+export interface UpstreamSettings {
+  mode?: UpstreamMode;
+  upstream?: UpstreamOptions;
+  shadow?: ShadowOptions;
+  onDivergence?: (event: DivergenceEvent) => void;
+}
+
+export type UpstreamLink =
+  | { mode: 'off' }
+  | { mode: 'fallback' | 'proxy'; forward: Forward }
+  | { mode: 'shadow'; shadow: ShadowTraffic };
+
+/** Checks the settings (a mode other than `off` needs an http(s) upstream URL) and builds what the mode uses. */
+export function linkUpstream(settings: UpstreamSettings, log: (message: string) => void): UpstreamLink {
+  const mode = settings.mode ?? 'off';
+  if (!isUpstreamMode(mode)) throw new Error(`Upstream mode must be off, fallback, shadow or proxy, not ${String(mode)}`);
+  if (mode === 'off') return { mode };
+  const url = settings.upstream?.url;
+  if (url === undefined || !/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) {
+    throw new Error(`Upstream mode ${mode} needs the legacy service's base URL (http or https) in upstream.url`);
+  }
+  const upstream = { ...settings.upstream, url, timeoutMs: settings.upstream?.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS };
+  if (mode === 'shadow') {
+    return {
+      mode,
+      shadow: new ShadowTraffic({
+        upstream,
+        shadow: settings.shadow ?? {},
+        ...(settings.onDivergence && { onDivergence: settings.onDivergence }),
+        log,
+      }),
+    };
+  }
+  return { mode, forward: createForwarder(upstream, log) };
+}
