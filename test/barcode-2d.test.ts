@@ -9,6 +9,9 @@ import { parseQrData, encodeQr } from '../renderer/barcodes/matrix/qr.js';
 import { parseDataMatrixData } from '../renderer/barcodes/matrix/datamatrix.js';
 import { maxiCodeMessage } from '../renderer/barcodes/matrix/maxicode.js';
 import { autoColumns } from '../renderer/barcodes/matrix/pdf417.js';
+import { planQr, qrDataCodewords } from '../renderer/barcodes/matrix/qr-segments.js';
+import { interleave, qrSymbol } from '../renderer/barcodes/matrix/qr-symbol.js';
+import { encodeGrid } from '../renderer/barcodes/matrix/grid.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
 
 const require = createRequire(import.meta.url);
@@ -159,6 +162,29 @@ describe('2D barcode field data', () => {
     const format = cells.reduce((v, [x, y]) => (v << 1) | at(x, y), 0) ^ 0x5412;
     expect(format >> 13).to.equal(0b10); // level H
     expect((format >> 10) & 7).to.equal(1);
+  });
+
+  it('segments QR data like the legacy renderer: short digit runs stay alphanumeric, zeros in a URL go numeric', () => {
+    const bytes = (t: string) => Uint8Array.from(t, (c) => c.charCodeAt(0));
+    // Decoded from the legacy renderer's symbols: level M (a single alphanumeric segment would have allowed Q).
+    const royal = planQr(bytes('AB123456789GBSW1A1AAJOHNSMITH'), 'M');
+    expect(royal.segments.map((s) => `${s.mode}${s.length}`)).to.deep.equal(['alnum2', 'num9', 'alnum18']);
+    expect([royal.version, royal.level]).to.deep.equal([2, 'M']);
+    const url = planQr(bytes('https://system.com/#0000000000:test@ingrid.com:merchant?languageCode=no'), 'Q');
+    expect(url.segments.map((s) => `${s.mode}${s.length}`)).to.deep.equal(['byte20', 'num10', 'byte41']);
+  });
+
+  it('builds the same QR symbol as bwip-js for single-segment data, for every mask and across versions', () => {
+    for (const [text, level] of [['Hello World', 'Q'], ['12345678901234567890', 'H'], ['x'.repeat(300), 'Q']] as const) {
+      const data = Uint8Array.from(text, (c) => c.charCodeAt(0));
+      const plan = planQr(data, level);
+      const codewords = interleave(qrDataCodewords(data, plan), plan.version, plan.level);
+      for (let mask = 0; mask < 8; mask++) {
+        const ours = qrSymbol(codewords, plan.version, plan.level, mask);
+        const theirs = encodeGrid('qrcode', text, { eclevel: plan.level, fixedeclevel: true, version: String(plan.version), mask: mask + 1 });
+        expect(Buffer.from(ours.bits).equals(Buffer.from(theirs.bits)), `${text.slice(0, 12)} mask ${mask}`).to.equal(true);
+      }
+    }
   });
 
   it('reads Data Matrix escapes: ~dNNN, ~1 as FNC1, control letters, a doubled escape', () => {

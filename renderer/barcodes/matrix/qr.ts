@@ -1,10 +1,14 @@
 // ^BQ QR Code: error correction and input mode come from the ^FD prefix (`QA,data`, `HM,B0005bytes`).
+// The symbol is built here rather than by bwip-js: the legacy renderer segments the data its own way (see
+// qr-segments.ts) and bwip-js takes no raw QR input.
 
 import type { DrawEnv, Field, LabelElement } from '../../model.js';
-import { byteString, encodeGrid, type ModuleGrid } from './grid.js';
+import { byteString, type ModuleGrid } from './grid.js';
+import { planQr, qrDataCodewords, type QrLevel } from './qr-segments.js';
+import { interleave, qrSymbol } from './qr-symbol.js';
 import { gridElement, num, report, tryEncode } from './field.js';
 
-export type QrLevel = 'L' | 'M' | 'Q' | 'H';
+export type { QrLevel };
 
 export interface QrData {
   level: QrLevel;
@@ -84,12 +88,18 @@ export function qrPenalty(g: ModuleGrid): number {
   return score;
 }
 
-/** The symbol with the mask of lowest penalty (lowest mask number on ties); the level may rise while the size stays. */
+/**
+ * The symbol as the legacy renderer builds it: its segmentation, version and raised level (qr-segments.ts),
+ * then the mask of lowest penalty (lowest mask number on ties).
+ */
 export function encodeQr(q: QrData): ModuleGrid {
+  const data = Uint8Array.from(q.text, (c) => c.charCodeAt(0) & 0xff);
+  const plan = planQr(data, q.level);
+  const codewords = interleave(qrDataCodewords(data, plan), plan.version, plan.level);
   let best: ModuleGrid | undefined;
   let bestScore = Infinity;
-  for (let mask = 1; mask <= 8; mask++) {
-    const g = encodeGrid('qrcode', q.text, { eclevel: q.level, mask });
+  for (let mask = 0; mask < 8; mask++) {
+    const g = qrSymbol(codewords, plan.version, plan.level, mask);
     const s = qrPenalty(g);
     if (s < bestScore) { best = g; bestScore = s; }
   }
