@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { placeSymbol, toLabelRect, type SymbolFrame } from '../renderer/barcodes/common/frame.js';
 import { barsFromRuns, narrowWideToDots } from '../renderer/barcodes/common/bars.js';
-import { code11Checks, code39Check, msiMod10 } from '../renderer/barcodes/linear/checks.js';
+import { code11Checks, code39Check, code93Checks, msiMod10 } from '../renderer/barcodes/linear/checks.js';
 import { plesseyBits } from '../renderer/barcodes/linear/plessey.js';
 import { bracketAis } from '../renderer/barcodes/linear/databar.js';
 import { gs1CheckDigit } from '../renderer/barcodes/linear/code128-encode.js';
@@ -77,6 +77,10 @@ describe('check characters', () => {
     expect(code11Checks('123-45', false)).to.have.length(1);
     expect(code11Checks('123-45', true)).to.have.length(2);
     expect(code11Checks('123-45', true)[0]).to.equal(code11Checks('123-45', false));
+  });
+
+  it('Code 93 check characters of TEST93 are +6', () => {
+    expect(code93Checks('TEST93')).to.equal('+6');
   });
 
   it('MSI mod 10 (Luhn) of 1234567 is 4', () => {

@@ -48,4 +48,19 @@ export function mod10Weighted31(digits: string): string {
   return String((10 - (sum % 10)) % 10);
 }
 
+/** Code 93 check characters C and K for data within its 43 basic characters (else empty). */
+export function code93Checks(data: string): string {
+  if ([...data].some((c) => !CODE39_SET.includes(c))) return '';
+  const weighted = (values: number[], max: number) => {
+    let sum = 0;
+    for (let i = values.length - 1, w = 1; i >= 0; i--, w = w === max ? 1 : w + 1) sum += values[i] * w;
+    return sum % 47;
+  };
+  const values = [...data].map((c) => CODE39_SET.indexOf(c));
+  const c = weighted(values, 20);
+  const k = weighted([...values, c], 15);
+  // values 43..46 are the shift characters, which have no printable form
+  return c < 43 && k < 43 ? CODE39_SET[c] + CODE39_SET[k] : '';
+}
+
 export { CODE39_SET };

@@ -8,7 +8,7 @@ import { barsFromRuns, modulesToDots, narrowWideToDots } from '../common/bars.js
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
 import { bwipElements, type BwipOptions } from './bwip.js';
-import { CODE39_SET, code11Checks, code39Check, mod10Weighted31, msiMod10, msiMod11 } from './checks.js';
+import { CODE39_SET, code11Checks, code39Check, code93Checks, mod10Weighted31, msiMod10, msiMod11 } from './checks.js';
 import { barHeight, flag, interpretationLine, linearElement } from './layout.js';
 
 interface Prepared {
@@ -62,10 +62,11 @@ const logmars: TwoWidthSymbology = {
 
 const code93: TwoWidthSymbology = {
   command: '^BA', name: 'Code 93', bcid: 'code93', at: { o: 0, h: 1, line: 2, above: 3 }, lineDefault: true, widths: 'modules',
-  prepare(data) {
+  prepare(data, p) {
     const { out, skipped } = keep(data, (c) => c.charCodeAt(0) < 128);
     if (!out) return null;
-    return { encode: out, text: out, options: { includecheck: true, ...(/^[0-9A-Z\-. $/+%]*$/.test(out) ? {} : { parse: false }) }, skipped };
+    // The two check characters are always encoded; the line shows them when asked (e = Y).
+    return { encode: out, text: p[4] === 'Y' ? out + code93Checks(out) : out, options: { includecheck: true, ...(/^[0-9A-Z\-. $/+%]*$/.test(out) ? {} : { parse: false }) }, skipped };
   },
 };
 
