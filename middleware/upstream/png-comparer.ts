@@ -1,5 +1,5 @@
-// Scores our PNG against the legacy one (ink F1, see ink-f1.ts) in one worker thread, started on first use.
-// The worker holds the process open only while a comparison is pending.
+// Scores our PNG against the legacy one (ink F1, see ink-f1.ts) in a worker thread, started on first use.
+// The worker holds the process open only while a comparison is pending; one serves the whole process.
 
 import { Worker } from 'node:worker_threads';
 
@@ -57,4 +57,12 @@ export function createPngComparer(): ComparePngs {
       running.postMessage(task);
     });
   };
+}
+
+let shared: ComparePngs | undefined;
+
+/** The process-wide comparer (one worker however many routers shadow). */
+export function sharedPngComparer(): ComparePngs {
+  shared ??= createPngComparer();
+  return shared;
 }

@@ -15,7 +15,7 @@ import {
   type ShadowOutcome,
 } from './options.js';
 import { upstreamHeaders } from './outgoing-headers.js';
-import { createPngComparer, type ComparePngs } from './png-comparer.js';
+import { sharedPngComparer, type ComparePngs } from './png-comparer.js';
 import { BoundedWorkQueue } from './work-queue.js';
 
 /** One request we answered with a PNG, as the legacy service should see it. */
@@ -58,7 +58,7 @@ export class ShadowTraffic {
     this.#minScore = shadow.minScore ?? DEFAULT_SHADOW_MIN_SCORE;
     this.#random = shadow.random ?? Math.random;
     this.#queue = new BoundedWorkQueue(shadow.concurrency ?? DEFAULT_SHADOW_CONCURRENCY, shadow.queueSize ?? DEFAULT_SHADOW_QUEUE_SIZE);
-    this.#compare = settings.compare ?? createPngComparer();
+    this.#compare = settings.compare ?? sharedPngComparer();
   }
 
   /** Takes the sample into the queue when it is drawn and there is room; never waits. */
