@@ -38,7 +38,8 @@ function downloadBytes(ip: Interpreter, data: Payload, ascii: boolean, command: 
   const tag = String.fromCharCode(...data.bytes.subarray(i, i + 5)).toUpperCase();
   if (tag === ':Z64:' || tag === ':B64:') return decodeBase64Payload(data.bytes, i, report);
   if (!ascii) return data.bytes.slice();
-  const hex = Buffer.from(String.fromCharCode(...data.bytes.filter((c) => c > 0x20)), 'hex');
+  // latin1 via Buffer: spreading a large payload into fromCharCode overflows the call stack.
+  const hex = Buffer.from(Buffer.from(data.bytes.filter((c) => c > 0x20)).toString('latin1'), 'hex');
   return new Uint8Array(hex);
 }
 
