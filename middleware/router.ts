@@ -4,7 +4,8 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { render as renderZpl, RenderError, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
+import { RenderError, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
+import { sharedRenderer } from '../renderer/pool/index.js';
 import { authorize, requestKey } from './authorize.js';
 import { StoreUnavailableError } from './deadline.js';
 import {
@@ -48,8 +49,12 @@ export interface LegacyRouterOptions {
   storeTimeoutMs?: number;
   /** Where unexpected failures are reported (default console.error); never given keys or bodies. */
   log?: (message: string) => void;
-  /** The renderer (default: this package's). */
+  /** The renderer (default: this package's, in a worker pool shared by the process; see renderThreads). */
   render?: RenderFunction;
+  /** Worker threads of the default renderer (default: one per core); 0 renders on the event loop, without a time budget. */
+  renderThreads?: number;
+  /** Time one render may take in the default renderer before it fails with a 500 (default 10 s). */
+  renderTimeoutMs?: number;
   /** Working with the legacy service during a migration (default `off`); other modes need `upstream`. */
   mode?: UpstreamMode;
   /** The legacy service: base URL, the key we send it, its time budget. */
@@ -91,7 +96,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     now: options.now ?? (() => new Date()),
   };
   const usageStore = options.usageStore ?? new MemoryUsageStore();
-  const render = options.render ?? renderZpl;
+  const render = options.render ?? sharedRenderer({ threads: options.renderThreads, timeoutMs: options.renderTimeoutMs });
   const log = options.log ?? ((message: string) => console.error(message));
   const upstream = linkUpstream(options, log);
 

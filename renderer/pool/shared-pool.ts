@@ -1,0 +1,32 @@
+// The renderer routers use when none is given: one worker pool per process (per thread count and time
+// budget), created on first use so importing the package starts no threads.
+
+import { render as renderInline } from '../render.js';
+import { createRenderPool, DEFAULT_RENDER_TIMEOUT_MS, type RenderFn, type RenderPool } from './render-pool.js';
+
+export interface SharedRendererOptions {
+  /** Worker threads (default: one per core); 0 renders on the calling thread, without a time budget. */
+  threads?: number;
+  /** Time budget of one render (default 10 s). */
+  timeoutMs?: number;
+}
+
+const pools = new Map<string, RenderPool>();
+
+export function sharedRenderer(options: SharedRendererOptions = {}): RenderFn {
+  if (options.threads === 0) return renderInline;
+  const key = `${options.threads ?? 'cores'}/${options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = createRenderPool(options);
+    pools.set(key, pool);
+  }
+  return pool.render;
+}
+
+/** Waits for running renders, then stops every shared pool's workers (graceful shutdown, tests). */
+export async function closeSharedRenderPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close()));
+}
