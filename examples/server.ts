@@ -19,7 +19,6 @@ const log = (message: string): void => console.error(message);
 
 async function main(): Promise<void> {
   const config = readServerConfig();
-  if (config.upstream.mode !== 'off') log(`UPSTREAM_MODE=${config.upstream.mode} is not supported yet; rendering locally`);
 
   const records: KeyRecord[] = config.apiKeysFile ? await loadKeyFile(config.apiKeysFile) : [];
   if (!config.apiKeysFile) {
@@ -43,7 +42,15 @@ async function main(): Promise<void> {
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, log }));
+  const { mode, ...upstream } = config.upstream;
+  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
+    ...stores,
+    log,
+    mode,
+    ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
+    shadow: config.shadow,
+  }));
+  if (mode !== 'off') log(`UPSTREAM_MODE=${mode}: legacy service at ${redactUrl(upstream.url!)}`);
 
   const server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
@@ -67,6 +74,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** The URL without credentials, for the log. */
+function redactUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
 }
 
 main().catch((err: unknown) => {
