@@ -2,7 +2,8 @@
 // body bytes (our body parser already read the stream, so the bytes we kept are written again), the
 // client's X-API-Key replaced by ours; the answer streams back unchanged, marked `X-Renderer: upstream`.
 
-import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
 import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -34,6 +35,8 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
   const proxy = createProxyMiddleware<Request, Response>({
     target: upstream.url,
     changeOrigin: true,
+    // Reused connections: a TLS handshake to the legacy service per request would cost more than the render.
+    agent: /^https:/i.test(upstream.url) ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
     proxyTimeout: upstream.timeoutMs,
     on: {
       proxyReq: (proxyReq: ClientRequest, req: Request, res: Response) => {
