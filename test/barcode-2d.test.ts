@@ -7,6 +7,7 @@ import { render } from '../renderer/render.js';
 import type { RenderResult } from '../renderer/api.js';
 import { parseQrData, encodeQr } from '../renderer/barcodes/matrix/qr.js';
 import { parseDataMatrixData } from '../renderer/barcodes/matrix/datamatrix.js';
+import { FNC1, encodeDataMatrixData } from '../renderer/barcodes/matrix/datamatrix-codewords.js';
 import { maxiCodeMessage } from '../renderer/barcodes/matrix/maxicode.js';
 import { autoColumns } from '../renderer/barcodes/matrix/pdf417.js';
 import { planQr, qrDataCodewords } from '../renderer/barcodes/matrix/qr-segments.js';
@@ -188,9 +189,18 @@ describe('2D barcode field data', () => {
   });
 
   it('reads Data Matrix escapes: ~dNNN, ~1 as FNC1, control letters, a doubled escape', () => {
-    expect(parseDataMatrixData('A~d066~~C', '~')).to.deep.equal({ text: 'AB~C', fnc: false });
-    expect(parseDataMatrixData('~10123^x', '~')).to.deep.equal({ text: '^FNC10123^094x', fnc: true });
-    expect(parseDataMatrixData('a~Mb', '~').text).to.equal('a\rb');
+    const codes = (t: string) => Array.from(t, (c) => c.charCodeAt(0));
+    expect(parseDataMatrixData('A~d066~~C', '~')).to.deep.equal(codes('AB~C'));
+    expect(parseDataMatrixData('~10123^x', '~')).to.deep.equal([FNC1, ...codes('0123^x')]);
+    expect(parseDataMatrixData('a~Mb', '~')).to.deep.equal(codes('a\rb'));
+  });
+
+  it('chooses Data Matrix encodation like the legacy renderer: `||Laura` keeps both bars in ASCII, then Text', () => {
+    const codes = Array.from('3UW1TM2039429|9000001||Laura Bianchi|Laura Bianchi|Via Garibaldi, 10', (c) => c.charCodeAt(0));
+    const cw = encodeDataMatrixData(codes).codewords;
+    // ...'1' '|' '|' in ASCII (value + 1), then the Text latch 239.
+    const at = cw.indexOf(239);
+    expect(cw.slice(at - 3, at + 1)).to.deep.equal([50, 125, 125, 239]);
   });
 
   it('moves the MaxiCode primary message into the structured carrier message bwip-js expects', () => {
