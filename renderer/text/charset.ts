@@ -1,5 +1,5 @@
 // ^CI: field data bytes to text. 0-13 are code page 850 with a national variant of twelve ASCII
-// positions; 27 and 31-36 are Windows code pages; 28 UTF-8; 29/30 UTF-16 big/little endian.
+// positions; 27 (1252) and 31-36 are Windows code pages; 28 UTF-8; 29/30 UTF-16 big/little endian.
 
 /** Code page 850, bytes 0x80-0xFF. */
 const CP850_HIGH =
@@ -30,8 +30,16 @@ const NATIONAL_SETS: Readonly<Record<number, string>> = {
   13: '#$@[\\]^`{|}~', // Zebra code page 850
 };
 
+/** Code page 1252, bytes 0x80-0x9F (the rest is Latin-1); Node's TextDecoder reads these as C1 controls. */
+const CP1252_C1 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+
+function decodeCp1252(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += b >= 0x80 && b < 0xa0 ? CP1252_C1[b - 0x80] : String.fromCharCode(b);
+  return s;
+}
+
 const WINDOWS_PAGES: Readonly<Record<number, string>> = {
-  27: 'windows-1252',
   31: 'windows-1250',
   33: 'windows-1251',
   34: 'windows-1253',
@@ -62,6 +70,7 @@ function decodeCp850(bytes: Uint8Array, national: string): string {
 export function decodeFieldText(bytes: Uint8Array, charset: number): string {
   const national = NATIONAL_SETS[charset];
   if (national !== undefined) return decodeCp850(bytes, national);
+  if (charset === 27) return decodeCp1252(bytes);
   const page = WINDOWS_PAGES[charset];
   if (page) return decoder(page).decode(bytes);
   if (charset === 28) return decoder('utf-8').decode(bytes);
