@@ -239,9 +239,8 @@ export class Interpreter {
 
   /** Converts a coordinate in ^MU units to dots. */
   dots(v: number): number {
-    const scale = this.printer.unitScale;
-    // Dots are taken whole as written; inches and millimetres (fractions allowed) round to the nearest dot.
-    return scale === 1 ? Math.trunc(v) : Math.round(v * scale);
+    // Fractions (inches, millimetres, or dots written with decimals) round to the nearest dot.
+    return Math.round(v * this.printer.unitScale);
   }
 
   /** ^FS: turns the draft into a Field of the current label. */
