@@ -76,6 +76,8 @@ export interface DocumentPlan {
 }
 
 const MAX_REPLAY_DEPTH = 8;
+/** Commands all ^XF recalls of one document may run: formats recalling each other would otherwise grow exponentially. */
+export const MAX_REPLAYED_COMMANDS = 50_000;
 
 export class Interpreter {
   readonly log: DiagnosticLog;
@@ -88,6 +90,7 @@ export class Interpreter {
   field: FieldDraft;
   private readonly table: CommandTable;
   private replayDepth = 0;
+  private replayed = 0;
 
   constructor(dpmm: number, log = new DiagnosticLog(), table: CommandTable = commandTable) {
     this.dpmm = dpmm;
@@ -136,6 +139,11 @@ export class Interpreter {
       this.warn(at, 0, '^XF', 0, 'Recalled format nested too deeply; ignored');
       return;
     }
+    if (this.replayed + tokens.length > MAX_REPLAYED_COMMANDS) {
+      this.warn(at, 0, '^XF', 0, `Recalled formats exceed ${MAX_REPLAYED_COMMANDS} commands in this document; ignored`);
+      return;
+    }
+    this.replayed += tokens.length;
     this.replayDepth++;
     try { this.runTokens(tokens); } finally { this.replayDepth--; }
   }

@@ -1,0 +1,22 @@
+// Every crash or hang the fuzzers found, as a fixed case. Rendered through the pool so a regression
+// fails on the time budget instead of hanging the run.
+
+import { expect } from 'chai';
+import { MAX_REPLAYED_COMMANDS } from '../renderer/interpreter.js';
+import { fuzzPool } from './helpers/fuzz-pool.js';
+
+const SMALL = { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 } as const;
+
+describe('fuzz regressions', function () {
+  this.timeout(60_000);
+
+  it('formats that recall each other (^DF/^XF) stop at the replay budget instead of growing exponentially', async () => {
+    // Found by fuzz-render (crafted recursiveXf): 18^8 recalls within the depth limit hung the worker.
+    const loop = '^XA^DFR:LOOP.ZPL^FS^FO10,10^GB30,30,2^FS' + '^XFR:LOOP.ZPL^FS'.repeat(18) + '^XZ';
+    const result = await fuzzPool().render(`${loop}^XA^XFR:LOOP.ZPL^FS^XZ`, SMALL);
+    expect(result.contentType).to.equal('image/png');
+    const refused = result.warnings.filter((w) => w.message.includes(`exceed ${MAX_REPLAYED_COMMANDS} commands`));
+    expect(refused.length).to.be.greaterThan(0);
+    expect(refused[0].command).to.equal('^XF');
+  });
+});

@@ -1,0 +1,242 @@
+// Hostile ZPL for the fuzz suites: the 600 fixture documents (shared/fixtures/manifest.json) mutated
+// (truncated, spliced, numbers blown up, bytes injected) plus hand-shaped attacks on the parts of ZPL
+// that carry lengths, recursion or encodings. `npm test` runs them with a fixed seed and few runs;
+// `npm run fuzz` sets FUZZ_RUNS and FUZZ_SEED for a longer, differently seeded run.
+
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import type { Dpmm, RenderRequest } from '../../renderer/index.js';
+
+export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures');
+
+/** Runs per property: small and seeded under `npm test`, FUZZ_RUNS (times the weight) under `npm run fuzz`. */
+export function fuzzRuns(defaultRuns: number): number {
+  const n = Number(process.env.FUZZ_RUNS);
+  return Number.isInteger(n) && n > 0 ? n : defaultRuns;
+}
+
+export function fuzzSeed(fixed: number): number {
+  const s = Number(process.env.FUZZ_SEED);
+  return Number.isInteger(s) ? s : fixed;
+}
+
+/** fast-check parameters: seeded, bounded, and with the failing seed/path printed for a replay. */
+export function fuzzParams(fixedSeed: number, defaultRuns: number): fc.Parameters<unknown> {
+  return { seed: fuzzSeed(fixedSeed), numRuns: fuzzRuns(defaultRuns), endOnFailure: process.env.FUZZ_SHRINK !== '1' };
+}
+
+export interface Fixture {
+  id: string;
+  group: string;
+  zpl: Uint8Array;
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+  index: number;
+}
+
+interface ManifestEntry {
+  id: string;
+  group: string;
+  zpl: string;
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+  index: number;
+}
+
+let fixtures: Fixture[] | undefined;
+
+/** Every document in the manifest, read once. */
+export function loadFixtures(): Fixture[] {
+  if (fixtures) return fixtures;
+  const manifest = JSON.parse(readFileSync(join(FIXTURES_DIR, 'manifest.json'), 'utf8')) as ManifestEntry[];
+  fixtures = manifest.map((e) => ({
+    id: e.id, group: e.group, dpmm: e.dpmm, widthIn: e.widthIn, heightIn: e.heightIn, index: e.index,
+    zpl: new Uint8Array(readFileSync(join(FIXTURES_DIR, e.zpl))),
+  }));
+  return fixtures;
+}
+
+export interface FuzzCase {
+  /** How the document was made (shown when a property fails). */
+  how: string;
+  zpl: Uint8Array;
+  req: RenderRequest;
+}
+
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
+const fromLatin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
+const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts));
+
+/** Numbers that break naive parameter handling. */
+export const hostileNumber = fc.oneof(
+  fc.constantFrom('0', '-1', '-99999', '99999999', '2147483648', '4294967296', '9007199254740993', '1e308', '1e-308',
+    '-0', '0x10', 'NaN', 'Infinity', '+5', '.5', '5.', '1,2', '', ' ', '00000000000000000000000000001', '9'.repeat(400)),
+  fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }).map(String),
+  fc.double({ noNaN: false }).map(String),
+);
+
+/** A fixture, picked by index so fast-check can shrink toward the first ones. */
+function fixtureArb(): fc.Arbitrary<Fixture> {
+  const all = loadFixtures();
+  return fc.nat({ max: all.length - 1 }).map((i) => all[i]);
+}
+
+function requestFor(f: Fixture, format: 'png' | 'pdf', index: number | undefined): RenderRequest {
+  return {
+    dpmm: f.dpmm, widthIn: f.widthIn, heightIn: f.heightIn, format,
+    ...(index !== undefined && { index }),
+    ...(format === 'png' && { rotation: 0 as const, quality: 'grayscale' as const }),
+  };
+}
+
+const requestShape = fc.record({
+  format: fc.constantFrom<'png' | 'pdf'>('png', 'png', 'png', 'pdf'),
+  index: fc.oneof(fc.constant(0), fc.constant(0), fc.nat({ max: 3 })),
+  allPages: fc.boolean(),
+});
+
+type Mutation = (doc: Uint8Array, other: Uint8Array) => fc.Arbitrary<{ how: string; zpl: Uint8Array }>;
+
+/** Ways to break a real document. */
+const mutations: Record<string, Mutation> = {
+  truncate: (d) => fc.nat({ max: d.length }).map((n) => ({ how: `truncated at ${n}`, zpl: d.subarray(0, n) })),
+  splice: (d, o) => fc.tuple(fc.nat({ max: d.length }), fc.nat({ max: o.length }))
+    .map(([a, b]) => ({ how: `first ${a} bytes + another fixture from ${b}`, zpl: concat(d.subarray(0, a), o.subarray(b)) })),
+  inject: (d) => fc.tuple(fc.nat({ max: d.length }), fc.uint8Array({ minLength: 1, maxLength: 64 }))
+    .map(([at, junk]) => ({ how: `${junk.length} random bytes at ${at}`, zpl: concat(d.subarray(0, at), junk, d.subarray(at)) })),
+  flip: (d) => fc.array(fc.tuple(fc.nat({ max: Math.max(0, d.length - 1) }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 16 })
+    .map((edits) => {
+      const z = d.slice();
+      for (const [at, v] of edits) if (at < z.length) z[at] = v;
+      return { how: `${edits.length} bytes overwritten`, zpl: z };
+    }),
+  numbers: (d) => fc.array(hostileNumber, { minLength: 1, maxLength: 8 }).chain((nums) => fc.nat().map((start) => {
+    // Replace the k-th, k+1-th... digit runs (parameters) with hostile values.
+    let k = 0;
+    const text = latin1(d).replace(/-?\d+(\.\d+)?/g, (m) => {
+      const i = k++ - (start % 50);
+      return i >= 0 && i < nums.length ? nums[i] : m;
+    });
+    return { how: `numbers replaced with ${JSON.stringify(nums).slice(0, 120)}`, zpl: fromLatin1(text) };
+  })),
+  unterminated: (d) => fc.constant({ how: 'every ^XZ removed', zpl: fromLatin1(latin1(d).replace(/\^XZ/gi, '')) }),
+  repeatCommand: (d) => fc.tuple(fc.nat({ max: d.length }), fc.integer({ min: 2, max: 40 })).map(([at, times]) => {
+    // Repeats the command starting at the first prefix after `at`.
+    const text = latin1(d);
+    const s = text.indexOf('^', at);
+    if (s < 0) return { how: 'nothing to repeat', zpl: d };
+    const e = text.indexOf('^', s + 1);
+    const cmd = text.slice(s, e < 0 ? text.length : e);
+    return { how: `${cmd.slice(0, 40)} repeated ${times} times`, zpl: fromLatin1(text.slice(0, s) + cmd.repeat(times) + text.slice(s)) };
+  }),
+};
+
+/** A fixture document broken in one or two ways, with a request around it. */
+export function mutatedFixture(): fc.Arbitrary<FuzzCase> {
+  const names = Object.keys(mutations);
+  return fc.tuple(fixtureArb(), fixtureArb(), fc.array(fc.constantFrom(...names), { minLength: 1, maxLength: 2 }), requestShape)
+    .chain(([f, other, chosen, shape]) => {
+      let arb: fc.Arbitrary<{ how: string; zpl: Uint8Array }> = fc.constant({ how: f.id, zpl: f.zpl });
+      for (const name of chosen) {
+        arb = arb.chain((acc) => mutations[name](acc.zpl, other.zpl).map((m) => ({ how: `${acc.how}; ${m.how}`, zpl: m.zpl })));
+      }
+      return arb.map(({ how, zpl }) => ({
+        how,
+        zpl,
+        req: requestFor(f, shape.format, shape.format === 'pdf' && shape.allPages ? undefined : shape.index),
+      }));
+    });
+}
+
+const small = (format: 'png' | 'pdf' = 'png'): RenderRequest => ({ dpmm: 8, widthIn: 2, heightIn: 2, format, ...(format === 'png' && { index: 0 }) });
+
+/** Hand-shaped attacks on lengths, recursion, encodings and counts. */
+export function craftedAttack(): fc.Arbitrary<FuzzCase> {
+  const lyingGf = fc.tuple(fc.constantFrom('A', 'B', 'C'), hostileNumber, hostileNumber, hostileNumber, fc.uint8Array({ maxLength: 300 }), fc.boolean())
+    .map(([fmt, total, field, row, data, hex]) => {
+      const body = fmt === 'A' && hex ? enc(Buffer.from(data).toString('hex').toUpperCase()) : data;
+      return {
+        how: `^GF${fmt},${total},${field},${row} with ${body.length} data bytes`,
+        zpl: concat(enc(`^XA^FO10,10^GF${fmt},${total},${field},${row},`), body, enc('^FS^FO5,5^GB50,50,2^FS^XZ')),
+        req: small(),
+      };
+    });
+  const lyingDownload = fc.tuple(fc.constantFrom('~DG', '~DY', '~DU', '~DT', '~DB'), hostileNumber, hostileNumber, fc.uint8Array({ maxLength: 200 }))
+    .map(([cmd, size, row, data]) => {
+      const head = cmd === '~DY' ? `${cmd}R:X.GRF,A,G,${size},${row},` : cmd === '~DG' ? `${cmd}R:X.GRF,${size},${row},` : `${cmd}R:X.FNT,${size},`;
+      return {
+        how: `${head} + ${data.length} bytes`,
+        zpl: concat(enc(head), data, enc('^XA^FO10,10^XGR:X.GRF,1,1^FS^FO10,10^IMR:X.GRF^FS^XZ')),
+        req: small(),
+      };
+    });
+  const nestedDf = fc.integer({ min: 1, max: 12 }).map((depth) => {
+    let s = '';
+    for (let i = 0; i < depth; i++) s += `^XA^DFR:F${i}.ZPL^FS^FO${i * 5},${i * 5}^GB20,20,1^FS`;
+    s += '^XZ'.repeat(depth);
+    for (let i = 0; i < depth; i++) s += `^XA^XFR:F${i}.ZPL^FS^XZ`;
+    return { how: `${depth} nested ^DF`, zpl: enc(s), req: small('pdf') };
+  });
+  const recursiveXf = fc.tuple(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 3 })).map(([width, formats]) => {
+    // Each format recalls itself and the others `width` times: exponential if replay is not bounded.
+    let s = '';
+    const names = Array.from({ length: formats }, (_, i) => `R:LOOP${i}.ZPL`);
+    for (const n of names) s += `^XA^DF${n}^FS^FO10,10^GB30,30,2^FS${names.map((m) => `^XF${m}^FS`).join('').repeat(width)}^XZ`;
+    s += `^XA^XF${names[0]}^FS^XZ`;
+    return { how: `${formats} formats recalling each other ${width} times`, zpl: enc(s), req: small() };
+  });
+  const badUtf8 = fc.tuple(fc.constantFrom(28, 29, 30, 27, 0, 13, 99), fc.uint8Array({ minLength: 1, maxLength: 80 }), fc.boolean(), fc.constantFrom('0', 'A', 'D'))
+    .map(([ci, bytes, fh, font]) => ({
+      how: `^CI${ci} ${fh ? 'with ^FH ' : ''}font ${font} and ${bytes.length} raw bytes`,
+      zpl: concat(enc(`^XA^CI${ci}^FO10,10^A${font}N,30,30${fh ? '^FH' : ''}^FD`), fh ? enc('_' + Buffer.from(bytes).toString('hex').replace(/(..)/g, '$1_').slice(0, -1)) : bytes, enc('^FS^FB200,3,0,C^FO10,60^A0N,20^FD'), bytes, enc('^FS^XZ')),
+      req: small(),
+    }));
+  const counts = fc.tuple(hostileNumber, hostileNumber, hostileNumber, fc.constantFrom('png', 'pdf') as fc.Arbitrary<'png' | 'pdf'>)
+    .map(([pq, fb, sn, format]) => ({
+      how: `^PQ${pq} ^FB${fb} ^SN${sn}`,
+      zpl: enc(`^XA^FO10,10^FB${fb},${fb},${fb},L,${fb}^FDtext text text^FS^FO10,50^SN${sn},1,Y^FS^PQ${pq}^XZ`),
+      req: small(format),
+    }));
+  const shapes = fc.tuple(fc.constantFrom('^GB', '^GC', '^GE', '^GD', '^FO', '^FT', '^LH', '^LS', '^LT', '^PW', '^LL', '^MU', '^FW', '^BY', '^A0N', '^CF'), fc.array(hostileNumber, { maxLength: 5 }))
+    .map(([cmd, nums]) => ({
+      how: `${cmd}${nums.join(',')}`,
+      zpl: enc(`^XA^FO20,20${cmd}${nums.join(',')}^FS^FO20,20^GB${nums.slice(0, 3).join(',')}^FS^FO30,30^A0N,${nums[0] ?? 10}^FDX^FS^XZ`),
+      req: small(),
+    }));
+  const randomBytes = fc.uint8Array({ maxLength: 2000 }).map((b) => ({ how: `${b.length} random bytes`, zpl: b, req: small() }));
+  const randomCommands = fc.array(fc.tuple(fc.constantFrom('^', '~'), fc.stringMatching(/^[A-Z0-9@]{1,2}$/), fc.array(hostileNumber, { maxLength: 4 })), { maxLength: 40 })
+    .map((cmds) => {
+      const s = '^XA' + cmds.map(([p, n, a]) => `${p}${n}${a.join(',')}`).join('') + '^XZ';
+      return { how: s.slice(0, 200), zpl: enc(s), req: small() };
+    });
+  return fc.oneof(lyingGf, lyingDownload, nestedDf, recursiveXf, badUtf8, counts, shapes, randomBytes, randomCommands);
+}
+
+/** The cases of one property: drawn up front from a fixed seed so they can run on every worker at once. */
+export function drawCases<T>(arb: fc.Arbitrary<T>, fixedSeed: number, defaultRuns: number): T[] {
+  return fc.sample(arb, { seed: fuzzSeed(fixedSeed), numRuns: fuzzRuns(defaultRuns) });
+}
+
+/** Runs `check` over the cases, `concurrency` at a time; returns every failure (not just the first). */
+export async function runAll<T>(cases: T[], concurrency: number, check: (c: T) => Promise<unknown>): Promise<Error[]> {
+  const failures: Error[] = [];
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < cases.length) {
+      const c = cases[next++];
+      try { await check(c); } catch (e) { failures.push(e as Error); }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  return failures;
+}
+
+/** One assertion message for all failures of a batch. */
+export function reportFailures(failures: Error[]): string {
+  return `${failures.length} failing case(s):\n` + failures.slice(0, 5).map((f) => f.message.slice(0, 3000)).join('\n---\n');
+}
