@@ -21,7 +21,8 @@ export const DEFLATE_OPTIONS = { strategy: constants.Z_RLE } as const;
 export function encodePng(r: Raster, bitonal = false): Uint8Array {
   const rows = bitonal ? bitonalRows(r) : greyRows(r);
   const idat = deflateSync(rows, DEFLATE_OPTIONS);
-  const out = Buffer.allocUnsafe(SIGNATURE.length + 12 + 13 + 12 + idat.length + 12);
+  // Its own ArrayBuffer (never the shared pool slab), so a worker thread can transfer it without a copy.
+  const out = Buffer.allocUnsafeSlow(SIGNATURE.length + 12 + 13 + 12 + idat.length + 12);
   out.set(SIGNATURE, 0);
   let at = writeChunkHead(out, SIGNATURE.length, 'IHDR', 13);
   out.writeUInt32BE(r.width, at);

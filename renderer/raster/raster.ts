@@ -31,6 +31,10 @@ export class Raster {
     const c = cov > 255 ? 255 : cov;
     if (mode === 'black' && c === 255) { this.ink.fill(255, row + a, row + b); return; }
     if (mode === 'white' && c === 255) { this.ink.fill(0, row + a, row + b); return; }
+    if (mode === 'xor' && c === 255) {
+      for (let i = row + a; i < row + b; i++) this.ink[i] = 255 - this.ink[i];
+      return;
+    }
     for (let i = row + a; i < row + b; i++) this.ink[i] = combine(this.ink[i], c, mode);
   }
 
@@ -38,9 +42,25 @@ export class Raster {
   fillRect(x: number, y: number, w: number, h: number, mode: InkMode = 'black'): void {
     const y0 = Math.max(0, Math.floor(y));
     const y1 = Math.min(this.height, Math.floor(y + h));
-    const x0 = Math.floor(x);
-    const x1 = Math.floor(x + w);
-    for (let yy = y0; yy < y1; yy++) this.span(yy, x0, x1, 255, mode);
+    const a = Math.max(0, Math.floor(x));
+    const b = Math.min(this.width, Math.floor(x + w));
+    if (a >= b || y0 >= y1) return;
+    const ink = this.ink;
+    if (mode === 'xor') {
+      for (let row = y0 * this.width; row < y1 * this.width; row += this.width) {
+        for (let i = row + a; i < row + b; i++) ink[i] = 255 - ink[i];
+      }
+      return;
+    }
+    const v = mode === 'black' ? 255 : 0;
+    // Narrow rectangles (barcode bars, box sides) are cheaper as a loop than one fill() call a row.
+    if (b - a <= 16) {
+      for (let row = y0 * this.width; row < y1 * this.width; row += this.width) {
+        for (let i = row + a; i < row + b; i++) ink[i] = v;
+      }
+    } else {
+      for (let row = y0 * this.width; row < y1 * this.width; row += this.width) ink.fill(v, row + a, row + b);
+    }
   }
 
   /**
@@ -82,10 +102,16 @@ export class Raster {
           // combine(dst, cov, 'black') inlined; over paper it is cov, at full coverage 255
           ink[d] = dst === 0 ? cov : cov === 255 ? 255 : dst + (((255 - dst) * cov + 127) / 255 | 0);
         }
+      } else if (mode === 'xor') {
+        for (; m < end; m++, d++) {
+          const cov = mask[m];
+          if (cov === 0) continue;
+          ink[d] = cov === 255 ? 255 - ink[d] : combine(ink[d], cov, 'xor'); // full coverage flips
+        }
       } else {
         for (; m < end; m++, d++) {
           const cov = mask[m];
-          if (cov !== 0) ink[d] = combine(ink[d], cov, mode);
+          if (cov !== 0) ink[d] = cov === 255 ? 0 : combine(ink[d], cov, 'white');
         }
       }
     }
