@@ -101,3 +101,31 @@ describe('X-Linter / X-Warnings over HTTP', () => {
     expect(Buffer.compare(on.body as Buffer, off.body as Buffer)).to.equal(0);
   });
 });
+
+describe('X-Linter over every fixture', function () {
+  this.timeout(180_000);
+  const root = new URL('../../../shared/fixtures/', import.meta.url);
+  let app: Express;
+  // No organization ceiling: this test sends 1,200 requests back to back.
+  before(async () => { ({ app } = await buildApp({ organizationRequestsPerSecond: 0 })); });
+
+  it('renders every fixture with the same bytes with the linter on as off', async function () {
+    const { readFileSync, existsSync } = await import('node:fs');
+    const manifestUrl = new URL('manifest.json', root);
+    if (!existsSync(manifestUrl)) this.skip();
+    const cases = JSON.parse(readFileSync(manifestUrl, 'utf8')) as Array<{ zpl: string; dpmm: number; widthIn: number; heightIn: number; index?: number }>;
+    let compared = 0;
+    for (const c of cases) {
+      const zpl = readFileSync(new URL(c.zpl, root));
+      const send = (linter: string) => request(app).post(labelsPath(`${c.dpmm}dpmm`, `${c.widthIn}x${c.heightIn}`, String(c.index ?? 0)))
+        .set('X-API-Key', KEYS.all).set('X-Linter', linter).set('Content-Type', 'application/x-www-form-urlencoded')
+        .buffer(true).parse(binaryBody).send(zpl);
+      const [on, off] = [await send('On'), await send('Off')];
+      expect(on.status, c.zpl).to.equal(off.status);
+      expect(Buffer.compare(on.body as Buffer, off.body as Buffer), c.zpl).to.equal(0);
+      expect(off.headers, c.zpl).to.not.have.property('x-warnings');
+      compared++;
+    }
+    expect(compared).to.equal(cases.length);
+  });
+});
