@@ -21,7 +21,7 @@ export const matrixBarcodeCommands: CommandTable = {
   '^BQ': fieldKind('BQ', [oneOf('orientation', 'N', 'N'), int('model', 1, 2, 2), int('magnification', 1, 10), oneOf('errorCorrection', 'HQML', 'Q'), int('mask', 0, 7, 7)]),
   // ^BX o,h,s,c,r,f,g,a: orientation, module size, quality, columns, rows, format id, escape character, aspect ratio
   '^BX': fieldKind('BX', [orientation(), int('moduleSize', 1, 9999), int('quality', 0, 200, 0), int('columns', 0, 144, 0), int('rows', 0, 144, 0),
-    int('format', 0, 6, 6), text('escape', '~'), int('aspect', 1, 2, 1)]),
+    int('format', 0, 6, 6), text('escape', '_'), int('aspect', 1, 2, 1)]),
   // ^B7 o,h,s,c,r,t: orientation, row height, security level, columns, rows, truncate
   '^B7': fieldKind('B7', [orientation(), int('rowHeight', 1, 32000), int('security', 0, 8, 0), int('columns', 0, 30, 0), int('rows', 0, 90, 0), yesNo('truncate', 'N')]),
   // ^BF o,h,m: orientation, row height, mode (size variant)

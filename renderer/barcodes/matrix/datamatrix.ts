@@ -7,8 +7,8 @@ import { rawCodewords } from './pdf417-codewords.js';
 import { gridElement, num, report, str, tryEncode } from './field.js';
 
 /**
- * Reads ^BX field data with escape character `esc`: `~dNNN` a byte by decimal value, `~1` FNC1,
- * `~@`..`~Z` control characters NUL..SUB, a doubled escape the escape itself. FNC1 is returned as -1.
+ * Reads ^BX field data with escape character `esc` (shown as `_`): `_dNNN` a byte by decimal value, `_1` FNC1,
+ * `_@`..`_Z` control characters NUL..SUB, a doubled escape the escape itself. FNC1 is returned as -1.
  */
 export function parseDataMatrixData(data: string, esc: string): number[] {
   const out: number[] = [];
@@ -46,14 +46,16 @@ export function encodeDataMatrix(values: readonly number[], rows: number, column
 
 export function renderDataMatrix(field: Field, env: DrawEnv): LabelElement[] {
   const [orientation, h, quality, columns, rows, , escape, aspect] = field.params;
-  if (quality !== undefined && quality !== 200 && quality !== 0) report(env, field, '^BX', `Quality ${quality} is drawn as ECC 200`, 3);
-  const values = parseDataMatrixData(byteString(field.data), str(escape, '~'));
+  if (quality !== 200) report(env, field, '^BX', `Quality ${quality ?? 0} (ECC 000-140) is drawn as ECC 200`, 3);
+  // Escape sequences belong to quality 200 field data (default escape character: underscore).
+  const data = byteString(field.data).slice(0, 3072);
+  const values = quality === 200 ? parseDataMatrixData(data, str(escape, '_')) : parseDataMatrixData(data, '');
   if (!values.length) return [];
   const r = num(rows, 0);
   const c = num(columns, 0);
   const g = tryEncode(env, field, '^BX', () => encodeDataMatrix(values, r, c, aspect === 2));
   if (!g) return [];
-  // Without a module size the symbol is about as high as the ^BY bar height.
-  const module = num(h, 0) > 0 ? num(h, 0) : Math.max(1, Math.floor(field.barcode.height / g.height));
+  // Without a module size the ^BY bar height is divided by the rows, rounded, at least one dot.
+  const module = num(h, 0) > 0 ? num(h, 0) : Math.max(1, Math.round(field.barcode.height / g.height));
   return gridElement(field, orientation, g, module, module);
 }
