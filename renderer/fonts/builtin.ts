@@ -34,10 +34,16 @@ function lazy(load: () => OutlineFont | null): () => OutlineFont | null {
 
 /** Roboto Condensed Bold (Latin subset): the outline source of font 0. */
 export const robotoCondensedBold = lazy(() => loadPackaged('@fontsource/roboto-condensed/files/roboto-condensed-latin-700-normal.woff', 'roboto-cb'));
+/** Lighter and heavier weights of it: some legacy glyphs match them better (chosen per glyph by measuring). */
+export const robotoCondensedWeight = (weight: number) =>
+  lazy(() => loadPackaged(`@fontsource/roboto-condensed/files/roboto-condensed-latin-${weight}-normal.woff`, `roboto-c${weight}`));
 /** Its Latin-extended subset, for the few Latin-1 / code-page glyphs outside the Latin file. */
 export const robotoCondensedBoldExt = lazy(() => loadPackaged('@fontsource/roboto-condensed/files/roboto-condensed-latin-ext-700-normal.woff', 'roboto-cb-ext'));
 /** DejaVu Sans Condensed Bold: fallback for symbols Roboto lacks. */
 export const dejaVuSansCondensedBold = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf', 'dejavu-sans-cond-bold'));
+/** DejaVu Sans and DejaVu Sans Condensed (book weight). */
+export const dejaVuSans = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSans.ttf', 'dejavu-sans'));
+export const dejaVuSansCondensed = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf', 'dejavu-sans-cond'));
 /** DejaVu Sans Bold: wider shapes some font-0 symbols match better. */
 export const dejaVuSansBold = lazy(() => loadPackaged('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf', 'dejavu-sans-bold'));
 /** DejaVu Sans Mono: glyph shapes of the bitmap device fonts. */

@@ -2,7 +2,10 @@
 // fitted glyph by glyph into the boxes measured from the legacy renderer's output (font0-metrics.ts).
 
 import { outlineMask, type GlyphMask } from '../text/glyph-mask.js';
-import { dejaVuSansBold, dejaVuSansCondensedBold, robotoCondensedBold, robotoCondensedBoldExt, withGlyph } from './builtin.js';
+import {
+  dejaVuSans, dejaVuSansBold, dejaVuSansCondensed, dejaVuSansCondensedBold, robotoCondensedBold, robotoCondensedBoldExt,
+  robotoCondensedWeight, withGlyph,
+} from './builtin.js';
 import { cachedGlyph, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
 import type { OutlineFont, OutlineGlyph } from './outline-font.js';
@@ -13,6 +16,10 @@ export const FONT0_SOURCES: Readonly<Record<string, () => OutlineFont | null>> =
   'roboto-ext': robotoCondensedBoldExt,
   'dejavu-cb': dejaVuSansCondensedBold,
   'dejavu-b': dejaVuSansBold,
+  'roboto-500': robotoCondensedWeight(500),
+  'roboto-900': robotoCondensedWeight(900),
+  'dejavu-c': dejaVuSansCondensed,
+  'dejavu': dejaVuSans,
 };
 
 const FALLBACKS = [robotoCondensedBold, robotoCondensedBoldExt, dejaVuSansCondensedBold];
