@@ -17,9 +17,20 @@ export function fuzzRuns(defaultRuns: number): number {
   return Number.isInteger(n) && n > 0 ? n : defaultRuns;
 }
 
+let randomSeed: number | undefined;
+
+/** FUZZ_SEED=<n> replays a run; FUZZ_SEED=random draws one (printed, so a failure can be replayed). */
 export function fuzzSeed(fixed: number): number {
-  const s = Number(process.env.FUZZ_SEED);
-  return Number.isInteger(s) ? s : fixed;
+  const env = process.env.FUZZ_SEED;
+  if (env === 'random') {
+    if (randomSeed === undefined) {
+      randomSeed = Math.floor(Math.random() * 0x7fffffff);
+      console.log(`      fuzz seed: FUZZ_SEED=${randomSeed}`);
+    }
+    return randomSeed + fixed;
+  }
+  const s = Number(env);
+  return env !== undefined && env !== '' && Number.isInteger(s) ? s + fixed : fixed;
 }
 
 /** fast-check parameters: seeded, bounded, and with the failing seed/path printed for a replay. */
