@@ -50,6 +50,7 @@ export interface FieldDraft {
   direction?: Field['direction'];
   fieldNumber?: number;
   serial?: Field['serial'];
+  continues?: boolean;
   at: number;
 }
 
@@ -293,6 +294,7 @@ export class Interpreter {
       defaultOrientation: p.orientation,
       fieldNumber: d.fieldNumber,
       serial: d.serial,
+      continues: d.continues,
       at: d.at,
     });
   }

@@ -78,6 +78,8 @@ export interface Field {
   serial?: { increment: string; leadingZeros: boolean; mask?: string; maskIncrement?: string };
   /** Byte offset of the ^FO/^FT (or first command) of the field, for diagnostics. */
   at: number;
+  /** ^FT without coordinates: the field starts where the previous text field ended. */
+  continues?: boolean;
 }
 
 /** Something drawn on a label. */

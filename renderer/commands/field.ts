@@ -21,6 +21,7 @@ function place(ip: Interpreter, origin: 'FO' | 'FT', x: number | undefined, y: n
   f.x = ip.dots(x ?? 0) + p.home.x - p.shiftLeft;
   f.y = ip.dots(y ?? 0) + p.home.y + p.shiftTop;
   f.justification = z ?? p.justification;
+  f.continues = origin === 'FT' && x === undefined && y === undefined;
 }
 
 /** Field data bytes with ^FH escapes (`_41` -> `A`) decoded. */

@@ -6,7 +6,15 @@ import type { Face } from '../fonts/face.js';
 import { resolveFace } from '../fonts/resolve.js';
 import { decodeFieldText } from './charset.js';
 import { hardLineBytes, layoutBlock, wrapParagraph, type BlockLine } from './block.js';
-import { boxFrame, codePoints, drawRun, pointFrame, runWidth, type Frame, type RunStyle } from './line.js';
+import { boxFrame, codePoints, drawRun, pointFrame, runWidth, toLabel, type Frame, type RunStyle } from './line.js';
+
+/** Where the last single-line text field of a label ended (its pen on the baseline), for ^FT without coordinates. */
+const penEnd = new WeakMap<DrawEnv, { x: number; y: number }>();
+
+/** Lets other inline fields (^GS symbols) move the pen that a following coordinate-less ^FT continues from. */
+export function notePenEnd(env: DrawEnv, x: number, y: number): void {
+  penEnd.set(env, { x, y });
+}
 
 function styleOf(field: Field): RunStyle {
   const d = field.direction;
@@ -81,9 +89,12 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
   const width = style.vertical ? Math.round(Math.max(0, ...cps.map((c) => face.advance(c)))) : runWidth(face, cps, style.gap);
   const height = style.vertical ? cps.length * (face.height + style.gap) : face.height;
   const shift = field.justification === 1 ? -width : 0;
+  const start = field.continues ? penEnd.get(env) ?? field : field;
   const frame = field.origin === 'FT'
-    ? pointFrame(field.x, field.y, face.baseline, o)
+    ? pointFrame(start.x, start.y, face.baseline, o)
     : boxFrame(field.x, field.y, width, height, o);
+  const [ex, ey] = toLabel(frame, shift + width, face.baseline);
+  penEnd.set(env, { x: Math.round(ex), y: Math.round(ey) });
   return [{ draw: (r) => drawRun(r, face, cps, frame, shift, face.baseline, style) }];
 };
 
