@@ -127,7 +127,7 @@ const downloadBitmapFont: CommandDef = {
   run(ip, _args, tok) {
     const raw = tok.raw;
     const comma = raw.indexOf(tok.delimiter);
-    const rawName = String.fromCharCode(...raw.subarray(0, comma < 0 ? raw.length : comma));
+    const rawName = Buffer.from(raw.subarray(0, comma < 0 ? Math.min(raw.length, 64) : comma)).toString('latin1');
     if (!rawName.trim()) { ip.warn(tok.start, tok.end - tok.start, '~DB', 1, 'Missing object name; ignored'); return; }
     checkObjectSize(raw.length, `Object ${rawName.trim()}`);
     store(ip, { name: objectName(rawName, 'FNT').name, kind: 'font', bytes: raw.slice() });
