@@ -82,6 +82,11 @@ describe('stored graphics', () => {
     expect(fromB64).to.deep.equal(fromHex);
   });
 
+  it('loads a stored image at the label home with ^IL', async () => {
+    const got = await inkRows('~DGR:BG.GRF,2,1,FF81^XA^LH5,6^ILR:BG.GRF^FO20,20^GB2,2,2^FS^XZ', 4, 5, 10, 4);
+    expect(got).to.deep.equal(['..........', '.########.', '.#......#.', '..........']);
+  });
+
   it('keeps downloaded TrueType fonts as font objects (drawn by the text work)', async () => {
     const r = await renderLabel('~DUR:MYFONT.TTF,4,00010000^XA^XZ');
     expect(r.warnings).to.deep.equal([]);

@@ -1,4 +1,4 @@
-// Stored objects and formats: ~DG ^XG ~DY ^IM ^ID ~DB ~DU ~DT ^DF ^XF. A request is a fresh printer:
+// Stored objects and formats: ~DG ^XG ~DY ^IM ^IL ^ID ~DB ~DU ~DT ^DF ^XF. A request is a fresh printer:
 // objects live in `ip.printer.objects` for the rest of the document only.
 
 import { checkObjectSize, decodeGraphic, decodeBase64Payload } from '../graphics/grf.js';
@@ -159,6 +159,19 @@ export const storageCommands: CommandTable = {
   '~DB': downloadBitmapFont,
   '^XG': recallField('XG', '^XG', [objectPath(), int('magnificationX', 1, 10, 1), int('magnificationY', 1, 10, 1)], 'GRF'),
   '^IM': recallField('IM', '^IM', [objectPath()], 'GRF'),
+  // ^IL: a stored image as the label's background, always at the label home (a field of its own).
+  '^IL': {
+    params: [objectPath()],
+    run(ip, args, tok) {
+      if (ip.fieldHasContent()) ip.finishField();
+      storageCommands['^IM'].run?.(ip, args, tok);
+      const f = ip.field;
+      f.x = ip.printer.home.x;
+      f.y = ip.printer.home.y;
+      f.positioned = true;
+      ip.finishField();
+    },
+  },
   '^ID': {
     anywhere: true,
     params: [objectPath()],

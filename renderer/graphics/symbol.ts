@@ -100,15 +100,17 @@ export function renderSymbol(f: Field, _env: DrawEnv): LabelElement[] {
   const mode: InkMode = f.reverse ? 'xor' : 'black';
   const contours: Contour[] = [];
   let advance = 0;
+  // ^FT gives the bottom-left of the symbol cell.
+  const top = f.origin === 'FT' ? f.y - height : f.y;
   for (const byte of f.data ?? []) {
     const ch = String.fromCharCode(byte).toUpperCase();
     if (ch === ' ') { advance += SPACE_ADVANCE; continue; }
     const shape = SYMBOLS[ch];
     if (!shape) continue;
-    const map = orientation === 'N' ? transform(f.x + advance * sx, f.y, sx, sy, 'N')
-      : orientation === 'I' ? transform(f.x - advance * sx, f.y, sx, sy, 'I')
-        : orientation === 'R' ? transform(f.x, f.y + advance * sx, sx, sy, 'R')
-          : transform(f.x, f.y - advance * sx, sx, sy, 'B');
+    const map = orientation === 'N' ? transform(f.x + advance * sx, top, sx, sy, 'N')
+      : orientation === 'I' ? transform(f.x - advance * sx, top, sx, sy, 'I')
+        : orientation === 'R' ? transform(f.x, top + advance * sx, sx, sy, 'R')
+          : transform(f.x, top - advance * sx, sx, sy, 'B');
     for (const c of shape) {
       const out: number[] = [];
       for (let i = 0; i < c.length; i += 2) out.push(...map(c[i], c[i + 1]));
