@@ -1,7 +1,8 @@
 // ^BO / ^B0 Aztec: magnification, error control / symbol size code, reader initialisation (menu symbol).
 
 import type { DrawEnv, Field, LabelElement } from '../../model.js';
-import { byteString, encodeGrid, type ModuleGrid } from './grid.js';
+import { encodeGrid, type ModuleGrid } from './grid.js';
+import { aztecBits, aztecSize } from './aztec-bits.js';
 import { gridElement, num, report, tryEncode } from './field.js';
 import { defaultQrMagnification } from './qr.js';
 
@@ -11,31 +12,29 @@ export interface AztecOptions {
   readerInit: boolean;
 }
 
-/** The symbol for a size code; by default the smallest of compact and full-range (compact on a tie). */
-export function encodeAztec(text: string, o: AztecOptions): ModuleGrid {
+/**
+ * The symbol for a size code. The data bits and, for an error control percentage, the symbol size follow the
+ * legacy renderer's encoder (aztec-bits.ts); bwip-js adds bit stuffing, check words and the layout.
+ */
+export function encodeAztec(data: Uint8Array, o: AztecOptions): ModuleGrid {
   const d = o.errorControl;
   const base: Record<string, string | number | boolean> = o.readerInit ? { readerinit: true } : {};
-  if (d === 300) return encodeGrid('aztecrune', String(Number.parseInt(text, 10) & 0xff));
-  if (d >= 101 && d <= 104) return encodeGrid('azteccode', text, { ...base, format: 'compact', layers: d - 100 });
-  if (d >= 201 && d <= 232) return encodeGrid('azteccode', text, { ...base, format: 'full', layers: d - 200 });
-  const eclevel = d >= 1 && d <= 99 ? d : 23;
-  const full = encodeGrid('azteccode', text, { ...base, format: 'full', eclevel });
-  try {
-    const compact = encodeGrid('azteccode', text, { ...base, format: 'compact', eclevel });
-    return compact.width <= full.width ? compact : full;
-  } catch {
-    return full;
-  }
+  if (d === 300) return encodeGrid('aztecrune', String(Number.parseInt(String.fromCharCode(...data), 10) & 0xff));
+  const bits = aztecBits(data);
+  if (d >= 101 && d <= 104) return encodeGrid('azteccode', bits, { ...base, raw: true, format: 'compact', layers: d - 100 });
+  if (d >= 201 && d <= 232) return encodeGrid('azteccode', bits, { ...base, raw: true, format: 'full', layers: d - 200 });
+  const size = aztecSize(bits, d >= 1 && d <= 99 ? d : 23);
+  return encodeGrid('azteccode', bits, { ...base, raw: true, format: size.compact ? 'compact' : 'full', layers: size.layers });
 }
 
 export function renderAztec(field: Field, env: DrawEnv): LabelElement[] {
   const [orientation, magParam, , errorControl, menu, count] = field.params;
   const mag = num(magParam, defaultQrMagnification(env.dpmm));
-  const text = byteString(field.data);
-  if (!text) return [];
+  const data = field.data ?? new Uint8Array(0);
+  if (!data.length) return [];
   if (num(count, 1) > 1) report(env, field, '^BO', 'Structured append is not drawn; one symbol printed', 6);
   const d = num(errorControl, 0);
-  const g = tryEncode(env, field, '^BO', () => encodeAztec(text, { errorControl: d, readerInit: menu === 'Y' }));
+  const g = tryEncode(env, field, '^BO', () => encodeAztec(data, { errorControl: d, readerInit: menu === 'Y' }));
   if (!g) return [];
   return gridElement(field, orientation, g, mag, mag);
 }
