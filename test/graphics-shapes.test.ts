@@ -66,10 +66,11 @@ describe('graphic shapes', () => {
   it('draws a ^GS symbol on a cell the size of the ^CF height', async () => {
     const img = await image('^XA^CF0,72^FO20,20^GSN^FDA^FS^XZ');
     const [x0, y0, x1, y1] = inkBox(img);
-    // The registered mark is a ring 45/72 of the height across, at the top-left of the cell.
+    // The registered mark is a ring about 44.6/72 of the height across, at the top-left of the cell.
     expect([x0, y0]).to.deep.equal([20, 20]);
     expect([x1 - x0 + 1, y1 - y0 + 1]).to.deep.equal([45, 45]);
-    expect(inkBox(await image('^XA^FO20,20^GSN,144,144^FDA^FS^XZ'))).to.deep.equal([20, 20, 109, 109]);
+    // Twice the size: the ring's far edge lands 89.2 dots from the origin, so dot 108 is the last one inked.
+    expect(inkBox(await image('^XA^FO20,20^GSN,144,144^FDA^FS^XZ'))).to.deep.equal([20, 20, 108, 108]);
   });
 });
 

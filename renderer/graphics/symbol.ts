@@ -23,17 +23,20 @@ function ring(cx: number, cy: number, r: number, t: number): Shape {
   return [circle(cx, cy, r), Array.from(reversed(circle(cx, cy, r - t)))];
 }
 
-/** A band between radii `r - t` and `r` from angle a0 to a1 (degrees, y down, increasing clockwise). */
-function arcBand(cx: number, cy: number, r: number, t: number, a0: number, a1: number): number[] {
+/**
+ * A band between an outer ellipse (radii rx, ry) and the one `tx`/`ty` inside it, from angle a0 to a1
+ * (degrees, y down, increasing clockwise). Equal radii and thicknesses make a circular arc.
+ */
+function arcBand(cx: number, cy: number, r: number, t: number, a0: number, a1: number, ry = r, ty = t): number[] {
   const pts: number[] = [];
   const steps = Math.max(4, Math.ceil((Math.abs(a1 - a0) / 360) * ARC_STEPS));
   for (let i = 0; i <= steps; i++) {
     const a = ((a0 + ((a1 - a0) * i) / steps) * Math.PI) / 180;
-    pts.push(cx + r * Math.cos(a), cy + r * Math.sin(a));
+    pts.push(cx + r * Math.cos(a), cy + ry * Math.sin(a));
   }
   for (let i = steps; i >= 0; i--) {
     const a = ((a0 + ((a1 - a0) * i) / steps) * Math.PI) / 180;
-    pts.push(cx + (r - t) * Math.cos(a), cy + (r - t) * Math.sin(a));
+    pts.push(cx + (r - t) * Math.cos(a), cy + (ry - ty) * Math.sin(a));
   }
   // Keep every band clockwise so overlapping parts add up under the non-zero rule.
   return a1 >= a0 ? pts : Array.from(reversed(pts));
@@ -43,15 +46,15 @@ function arcBand(cx: number, cy: number, r: number, t: number, a0: number, a1: n
 const SYMBOLS: Record<string, Shape> = {
   // (R): ring with a capital R.
   A: [
-    ...ring(22.5, 22.5, 22.5, 4.6),
-    rect(12, 9, 17.5, 35), rect(12, 9, 25, 13.5), rect(12, 20.5, 25, 25),
-    arcBand(24.5, 17, 8, 4.5, -90, 90),
-    [21, 24, 27, 24, 34, 35, 28, 35],
+    ...ring(22.4, 22.2, 22.2, 3.6),
+    rect(13, 9.7, 17.7, 34.9), rect(13, 9.7, 23.7, 13.2), rect(13, 21.2, 23.7, 24.9),
+    arcBand(23.7, 17.3, 7.6, 3.8, -90, 90),
+    [23.2, 24.9, 28.6, 24.9, 34.7, 34.9, 29.3, 34.9],
   ],
-  // (C): ring with a capital C.
+  // (C): ring with a capital C, its sides heavier than its top and bottom.
   B: [
-    ...ring(22.5, 22.5, 22.5, 4.6),
-    arcBand(22.5, 22.5, 13.5, 5, 45, 315),
+    ...ring(22.4, 22.2, 22.2, 3.6),
+    arcBand(22.3, 22.85, 13.4, 4.9, 58, 302, 13.4, 3.7),
   ],
   // TM
   C: [
@@ -65,14 +68,15 @@ const SYMBOLS: Record<string, Shape> = {
     rect(40, 21, 47, 55), rect(40, 49, 57, 55),
     ...ring(26.5, 57.5, 4.5, 1.2),
   ],
-  // CSA: a thick C open on the right, an S and a block A with a small registered mark.
+  // CSA: a thick C open on the right, a slanted S and a block A, with a small registered mark.
   E: [
-    arcBand(36, 36, 36, 10, 40, 320),
-    arcBand(24, 24, 10.5, 6.5, -270, -20),
-    arcBand(24, 44.5, 10.5, 6.5, -90, 160),
-    [39, 13, 45, 13, 57, 25, 57, 53, 51, 53, 51, 40, 46, 40, 46, 57, 39, 57],
-    Array.from(reversed(rect(46, 27, 51, 32))),
-    ...ring(65.5, 52, 5, 1.2),
+    arcBand(36, 36, 36, 10, 42, 318),
+    [31, 13, 33.5, 13, 33.5, 27, 15, 27, 15.5, 24, 17, 22, 19, 20, 21, 18, 24.5, 16, 28, 14],
+    [14, 27, 23.5, 27, 33.5, 38.5, 33.5, 40, 24.5, 40, 14, 29],
+    [26, 40, 33.5, 40, 33.5, 58, 31, 58, 26, 56, 21, 53, 18, 50, 16, 47.5, 14, 41, 20.5, 41, 26, 48],
+    [39, 13, 42.5, 13, 56, 24, 58.5, 30, 58.5, 58, 51, 58, 51, 40, 46, 40, 46, 58, 39, 58],
+    [46.5, 24, 46, 31.5, 51, 31.5],
+    ...ring(62, 49.5, 4.6, 1.1),
   ],
 };
 
