@@ -1,7 +1,7 @@
 // Label boundaries and label-wide settings: ^XA ^XZ ^PQ ^LH ^LS ^LT ^PW ^LL ^PO ^PM ^LR ^MU.
 
 import type { CommandTable } from '../zpl/command.js';
-import { float, int, oneOf, text, yesNo } from './define.js';
+import { float, int, oneOf, yesNo } from './define.js';
 
 /** Dots per unit for ^MU, from the printer's density. */
 function unitScale(unit: string, dpmm: number): number {

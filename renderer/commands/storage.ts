@@ -1,13 +1,13 @@
 // Stored objects and formats: ~DG ^XG ~DY ^IM ^IL ^ID ~DB ~DU ~DT ^DF ^XF. A request is a fresh printer:
 // objects live in `ip.printer.objects` for the rest of the document only.
 
+import { RenderError } from '../errors.js';
 import { checkObjectSize, decodeGraphic, decodeBase64Payload } from '../graphics/grf.js';
 import { findObject, namePattern, objectName } from '../graphics/objects.js';
 import { decodePngToBitmap, isPng } from '../graphics/png-decode.js';
 import type { Interpreter } from '../interpreter.js';
 import type { StoredObject } from '../model.js';
 import type { CommandDef, CommandTable } from '../zpl/command.js';
-import type { Token } from '../zpl/lexer.js';
 import { fieldKind, int, oneOf, text } from './define.js';
 import { payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
@@ -44,13 +44,12 @@ function downloadBytes(ip: Interpreter, data: Payload, ascii: boolean, command: 
 }
 
 /** Warns about a payload whose size disagrees with the declared byte count. */
-function checkLength(ip: Interpreter, tok: Token, data: Payload, got: number, declared: number | undefined, command: string, param: number): void {
+function checkLength(ip: Interpreter, data: Payload, got: number, declared: number | undefined, command: string, param: number): void {
   if (declared === undefined || got === declared) return;
   const where = payloadReporter(ip, data, command, param);
   where(0, data.bytes.length, got < declared
     ? `Object data has ${got} of ${declared} bytes declared`
     : `Object data has ${got} bytes, more than the ${declared} declared; the rest is ignored`);
-  void tok;
 }
 
 const downloadGraphic: CommandDef = payloadCommand({
@@ -84,7 +83,7 @@ const downloadObject: CommandDef = payloadCommand({
     // A is hex, P is a PNG as hex (or base64); B and C are binary.
     const bytes = downloadBytes(ip, data, format === 'A' || format === 'P', '~DY', 6);
     checkObjectSize(bytes.length, `Object ${name}`);
-    checkLength(ip, tok, data, bytes.length, declared, '~DY', 6);
+    checkLength(ip, data, bytes.length, declared, '~DY', 6);
     if (type.ext === 'PNG') {
       if (!isPng(bytes)) {
         ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, 'Object data is not a PNG image; ignored');
@@ -93,7 +92,7 @@ const downloadObject: CommandDef = payloadCommand({
       try {
         store(ip, { name, kind: 'graphic', bits: decodePngToBitmap(bytes), bytes });
       } catch (e) {
-        if ((e as { code?: string }).code === 'too-large') throw e;
+        if (e instanceof RenderError) throw e;
         ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, `PNG image could not be decoded: ${(e as Error).message}`);
       }
       return;
@@ -114,7 +113,7 @@ function downloadFont(command: string, ext: string): CommandDef {
       if (size !== undefined) checkObjectSize(size as number, `Object ${name}`);
       const bytes = downloadBytes(ip, data, true, command, 3);
       checkObjectSize(bytes.length, `Object ${name}`);
-      checkLength(ip, tok, data, bytes.length, size as number | undefined, command, 3);
+      checkLength(ip, data, bytes.length, size as number | undefined, command, 3);
       store(ip, { name, kind: 'font', bytes });
     },
   });
@@ -183,13 +182,12 @@ export const storageCommands: CommandTable = {
   },
   '^DF': {
     params: [objectPath()],
-    run(ip, [rawName], tok) {
+    run(ip, [rawName]) {
       const label = ip.label;
       if (!label) return;
       const { name } = objectName((rawName as string | undefined) ?? 'UNKNOWN', 'ZPL');
       label.capturing = { name, tokens: [] };
       label.storesFormat = true;
-      void tok;
     },
   },
   '^XF': {
