@@ -61,6 +61,12 @@ describe('stored graphics', () => {
     expect(inkCount(decodePng(r.body))).to.equal(0);
   });
 
+  it('draws nothing for an object downloaded only after the field that recalls it', async () => {
+    const r = await renderLabel('^XA^FO0,0^XGR:LATE.GRF^FS^XZ~DGR:LATE.GRF,1,1,FF');
+    expect(r.warnings.map((w) => w.command)).to.deep.equal(['^XG']);
+    expect(inkCount(decodePng(r.body))).to.equal(0);
+  });
+
   it('deletes objects with ^ID, wildcards included', async () => {
     const zpl = '~DGR:A1.GRF,1,1,80~DGR:A2.GRF,1,1,80~DGR:B1.GRF,1,1,80^XA^IDR:A*.GRF^FS'
       + '^FO0,0^XGR:A1.GRF^FS^FO2,0^XGR:A2.GRF^FS^FO4,0^XGR:B1.GRF^FS^XZ';
