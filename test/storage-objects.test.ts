@@ -67,6 +67,14 @@ describe('stored graphics', () => {
     expect(inkCount(decodePng(r.body))).to.equal(0);
   });
 
+  it('draws the object as it was when the field recalled it, even if a later download replaces it', async () => {
+    const zpl = '~DGR:V.GRF,1,1,80^XA^FO0,0^XGR:V.GRF^FS^XZ~DGR:V.GRF,1,1,01^XA^FO0,0^XGR:V.GRF^FS^XZ';
+    const first = decodePng((await render(zpl, { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 })).body);
+    const second = decodePng((await render(zpl, { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 1 })).body);
+    expect([first.gray[0] < 128, first.gray[7] < 128]).to.deep.equal([true, false]);
+    expect([second.gray[0] < 128, second.gray[7] < 128]).to.deep.equal([false, true]);
+  });
+
   it('deletes objects with ^ID, wildcards included', async () => {
     const zpl = '~DGR:A1.GRF,1,1,80~DGR:A2.GRF,1,1,80~DGR:B1.GRF,1,1,80^XA^IDR:A*.GRF^FS'
       + '^FO0,0^XGR:A1.GRF^FS^FO2,0^XGR:A2.GRF^FS^FO4,0^XGR:B1.GRF^FS^XZ';

@@ -3,6 +3,7 @@
 
 import { RenderError } from '../errors.js';
 import { checkObjectSize, decodeGraphic, decodeBase64Payload } from '../graphics/grf.js';
+import { rememberRecalledObject } from '../graphics/image.js';
 import { findObject, namePattern, objectName } from '../graphics/objects.js';
 import { decodePngToBitmap, isPng } from '../graphics/png-decode.js';
 import type { Interpreter } from '../interpreter.js';
@@ -142,7 +143,8 @@ function recallField(kind: string, command: string, params: CommandDef['params']
       base.run?.(ip, args, tok);
       const rawName = args[0] as string | undefined;
       const found = rawName && (findObject(ip.printer.objects, rawName, ext) ?? (kind === 'IM' ? findObject(ip.printer.objects, rawName, 'PNG') : undefined));
-      if (!found) {
+      if (found) rememberRecalledObject(ip.field.params, found);
+      else {
         const name = rawName ? objectName(rawName, ext).name : '(none)';
         ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), command, 1, `Object ${name} not found; nothing drawn`);
         ip.field.params = []; // a later download of the same name does not reach back to this field

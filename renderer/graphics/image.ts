@@ -1,6 +1,6 @@
 // Bitmap fields: ^GF graphic fields, ^XG recalled graphics (with magnification) and ^IM image moves.
 
-import type { DrawEnv, Field, LabelElement } from '../model.js';
+import type { DrawEnv, Field, LabelElement, StoredObject } from '../model.js';
 import type { InkMode } from '../raster/raster.js';
 import { decodeGraphic, type Bitmap } from './grf.js';
 import { findObject } from './objects.js';
@@ -23,6 +23,25 @@ export function graphicFieldBitmap(f: Field): Bitmap | undefined {
   return bmp;
 }
 
+/** The stored object each ^XG/^IM field named, as it was when the field was made (keyed by its params). */
+const recalledObjects = new WeakMap<readonly unknown[], StoredObject>();
+
+export function rememberRecalledObject(params: readonly unknown[], obj: StoredObject): void {
+  recalledObjects.set(params, obj);
+}
+
+function recalled(f: Field, env: DrawEnv, ...exts: string[]): StoredObject | undefined {
+  const bound = recalledObjects.get(f.params);
+  if (bound) return bound;
+  const name = f.params[0] as string | undefined;
+  if (!name) return undefined;
+  for (const ext of exts) {
+    const o = findObject(env.objects, name, ext);
+    if (o) return o;
+  }
+  return undefined;
+}
+
 function modeOf(f: Field): InkMode {
   return f.reverse ? 'xor' : 'black';
 }
@@ -42,14 +61,13 @@ export function renderGraphicField(f: Field, _env: DrawEnv): LabelElement[] {
 
 /** ^XGd:o.x,mx,my */
 export function renderRecalledGraphic(f: Field, env: DrawEnv): LabelElement[] {
-  const [name, mx, my] = f.params as [string | undefined, number | undefined, number | undefined];
-  const obj = name ? findObject(env.objects, name, 'GRF') : undefined;
+  const [, mx, my] = f.params as [string | undefined, number | undefined, number | undefined];
+  const obj = recalled(f, env, 'GRF');
   return obj?.bits ? place(f, obj.bits, mx ?? 1, my ?? 1) : [];
 }
 
 /** ^IMd:o.x: the stored image at the field origin, unscaled. */
 export function renderImageMove(f: Field, env: DrawEnv): LabelElement[] {
-  const [name] = f.params as [string | undefined];
-  const obj = name ? findObject(env.objects, name, 'GRF') ?? findObject(env.objects, name, 'PNG') : undefined;
+  const obj = recalled(f, env, 'GRF', 'PNG');
   return obj?.bits ? place(f, obj.bits, 1, 1) : [];
 }
