@@ -10,6 +10,7 @@ import { parseDataMatrixData } from '../renderer/barcodes/matrix/datamatrix.js';
 import { FNC1, encodeDataMatrixData } from '../renderer/barcodes/matrix/datamatrix-codewords.js';
 import { maxiCodeMessage } from '../renderer/barcodes/matrix/maxicode.js';
 import { autoColumns } from '../renderer/barcodes/matrix/pdf417.js';
+import { aztecBits, aztecSize } from '../renderer/barcodes/matrix/aztec-bits.js';
 import { planQr, qrDataCodewords } from '../renderer/barcodes/matrix/qr-segments.js';
 import { interleave, qrSymbol } from '../renderer/barcodes/matrix/qr-symbol.js';
 import { encodeGrid } from '../renderer/barcodes/matrix/grid.js';
@@ -209,6 +210,14 @@ describe('2D barcode field data', () => {
     expect(msg).to.equal('[)>\x1e01\x1d965000  \x1d040\x1d403\x1d1Z0872\x1dUPSN');
     expect(maxiCodeMessage(2, '002840100450000data')).to.equal('100450000\x1d840\x1d002\x1ddata');
     expect(maxiCodeMessage(4, 'free text')).to.equal('free text');
+  });
+
+  it('sizes Aztec symbols for an error control percentage like the legacy renderer', () => {
+    const bits = aztecBits(Uint8Array.from('Part:123;Warehouse:BYZA;Position:12-12-1', (c) => c.charCodeAt(0)));
+    // Shifts for runs under three characters and fixed routes: 267 bits where an optimal encoder needs fewer.
+    expect(bits.length).to.equal(267);
+    const sizes = [23, 45, 70, 95].map((p) => aztecSize(bits, p)).map((s) => `${s.compact ? 'compact' : 'full'} ${s.layers}`);
+    expect(sizes).to.deep.equal(['compact 3', 'compact 4', 'full 5', 'full 15']);
   });
 
   it('picks narrow PDF417 symbols when columns and rows are not given', () => {
