@@ -33,6 +33,11 @@ export function encodeGrid(bcid: string, text: string, options: BwipOptions = {}
   return { width: m.pixx, height: m.pixy, bits: Uint8Array.from(m.pixs, (v) => (v ? 1 : 0)) };
 }
 
+/** Codewords as bwip-js `raw` input: `^NNN` each. */
+export function rawCodewords(cws: readonly number[]): string {
+  return cws.map((c) => '^' + String(c).padStart(3, '0')).join('');
+}
+
 /** Bytes as a string of char codes 0..255 (bwip-js encodes each char as one byte). */
 export function byteString(bytes: Uint8Array | undefined): string {
   if (!bytes) return '';

@@ -1,7 +1,7 @@
 // PDF417 / MicroPDF417 data codewords chosen the way the legacy renderer's encoder chooses them: the input is cut
 // into numeric (runs of digits, at most 44 to a block), text and byte blocks, short blocks are folded into their
 // neighbours, and text uses a fixed sub-mode switching rule. bwip-js then adds padding, error correction and
-// draws the rows from these codewords (its `raw` input).
+// draws the rows from these codewords (its `raw` input, see rawCodewords in grid.ts).
 
 type BlockMode = 'num' | 'text' | 'byte';
 
@@ -168,9 +168,4 @@ export function pdf417DataCodewords(data: Uint8Array, micro = false): number[] {
     at += b.length;
   });
   return out;
-}
-
-/** Codewords as bwip-js raw input (`^NNN` each). */
-export function rawCodewords(cws: readonly number[]): string {
-  return cws.map((c) => '^' + String(c).padStart(3, '0')).join('');
 }

@@ -1,8 +1,8 @@
 // ^B7 PDF417 and ^BF MicroPDF417: stacked rows of `h` dots, modules ^BY wide.
 
 import type { DrawEnv, Field, LabelElement } from '../../model.js';
-import { encodeGrid, type ModuleGrid } from './grid.js';
-import { pdf417DataCodewords, rawCodewords } from './pdf417-codewords.js';
+import { encodeGrid, rawCodewords, type ModuleGrid } from './grid.js';
+import { pdf417DataCodewords } from './pdf417-codewords.js';
 import { gridElement, num, tryEncode } from './field.js';
 
 export interface Pdf417Options {
