@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { commandTable } from '../../renderer/commands/index.js';
 import type { Dpmm, RenderRequest } from '../../renderer/index.js';
+import type { ParamSpec } from '../../renderer/zpl/params.js';
 
 export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures');
 
@@ -250,4 +252,62 @@ export async function runAll<T>(cases: T[], concurrency: number, check: (c: T) =
 /** One assertion message for all failures of a batch. */
 export function reportFailures(failures: Error[]): string {
   return `${failures.length} failing case(s):\n` + failures.slice(0, 5).map((f) => f.message.slice(0, 3000)).join('\n---\n');
+}
+
+// ---- barcodes ------------------------------------------------------------------------------
+
+export const BARCODE_COMMANDS = Object.keys(commandTable).filter((k) => /^\^B[0-9A-Z]$/.test(k) && k !== '^BY').sort();
+
+/** A value for one parameter: what the table allows (edges included), or, when `hostile`, sometimes garbage. */
+function paramValue(spec: ParamSpec, hostile: boolean): fc.Arbitrary<string> {
+  const valid: fc.Arbitrary<string>[] = [];
+  if (spec.kind === 'enum' && spec.values?.length) valid.push(fc.constantFrom(...spec.values));
+  if (spec.kind === 'bool') valid.push(fc.constantFrom('Y', 'N'));
+  if (spec.kind === 'int' || spec.kind === 'float') {
+    const min = spec.min ?? 0, max = Math.min(spec.max ?? 100, 400);
+    valid.push(fc.integer({ min, max: Math.max(min, max) }).map(String), fc.constantFrom(String(min), String(spec.max ?? max)));
+  }
+  if (spec.kind === 'text') valid.push(fc.string({ maxLength: 6 }).map((s) => s.replace(/[\^~,]/g, '')));
+  const sane = fc.oneof(...valid.length ? valid : [fc.constant('')], fc.constant(''));
+  if (!hostile) return sane;
+  return fc.oneof({ weight: 3, arbitrary: sane }, { weight: 1, arbitrary: hostileNumber }, { weight: 1, arbitrary: fc.constantFrom('Z', 'R', 'I', 'B') });
+}
+
+/** Field data: digits and text the symbologies expect, control and high bytes they do not. */
+const fieldData = fc.oneof(
+  { weight: 3, arbitrary: fc.stringMatching(/^[0-9]{1,20}$/) },
+  { weight: 2, arbitrary: fc.stringMatching(/^[0-9A-Z\-. $/+%]{1,30}$/) },
+  { weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 120 }) },
+  { weight: 1, arbitrary: fc.constantFrom('>;123456>6ABC>5', '>:>8(01)09501101530003', '_1', 'MM,A123', 'HA,Hello', 'QA,0123', '>0>1>2', '@@@', '>', '') },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 100 }).map((b) => Buffer.from(b).toString('latin1')) },
+);
+
+const saneBy = fc.tuple(fc.integer({ min: 1, max: 6 }), fc.constantFrom('2.0', '2.5', '3.0', '3'), fc.integer({ min: 10, max: 150 })).map((a) => a.map(String));
+const hostileBy = fc.tuple(fc.integer({ min: -2, max: 12 }).map(String), fc.oneof(fc.constantFrom('2.0', '1.5', '9', '-1'), hostileNumber), hostileNumber);
+
+/** One ^B* field: mostly well-formed parameters with random data, a third of the time hostile ones. */
+export function barcodeCase(): fc.Arbitrary<FuzzCase> {
+  return fc.tuple(fc.constantFrom(...BARCODE_COMMANDS), fc.nat({ max: 2 })).chain(([cmd, h]) => {
+    const hostile = h === 0;
+    const specs = commandTable[cmd].params ?? [];
+    return fc.record({
+      cmd: fc.constant(cmd),
+      params: fc.tuple(...specs.map((p) => paramValue(p, hostile))),
+      extra: hostile ? fc.array(hostileNumber, { maxLength: 2 }) : fc.constant([] as string[]),
+      by: hostile ? hostileBy : saneBy,
+      data: fieldData,
+      hex: fc.boolean(),
+      dpmm: fc.constantFrom(6, 8, 12, 24) as fc.Arbitrary<6 | 8 | 12 | 24>,
+      format: fc.constantFrom('png', 'png', 'pdf') as fc.Arbitrary<'png' | 'pdf'>,
+    });
+  }).map(({ cmd, params, extra, by, data, hex, dpmm, format }) => {
+    const args = [...params, ...extra].join(',').replace(/,+$/, '');
+    const payload = hex ? data.replace(/[\^~_]/g, (c) => `_${c.charCodeAt(0).toString(16)}`) : data.replace(/[\^~]/g, '');
+    const zpl = `^XA^BY${by.join(',')}^FO20,20${cmd}${args}${hex ? '^FH' : ''}^FD${payload}^FS^XZ`;
+    return {
+      how: zpl.slice(0, 300),
+      zpl: new Uint8Array(Buffer.from(zpl, 'latin1')),
+      req: { dpmm, widthIn: 3, heightIn: 2, format, ...(format === 'png' && { index: 0 }) },
+    };
+  });
 }

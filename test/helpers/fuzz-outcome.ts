@@ -8,6 +8,11 @@ import type { FuzzCase } from './fuzz-cases.js';
 const CLEAN_CODES: RenderErrorCode[] = ['no-labels', 'index-out-of-range', 'too-many-labels', 'too-large', 'invalid', 'failed'];
 const PNG_SIGNATURE = '89504e470d0a1a0a';
 
+/** A field or command whose failure the renderer turned into a diagnostic: fine when it names a ZPL problem,
+ * a bug when the message is a JavaScript engine error. */
+const SWALLOWED = /^(Field not drawn|Command failed): /;
+const ENGINE_ERROR = /Cannot (read|set) propert|is not a function|is not iterable|is not defined|Invalid (array|string|typed array) length|Maximum call stack|out of bounds|Array buffer allocation failed|Cannot convert|before initialization/;
+
 /** Render failures are fine; crashes (any other error) and timeouts are not. */
 export async function expectCleanOutcome(c: FuzzCase, run: () => Promise<RenderResult>): Promise<'ok' | RenderErrorCode> {
   let result: RenderResult;
@@ -32,5 +37,7 @@ export async function expectCleanOutcome(c: FuzzCase, run: () => Promise<RenderR
     expect(body.subarray(-6).toString('latin1'), c.how).to.match(/%%EOF\s*$/);
   }
   expect(result.totalCount, c.how).to.be.at.least(result.pages);
+  const bugs = result.warnings.filter((w) => SWALLOWED.test(w.message) && ENGINE_ERROR.test(w.message));
+  expect(bugs.map((w) => `${w.command} at ${w.byteIndex}: ${w.message}`), `internal errors on ${c.how}`).to.deep.equal([]);
   return 'ok';
 }
