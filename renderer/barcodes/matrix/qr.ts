@@ -49,43 +49,49 @@ export function parseQrData(data: string): QrData {
   return { level, text: rest };
 }
 
+/** N1 (runs of five or more) and N3 (finder-like 1:1:3:1:1 with four light modules on a side) for one line. */
+function linePenalty(line: Uint8Array, n: number): number {
+  let score = 0;
+  let run = 1;
+  for (let j = 1; j <= n; j++) {
+    if (j < n && line[j + 4] === line[j + 3]) { run++; continue; }
+    if (run >= 5) score += run - 2;
+    run = 1;
+  }
+  // `line` holds the n modules at offset 4 with four light modules padded on each side.
+  for (let j = 4; j + 7 <= n + 4; j++) {
+    if (line[j] && !line[j + 1] && line[j + 2] && line[j + 3] && line[j + 4] && !line[j + 5] && line[j + 6]) {
+      const before = !line[j - 1] && !line[j - 2] && !line[j - 3] && !line[j - 4];
+      const after = !line[j + 7] && !line[j + 8] && !line[j + 9] && !line[j + 10];
+      if (before || after) score += 40;
+    }
+  }
+  return score;
+}
+
 /** ISO/IEC 18004 mask penalty of a finished symbol (N1..N4); the area outside the symbol counts as light. */
 export function qrPenalty(g: ModuleGrid): number {
   const n = g.width;
-  const at = (x: number, y: number) => (x < 0 || y < 0 || x >= n || y >= n ? 0 : g.bits[y * n + x]);
+  const b = g.bits;
   let score = 0;
-  // N1 runs and N3 finder-like patterns, along rows then columns
-  for (let pass = 0; pass < 2; pass++) {
-    for (let i = 0; i < n; i++) {
-      const cell = (j: number) => (pass === 0 ? at(j, i) : at(i, j));
-      let run = 1;
-      for (let j = 1; j <= n; j++) {
-        if (j < n && cell(j) === cell(j - 1)) { run++; continue; }
-        if (run >= 5) score += 3 + run - 5;
-        run = 1;
-      }
-      for (let j = 0; j + 7 <= n; j++) {
-        if (cell(j) && !cell(j + 1) && cell(j + 2) && cell(j + 3) && cell(j + 4) && !cell(j + 5) && cell(j + 6)) {
-          const lightBefore = !cell(j - 1) && !cell(j - 2) && !cell(j - 3) && !cell(j - 4);
-          const lightAfter = !cell(j + 7) && !cell(j + 8) && !cell(j + 9) && !cell(j + 10);
-          if (lightBefore || lightAfter) score += 40;
-        }
-      }
-    }
+  const line = new Uint8Array(n + 8);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) line[j + 4] = b[i * n + j];
+    score += linePenalty(line, n);
+    for (let j = 0; j < n; j++) line[j + 4] = b[j * n + i];
+    score += linePenalty(line, n);
   }
-  // N2 2x2 blocks
   for (let y = 0; y + 1 < n; y++) {
     for (let x = 0; x + 1 < n; x++) {
-      const c = at(x, y);
-      if (c === at(x + 1, y) && c === at(x, y + 1) && c === at(x + 1, y + 1)) score += 3;
+      const c = b[y * n + x];
+      if (c === b[y * n + x + 1] && c === b[(y + 1) * n + x] && c === b[(y + 1) * n + x + 1]) score += 3;
     }
   }
   // N4 balance: 10 points per whole 5% away from half dark
   let dark = 0;
-  for (const b of g.bits) dark += b;
+  for (const v of b) dark += v;
   const total = n * n;
-  score += Math.floor((Math.abs(2 * dark - total) * 10) / total) * 10;
-  return score;
+  return score + Math.floor((Math.abs(2 * dark - total) * 10) / total) * 10;
 }
 
 /**
