@@ -17,6 +17,10 @@ export interface HttpFigures {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** Server CPU time (all its threads) per answered request: what the throughput is made of, whatever else runs. */
+  serverCpuMsPerRequest?: number;
+  /** CPU time of the load generator (autocannon, in this process) per request. */
+  clientCpuMsPerRequest: number;
 }
 
 export interface HttpRun {
@@ -59,6 +63,20 @@ function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   });
 }
 
+/** CPU time (user + system, every thread) a process has used so far, in ms, if readable (Linux /proc). */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: /proc/<pid>/stat counts CPU time in these ticks (100 on every mainstream Linux). */
+const CLOCK_TICKS = 100;
+
 /** Peak resident set of a process (Linux /proc), if readable. */
 function processPeakRss(pid: number): number | undefined {
   try {
@@ -98,8 +116,15 @@ export async function benchHttp(label: BenchLabel, opts: {
     await autocannon({ url, method: 'POST', headers, body: label.zpl, connections: 4, duration: 1 }); // warm-up
     const levels: HttpFigures[] = [];
     for (const connections of opts.connections) {
+      const serverCpu0 = processCpuMs(server.pid!);
+      const clientCpu0 = process.cpuUsage();
       const r = await autocannon({ url, method: 'POST', headers, body: label.zpl, connections, duration: opts.seconds, timeout: 10 });
+      const clientCpu = process.cpuUsage(clientCpu0);
+      const serverCpu1 = processCpuMs(server.pid!);
+      const answered = Math.max(1, r.requests.total);
       levels.push({
+        ...(serverCpu0 !== undefined && serverCpu1 !== undefined && { serverCpuMsPerRequest: (serverCpu1 - serverCpu0) / answered }),
+        clientCpuMsPerRequest: (clientCpu.user + clientCpu.system) / 1000 / answered,
         connections,
         requests: r.requests.total,
         requestsPerSec: r.requests.total / r.duration,

@@ -45,12 +45,16 @@ export async function benchInProcess(labels: readonly BenchLabel[], opts: {
   formats: readonly BenchFormat[];
   size: Size;
   rounds: (dpmm: Dpmm) => number;
+  warmupRounds?: number;
 }): Promise<Figures[]> {
   const out: Figures[] = [];
   for (const dpmm of opts.densities) {
     const wall = new Map<BenchFormat, number[]>(opts.formats.map((f) => [f, []]));
     const cpu = new Map<BenchFormat, number[]>(opts.formats.map((f) => [f, []]));
-    for (const label of labels) for (const f of opts.formats) await render(label.zpl, renderRequest(label, dpmm, f, opts.size)); // warm-up
+    // Warm-up: JIT, font and glyph caches (a long-running server has them too).
+    for (let round = 0; round < (opts.warmupRounds ?? 1); round++) {
+      for (const label of labels) for (const f of opts.formats) await render(label.zpl, renderRequest(label, dpmm, f, opts.size));
+    }
     for (let round = 0; round < opts.rounds(dpmm); round++) {
       for (const label of labels) {
         for (const f of opts.formats) {

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const rounds = (dpmm: Dpmm): number => (args.quick ? 1 : dpmm === 24 ? 4 : dpmm === 12 ? 6 : 10);
 
   if (args.only.has('inprocess')) {
-    ours = await benchInProcess(labels, { densities: DENSITIES, formats: FORMATS, size: { name: 'native' }, rounds });
+    ours = await benchInProcess(labels, { densities: DENSITIES, formats: FORMATS, size: { name: 'native' }, rounds, warmupRounds: 3 });
     ours4x6 = await benchInProcess(labels, { densities: [8, 24], formats: ['png8'], size: { name: '4x6', widthIn: 4, heightIn: 6 }, rounds });
     console.log('## In-process render (ms per label, wall clock; CPU = process CPU time)\n');
     console.log(table(['dpmm', 'label size', 'format', 'renders', 'median ms', 'p95 ms', 'median CPU ms', 'peak RSS'],
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     const zplToPng = await loadPeer();
     if (!zplToPng) console.log('## zpl-renderer-js\n\nnot installed; skipped\n');
     else {
-      peer = await benchPeer(zplToPng, labels, DENSITIES, args.quick ? 1 : 2);
+      peer = await benchPeer(zplToPng, labels, DENSITIES, 1);
       console.log('## zpl-renderer-js, same labels and sizes, PNG (ms per label)\n');
       console.log(table(['dpmm', 'renders', 'failures', 'median ms', 'p95 ms', 'ours PNG 8-bit median ms', 'ours is faster by'],
         peer.map((p) => {
@@ -88,8 +88,9 @@ async function main(): Promise<void> {
     http = await benchHttp(label, { dpmm: 8, size: '4x6', connections: [1, 16, 64], seconds: args.httpSeconds, serverEnv: args.serverEnv });
     const envNote = Object.keys(args.serverEnv).length ? ` (server env ${JSON.stringify(args.serverEnv)})` : '';
     console.log(`## HTTP: POST ${http.path}, ${label.id}, ${args.httpSeconds} s per level${envNote}\n`);
-    console.log(table(['connections', 'requests', 'requests/s', 'p50 ms', 'p99 ms', 'errors'],
-      http.levels.map((l) => [String(l.connections), String(l.requests), l.requestsPerSec.toFixed(0), String(l.p50Ms), String(l.p99Ms), String(l.errors)])));
+    console.log(table(['connections', 'requests', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU ms/request', 'autocannon CPU ms/request'],
+      http.levels.map((l) => [String(l.connections), String(l.requests), l.requestsPerSec.toFixed(0), String(l.p50Ms), String(l.p99Ms), String(l.errors),
+        l.serverCpuMsPerRequest !== undefined ? ms(l.serverCpuMsPerRequest) : '-', ms(l.clientCpuMsPerRequest)])));
     if (http.serverPeakRssBytes) console.log(`\nserver peak RSS ${mib(http.serverPeakRssBytes)}`);
     console.log();
   }
@@ -120,9 +121,6 @@ async function main(): Promise<void> {
   for (const [dpmm, target] of [[8, 8], [24, 60]] as const) {
     const f = pick(ours4x6, dpmm, 'png8');
     if (f) rows.push([`4x6 carrier label, ${dpmm} dpmm, PNG 8-bit: median / p95`, `${ms(f.medianMs)} / ${ms(f.p95Ms)} ms`, `<= ${target} ms median: ${check(f.medianMs <= target)}`]);
-  }
-  for (const f of ours) {
-    if (f.dpmm === 12 || f.format !== 'png8') continue;
   }
   for (const dpmm of DENSITIES) {
     const cells = FORMATS.map((fmt) => pick(ours, dpmm, fmt)).filter((f): f is Figures => !!f);
