@@ -126,6 +126,16 @@ describe('2D barcode placement', () => {
     expect([box.x1 - box.x0 + 1, box.y1 - box.y0 + 1]).to.deep.equal([2 * (17 * 8 + 1), 30]);
   });
 
+  it('prints TLC39 as Code 39 (40 dots at 8 dpmm) with a MicroPDF417 above only when a comma follows the ECI number', async () => {
+    const alone = inkBox(decodePng((await renderLabel('^XA^FO100,100^BT^FD1234567^FS^XZ')).body));
+    const linked = inkBox(decodePng((await renderLabel('^XA^FO100,100^BT^FD123456,ABCd1234^FS^XZ')).body));
+    expect([alone.y0, alone.y1 - alone.y0 + 1]).to.deep.equal([100, 40]);
+    expect(linked.y0).to.equal(100);
+    expect(linked.y1 - linked.y0 + 1).to.be.greaterThan(40);
+    // Same Code 39 (only six digits are encoded), so the same width at the bottom.
+    expect(linked.x1 - linked.x0).to.be.at.least(alone.x1 - alone.x0);
+  });
+
   it('draws MaxiCode at its fixed size with the bullseye at the centre', async () => {
     const zpl = '^XA^FO20,20^BD2^FD0028401004500001Z00004951^FS^XZ';
     const img = decodePng((await renderLabel(zpl)).body);

@@ -50,15 +50,10 @@ const MICRO_SIZES: ReadonlyArray<readonly [number, number]> = [
   [4, 4],
 ];
 
+/** ^BF mode 0..33 picks columns and rows; data larger than that size gets the smallest symbol that holds it. */
 export function encodeMicroPdf417(data: Uint8Array, mode: number): ModuleGrid {
   const [columns, rows] = MICRO_SIZES[mode] ?? MICRO_SIZES[0];
-  const text = rawCodewords(pdf417DataCodewords(data, true));
-  try {
-    return encodeGrid('micropdf417', text, { raw: true, columns, rows, rowmult: 1 });
-  } catch {
-    // Data larger than the mode's size: the smallest symbol that holds it.
-    return encodeGrid('micropdf417', text, { raw: true, rowmult: 1 });
-  }
+  return encodeMicroPdf417Columns(data, columns, rows);
 }
 
 export function renderMicroPdf417(field: Field, env: DrawEnv): LabelElement[] {
@@ -70,7 +65,19 @@ export function renderMicroPdf417(field: Field, env: DrawEnv): LabelElement[] {
   return gridElement(field, orientation, g, field.barcode.moduleWidth, num(h, field.barcode.height));
 }
 
-/** The smallest MicroPDF417 symbol that holds the data. */
-export function encodeMicroPdf417Auto(data: Uint8Array): ModuleGrid {
-  return encodeGrid('micropdf417', rawCodewords(pdf417DataCodewords(data, true)), { raw: true, rowmult: 1 });
+/**
+ * A MicroPDF417 symbol with the given columns and rows; data that does not fit gets more rows in the same
+ * columns, then the smallest symbol that holds it.
+ */
+export function encodeMicroPdf417Columns(data: Uint8Array, columns: number, rows: number): ModuleGrid {
+  const text = rawCodewords(pdf417DataCodewords(data, true));
+  const sizes: Array<Record<string, number>> = [{ columns, rows }, { columns }, {}];
+  for (const size of sizes) {
+    try {
+      return encodeGrid('micropdf417', text, { raw: true, rowmult: 1, ...size });
+    } catch (e) {
+      if (!('columns' in size)) throw e;
+    }
+  }
+  throw new Error('micropdf417: no size');
 }

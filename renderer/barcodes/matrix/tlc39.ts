@@ -1,5 +1,6 @@
-// ^BT TLC39: a Code 39 symbol of the 6-digit ECI number with a MicroPDF417 symbol of the rest of the data
-// (after the first comma) printed directly above it, left edges aligned.
+// ^BT TLC39: a Code 39 symbol of the 6-digit ECI number with a four-column MicroPDF417 symbol of the serial
+// number and additional data (everything after the comma that must follow the ECI number) printed directly
+// above it, left edges aligned. Without that comma only the Code 39 part prints.
 
 import type { DrawEnv, Field, LabelElement } from '../../model.js';
 import bwipjs from 'bwip-js';
@@ -7,7 +8,7 @@ import { barsFromRuns, drawBars, narrowWideToDots } from '../common/bars.js';
 import { barcodeInk, fieldOrientation, fillFrameRect, placeSymbol } from '../common/frame.js';
 import { byteString, type ModuleGrid } from './grid.js';
 import { num, tryEncode } from './field.js';
-import { encodeMicroPdf417Auto } from './pdf417.js';
+import { encodeMicroPdf417Columns } from './pdf417.js';
 
 export interface Tlc39Parts {
   eci: string;
@@ -15,8 +16,18 @@ export interface Tlc39Parts {
 }
 
 export function splitTlc39(data: string): Tlc39Parts {
-  const comma = data.indexOf(',');
-  return comma < 0 ? { eci: data, micro: '' } : { eci: data.slice(0, comma), micro: data.slice(comma + 1) };
+  const eci = data.slice(0, 6);
+  return { eci, micro: data[6] === ',' ? data.slice(7) : '' };
+}
+
+/** MicroPDF417 rows for the TLC39 part by character count (4 columns: 4, 6 or 8 rows, more when needed). */
+function tlcMicroRows(chars: number): number {
+  return chars <= 14 ? 4 : chars <= 22 ? 6 : 8;
+}
+
+/** Defaults that scale with the print density (given for 8 dpmm; 600 dpi doubles module sizes). */
+function byDensity(dpmm: number, at8: number, at12: number, at24: number): number {
+  return dpmm >= 24 ? at24 : dpmm >= 12 ? at12 : at8;
 }
 
 /** Code 39 element widths in modules (bar, space, ...; wide elements are 3), start/stop included. */
@@ -32,14 +43,14 @@ export function renderTlc39(field: Field, env: DrawEnv): LabelElement[] {
   if (!parts.eci) return [];
   const encoded = tryEncode(env, field, '^BT', () => ({
     elements: code39Elements(parts.eci),
-    micro: parts.micro ? encodeMicroPdf417Auto(Uint8Array.from(parts.micro, (c) => c.charCodeAt(0))) : undefined,
+    micro: parts.micro ? encodeMicroPdf417Columns(Uint8Array.from(parts.micro, (c) => c.charCodeAt(0)), 4, tlcMicroRows(parts.micro.length)) : undefined,
   }));
   if (!encoded) return [];
-  const narrow = num(w1, 2);
-  const linearHeight = num(h1, 120);
+  const narrow = num(w1, byDensity(env.dpmm, 2, 2, 4));
+  const linearHeight = num(h1, byDensity(env.dpmm, 40, 60, 120));
   const runs = narrowWideToDots(encoded.elements, narrow, num(r1, 2), (e) => e > 1);
-  const pdfModule = num(w2, 4);
-  const pdfRow = num(h2, 4);
+  const pdfModule = num(w2, byDensity(env.dpmm, 2, 2, 4));
+  const pdfRow = num(h2, byDensity(env.dpmm, 4, 4, 8));
   const micro: ModuleGrid | undefined = encoded.micro;
   const microHeight = micro ? micro.height * pdfRow : 0;
   const { bars, width: linearWidth } = barsFromRuns(runs, microHeight, linearHeight);
