@@ -42,7 +42,9 @@ describe('^FB field blocks', () => {
 
   it('justifies L, C, R and J (J spreads the spaces on all but the last line)', () => {
     expect(block('AA', 60, 'L')[0].indent).to.equal(0);
-    expect(block('AA', 60, 'C')[0].indent).to.equal(24);
+    // C centres the line as if it ended with a space, unless \& ended it
+    expect(block('AA', 60, 'C')[0].indent).to.equal(21);
+    expect(block('AA\\&BB', 60, 'C').map((l) => l.indent)).to.deep.equal([24, 21]);
     expect(block('AA', 60, 'R')[0].indent).to.equal(48);
     const j = block('AA BB CC DD', 60, 'J');
     expect(j.map((l) => l.text)).to.deep.equal(['AA BB CC', 'DD']);

@@ -57,13 +57,16 @@ export interface BlockSpec {
 /** Lays out ^FB paragraphs (the text between `\&` breaks): wrapping, justification. Returns every line (the caller applies max lines). */
 export function layoutBlock(face: Face, paragraphs: readonly string[], spec: BlockSpec): BlockLine[] {
   const out: BlockLine[] = [];
-  paragraphs.forEach((para) => {
+  paragraphs.forEach((para, pi) => {
     const wrapped = wrapParagraph(face, para, spec.width, 0, spec.hangingIndent);
+    const brokenByHand = pi < paragraphs.length - 1;
     wrapped.forEach((line, li) => {
       const indent = li > 0 ? spec.hangingIndent : 0;
-      const w = runWidth(face, codePoints(line, face));
-      const free = spec.width - indent - w;
       const lastOfParagraph = li === wrapped.length - 1;
+      // The legacy renderer centres a line as if it ended with a space, except a line ended by \&.
+      const trailingSpace = spec.justify === 'C' && !(lastOfParagraph && brokenByHand);
+      const w = runWidth(face, codePoints(trailingSpace ? `${line} ` : line, face));
+      const free = spec.width - indent - w;
       let x = indent;
       let stretch = 0;
       if (spec.justify === 'C') x += Math.floor(free / 2);

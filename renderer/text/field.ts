@@ -64,9 +64,9 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
       env.log?.add({ byteIndex: field.at, byteSize: 0, command: '^FB', param: 2, message: `Field data overflows the ^FB block (${lines.length} lines, max ${maxLines})` });
     }
     const pitch = face.height + b.lineSpacing;
-    const used = Math.min(lines.length, maxLines);
+    // ^FT puts the baseline of the block's last possible line (max lines) on the origin.
     const frame = field.origin === 'FT'
-      ? pointFrame(field.x, field.y, (used - 1) * pitch + face.baseline, o)
+      ? pointFrame(field.x, field.y, (maxLines - 1) * pitch + face.baseline, o)
       : boxFrame(field.x, field.y, b.width, maxLines * pitch - b.lineSpacing, o);
     return [{ draw: (r) => drawLines(r, face, lines, frame, pitch, maxLines, style) }];
   }
