@@ -5,7 +5,7 @@ import type { DrawEnv, Field, LabelElement } from '../../model.js';
 import bwipjs from 'bwip-js';
 import { barcodeInk, fillFrameRect, placeSymbol } from '../common/frame.js';
 import { byteString } from './grid.js';
-import { num, report, tryEncode } from './field.js';
+import { num, tryEncode } from './field.js';
 
 const GS = '\x1d';
 const HEADER = /^\[\)>\x1e01\x1d\d\d/;
@@ -35,9 +35,11 @@ export function maxiCodeMessage(mode: number, data: string): string {
   return header ? `${header[0]}${primary}${lpm.slice(header[0].length)}` : `${primary}${lpm}`;
 }
 
-/** Dark module indices (row * 30 + column) of the symbol. */
-export function encodeMaxiCode(mode: number, data: string): Set<number> {
-  const out = bwipjs.raw({ bcid: 'maxicode', text: maxiCodeMessage(mode, data), mode } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{ pixs?: number[] }>;
+/** Dark module indices (row * 30 + column) of the symbol; `append` is symbol n of t for structured append. */
+export function encodeMaxiCode(mode: number, data: string, append?: { n: number; t: number }): Set<number> {
+  const opts: Record<string, string | number> = { bcid: 'maxicode', text: maxiCodeMessage(mode, data), mode };
+  if (append && append.t > 1) opts.sam = append.n * 10 + append.t;
+  const out = bwipjs.raw(opts as unknown as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{ pixs?: number[] }>;
   if (!out[0]?.pixs) throw new Error('maxicode: no modules');
   return new Set(out[0].pixs);
 }
@@ -81,8 +83,8 @@ export function renderMaxiCode(field: Field, env: DrawEnv): LabelElement[] {
   const mode = num(modeParam, 2);
   const data = byteString(field.data);
   if (!data) return [];
-  if (num(symbolCount, 1) > 1) report(env, field, '^BD', `Structured append ${num(symbolNumber, 1)} of ${num(symbolCount, 1)} is not marked in the symbol`, 3);
-  const dark = tryEncode(env, field, '^BD', () => encodeMaxiCode(mode, data));
+  const append = { n: Math.min(num(symbolNumber, 1), num(symbolCount, 1)), t: num(symbolCount, 1) };
+  const dark = tryEncode(env, field, '^BD', () => encodeMaxiCode(mode, data, append));
   if (!dark) return [];
   const bmp = maxiCodeBitmap(dark, env.dpmm);
   const frame = placeSymbol(field, bmp.width, bmp.height, 'N');
