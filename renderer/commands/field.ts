@@ -80,6 +80,8 @@ export const fieldCommands: CommandTable = {
     anywhere: true,
     run: (ip, [o, z]) => {
       if (o !== undefined) ip.printer.orientation = o as Orientation;
+      // The legacy renderer also turns the field in progress (^A0N,20,20^FWB... prints rotated).
+      if (o !== undefined && ip.field.font) ip.field.font.orientation = o as Orientation;
       if (z !== undefined) ip.printer.justification = z as number;
     },
   },
