@@ -165,6 +165,8 @@ describe('2D barcode field data', () => {
     // A digit in the input-mode position is not followed by a separator; an unknown level reads as M.
     expect(parseQrData('9876543210')).to.deep.equal({ level: 'M', text: '76543210' });
     expect(parseQrData('EXAMPLE CODE')).to.deep.equal({ level: 'M', text: 'MPLE CODE' });
+    // Manual mode segments, and a structured-append header before the level.
+    expect(parseQrData('D03048F,LM,N0123456789,A12AABB,B0006qrcode')).to.deep.equal({ level: 'L', text: '012345678912AABBqrcode' });
   });
 
   it('chooses the QR mask the legacy renderer chose for `abcabaa` at level H (mask 1)', () => {

@@ -24,29 +24,46 @@ const LEVELS = 'LMQH';
 
 /**
  * Splits ^FD data into error correction and payload as the legacy renderer reads it: the level letter,
- * the input mode letter and one separator (a digit in the mode position is not followed by a separator);
- * manual mode then drops its character-mode letter and, for bytes, the 4-digit count. Pipes are removed
- * except from counted bytes and unknown input modes. An unknown level letter falls back to M.
+ * the input mode letter and one separator (a digit in the mode position is not followed by a separator).
+ * Manual mode data is one or more comma-separated segments, each a character-mode letter and its data
+ * (bytes as `B` + 4-digit count). Pipes are removed except from counted bytes and unknown input modes.
+ * An unknown level letter falls back to M; a structured-append header (`D` + 4 digits + 2 hex digits + comma)
+ * is skipped.
  */
 export function parseQrData(data: string): QrData {
+  if (/^D\d{4}[0-9A-F]{2},/i.test(data)) data = data.slice(8);
   if (data.length < 2) return { level: 'M', text: data };
   const first = data[0].toUpperCase();
   const level = (LEVELS.includes(first) ? first : 'M') as QrLevel;
   const designator = data[1];
-  let rest = /[0-9]/.test(designator) ? data.slice(2) : data.slice(3);
+  const rest = /[0-9]/.test(designator) ? data.slice(2) : data.slice(3);
   const input = designator.toUpperCase();
-  if (input === 'M' && rest.length) {
-    const mode = rest[0].toUpperCase();
+  if (input === 'M') return { level, text: manualSegments(rest) };
+  // In automatic mode the legacy renderer drops `|` (a field separator in carrier payloads).
+  return { level, text: input === 'A' ? rest.replaceAll('|', '') : rest };
+}
+
+/** The data of manual-mode segments `N...`, `A...`, `K...`, `Bnnnn...`, separated by commas. */
+function manualSegments(s: string): string {
+  let text = '';
+  while (s.length) {
+    const mode = s[0].toUpperCase();
     if (mode === 'B') {
-      const count = /^\d{4}/.exec(rest.slice(1));
-      // Binary data is taken as counted, pipes included.
-      return { level, text: count ? rest.slice(5, 5 + Number(count[0])) : rest.slice(1) };
+      const count = /^\d{4}/.exec(s.slice(1));
+      // Binary data is taken as counted, pipes included; without a count the rest is bytes.
+      if (!count) return text + s.slice(1);
+      text += s.slice(5, 5 + Number(count[0]));
+      s = s.slice(5 + Number(count[0]));
+      if (!s.startsWith(',')) return text;
+      s = s.slice(1);
+      continue;
     }
-    if ('NAK'.includes(mode)) rest = rest.slice(1);
+    if (!'NAK'.includes(mode)) return text + s.replaceAll('|', '');
+    const end = s.indexOf(',', 1);
+    text += (end < 0 ? s.slice(1) : s.slice(1, end)).replaceAll('|', '');
+    s = end < 0 ? '' : s.slice(end + 1);
   }
-  // In automatic and character modes the legacy renderer drops `|` (a field separator in carrier payloads).
-  if (input === 'A' || input === 'M') rest = rest.replaceAll('|', '');
-  return { level, text: rest };
+  return text;
 }
 
 /** N1 (runs of five or more) and N3 (finder-like 1:1:3:1:1 with four light modules on a side) for one line. */
