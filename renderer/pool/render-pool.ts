@@ -26,15 +26,18 @@ export interface RenderPool {
   render: RenderFn;
   readonly threads: number;
   readonly timeoutMs: number;
+  /** Workers replaced so far: stopped past their time budget, or crashed. */
+  readonly recycled: number;
   /** Lets running renders finish (each within its budget), then stops the workers. Idempotent. */
   close(): Promise<void>;
 }
 
 const WORKER_URL = new URL('./render-worker.js', import.meta.url).href;
 
-// Piscina require()s the task file before import()ing it. On Node 20.19+ require() of our ES module graph
-// can half-load it and then trip an internal assertion in import() that takes the process down; with
-// require(esm) off in the workers, require() fails cleanly and Piscina goes straight to import().
+// Piscina require()s the task file before it falls back to import(). On Node 20.19+ that require() of our
+// ES module graph can leave it half-loaded, and the import() that follows then trips a Node internal
+// assertion that takes the whole process down (seen when a worker was stopped while loading). With
+// require(esm) off in the workers, require() fails at once and cleanly, and Piscina import()s the file.
 const REQUIRE_ESM_OFF = '--no-experimental-require-module';
 const WORKER_EXEC_ARGV = process.allowedNodeEnvironmentFlags.has(REQUIRE_ESM_OFF)
   ? [...process.execArgv, REQUIRE_ESM_OFF]
@@ -55,6 +58,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   // Piscina reports a close that outlived closeTimeout as an 'error' event; without a listener that would throw.
   piscina.on('error', () => {});
   let closing: Promise<void> | undefined;
+  let recycled = 0;
+  piscina.on('workerDestroy', () => { if (!closing) recycled++; });
 
   const render: RenderFn = async (zpl, req) => {
     if (closing) throw new RenderError('failed', 'The renderer is shutting down');
@@ -75,6 +80,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     render,
     threads,
     timeoutMs,
+    get recycled() { return recycled; },
     close: () => (closing ??= piscina.close()),
   };
 }

@@ -37,5 +37,6 @@ export function ownBuffer(body: Uint8Array): ArrayBuffer {
   const buf = body.buffer;
   // Small Buffers share Node's 8 KB pool slab: never transfer (detach) memory that holds other data.
   if (buf instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === buf.byteLength) return buf;
-  return body.slice().buffer as ArrayBuffer;
+  // (Not body.slice(): on a Buffer that is a view of the same memory.)
+  return new Uint8Array(body).buffer;
 }

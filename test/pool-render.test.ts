@@ -1,0 +1,149 @@
+// The worker-thread render pool: same bytes as rendering inline, RenderErrors across the thread boundary,
+// a time budget that stops a runaway label and replaces its worker, and a clean close.
+
+import { expect } from 'chai';
+import { render, RenderError, type RenderRequest } from '../renderer/index.js';
+import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
+import { errorFromWire, errorToWire, ownBuffer } from '../renderer/pool/wire.js';
+import { loadFixtures } from './helpers/fuzz-cases.js';
+import { decodePng } from './helpers/png.js';
+
+const PNG: RenderRequest = { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 };
+const BOX = '^XA^FO10,10^GB100,50,6^FS^XZ';
+/** Effectively endless: a million 15x15 inch pages at 24 dpmm, with the label limit lifted for it. */
+const RUNAWAY: [string, RenderRequest] = ['^XA^FO10,10^GB500,500,250^FS^PQ1000000^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf', maxLabels: 2_000_000 }];
+
+async function rejection(p: Promise<unknown>): Promise<RenderError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as RenderError;
+  }
+  throw new Error('expected the render to fail');
+}
+
+describe('render pool', function () {
+  this.timeout(120_000);
+
+  describe('rendering', () => {
+    let pool: RenderPool;
+    before(() => { pool = createRenderPool({ threads: 2, timeoutMs: 30_000 }); });
+    after(() => pool.close());
+
+    it('gives the same bytes, counts and warnings as rendering inline, for PNG and PDF', async () => {
+      const fixtures = loadFixtures().filter((_, i) => i % 40 === 0);
+      expect(fixtures.length).to.be.at.least(15);
+      const variants: Partial<RenderRequest>[] = [{}, { rotation: 90, quality: 'bitonal' }, { format: 'pdf', index: undefined }];
+      for (const f of fixtures) {
+        for (const v of variants) {
+          const req: RenderRequest = { dpmm: f.dpmm, widthIn: f.widthIn, heightIn: f.heightIn, format: 'png', index: f.index, ...v };
+          const [pooled, inline] = await Promise.allSettled([pool.render(f.zpl, req), render(f.zpl, req)]);
+          if (inline.status === 'rejected') {
+            expect(pooled.status, f.id).to.equal('rejected');
+            const [a, b] = [(pooled as PromiseRejectedResult).reason as RenderError, inline.reason as RenderError];
+            expect([a.code, a.message], f.id).to.deep.equal([b.code, b.message]);
+            continue;
+          }
+          expect(pooled.status, f.id).to.equal('fulfilled');
+          const [a, b] = [(pooled as PromiseFulfilledResult<Awaited<ReturnType<typeof render>>>).value, inline.value];
+          expect(Buffer.from(a.body).equals(Buffer.from(b.body)), `${f.id} ${JSON.stringify(v)}`).to.equal(true);
+          expect({ ...a, body: null }).to.deep.equal({ ...b, body: null });
+        }
+      }
+    });
+
+    it('hands back a body that owns its whole buffer (transferred, not a view into shared memory)', async () => {
+      const result = await pool.render(BOX, PNG);
+      expect(result.body.byteOffset).to.equal(0);
+      expect(result.body.buffer.byteLength).to.equal(result.body.byteLength);
+      const png = decodePng(result.body);
+      expect([png.width, png.height]).to.deep.equal([406, 203]);
+      expect(png.gray[12 * 406 + 12]).to.equal(0); // inside the box's 6-dot border
+    });
+
+    it('fails with the same RenderError code and message as the renderer', async () => {
+      const cases: [string, RenderRequest, string, string][] = [
+        [BOX, { ...PNG, index: 2 }, 'index-out-of-range', 'Requested 3rd label but ZPL only generated 1 label'],
+        ['', PNG, 'no-labels', 'Requested 1st label but ZPL generated no labels'],
+        ['^XA^PQ99999999^XZ', PNG, 'too-many-labels', 'Too many labels: the ZPL generates 99999999 labels; the maximum is 50'],
+        [BOX, { ...PNG, maxPixels: 1000 }, 'too-large', 'Label size 406x203 dots exceeds the limit of 1000 pixels'],
+      ];
+      for (const [zpl, req, code, message] of cases) {
+        const err = await rejection(pool.render(zpl, req));
+        expect(err).to.be.instanceOf(RenderError);
+        expect([err.code, err.message]).to.deep.equal([code, message]);
+        expect(err.stack ?? '').to.not.include('render-worker');
+      }
+    });
+
+    it('answers many concurrent requests, each with its own label', async () => {
+      const sizes = Array.from({ length: 24 }, (_, i) => 20 + i * 5);
+      const results = await Promise.all(sizes.map((s) => pool.render(`^XA^FO0,0^GB${s},${s},${s}^FS^XZ`, PNG)));
+      results.forEach((r, i) => {
+        const png = decodePng(r.body);
+        const s = sizes[i];
+        expect(png.gray[(s - 1) * png.width + (s - 1)], `box ${s}`).to.equal(0);
+        expect(png.gray[s * png.width + s], `box ${s}`).to.equal(255);
+      });
+      expect(pool.recycled).to.equal(0);
+    });
+  });
+
+  describe('time budget', () => {
+    it('stops a runaway label with a timeout RenderError, replaces its worker, and drops requests that waited too long', async () => {
+      const pool = createRenderPool({ threads: 1, timeoutMs: 8000 });
+      try {
+        await pool.render(BOX, PNG); // the worker has loaded the renderer
+        const runaway = rejection(pool.render(...RUNAWAY));
+        const queued = await rejection(pool.render(BOX, PNG)); // waits behind the runaway for its whole budget
+        expect([queued.code, queued.message]).to.deep.equal(['timeout', 'Rendering took longer than 8000 ms and was stopped']);
+        const err = await runaway;
+        expect(err).to.be.instanceOf(RenderError);
+        expect([err.code, err.message]).to.deep.equal(['timeout', 'Rendering took longer than 8000 ms and was stopped']);
+        // Only the worker that was rendering is replaced; the queued request was just dropped.
+        expect(pool.recycled).to.equal(1);
+        // With one thread, this can only be answered by the replacement worker.
+        const next = await pool.render(BOX, PNG);
+        expect(decodePng(next.body).width).to.equal(406);
+      } finally {
+        await pool.close();
+      }
+    });
+  });
+
+  describe('close', () => {
+    it('lets a running render finish, then refuses new ones', async () => {
+      const pool = createRenderPool({ threads: 1, timeoutMs: 30_000 });
+      await pool.render(BOX, PNG);
+      const running = pool.render('^XA^FO10,10^GB500,500,250^FS^PQ4^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf' });
+      const closed = pool.close();
+      expect(pool.close()).to.equal(closed);
+      const late = await rejection(pool.render(BOX, PNG));
+      expect([late.code, late.message]).to.deep.equal(['failed', 'The renderer is shutting down']);
+      const result = await running;
+      expect(result.pages).to.equal(4);
+      await closed;
+    });
+  });
+
+  describe('wire format', () => {
+    it('transfers a buffer the body owns and copies a body that shares its buffer', () => {
+      const own = new Uint8Array(16);
+      expect(ownBuffer(own)).to.equal(own.buffer);
+      const shared = Buffer.from('small'); // a slice of Node's shared allocation pool
+      const copy = ownBuffer(shared);
+      expect(copy).to.not.equal(shared.buffer);
+      expect(Buffer.from(copy).toString()).to.equal('small');
+    });
+
+    it('rebuilds RenderErrors with their code, and other errors with name, message and stack', () => {
+      const back = errorFromWire(errorToWire(new RenderError('too-large', 'too big')));
+      expect(back).to.be.instanceOf(RenderError);
+      expect([(back as RenderError).code, back.message]).to.deep.equal(['too-large', 'too big']);
+      const boom = new TypeError('x is undefined');
+      const other = errorFromWire(errorToWire(boom));
+      expect(other).to.not.be.instanceOf(RenderError);
+      expect([other.name, other.message, other.stack]).to.deep.equal(['TypeError', 'x is undefined', boom.stack]);
+    });
+  });
+});
