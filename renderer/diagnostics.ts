@@ -19,3 +19,8 @@ export class DiagnosticLog {
     this.entries.push(d);
   }
 }
+
+/** Where a field's data stands in the document (its ^FD), or its first command when it has none. */
+export function fieldDataSpan(field: { at: number; dataAt?: { offset: number; size: number } }): { byteIndex: number; byteSize: number } {
+  return field.dataAt ? { byteIndex: field.dataAt.offset, byteSize: field.dataAt.size } : { byteIndex: field.at, byteSize: 0 };
+}

@@ -43,6 +43,7 @@ export interface FieldDraft {
   justification: number;
   font?: FontSelection;
   data?: Uint8Array;
+  dataAt?: Field['dataAt'];
   hexIndicator?: number;
   reverse: boolean;
   block?: FieldBlock;
@@ -285,6 +286,7 @@ export class Interpreter {
       justification: d.justification,
       font,
       data: d.data,
+      dataAt: d.dataAt,
       charset: p.charset,
       reverse: d.reverse !== p.reverseAll,
       block: d.block,

@@ -61,6 +61,8 @@ export interface Field {
   font: FontSelection;
   /** Field data bytes after ^FH hex escapes, before character-set decoding (^CI). */
   data?: Uint8Array;
+  /** Where the field data (^FD/^FV/^SN parameters) stands in the document, for diagnostics about it. */
+  dataAt?: { offset: number; size: number };
   /** ^CI in force. */
   charset: number;
   /** ^FR xor ^LR. */

@@ -53,6 +53,7 @@ const FAULTS: Array<[string, string, (z: string) => string[]]> = [
   ['invalid diagonal lean', '^XA^FO1,1^GD50,50,3,B,X^FS^XZ', (z) => [`${at(z, 'X^')}|1|^GD|5|Invalid value X; used R instead`]],
   ['invalid Code 128 mode', '^XA^FO10,10^BCN,50,Y,N,N,Q^FD123^FS^XZ', (z) => [`${at(z, 'Q^')}|1|^BC|6|Invalid value Q; used N instead`]],
   ['PDF417 security level out of range', '^XA^FO10,10^B7N,5,9^FDhello^FS^XZ', (z) => [`${at(z, '9^')}|1|^B7|3|Value 9 is greater than maximum value 8; used 8 instead`]],
+  ['data a symbology cannot encode', '^XA^FO10,10^BEN,50,Y,N^FDABC^FS^XZ', (z) => [`${at(z, 'ABC')}|3|^BE||Field data cannot be encoded by EAN-13; nothing printed`]],
   ['graphic download with a short payload', '~DGR:X.GRF,4,1,FF^XA^FO1,1^XGR:X.GRF,1,1^FS^XZ', (z) => [`${at(z, 'FF')}|2|~DG|4|Graphic data has 1 of 4 bytes; the rest is blank`]],
 ];
 

@@ -43,6 +43,12 @@ function isHex(c: number | undefined): boolean {
   return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
 }
 
+/** ^FD/^FV: the field's data, ^FH escapes decoded, with its place in the document. */
+function setData(ip: Interpreter, tok: Token): void {
+  ip.field.data = decodeHexEscapes(tok.raw, ip.field.hexIndicator);
+  ip.field.dataAt = { offset: tok.paramStart, size: tok.end - tok.paramStart };
+}
+
 // Coordinates may carry fractions (^MU units, generated ZPL): they round to the nearest dot.
 const coordinate = (name: string) => float(name, 0, 32000, 0);
 
@@ -50,8 +56,8 @@ export const fieldCommands: CommandTable = {
   '^FO': { params: [coordinate('x'), coordinate('y'), int('justification', 0, 2)], run: (ip, [x, y, z], tok) => place(ip, 'FO', x as number, y as number, z as number | undefined, tok) },
   '^FT': { params: [float('x', 0, 32000), float('y', 0, 32000), int('justification', 0, 2)], run: (ip, [x, y, z], tok) => place(ip, 'FT', x as number | undefined, y as number | undefined, z as number | undefined, tok) },
   '^FS': { run: (ip) => ip.finishField() },
-  '^FD': { syntax: 'raw', run: (ip, _a, tok) => { ip.field.data = decodeHexEscapes(tok.raw, ip.field.hexIndicator); } },
-  '^FV': { syntax: 'raw', run: (ip, _a, tok) => { ip.field.data = decodeHexEscapes(tok.raw, ip.field.hexIndicator); } },
+  '^FD': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
+  '^FV': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
   '^FR': { run: (ip) => { ip.field.reverse = true; } },
   '^FH': {
     syntax: 'raw',
