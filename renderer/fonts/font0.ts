@@ -2,6 +2,7 @@
 // fitted glyph by glyph into the boxes measured from the legacy renderer's output (font0-metrics.ts).
 
 import { outlineMask, type GlyphMask } from '../text/glyph-mask.js';
+import { coverageMask } from '../raster/fill-path.js';
 import {
   dejaVuSans, dejaVuSansBold, dejaVuSansCondensed, dejaVuSansCondensedBold, robotoCondensedBold, robotoCondensedBoldExt,
   robotoCondensedWeight, withGlyph,
@@ -38,6 +39,53 @@ export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number): G
   const gx = ((right - left) * h * sx) / Math.max(1, g.maxX - g.minX);
   const gy = ((top - bottom) * h) / Math.max(1, g.maxY - g.minY);
   return outlineMask(g.contours, gx, gy, left * h * sx - g.minX * gx, -(bottom * h - g.minY * gy));
+}
+
+/**
+ * Accented letters: the base part fitted into the base letter's measured box and the accent, at the
+ * base's scale, hung from the measured top. A single stretch would squash the base when the legacy
+ * accent sits higher than Roboto's. Null when the glyph does not split that way.
+ */
+function accentedMask(cp: number, b: GlyphBox, h: number, sx: number): GlyphMask | null {
+  const parts = String.fromCodePoint(cp).normalize('NFD');
+  if (parts.length !== 2 || font0Metrics.sources?.[cp]) return null;
+  const baseCp = parts.codePointAt(0)!;
+  // Capitals keep their single stretch: their accents already sit where the legacy renderer puts them.
+  if (baseCp < 0x61 || baseCp > 0x7a) return null;
+  const font = sourceFont(cp);
+  const g = font?.glyph(cp);
+  let baseBox = font0Metrics.glyphs[baseCp];
+  if (!font || !g || !baseBox) return null;
+  const partTop = font.glyph(0x78)?.maxY ?? font.capHeight * 0.75;
+  // The dot of i and j is not part of the accented letter: its stem ends at the x-height of n.
+  if ((baseCp === 0x69 || baseCp === 0x6a) && font0Metrics.glyphs[0x6e]) baseBox = [...baseBox.slice(0, 3), font0Metrics.glyphs[0x6e][3], baseBox[4]] as unknown as GlyphBox;
+  const accent: number[][] = [], base: number[][] = [];
+  for (const c of g.contours) {
+    let minY = Infinity;
+    for (let i = 1; i < c.length; i += 2) minY = Math.min(minY, c[i]);
+    (minY >= partTop * 0.95 ? accent : base).push(c);
+  }
+  if (!accent.length || !base.length) return null;
+  const extent = (cs: number[][]) => {
+    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+    for (const c of cs) for (let i = 0; i < c.length; i += 2) {
+      x0 = Math.min(x0, c[i]); x1 = Math.max(x1, c[i]); y0 = Math.min(y0, c[i + 1]); y1 = Math.max(y1, c[i + 1]);
+    }
+    return { x0, x1, y0, y1 };
+  };
+  const be = extent(base), ae = extent(accent);
+  const [, left, right, top, bottom] = baseBox;
+  const gx = ((right - left) * h * sx) / Math.max(1, be.x1 - be.x0);
+  const gy = ((top - bottom) * h) / Math.max(1, be.y1 - be.y0);
+  const ox = left * h * sx - be.x0 * gx;
+  const place = (cs: number[][], oy: number) => cs.map((c) => {
+    const out = new Float64Array(c.length);
+    for (let i = 0; i < c.length; i += 2) { out[i] = ox + c[i] * gx; out[i + 1] = oy - c[i + 1] * gy; }
+    return out;
+  });
+  const placed = [...place(base, -(bottom * h - be.y0 * gy)), ...place(accent, -(b[3] * h - ae.y1 * gy))];
+  const m = coverageMask(placed);
+  return m ? { x: m.x, y: m.y, w: m.w, h: m.h, cov: m.cov } : null;
 }
 
 /** ^TB line pitch per dot of height (h84_tb_ft: 106 dots at height 84); ^FB lines are one height apart. */
@@ -85,7 +133,8 @@ export function font0Face(height: number, width: number): Face {
       return cachedGlyph(`${key}:${cp}`, () => {
         const b = box(cp);
         const g = sourceFont(cp)?.glyph(cp);
-        return b && g ? fitGlyph(g, b, h, sx) : null;
+        if (!b || !g) return null;
+        return (font0Metrics.glyphs[cp] && accentedMask(cp, b, h, sx)) || fitGlyph(g, b, h, sx);
       });
     },
   };
