@@ -21,10 +21,19 @@ export function encodeAztec(data: Uint8Array, o: AztecOptions): ModuleGrid {
   const base: Record<string, string | number | boolean> = o.readerInit ? { readerinit: true } : {};
   if (d === 300) return encodeGrid('aztecrune', String(Number.parseInt(String.fromCharCode(...data), 10) & 0xff));
   const bits = aztecBits(data);
-  if (d >= 101 && d <= 104) return encodeGrid('azteccode', bits, { ...base, raw: true, format: 'compact', layers: d - 100 });
-  if (d >= 201 && d <= 232) return encodeGrid('azteccode', bits, { ...base, raw: true, format: 'full', layers: d - 200 });
+  // bwip-js insists on 5% + 3 check words; the legacy encoder may use fewer, then the next size that allows them is used.
+  const raw = { ...base, raw: true, eclevel: 5 };
+  const sized = (format: string, layers: number) => {
+    try {
+      return encodeGrid('azteccode', bits, { ...raw, format, layers });
+    } catch {
+      return encodeGrid('azteccode', bits, { ...raw, format });
+    }
+  };
+  if (d >= 101 && d <= 104) return sized('compact', d - 100);
+  if (d >= 201 && d <= 232) return sized('full', d - 200);
   const size = aztecSize(bits, d >= 1 && d <= 99 ? d : 23);
-  return encodeGrid('azteccode', bits, { ...base, raw: true, format: size.compact ? 'compact' : 'full', layers: size.layers });
+  return sized(size.compact ? 'compact' : 'full', size.layers);
 }
 
 export function renderAztec(field: Field, env: DrawEnv): LabelElement[] {

@@ -129,6 +129,15 @@ export function encodeDataMatrixData(input: readonly number[]): DmEncoding {
   let mode: Mode = 'ascii';
   let next: Mode = 'ascii';
   let buf: number[] = [];
+  // X12 and EDIFACT cannot unlatch inside a triple/quadruple: only enter or stay in them when the characters
+  // up to the next decision point all fit (the legacy encoder would write an unreadable value there).
+  const isEdifact = (c: number) => c >= 32 && c <= 94;
+  const fits = (test: (c: number) => boolean, from: number, count: number) => data.slice(from, from + count).every(test);
+  const safe = (m: Mode, from: number): Mode => {
+    if (m === 'x12' && !fits(isX12, from, 3)) return 'ascii';
+    if (m === 'edifact' && !fits(isEdifact, from, 4)) return 'ascii';
+    return m;
+  };
   const flushTriples = () => {
     while (buf.length >= 3) {
       const v = 1600 * buf[0] + 40 * buf[1] + buf[2] + 1;
@@ -149,6 +158,7 @@ export function encodeDataMatrixData(input: readonly number[]): DmEncoding {
         continue;
       }
       next = lookAhead(data, pos, 'ascii');
+      if (next === 'x12' || next === 'edifact') next = safe(next, pos);
       if (next !== 'ascii') { push(LATCH[next]); continue; }
       if (c > 127) { push(235); push(c - 127); } else push(c === FNC1 ? 232 : c + 1);
       pos++;
@@ -164,13 +174,13 @@ export function encodeDataMatrixData(input: readonly number[]): DmEncoding {
       flushTriples();
       pos++;
     } else if (mode === 'x12') {
-      next = buf.length === 0 ? lookAhead(data, pos, mode) : mode;
+      next = buf.length === 0 ? safe(lookAhead(data, pos, mode), pos) : mode;
       if (next !== mode) { push(UNLATCH); next = 'ascii'; continue; }
       buf.push(c === 13 ? 0 : c === 42 ? 1 : c === 62 ? 2 : c === 32 ? 3 : isDigit(c) ? c - 44 : isUpper(c) ? c - 51 : 0);
       flushTriples();
       pos++;
     } else if (mode === 'edifact') {
-      next = buf.length === 3 ? lookAhead(data, pos, mode) : mode;
+      next = buf.length === 3 ? safe(lookAhead(data, pos, mode), pos) : mode;
       if (next !== mode) { buf.push(31); next = 'ascii'; } else {
         buf.push(c >= 64 && c <= 94 ? c - 64 : c >= 32 && c <= 63 ? c : 0);
         pos++;
