@@ -2,14 +2,16 @@
 // checked on real pixels, and the ^FD conventions of the legacy renderer are checked piece by piece.
 
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { createRequire } from 'node:module';
 import { render } from '../renderer/render.js';
 import type { RenderResult } from '../renderer/api.js';
-import { parseQrData, encodeQr } from '../renderer/barcodes/matrix/qr.js';
-import { parseDataMatrixData } from '../renderer/barcodes/matrix/datamatrix.js';
+import { parseQrData, encodeQr, type QrLevel } from '../renderer/barcodes/matrix/qr.js';
+import { encodeDataMatrix, parseDataMatrixData } from '../renderer/barcodes/matrix/datamatrix.js';
 import { FNC1, encodeDataMatrixData } from '../renderer/barcodes/matrix/datamatrix-codewords.js';
 import { maxiCodeMessage } from '../renderer/barcodes/matrix/maxicode.js';
-import { autoColumns } from '../renderer/barcodes/matrix/pdf417.js';
+import { autoColumns, encodePdf417 } from '../renderer/barcodes/matrix/pdf417.js';
+import { encodeAztec } from '../renderer/barcodes/matrix/aztec.js';
 import { aztecBits, aztecSize } from '../renderer/barcodes/matrix/aztec-bits.js';
 import { planQr, qrDataCodewords } from '../renderer/barcodes/matrix/qr-segments.js';
 import { interleave, qrSymbol } from '../renderer/barcodes/matrix/qr-symbol.js';
@@ -247,5 +249,51 @@ describe('2D barcodes with data they cannot encode', () => {
     const d = res.warnings.find((w) => w.command === '^BQ');
     expect(d, 'diagnostic for ^BQ').to.not.equal(undefined);
     expect(d!.byteIndex).to.equal(zpl.indexOf('^FO100'));
+  });
+});
+
+describe('2D barcode encoders on arbitrary data', () => {
+  /** Reads a module grid (drawn 4 dots a module, rows `rowScale` times taller) with ZXing. */
+  function readGrid(g: { width: number; height: number; bits: Uint8Array }, format: number, rowScale = 1): string {
+    const s = 4;
+    const pad = 12;
+    const w = (g.width + 2 * pad) * s;
+    const h = (g.height + 2 * pad) * s * rowScale;
+    const gray = new Uint8Array(w * h).fill(255);
+    for (let y = 0; y < g.height; y++) {
+      for (let x = 0; x < g.width; x++) {
+        if (!g.bits[y * g.width + x]) continue;
+        for (let dy = 0; dy < s * rowScale; dy++) gray.fill(0, ((y + pad) * s * rowScale + dy) * w + (x + pad) * s, ((y + pad) * s * rowScale + dy) * w + (x + pad + 1) * s);
+      }
+    }
+    return readSymbol({ width: w, height: h, bitDepth: 8, colorType: 0, gray }, format).text;
+  }
+  const chars = fc.constantFrom(...'ABCXYZabcxyz0123456789 .,:;-/()*+#$%&@!?\r\n\t');
+  const text = (min: number) => fc.array(chars, { minLength: min, maxLength: 80 }).map((a) => a.join(''));
+  const bytes = (t: string) => Uint8Array.from(t, (c) => c.charCodeAt(0));
+  const params = { numRuns: 40, seed: 20261121 };
+
+  it('QR symbols read back as their data', () => {
+    fc.assert(fc.property(text(1), fc.constantFrom<QrLevel>('L', 'M', 'Q', 'H'), (t, level) => {
+      expect(readGrid(encodeQr({ level, text: t }), F.QR_CODE)).to.equal(t);
+    }), params);
+  });
+
+  it('Data Matrix symbols read back as their data', () => {
+    fc.assert(fc.property(text(1), (t) => {
+      expect(readGrid(encodeDataMatrix(Array.from(bytes(t)), 0, 0, false), F.DATA_MATRIX)).to.equal(t);
+    }), params);
+  });
+
+  it('Aztec symbols read back as their data, whatever the error control percentage', () => {
+    fc.assert(fc.property(text(1), fc.constantFrom(0, 10, 23, 50, 80), (t, errorControl) => {
+      expect(readGrid(encodeAztec(bytes(t), { errorControl, readerInit: false }), F.AZTEC)).to.equal(t);
+    }), params);
+  });
+
+  it('PDF417 symbols read back as their data', () => {
+    fc.assert(fc.property(text(2), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 5 }), (t, security, columns) => {
+      expect(readGrid(encodePdf417(bytes(t), { security, columns, rows: 0, truncate: false }), F.PDF_417, 3)).to.equal(t);
+    }), params);
   });
 });
