@@ -27,7 +27,7 @@ export function fuzzSeed(fixed: number): number {
   if (env === 'random') {
     if (randomSeed === undefined) {
       randomSeed = Math.floor(Math.random() * 0x7fffffff);
-      console.log(`      fuzz seed: FUZZ_SEED=${randomSeed}`);
+      process.stdout.write(`      fuzz seed: FUZZ_SEED=${randomSeed}\n`);
     }
     return randomSeed + fixed;
   }
