@@ -6,15 +6,19 @@ import type { Raster } from '../raster/raster.js';
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
-/** Ink at or above this level is black in 1-bit output (the legacy service thresholds at mid-grey). */
+/**
+ * Ink at or above this level is black in 1-bit output (the legacy service thresholds at mid-grey).
+ * packRow tests the ink's top bit, which is this comparison only for 128.
+ */
 export const BITONAL_THRESHOLD = 128;
 
 /** PNG filter type "Up": each byte minus the byte above it. */
 export const FILTER_UP = 2;
 
 /**
- * With the Up filter a label is mostly runs of zeros (blank and repeated rows), which run-length
- * deflate packs as tightly as level 6 at a quarter of the time.
+ * With the Up filter a label is mostly runs of zeros (blank and repeated rows). Run-length deflate
+ * packs them about a quarter larger than level 6 did unfiltered (carrier labels at 8 dpmm: 45 KB
+ * against 36 KB) in a fifth of the time or less.
  */
 export const DEFLATE_OPTIONS = { strategy: constants.Z_RLE } as const;
 
@@ -67,7 +71,7 @@ let reusable = new Uint8Array(0);
 /** A buffer for `size` bytes of filtered rows, valid until the next call; contents are garbage. */
 function rowsBuffer(size: number): Uint8Array {
   if (size > REUSE_LIMIT) return new Uint8Array(size);
-  if (reusable.length < size) reusable = new Uint8Array(Math.max(size, reusable.length * 2));
+  if (reusable.length < size) reusable = new Uint8Array(Math.min(REUSE_LIMIT, Math.max(size, reusable.length * 2)));
   return reusable.subarray(0, size);
 }
 
