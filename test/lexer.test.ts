@@ -62,6 +62,14 @@ describe('parameter tables', () => {
     ]);
   });
 
+  it('skips leading junk before a number, as printers do, and says so', () => {
+    const log = new DiagnosticLog();
+    const [tok] = lex(bytes('^FOB50,x'));
+    const v = readParams('^FO', splitParams(tok), [{ name: 'x', kind: 'float', def: 0 }, { name: 'y', kind: 'int', def: 0 }], log);
+    expect(v).to.deep.equal([50, 0]);
+    expect(log.entries.map((d) => d.message)).to.deep.equal(['Invalid value B50; used 50 instead', 'Invalid value x; used 0 instead']);
+  });
+
   it('uses defaults for empty parameters and for values of the wrong kind', () => {
     const log = new DiagnosticLog();
     const [tok] = lex(bytes('^XX,abc,Q'));

@@ -85,10 +85,16 @@ function readOne(spec: ParamSpec, text: string, warn: (m: string) => void): Para
   switch (spec.kind) {
     case 'int':
     case 'float': {
-      const v = spec.kind === 'int' ? parseIntLoose(text) : parseFloatLoose(text);
+      let v = spec.kind === 'int' ? parseIntLoose(text) : parseFloatLoose(text);
       if (v === undefined) {
-        warn(`Invalid value ${text}; used ${spec.def ?? 'default'} instead`);
-        return spec.def;
+        // Printers skip leading junk before a number (`^FOB50,660` prints at x=50).
+        const rest = text.replace(/^[^\d+\-.]+/, '');
+        v = rest !== text ? (spec.kind === 'int' ? parseIntLoose(rest) : parseFloatLoose(rest)) : undefined;
+        if (v === undefined) {
+          warn(`Invalid value ${text}; used ${spec.def ?? 'default'} instead`);
+          return spec.def;
+        }
+        warn(`Invalid value ${text}; used ${v} instead`);
       }
       if (spec.min !== undefined && v < spec.min) {
         warn(`Value ${text} is less than minimum value ${spec.min}; used ${spec.min} instead`);
