@@ -13,8 +13,13 @@ export interface Face {
   readonly antialias: boolean;
   /** Pen advance after `cp`, in dots (may be fractional). */
   advance(cp: number): number;
-  /** Coverage mask for orientation N relative to the pen point on the baseline; null for blank glyphs. */
-  glyph(cp: number): GlyphMask | null;
+  /**
+   * Coverage mask for orientation N relative to the pen point on the baseline; null for blank glyphs.
+   * `shift` (a fraction of a dot, in quarters) moves the glyph right for sub-dot pen positions.
+   */
+  glyph(cp: number, shift?: number): GlyphMask | null;
+  /** Whether the face draws at sub-dot pen positions (outline fonts with fractional advances). */
+  readonly subpixel?: boolean;
   /** Line pitch inside a ^TB block when it differs from the cell height (font 0 spaces lines wider there). */
   readonly textBlockPitch?: number;
   /** Character substitution the font makes (font B has upper case only). */

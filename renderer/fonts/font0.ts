@@ -33,12 +33,12 @@ function sourceFont(cp: number): OutlineFont | null {
 }
 
 /** Stretches an outline's ink box onto a measured box (units of the height; `sx` is the width stretch). */
-export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number): GlyphMask | null {
+export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, shift = 0): GlyphMask | null {
   if (!g.contours.length) return null;
   const [, left, right, top, bottom] = b;
   const gx = ((right - left) * h * sx) / Math.max(1, g.maxX - g.minX);
   const gy = ((top - bottom) * h) / Math.max(1, g.maxY - g.minY);
-  return outlineMask(g.contours, gx, gy, left * h * sx - g.minX * gx, -(bottom * h - g.minY * gy));
+  return outlineMask(g.contours, gx, gy, shift + left * h * sx - g.minX * gx, -(bottom * h - g.minY * gy));
 }
 
 /**
@@ -46,7 +46,7 @@ export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number): G
  * base's scale, hung from the measured top. A single stretch would squash the base when the legacy
  * accent sits higher than Roboto's. Null when the glyph does not split that way.
  */
-function accentedMask(cp: number, b: GlyphBox, h: number, sx: number): GlyphMask | null {
+function accentedMask(cp: number, b: GlyphBox, h: number, sx: number, shift: number): GlyphMask | null {
   const parts = String.fromCodePoint(cp).normalize('NFD');
   if (parts.length !== 2 || font0Metrics.sources?.[cp]) return null;
   const baseCp = parts.codePointAt(0)!;
@@ -77,7 +77,7 @@ function accentedMask(cp: number, b: GlyphBox, h: number, sx: number): GlyphMask
   const [, left, right, top, bottom] = baseBox;
   const gx = ((right - left) * h * sx) / Math.max(1, be.x1 - be.x0);
   const gy = ((top - bottom) * h) / Math.max(1, be.y1 - be.y0);
-  const ox = left * h * sx - be.x0 * gx;
+  const ox = shift + left * h * sx - be.x0 * gx;
   const place = (cs: number[][], oy: number) => cs.map((c) => {
     const out = new Float64Array(c.length);
     for (let i = 0; i < c.length; i += 2) { out[i] = ox + c[i] * gx; out[i + 1] = oy - c[i + 1] * gy; }
@@ -129,12 +129,13 @@ export function font0Face(height: number, width: number): Face {
       const b = box(cp);
       return b ? b[0] * h * sx : h * 0.5 * sx;
     },
-    glyph(cp) {
-      return cachedGlyph(`${key}:${cp}`, () => {
+    subpixel: true,
+    glyph(cp, shift = 0) {
+      return cachedGlyph(`${key}:${cp}:${shift}`, () => {
         const b = box(cp);
         const g = sourceFont(cp)?.glyph(cp);
         if (!b || !g) return null;
-        return (font0Metrics.glyphs[cp] && accentedMask(cp, b, h, sx)) || fitGlyph(g, b, h, sx);
+        return (font0Metrics.glyphs[cp] && accentedMask(cp, b, h, sx, shift)) || fitGlyph(g, b, h, sx, shift);
       });
     },
   };

@@ -73,15 +73,18 @@ export interface RunStyle {
   reverse?: boolean;
 }
 
-function orientedGlyph(face: Face, cp: number, o: Orientation, crisp: boolean): GlyphMask | null {
-  if (o === 'N' && !crisp) return face.glyph(cp);
-  return cachedGlyph(`${face.key}:${cp}:${o}:${crisp ? 1 : 0}`, () => {
-    const m = face.glyph(cp);
+function orientedGlyph(face: Face, cp: number, o: Orientation, crisp: boolean, shift: number): GlyphMask | null {
+  if (o === 'N' && !crisp) return face.glyph(cp, shift);
+  return cachedGlyph(`${face.key}:${cp}:${shift}:${o}:${crisp ? 1 : 0}`, () => {
+    const m = face.glyph(cp, shift);
     if (!m) return null;
     const r = rotateMask(m, o);
     return crisp ? binarize(r) : r;
   });
 }
+
+/** Sub-dot pen positions of outline fonts are kept to this fraction of a dot. */
+const SUBPIXELS = 4;
 
 /** Draws code points with the pen starting at frame point (u, v) on the baseline. */
 export function drawRun(r: Raster, face: Face, cps: readonly number[], frame: Frame, u: number, v: number, style: RunStyle): void {
@@ -90,12 +93,16 @@ export function drawRun(r: Raster, face: Face, cps: readonly number[], frame: Fr
   for (let i = 0; i < cps.length; i++) {
     const cp = cps[i];
     const adv = face.advance(cp) + style.gap;
-    let pu: number, pv: number;
+    let pu: number, pv: number, shift = 0;
     if (style.vertical) { pu = u; pv = v + i * (face.height + style.gap); }
     else if (style.reverse) { pu = u + Math.round(total - pen - adv); pv = v; }
-    else { pu = u + Math.round(pen); pv = v; }
+    else if (face.subpixel) {
+      // Whole dots for the position, the rest (in quarters) drawn into the glyph.
+      const q = Math.round(pen * SUBPIXELS);
+      pu = u + Math.floor(q / SUBPIXELS); pv = v; shift = (q % SUBPIXELS) / SUBPIXELS;
+    } else { pu = u + Math.round(pen); pv = v; }
     pen += adv;
-    const m = orientedGlyph(face, cp, frame.orientation, style.crisp);
+    const m = orientedGlyph(face, cp, frame.orientation, style.crisp, shift);
     if (!m) continue;
     const [px, py] = toLabel(frame, pu, pv);
     r.blitCoverage(m.cov, m.w, m.h, Math.round(px) + m.x, Math.round(py) + m.y, style.mode);
