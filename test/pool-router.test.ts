@@ -1,0 +1,50 @@
+// The router's renderer wiring: by default it renders in the shared worker pool with a time budget
+// (renderThreads, renderTimeoutMs), `renderThreads: 0` renders inline, and a runaway label becomes a
+// 500 `ERROR: ` text while the next request is still answered.
+
+import { expect } from 'chai';
+import request from 'supertest';
+import { render } from '../renderer/index.js';
+import { closeSharedRenderPools, sharedRenderer } from '../renderer/pool/index.js';
+import { BASE, buildApp, KEYS } from './helpers/http-app.js';
+import { decodePng } from './helpers/png.js';
+
+const LABEL = '^XA^FO10,10^GB100,50,6^FS^XZ';
+const RUNAWAY = '^XA^FO10,10^GB500,500,250^FS^PQ1000000^XZ';
+
+describe('router renderer wiring', function () {
+  this.timeout(120_000);
+  after(() => closeSharedRenderPools());
+
+  it('renders through a shared pool by default: one pool per thread count and budget', () => {
+    // (The 5000 ms pool is the one the time-budget test below uses.)
+    expect(sharedRenderer({ threads: 1, timeoutMs: 5000 })).to.equal(sharedRenderer({ threads: 1, timeoutMs: 5000 }));
+    expect(sharedRenderer({ threads: 1, timeoutMs: 5000 })).to.not.equal(sharedRenderer({ threads: 1, timeoutMs: 4000 }));
+    expect(sharedRenderer({ threads: 0 })).to.equal(render);
+  });
+
+  for (const renderThreads of [undefined, 0]) {
+    it(`answers with the renderer's bytes (renderThreads: ${renderThreads ?? 'default'})`, async () => {
+      const { app } = await buildApp({ log: () => {}, ...(renderThreads !== undefined && { renderThreads }) });
+      const res = await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).buffer(true)
+        .parse((r, done) => { const c: Buffer[] = []; r.on('data', (b: Buffer) => c.push(b)); r.on('end', () => done(null, Buffer.concat(c))); });
+      expect(res.status).to.equal(200);
+      const inline = await render(LABEL, { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0, rotation: 0, quality: 'grayscale' });
+      expect(Buffer.compare(res.body as Buffer, Buffer.from(inline.body))).to.equal(0);
+      expect(decodePng(res.body as Buffer).width).to.equal(406);
+    });
+  }
+
+  it('turns a render past renderTimeoutMs into a 500 ERROR text and keeps answering', async () => {
+    const { app } = await buildApp({ log: () => {}, renderThreads: 1, renderTimeoutMs: 5000, maxLabels: 2_000_000 });
+    const path = `${BASE}/printers/24dpmm/labels/15x15`;
+    await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).expect(200); // warm
+    const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf').type('form').send(RUNAWAY);
+    expect(res.status).to.equal(500);
+    expect(res.headers['content-type']).to.match(/^text\/plain/);
+    expect(res.text).to.equal('ERROR: Rendering took longer than 5000 ms and was stopped');
+    expect(res.headers['x-request-id']).to.be.a('string');
+    // One thread: only a replacement worker can answer this.
+    await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).expect(200);
+  });
+});
