@@ -11,7 +11,8 @@ export type Contour = ArrayLike<number>;
  * of its area covered (4x vertical supersampling of the signed-area accumulation per scanline).
  */
 export function fillPath(raster: Raster, contours: readonly Contour[], mode: InkMode = 'black'): void {
-  const mask = coverageMask(contours);
+  // Only the part on the raster is rasterized: memory stays bounded by the label size.
+  const mask = coverageMask(contours, { x0: 0, y0: 0, x1: raster.width, y1: raster.height });
   if (mask) raster.blitCoverage(mask.cov, mask.w, mask.h, mask.x, mask.y, mode);
 }
 
@@ -25,8 +26,17 @@ export interface CoverageMask {
 
 const SUB = 4; // vertical sub-scanlines per pixel row
 
-/** Rasterizes contours into a coverage mask positioned at integer (x, y), or null when empty. */
-export function coverageMask(contours: readonly Contour[]): CoverageMask | null {
+/** Largest unclipped mask (a glyph far bigger than any label is not drawn). */
+const MAX_UNCLIPPED = 16e6;
+
+/** Integer rectangle [x0, x1) x [y0, y1). */
+export interface Clip { x0: number; y0: number; x1: number; y1: number }
+
+/**
+ * Rasterizes contours into a coverage mask positioned at integer (x, y), or null when empty.
+ * With `clip`, only the part inside it is computed.
+ */
+export function coverageMask(contours: readonly Contour[], clip?: Clip): CoverageMask | null {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const c of contours) {
     for (let i = 0; i + 1 < c.length; i += 2) {
@@ -36,9 +46,14 @@ export function coverageMask(contours: readonly Contour[]): CoverageMask | null 
     }
   }
   if (!(minX < maxX) || !(minY < maxY)) return null;
-  const x0 = Math.floor(minX), y0 = Math.floor(minY);
-  const w = Math.ceil(maxX) - x0 + 1, h = Math.ceil(maxY) - y0;
-  if (w <= 0 || h <= 0 || w * h > 64e6) return null;
+  let x0 = Math.floor(minX), y0 = Math.floor(minY);
+  let x1 = Math.ceil(maxX) + 1, y1 = Math.ceil(maxY);
+  if (clip) {
+    x0 = Math.max(x0, clip.x0); y0 = Math.max(y0, clip.y0);
+    x1 = Math.min(x1, clip.x1); y1 = Math.min(y1, clip.y1);
+  }
+  const w = x1 - x0, h = y1 - y0;
+  if (w <= 0 || h <= 0 || (!clip && w * h > MAX_UNCLIPPED)) return null;
   const cov = new Float32Array(w * h);
   // Per sub-scanline: crossings with winding direction, then fill between by non-zero rule with
   // fractional horizontal coverage at the span ends.
@@ -88,9 +103,9 @@ export function coverageMask(contours: readonly Contour[]): CoverageMask | null 
 
 /** Adds horizontal coverage of [a, b) to one sub-scanline's row, with fractional ends. */
 function addSpan(cov: Float32Array, row: number, w: number, a: number, b: number): void {
-  if (b <= a) return;
   if (a < 0) a = 0;
   if (b > w) b = w;
+  if (b <= a) return;
   const ia = Math.floor(a), ib = Math.floor(b);
   if (ia === ib) { if (ia < w) cov[row + ia] += b - a; return; }
   cov[row + ia] += ia + 1 - a;

@@ -102,9 +102,12 @@ export function drawRun(r: Raster, face: Face, cps: readonly number[], frame: Fr
       pu = u + Math.floor(q / SUBPIXELS); pv = v; shift = (q % SUBPIXELS) / SUBPIXELS;
     } else { pu = u + Math.round(pen); pv = v; }
     pen += adv;
+    const [px, py] = toLabel(frame, pu, pv);
+    // Glyphs wholly off the label are not rasterized (huge fonts, far-away fields).
+    const reach = 2 * face.height + adv;
+    if (px < -reach || py < -reach || px > r.width + reach || py > r.height + reach) continue;
     const m = orientedGlyph(face, cp, frame.orientation, style.crisp, shift);
     if (!m) continue;
-    const [px, py] = toLabel(frame, pu, pv);
     r.blitCoverage(m.cov, m.w, m.h, Math.round(px) + m.x, Math.round(py) + m.y, style.mode);
   }
 }
