@@ -35,6 +35,13 @@ describe('router renderer wiring', function () {
     });
   }
 
+  it('keeps routers answering after the shared pools are closed (a fresh pool starts on demand)', async () => {
+    const { app } = await buildApp({ log: () => {}, renderThreads: 1 });
+    await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).expect(200);
+    await closeSharedRenderPools();
+    await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).expect(200);
+  });
+
   it('turns a render past renderTimeoutMs into a 500 ERROR text and keeps answering', async () => {
     const { app } = await buildApp({ log: () => {}, renderThreads: 1, renderTimeoutMs: 5000, maxLabels: 2_000_000 });
     const path = `${BASE}/printers/24dpmm/labels/15x15`;

@@ -1,5 +1,5 @@
 // The renderer routers use when none is given: one worker pool per process (per thread count and time
-// budget), created on first use so importing the package starts no threads.
+// budget), started when the first router asks for it so importing the package starts no threads.
 
 import { render as renderInline } from '../render.js';
 import { createRenderPool, DEFAULT_RENDER_TIMEOUT_MS, type RenderFn, type RenderPool } from './render-pool.js';
@@ -12,16 +12,28 @@ export interface SharedRendererOptions {
 }
 
 const pools = new Map<string, RenderPool>();
+const renderers = new Map<string, RenderFn>();
 
-export function sharedRenderer(options: SharedRendererOptions = {}): RenderFn {
-  if (options.threads === 0) return renderInline;
-  const key = `${options.threads ?? 'cores'}/${options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS}`;
+function poolFor(key: string, options: SharedRendererOptions): RenderPool {
   let pool = pools.get(key);
   if (!pool) {
     pool = createRenderPool(options);
     pools.set(key, pool);
   }
-  return pool.render;
+  return pool;
+}
+
+export function sharedRenderer(options: SharedRendererOptions = {}): RenderFn {
+  if (options.threads === 0) return renderInline;
+  const key = `${options.threads ?? 'cores'}/${options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS}`;
+  poolFor(key, options); // workers start loading the renderer now, not on the first request
+  let renderer = renderers.get(key);
+  if (!renderer) {
+    // Looks the pool up per call: after closeSharedRenderPools() the next render starts a fresh pool.
+    renderer = (zpl, req) => poolFor(key, options).render(zpl, req);
+    renderers.set(key, renderer);
+  }
+  return renderer;
 }
 
 /** Waits for running renders, then stops every shared pool's workers (graceful shutdown, tests). */
