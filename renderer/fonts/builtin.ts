@@ -37,6 +37,8 @@ export const robotoCondensedBold = lazy(() => loadPackaged('@fontsource/roboto-c
 /** Lighter and heavier weights of it: some legacy glyphs match them better (chosen per glyph by measuring). */
 export const robotoCondensedWeight = (weight: number) =>
   lazy(() => loadPackaged(`@fontsource/roboto-condensed/files/roboto-condensed-latin-${weight}-normal.woff`, `roboto-c${weight}`));
+/** Its italic: the legacy micro sign is slanted. */
+export const robotoCondensedBoldItalic = lazy(() => loadPackaged('@fontsource/roboto-condensed/files/roboto-condensed-latin-700-italic.woff', 'roboto-cbi'));
 /** Its Latin-extended subset, for the few Latin-1 / code-page glyphs outside the Latin file. */
 export const robotoCondensedBoldExt = lazy(() => loadPackaged('@fontsource/roboto-condensed/files/roboto-condensed-latin-ext-700-normal.woff', 'roboto-cb-ext'));
 /** DejaVu Sans Condensed Bold: fallback for symbols Roboto lacks. */

@@ -20,7 +20,7 @@ export const font0Metrics: Font0Metrics = {
   baseline: [0.7619, -0.3798],
   emPerHeight: 1.04,
   condense: 0.87,
-  sources: { 36: 'dejavu-cb', 37: 'dejavu-cb', 43: 'dejavu-cb', 54: 'dejavu-cb', 57: 'dejavu-cb', 60: 'dejavu-cb', 62: 'dejavu-cb', 91: 'dejavu-cb', 93: 'dejavu-cb', 94: 'dejavu-cb', 96: 'roboto-900', 105: 'roboto-500', 123: 'dejavu-cb', 125: 'dejavu-cb', 126: 'dejavu-cb', 161: 'roboto-500', 171: 'dejavu-cb', 172: 'dejavu-c', 177: 'dejavu-cb', 180: 'roboto-900', 187: 'dejavu-cb', 190: 'dejavu-cb', 191: 'roboto-900', 204: 'dejavu-cb', 205: 'dejavu-cb', 207: 'dejavu-cb', 214: 'dejavu-cb', 220: 'dejavu-cb', 224: 'dejavu-cb', 228: 'dejavu-cb', 240: 'dejavu-cb', 247: 'roboto-500', 248: 'dejavu-cb', 252: 'dejavu-cb', 255: 'dejavu-cb', 8220: 'dejavu-cb', 8222: 'roboto-900', 8230: 'dejavu-cb', 8240: 'dejavu-cb', 8364: 'dejavu-cb' },
+  sources: { 35: 'roboto-italic', 36: 'dejavu-cb', 37: 'dejavu-cb', 43: 'dejavu-cb', 54: 'dejavu-cb', 57: 'dejavu-cb', 60: 'dejavu-cb', 62: 'dejavu-cb', 91: 'dejavu-cb', 93: 'dejavu-cb', 94: 'dejavu-cb', 96: 'roboto-italic', 105: 'roboto-500', 123: 'dejavu-cb', 125: 'dejavu-cb', 126: 'dejavu-cb', 161: 'roboto-500', 171: 'dejavu-cb', 172: 'dejavu-c', 177: 'dejavu-cb', 180: 'roboto-900', 181: 'roboto-italic', 182: 'roboto-italic', 184: 'roboto-italic', 187: 'dejavu-cb', 190: 'dejavu-cb', 191: 'roboto-900', 204: 'dejavu-cb', 205: 'dejavu-cb', 207: 'dejavu-cb', 214: 'dejavu-cb', 220: 'dejavu-cb', 224: 'dejavu-cb', 228: 'dejavu-cb', 240: 'dejavu-cb', 247: 'roboto-500', 248: 'dejavu-cb', 252: 'dejavu-cb', 255: 'dejavu-cb', 8220: 'dejavu-cb', 8222: 'roboto-900', 8230: 'dejavu-cb', 8240: 'dejavu-cb', 8364: 'dejavu-cb' },
   glyphs: {
     32: [0.2977, 0, 0, 0, 0], //  
     33: [0.29, 0.08, 0.2173, 0.7619, 0.0143], // !

@@ -5,7 +5,7 @@ import { outlineMask, type GlyphMask } from '../text/glyph-mask.js';
 import { coverageMask } from '../raster/fill-path.js';
 import {
   dejaVuSans, dejaVuSansBold, dejaVuSansCondensed, dejaVuSansCondensedBold, robotoCondensedBold, robotoCondensedBoldExt,
-  robotoCondensedWeight, withGlyph,
+  robotoCondensedBoldItalic, robotoCondensedWeight, withGlyph,
 } from './builtin.js';
 import { cachedGlyph, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
@@ -17,6 +17,7 @@ export const FONT0_SOURCES: Readonly<Record<string, () => OutlineFont | null>> =
   'roboto-ext': robotoCondensedBoldExt,
   'dejavu-cb': dejaVuSansCondensedBold,
   'dejavu-b': dejaVuSansBold,
+  'roboto-italic': robotoCondensedBoldItalic,
   'roboto-500': robotoCondensedWeight(500),
   'roboto-900': robotoCondensedWeight(900),
   'dejavu-c': dejaVuSansCondensed,
