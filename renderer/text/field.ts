@@ -16,6 +16,11 @@ export function notePenEnd(env: DrawEnv, x: number, y: number): void {
   penEnd.set(env, { x, y });
 }
 
+/** Where a field starts: its own origin, or for ^FT without coordinates where the previous field ended. */
+export function fieldStart(env: DrawEnv, field: Field): { x: number; y: number } {
+  return (field.continues && penEnd.get(env)) || { x: field.x, y: field.y };
+}
+
 function styleOf(field: Field): RunStyle {
   const d = field.direction;
   return {
@@ -89,7 +94,7 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
   const width = style.vertical ? Math.round(Math.max(0, ...cps.map((c) => face.advance(c)))) : runWidth(face, cps, style.gap);
   const height = style.vertical ? cps.length * (face.height + style.gap) : face.height;
   const shift = field.justification === 1 ? -width : 0;
-  const start = field.continues ? penEnd.get(env) ?? field : field;
+  const start = fieldStart(env, field);
   const frame = field.origin === 'FT'
     ? pointFrame(start.x, start.y, face.baseline, o)
     : boxFrame(field.x, field.y, width, height, o);
