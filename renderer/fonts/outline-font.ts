@@ -1,7 +1,13 @@
 // Outline fonts read with fontkit (TrueType, OpenType, WOFF): glyphs flattened once into polygons in
 // font units (y up), so drawing at any size is a cheap affine transform plus our own scanline fill.
 
-import { create, type Font, type PathCommand } from 'fontkit';
+import { create, type Font } from 'fontkit';
+
+/** A glyph path command as fontkit gives it (declared here so our .d.ts files do not depend on fontkit's). */
+export interface PathCommand {
+  command: 'moveTo' | 'lineTo' | 'quadraticCurveTo' | 'bezierCurveTo' | 'closePath';
+  args: number[];
+}
 
 export interface OutlineGlyph {
   /** Closed polygons, x/y pairs in font units, y up. */
