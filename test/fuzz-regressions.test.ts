@@ -2,7 +2,8 @@
 // fails on the time budget instead of hanging the run.
 
 import { expect } from 'chai';
-import { MAX_REPLAYED_COMMANDS } from '../renderer/interpreter.js';
+import { interpret, MAX_REPLAYED_COMMANDS } from '../renderer/interpreter.js';
+import { lex } from '../renderer/zpl/lexer.js';
 import { fuzzPool } from './helpers/fuzz-pool.js';
 
 const SMALL = { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 } as const;
@@ -18,5 +19,13 @@ describe('fuzz regressions', function () {
     const refused = result.warnings.filter((w) => w.message.includes(`exceed ${MAX_REPLAYED_COMMANDS} commands`));
     expect(refused.length).to.be.greaterThan(0);
     expect(refused[0].command).to.equal('^XF');
+  });
+
+  it('upper-cases only ASCII letters in command names: a latin1 ß is not the command SS', () => {
+    // Found by fuzz-lexer: `~<0x8c><0xdf>` lexed as a three-letter name, `^ß` as ^SS.
+    const bytes = Uint8Array.from([...Buffer.from('^XA^'), 0xdf, ...Buffer.from('^fo5,5^XZ')]);
+    expect(lex(bytes).map((t) => t.name)).to.deep.equal(['XA', '\xdf', 'FO', 'XZ']);
+    const doc = interpret(bytes, 8);
+    expect(doc.log.entries.map((d) => d.message)).to.deep.include('Unknown command ^\xdf; ignored');
   });
 });

@@ -121,7 +121,8 @@ function readName(bytes: Uint8Array, i: number, st: LexState): { name: string; n
     // `^A` is always a font selection; the font name (`0`, `A`..`Z`, `@`) is its first parameter.
     if (chars.length === 1 && (c === 0x41 || c === 0x61) && bytes[i - 1] === st.caret) return { name: 'A', next: j };
   }
-  const name = String.fromCharCode(...chars).toUpperCase();
+  // ASCII letters only: String#toUpperCase would turn a stray latin1 `ß` into `SS`, a different command.
+  const name = String.fromCharCode(...chars.map((c) => (c >= 0x61 && c <= 0x7a ? c - 0x20 : c)));
   return { name, next: j };
 }
 
