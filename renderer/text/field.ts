@@ -72,7 +72,7 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
     // ^FT puts the baseline of the block's last possible line (max lines) on the origin.
     const frame = field.origin === 'FT'
       ? pointFrame(field.x, field.y, (maxLines - 1) * pitch + face.baseline, o)
-      : boxFrame(field.x, field.y, b.width, maxLines * pitch - b.lineSpacing, o);
+      : boxFrame(field.x, field.y, b.width > 0 ? b.width : Math.max(0, ...lines.map((l) => l.indent + runWidth(face, codePoints(l.text, face)))), maxLines * pitch - b.lineSpacing, o);
     return [{ draw: (r) => drawLines(r, face, lines, frame, pitch, maxLines, style) }];
   }
 
