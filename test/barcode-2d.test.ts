@@ -248,7 +248,8 @@ describe('2D barcodes with data they cannot encode', () => {
     expect(inkBox(img)).to.deep.equal({ x0: 10, y0: 10, x1: 59, y1: 59 });
     const d = res.warnings.find((w) => w.command === '^BQ');
     expect(d, 'diagnostic for ^BQ').to.not.equal(undefined);
-    expect(d!.byteIndex).to.equal(zpl.indexOf('^FO100'));
+    // It points at the field data: the bytes after ^FD.
+    expect([d!.byteIndex, d!.byteSize]).to.deep.equal([zpl.indexOf('HA,'), 3 + digits.length]);
   });
 });
 

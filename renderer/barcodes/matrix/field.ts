@@ -1,5 +1,6 @@
 // What every 2D drawer needs from a field: its data as bytes, parameters by position, and one way to report problems.
 
+import { fieldDataSpan } from '../../diagnostics.js';
 import type { DrawEnv, Field, LabelElement } from '../../model.js';
 import type { ParamValue } from '../../zpl/params.js';
 import { barcodeInk, fieldOrientation, placeSymbol } from '../common/frame.js';
@@ -18,13 +19,17 @@ export function report(env: DrawEnv, field: Field, command: string, message: str
   env.log?.add({ byteIndex: field.at, byteSize: 0, command, param, message });
 }
 
-/** Runs an encoder; when the data cannot be encoded, logs why and returns undefined (the field prints nothing). */
+/**
+ * Runs an encoder; when the data cannot be encoded, logs why against the field data (^FD bytes) and returns
+ * undefined (the field prints nothing).
+ */
 export function tryEncode<T>(env: DrawEnv, field: Field, command: string, encode: () => T): T | undefined {
   try {
     return encode();
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    report(env, field, command, `Bar code data cannot be encoded; field not printed (${msg.replace(/^bwipp\.\w+#\d+:\s*/, '')})`);
+    env.log?.add({ ...fieldDataSpan(field), command, param: 0,
+      message: `Bar code data cannot be encoded; field not printed (${msg.replace(/^bwipp\.\w+#\d+:\s*/, '')})` });
     return undefined;
   }
 }
