@@ -1,4 +1,9 @@
 // Two-dimensional and stacked symbologies, keyed by ZPL command.
+//
+// bwip-js lays out every symbol except QR Code; we draw all modules at whole dots. Where the legacy renderer's
+// encoder makes choices bwip-js would make differently (data codewords, symbol sizes), those choices are made
+// here and handed to bwip-js as raw codewords or bits: pdf417-codewords.ts, datamatrix-codewords.ts,
+// aztec-bits.ts. QR Code has no raw input in bwip-js, so qr-segments.ts and qr-symbol.ts build it whole.
 
 import type { FieldRenderer } from '../../model.js';
 import { renderAztec } from './aztec.js';
