@@ -2,8 +2,11 @@
 // fails on the time budget instead of hanging the run.
 
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { interpret, MAX_REPLAYED_COMMANDS } from '../renderer/interpreter.js';
 import { lex } from '../renderer/zpl/lexer.js';
+import { decodePng } from './helpers/png.js';
 import { fuzzPool } from './helpers/fuzz-pool.js';
 
 const SMALL = { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 } as const;
@@ -27,5 +30,18 @@ describe('fuzz regressions', function () {
     expect(lex(bytes).map((t) => t.name)).to.deep.equal(['XA', '\xdf', 'FO', 'XZ']);
     const doc = interpret(bytes, 8);
     expect(doc.log.entries.map((d) => d.message)).to.deep.include('Unknown command ^\xdf; ignored');
+  });
+
+  it('draws text in a broken downloaded font with the fallback font instead of dropping the field', async () => {
+    // Found by fuzz-render (crafted hostileFont): fontkit reads tables lazily, so a truncated ~DY font
+    // threw a TypeError on its first metric and the whole field went missing ("Field not drawn: ...").
+    const font = readFileSync(fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf'))).subarray(0, 20_000);
+    const zpl = Buffer.concat([Buffer.from(`~DYR:BROKEN,B,T,${font.length},,`), font, Buffer.from('^XA^A@N,40,40,R:BROKEN.TTF^FO10,10^FDHello^FS^XZ')]);
+    const result = await fuzzPool().render(zpl, SMALL);
+    expect(result.warnings.map((w) => w.message).filter((m) => m.startsWith('Field not drawn'))).to.deep.equal([]);
+    const png = decodePng(result.body);
+    let ink = 0;
+    for (let y = 10; y < 60; y++) for (let x = 10; x < 200; x++) if (png.gray[y * png.width + x] < 128) ink++;
+    expect(ink, 'text drawn in the fallback font').to.be.greaterThan(100);
   });
 });

@@ -37,24 +37,28 @@ let nextId = 0;
 /** Parses font bytes; returns null when fontkit cannot read them. */
 export function loadOutlineFont(bytes: Uint8Array, label = 'font'): OutlineFont | null {
   let font: Font;
+  let metrics: { unitsPerEm: number; ascent: number; descent: number; capHeight: number };
   try {
     font = create(bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    if (!font || typeof font.glyphForCodePoint !== 'function') return null;
+    // fontkit parses tables lazily: a broken downloaded font throws here, not in create().
+    metrics = { unitsPerEm: font.unitsPerEm, ascent: font.ascent, descent: font.descent, capHeight: font.capHeight };
   } catch {
     return null;
   }
-  if (!font || typeof font.glyphForCodePoint !== 'function') return null;
   const cache = new Map<number, OutlineGlyph | null>();
   const id = `${label}#${nextId++}`;
   const out: OutlineFont = {
     id,
-    unitsPerEm: font.unitsPerEm,
-    ascent: font.ascent,
-    descent: font.descent,
-    capHeight: font.capHeight,
+    ...metrics,
     glyph(cp) {
       let g = cache.get(cp);
       if (g === undefined) {
-        g = font.hasGlyphForCodePoint(cp) ? flattenGlyph(font, cp) : null;
+        try {
+          g = font.hasGlyphForCodePoint(cp) ? flattenGlyph(font, cp) : null;
+        } catch {
+          g = null; // a glyph fontkit cannot read (broken download) is a missing glyph
+        }
         cache.set(cp, g);
       }
       return g;

@@ -81,6 +81,13 @@ export interface FuzzCase {
 }
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+let fontBytes: Uint8Array | undefined;
+/** DejaVu Sans Mono (installed with the package), the seed of the broken-font attacks. */
+function fuzzFont(): Uint8Array {
+  fontBytes ??= new Uint8Array(readFileSync(fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf'))));
+  return fontBytes;
+}
 const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 const fromLatin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
 const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts));
@@ -227,7 +234,20 @@ export function craftedAttack(): fc.Arbitrary<FuzzCase> {
       const s = '^XA' + cmds.map(([p, n, a]) => `${p}${n}${a.join(',')}`).join('') + '^XZ';
       return { how: s.slice(0, 200), zpl: enc(s), req: small() };
     });
-  return fc.oneof(lyingGf, lyingDownload, nestedDf, recursiveXf, badUtf8, counts, shapes, randomBytes, randomCommands);
+  const hostileFont = fc.tuple(fc.constantFrom('flip', 'truncate', 'both'), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.boolean()), { minLength: 1, maxLength: 24 }), fc.nat(), fc.constantFrom('T', 'E', 'O'))
+    .map(([how, flips, cut, ext]) => {
+      // A real TrueType font, broken: header and table bytes overwritten and/or cut short.
+      let font = fuzzFont().slice();
+      if (how !== 'truncate') for (const [at, v, early] of flips) font[early ? at % 4096 : at % font.length] = v;
+      if (how !== 'flip') font = font.subarray(0, cut % font.length);
+      return {
+        how: `~DY font (${how}, ${flips.length} bytes changed, ${font.length} bytes)`,
+        zpl: concat(enc(`~DYR:FUZZ,B,${ext},${font.length},,`), font,
+          enc('^XA^A@N,40,40,R:FUZZ^FO10,10^FDHello \u00c5\u00df 123^FS^CI28^A@R,60,30,R:FUZZ^FO10,80^FDW\u20ac@^FS^CWQ,R:FUZZ^AQN,20^FO10,150^FB300,3,0,C^FDwrap me please, friend^FS^XZ')),
+        req: small(),
+      };
+    });
+  return fc.oneof(lyingGf, lyingDownload, nestedDf, recursiveXf, badUtf8, counts, shapes, randomBytes, randomCommands, hostileFont);
 }
 
 /** The cases of one property: drawn up front from a fixed seed so they can run on every worker at once. */
