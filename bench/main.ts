@@ -56,6 +56,8 @@ async function main(): Promise<void> {
   let ours4x6: Figures[] = [];
   let peer: PeerFigures[] = [];
   let http: HttpRun | undefined;
+  const extraRows: string[][] = [];
+  const check = (ok: boolean): string => (ok ? 'met' : 'MISSED');
   const rounds = (dpmm: Dpmm): number => (args.quick ? 1 : dpmm === 24 ? 4 : dpmm === 12 ? 6 : 10);
 
   if (args.only.has('inprocess')) {
@@ -103,22 +105,27 @@ async function main(): Promise<void> {
     console.log(`RSS start ${mib(m.startRssBytes)}, end ${mib(m.endRssBytes)} (${growth >= 0 ? '+' : ''}${mib(growth)}); ` +
       `heap+external start ${mib(m.startHeapBytes)}, end ${mib(m.endHeapBytes)}`);
     console.log(`RSS every tenth: ${m.trace.map((b) => (b / 1048576).toFixed(0)).join(' ')} MiB`);
-    console.log(`verdict: ${growth < 64 * 1048576 && m.endHeapBytes - m.startHeapBytes < 16 * 1048576 ? 'flat' : 'GROWING'}\n`);
+    const flat = growth < 64 * 1048576 && m.endHeapBytes - m.startHeapBytes < 16 * 1048576;
+    console.log(`verdict: ${flat ? 'flat' : 'GROWING'}\n`);
+    extraRows.push([`Memory: RSS across ${m.renders} in-process renders`, `${mib(m.startRssBytes)} -> ${mib(m.endRssBytes)}`, `flat: ${check(flat)}`]);
   }
 
   if (args.only.has('budget')) {
     const label = labels.find((l) => l.id === HTTP_LABEL) ?? labels[0];
     console.log('## Pixel budget (24 dpmm)\n');
+    const budget = await benchPixelBudget(label);
     console.log(table(['label', 'pixels', 'budget', 'outcome', 'ms', 'peak RSS growth'],
-      (await benchPixelBudget(label)).map((b) => [`${b.widthIn}x${b.heightIn} in`, String(b.pixels), String(b.budget), b.outcome,
+      budget.map((b) => [`${b.widthIn}x${b.heightIn} in`, String(b.pixels), String(b.budget), b.outcome,
         ms(b.ms), mib(b.rssGrowthBytes)])));
+    for (const b of budget) {
+      extraRows.push([`15x15 in at 24 dpmm, budget ${b.budget} pixels`, `${b.outcome} in ${ms(b.ms)} ms`, '']);
+    }
     console.log();
   }
 
   console.log(`## Summary (for the README)\n`);
   const rows: string[][] = [['CPUs (os.cpus().length); load average at start', `${cpuCount}; ${startLoad}`, '']];
   const pick = (list: Figures[], dpmm: Dpmm, format: string): Figures | undefined => list.find((f) => f.dpmm === dpmm && f.format === format);
-  const check = (ok: boolean): string => (ok ? 'met' : 'MISSED');
   for (const [dpmm, target] of [[8, 8], [24, 60]] as const) {
     const f = pick(ours4x6, dpmm, 'png8');
     if (f) rows.push([`4x6 carrier labels, ${dpmm} dpmm, PNG 8-bit: median / p95 (median CPU)`, `${ms(f.medianMs)} / ${ms(f.p95Ms)} ms (${ms(f.medianCpuMs)} ms)`, `<= ${target} ms median: ${check(f.medianMs <= target)}`]);
@@ -136,7 +143,7 @@ async function main(): Promise<void> {
     const cpu = l.serverCpuMsPerRequest !== undefined ? `, server CPU ${ms(l.serverCpuMsPerRequest)} ms/request` : '';
     rows.push([`HTTP, ${l.connections} connection${l.connections === 1 ? '' : 's'}: labels/s, p50 / p99`, `${l.requestsPerSec.toFixed(0)}/s, ${l.p50Ms} / ${l.p99Ms} ms, ${l.errors} errors${cpu}`, target]);
   }
-  console.log(table(['measure', 'result', 'target'], rows));
+  console.log(table(['measure', 'result', 'target'], [...rows, ...extraRows]));
   console.log(`\nload average at end ${load()}`);
 }
 
