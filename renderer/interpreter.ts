@@ -126,8 +126,11 @@ export class Interpreter {
       this.warn(this.label.start, 0, '', 0, 'Missing ^XZ; label ended at end of input');
       this.endLabel();
     }
-    const totalCount = this.labels.reduce((s, l) => s + l.copies, 0);
-    return { labels: this.labels, log: this.log, objects: this.printer.objects, totalCount, unsupported: [...this.unsupported] };
+    // Formats that only set printer state (a common header block) print nothing when real labels follow;
+    // the legacy service counts the first label with fields as label 0. A document of empty formats still prints them.
+    const labels = this.labels.some((l) => l.fields.length > 0) ? this.labels.filter((l) => l.fields.length > 0) : this.labels;
+    const totalCount = labels.reduce((s, l) => s + l.copies, 0);
+    return { labels, log: this.log, objects: this.printer.objects, totalCount, unsupported: [...this.unsupported] };
   }
 
   /** Runs tokens in order (also used to replay a stored format for ^XF). */

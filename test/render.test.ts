@@ -69,7 +69,7 @@ describe('render: sizes and encodings', () => {
   });
 
   it('makes one label-sized PDF page per label, copies included', async () => {
-    const r = await render('^XA^FO0,0^GB10,10,10^FS^PQ2^XZ^XA^XZ', { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf' });
+    const r = await render('^XA^FO0,0^GB10,10,10^FS^PQ2^XZ^XA^FO5,5^GB9,9,9^FS^XZ', { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf' });
     expect(r.contentType).to.equal('application/pdf');
     expect(r.totalCount).to.equal(3);
     expect(r.pages).to.equal(3);
@@ -90,8 +90,17 @@ describe('render: sizes and encodings', () => {
 
 describe('render: label counts and errors', () => {
   it('counts ^PQ copies in the total', async () => {
-    const r = await render('^XA^PQ3^XZ^XA^XZ', { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 3 });
+    const r = await render('^XA^FO1,1^GB5,5,5^FS^PQ3^XZ^XA^FO1,1^GB5,5,5^FS^XZ', { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 3 });
     expect(r.totalCount).to.equal(4);
+  });
+
+  it('skips a settings-only format before real labels, as the legacy service does', async () => {
+    const zpl = '^XA^LH0,0^PON^CI27^XZ^XA^FO10,10^GB20,20,20^FS^XZ';
+    const r = await render(zpl, { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 });
+    expect(r.totalCount).to.equal(1);
+    expect(px(decodePng(r.body), 15, 15)).to.equal(0);
+    const blank = await render('^XA^XZ^XA^XZ', { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 1 });
+    expect(blank.totalCount).to.equal(2);
   });
 
   it('names the requested label with an English ordinal', async () => {
