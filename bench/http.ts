@@ -99,11 +99,10 @@ export async function benchHttp(label: BenchLabel, opts: {
   const keysFile = join(dir, 'keys.json');
   writeFileSync(keysFile, JSON.stringify([{ key, scope: 'all' }]));
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env, ...opts.serverEnv, PORT: String(port), HOST: '127.0.0.1', API_KEYS_FILE: keysFile,
-  };
-  delete env.REDIS_URL;
-  delete env.UPSTREAM_URL;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // In-memory stores and local rendering only, whatever the caller's environment says.
+  for (const name of Object.keys(env)) if (name === 'REDIS_URL' || name.startsWith('UPSTREAM_') || name.startsWith('SHADOW_')) delete env[name];
+  Object.assign(env, opts.serverEnv, { PORT: String(port), HOST: '127.0.0.1', API_KEYS_FILE: keysFile });
   const server = await startServer(env);
   const path = `/compatibility/legacy/v1/printers/${opts.dpmm}dpmm/labels/${opts.size}/0`;
   const url = `http://127.0.0.1:${port}${path}`;
