@@ -112,7 +112,7 @@ export async function benchHttp(label: BenchLabel, opts: {
     if (probe.status !== 200 || probe.headers.get('content-type') !== 'image/png') {
       throw new Error(`probe request answered ${probe.status} ${await probe.text()}`);
     }
-    await autocannon({ url, method: 'POST', headers, body: label.zpl, connections: 4, duration: 1 }); // warm-up
+    await autocannon({ url, method: 'POST', headers, body: label.zpl, connections: 4, duration: 3 }); // warm-up: both workers' JIT and caches
     const levels: HttpFigures[] = [];
     for (const connections of opts.connections) {
       const serverCpu0 = processCpuMs(server.pid!);
