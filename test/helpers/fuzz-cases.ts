@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { commandTable } from '../../renderer/commands/index.js';
 import type { Dpmm, RenderRequest } from '../../renderer/index.js';
@@ -175,6 +176,52 @@ export function mutatedFixture(): fc.Arbitrary<FuzzCase> {
 
 const small = (format: 'png' | 'pdf' = 'png'): RenderRequest => ({ dpmm: 8, widthIn: 2, heightIn: 2, format, ...(format === 'png' && { index: 0 }) });
 
+const bombs = new Map<string, Buffer>();
+/** `mb` megabytes of one byte value, deflated (made once: deflating them takes a while). */
+function zlibBomb(mb: number, fill: number): Buffer {
+  const key = `${mb}/${fill}`;
+  let b = bombs.get(key);
+  if (!b) {
+    b = deflateSync(Buffer.alloc(mb * 1024 * 1024, fill), { level: 9 });
+    bombs.set(key, b);
+  }
+  return b;
+}
+
+interface PngForgery { width: number; height: number; depth: number; colorType: number; interlace: number; idat: string; chunkLength?: number }
+
+/** A PNG whose header says what the fuzzer likes, with real, bomb, junk or missing image data. */
+function forgedPng(p: PngForgery): Uint8Array {
+  const chunk = (type: string, data: Buffer, length = data.length): Buffer => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(length >>> 0, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(data, crc32(head.subarray(4))) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(p.width >>> 0, 0);
+  ihdr.writeUInt32BE(p.height >>> 0, 4);
+  ihdr[8] = p.depth; ihdr[9] = p.colorType; ihdr[12] = p.interlace;
+  // Real rows for a small grey image; the header may disagree with them.
+  const rows = Buffer.alloc((Math.min(p.width, 64) + 1) * Math.min(p.height, 64) * 2, 0x55);
+  const idat = {
+    real: deflateSync(rows),
+    bomb: zlibBomb(48, 0),
+    junk: Buffer.from('not zlib data at all'),
+    none: undefined,
+    cut: deflateSync(rows).subarray(0, 10),
+  }[p.idat];
+  return new Uint8Array(Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('PLTE', Buffer.from([0, 0, 0, 255, 255, 255]), p.chunkLength),
+    ...(idat ? [chunk('IDAT', idat)] : []),
+    chunk('IEND', Buffer.alloc(0)),
+  ]));
+}
+
 /** Hand-shaped attacks on lengths, recursion, encodings and counts. */
 export function craftedAttack(): fc.Arbitrary<FuzzCase> {
   const lyingGf = fc.tuple(fc.constantFrom('A', 'B', 'C'), hostileNumber, hostileNumber, hostileNumber, fc.uint8Array({ maxLength: 300 }), fc.boolean())
@@ -247,7 +294,36 @@ export function craftedAttack(): fc.Arbitrary<FuzzCase> {
         req: small(),
       };
     });
-  return fc.oneof(lyingGf, lyingDownload, nestedDf, recursiveXf, badUtf8, counts, shapes, randomBytes, randomCommands, hostileFont);
+  const hostilePng = fc.record({
+    width: fc.constantFrom(0, 1, 7, 64, 2000, 2001, 65535, 0x7fffffff, 0xffffffff),
+    height: fc.constantFrom(0, 1, 9, 64, 2000, 2001, 65535, 0x7fffffff),
+    depth: fc.constantFrom(1, 2, 4, 8, 16, 0, 3, 255),
+    colorType: fc.constantFrom(0, 2, 3, 4, 6, 1, 7),
+    interlace: fc.constantFrom(0, 0, 1),
+    idat: fc.constantFrom('real', 'bomb', 'junk', 'none', 'cut'),
+    chunkLength: fc.constantFrom(undefined, 0, 0xffffffff, 5),
+    binary: fc.boolean(),
+  }).map((p) => {
+    const png = forgedPng(p);
+    const head = p.binary ? `~DYR:IMG,B,P,${png.length},,` : `~DYR:IMG,P,P,${png.length},,`;
+    return {
+      how: `~DY PNG ${JSON.stringify(p)}`,
+      zpl: concat(enc(head), p.binary ? png : enc(Buffer.from(png).toString('hex').toUpperCase()), enc('^XA^FO10,10^XGR:IMG.PNG,2,2^FS^FO50,50^IMR:IMG.PNG^FS^XZ')),
+      req: small(),
+    };
+  });
+  const z64Bomb = fc.tuple(fc.constantFrom(1, 4, 64), fc.constantFrom('Z64', 'B64'), fc.boolean()).map(([mb, kind, asGf]) => {
+    // A few KB of base64 that inflates to megabytes.
+    const n = mb * 1024 * 1024;
+    const data = kind === 'Z64' ? zlibBomb(mb, 0xff) : Buffer.alloc(4096, 0xff);
+    const payload = `:${kind}:${data.toString('base64')}:0000`;
+    return {
+      how: `${asGf ? '^GF' : '~DG'} ${kind} payload of ${mb} MB`,
+      zpl: enc(asGf ? `^XA^FO0,0^GFA,${n},${n},100,${payload}^FS^XZ` : `~DGR:BOMB.GRF,${n},100,${payload}^XA^FO0,0^XGR:BOMB.GRF,1,1^FS^XZ`),
+      req: small(),
+    };
+  });
+  return fc.oneof(lyingGf, lyingDownload, nestedDf, recursiveXf, badUtf8, counts, shapes, randomBytes, randomCommands, hostileFont, hostilePng, z64Bomb);
 }
 
 /** The cases of one property: drawn up front from a fixed seed so they can run on every worker at once. */
