@@ -111,6 +111,22 @@ describe('render pool', function () {
     });
   });
 
+  describe('memory', () => {
+    it('fails a render that exhausts its worker heap with a clean RenderError and replaces the worker', async () => {
+      const pool = createRenderPool({ threads: 1, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } });
+      try {
+        await pool.render(BOX, PNG);
+        // 120,000 fields, each with a diagnostic: far more plan than 32 MB of heap holds.
+        const err = await rejection(pool.render(`^XA${'^FO10,10^FDx^FS^ZZ'.repeat(120_000)}^XZ`, PNG));
+        expect([err.code, err.message]).to.deep.equal(['failed', 'Rendering ran out of memory']);
+        expect(pool.recycled).to.equal(1);
+        expect(decodePng((await pool.render(BOX, PNG)).body).width).to.equal(406);
+      } finally {
+        await pool.close();
+      }
+    });
+  });
+
   describe('close', () => {
     it('lets a running render finish, then refuses new ones', async () => {
       const pool = createRenderPool({ threads: 1, timeoutMs: 30_000 });
