@@ -24,25 +24,31 @@ export function hardLineBytes(data: Uint8Array): Uint8Array[] {
 
 /** Greedy word wrap of one paragraph to `width` dots; words longer than a line are broken by character. */
 export function wrapParagraph(face: Face, text: string, width: number, firstIndent = 0, nextIndent = 0): string[] {
-  const words = text.split(' ');
+  const adv = (s: string) => { let w = 0; for (const cp of codePoints(s, face)) w += face.advance(cp); return w; };
+  const space = adv(' ');
+  const room = (lineCount: number) => width - (lineCount ? nextIndent : firstIndent);
   const lines: string[] = [];
   let cur = '';
-  const fits = (s: string, indent: number) => runWidth(face, codePoints(s, face)) <= width - indent;
-  for (const word of words) {
-    const indent = lines.length ? nextIndent : firstIndent;
-    const candidate = cur === '' ? word : `${cur} ${word}`;
-    if (fits(candidate, indent) || (cur === '' && word === '')) { cur = candidate; continue; }
-    if (cur !== '') { lines.push(cur); cur = ''; }
-    // The word alone: break it by character when it does not fit a whole line.
-    let rest = word;
-    while (rest !== '' && !fits(rest, lines.length ? nextIndent : firstIndent)) {
-      const ind = lines.length ? nextIndent : firstIndent;
-      let k = 1;
-      while (k < rest.length && fits(rest.slice(0, k + 1), ind)) k++;
-      lines.push(rest.slice(0, k));
-      rest = rest.slice(k);
+  let curWidth = 0; // unrounded advance of `cur`; lines are measured rounded, as runWidth does
+  for (const word of text.split(' ')) {
+    const wordWidth = adv(word);
+    const candidate = cur === '' ? wordWidth : curWidth + space + wordWidth;
+    if (Math.round(candidate) <= room(lines.length) || (cur === '' && word === '')) {
+      cur = cur === '' ? word : `${cur} ${word}`;
+      curWidth = candidate;
+      continue;
     }
-    cur = rest;
+    if (cur !== '') { lines.push(cur); cur = ''; curWidth = 0; }
+    // The word alone: break it by character when it does not fit a whole line.
+    let piece = '', pieceWidth = 0;
+    for (const ch of word) {
+      const w = adv(ch);
+      if (piece !== '' && Math.round(pieceWidth + w) > room(lines.length)) { lines.push(piece); piece = ''; pieceWidth = 0; }
+      piece += ch;
+      pieceWidth += w;
+    }
+    cur = piece;
+    curWidth = pieceWidth;
   }
   lines.push(cur);
   return lines;
