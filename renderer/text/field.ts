@@ -72,7 +72,7 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
     // ^FT puts the baseline of the block's last possible line (max lines) on the origin.
     const frame = field.origin === 'FT'
       ? pointFrame(field.x, field.y, (maxLines - 1) * pitch + face.baseline, o)
-      : boxFrame(field.x, field.y, b.width > 0 ? b.width : Math.max(0, ...lines.map((l) => l.indent + runWidth(face, codePoints(l.text, face)))), maxLines * pitch - b.lineSpacing, o);
+      : boxFrame(field.x, field.y, b.width > 0 ? b.width : lines.reduce((m, l) => Math.max(m, l.indent + runWidth(face, codePoints(l.text, face))), 0), maxLines * pitch - b.lineSpacing, o);
     return [{ draw: (r) => drawLines(r, face, lines, frame, pitch, maxLines, style) }];
   }
 
@@ -91,7 +91,7 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
   }
 
   const cps = codePoints(text, face);
-  const width = style.vertical ? Math.round(Math.max(0, ...cps.map((c) => face.advance(c)))) : runWidth(face, cps, style.gap);
+  const width = style.vertical ? Math.round(cps.reduce((m, c) => Math.max(m, face.advance(c)), 0)) : runWidth(face, cps, style.gap);
   const height = style.vertical ? cps.length * (face.height + style.gap) : face.height;
   const shift = field.justification === 1 ? -width : 0;
   const start = fieldStart(env, field);
