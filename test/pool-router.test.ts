@@ -42,6 +42,23 @@ describe('router renderer wiring', function () {
     await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).expect(200);
   });
 
+  it('enforces every configured resource limit end to end with the real renderer', async () => {
+    const { app } = await buildApp({ log: () => {}, maxBodyBytes: 200, maxLabels: 3, maxPixels: 100_000 });
+    const post = (path: string, body: string) => request(app).post(`${BASE}/printers/8dpmm/labels/${path}`).set('X-API-Key', KEYS.all).type('form').send(body);
+    const cases: [string, string, number, string][] = [
+      ['1x1/0', `^XA${'^FX padding'.repeat(30)}^XZ`, 413, 'ERROR: Request body is larger than the limit of 200 bytes'],
+      ['1x1/0', '^XA^PQ4^XZ', 413, 'ERROR: Too many labels: the ZPL generates 4 labels; the maximum is 3'],
+      // ^PQ99999999 is counted, never rendered.
+      ['1x1/0', '^XA^PQ99999999^XZ', 413, 'ERROR: Too many labels: the ZPL generates 99999999 labels; the maximum is 3'],
+      ['4x1/0', LABEL, 400, 'ERROR: Label size 812x203 dots exceeds the limit of 100000 pixels'],
+    ];
+    for (const [path, body, status, text] of cases) {
+      const res = await post(path, body);
+      expect([res.status, res.text], body.slice(0, 30)).to.deep.equal([status, text]);
+    }
+    expect((await post('1x1/0', '^XA^PQ3^XZ')).status).to.equal(200);
+  });
+
   it('turns a render past renderTimeoutMs into a 500 ERROR text and keeps answering', async () => {
     const { app } = await buildApp({ log: () => {}, renderThreads: 1, renderTimeoutMs: 5000, maxLabels: 2_000_000 });
     const path = `${BASE}/printers/24dpmm/labels/15x15`;
