@@ -29,7 +29,7 @@ function checkTokens(bytes: Uint8Array, tokens: Token[]): void {
     invariant(t.start >= prevEnd, `${where} overlaps the previous token (ended at ${prevEnd})`);
     invariant(t.start <= t.paramStart && t.paramStart <= t.end && t.end <= bytes.length, `${where}: bad bounds ${t.paramStart}..${t.end}`);
     invariant(t.raw.length === t.offsets.length, `${where}: ${t.raw.length} bytes but ${t.offsets.length} offsets`);
-    invariant(t.name.length <= 2 && (t.stray === true || t.name === t.name.toUpperCase()), `${where}: bad name`);
+    invariant(t.name.length <= 2 && (t.stray === true || !/[a-z]/.test(t.name)), `${where}: bad name`);
     const low = t.stray ? t.start : t.paramStart;
     let last = -1;
     for (let k = 0; k < t.raw.length; k++) {

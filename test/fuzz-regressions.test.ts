@@ -44,4 +44,13 @@ describe('fuzz regressions', function () {
     for (let y = 10; y < 60; y++) for (let x = 10; x < 200; x++) if (png.gray[y * png.width + x] < 128) ink++;
     expect(ink, 'text drawn in the fallback font').to.be.greaterThan(100);
   });
+
+  it('cuts binary ^GF data that happens to start with a colon by its byte count (only :Z64:/:B64: are text)', () => {
+    // Found by fuzz-lexer: any leading `:` made the lexer read binary data as text up to the next caret.
+    const data = Buffer.from([0x3a, 0x5e, 0x41, 0x7e, 0x10]); // ":^A~" and a byte: binary, not commands
+    const bytes = Buffer.concat([Buffer.from('^XA^FO0,0^GFB,5,5,1,'), data, Buffer.from('^FS^XZ')]);
+    expect(lex(bytes).map((t) => t.name)).to.deep.equal(['XA', 'FO', 'GF', 'FS', 'XZ']);
+    const z64 = Buffer.from('^XA^GFA,8,8,1,:z64:eJxjYGBgAAAABAAB:a1b2^FS^XZ');
+    expect(lex(z64).map((t) => t.name)).to.deep.equal(['XA', 'GF', 'FS', 'XZ']);
+  });
 });

@@ -149,8 +149,8 @@ function binaryPayloadEnd(bytes: Uint8Array, i: number, st: LexState, commas: nu
     return j;
   }
   const count = Number.parseInt(params[countParam] ?? '', 10);
-  // A `:Z64:`/`:B64:` payload is text even in binary formats.
-  if (bytes[j] === 0x3a) {
+  // A `:Z64:`/`:B64:` payload is text even in binary formats (binary data may start with any other `:`).
+  if (isBase64Tag(bytes, j)) {
     while (j < n && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
     return j;
   }
@@ -164,6 +164,13 @@ function binaryPayloadEnd(bytes: Uint8Array, i: number, st: LexState, commas: nu
     return j;
   }
   return j + count;
+}
+
+/** `:Z64:` or `:B64:` (either letter case) at `j`. */
+function isBase64Tag(bytes: Uint8Array, j: number): boolean {
+  if (j + 5 > bytes.length) return false;
+  const kind = bytes[j + 1] | 0x20; // lower-cases letters
+  return bytes[j] === 0x3a && (kind === 0x7a || kind === 0x62) && bytes[j + 2] === 0x36 && bytes[j + 3] === 0x34 && bytes[j + 4] === 0x3a;
 }
 
 function payload(bytes: Uint8Array, a: number, b: number, stripLineBreaks: boolean): { raw: Uint8Array; offsets: Int32Array } {
