@@ -323,7 +323,25 @@ export function craftedAttack(): fc.Arbitrary<FuzzCase> {
       req: small(),
     };
   });
-  return fc.oneof(lyingGf, lyingDownload, nestedDf, recursiveXf, badUtf8, counts, shapes, randomBytes, randomCommands, hostileFont, hostilePng, z64Bomb);
+  const textField = fc.record({
+    font: fc.constantFrom('0', 'A', 'B', 'D', 'E', 'F', 'G', 'H', 'P', 'V', '1', 'Z', '@'),
+    orientation: fc.constantFrom('N', 'R', 'I', 'B', 'X', ''),
+    height: fc.oneof(fc.integer({ min: 0, max: 400 }).map(String), hostileNumber),
+    width: fc.oneof(fc.integer({ min: 0, max: 400 }).map(String), hostileNumber),
+    block: fc.constantFrom('', '^FB', '^TB'),
+    blockArgs: fc.array(fc.oneof(fc.integer({ min: -5, max: 2000 }).map(String), fc.constantFrom('L', 'C', 'R', 'J', 'N', 'B', '\\&'), hostileNumber), { maxLength: 5 }),
+    direction: fc.constantFrom('', '^FPH', '^FPV', '^FPR,5', '^FPV,-9'),
+    charset: fc.constantFrom('', '^CI0', '^CI13', '^CI27', '^CI28', '^CI29', '^CI30', '^CI31', '^CI36'),
+    fh: fc.constantFrom('', '^FH', '^FH\\', '^FH_'),
+    data: fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 60 }), fc.constantFrom('_', '__', '_4', '_zz', '_C3_A9', '\\&\\&', 'a\\&b', ' '.repeat(300)), fc.stringMatching(/^[ _0-9A-Fa-f&\\]{0,80}$/)),
+    reverse: fc.boolean(),
+    origin: fc.constantFrom('^FO', '^FT'),
+  }).map((t) => {
+    const data = t.data.replace(/[\^~]/g, '');
+    const zpl = `^XA${t.charset}${t.origin}20,40${t.reverse ? '^FR' : ''}^A${t.font}${t.orientation},${t.height},${t.width}${t.block ? `${t.block}${t.blockArgs.join(',')}` : ''}${t.direction}${t.fh}^FD${data}^FS^XZ`;
+    return { how: zpl.slice(0, 300), zpl: enc(zpl), req: small() };
+  });
+  return fc.oneof(lyingGf, lyingDownload, nestedDf, recursiveXf, badUtf8, counts, shapes, randomBytes, randomCommands, hostileFont, hostilePng, z64Bomb, textField);
 }
 
 /** The cases of one property: drawn up front from a fixed seed so they can run on every worker at once. */
