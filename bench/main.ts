@@ -70,34 +70,6 @@ async function main(): Promise<void> {
     console.log();
   }
 
-  if (args.only.has('peer')) {
-    const zplToPng = await loadPeer();
-    if (!zplToPng) console.log('## zpl-renderer-js\n\nnot installed; skipped\n');
-    else {
-      peer = await benchPeer(zplToPng, labels, DENSITIES, 1);
-      console.log('## zpl-renderer-js, same labels and sizes, PNG (ms per label)\n');
-      console.log(table(['dpmm', 'renders', 'failures', 'median ms', 'p95 ms', 'ours PNG 8-bit median ms', 'ours is faster by'],
-        peer.map((p) => {
-          const o = ours.find((f) => f.dpmm === p.dpmm && f.format === 'png8');
-          return [String(p.dpmm), String(p.renders), String(p.failures), ms(p.medianMs), ms(p.p95Ms),
-            o ? ms(o.medianMs) : '-', o ? `${(p.medianMs / o.medianMs).toFixed(1)}x` : '-'];
-        })));
-      console.log();
-    }
-  }
-
-  if (args.only.has('http')) {
-    const label = labels.find((l) => l.id === HTTP_LABEL) ?? labels[0];
-    http = await benchHttp(label, { dpmm: 8, size: '4x6', connections: [1, 16, 64], seconds: args.httpSeconds, serverEnv: args.serverEnv });
-    const envNote = Object.keys(args.serverEnv).length ? ` (server env ${JSON.stringify(args.serverEnv)})` : '';
-    console.log(`## HTTP: POST ${http.path}, ${label.id}, ${args.httpSeconds} s per level${envNote}\n`);
-    console.log(table(['connections', 'requests', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU ms/request', 'autocannon CPU ms/request'],
-      http.levels.map((l) => [String(l.connections), String(l.requests), l.requestsPerSec.toFixed(0), String(l.p50Ms), String(l.p99Ms), String(l.errors),
-        l.serverCpuMsPerRequest !== undefined ? ms(l.serverCpuMsPerRequest) : '-', ms(l.clientCpuMsPerRequest)])));
-    if (http.serverPeakRssBytes) console.log(`\nserver peak RSS ${mib(http.serverPeakRssBytes)}`);
-    console.log();
-  }
-
   if (args.only.has('memory')) {
     const m = await benchMemory(labels, args.memoryRenders);
     const growth = m.endRssBytes - m.startRssBytes;
@@ -121,6 +93,35 @@ async function main(): Promise<void> {
       extraRows.push([`15x15 in at 24 dpmm, budget ${b.budget} pixels`, `${b.outcome} in ${ms(b.ms)} ms`, '']);
     }
     console.log();
+  }
+
+  if (args.only.has('http')) {
+    const label = labels.find((l) => l.id === HTTP_LABEL) ?? labels[0];
+    http = await benchHttp(label, { dpmm: 8, size: '4x6', connections: [1, 16, 64], seconds: args.httpSeconds, serverEnv: args.serverEnv });
+    const envNote = Object.keys(args.serverEnv).length ? ` (server env ${JSON.stringify(args.serverEnv)})` : '';
+    console.log(`## HTTP: POST ${http.path}, ${label.id}, ${args.httpSeconds} s per level${envNote}\n`);
+    console.log(table(['connections', 'requests', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU ms/request', 'autocannon CPU ms/request'],
+      http.levels.map((l) => [String(l.connections), String(l.requests), l.requestsPerSec.toFixed(0), String(l.p50Ms), String(l.p99Ms), String(l.errors),
+        l.serverCpuMsPerRequest !== undefined ? ms(l.serverCpuMsPerRequest) : '-', ms(l.clientCpuMsPerRequest)])));
+    if (http.serverPeakRssBytes) console.log(`\nserver peak RSS ${mib(http.serverPeakRssBytes)}`);
+    console.log();
+  }
+
+  // Last: the WebAssembly peer keeps hundreds of MB resident, which would blur the memory figures.
+  if (args.only.has('peer')) {
+    const zplToPng = await loadPeer();
+    if (!zplToPng) console.log('## zpl-renderer-js\n\nnot installed; skipped\n');
+    else {
+      peer = await benchPeer(zplToPng, labels, DENSITIES, 1);
+      console.log('## zpl-renderer-js, same labels and sizes, PNG (ms per label)\n');
+      console.log(table(['dpmm', 'renders', 'failures', 'median ms', 'p95 ms', 'ours PNG 8-bit median ms', 'ours is faster by'],
+        peer.map((p) => {
+          const o = ours.find((f) => f.dpmm === p.dpmm && f.format === 'png8');
+          return [String(p.dpmm), String(p.renders), String(p.failures), ms(p.medianMs), ms(p.p95Ms),
+            o ? ms(o.medianMs) : '-', o ? `${(p.medianMs / o.medianMs).toFixed(1)}x` : '-'];
+        })));
+      console.log();
+    }
   }
 
   console.log(`## Summary (for the README)\n`);
