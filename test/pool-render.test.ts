@@ -2,6 +2,10 @@
 // a time budget that stops a runaway label and replaces its worker, and a clean close.
 
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { render, RenderError, type RenderRequest } from '../renderer/index.js';
 import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
 import { errorFromWire, errorToWire, ownBuffer } from '../renderer/pool/wire.js';
@@ -139,6 +143,21 @@ describe('render pool', function () {
       const result = await running;
       expect(result.pages).to.equal(4);
       await closed;
+    });
+  });
+
+  describe('process flags', () => {
+    it('starts its workers in a process run with V8 and process flags (--max-old-space-size, --expose-gc, --title)', async () => {
+      // Workers reject such flags in execArgv; the pool must not hand them the parent's.
+      const poolUrl = pathToFileURL(join(process.cwd(), 'dist', 'renderer', 'pool', 'index.js')).href;
+      const script = `import { createRenderPool } from ${JSON.stringify(poolUrl)};
+        const pool = createRenderPool({ threads: 1 });
+        const r = await pool.render('^XA^FO1,1^GB9,9,9^FS^XZ', { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 });
+        await pool.close();
+        console.log(r.contentType, r.body.length > 0);`;
+      const { stdout } = await promisify(execFile)(process.execPath,
+        ['--max-old-space-size=512', '--expose-gc', '--title=zpl-pool-test', '--input-type=module', '-e', script]);
+      expect(stdout.trim()).to.equal('image/png true');
     });
   });
 

@@ -38,10 +38,10 @@ const WORKER_URL = new URL('./render-worker.js', import.meta.url).href;
 // ES module graph can leave it half-loaded, and the import() that follows then trips a Node internal
 // assertion that takes the whole process down (seen when a worker was stopped while loading). With
 // require(esm) off in the workers, require() fails at once and cleanly, and Piscina import()s the file.
+// Only this flag: given execArgv replaces what workers inherit, and the parent's V8 and process flags
+// (--max-old-space-size, --expose-gc, --title...) would make every worker fail to start.
 const REQUIRE_ESM_OFF = '--no-experimental-require-module';
-const WORKER_EXEC_ARGV = process.allowedNodeEnvironmentFlags.has(REQUIRE_ESM_OFF)
-  ? [...process.execArgv, REQUIRE_ESM_OFF]
-  : process.execArgv;
+const WORKER_EXEC_ARGV = process.allowedNodeEnvironmentFlags.has(REQUIRE_ESM_OFF) ? [REQUIRE_ESM_OFF] : undefined;
 
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
@@ -51,7 +51,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Infinity,
-    execArgv: WORKER_EXEC_ARGV,
+    ...(WORKER_EXEC_ARGV && { execArgv: WORKER_EXEC_ARGV }),
     closeTimeout: timeoutMs + 1000,
     ...(options.resourceLimits && { resourceLimits: options.resourceLimits }),
   });
