@@ -5,6 +5,7 @@ import type { DrawEnv, Field, LabelElement, Orientation } from '../model.js';
 import { fillPath, type Contour } from '../raster/fill-path.js';
 import type { InkMode } from '../raster/raster.js';
 import { ellipseContour, reversed } from './shape-paths.js';
+import { fieldStart, notePenEnd, previousFieldFont } from '../text/field.js';
 
 type Shape = number[][]; // contours in design units
 
@@ -83,6 +84,18 @@ const SYMBOLS: Record<string, Shape> = {
 /** A space advances 78 units; the symbols themselves do not advance (as the references draw `    EEEE`). */
 const SPACE_ADVANCE = 78;
 
+/** The symbol font is a 24 x 24 dot bitmap font: it grows by whole magnifications only. */
+const CELL = 24;
+
+/** ^GS height and width in dots: each rounded to a whole multiple of the 24-dot cell; 0 takes the other's. */
+export function symbolCell(height: number, width: number): { height: number; width: number } {
+  const mag = (v: number) => Math.max(1, Math.round(v / CELL));
+  if (!height && !width) return { height: CELL, width: CELL };
+  const hm = height ? mag(height) : mag(width);
+  const wm = width ? mag(width) : hm;
+  return { height: hm * CELL, width: wm * CELL };
+}
+
 /** Maps design units of a symbol cell to label dots for an orientation. */
 function transform(x: number, y: number, sx: number, sy: number, o: Orientation): (u: number, v: number) => [number, number] {
   const w = DESIGN * sx, h = DESIGN * sy;
@@ -94,33 +107,47 @@ function transform(x: number, y: number, sx: number, sy: number, o: Orientation)
   }
 }
 
-/** ^GSo,h,w with the symbol letters as field data. */
-export function renderSymbol(f: Field, _env: DrawEnv): LabelElement[] {
+/** Unit step along the writing direction of an orientation. */
+const DIRECTION: Record<Orientation, [number, number]> = { N: [1, 0], R: [0, 1], I: [-1, 0], B: [0, -1] };
+
+/**
+ * ^GSo,h,w with the symbol letters as field data. Without a size the symbol takes the previous text
+ * field's font size (the legacy renderer does; text_ft_auto_pos), else the ^CF default; ^FT without
+ * coordinates continues where the previous field ended, and the next one continues after the symbol.
+ */
+export function renderSymbol(f: Field, env: DrawEnv): LabelElement[] {
   const [o, h, w] = f.params as [Orientation | undefined, number | undefined, number | undefined];
-  const height = h ?? f.font.height;
-  const width = w ?? (f.font.width || height);
+  const font = (h === undefined && w === undefined && previousFieldFont(env)) || f.font;
+  const cell = symbolCell(h ?? font.height, w ?? (h === undefined ? font.width : 0));
+  const height = cell.height, width = cell.width;
   const sx = width / DESIGN, sy = height / DESIGN;
   const orientation = o ?? f.defaultOrientation;
   const mode: InkMode = f.reverse ? 'xor' : 'black';
   const contours: Contour[] = [];
-  let advance = 0;
+  const start = fieldStart(env, f);
+  let advance = 0, drawn = false;
   // ^FT gives the bottom-left of the symbol cell.
-  const top = f.origin === 'FT' ? f.y - height : f.y;
+  const top = f.origin === 'FT' ? start.y - height : start.y;
   for (const byte of f.data ?? []) {
     const ch = String.fromCharCode(byte).toUpperCase();
     if (ch === ' ') { advance += SPACE_ADVANCE; continue; }
     const shape = SYMBOLS[ch];
     if (!shape) continue;
-    const map = orientation === 'N' ? transform(f.x + advance * sx, top, sx, sy, 'N')
-      : orientation === 'I' ? transform(f.x - advance * sx, top, sx, sy, 'I')
-        : orientation === 'R' ? transform(f.x, top + advance * sx, sx, sy, 'R')
-          : transform(f.x, top - advance * sx, sx, sy, 'B');
+    drawn = true;
+    const map = orientation === 'N' ? transform(start.x + advance * sx, top, sx, sy, 'N')
+      : orientation === 'I' ? transform(start.x - advance * sx, top, sx, sy, 'I')
+        : orientation === 'R' ? transform(start.x, top + advance * sx, sx, sy, 'R')
+          : transform(start.x, top - advance * sx, sx, sy, 'B');
     for (const c of shape) {
       const out: number[] = [];
       for (let i = 0; i < c.length; i += 2) out.push(...map(c[i], c[i + 1]));
       contours.push(out);
     }
   }
+  // The pen moves past the spaces and one cell for the (overprinted) symbols.
+  const [dx, dy] = DIRECTION[orientation];
+  const run = advance * sx + (drawn ? width : 0);
+  notePenEnd(env, Math.round(start.x + dx * run), Math.round(start.y + dy * run));
   if (!contours.length) return [];
   return [{ draw: (r) => fillPath(r, contours, mode) }];
 }

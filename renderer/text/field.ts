@@ -16,6 +16,14 @@ export function notePenEnd(env: DrawEnv, x: number, y: number): void {
   penEnd.set(env, { x, y });
 }
 
+/** The font of the last text field drawn on a label: ^GS without a size takes it (the legacy renderer does). */
+const lastFont = new WeakMap<DrawEnv, Field['font']>();
+
+/** The font the previous text field of this label used, if any. */
+export function previousFieldFont(env: DrawEnv): Field['font'] | undefined {
+  return lastFont.get(env);
+}
+
 /** Where a field starts: its own origin, or for ^FT without coordinates where the previous field ended. */
 export function fieldStart(env: DrawEnv, field: Field): { x: number; y: number } {
   return (field.continues && penEnd.get(env)) || { x: field.x, y: field.y };
@@ -52,6 +60,7 @@ function drawLines(r: Raster, face: Face, lines: readonly BlockLine[], frame: Fr
 }
 
 export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelElement[] => {
+  lastFont.set(env, field.font);
   if (!field.data || !field.data.length) return [];
   const data = field.data;
   const text = decodeFieldText(data, field.charset);
