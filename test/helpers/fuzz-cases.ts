@@ -14,7 +14,7 @@ import type { ParamSpec } from '../../renderer/zpl/params.js';
 
 export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures');
 
-/** Runs per property: small and seeded under `npm test`, FUZZ_RUNS (times the weight) under `npm run fuzz`. */
+/** Runs per property: small under `npm test`, FUZZ_RUNS under `npm run fuzz`. */
 export function fuzzRuns(defaultRuns: number): number {
   const n = Number(process.env.FUZZ_RUNS);
   return Number.isInteger(n) && n > 0 ? n : defaultRuns;
@@ -83,15 +83,16 @@ export interface FuzzCase {
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
+const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
+const fromLatin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
+const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts));
+
 let fontBytes: Uint8Array | undefined;
 /** DejaVu Sans Mono (installed with the package), the seed of the broken-font attacks. */
 function fuzzFont(): Uint8Array {
   fontBytes ??= new Uint8Array(readFileSync(fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf'))));
   return fontBytes;
 }
-const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
-const fromLatin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
-const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts));
 
 /** Numbers that break naive parameter handling. */
 export const hostileNumber = fc.oneof(
