@@ -108,19 +108,23 @@ function fixtureArb(): fc.Arbitrary<Fixture> {
   return fc.nat({ max: all.length - 1 }).map((i) => all[i]);
 }
 
-function requestFor(f: Fixture, format: 'png' | 'pdf', index: number | undefined): RenderRequest {
-  return {
-    dpmm: f.dpmm, widthIn: f.widthIn, heightIn: f.heightIn, format,
-    ...(index !== undefined && { index }),
-    ...(format === 'png' && { rotation: 0 as const, quality: 'grayscale' as const }),
-  };
-}
-
 const requestShape = fc.record({
   format: fc.constantFrom<'png' | 'pdf'>('png', 'png', 'png', 'pdf'),
   index: fc.oneof(fc.constant(0), fc.constant(0), fc.nat({ max: 3 })),
   allPages: fc.boolean(),
+  rotation: fc.constantFrom<0 | 90 | 180 | 270>(0, 0, 90, 180, 270),
+  quality: fc.constantFrom<'grayscale' | 'bitonal'>('grayscale', 'grayscale', 'bitonal'),
 });
+
+function requestFor(f: Fixture, shape: typeof requestShape extends fc.Arbitrary<infer T> ? T : never): RenderRequest {
+  const { format } = shape;
+  const index = format === 'pdf' && shape.allPages ? undefined : shape.index;
+  return {
+    dpmm: f.dpmm, widthIn: f.widthIn, heightIn: f.heightIn, format,
+    ...(index !== undefined && { index }),
+    ...(format === 'png' && { rotation: shape.rotation, quality: shape.quality }),
+  };
+}
 
 type Mutation = (doc: Uint8Array, other: Uint8Array) => fc.Arbitrary<{ how: string; zpl: Uint8Array }>;
 
@@ -170,7 +174,7 @@ export function mutatedFixture(): fc.Arbitrary<FuzzCase> {
       return arb.map(({ how, zpl }) => ({
         how,
         zpl,
-        req: requestFor(f, shape.format, shape.format === 'pdf' && shape.allPages ? undefined : shape.index),
+        req: requestFor(f, shape),
       }));
     });
 }
