@@ -14,13 +14,29 @@ export interface Font0Metrics {
   glyphs: Readonly<Record<number, GlyphBox>>;
   /** Outline source per code point where another font matches the reference better than Roboto (FONT0_SOURCES). */
   sources?: Readonly<Record<number, string>>;
+  /** Glyphs drawn part by part: each part's [inkLeft, inkRight, inkTop, inkBottom] (glyph-parts.ts). */
+  parts?: Readonly<Record<number, readonly (readonly [number, number, number, number])[]>>;
 }
 
 export const font0Metrics: Font0Metrics = {
   baseline: [0.7619, -0.3798],
   emPerHeight: 1.04,
   condense: 0.87,
-  sources: { 35: 'roboto-italic', 36: 'dejavu-cb', 37: 'dejavu-cb', 43: 'dejavu-cb', 54: 'dejavu-cb', 57: 'dejavu-cb', 60: 'dejavu-cb', 62: 'dejavu-cb', 91: 'dejavu-cb', 93: 'dejavu-cb', 94: 'dejavu-cb', 96: 'roboto-italic', 105: 'roboto-500', 123: 'dejavu-cb', 125: 'dejavu-cb', 126: 'dejavu-cb', 161: 'roboto-500', 171: 'dejavu-cb', 172: 'dejavu-c', 177: 'dejavu-cb', 180: 'roboto-900', 181: 'roboto-italic', 182: 'roboto-italic', 184: 'roboto-italic', 187: 'dejavu-cb', 190: 'dejavu-cb', 191: 'roboto-900', 204: 'dejavu-cb', 205: 'dejavu-cb', 207: 'dejavu-cb', 214: 'dejavu-cb', 220: 'dejavu-cb', 224: 'dejavu-cb', 228: 'dejavu-cb', 240: 'dejavu-cb', 247: 'roboto-500', 248: 'dejavu-cb', 252: 'dejavu-cb', 255: 'dejavu-cb', 8220: 'dejavu-cb', 8222: 'roboto-900', 8230: 'dejavu-cb', 8240: 'dejavu-cb', 8364: 'dejavu-cb' },
+  sources: { 35: 'roboto-italic', 36: 'dejavu-cb', 43: 'dejavu-cb', 54: 'dejavu-cb', 57: 'dejavu-cb', 60: 'dejavu-cb', 62: 'dejavu-cb', 91: 'dejavu-cb', 93: 'dejavu-cb', 94: 'dejavu-cb', 96: 'roboto-italic', 105: 'roboto-500', 123: 'dejavu-cb', 125: 'dejavu-cb', 126: 'dejavu-cb', 172: 'dejavu-c', 177: 'dejavu-cb', 180: 'roboto-900', 181: 'roboto-italic', 182: 'roboto-italic', 184: 'roboto-italic', 187: 'dejavu-cb', 191: 'roboto-italic', 204: 'dejavu-cb', 205: 'dejavu-cb', 207: 'dejavu-cb', 214: 'dejavu-cb', 220: 'dejavu-cb', 224: 'dejavu-cb', 228: 'dejavu-cb', 240: 'dejavu-cb', 248: 'dejavu-cb', 252: 'dejavu-cb', 255: 'dejavu-cb', 8220: 'dejavu-cb', 8222: 'roboto-900', 8240: 'dejavu-cb', 8364: 'dejavu-cb' },
+  parts: {
+    37: [[0.0362, 0.3272, 0.7698, 0.2641], [0.23, 0.67, 0.7703, -0.0013], [0.58, 0.8707, 0.5044, -0.001]], // %
+    63: [[0.0304, 0.4162, 0.7768, 0.2027], [0.1191, 0.2569, 0.1522, 0.0143]], // ?
+    161: [[0.08, 0.2173, 0.5759, 0.438], [0.08, 0.2173, 0.3891, -0.1716]], // ¡
+    171: [[0.0437, 0.1888, 0.4782, 0.1078], [0.2181, 0.3631, 0.4826, 0.1027]], // «
+    177: [[0.1668, 0.7406, 0.6272, -0.0042], [0.1668, 0.7406, -0.0331, -0.142]], // ±
+    188: [[0.21, 0.63, 0.7703, -0.0013], [0.0787, 0.2757, 0.7543, 0.2684], [0.49, 0.7935, 0.5043, 0.0078]], // ¼
+    189: [[0.19, 0.61, 0.7703, -0.0013], [0.0634, 0.26, 0.7543, 0.2684], [0.5131, 0.8027, 0.5036, 0.0078]], // ½
+    190: [[0.0634, 0.3647, 0.7646, 0.2583], [0.25, 0.69, 0.7703, -0.0013], [0.53, 0.8395, 0.5043, 0.0078]], // ¾
+    191: [[0.1893, 0.3272, 0.5759, 0.438], [0.03, 0.4158, 0.3875, -0.1868]], // ¿
+    247: [[0.3843, 0.5119, 0.6056, 0.4821], [0.1665, 0.7294, 0.366, 0.2571], [0.3843, 0.5119, 0.1409, 0.0171]], // ÷
+    8230: [[0.0884, 0.211, 0.1412, 0.0143], [0.3856, 0.5085, 0.1412, 0.0143], [0.6831, 0.8056, 0.1412, 0.0143]], // …
+    8240: [[0.0384, 0.3297, 0.7696, 0.264], [0.23, 0.67, 0.7703, -0.0013], [0.5834, 0.8744, 0.5045, -0.001], [0.9391, 1.23, 0.5044, -0.001]], // ‰
+  },
   glyphs: {
     32: [0.2977, 0, 0, 0, 0], //  
     33: [0.29, 0.08, 0.2173, 0.7619, 0.0143], // !

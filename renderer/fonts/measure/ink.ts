@@ -79,3 +79,45 @@ export async function loadDecoder(manifestPath: string): Promise<(b: Buffer) => 
   const url = pathToFileURL(path.join(path.dirname(manifestPath), '..', 'tools', 'pnglite.mjs')).href;
   return ((await import(url)) as { decodePng: (b: Buffer) => Gray }).decodePng;
 }
+
+/**
+ * The separate ink parts (8-connected above half coverage, at least `minPixels`) inside a window, each as
+ * [left, right, top, bottom] pixel edges refined by the coverage of the fringe just outside it.
+ */
+export function inkParts(img: Gray, x0: number, y0: number, x1: number, y1: number, minPixels = 4): [number, number, number, number][] {
+  const w = x1 - x0, h = y1 - y0;
+  const on = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && ink(img, x + x0, y + y0) >= 0.5;
+  const seen = new Uint8Array(w * h);
+  const out: [number, number, number, number][] = [];
+  for (let sy = 0; sy < h; sy++) {
+    for (let sx = 0; sx < w; sx++) {
+      if (seen[sy * w + sx] || !on(sx, sy)) continue;
+      let n = 0, l = sx, r = sx, t = sy, b = sy;
+      const stack = [sx, sy];
+      seen[sy * w + sx] = 1;
+      while (stack.length) {
+        const y = stack.pop()!, x = stack.pop()!;
+        n++; l = Math.min(l, x); r = Math.max(r, x); t = Math.min(t, y); b = Math.max(b, y);
+        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx, yy = y + dy;
+          if ((dx || dy) && on(xx, yy) && !seen[yy * w + xx]) { seen[yy * w + xx] = 1; stack.push(xx, yy); }
+        }
+      }
+      if (n < minPixels) continue;
+      // Sub-pixel edges, as extent() finds them: the fringe outside a side, else the side's own coverage.
+      const cover = (xa: number, xb: number, ya: number, yb: number) => {
+        let m = 0;
+        for (let y = ya; y <= yb; y++) for (let x = xa; x <= xb; x++) {
+          if (x >= 0 && y >= 0 && x < w && y < h) m = Math.max(m, ink(img, x + x0, y + y0));
+        }
+        return m;
+      };
+      const edge = (outside: number, own: number) => (outside > 0.02 ? Math.min(0.5, outside) : own - 1);
+      out.push([
+        x0 + l - edge(cover(l - 1, l - 1, t, b), cover(l, l, t, b)), x0 + r + 1 + edge(cover(r + 1, r + 1, t, b), cover(r, r, t, b)),
+        y0 + t - edge(cover(l, r, t - 1, t - 1), cover(l, r, t, t)), y0 + b + 1 + edge(cover(l, r, b + 1, b + 1), cover(l, r, b, b)),
+      ]);
+    }
+  }
+  return out;
+}
