@@ -49,7 +49,7 @@ export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, sh
  * base's scale, hung from the measured top. A single stretch would squash the base when the legacy
  * accent sits higher than Roboto's. Null when the glyph does not split that way.
  */
-function accentedMask(cp: number, b: GlyphBox, h: number, sx: number, shift: number): GlyphMask | null {
+export function accentedMask(cp: number, b: GlyphBox, h: number, sx: number, shift: number): GlyphMask | null {
   const parts = String.fromCodePoint(cp).normalize('NFD');
   if (parts.length !== 2 || font0Metrics.sources?.[cp]) return null;
   const baseCp = parts.codePointAt(0)!;
