@@ -18,12 +18,14 @@ export interface DeviceFont {
   ocr?: 'A' | 'B';
   /** Font B has no lower case: lower-case letters print as capitals. */
   upperOnly?: boolean;
+  /** Font B's full-width glyphs start at the pen (its H, E, L, C, J all do), not where DejaVu Mono centres them. */
+  leftAligned?: boolean;
 }
 
 /** Zebra's font matrices at 8 dpmm (cell height x character width); measured metrics are in device-metrics.ts. */
 export const deviceFonts: Readonly<Record<string, DeviceFont>> = {
   A: { cellHeight: 9, width: 5, bold: false },
-  B: { cellHeight: 11, width: 7, bold: true, upperOnly: true },
+  B: { cellHeight: 11, width: 7, bold: true, upperOnly: true, leftAligned: true },
   C: { cellHeight: 18, width: 10, bold: false },
   D: { cellHeight: 18, width: 10, bold: false },
   E: { cellHeight: 28, width: 15, bold: false, ocr: 'B' },
@@ -85,7 +87,8 @@ export function deviceFace(name: string, height: number, width: number): Face | 
         // Unmeasured glyph: the scale that fits M onto its measured box.
         const sx = ((ref[2] - ref[1]) * mx) / Math.max(1, m.maxX - m.minX);
         const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
-        return outlineMask(g.contours, sx, sy, ref[1] * mx - m.minX * sx, 0);
+        const wide = g.maxX - g.minX >= 0.7 * (m.maxX - m.minX);
+        return outlineMask(g.contours, sx, sy, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx, 0);
       });
     },
   };
