@@ -87,12 +87,12 @@ describe('standalone server: graceful shutdown', function () {
     const warm = await post(port, key, '/printers/8dpmm/labels/2x1/0', '^XA^FO5,5^GB40,40,4^FS^XZ');
     expect(warm.status).to.equal(200); // the render workers have loaded
 
-    // Twelve 15x15 inch pages at 24 dpmm: long enough to still be rendering when the signal arrives.
+    // Thirty 15x15 inch pages at 24 dpmm: seconds of work, still rendering when the signal arrives.
     let slowDoneAt = 0;
-    const slow = post(port, key, '/printers/24dpmm/labels/15x15', '^XA^FO10,10^GB500,500,250^FS^PQ12^XZ', 'application/pdf')
+    const slow = post(port, key, '/printers/24dpmm/labels/15x15', '^XA^FO10,10^GB500,500,250^FS^PQ30^XZ', 'application/pdf')
       .finally(() => { slowDoneAt = Date.now(); });
     const quick = post(port, key, '/printers/8dpmm/labels/4x6/0', '^XA^FO5,5^GB400,400,40^FS^XZ');
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 200));
     server.child.kill('SIGTERM');
     await server.waitFor(/SIGTERM: shutting down/);
     const shutdownAt = Date.now();
@@ -102,7 +102,7 @@ describe('standalone server: graceful shutdown', function () {
     expect(slowDoneAt, 'the slow render was still in flight when shutdown began').to.be.greaterThan(shutdownAt);
     expect(slowRes.status).to.equal(200);
     expect(slowRes.headers['content-type']).to.equal('application/pdf');
-    expect(slowRes.headers['x-total-count']).to.equal('12');
+    expect(slowRes.headers['x-total-count']).to.equal('30');
     expect(slowRes.body.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
     expect(slowRes.body.subarray(-8).toString('latin1')).to.match(/%%EOF\s*$/);
     expect(quickRes.status).to.equal(200);
