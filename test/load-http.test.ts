@@ -16,7 +16,7 @@ import { request as httpRequest } from 'node:http';
 const TOTAL = Number(process.env.LOAD_REQUESTS) || 2000;
 const CONCURRENCY = 32;
 /** Generous bounds: the renderer keeps at most a few label rasters per worker alive. */
-const MAX_RSS_MB = 1536;
+const MAX_RSS_MB = 2048;
 const MAX_GROWTH_MB = 512;
 
 interface LoadRequest {
