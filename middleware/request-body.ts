@@ -42,7 +42,9 @@ export function readRequestBody(req: Request, maxBytes: number): Promise<Buffer>
     };
     req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
+    // A client that goes away mid-upload is a client error, not a server failure.
+    req.once('error', () => reject(new PlainHttpError(400, 'Request body was not completely received')));
+    req.once('close', () => { if (!req.complete) reject(new PlainHttpError(400, 'Request body was not completely received')); });
   });
 }
 

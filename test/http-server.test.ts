@@ -76,6 +76,30 @@ describe('standalone server', () => {
     }
   });
 
+  it('answers an over-long URL with an ERROR text and shrugs off a client that hangs up mid-upload', async () => {
+    const { child, base, lines } = await startServer({});
+    try {
+      const key = lines.find((l) => l.startsWith('dev API key: '))!.slice('dev API key: '.length);
+      const long = await request(base).get(`${path}/${'A'.repeat(20_000)}`).set('X-API-Key', key);
+      expect(long.status).to.equal(431);
+      expect(long.text).to.match(/^ERROR: Request URL or headers are too long/);
+      // Declare 1000 bytes, send 10, hang up.
+      const { connect } = await import('node:net');
+      const url = new URL(base);
+      await new Promise<void>((resolve) => {
+        const sock = connect(Number(url.port), url.hostname, () => {
+          sock.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n^XA^FO1,1^`);
+          setTimeout(() => { sock.destroy(); resolve(); }, 200);
+        });
+      });
+      const ok = await request(base).post(path).set('X-API-Key', key).type('form').send('^XA^FO10,10^GB20,20,20^FS^XZ');
+      expect(ok.status).to.equal(200);
+      expect(lines.filter((l) => /unexpected failure/.test(l))).to.deep.equal([]);
+    } finally {
+      expect(await stop(child, 'SIGTERM')).to.equal(0);
+    }
+  });
+
   it('refuses to start with a broken key file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'zpl-server-'));
     const file = join(dir, 'keys.json');
