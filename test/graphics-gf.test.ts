@@ -3,28 +3,11 @@
 
 import { expect } from 'chai';
 import { deflateSync } from 'node:zlib';
-import { render } from '../renderer/render.js';
 import { crc16Xmodem } from '../renderer/graphics/grf.js';
-import type { RenderResult } from '../renderer/api.js';
-import { decodePng } from './helpers/png.js';
+import { inkRows, renderLabel } from './helpers/label.js';
 
 const latin1 = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
-async function renderLabel(zpl: string | Uint8Array): Promise<RenderResult> {
-  return render(zpl, { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 });
-}
-
-/** The label's ink in a window, one string per row: `#` ink, `.` paper. */
-async function inkRows(zpl: string | Uint8Array, x0: number, y0: number, w: number, h: number): Promise<string[]> {
-  const img = decodePng((await renderLabel(zpl)).body);
-  const rows: string[] = [];
-  for (let y = y0; y < y0 + h; y++) {
-    let s = '';
-    for (let x = x0; x < x0 + w; x++) s += img.gray[y * img.width + x] < 128 ? '#' : '.';
-    rows.push(s);
-  }
-  return rows;
-}
 
 /** Bits of a byte row as `#`/`.`, the way the printer lays them out (MSB left). */
 const bits = (...bytes: number[]) => bytes.map((b) => b.toString(2).padStart(8, '0')).join('').replace(/1/g, '#').replace(/0/g, '.');

@@ -1,45 +1,11 @@
 // The standalone server (`npm start`): start-up lines, dev key, key file, graceful stop.
 
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import request from 'supertest';
-
-const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
-
-interface Started {
-  child: ChildProcess;
-  base: string;
-  lines: string[];
-}
-
-/** Starts the server on a free port and resolves once it prints `listening on http://HOST:PORT`. */
-function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
-      if (match) resolve({ child, base: match[1]!, lines });
-    });
-    createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${lines.join('\n')}`)));
-  });
-}
-
-function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill(signal);
-  });
-}
+import { startServer, stopServer as stop } from './helpers/server-process.js';
 
 const path = '/compatibility/legacy/v1/printers/8dpmm/labels/2x1/0';
 
@@ -77,9 +43,9 @@ describe('standalone server', () => {
   });
 
   it('answers an over-long URL with an ERROR text and shrugs off a client that hangs up mid-upload', async () => {
-    const { child, base, lines } = await startServer({});
+    const { child, base, lines, devKey } = await startServer({});
+    const key = devKey!;
     try {
-      const key = lines.find((l) => l.startsWith('dev API key: '))!.slice('dev API key: '.length);
       const long = await request(base).get(`${path}/${'A'.repeat(20_000)}`).set('X-API-Key', key);
       expect(long.status).to.equal(431);
       expect(long.text).to.match(/^ERROR: Request URL or headers are too long/);

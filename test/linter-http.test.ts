@@ -4,14 +4,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { buildApp, KEYS, labelsPath, binaryBody } from './helpers/http-app.js';
 import type { Express } from 'express';
-
-/** Byte offset of the n-th occurrence of `needle` in `hay`. */
-function at(hay: string, needle: string, n = 0): number {
-  let i = -1;
-  for (let k = 0; k <= n; k++) i = hay.indexOf(needle, i + 1);
-  if (i < 0) throw new Error(`${needle} not in ${hay}`);
-  return Buffer.byteLength(hay.slice(0, i));
-}
+import { at } from './helpers/offsets.js';
 
 /** CRC-16/XMODEM of an ASCII string, as 4 upper-case hex digits (the ^GF Z64 checksum). */
 function crc16(s: string): string {

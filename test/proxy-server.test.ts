@@ -1,43 +1,12 @@
 // The standalone server's UPSTREAM_* variables: the legacy service answers through `npm start` too.
 
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import request from 'supertest';
 import { readServerConfig } from '../examples/config.js';
+import { startServer, stopServer as stop } from './helpers/server-process.js';
 import { startFakeUpstream, UPSTREAM_PNG, type FakeUpstream } from './helpers/upstream-fake.js';
 
-const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
 const PATH = '/compatibility/legacy/v1/printers/8dpmm/labels/2x1/0';
-
-interface Started { child: ChildProcess; base: string; key: string; lines: string[] }
-
-/** Starts the server on a free port; resolves with its address and dev key, or rejects with its output. */
-function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
-      const key = lines.find((l) => l.startsWith('dev API key: '))?.slice('dev API key: '.length);
-      if (match && key) resolve({ child, base: match[1]!, key, lines });
-    });
-    createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${lines.join('\n')}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 describe('standalone server with UPSTREAM_* variables', () => {
   let upstream: FakeUpstream;
@@ -47,7 +16,8 @@ describe('standalone server with UPSTREAM_* variables', () => {
   afterEach(() => upstream.close());
 
   it('UPSTREAM_MODE=proxy forwards with UPSTREAM_API_KEY after checking the client key', async () => {
-    const { child, base, key } = await startServer({ UPSTREAM_MODE: 'proxy', UPSTREAM_URL: upstream.url, UPSTREAM_API_KEY: 'k_legacy' });
+    const { child, base, devKey } = await startServer({ UPSTREAM_MODE: 'proxy', UPSTREAM_URL: upstream.url, UPSTREAM_API_KEY: 'k_legacy' });
+    const key = devKey!;
     try {
       expect((await request(base).post(PATH).type('form').send('^XA^XZ')).status).to.equal(401);
       const res = await request(base).post(PATH).set('X-API-Key', key).type('form').send('^XA^FDa+b%25^FS^XZ')
@@ -64,7 +34,8 @@ describe('standalone server with UPSTREAM_* variables', () => {
   });
 
   it('UPSTREAM_MODE=fallback renders supported documents itself', async () => {
-    const { child, base, key } = await startServer({ UPSTREAM_MODE: 'fallback', UPSTREAM_URL: upstream.url });
+    const { child, base, devKey } = await startServer({ UPSTREAM_MODE: 'fallback', UPSTREAM_URL: upstream.url });
+    const key = devKey!;
     try {
       const local = await request(base).post(PATH).set('X-API-Key', key).type('form').send('^XA^FO5,5^GB20,20,20^FS^XZ');
       const forwarded = await request(base).post(PATH).set('X-API-Key', key).type('form').send('^XA^QQ^XZ');

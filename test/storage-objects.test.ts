@@ -5,23 +5,9 @@ import { expect } from 'chai';
 import { render } from '../renderer/render.js';
 import { encodePng } from '../renderer/encoders/png.js';
 import { Raster } from '../renderer/raster/raster.js';
-import type { RenderResult } from '../renderer/api.js';
 import { decodePng, inkCount } from './helpers/png.js';
+import { inkRows, renderLabel } from './helpers/label.js';
 
-async function renderLabel(zpl: string): Promise<RenderResult> {
-  return render(zpl, { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 });
-}
-
-async function inkRows(zpl: string, x0: number, y0: number, w: number, h: number): Promise<string[]> {
-  const img = decodePng((await renderLabel(zpl)).body);
-  const rows: string[] = [];
-  for (let y = y0; y < y0 + h; y++) {
-    let s = '';
-    for (let x = x0; x < x0 + w; x++) s += img.gray[y * img.width + x] < 128 ? '#' : '.';
-    rows.push(s);
-  }
-  return rows;
-}
 
 async function renderError(zpl: string): Promise<{ code?: string; message: string }> {
   try { await renderLabel(zpl); } catch (e) { return e as { code?: string; message: string }; }

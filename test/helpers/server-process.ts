@@ -1,0 +1,45 @@
+// Starts the standalone server (`dist/examples/server.js`) as a child process on a free port, for tests.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
+
+export interface StartedServer {
+  child: ChildProcess;
+  /** `http://127.0.0.1:PORT` */
+  base: string;
+  /** Every line it printed so far (stdout and stderr). */
+  lines: string[];
+  /** The printed development key, when it made one. */
+  devKey?: string;
+}
+
+/** Resolves once the server prints `listening on http://HOST:PORT`; rejects with its output if it exits first. */
+export function startServer(env: Record<string, string>): Promise<StartedServer> {
+  const child = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
+      if (!match) return;
+      const devKey = lines.find((l) => l.startsWith('dev API key: '))?.slice('dev API key: '.length);
+      resolve({ child, base: match[1]!, lines, ...(devKey !== undefined && { devKey }) });
+    });
+    createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${lines.join('\n')}`)));
+  });
+}
+
+/** Sends a signal and resolves with the exit code. */
+export function stopServer(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill(signal);
+  });
+}
