@@ -4,8 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { RenderError, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
-import { sharedRenderer } from '../renderer/pool/index.js';
+import { RenderError, sharedRenderer, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
 import { authorize, requestKey } from './authorize.js';
 import { StoreUnavailableError } from './deadline.js';
 import {
