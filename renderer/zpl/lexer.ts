@@ -26,8 +26,21 @@ export interface Token {
 const CR = 0x0d;
 const LF = 0x0a;
 
-/** Commands whose parameter text is free text running to the next prefix (no delimiter split). */
-const FREE_TEXT = new Set(['FD', 'FX', 'FV', 'SN']);
+/**
+ * Commands whose data after `commas` delimiters may be binary, cut by the byte count in parameter
+ * `countParam` (0-based) when `binary` says so from the parameters read so far.
+ */
+interface CountedPayload {
+  commas: number;
+  countParam: number;
+  binary: (params: string[]) => boolean;
+}
+
+const COUNTED_PAYLOADS: Record<string, CountedPayload> = {
+  '^GF': { commas: 4, countParam: 1, binary: (p) => p[0] === 'B' || p[0] === 'C' },
+  '~DY': { commas: 5, countParam: 3, binary: (p) => p[1] === 'B' || p[1] === 'C' },
+  '~DB': { commas: 8, countParam: 7, binary: () => true },
+};
 
 interface LexState {
   caret: number;
@@ -69,6 +82,7 @@ export function lex(bytes: Uint8Array): Token[] {
     const name = nameInfo.name;
     i = nameInfo.next;
     const paramStart = i;
+    const counted = COUNTED_PAYLOADS[prefix + name];
     let end: number;
     if (name === 'CC' || name === 'CT' || name === 'CD') {
       // One character argument, applied immediately.
@@ -79,17 +93,9 @@ export function lex(bytes: Uint8Array): Token[] {
         else if (name === 'CT') st.tilde = c;
         else st.delim = c;
       }
-    } else if (prefix === '^' && name === 'GF') {
-      end = binaryPayloadEnd(bytes, i, st, 4, 1, (p) => p[0] === 'B' || p[0] === 'C');
-    } else if (prefix === '~' && name === 'DY') {
-      end = binaryPayloadEnd(bytes, i, st, 5, 3, (p) => p[1] === 'B' || p[1] === 'C');
-    } else if (prefix === '~' && name === 'DB') {
-      end = binaryPayloadEnd(bytes, i, st, 8, 7, () => true, true);
-    } else {
-      end = i;
-      while (end < n && bytes[end] !== st.caret && bytes[end] !== st.tilde) end++;
-    }
-    const { raw, offsets } = payload(bytes, paramStart, end, !isBinary(name, prefix));
+    } else if (counted) end = countedPayloadEnd(bytes, i, st, counted);
+    else end = nextPrefix(bytes, i, st);
+    const { raw, offsets } = payload(bytes, paramStart, end, !counted);
     tokens.push({ prefix, name, start, paramStart, end, raw, offsets, delimiter: st.delim });
     i = end;
   }
@@ -97,8 +103,10 @@ export function lex(bytes: Uint8Array): Token[] {
   return tokens;
 }
 
-function isBinary(name: string, prefix: string): boolean {
-  return (prefix === '^' && name === 'GF') || (prefix === '~' && (name === 'DY' || name === 'DB'));
+/** The first prefix character at or after `j` (or the end of input): where a text payload stops. */
+function nextPrefix(bytes: Uint8Array, j: number, st: LexState): number {
+  while (j < bytes.length && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
+  return j;
 }
 
 /** Whitespace, NUL and the UTF-8 byte-order mark are not content. */
@@ -126,43 +134,25 @@ function readName(bytes: Uint8Array, i: number, st: LexState): { name: string; n
   return { name, next: j };
 }
 
-/**
- * End of a command whose data after `commas` delimiters may be binary. `countParam` is the
- * 0-based parameter holding the byte count; `binary` decides from the parameters read so far.
- */
-function binaryPayloadEnd(bytes: Uint8Array, i: number, st: LexState, commas: number, countParam: number,
-  binary: (params: string[]) => boolean, alwaysCounted = false): number {
+/** End of a command with a counted payload (see COUNTED_PAYLOADS). */
+function countedPayloadEnd(bytes: Uint8Array, i: number, st: LexState, spec: CountedPayload): number {
   const n = bytes.length;
   const params: string[] = [];
   let j = i;
   let cur = '';
-  while (j < n && params.length < commas) {
+  while (j < n && params.length < spec.commas) {
     const c = bytes[j];
     if (c === st.caret || c === st.tilde) return j;
     if (c === st.delim) { params.push(cur.trim().toUpperCase()); cur = ''; }
     else if (c !== CR && c !== LF) cur += String.fromCharCode(c);
     j++;
   }
-  if (params.length < commas) return j;
-  if (!alwaysCounted && !binary(params)) {
-    while (j < n && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
-    return j;
-  }
-  const count = Number.parseInt(params[countParam] ?? '', 10);
+  if (params.length < spec.commas || !spec.binary(params)) return nextPrefix(bytes, j, st);
   // A `:Z64:`/`:B64:` payload is text even in binary formats (binary data may start with any other `:`).
-  if (isBase64Tag(bytes, j)) {
-    while (j < n && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
-    return j;
-  }
-  if (!Number.isFinite(count) || count < 0) {
-    while (j < n && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
-    return j;
-  }
-  // A count running past the end of the input is not trusted: the data ends at the next command instead.
-  if (j + count > n) {
-    while (j < n && bytes[j] !== st.caret && bytes[j] !== st.tilde) j++;
-    return j;
-  }
+  if (isBase64Tag(bytes, j)) return nextPrefix(bytes, j, st);
+  const count = Number.parseInt(params[spec.countParam] ?? '', 10);
+  // A missing count, or one running past the end of the input, is not trusted: the data ends at the next command.
+  if (!Number.isFinite(count) || count < 0 || j + count > n) return nextPrefix(bytes, j, st);
   return j + count;
 }
 
@@ -186,9 +176,4 @@ function payload(bytes: Uint8Array, a: number, b: number, stripLineBreaks: boole
     k++;
   }
   return { raw: raw.subarray(0, k), offsets: offsets.subarray(0, k) };
-}
-
-/** Whether a command's parameters are one free-text payload (not split at delimiters). */
-export function isFreeText(name: string): boolean {
-  return FREE_TEXT.has(name);
 }
