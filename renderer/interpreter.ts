@@ -245,9 +245,9 @@ export class Interpreter {
     return { params: [], x: 0, y: 0, origin: 'FO', positioned: false, justification: this.printer?.justification ?? 0, reverse: false, at };
   }
 
-  /** Whether the draft holds anything that would print. */
+  /** Whether the field in progress holds anything that would print. */
   fieldHasContent(): boolean {
-    return this.field.kind !== undefined || this.field.data !== undefined || this.field.fieldNumber !== undefined;
+    return hasContent(this.field);
   }
 
   /** Converts a coordinate in ^MU units to dots. */
@@ -261,10 +261,7 @@ export class Interpreter {
     const d = this.field;
     const label = this.label;
     this.field = this.newField(d.at);
-    if (!label) return;
-    if (d.kind === undefined && d.data === undefined) {
-      if (d.fieldNumber === undefined) return;
-    }
+    if (!label || !hasContent(d)) return;
     // `^FNn^FD...^FS` after ^XF fills the recalled format's variable n instead of printing a new field.
     if (d.fieldNumber !== undefined && !d.positioned && d.kind === undefined) {
       const target = label.fields.filter((f) => f.fieldNumber === d.fieldNumber);
@@ -303,6 +300,10 @@ export class Interpreter {
       at: d.at,
     });
   }
+}
+
+function hasContent(d: FieldDraft): boolean {
+  return d.kind !== undefined || d.data !== undefined || d.fieldNumber !== undefined;
 }
 
 /** Interprets a document into label plans (no drawing yet). */

@@ -48,9 +48,8 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest): Prom
 
   if (req.format === 'pdf' && req.index === undefined) {
     if (doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
-    const pages = Array.from({ length: doc.totalCount }, (_, i) => i);
-    const body = await encodePdf(lazy(pages, draw), req.widthIn * 72, req.heightIn * 72);
-    return result(body, 'application/pdf', pages.length);
+    const body = await encodePdf(eachLabel(doc.totalCount, draw), req.widthIn * 72, req.heightIn * 72);
+    return result(body, 'application/pdf', doc.totalCount);
   }
   const index = req.index ?? 0;
   checkIndex(index, doc.totalCount);
@@ -77,6 +76,7 @@ function locate(doc: DocumentPlan, i: number): { plan: LabelPlan; copy: number }
   throw new RenderError('index-out-of-range', `label ${i} does not exist`);
 }
 
-function* lazy<T, U>(items: T[], f: (t: T) => U): Generator<U> {
-  for (const t of items) yield f(t);
+/** Draws labels one at a time as the PDF encoder asks for them, so only one raster is alive at once. */
+function* eachLabel(total: number, draw: (i: number) => Raster): Generator<Raster> {
+  for (let i = 0; i < total; i++) yield draw(i);
 }

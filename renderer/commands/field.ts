@@ -17,7 +17,7 @@ function place(ip: Interpreter, origin: 'FO' | 'FT', x: number | undefined, y: n
   f.origin = origin;
   f.positioned = true;
   f.at = tok.start;
-  // ^FT without coordinates continues from the previous field; we approximate with the label home.
+  // ^FT without coordinates continues where the previous field ended (the drawers follow `continues`).
   f.x = ip.dots(x ?? 0) + p.home.x - p.shiftLeft;
   f.y = ip.dots(y ?? 0) + p.home.y + p.shiftTop;
   f.justification = z ?? p.justification;
@@ -31,7 +31,7 @@ export function decodeHexEscapes(raw: Uint8Array, indicator: number | undefined)
   let k = 0;
   for (let i = 0; i < raw.length; i++) {
     const b = raw[i];
-    if (b === indicator && i + 2 < raw.length + 0 && isHex(raw[i + 1]) && isHex(raw[i + 2])) {
+    if (b === indicator && i + 2 < raw.length && isHex(raw[i + 1]) && isHex(raw[i + 2])) {
       out[k++] = Number.parseInt(String.fromCharCode(raw[i + 1], raw[i + 2]), 16);
       i += 2;
     } else out[k++] = b;
