@@ -2,14 +2,11 @@
 
 import { fieldDataSpan } from '../../diagnostics.js';
 import type { DrawEnv, Field } from '../../model.js';
+import { latin1 } from '../../zpl/params.js';
 
 /** Field data as a byte string (one char per byte, Latin-1), empty when the field has none. */
 export function fieldText(field: Field): string {
-  const d = field.data;
-  if (!d) return '';
-  let s = '';
-  for (let i = 0; i < d.length; i++) s += String.fromCharCode(d[i]);
-  return s;
+  return field.data ? latin1(field.data) : '';
 }
 
 /** Logs a diagnostic for a barcode field whose data (or part of it) the symbology cannot encode. */

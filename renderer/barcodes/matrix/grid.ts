@@ -3,6 +3,7 @@
 import bwipjs from 'bwip-js';
 import type { InkMode, Raster } from '../../raster/raster.js';
 import { fillFrameRect, type SymbolFrame } from '../common/frame.js';
+import { latin1 } from '../../zpl/params.js';
 
 /** Row-major modules, 1 = dark. */
 export interface ModuleGrid {
@@ -40,10 +41,7 @@ export function rawCodewords(cws: readonly number[]): string {
 
 /** Bytes as a string of char codes 0..255 (bwip-js encodes each char as one byte). */
 export function byteString(bytes: Uint8Array | undefined): string {
-  if (!bytes) return '';
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return s;
+  return bytes ? latin1(bytes) : '';
 }
 
 /**
