@@ -14,8 +14,13 @@ export interface Diagnostic {
 
 export class DiagnosticLog {
   readonly entries: Diagnostic[] = [];
+  private readonly seen = new Set<string>();
 
+  /** Records a diagnostic once: drawing every copy of a label (or recalling a format again) meets the same fault again. */
   add(d: Diagnostic): void {
+    const key = `${d.byteIndex}|${d.byteSize}|${d.command}|${d.param}|${d.message}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
     this.entries.push(d);
   }
 }
