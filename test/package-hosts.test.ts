@@ -132,6 +132,15 @@ describe('the packed package in TypeScript hosts without @types/express', functi
     expect(JSON.parse(stdout.trim())).to.deep.equal({ status: 200, type: 'image/png', png: 'PNG', other: 418 });
   });
 
+  it('compiles the same ESM host with module Node16', async () => {
+    const host = makeHost(root, tarball, 'esm-node16', {}, {
+      'package.json': JSON.stringify({ type: 'module' }),
+      'tsconfig.json': tsconfig({ module: 'Node16', moduleResolution: 'Node16' }),
+      'host.ts': SERVER_HOST,
+    });
+    expect(await compile(host)).to.equal('');
+  });
+
   for (const [types, express] of [['@types/express', 'express'], ['@types/express4', 'express4']] as const) {
     it(`accepts the router in app.use() of a strict host with ${express === 'express' ? 'Express 5' : 'Express 4'} and its types`, async () => {
       const host = makeHost(root, tarball, `with-${express}`, { '@types/express': types, express }, {
