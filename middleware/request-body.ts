@@ -65,6 +65,8 @@ const NODE_ENCODINGS: Readonly<Record<string, BufferEncoding>> = {
 /** The body bytes a parser before the router kept (`express.raw` as a Buffer, `express.text` as a string). */
 function bodyReadBefore(req: Request, maxBytes: number): Buffer {
   const { body } = req;
+  // A request without a body (a GET, say) lost nothing, whatever a parser left in req.body.
+  if (header(req, 'Transfer-Encoding') === undefined && !(Number(header(req, 'Content-Length')) > 0)) return Buffer.alloc(0);
   let bytes: Buffer | undefined;
   if (Buffer.isBuffer(body)) bytes = body;
   else if (typeof body === 'string') bytes = textBytes(req, body);

@@ -166,6 +166,12 @@ describe('the router in an Express 5 app, on the /api prefix it shares with the 
     app.use('/api', router);
     app.get('/api/users', (_req, res) => { res.json(['ada']); });
     app.use('/proxied', proxyRouter);
+    // A host middleware that reads every request stream to its end (a logger, a signature check...).
+    const drain = (req: express5.Request, _res: express5.Response, next: express5.NextFunction): void => {
+      req.resume();
+      req.once('end', () => next());
+    };
+    app.use('/drained', drain, proxyRouter);
     app.get('/proxied/status', (_req, res) => { res.type('text').send('host status'); });
     ({ server, origin } = await listen(app));
   });
@@ -225,6 +231,13 @@ describe('the router in an Express 5 app, on the /api prefix it shares with the 
     });
     expect([forwarded.status, forwarded.headers.get('x-renderer')]).to.deep.equal([200, 'upstream']);
     expect(upstream.received.slice(before).map((r) => [r.url, r.body.toString()])).to.deep.equal([['/printers/8dpmm/labels/2x1/0', ZPL]]);
+  });
+
+  it('forwards a bodiless GET whose empty stream a host middleware already drained', async () => {
+    const before = upstream.received.length;
+    const res = await send(`${origin}/drained/printers/8dpmm/labels/2x1/0/%5EXA%5EXZ`, { headers: { 'X-API-Key': KEY } });
+    expect([res.status, res.headers.get('x-renderer')]).to.deep.equal([200, 'upstream']);
+    expect(upstream.received.slice(before).map((r) => [r.method, r.url, r.body.length])).to.deep.equal([['GET', '/printers/8dpmm/labels/2x1/0/%5EXA%5EXZ', 0]]);
   });
 
   it('without fallthrough keeps the spec: every path under the mount point is the legacy API', async () => {
