@@ -57,6 +57,7 @@ describe('the router in an Express 4 app with json, urlencoded and text parsers 
   let server: Server;
   let origin: string;
   let router: LegacyRouter;
+  let atRoot: LegacyRouter;
   const logged: string[] = [];
   const labelUrl = (): string => `${origin}${LEGACY_MOUNT_PATH}/printers/8dpmm/labels/2x1/0`;
 
@@ -74,6 +75,9 @@ describe('the router in an Express 4 app with json, urlencoded and text parsers 
         next();
       });
     });
+    // A second router at the root, before the host's routes: with fallthrough they still answer.
+    atRoot = createLegacyRouter({ ...(await keyedStores()), renderThreads: 0, fallthrough: true, log: () => {} });
+    app.use(atRoot);
     app.get('/health', (_req, res) => { res.json({ ok: true }); });
     app.post('/echo', (req, res) => { res.json({ got: req.body as unknown }); });
     router = createLegacyRouter({ ...(await keyedStores()), renderThreads: 0, log: (line) => logged.push(line) });
@@ -82,7 +86,7 @@ describe('the router in an Express 4 app with json, urlencoded and text parsers 
   });
   after(async () => {
     await closeServer(server);
-    await router.close();
+    await Promise.all([router.close(), atRoot.close()]);
   });
   beforeEach(() => { logged.length = 0; });
 
@@ -138,6 +142,14 @@ describe('the router in an Express 4 app with json, urlencoded and text parsers 
     const res = await send(labelUrl(), { method: 'POST', body: ZPL, headers: { 'X-API-Key': KEY, 'Content-Type': 'application/octet-stream' } });
     expect(res.status, res.text).to.equal(200);
     expect(Buffer.compare(res.body, await expectedPng(ZPL))).to.equal(0);
+  });
+
+  it('serves the legacy routes from a router mounted at the root with fallthrough, and the host routes after it', async () => {
+    const res = await send(`${origin}/printers/8dpmm/labels/2x1/0/${encodeURIComponent(ZPL)}`, { headers: { 'X-API-Key': KEY } });
+    expect(res.status, res.text).to.equal(200);
+    expect(Buffer.compare(res.body, await expectedPng(ZPL))).to.equal(0);
+    const health = await send(`${origin}/health`);
+    expect([health.status, health.headers.get('x-request-id')]).to.deep.equal([200, null]);
   });
 
   it("leaves the host's own routes and parsers working", async () => {
