@@ -2,8 +2,9 @@
 
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { REQUEST_ID_PATTERN } from './api-table.js';
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
+const SANE_REQUEST_ID = new RegExp(REQUEST_ID_PATTERN);
 
 export function requestId(req: Request, res: Response, next: NextFunction): void {
   const incoming = req.get('X-Request-Id');
