@@ -3,6 +3,7 @@
 
 import type { NextFunction, Request, Response } from 'express';
 import { StoreUnavailableError, withDeadline } from './deadline.js';
+import type { Emit } from './events/service-events.js';
 import { sendJsonError } from './http-errors.js';
 import type { StoredKey } from './keys/key-record.js';
 import { requestKey } from './authorize.js';
@@ -25,7 +26,16 @@ const DAY_MS = 86_400_000;
 /** Counters outlive their window a little so a clock step between instances cannot resurrect one. */
 const SECOND_WINDOW_TTL_MS = 2_000;
 
-export function sendRateLimited(res: Response, exceeded: LimitExceeded): void {
+/** Answers 429 (and says so on the event sink). */
+export function sendRateLimited(res: Response, exceeded: LimitExceeded, emit: Emit): void {
+  emit({
+    type: 'rate_limited',
+    requestId: String(res.locals.requestId),
+    keyId: requestKey(res).id,
+    limitType: exceeded.type,
+    limitScope: exceeded.scope,
+    limit: exceeded.limit,
+  });
   res.set({
     'Retry-After': String(exceeded.retryAfterSeconds),
     'X-RateLimit-Limit': String(exceeded.limit),
@@ -48,6 +58,7 @@ export interface RequestRateOptions {
   organizationRequestsPerSecond: number;
   storeTimeoutMs: number;
   now: () => Date;
+  emit: Emit;
 }
 
 interface RequestWindow {
@@ -75,7 +86,7 @@ function requestWindows(key: StoredKey, organizationRequestsPerSecond: number): 
 }
 
 /** Counts the request against the key's and its organization's per-second limits; 429 when over either. */
-export function limitRequestRate({ usageStore, organizationRequestsPerSecond, storeTimeoutMs, now }: RequestRateOptions) {
+export function limitRequestRate({ usageStore, organizationRequestsPerSecond, storeTimeoutMs, now, emit }: RequestRateOptions) {
   return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
     const windows = requestWindows(requestKey(res), organizationRequestsPerSecond);
     if (windows.length > 0 && !usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
@@ -92,7 +103,7 @@ export function limitRequestRate({ usageStore, organizationRequestsPerSecond, st
           message: `${who} exceeded its limit of ${limit} requests per second.`,
           resetAt: second + 1,
           retryAfterSeconds: 1,
-        });
+        }, emit);
         return;
       }
     }

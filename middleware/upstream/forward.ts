@@ -7,10 +7,12 @@ import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
 import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { RENDERER_HEADER } from '../api-table.js';
+import type { Emit } from '../events/service-events.js';
 import { sendPlainError } from '../http-errors.js';
 import type { UpstreamOptions } from './options.js';
 
-export const RENDERER_HEADER = 'X-Renderer';
+export { RENDERER_HEADER };
 
 export interface Forwarding {
   /** The request body exactly as received (empty for GET). */
@@ -29,7 +31,7 @@ interface InFlight extends Forwarding {
 const IN_FLIGHT = 'upstreamForwarding';
 
 export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' | 'timeoutMs'>> & UpstreamOptions,
-  log: (message: string) => void): Forward {
+  emit: Emit): Forward {
   const inFlight = (res: Response): InFlight => res.locals[IN_FLIGHT] as InFlight;
 
   const proxy = createProxyMiddleware<Request, Response>({
@@ -64,7 +66,7 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
         const reason = forwarding.timedOut
           ? `did not answer within ${upstream.timeoutMs} ms`
           : `is unavailable (${err.code ?? err.message})`;
-        log(`[${String(res.locals.requestId)}] upstream renderer ${reason}`);
+        emit({ type: 'upstream_failed', requestId: String(res.locals.requestId), reason });
         if (res.headersSent) {
           res.destroy();
           return;

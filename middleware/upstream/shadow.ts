@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import type { Emit } from '../events/service-events.js';
 import {
   DEFAULT_SHADOW_CONCURRENCY,
   DEFAULT_SHADOW_MIN_SCORE,
@@ -35,7 +36,7 @@ export interface ShadowSettings {
   upstream: { url: string; apiKey?: string; timeoutMs: number };
   shadow: ShadowOptions;
   onDivergence?: (event: DivergenceEvent) => void;
-  log: (message: string) => void;
+  emit: Emit;
   compare?: ComparePngs;
 }
 
@@ -114,6 +115,7 @@ export class ShadowTraffic {
     const labels = { local: sample.local.labels, upstream: upstreamLabels };
     const divergent = status !== 200 || score < this.#minScore || (labels.upstream !== null && labels.upstream !== labels.local);
     if (!divergent) {
+      this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'matched', score });
       this.#settled({ requestId: sample.requestId, outcome: 'same', score });
       return;
     }
@@ -127,7 +129,7 @@ export class ShadowTraffic {
     };
     const files = await this.#store(sample, png);
     if (files) event.files = files;
-    this.#settings.log(JSON.stringify({ event: 'shadow_divergence', ...event }));
+    this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'diverged', divergence: event });
     this.#callHook('onDivergence', () => this.#settings.onDivergence?.(event));
     this.#settled({ requestId: sample.requestId, outcome: 'divergent', event });
   }
@@ -143,14 +145,14 @@ export class ShadowTraffic {
       await Promise.all([writeFile(files.local, sample.local.png), writeFile(files.upstream, upstreamPng)]);
       return files;
     } catch (err) {
-      this.#settings.log(JSON.stringify({ event: 'shadow_store_failed', requestId: sample.requestId, reason: describe(err) }));
+      this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_store_failed', requestId: sample.requestId, reason: describe(err) });
       return undefined;
     }
   }
 
   #failed(sample: ShadowSample, why: string): void {
     const reason = `upstream renderer ${why}`;
-    this.#settings.log(JSON.stringify({ event: 'shadow_failed', requestId: sample.requestId, reason }));
+    this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'upstream_error', reason });
     this.#settled({ requestId: sample.requestId, outcome: 'failed', reason });
   }
 
@@ -163,14 +165,14 @@ export class ShadowTraffic {
     try {
       call();
     } catch (err) {
-      this.#settings.log(JSON.stringify({ event: 'shadow_hook_failed', hook: name, reason: describe(err) }));
+      this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_hook_failed', hook: name, reason: describe(err) });
     }
   }
 
   #logDropped(): void {
     this.#droppedSinceLog++;
     if (Date.now() - this.#dropLoggedAt < DROP_LOG_INTERVAL_MS) return;
-    this.#settings.log(JSON.stringify({ event: 'shadow_dropped', dropped: this.#droppedSinceLog, reason: 'queue full' }));
+    this.#settings.emit({ type: 'shadow_dropped', dropped: this.#droppedSinceLog });
     this.#dropLoggedAt = Date.now();
     this.#droppedSinceLog = 0;
   }

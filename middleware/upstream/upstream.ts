@@ -1,5 +1,6 @@
 // The router's link to the legacy service: which mode, and the forwarder and shadow queue that mode needs.
 
+import type { Emit } from '../events/service-events.js';
 import { createForwarder, type Forward } from './forward.js';
 import {
   DEFAULT_UPSTREAM_TIMEOUT_MS,
@@ -24,7 +25,7 @@ export type UpstreamLink =
   | { mode: 'shadow'; shadow: ShadowTraffic };
 
 /** Checks the settings (a mode other than `off` needs an http(s) upstream URL) and builds what the mode uses. */
-export function linkUpstream(settings: UpstreamSettings, log: (message: string) => void): UpstreamLink {
+export function linkUpstream(settings: UpstreamSettings, emit: Emit): UpstreamLink {
   const mode = settings.mode ?? 'off';
   if (!isUpstreamMode(mode)) throw new Error(`Upstream mode must be off, fallback, shadow or proxy, not ${String(mode)}`);
   if (mode === 'off') return { mode };
@@ -40,9 +41,9 @@ export function linkUpstream(settings: UpstreamSettings, log: (message: string) 
         upstream,
         shadow: settings.shadow ?? {},
         ...(settings.onDivergence && { onDivergence: settings.onDivergence }),
-        log,
+        emit,
       }),
     };
   }
-  return { mode, forward: createForwarder(upstream, log) };
+  return { mode, forward: createForwarder(upstream, emit) };
 }

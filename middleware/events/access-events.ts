@@ -1,0 +1,60 @@
+// One request_done event per request, when the answer is finished or the client has gone away: the access
+// line and the HTTP metrics. Handlers put what they rendered into res.locals.rendered (see RenderedSummary).
+
+import { performance } from 'node:perf_hooks';
+import type { NextFunction, Request, Response } from 'express';
+import { RENDERER_HEADER } from '../api-table.js';
+import type { StoredKey } from '../keys/key-record.js';
+import type { Emit } from './service-events.js';
+
+/** What a handler rendered or forwarded, for the access line. */
+export interface RenderedSummary {
+  labels?: number;
+  pages?: number;
+  renderMs?: number;
+}
+
+/** Records what the request rendered, for its access line. */
+export function noteRendered(res: Response, summary: RenderedSummary): void {
+  res.locals.rendered = { ...(res.locals.rendered as RenderedSummary | undefined), ...summary };
+}
+
+export interface AccessEventOptions {
+  /** The route template of a request (below the mount point), or `unmatched`. */
+  route: (req: Request) => string;
+  /** Operations routes: their access lines are debug. */
+  operational?: boolean;
+}
+
+export function accessEvents(emit: Emit, { route, operational }: AccessEventOptions) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = performance.now();
+    const template = route(req);
+    let reported = false;
+    const report = (): void => {
+      if (reported) return;
+      reported = true;
+      const key = res.locals.apiKey as StoredKey | undefined;
+      const rendered = res.locals.rendered as RenderedSummary | undefined;
+      const length = Number(res.getHeader('Content-Length'));
+      const renderer = res.getHeader(RENDERER_HEADER);
+      emit({
+        type: 'request_done',
+        requestId: String(res.locals.requestId ?? ''),
+        method: req.method,
+        route: template,
+        status: res.statusCode,
+        ...(key && { keyId: key.id }),
+        ...rendered,
+        ...(Number.isFinite(length) && { bytes: length }),
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        ...(typeof renderer === 'string' && { renderer }),
+        completed: res.writableFinished,
+        ...(operational && { operational }),
+      });
+    };
+    res.once('finish', report);
+    res.once('close', report);
+    next();
+  };
+}
