@@ -35,19 +35,36 @@ export function createLogger(options: LoggerOptions = {}): EventLogger & { level
   );
 }
 
-/** During an outage every request fails the same way: one line per interval, with how many were refused. */
-const OUTAGE_REPORT_INTERVAL_MS = 10_000;
+/** Events that repeat in bursts (503s during an outage, dropped shadow samples): one line per interval. */
+const REPEAT_REPORT_INTERVAL_MS = 10_000;
 
-function outageThrottle(): (message: string) => string | undefined {
+/** Adds `count` to the tally; returns the tally when a line is due (and starts a new one), else undefined. */
+function tally(): (count: number) => number | undefined {
   let reportedAt = -Infinity;
-  let refused = 0;
-  return (message) => {
-    refused++;
-    if (Date.now() - reportedAt < OUTAGE_REPORT_INTERVAL_MS) return undefined;
-    const line = `${message} (${refused} request${refused === 1 ? '' : 's'} answered 503 since the last report)`;
+  let total = 0;
+  return (count) => {
+    total += count;
+    if (Date.now() - reportedAt < REPEAT_REPORT_INTERVAL_MS) return undefined;
+    const due = total;
     reportedAt = Date.now();
-    refused = 0;
-    return line;
+    total = 0;
+    return due;
+  };
+}
+
+interface Tallies {
+  outage: (message: string) => string | undefined;
+  dropped: (count: number) => number | undefined;
+}
+
+function tallies(): Tallies {
+  const refused = tally();
+  return {
+    outage: (message) => {
+      const n = refused(1);
+      return n === undefined ? undefined : `${message} (${n} request${n === 1 ? '' : 's'} answered 503 since the last report)`;
+    },
+    dropped: tally(),
   };
 }
 
@@ -58,7 +75,7 @@ interface LogLine {
 }
 
 /** The pino line of an event (undefined: none). Field `event` names the line; it is what log searches use. */
-function logLine(event: ServiceEvent, outage: (message: string) => string | undefined): LogLine | undefined {
+function logLine(event: ServiceEvent, { outage, dropped }: Tallies): LogLine | undefined {
   switch (event.type) {
     case 'request_done': {
       const { type: _, operational, completed, ...fields } = event;
@@ -103,8 +120,11 @@ function logLine(event: ServiceEvent, outage: (message: string) => string | unde
         return { level: 'warn', message: 'shadow comparison failed', fields: { event: 'shadow_failed', requestId: event.requestId, reason: event.reason } };
       }
       return { level: 'debug', message: 'shadow comparison matched', fields: { event: 'shadow_match', requestId: event.requestId, score: event.score } };
-    case 'shadow_dropped':
-      return { level: 'warn', message: 'shadow samples dropped', fields: { event: 'shadow_dropped', dropped: event.dropped, reason: 'queue full' } };
+    case 'shadow_dropped': {
+      const n = dropped(event.dropped);
+      return n === undefined ? undefined
+        : { level: 'warn', message: 'shadow samples dropped', fields: { event: 'shadow_dropped', dropped: n, reason: 'queue full' } };
+    }
     case 'shadow_problem': {
       const { type: _, problem, ...fields } = event;
       return { level: 'warn', message: problem.replace(/_/g, ' '), fields: { event: problem, ...fields } };
@@ -127,9 +147,9 @@ function omitType<T extends { type: string }>(event: T): Omit<T, 'type'> {
 
 /** Writes every event worth a line to `logger`; returns the unsubscribe function. */
 export function logEvents(events: EventSink, logger: EventLogger): () => void {
-  const outage = outageThrottle();
+  const counts = tallies();
   return events.subscribe((event) => {
-    const line = logLine(event, outage);
+    const line = logLine(event, counts);
     if (line) logger[line.level === 'fatal' ? 'error' : line.level === 'trace' ? 'debug' : line.level](line.fields, line.message);
   });
 }
@@ -140,14 +160,14 @@ export function logEvents(events: EventSink, logger: EventLogger): () => void {
  * Access lines, refusals and renders are not sent to it: they go to `logger`.
  */
 export function logEventsAsText(events: EventSink, log: (message: string) => void): () => void {
-  const outage = outageThrottle();
+  const counts = tallies();
   return events.subscribe((event) => {
-    const text = legacyText(event, outage);
+    const text = legacyText(event, counts);
     if (text !== undefined) log(text);
   });
 }
 
-function legacyText(event: ServiceEvent, outage: (message: string) => string | undefined): string | undefined {
+function legacyText(event: ServiceEvent, { outage, dropped }: Tallies): string | undefined {
   switch (event.type) {
     case 'unavailable': {
       const message = outage(event.message);
@@ -168,8 +188,10 @@ function legacyText(event: ServiceEvent, outage: (message: string) => string | u
       if (event.outcome === 'diverged') return JSON.stringify({ event: 'shadow_divergence', ...event.divergence });
       if (event.outcome === 'upstream_error') return JSON.stringify({ event: 'shadow_failed', requestId: event.requestId, reason: event.reason });
       return undefined;
-    case 'shadow_dropped':
-      return JSON.stringify({ event: 'shadow_dropped', dropped: event.dropped, reason: 'queue full' });
+    case 'shadow_dropped': {
+      const n = dropped(event.dropped);
+      return n === undefined ? undefined : JSON.stringify({ event: 'shadow_dropped', dropped: n, reason: 'queue full' });
+    }
     case 'shadow_problem': {
       const { type: _, problem, ...fields } = event;
       return JSON.stringify({ event: problem, ...fields });

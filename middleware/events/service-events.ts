@@ -104,7 +104,7 @@ export type ShadowResultEvent =
   | { type: 'shadow_result'; requestId: string; outcome: 'diverged'; divergence: DivergenceEvent }
   | { type: 'shadow_result'; requestId: string; outcome: 'upstream_error'; reason: string };
 
-/** Shadow samples dropped because the queue was full, since the last such event. */
+/** Shadow samples dropped because the queue was full (log lines add them up per interval). */
 export interface ShadowDroppedEvent {
   type: 'shadow_dropped';
   dropped: number;

@@ -40,8 +40,6 @@ export interface ShadowSettings {
   compare?: ComparePngs;
 }
 
-const DROP_LOG_INTERVAL_MS = 10_000;
-
 export class ShadowTraffic {
   readonly #settings: ShadowSettings;
   readonly #sampleRate: number;
@@ -49,8 +47,6 @@ export class ShadowTraffic {
   readonly #random: () => number;
   readonly #queue: BoundedWorkQueue;
   readonly #compare: ComparePngs;
-  #droppedSinceLog = 0;
-  #dropLoggedAt = -Infinity;
 
   constructor(settings: ShadowSettings) {
     const { shadow } = settings;
@@ -66,7 +62,7 @@ export class ShadowTraffic {
   offer(sample: ShadowSample): boolean {
     if (!(this.#random() < this.#sampleRate)) return false;
     if (this.#queue.submit(() => this.#run(sample))) return true;
-    this.#logDropped();
+    this.#settings.emit({ type: 'shadow_dropped', dropped: 1 });
     return false;
   }
 
@@ -167,14 +163,6 @@ export class ShadowTraffic {
     } catch (err) {
       this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_hook_failed', hook: name, reason: describe(err) });
     }
-  }
-
-  #logDropped(): void {
-    this.#droppedSinceLog++;
-    if (Date.now() - this.#dropLoggedAt < DROP_LOG_INTERVAL_MS) return;
-    this.#settings.emit({ type: 'shadow_dropped', dropped: this.#droppedSinceLog });
-    this.#dropLoggedAt = Date.now();
-    this.#droppedSinceLog = 0;
   }
 }
 
