@@ -238,6 +238,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
 
     res.status(200).set({
       'Content-Type': result.contentType,
+      'Content-Length': String(result.body.byteLength),
       'X-Total-Count': String(result.totalCount),
       'Content-Disposition': `inline; filename="label.${format}"`,
       [RENDERER_HEADER]: 'local',

@@ -30,8 +30,8 @@ export function createLogger(options: LoggerOptions = {}): EventLogger & { level
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    // pino's own stdout destination is asynchronous-safe and fast; a given one is written synchronously.
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    // Written synchronously: a line is out before the process can exit (SIGTERM, a fatal error).
+    options.destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
 
