@@ -3,6 +3,7 @@
 // Logs are JSON lines on standard output (pino); the two plain start-up lines (`dev API key: ...`,
 // `listening on ...`) stay as they were, since scripts wait for them.
 
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import {
@@ -126,7 +127,8 @@ async function main(): Promise<void> {
     const tooLong = err.code === 'HPE_HEADER_OVERFLOW';
     const body = tooLong ? 'ERROR: Request URL or headers are too long; send long labels with POST\n' : 'ERROR: Bad request\n';
     socket.end(`HTTP/1.1 ${tooLong ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n`
-      + `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      + `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\n`
+      + `Connection: close\r\n\r\n${body}`);
   });
 
   let stopping = false;

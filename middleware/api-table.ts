@@ -330,6 +330,8 @@ export const JSON_ERRORS: readonly JsonErrorSpec[] = [
 export interface PlainErrorSpec extends Described {
   status: number;
   headers?: readonly ResponseHeaderSpec[];
+  /** Answered by the standalone server's HTTP parser handling, not by the router. */
+  standaloneOnly?: boolean;
 }
 
 export const PLAIN_ERRORS: readonly PlainErrorSpec[] = [
@@ -345,6 +347,10 @@ export const PLAIN_ERRORS: readonly PlainErrorSpec[] = [
   },
   { status: 406, description: '`HTTP 406 Not Acceptable` followed by a line `image/png, application/pdf`.' },
   { status: 413, description: 'The body is over the size limit, or the document produces more labels than allowed.' },
+  {
+    status: 431, standaloneOnly: true,
+    description: 'Standalone server: the URL or headers are over about 16 KB (`Request URL or headers are too long; send long labels with POST`).',
+  },
   { status: 500, description: 'Rendering failed or took longer than its time budget.' },
   { status: 502, description: 'Migration modes: the legacy service could not be reached or did not answer in time.' },
 ];

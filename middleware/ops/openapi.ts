@@ -107,6 +107,7 @@ const PLAIN_ERROR_SCHEMA = { type: 'string', pattern: '^ERROR: ' };
 /** Every error status: plain-text ones from the table and the renderer's codes, JSON ones by `error` code. */
 function errorResponses(): Record<string, Json> {
   const plain = new Map(PLAIN_ERRORS.map((e) => [e.status, e.description]));
+  const standaloneOnly = new Set(PLAIN_ERRORS.filter((e) => e.standaloneOnly).map((e) => e.status));
   for (const [code, status] of Object.entries(RENDER_ERROR_STATUS)) {
     if (!plain.has(status)) plain.set(status, `The renderer failed with \`${code}\`.`);
   }
@@ -126,6 +127,7 @@ function errorResponses(): Record<string, Json> {
     const headers = jsonSpecs.flatMap((s) => s.headers ?? []);
     return [String(status), {
       description: descriptions.join(' '),
+      ...(standaloneOnly.has(status) && { 'x-standalone-only': true }),
       headers: responseHeaders([...new Map(headers.map((h) => [h.name, h])).values()]),
       content,
     }];
