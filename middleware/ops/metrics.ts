@@ -112,8 +112,8 @@ export function createServiceMetrics(options: ServiceMetricsOptions): ServiceMet
   });
 
   // Known label values start at 0, so dashboards and alerts see the series before the first event.
-  for (const limit_type of ['requests_per_sec', 'pages_per_day']) {
-    for (const limit_scope of ['key', 'organization']) rateLimited.inc({ limit_type, limit_scope }, 0);
+  for (const [limit_type, limit_scope] of [['requests_per_sec', 'key'], ['requests_per_sec', 'organization'], ['pages_per_day', 'key']]) {
+    rateLimited.inc({ limit_type: limit_type!, limit_scope: limit_scope! }, 0);
   }
   for (const cause of ['key_store', 'usage_store', 'overloaded']) unavailable.inc({ cause }, 0);
   for (const result of ['matched', 'diverged', 'upstream_error']) shadowComparisons.inc({ result }, 0);
