@@ -15,7 +15,7 @@ import { RENDER_ERROR_STATUS } from '../middleware/http-errors.js';
 import { createMemoryKeyStore, createOpsRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
 import { RenderError, type RenderErrorCode } from '../renderer/index.js';
 import { BASE, buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
-import { OpenApiChecker } from './helpers/openapi-check.js';
+import { answers, OpenApiChecker } from './helpers/openapi-check.js';
 
 const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';
 const TWO_LABELS = `${ZPL}${ZPL}`;
@@ -32,6 +32,13 @@ async function checked(checker: OpenApiChecker, test: request.Test, method: stri
   expect(problems, `${method} ${path} -> ${res.status}`).to.deep.equal([]);
   return res;
 }
+
+// Root hook: after every test file has run, every answer the helper-built apps sent matched the document.
+after(() => {
+  expect(answers.checked, 'answers checked against the document').to.be.above(0);
+  if (process.env.OPENAPI_CHECK_REPORT) console.log(`    (${answers.checked} answers checked against the OpenAPI document)`);
+  expect(answers.problems.slice(0, 20), `${answers.problems.length} of ${answers.checked} answers do not match the OpenAPI document`).to.deep.equal([]);
+});
 
 describe('OpenAPI document', () => {
   const checker = new OpenApiChecker();

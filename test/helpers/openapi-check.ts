@@ -95,3 +95,43 @@ export class OpenApiChecker {
     return problems;
   }
 }
+
+/** One checker for every app the test helpers build: what each answer got wrong, across the whole run. */
+export const answers = { checker: new OpenApiChecker(), problems: [] as string[], checked: 0 };
+
+/**
+ * Middleware (mounted at the legacy prefix, before the router) that checks every answer of a documented
+ * operation against the document once it is sent. Answers of paths the document does not have are skipped.
+ */
+export function checkAnswers(req: { method: string; url: string }, res: ServerResponseLike, next: () => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const keep = (chunk: unknown): void => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function' || size > 65_536) return;
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    size += buf.length;
+    chunks.push(buf);
+  };
+  const { write, end } = res;
+  res.write = function (this: unknown, chunk: unknown, ...rest: unknown[]) { keep(chunk); return write.call(this, chunk, ...rest); };
+  res.end = function (this: unknown, chunk: unknown, ...rest: unknown[]) { keep(chunk); return end.call(this, chunk, ...rest); };
+  const url = req.url;
+  res.once('finish', () => {
+    if (!answers.checker.operation(req.method, url)) return;
+    const headers = Object.fromEntries(Object.entries(res.getHeaders()).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]));
+    const text = Buffer.concat(chunks).toString('utf8');
+    answers.checked++;
+    for (const problem of answers.checker.problems(req.method, url, { status: res.statusCode, headers, text })) {
+      answers.problems.push(`${req.method} ${url.slice(0, 80)}: ${problem}`);
+    }
+  });
+  next();
+}
+
+interface ServerResponseLike {
+  statusCode: number;
+  write: (...args: any[]) => any;
+  end: (...args: any[]) => any;
+  once(event: 'finish', listener: () => void): unknown;
+  getHeaders(): Record<string, number | string | string[] | undefined>;
+}
