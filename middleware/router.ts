@@ -10,7 +10,7 @@ import { ENDPOINTS, expressPath, routeOf, type EndpointSpec } from './api-table.
 import { authorize, requestKey } from './authorize.js';
 import { corsMiddleware, type CorsOption } from './cors.js';
 import { StoreUnavailableError } from './deadline.js';
-import { accessEvents, noteRendered } from './events/access-events.js';
+import { accessEvents, elapsedMs, noteRendered } from './events/access-events.js';
 import { createLogger, logEvents, logEventsAsText, type EventLogger } from './events/log-events.js';
 import { createEventSink, type EventSink } from './events/service-events.js';
 import {
@@ -296,10 +296,6 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     }
   });
   return router;
-}
-
-function elapsedMs(since: number): number {
-  return Math.round((performance.now() - since) * 100) / 100;
 }
 
 /** Express's own 4xx errors (e.g. an undecodable path parameter). */

@@ -21,6 +21,7 @@ import {
 } from '../middleware/index.js';
 import { RenderError } from '../renderer/index.js';
 import { KEY_RECORDS, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
+import { startFakeUpstream } from './helpers/upstream-fake.js';
 
 const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';
 const idle: RenderPoolStats = { threads: 2, busy: 0, queued: 0, recycled: 3, queueLimit: 4 };
@@ -159,6 +160,25 @@ describe('ops router', () => {
       expect(sample(text, 'zpl_shadow_comparisons_total{result="upstream_error"}')).to.equal(1);
       expect(sample(text, 'zpl_fallback_forwards_total{command="^QQ"}')).to.equal(2);
       expect(sample(text, 'zpl_fallback_forwards_total{command="^BD"}')).to.equal(1);
+    });
+
+    it('counts fallback forwards by command and upstream failures from real forwards', async () => {
+      const upstream = await startFakeUpstream();
+      try {
+        const { app } = await opsApp({ mode: 'fallback', upstream: { url: upstream.url }, render: recordingRender({ unsupported: ['^QQ'] }) });
+        expect((await post(app, KEYS.all).send(ZPL)).headers['x-renderer']).to.equal('upstream');
+        const pdf = await request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf')
+          .set('X-Page-Size', 'letter').type('form').send(ZPL);
+        expect(pdf.headers['x-renderer']).to.equal('upstream');
+        const { app: orphan } = await opsApp({ mode: 'proxy', upstream: { url: 'http://127.0.0.1:9/compatibility/legacy/v1', timeoutMs: 2000 } });
+        expect((await post(orphan, KEYS.all).send(ZPL)).status).to.equal(502);
+        const text = (await request(app).get('/metrics')).text;
+        expect(sample(text, 'zpl_fallback_forwards_total{command="^QQ"}')).to.equal(1);
+        expect(sample(text, 'zpl_fallback_forwards_total{command="page-composition"}')).to.equal(1);
+        expect(sample((await request(orphan).get('/metrics')).text, 'zpl_upstream_failures_total')).to.equal(1);
+      } finally {
+        await upstream.close();
+      }
     });
 
     it('keeps a registry per ops router (two in one process do not collide), or uses the host\'s', async () => {

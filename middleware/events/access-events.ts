@@ -19,6 +19,11 @@ export function noteRendered(res: Response, summary: RenderedSummary): void {
   res.locals.rendered = { ...(res.locals.rendered as RenderedSummary | undefined), ...summary };
 }
 
+/** Milliseconds since a performance.now() reading, to 0.01 ms. */
+export function elapsedMs(since: number): number {
+  return Math.round((performance.now() - since) * 100) / 100;
+}
+
 export interface AccessEventOptions {
   /** The route template of a request (below the mount point), or `unmatched`. */
   route: (req: Request) => string;
@@ -47,7 +52,7 @@ export function accessEvents(emit: Emit, { route, operational }: AccessEventOpti
         ...(key && { keyId: key.id }),
         ...rendered,
         ...(Number.isFinite(length) && { bytes: length }),
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        durationMs: elapsedMs(started),
         ...(typeof renderer === 'string' && { renderer }),
         completed: res.writableFinished,
         ...(operational && { operational }),
