@@ -36,7 +36,7 @@ export function authorize({ keyStore, storeTimeoutMs, now, emit }: AuthorizeOpti
       refuse(res, 401, { error: 'invalid_key', message: 'Missing API key: send it in the X-API-Key header.' });
       return;
     }
-    if (!keyStore.isReady()) throw new StoreUnavailableError('key store is not ready');
+    if (!keyStore.isReady()) throw new StoreUnavailableError('key store is not ready', { store: 'key store' });
     const key = await withDeadline(keyStore.find(plainKey.trim()), storeTimeoutMs, 'key store');
     if (!key || key.revoked) {
       refuse(res, 401, { error: 'invalid_key', message: 'Invalid API key.' });

@@ -89,7 +89,7 @@ function requestWindows(key: StoredKey, organizationRequestsPerSecond: number): 
 export function limitRequestRate({ usageStore, organizationRequestsPerSecond, storeTimeoutMs, now, emit }: RequestRateOptions) {
   return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
     const windows = requestWindows(requestKey(res), organizationRequestsPerSecond);
-    if (windows.length > 0 && !usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
+    if (windows.length > 0 && !usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
     const second = Math.floor(now().getTime() / 1000);
     const deadline = Date.now() + storeTimeoutMs;
     for (const { bucket, limit, scope, who } of windows) {
@@ -151,7 +151,7 @@ export class PageAccount {
   async open(): Promise<LimitExceeded | undefined> {
     const limit = this.#key.pagesPerDay;
     if (limit === undefined) return undefined;
-    if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
+    if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
     const { taken } = await withDeadline(
       this.#usageStore.take(this.#bucket, 1, limit, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
     if (taken) {

@@ -104,10 +104,6 @@ function eventSink(options: LegacyRouterOptions): EventSink {
   return events;
 }
 
-/** Which store a 503 is about, for the `cause` of its event. */
-function outageCause(err: StoreUnavailableError): string {
-  return err.message.startsWith('usage store') ? 'usage_store' : 'key_store';
-}
 
 const NO_BODY = Buffer.alloc(0);
 
@@ -286,7 +282,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
       }
       sendPlainError(res, status, err.message);
     } else if (err instanceof StoreUnavailableError) {
-      emit({ type: 'unavailable', requestId: String(res.locals.requestId), cause: outageCause(err), message: err.message });
+      emit({ type: 'unavailable', requestId: String(res.locals.requestId), cause: err.store.replace(' ', '_'), message: err.message });
       sendStoreUnavailable(res);
     } else if (isClientError(err)) {
       sendPlainError(res, err.status, err.status === 400 ? 'Malformed request URL' : `HTTP ${err.status}`);

@@ -14,6 +14,7 @@ import {
   createMemoryStores,
   createOpsRouter,
   LEGACY_MOUNT_PATH,
+  MemoryUsageStore,
   type EventSink,
   type KeyStore,
   type LegacyRouterOptions,
@@ -139,6 +140,11 @@ describe('ops router', () => {
       const text = (await request(app).get('/metrics')).text;
       expect(sample(text, 'zpl_unavailable_total{cause="key_store"}')).to.equal(1);
       expect(sample(text, 'zpl_key_store_ready')).to.equal(0);
+
+      const usageDown = Object.assign(new MemoryUsageStore(), { isReady: () => false });
+      const { app: counting } = await opsApp({ usageStore: usageDown });
+      expect((await post(counting, 'k_limited').send(ZPL)).status).to.equal(503);
+      expect(sample((await request(counting).get('/metrics')).text, 'zpl_unavailable_total{cause="usage_store"}')).to.equal(1);
 
       // The render pool's 'overloaded' refusal (CONTRACTS.md, branch i16a) reaches the metrics as its event.
       events.emit({ type: 'overloaded', requestId: 'r1', message: 'Render queue is full' });
