@@ -23,4 +23,17 @@ export type { RedisConnection, RedisConnectionOptions } from './redis-connection
 export { StoreUnavailableError } from './deadline.js';
 export { UPSTREAM_MODES, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream/options.js';
 export type { UpstreamMode, UpstreamOptions, ShadowOptions, DivergenceEvent, ShadowOutcome } from './upstream/options.js';
-export { RENDERER_HEADER } from './upstream/forward.js';
+export { RENDERER_HEADER } from './api-table.js';
+export { createOpsRouter } from './ops/ops-router.js';
+export type { OpsRouter, OpsRouterOptions } from './ops/ops-router.js';
+export { createServiceMetrics } from './ops/metrics.js';
+export type { ServiceMetrics, ServiceMetricsOptions } from './ops/metrics.js';
+export { observedRenderer, readPoolStats } from './ops/pool-stats.js';
+export type { RenderPoolStats, PoolStatsSource } from './ops/pool-stats.js';
+export { buildOpenApiDocument } from './ops/openapi.js';
+export { createEventSink } from './events/service-events.js';
+export type { EventSink, ServiceEvent, ServiceEventType, Emit } from './events/service-events.js';
+export { createLogger, logEvents, logEventsAsText, LOG_LEVELS } from './events/log-events.js';
+export type { EventLogger, LoggerOptions } from './events/log-events.js';
+export { parseCorsOrigins } from './cors.js';
+export type { CorsOption } from './cors.js';

@@ -5,10 +5,16 @@
 // answers some or all requests, or shadows ours.
 
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import Router from 'router';
 import { leaseSharedRenderer, RenderError, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
+import { ENDPOINTS, expressPath, routeOf, type EndpointSpec } from './api-table.js';
 import { authorize, requestKey } from './authorize.js';
+import { corsMiddleware, type CorsOption } from './cors.js';
 import { StoreUnavailableError } from './deadline.js';
+import { accessEvents, elapsedMs, noteRendered } from './events/access-events.js';
+import { createLogger, logEvents, logEventsAsText, type EventLogger } from './events/log-events.js';
+import { createEventSink, type EventSink } from './events/service-events.js';
 import {
   NOT_FOUND_MESSAGE,
   PlainHttpError,
@@ -63,8 +69,21 @@ export interface LegacyRouterOptions {
   organizationRequestsPerSecond?: number;
   /** Time budget for key and counter look-ups before answering 503 (default 75 ms). */
   storeTimeoutMs?: number;
-  /** Where unexpected failures are reported (default console.error); never given keys or bodies. */
+  /**
+   * Where the service's events go: the router emits into this sink and subscribes no logger of its own
+   * unless `logger` or `log` is given (see createOpsRouter for metrics). Default: a sink of its own.
+   */
+  events?: EventSink;
+  /** A pino (or pino-compatible) logger for the JSON lines: access, refusals, timeouts, outages, upstream. */
+  logger?: EventLogger;
+  /**
+   * Older plain-function log: gets only the lines it always did (unexpected failures, store outages,
+   * upstream errors as text; upstream_fallback and shadow lines as JSON), no access lines. Without
+   * `log`, `logger` or `events` the router logs with pino to standard output at `info`.
+   */
   log?: (message: string) => void;
+  /** CORS for browser clients (default off): `true` for any origin, or `{ origins }`. */
+  cors?: CorsOption;
   /** The renderer (default: this package's, in a worker pool shared by the process; see renderThreads). */
   render?: RenderFunction;
   /** Worker threads of the default renderer (default: one per core); 0 renders on the event loop, without a time budget. */
@@ -93,13 +112,21 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_LABELS = 50;
 export const DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND = 100;
 export const DEFAULT_STORE_TIMEOUT_MS = 75;
-const STORE_OUTAGE_LOG_INTERVAL_MS = 10_000;
 
 /** What one render endpoint takes from the path; the ZPL comes from the path (GET) or the body (POST). */
-interface Endpoint {
-  allLabels: boolean;
-  zplFromPath: boolean;
+type Endpoint = Pick<EndpointSpec, 'allLabels' | 'zplFromPath'>;
+
+let defaultLogger: EventLogger | undefined;
+
+/** The sink the router emits into, with the log writer the options ask for subscribed. */
+function eventSink(options: LegacyRouterOptions): EventSink {
+  const events = options.events ?? createEventSink();
+  if (options.logger) logEvents(events, options.logger);
+  else if (options.log) logEventsAsText(events, options.log);
+  else if (!options.events) logEvents(events, (defaultLogger ??= createLogger()));
+  return events;
 }
+
 
 const NO_BODY = Buffer.alloc(0);
 
@@ -126,18 +153,10 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   // The default renderer's workers start with the first render, not here; close() lets go of them.
   const lease = options.render ? undefined : leaseSharedRenderer({ threads: options.renderThreads, timeoutMs: options.renderTimeoutMs });
   const render = options.render ?? lease!.render;
-  const log = options.log ?? ((message: string) => console.error(message));
-  const upstream = linkUpstream(options, log);
-
-  // During an outage every request fails the same way: one line per interval, with how many were refused.
-  let outageLoggedAt = -Infinity;
-  let refusedSinceLog = 0;
-  const logStoreOutage = (message: string): void => {
-    refusedSinceLog++;
-    if (Date.now() - outageLoggedAt < STORE_OUTAGE_LOG_INTERVAL_MS) return;
-    log(`${message} (${refusedSinceLog} request${refusedSinceLog === 1 ? '' : 's'} answered 503 since the last report)`);
-    outageLoggedAt = Date.now();
-    refusedSinceLog = 0;
+  const { emit } = eventSink(options);
+  const upstream = linkUpstream(options, emit);
+  const notCounted = (res: Response, booking: Error | undefined): void => {
+    if (booking) emit({ type: 'pages_not_counted', requestId: String(locals(res).requestId), message: booking.message });
   };
 
   const router = Router();
@@ -148,11 +167,15 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     });
   }
   router.use(requestId);
-  router.use(authorize({ keyStore: options.keyStore, ...settings }));
+  router.use(accessEvents(emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url)) ?? 'unmatched' }));
+  const cors = corsMiddleware(options.cors);
+  if (cors) router.use(cors);
+  router.use(authorize({ keyStore: options.keyStore, ...settings, emit }));
   router.use(limitRequestRate({
     usageStore,
     organizationRequestsPerSecond: options.organizationRequestsPerSecond ?? DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
     ...settings,
+    emit,
   }));
 
   /** Sends the request to the legacy service and books the pages it rendered against the day's account. */
@@ -165,11 +188,12 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
         body,
         onAnswer: (status, headers) => {
           rendered = status === 200 ? pagesAnswered(endpoint, headers) : 0;
+          const labels = Number(headers['x-total-count']);
+          noteRendered(res, { pages: rendered, ...(Number.isSafeInteger(labels) && { labels }) });
         },
       });
     } finally {
-      const booking = await pages.settle(rendered);
-      if (booking) log(`[${locals(res).requestId}] pages not counted: ${booking.message}`);
+      notCounted(res, await pages.settle(rendered));
     }
   };
 
@@ -179,7 +203,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
     const exceeded = await pages.open();
     if (exceeded) {
-      sendRateLimited(res, exceeded);
+      sendRateLimited(res, exceeded, emit);
       return;
     }
     await forwardCounted(forward, req, res, body, pages, endpoint);
@@ -189,7 +213,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     if (upstream.mode === 'proxy') return passThrough(upstream.forward, req, res, endpoint);
     const params = req.params as Record<string, string | string[]>;
     const dpmm = parseDensity(params.dpmm as string);
-    const size = parseDimensions(params.dims as string);
+    const size = parseDimensions(params.dimensions as string);
     const index = endpoint.allLabels ? undefined : parseIndex(params.index as string);
     const format: OutputFormat = negotiateFormat(header(req, 'Accept'));
     if (endpoint.allLabels && format !== 'pdf') throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
@@ -202,20 +226,21 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
     const exceeded = await pages.open();
     if (exceeded) {
-      sendRateLimited(res, exceeded);
+      sendRateLimited(res, exceeded, emit);
       return;
     }
     // Fallback: what we cannot produce goes to the legacy service, with the body bytes we received.
     const fallback = upstream.mode === 'fallback' ? upstream.forward : undefined;
-    const forwardInstead = (forward: Forward, reason: string): Promise<void> => {
-      log(JSON.stringify({ event: 'upstream_fallback', requestId: locals(res).requestId, reason }));
+    const forwardInstead = (forward: Forward, reason: string, commands: string[]): Promise<void> => {
+      emit({ type: 'fallback_forward', requestId: String(locals(res).requestId), reason, commands });
       return forwardCounted(forward, req, res, body?.received ?? NO_BODY, pages, endpoint);
     };
     if (fallback && format === 'pdf' && asksForPageComposition((name) => header(req, name))) {
-      await forwardInstead(fallback, 'PDF page composition');
+      await forwardInstead(fallback, 'PDF page composition', ['page-composition']);
       return;
     }
     let result: RenderResult;
+    const renderStarted = performance.now();
     try {
       result = await render(zpl, {
         dpmm,
@@ -227,19 +252,26 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
         ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
       });
     } catch (err) {
+      noteRendered(res, { renderMs: elapsedMs(renderStarted) });
       await pages.settle(0);
       throw err;
     }
+    const renderMs = elapsedMs(renderStarted);
     if (fallback && result.unsupported.length > 0) {
-      await forwardInstead(fallback, `unsupported ${result.unsupported.join(' ')}`);
+      await forwardInstead(fallback, `unsupported ${result.unsupported.join(' ')}`, result.unsupported);
       return;
     }
-    const booking = await pages.settle(result.pages);
-    if (booking) log(`[${locals(res).requestId}] pages not counted: ${booking.message}`);
+    emit({
+      type: 'render', requestId: String(locals(res).requestId), dpmm, format,
+      labels: result.totalCount, pages: result.pages, durationMs: renderMs,
+    });
+    noteRendered(res, { labels: result.totalCount, pages: result.pages, renderMs });
+    notCounted(res, await pages.settle(result.pages));
 
     res.statusCode = 200;
     setHeaders(res, {
       'Content-Type': result.contentType,
+      'Content-Length': String(result.body.byteLength),
       'X-Total-Count': String(result.totalCount),
       'Content-Disposition': `inline; filename="label.${format}"`,
       [RENDERER_HEADER]: 'local',
@@ -262,10 +294,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     }
   };
 
-  const labels = '/printers/:dpmm/labels/:dims';
-  router.get(`${labels}/:index/*zpl`, handle({ allLabels: false, zplFromPath: true }));
-  router.post(`${labels}/:index`, handle({ allLabels: false, zplFromPath: false }));
-  router.post(labels, handle({ allLabels: true, zplFromPath: false }));
+  for (const endpoint of ENDPOINTS) router[endpoint.method](expressPath(endpoint.template), handle(endpoint));
 
   router.use(async (req: Request, res: Response) => {
     if (upstream.mode !== 'proxy') return sendPlainError(res, 404, NOT_FOUND_MESSAGE);
@@ -279,17 +308,25 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     }
     if (err instanceof PlainHttpError) {
       if (err.status === 413) res.setHeader('Connection', 'close');
-      if (err.status >= 500) log(`[${locals(res).requestId}] ${err.message}`); // a set-up fault the operator must see
+      // a set-up fault the operator must see
+      if (err.status >= 500) emit({ type: 'setup_fault', requestId: String(locals(res).requestId), status: err.status, message: err.message });
       sendPlainError(res, err.status, err.message);
     } else if (err instanceof RenderError) {
-      sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
+      const status = RENDER_ERROR_STATUS[err.code] ?? 500;
+      const requestId = String(locals(res).requestId);
+      if (err.code === 'timeout') {
+        emit({ type: 'render_timeout', requestId, message: err.message, ...(locals(res).apiKey !== undefined && { keyId: requestKey(res).id }) });
+      } else if (status === 503) {
+        emit({ type: 'overloaded', requestId, message: err.message });
+      }
+      sendPlainError(res, status, err.message);
     } else if (err instanceof StoreUnavailableError) {
-      logStoreOutage(`[${locals(res).requestId}] ${err.message}`);
+      emit({ type: 'unavailable', requestId: String(locals(res).requestId), cause: err.store.replace(' ', '_'), message: err.message });
       sendStoreUnavailable(res);
     } else if (isClientError(err)) {
       sendPlainError(res, err.status, err.status === 400 ? 'Malformed request URL' : `HTTP ${err.status}`);
     } else {
-      log(`[${locals(res).requestId}] unexpected failure: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      emit({ type: 'failure', requestId: String(locals(res).requestId), detail: err instanceof Error ? err.stack ?? err.message : String(err) });
       sendPlainError(res, 500, 'Internal server error');
     }
   });
@@ -300,6 +337,12 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     router(req, res, next);
   }, { close });
+}
+
+/** The path of a request URL (below the mount point), without its query. */
+function pathOf(url: string | undefined): string {
+  const path = (url ?? '/').split('?')[0]!;
+  return path === '' ? '/' : path;
 }
 
 /** Express's own 4xx errors (e.g. an undecodable path parameter). */

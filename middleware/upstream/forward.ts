@@ -6,11 +6,13 @@ import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type 
 import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { RENDERER_HEADER } from '../api-table.js';
+import type { Emit } from '../events/service-events.js';
 import { sendPlainError } from '../http-errors.js';
 import { locals, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
 import type { UpstreamOptions } from './options.js';
 
-export const RENDERER_HEADER = 'X-Renderer';
+export { RENDERER_HEADER };
 
 export interface Forwarding {
   /** The request body exactly as received (empty for GET). */
@@ -35,7 +37,7 @@ interface InFlight extends Forwarding {
 const IN_FLIGHT = 'upstreamForwarding';
 
 export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' | 'timeoutMs'>> & UpstreamOptions,
-  log: (message: string) => void): Forwarder {
+  emit: Emit): Forwarder {
   const inFlight = (res: Response): InFlight => locals(res)[IN_FLIGHT] as InFlight;
   // Reused connections: a TLS handshake to the legacy service per request would cost more than the render.
   const agent = /^https:/i.test(upstream.url) ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
@@ -71,7 +73,7 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
         const reason = forwarding.timedOut
           ? `did not answer within ${upstream.timeoutMs} ms`
           : `is unavailable (${err.code ?? err.message})`;
-        log(`[${String(locals(res).requestId)}] upstream renderer ${reason}`);
+        emit({ type: 'upstream_failed', requestId: String(locals(res).requestId), reason });
         if (res.headersSent) {
           res.destroy();
           return;

@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import type { Emit } from '../events/service-events.js';
 import {
   DEFAULT_SHADOW_CONCURRENCY,
   DEFAULT_SHADOW_MIN_SCORE,
@@ -35,11 +36,9 @@ export interface ShadowSettings {
   upstream: { url: string; apiKey?: string; timeoutMs: number };
   shadow: ShadowOptions;
   onDivergence?: (event: DivergenceEvent) => void;
-  log: (message: string) => void;
+  emit: Emit;
   compare?: ComparePngs;
 }
-
-const DROP_LOG_INTERVAL_MS = 10_000;
 
 export class ShadowTraffic {
   readonly #settings: ShadowSettings;
@@ -52,8 +51,6 @@ export class ShadowTraffic {
   readonly #ownComparer: PngComparer | undefined;
   /** Aborts the requests in flight to the legacy service on close(). */
   readonly #stopping = new AbortController();
-  #droppedSinceLog = 0;
-  #dropLoggedAt = -Infinity;
 
   constructor(settings: ShadowSettings) {
     const { shadow } = settings;
@@ -70,7 +67,7 @@ export class ShadowTraffic {
   offer(sample: ShadowSample): boolean {
     if (this.#stopping.signal.aborted || !(this.#random() < this.#sampleRate)) return false;
     if (this.#queue.submit(() => this.#run(sample))) return true;
-    this.#logDropped();
+    this.#settings.emit({ type: 'shadow_dropped', dropped: 1 });
     return false;
   }
 
@@ -128,6 +125,7 @@ export class ShadowTraffic {
     const labels = { local: sample.local.labels, upstream: upstreamLabels };
     const divergent = status !== 200 || score < this.#minScore || (labels.upstream !== null && labels.upstream !== labels.local);
     if (!divergent) {
+      this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'matched', score });
       this.#settled({ requestId: sample.requestId, outcome: 'same', score });
       return;
     }
@@ -141,7 +139,7 @@ export class ShadowTraffic {
     };
     const files = await this.#store(sample, png);
     if (files) event.files = files;
-    this.#settings.log(JSON.stringify({ event: 'shadow_divergence', ...event }));
+    this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'diverged', divergence: event });
     this.#callHook('onDivergence', () => this.#settings.onDivergence?.(event));
     this.#settled({ requestId: sample.requestId, outcome: 'divergent', event });
   }
@@ -157,14 +155,14 @@ export class ShadowTraffic {
       await Promise.all([writeFile(files.local, sample.local.png), writeFile(files.upstream, upstreamPng)]);
       return files;
     } catch (err) {
-      this.#settings.log(JSON.stringify({ event: 'shadow_store_failed', requestId: sample.requestId, reason: describe(err) }));
+      this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_store_failed', requestId: sample.requestId, reason: describe(err) });
       return undefined;
     }
   }
 
   #failed(sample: ShadowSample, why: string): void {
     const reason = `upstream renderer ${why}`;
-    this.#settings.log(JSON.stringify({ event: 'shadow_failed', requestId: sample.requestId, reason }));
+    this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'upstream_error', reason });
     this.#settled({ requestId: sample.requestId, outcome: 'failed', reason });
   }
 
@@ -177,16 +175,8 @@ export class ShadowTraffic {
     try {
       call();
     } catch (err) {
-      this.#settings.log(JSON.stringify({ event: 'shadow_hook_failed', hook: name, reason: describe(err) }));
+      this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_hook_failed', hook: name, reason: describe(err) });
     }
-  }
-
-  #logDropped(): void {
-    this.#droppedSinceLog++;
-    if (Date.now() - this.#dropLoggedAt < DROP_LOG_INTERVAL_MS) return;
-    this.#settings.log(JSON.stringify({ event: 'shadow_dropped', dropped: this.#droppedSinceLog, reason: 'queue full' }));
-    this.#dropLoggedAt = Date.now();
-    this.#droppedSinceLog = 0;
   }
 }
 

@@ -1,5 +1,6 @@
 // The router's link to the legacy service: which mode, and the forwarder and shadow queue that mode needs.
 
+import type { Emit } from '../events/service-events.js';
 import { createForwarder, type Forward } from './forward.js';
 import {
   DEFAULT_UPSTREAM_TIMEOUT_MS,
@@ -25,7 +26,7 @@ export type UpstreamLink = { close(): Promise<void> } & (
   | { mode: 'shadow'; shadow: ShadowTraffic });
 
 /** Checks the settings (a mode other than `off` needs an http(s) upstream URL) and builds what the mode uses. */
-export function linkUpstream(settings: UpstreamSettings, log: (message: string) => void): UpstreamLink {
+export function linkUpstream(settings: UpstreamSettings, emit: Emit): UpstreamLink {
   const mode = settings.mode ?? 'off';
   if (!isUpstreamMode(mode)) throw new Error(`Upstream mode must be off, fallback, shadow or proxy, not ${String(mode)}`);
   if (mode === 'off') return { mode, close: async () => {} };
@@ -39,10 +40,10 @@ export function linkUpstream(settings: UpstreamSettings, log: (message: string) 
       upstream,
       shadow: settings.shadow ?? {},
       ...(settings.onDivergence && { onDivergence: settings.onDivergence }),
-      log,
+      emit,
     });
     return { mode, shadow, close: () => shadow.close() };
   }
-  const forwarder = createForwarder(upstream, log);
+  const forwarder = createForwarder(upstream, emit);
   return { mode, forward: forwarder.forward, close: async () => forwarder.close() };
 }

@@ -12,6 +12,7 @@ import {
   type Stores,
 } from '../../middleware/index.js';
 import type { RenderRequest, RenderResult } from '../../renderer/index.js';
+import { checkAnswers } from './openapi-check.js';
 
 export const BASE = LEGACY_MOUNT_PATH;
 
@@ -72,6 +73,9 @@ export async function buildApp(options: Partial<LegacyRouterOptions> = {}, keys:
   const stores = createMemoryStores();
   for (const record of keys) await stores.keyStore.add(record);
   const app = express();
+  // Answers of our own (not the legacy service's, passed through in proxy and fallback modes) are checked
+  // against the OpenAPI document; test/ops-openapi.test.ts fails the run on any mismatch.
+  if ((options.mode ?? 'off') === 'off' || options.mode === 'shadow') app.use(BASE, checkAnswers);
   app.use(BASE, createLegacyRouter({ ...stores, log: () => {}, ...options }));
   return { app, stores };
 }
