@@ -14,6 +14,7 @@ import {
   type Stores,
 } from '../middleware/index.js';
 import { readServerConfig } from './config.js';
+import { keepKeysSeeded } from './key-seeding.js';
 
 const log = (message: string): void => console.error(message);
 
@@ -29,12 +30,11 @@ async function main(): Promise<void> {
 
   let stores: Stores;
   if (config.redisUrl) {
-    const redis = createRedisStores({ url: config.redisUrl, log });
+    const redis = createRedisStores({ url: config.redisUrl, log, requireSeed: true });
     stores = redis;
-    // Keys are seeded once Redis answers; until then requests get 503, not a hang.
-    redis.connection.connected
-      .then(() => seedKeys(redis.keyStore, records))
-      .catch((err: unknown) => log(`seeding API keys failed: ${(err as Error).message}`));
+    // Keys are seeded once Redis answers, and again if it loses them; until then requests get 503, not a hang.
+    keepKeysSeeded({ keyStore: redis.keyStore, records, log, ...(config.apiKeysFile && { apiKeysFile: config.apiKeysFile }) },
+      redis.connection.connected);
   } else {
     stores = createMemoryStores();
     await seedKeys(stores.keyStore, records);

@@ -10,7 +10,9 @@ export {
 export type { LegacyRouterOptions, RenderFunction } from './router.js';
 export { createMemoryStores, createRedisStores } from './stores.js';
 export type { Stores, RedisStoresOptions } from './stores.js';
-export { KeyvKeyStore, createMemoryKeyStore, seedKeys } from './keys/key-store.js';
+export { KeyvKeyStore, createMemoryKeyStore } from './keys/key-store.js';
+export { seedKeys } from './keys/seed.js';
+export type { SeedMarker } from './keys/seed-marker.js';
 export type { KeyStore, KeyChanges } from './keys/key-store.js';
 export { generateKey, hashKey, validateKeyRecord, KEY_SCOPES } from './keys/key-record.js';
 export type { KeyRecord, KeyScope, StoredKey } from './keys/key-record.js';
