@@ -1,6 +1,7 @@
-// Forwarding one request to the legacy service with http-proxy-middleware: same method, path, headers and
-// body bytes (our body parser already read the stream, so the bytes we kept are written again), the
-// client's X-API-Key replaced by ours; the answer streams back unchanged, marked `X-Renderer: upstream`.
+// Forwarding one request to the legacy service with http-proxy-middleware: same method, a path the caller
+// built (never the raw request target), an allowlist of headers and the body bytes (our body parser already
+// read the stream, so the bytes we kept are written again), the client's X-API-Key replaced by ours; the
+// answer streams back unchanged, marked `X-Renderer: upstream`.
 
 import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -9,10 +10,13 @@ import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { sendPlainError } from '../http-errors.js';
 import type { UpstreamOptions } from './options.js';
+import { keepsHeader, type HeaderAllowlist } from './outgoing-headers.js';
 
 export const RENDERER_HEADER = 'X-Renderer';
 
 export interface Forwarding {
+  /** Path (and query) below the upstream base URL: built from validated parameters, or checked by proxiedPath. */
+  path: string;
   /** The request body exactly as received (empty for GET). */
   body: Buffer;
   /** Called with the legacy service's status and headers before they are sent on. */
@@ -29,7 +33,7 @@ interface InFlight extends Forwarding {
 const IN_FLIGHT = 'upstreamForwarding';
 
 export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' | 'timeoutMs'>> & UpstreamOptions,
-  log: (message: string) => void): Forward {
+  forwardHeaders: HeaderAllowlist, log: (message: string) => void): Forward {
   const inFlight = (res: Response): InFlight => res.locals[IN_FLIGHT] as InFlight;
 
   const proxy = createProxyMiddleware<Request, Response>({
@@ -38,14 +42,17 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
     // Reused connections: a TLS handshake to the legacy service per request would cost more than the render.
     agent: /^https:/i.test(upstream.url) ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
     proxyTimeout: upstream.timeoutMs,
+    pathRewrite: (_path: string, req: Request) => inFlight(req.res as Response).path,
     on: {
       proxyReq: (proxyReq: ClientRequest, req: Request, res: Response) => {
         const forwarding = inFlight(res);
         proxyReq.once('timeout', () => {
           forwarding.timedOut = true;
         });
-        if (upstream.apiKey === undefined) proxyReq.removeHeader('X-API-Key');
-        else proxyReq.setHeader('X-API-Key', upstream.apiKey);
+        for (const name of proxyReq.getHeaderNames()) {
+          if (!keepsHeader(forwardHeaders, name)) proxyReq.removeHeader(name);
+        }
+        if (upstream.apiKey !== undefined) proxyReq.setHeader('X-API-Key', upstream.apiKey);
         proxyReq.setHeader('X-Request-Id', String(res.locals.requestId));
         if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
           proxyReq.removeHeader('Transfer-Encoding');

@@ -9,6 +9,7 @@ import {
   type UpstreamMode,
   type UpstreamOptions,
 } from './options.js';
+import { headerAllowlist } from './outgoing-headers.js';
 import { ShadowTraffic } from './shadow.js';
 
 export interface UpstreamSettings {
@@ -16,6 +17,8 @@ export interface UpstreamSettings {
   upstream?: UpstreamOptions;
   shadow?: ShadowOptions;
   onDivergence?: (event: DivergenceEvent) => void;
+  /** Request headers sent upstream (default DEFAULT_FORWARD_HEADERS); our key and request id always are. */
+  forwardHeaders?: readonly string[];
 }
 
 export type UpstreamLink =
@@ -33,16 +36,18 @@ export function linkUpstream(settings: UpstreamSettings, log: (message: string) 
     throw new Error(`Upstream mode ${mode} needs the legacy service's base URL (http or https) in upstream.url`);
   }
   const upstream = { ...settings.upstream, url, timeoutMs: settings.upstream?.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS };
+  const forwardHeaders = headerAllowlist(settings.forwardHeaders);
   if (mode === 'shadow') {
     return {
       mode,
       shadow: new ShadowTraffic({
         upstream,
+        forwardHeaders,
         shadow: settings.shadow ?? {},
         ...(settings.onDivergence && { onDivergence: settings.onDivergence }),
         log,
       }),
     };
   }
-  return { mode, forward: createForwarder(upstream, log) };
+  return { mode, forward: createForwarder(upstream, forwardHeaders, log) };
 }
