@@ -256,13 +256,14 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     const path = proxiedPath(req.originalUrl, req.url);
     await upstream.forward(req, res, { path, body: await readRequestBody(req, settings.maxBodyBytes) });
   });
-  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
       res.destroy();
       return;
     }
     if (err instanceof PlainHttpError) {
-      if (err.status === 413) res.set('Connection', 'close');
+      // An upload still arriving past the drain bound (request-body.ts) is cut off after the answer.
+      if (err.status === 413 && !req.complete) res.set('Connection', 'close');
       sendPlainError(res, err.status, err.message);
     } else if (err instanceof RenderError) {
       sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
