@@ -1,6 +1,7 @@
 // The standalone server's settings, from environment variables (see README "Environment variables").
 
 import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
 export interface ServerConfig {
   port: number;
@@ -9,6 +10,8 @@ export interface ServerConfig {
   redisUrl?: string;
   upstream: { mode: UpstreamMode; url?: string; apiKey?: string; timeoutMs?: number };
   shadow: { sampleRate?: number; storeDir?: string };
+  /** Slow clients: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS. */
+  timeouts: HttpTimeouts;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -23,6 +26,14 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   }
   const timeoutMs = optionalNumber(env, 'UPSTREAM_TIMEOUT_MS', (n) => Number.isInteger(n) && n > 0, 'a whole number of milliseconds above 0');
   const sampleRate = optionalNumber(env, 'SHADOW_SAMPLE_RATE', (n) => n >= 0 && n <= 1, 'a share between 0 and 1');
+  const wholeMs = (n: number): boolean => Number.isInteger(n) && n > 0;
+  const headersTimeoutMs = optionalNumber(env, 'HEADERS_TIMEOUT_MS', wholeMs, 'a whole number of milliseconds above 0')
+    ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeoutMs = optionalNumber(env, 'REQUEST_TIMEOUT_MS', wholeMs, 'a whole number of milliseconds above 0')
+    ?? Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -38,6 +49,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
       ...(sampleRate !== undefined ? { sampleRate } : {}),
       ...(env.SHADOW_DIR ? { storeDir: env.SHADOW_DIR } : {}),
     },
+    timeouts: { headersTimeoutMs, requestTimeoutMs },
   };
 }
 

@@ -14,6 +14,7 @@ import {
   type Stores,
 } from '../middleware/index.js';
 import { readServerConfig } from './config.js';
+import { createHttpServer } from './http-server.js';
 import { keepKeysSeeded } from './key-seeding.js';
 
 const log = (message: string): void => console.error(message);
@@ -52,21 +53,14 @@ async function main(): Promise<void> {
   }));
   if (mode !== 'off') log(`UPSTREAM_MODE=${mode}: legacy service at ${redactUrl(upstream.url!)}`);
 
-  const server = app.listen(config.port, config.host, () => {
+  const server = createHttpServer(app, config.timeouts);
+  server.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
     console.log(`listening on http://${config.host}:${port}`);
   });
   server.on('error', (err) => {
     log(`server error: ${err.message}`);
     process.exit(1);
-  });
-  // Requests Node's HTTP parser rejects (a URL or headers over ~16 KB, garbage) still get an `ERROR: ` text.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) { socket.destroy(); return; }
-    const tooLong = err.code === 'HPE_HEADER_OVERFLOW';
-    const body = tooLong ? 'ERROR: Request URL or headers are too long; send long labels with POST\n' : 'ERROR: Bad request\n';
-    socket.end(`HTTP/1.1 ${tooLong ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n`
-      + `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
 
   let stopping = false;
