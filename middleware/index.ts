@@ -26,3 +26,4 @@ export { StoreUnavailableError } from './deadline.js';
 export { UPSTREAM_MODES, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream/options.js';
 export type { UpstreamMode, UpstreamOptions, ShadowOptions, DivergenceEvent, ShadowOutcome } from './upstream/options.js';
 export { RENDERER_HEADER } from './upstream/forward.js';
+export { DEFAULT_FORWARD_HEADERS } from './upstream/outgoing-headers.js';
