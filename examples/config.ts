@@ -10,6 +10,8 @@ export interface ServerConfig {
   redisUrl?: string;
   upstream: { mode: UpstreamMode; url?: string; apiKey?: string; timeoutMs?: number };
   shadow: { sampleRate?: number; storeDir?: string };
+  /** Request headers sent upstream (UPSTREAM_FORWARD_HEADERS, comma-separated); unset: the router's default. */
+  forwardHeaders?: string[];
   /** Slow clients: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS. */
   timeouts: HttpTimeouts;
 }
@@ -50,6 +52,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
       ...(env.SHADOW_DIR ? { storeDir: env.SHADOW_DIR } : {}),
     },
     timeouts: { headersTimeoutMs, requestTimeoutMs },
+    ...(env.UPSTREAM_FORWARD_HEADERS ? { forwardHeaders: env.UPSTREAM_FORWARD_HEADERS.split(',').map((h) => h.trim()).filter(Boolean) } : {}),
   };
 }
 

@@ -16,15 +16,22 @@ export interface KeySeeding {
 /** Seeds now (when `connected` resolves) and every time the store reports its seeding missing; one at a time. */
 export function keepKeysSeeded({ keyStore, records, apiKeysFile, log }: KeySeeding, connected: Promise<void>): void {
   let queue = Promise.resolve();
-  const seed = (reason: string): void => {
+  // The first seeding covers a store found empty at the first connection; it is not a loss.
+  let startingUp = true;
+  const seed = (again: boolean): void => {
     queue = queue.then(async () => {
       const current = await currentRecords(records, apiKeysFile, log);
       await seedKeys(keyStore, current);
-      if (reason !== 'start-up') log(`seeded ${current.length} API key${current.length === 1 ? '' : 's'} again (${reason})`);
-    }).catch((err: unknown) => log(`seeding API keys failed: ${(err as Error).message}`));
+      if (again) log(`seeded ${current.length} API key${current.length === 1 ? '' : 's'} again (the key store had lost them)`);
+    }).catch((err: unknown) => log(`seeding API keys failed: ${(err as Error).message}`))
+      .finally(() => {
+        if (!again) startingUp = false;
+      });
   };
-  keyStore.onSeedMissing?.(() => seed('the key store had lost them'));
-  void connected.then(() => seed('start-up'));
+  keyStore.onSeedMissing?.(() => {
+    if (!startingUp) seed(true);
+  });
+  void connected.then(() => seed(false));
 }
 
 async function currentRecords(records: readonly KeyRecord[], apiKeysFile: string | undefined, log: (message: string) => void): Promise<readonly KeyRecord[]> {

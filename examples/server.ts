@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     mode,
     ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
     shadow: config.shadow,
+    ...(config.forwardHeaders && { forwardHeaders: config.forwardHeaders }),
   }));
   if (mode !== 'off') log(`UPSTREAM_MODE=${mode}: legacy service at ${redactUrl(upstream.url!)}`);
 
