@@ -2,10 +2,9 @@
 // answer, so the client is not reset mid-upload (EPIPE/ECONNRESET) and never sees the 413.
 
 import { expect } from 'chai';
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import http from 'node:http';
 import { MAX_DRAIN_BYTES } from '../middleware/request-body.js';
-import { buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
+import { buildApp, KEYS, labelsPath, recordingRender, listen, type Listening } from './helpers/http-app.js';
 import { openRaw, rawRequest } from './helpers/raw-http.js';
 import { startServer, stopServer } from './helpers/server-process.js';
 
@@ -55,22 +54,17 @@ function expectAll413(outcomes: Outcome[]): void {
 }
 
 describe('HTTP: uploads over the body limit', () => {
-  let server: Server;
+  let server: Listening;
   let port: number;
   let render: ReturnType<typeof recordingRender>;
 
   before(async () => {
     render = recordingRender();
     const { app } = await buildApp({ render }); // the default limit: 1 MiB
-    server = await new Promise((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    port = (server.address() as AddressInfo).port;
+    server = await listen(app);
+    port = server.port;
   });
-  after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
+  after(() => server.close());
 
   it('answers every one of 50 uploads of 1.4 to 2 MB with the 413, chunked or declared, never a reset', async () => {
     expectAll413(await uploadMany(port));

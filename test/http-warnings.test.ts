@@ -2,10 +2,9 @@
 // left out whole, never cut.
 
 import { expect } from 'chai';
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import http from 'node:http';
 import { MAX_WARNINGS_HEADER_BYTES } from '../middleware/warnings.js';
-import { buildApp, KEYS, labelsPath } from './helpers/http-app.js';
+import { buildApp, KEYS, labelsPath, listen, type Listening } from './helpers/http-app.js';
 
 interface Answer {
   status: number;
@@ -37,20 +36,15 @@ function records(header: string): string[][] {
 }
 
 describe('HTTP: X-Warnings size', () => {
-  let server: Server;
+  let server: Listening;
   let port: number;
 
   before(async () => {
     const { app } = await buildApp({ maxBodyBytes: 4 * 1024 * 1024 });
-    server = await new Promise((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    port = (server.address() as AddressInfo).port;
+    server = await listen(app);
+    port = server.port;
   });
-  after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
+  after(() => server.close());
 
   it('caps a message naming a 100 KB object, and Node\'s HTTP client takes the answer', async () => {
     const name = 'N'.repeat(100_000);

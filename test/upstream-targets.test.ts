@@ -2,12 +2,10 @@
 // in proxy mode), on its own host, and only allowlisted headers with our key, never the client's credentials.
 
 import { expect } from 'chai';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import request from 'supertest';
 import type { LegacyRouterOptions, ShadowOutcome } from '../middleware/index.js';
-import { buildApp, KEYS, labelsPath } from './helpers/http-app.js';
+import { buildApp, KEYS, labelsPath, listen, type Listening } from './helpers/http-app.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 
@@ -17,10 +15,8 @@ const UNSUPPORTED = '^XA^FO10,10^GB50,50,50^FS^QQ^XZ';
 const SUPPORTED = '^XA^FO10,10^GB50,50,50^FS^XZ';
 const BASE = '/compatibility/legacy/v1';
 
-interface Running {
+interface Running extends Listening {
   app: Express;
-  port: number;
-  server: Server;
   settled: ShadowOutcome[];
 }
 
@@ -28,10 +24,7 @@ async function start(options: Partial<LegacyRouterOptions>): Promise<Running> {
   const settled: ShadowOutcome[] = [];
   const shadow = { sampleRate: 1, onSettled: (o: ShadowOutcome) => settled.push(o) };
   const { app } = await buildApp({ shadow, ...options });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  return { app, server, port: (server.address() as AddressInfo).port, settled };
+  return { app, settled, ...(await listen(app)) };
 }
 
 function raw(method: string, target: string, body = '', extra = ''): string {
@@ -66,8 +59,7 @@ describe('upstream requests: headers and targets', () => {
     elsewhere = await startFakeUpstream();
   });
   afterEach(async () => {
-    running?.server.closeAllConnections();
-    running?.server.close();
+    running?.close();
     running = undefined;
     await upstream.close();
     await elsewhere.close();
