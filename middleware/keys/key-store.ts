@@ -124,11 +124,13 @@ export class KeyvKeyStore implements KeyStore {
   /** The hash a reference names: an id or hash prefix matching exactly one key, else the hash of a plain key. */
   async #resolve(ref: string): Promise<string | undefined> {
     const lower = ref.toLowerCase();
-    if (FULL_HASH.test(lower) && (await this.#keyv.has(lower))) return lower;
-    if (HEX_PREFIX.test(lower)) {
+    // A whole hash needs no listing (seeding looks every key up this way).
+    if (FULL_HASH.test(lower)) {
+      if (await this.#keyv.has(lower)) return lower;
+    } else if (HEX_PREFIX.test(lower)) {
       const matches = (await this.list()).filter((k) => k.hash.startsWith(lower));
       if (matches.length === 1) return matches[0]!.hash;
-      if (matches.length > 1 && lower.length < 64) {
+      if (matches.length > 1) {
         throw new Error(`key reference ${ref} is ambiguous; give at least ${KEY_ID_LENGTH} hex digits`);
       }
     }
