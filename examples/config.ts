@@ -4,6 +4,7 @@ import type { LevelWithSilent } from 'pino';
 import { parseCorsOrigins, type CorsOption } from '../middleware/cors.js';
 import { LOG_LEVELS } from '../middleware/events/log-events.js';
 import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
 export interface ServerConfig {
   port: number;
@@ -20,6 +21,10 @@ export interface ServerConfig {
   render: { threads?: number; timeoutMs?: number };
   /** CORS for browser clients; unset is off. */
   cors?: CorsOption;
+  /** Request headers sent upstream (UPSTREAM_FORWARD_HEADERS, comma-separated); unset: the router's default. */
+  forwardHeaders?: string[];
+  /** Slow clients: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS. */
+  timeouts: HttpTimeouts;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -46,6 +51,13 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const renderThreads = optionalNumber(env, 'RENDER_THREADS', wholeOrZero, 'a whole number of threads (0 renders on the event loop)');
   const renderTimeoutMs = optionalNumber(env, 'RENDER_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0');
   const cors = parseCorsOrigins(env.CORS_ORIGINS);
+  const headersTimeoutMs = optionalNumber(env, 'HEADERS_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0')
+    ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeoutMs = optionalNumber(env, 'REQUEST_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0')
+    ?? Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -72,6 +84,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
       ...(renderTimeoutMs !== undefined && { timeoutMs: renderTimeoutMs }),
     },
     ...(cors && { cors }),
+    timeouts: { headersTimeoutMs, requestTimeoutMs },
+    ...(env.UPSTREAM_FORWARD_HEADERS ? { forwardHeaders: env.UPSTREAM_FORWARD_HEADERS.split(',').map((h) => h.trim()).filter(Boolean) } : {}),
   };
 }
 

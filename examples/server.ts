@@ -3,7 +3,6 @@
 // Logs are JSON lines on standard output (pino); the two plain start-up lines (`dev API key: ...`,
 // `listening on ...`) stay as they were, since scripts wait for them.
 
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import {
@@ -24,6 +23,7 @@ import {
   type LegacyRouterOptions,
   type RenderFunction,
   type RenderPoolStats,
+  type ServiceEvent,
   type Stores,
 } from '../middleware/index.js';
 import { accessEvents } from '../middleware/events/access-events.js';
@@ -31,6 +31,8 @@ import { NOT_FOUND_MESSAGE, sendPlainError } from '../middleware/http-errors.js'
 import { requestId } from '../middleware/request-id.js';
 import { createRenderPool, render as renderInline, type RenderPool } from '../renderer/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
+import { createHttpServer } from './http-server.js';
+import { keepKeysSeeded } from './key-seeding.js';
 
 /** What the routers share: stores, the event sink, the render pool. */
 export interface ServiceParts {
@@ -52,6 +54,7 @@ function legacyRouterOptions({ config, stores, events, renderer }: ServiceParts)
     ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
     shadow: config.shadow,
     ...(config.cors && { cors: config.cors }),
+    ...(config.forwardHeaders && { forwardHeaders: config.forwardHeaders }),
   };
 }
 
@@ -95,15 +98,17 @@ async function openStores(config: ServerConfig, events: EventSink): Promise<Stor
     await seedKeys(stores.keyStore, records);
     return stores;
   }
-  const redis = createRedisStores({
-    url: config.redisUrl,
-    log: (message) => events.emit({ type: 'store_state', ready: / available again$/.test(message), message }),
-  });
-  // Keys are seeded once Redis answers; until then requests get 503, not a hang.
-  redis.connection.connected
-    .then(() => seedKeys(redis.keyStore, records))
-    .catch((err: unknown) => events.emit({ type: 'notice', level: 'error', message: `seeding API keys failed: ${(err as Error).message}` }));
+  const redis = createRedisStores({ url: config.redisUrl, log: (message) => events.emit(redisStoreEvent(message)), requireSeed: true });
+  // Keys are seeded once Redis answers, and again if it loses them; until then requests get 503, not a hang.
+  keepKeysSeeded({ keyStore: redis.keyStore, records, emit: events.emit, ...(config.apiKeysFile && { apiKeysFile: config.apiKeysFile }) },
+    redis.connection.connected);
   return redis;
+}
+
+/** The Redis stores' log lines as events: connection state, or the key store finding its seeding gone. */
+function redisStoreEvent(message: string): ServiceEvent {
+  if (/^key store lost its data/.test(message)) return { type: 'key_seeding', outcome: 'lost', message };
+  return { type: 'store_state', ready: / available again$/.test(message), message };
 }
 
 /** The render pool (RENDER_THREADS workers; 0 renders on the event loop) with its stats for the ops routes. */
@@ -123,22 +128,14 @@ async function main(): Promise<void> {
   const service = buildApp({ config, stores, events, renderer });
   if (config.upstream.mode !== 'off') note(`UPSTREAM_MODE=${config.upstream.mode}: legacy service at ${redactUrl(config.upstream.url!)}`);
 
-  const server = service.app.listen(config.port, config.host, () => {
+  const server = createHttpServer(service.app, config.timeouts);
+  server.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
     console.log(`listening on http://${config.host}:${port}`);
   });
   server.on('error', (err) => {
     console.error(`ERROR: ${err.message}`);
     process.exit(1);
-  });
-  // Requests Node's HTTP parser rejects (a URL or headers over ~16 KB, garbage) still get an `ERROR: ` text.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) { socket.destroy(); return; }
-    const tooLong = err.code === 'HPE_HEADER_OVERFLOW';
-    const body = tooLong ? 'ERROR: Request URL or headers are too long; send long labels with POST\n' : 'ERROR: Bad request\n';
-    socket.end(`HTTP/1.1 ${tooLong ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n`
-      + `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\n`
-      + `Connection: close\r\n\r\n${body}`);
   });
 
   let stopping = false;

@@ -338,7 +338,8 @@ export const PLAIN_ERRORS: readonly PlainErrorSpec[] = [
   {
     status: 400,
     description: 'A bad path parameter (`Unknown print density 7; valid values: 6, 8, 12, 24`, `Label width is larger than 15.0 inches`...), ' +
-      'a bad header value (rotation, page headers), a malformed body, or ZPL the renderer refuses (a label too large...).',
+      'a bad header value (rotation, page headers), a malformed body, ZPL the renderer refuses (a label too large...), ' +
+      'a proxied path leaving the legacy API base, or (standalone server) an HTTP/1.1 request without `Host`.',
   },
   {
     status: 404,
@@ -347,6 +348,10 @@ export const PLAIN_ERRORS: readonly PlainErrorSpec[] = [
   },
   { status: 406, description: '`HTTP 406 Not Acceptable` followed by a line `image/png, application/pdf`.' },
   { status: 413, description: 'The body is over the size limit, or the document produces more labels than allowed.' },
+  {
+    status: 408, standaloneOnly: true,
+    description: 'Standalone server: the headers or the whole request did not arrive in time (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`).',
+  },
   {
     status: 431, standaloneOnly: true,
     description: 'Standalone server: the URL or headers are over about 16 KB (`Request URL or headers are too long; send long labels with POST`).',

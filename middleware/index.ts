@@ -10,7 +10,9 @@ export {
 export type { LegacyRouter, LegacyRouterOptions, RenderFunction } from './router.js';
 export { createMemoryStores, createRedisStores, DEFAULT_REDIS_READY_TIMEOUT_MS } from './stores.js';
 export type { Stores, RedisStoresOptions } from './stores.js';
-export { KeyvKeyStore, createMemoryKeyStore, seedKeys } from './keys/key-store.js';
+export { KeyvKeyStore, createMemoryKeyStore } from './keys/key-store.js';
+export { seedKeys } from './keys/seed.js';
+export type { SeedMarker } from './keys/seed-marker.js';
 export type { KeyStore, KeyChanges } from './keys/key-store.js';
 export { generateKey, hashKey, validateKeyRecord, KEY_SCOPES } from './keys/key-record.js';
 export type { KeyRecord, KeyScope, StoredKey } from './keys/key-record.js';
@@ -24,6 +26,7 @@ export { StoreUnavailableError } from './deadline.js';
 export { UPSTREAM_MODES, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream/options.js';
 export type { UpstreamMode, UpstreamOptions, ShadowOptions, DivergenceEvent, ShadowOutcome } from './upstream/options.js';
 export { RENDERER_HEADER } from './api-table.js';
+export { DEFAULT_FORWARD_HEADERS } from './upstream/outgoing-headers.js';
 export { createOpsRouter } from './ops/ops-router.js';
 export type { OpsRouter, OpsRouterOptions } from './ops/ops-router.js';
 export { createServiceMetrics } from './ops/metrics.js';

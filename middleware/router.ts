@@ -33,6 +33,7 @@ import { requestId } from './request-id.js';
 import { RENDERER_HEADER, type Forward } from './upstream/forward.js';
 import type { DivergenceEvent, ShadowOptions, UpstreamMode, UpstreamOptions } from './upstream/options.js';
 import { linkUpstream } from './upstream/upstream.js';
+import { labelUpstreamPath, proxiedPath, tryLabelUpstreamPath, type LabelTarget } from './upstream/upstream-path.js';
 import { MemoryUsageStore, type UsageStore } from './usage/usage-store.js';
 import { formatWarnings } from './warnings.js';
 
@@ -104,6 +105,11 @@ export interface LegacyRouterOptions {
    * every path under the mount point is the legacy API's, unknown ones get its 404).
    */
   fallthrough?: boolean;
+  /**
+   * Request headers sent to the legacy service (proxy, fallback, shadow); replaces the default allowlist:
+   * Accept, Content-Type, Content-Length and the legacy X-* headers. Our X-API-Key and X-Request-Id always go.
+   */
+  forwardHeaders?: string[];
   /** Clock (tests). */
   now?: () => Date;
 }
@@ -180,12 +186,12 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
 
   /** Sends the request to the legacy service and books the pages it rendered against the day's account. */
   const forwardCounted = async (
-    forward: Forward, req: Request, res: Response, body: Buffer, pages: PageAccount, endpoint: Endpoint,
+    forward: Forward, req: Request, res: Response, request: { path: string; body: Buffer }, pages: PageAccount, endpoint: Endpoint,
   ): Promise<void> => {
     let rendered = 0;
     try {
       await forward(req, res, {
-        body,
+        ...request,
         onAnswer: (status, headers) => {
           rendered = status === 200 ? pagesAnswered(endpoint, headers) : 0;
           const labels = Number(headers['x-total-count']);
@@ -199,6 +205,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
 
   /** Proxy mode: no validation or rendering here, only the body limit and the pages-per-day account. */
   const passThrough = async (forward: Forward, req: Request, res: Response, endpoint: Endpoint): Promise<void> => {
+    const path = proxiedPath(req.originalUrl, req.url ?? '/');
     const body = await readRequestBody(req, settings.maxBodyBytes);
     const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
     const exceeded = await pages.open();
@@ -206,7 +213,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
       sendRateLimited(res, exceeded, emit);
       return;
     }
-    await forwardCounted(forward, req, res, body, pages, endpoint);
+    await forwardCounted(forward, req, res, { path, body }, pages, endpoint);
   };
 
   const handle = (endpoint: Endpoint) => async (req: Request, res: Response): Promise<void> => {
@@ -222,6 +229,10 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
 
     const body = endpoint.zplFromPath ? undefined : await readZplBody(req, settings.maxBodyBytes);
     const zpl = body?.zpl ?? (params.zpl as string[]).join('/');
+    // The legacy service only ever sees this request rebuilt from what was validated above.
+    const target: LabelTarget = {
+      dpmm, ...size, ...(index !== undefined && { index }), ...(endpoint.zplFromPath && { zplSegments: params.zpl as string[] }),
+    };
 
     const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
     const exceeded = await pages.open();
@@ -231,9 +242,16 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     }
     // Fallback: what we cannot produce goes to the legacy service, with the body bytes we received.
     const fallback = upstream.mode === 'fallback' ? upstream.forward : undefined;
-    const forwardInstead = (forward: Forward, reason: string, commands: string[]): Promise<void> => {
+    const forwardInstead = async (forward: Forward, reason: string, commands: string[]): Promise<void> => {
+      let path: string;
+      try {
+        path = labelUpstreamPath(target);
+      } catch (err) {
+        await pages.settle(0);
+        throw err;
+      }
       emit({ type: 'fallback_forward', requestId: String(locals(res).requestId), reason, commands });
-      return forwardCounted(forward, req, res, body?.received ?? NO_BODY, pages, endpoint);
+      await forwardCounted(forward, req, res, { path, body: body?.received ?? NO_BODY }, pages, endpoint);
     };
     if (fallback && format === 'pdf' && asksForPageComposition((name) => header(req, name))) {
       await forwardInstead(fallback, 'PDF page composition', ['page-composition']);
@@ -281,11 +299,13 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     }
     res.end(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
 
-    if (upstream.mode === 'shadow' && format === 'png') {
+    // A GET whose ZPL has a dot segment has no path the legacy service would read the same: not shadowed.
+    const shadowPath = upstream.mode === 'shadow' && format === 'png' ? tryLabelUpstreamPath(target) : undefined;
+    if (upstream.mode === 'shadow' && shadowPath !== undefined) {
       upstream.shadow.offer({
         requestId: String(locals(res).requestId),
         method: req.method ?? 'GET',
-        url: req.url ?? '/',
+        path: shadowPath,
         headers: req.headers,
         body: body?.received ?? NO_BODY,
         index: index ?? 0,
@@ -298,16 +318,18 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
 
   router.use(async (req: Request, res: Response) => {
     if (upstream.mode !== 'proxy') return sendPlainError(res, 404, NOT_FOUND_MESSAGE);
-    // Proxy mode forwards everything; paths that render nothing count no pages.
-    await upstream.forward(req, res, { body: await readRequestBody(req, settings.maxBodyBytes) });
+    // Proxy mode forwards every path that stays below the upstream base; paths that render nothing count no pages.
+    const path = proxiedPath(req.originalUrl, req.url ?? '/');
+    await upstream.forward(req, res, { path, body: await readRequestBody(req, settings.maxBodyBytes) });
   });
-  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
       res.destroy();
       return;
     }
     if (err instanceof PlainHttpError) {
-      if (err.status === 413) res.setHeader('Connection', 'close');
+      // An upload still arriving past the drain bound (request-body.ts) is cut off after the answer.
+      if (err.status === 413 && !req.complete) res.setHeader('Connection', 'close');
       // a set-up fault the operator must see
       if (err.status >= 500) emit({ type: 'setup_fault', requestId: String(locals(res).requestId), status: err.status, message: err.message });
       sendPlainError(res, err.status, err.message);

@@ -135,6 +135,10 @@ function logLine(event: ServiceEvent, { outage, dropped }: Tallies): LogLine | u
       return { level: 'error', message: 'unexpected failure', fields: { event: 'unexpected_failure', requestId: event.requestId, detail: event.detail } };
     case 'setup_fault':
       return { level: 'error', message: event.message, fields: { event: 'setup_fault', requestId: event.requestId, status: event.status } };
+    case 'key_seeding': {
+      const { type: _, message, ...fields } = event;
+      return { level: event.outcome === 'seeded_again' ? 'info' : event.outcome === 'lost' ? 'warn' : 'error', message, fields: { event: 'key_seeding', ...fields } };
+    }
     case 'store_state':
       return { level: event.ready ? 'info' : 'warn', message: event.message, fields: { event: 'store_state', ready: event.ready } };
     case 'notice':
@@ -200,6 +204,7 @@ function legacyText(event: ServiceEvent, { outage, dropped }: Tallies): string |
       const { type: _, problem, ...fields } = event;
       return JSON.stringify({ event: problem, ...fields });
     }
+    case 'key_seeding':
     case 'store_state':
     case 'notice':
       return event.message;

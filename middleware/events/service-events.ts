@@ -141,6 +141,15 @@ export interface SetupFaultEvent {
   message: string;
 }
 
+/** The key store lost its seeded keys (Redis came back empty), was seeded again, or seeding failed. */
+export interface KeySeedingEvent {
+  type: 'key_seeding';
+  outcome: 'lost' | 'seeded_again' | 'failed';
+  message: string;
+  /** seeded_again: how many keys were written. */
+  keys?: number;
+}
+
 /** A store's connection went down or came back. */
 export interface StoreStateEvent {
   type: 'store_state';
@@ -171,6 +180,7 @@ export type ServiceEvent =
   | PagesNotCountedEvent
   | FailureEvent
   | SetupFaultEvent
+  | KeySeedingEvent
   | StoreStateEvent
   | NoticeEvent;
 

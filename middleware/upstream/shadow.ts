@@ -15,7 +15,7 @@ import {
   type ShadowOptions,
   type ShadowOutcome,
 } from './options.js';
-import { upstreamHeaders } from './outgoing-headers.js';
+import { upstreamHeaders, type HeaderAllowlist } from './outgoing-headers.js';
 import { createPngComparer, type ComparePngs, type PngComparer } from './png-comparer.js';
 import { BoundedWorkQueue } from './work-queue.js';
 
@@ -23,8 +23,8 @@ import { BoundedWorkQueue } from './work-queue.js';
 export interface ShadowSample {
   requestId: string;
   method: string;
-  /** Path and query below the mount point, as received. */
-  url: string;
+  /** Path below the upstream base, built from the validated parameters (labelUpstreamPath). */
+  path: string;
   headers: IncomingHttpHeaders;
   /** The request body exactly as received (empty for GET). */
   body: Buffer;
@@ -34,6 +34,7 @@ export interface ShadowSample {
 
 export interface ShadowSettings {
   upstream: { url: string; apiKey?: string; timeoutMs: number };
+  forwardHeaders: HeaderAllowlist;
   shadow: ShadowOptions;
   onDivergence?: (event: DivergenceEvent) => void;
   emit: Emit;
@@ -90,9 +91,9 @@ export class ShadowTraffic {
     let upstreamLabels: number | null;
     let png: Uint8Array;
     try {
-      const answer = await fetch(upstream.url.replace(/\/+$/, '') + sample.url, {
+      const answer = await fetch(upstream.url.replace(/\/+$/, '') + sample.path, {
         method: sample.method,
-        headers: upstreamHeaders(sample.headers, upstream.apiKey, sample.requestId),
+        headers: upstreamHeaders(sample.headers, this.#settings.forwardHeaders, upstream.apiKey, sample.requestId),
         ...(sample.body.length > 0 && { body: Uint8Array.from(sample.body) }),
         redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(upstream.timeoutMs), this.#stopping.signal]),

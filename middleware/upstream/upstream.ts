@@ -10,6 +10,7 @@ import {
   type UpstreamMode,
   type UpstreamOptions,
 } from './options.js';
+import { headerAllowlist } from './outgoing-headers.js';
 import { ShadowTraffic } from './shadow.js';
 
 export interface UpstreamSettings {
@@ -17,6 +18,8 @@ export interface UpstreamSettings {
   upstream?: UpstreamOptions;
   shadow?: ShadowOptions;
   onDivergence?: (event: DivergenceEvent) => void;
+  /** Request headers sent upstream (default DEFAULT_FORWARD_HEADERS); our key and request id always are. */
+  forwardHeaders?: readonly string[];
 }
 
 /** `close()` stops what the link started: kept-alive upstream connections, the shadow queue and its worker. */
@@ -35,15 +38,17 @@ export function linkUpstream(settings: UpstreamSettings, emit: Emit): UpstreamLi
     throw new Error(`Upstream mode ${mode} needs the legacy service's base URL (http or https) in upstream.url`);
   }
   const upstream = { ...settings.upstream, url, timeoutMs: settings.upstream?.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS };
+  const forwardHeaders = headerAllowlist(settings.forwardHeaders);
   if (mode === 'shadow') {
     const shadow = new ShadowTraffic({
       upstream,
+      forwardHeaders,
       shadow: settings.shadow ?? {},
       ...(settings.onDivergence && { onDivergence: settings.onDivergence }),
       emit,
     });
     return { mode, shadow, close: () => shadow.close() };
   }
-  const forwarder = createForwarder(upstream, emit);
+  const forwarder = createForwarder(upstream, forwardHeaders, emit);
   return { mode, forward: forwarder.forward, close: async () => forwarder.close() };
 }

@@ -1,5 +1,7 @@
 // An Express app that mounts the legacy router the way users do, with a memory key store and a set of keys.
 
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import type request from 'supertest';
 import {
@@ -90,4 +92,27 @@ export function binaryBody(res: request.Response, cb: (err: Error | null, body: 
 /** Path of a render endpoint under the mount point. */
 export function labelsPath(dpmm = '8dpmm', size = '4x6', ...rest: string[]): string {
   return [`${BASE}/printers/${dpmm}/labels/${size}`, ...rest].join('/');
+}
+
+export interface Listening {
+  server: Server;
+  port: number;
+  /** Closes the server and every connection still open. */
+  close(): void;
+}
+
+/** Serves `app` on an ephemeral port of 127.0.0.1, for clients that need a real socket. */
+export function listen(app: Express): Promise<Listening> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => {
+      resolve({
+        server,
+        port: (server.address() as AddressInfo).port,
+        close: () => {
+          server.closeAllConnections();
+          server.close();
+        },
+      });
+    });
+  });
 }
