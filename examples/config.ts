@@ -9,6 +9,8 @@ export interface ServerConfig {
   redisUrl?: string;
   upstream: { mode: UpstreamMode; url?: string; apiKey?: string; timeoutMs?: number };
   shadow: { sampleRate?: number; storeDir?: string };
+  /** How long requests in flight may run after SIGTERM/SIGINT before the process exits anyway. */
+  shutdownTimeoutMs: number;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -23,6 +25,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   }
   const timeoutMs = optionalNumber(env, 'UPSTREAM_TIMEOUT_MS', (n) => Number.isInteger(n) && n > 0, 'a whole number of milliseconds above 0');
   const sampleRate = optionalNumber(env, 'SHADOW_SAMPLE_RATE', (n) => n >= 0 && n <= 1, 'a share between 0 and 1');
+  const shutdownTimeoutMs = optionalNumber(env, 'SHUTDOWN_TIMEOUT_MS', (n) => Number.isInteger(n) && n >= 0, 'a whole number of milliseconds');
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -38,6 +41,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
       ...(sampleRate !== undefined ? { sampleRate } : {}),
       ...(env.SHADOW_DIR ? { storeDir: env.SHADOW_DIR } : {}),
     },
+    shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
   };
 }
 

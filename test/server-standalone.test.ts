@@ -1,0 +1,150 @@
+// The standalone server as a newcomer meets it: a busy port, SIGTERM through `npm start`, the dev key in a
+// shared Redis. Real child processes; every wait is on an event (a printed line, an exit, a closed pipe).
+
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createRedisStores } from '../middleware/index.js';
+import { freePort, redisServerAvailable, startRedisServer, stopProcess } from './helpers/http-redis.js';
+
+const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
+const BASE_ENV = { HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off' };
+
+interface Run {
+  child: ChildProcess;
+  lines: string[];
+  /** Resolves with the first printed line matching `re`. */
+  waitFor(re: RegExp): Promise<string>;
+  /** Resolves with the exit code once the process has exited and every holder of its output pipes closed them. */
+  closed: Promise<number | null>;
+}
+
+function run(command: string, args: string[], env: Record<string, string>): Run {
+  const child = spawn(command, args, { env: { ...process.env, ...BASE_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
+  const onLine = (line: string): void => {
+    lines.push(line);
+    for (const w of waiters.filter((x) => x.re.test(line))) { waiters.splice(waiters.indexOf(w), 1); w.resolve(line); }
+  };
+  createInterface({ input: child.stdout! }).on('line', onLine);
+  createInterface({ input: child.stderr! }).on('line', onLine);
+  const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  const waitFor = (re: RegExp): Promise<string> => {
+    const seen = lines.find((l) => re.test(l));
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      waiters.push({ re, resolve });
+      void closed.then(() => reject(new Error(`exited before printing ${re}:\n${lines.join('\n')}`)));
+    });
+  };
+  return { child, lines, waitFor, closed };
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => { socket.destroy(); resolve(false); });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
+}
+
+/** Every live descendant of `pid` (Linux /proc), so a test can tell whether a child was orphaned. */
+function descendants(pid: number): number[] {
+  if (!existsSync('/proc')) return [];
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* exited meanwhile */ }
+  }
+  const found: number[] = [];
+  const walk = (parent: number): void => {
+    for (const [child, ppid] of parentOf) if (ppid === parent) { found.push(child); walk(child); }
+  };
+  walk(pid);
+  return found;
+}
+
+const alive = (pid: number): boolean => {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+};
+
+describe('standalone server: start and stop as a newcomer meets them', function () {
+  this.timeout(120_000);
+  const leftovers: number[] = [];
+  afterEach(() => {
+    for (const pid of leftovers.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  });
+
+  it('says in one line that the port is busy, and exits 1', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as net.AddressInfo;
+    try {
+      const server = run(process.execPath, [SERVER], { PORT: String(port) });
+      expect(await server.closed).to.equal(1);
+      expect(server.lines).to.deep.equal([`ERROR: port ${port} is already in use`]);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('stops the node server when SIGTERM goes to npm (`npm start`, as containers do)', async () => {
+    const npm = run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start', '--silent'], { PORT: '0' });
+    const line = await npm.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const port = Number(/:(\d+)$/.exec(line)![1]);
+    const started = descendants(npm.child.pid!);
+    leftovers.push(...started);
+    expect(started.length, 'npm runs the server as a child').to.be.greaterThan(0);
+
+    const npmExited = new Promise((resolve) => npm.child.once('exit', resolve));
+    npm.child.kill('SIGTERM');
+    await npmExited; // npm waits for its child; an orphaned server would still be running now
+    expect(started.filter(alive), 'processes left running after npm exited').to.deep.equal([]);
+    await npm.closed;
+    expect(npm.lines).to.include('SIGTERM: shutting down');
+    expect(await refused(port)).to.equal(true);
+  });
+
+  it('keeps no permanent dev key in a shared Redis: the one it makes expires with its record', async function () {
+    if (!(await redisServerAvailable())) this.skip();
+    const redisPort = await freePort();
+    const redis = await startRedisServer(redisPort);
+    const url = `redis://127.0.0.1:${redisPort}`;
+    const stores = createRedisStores({ url });
+    try {
+      const before = Date.now();
+      for (let start = 0; start < 2; start++) {
+        const server = run(process.execPath, [SERVER], { PORT: '0', REDIS_URL: url });
+        expect(await server.waitFor(/^dev API key: /)).to.match(/^dev API key: zpl_dev_\S{20,}$/);
+        await server.waitFor(/^API keys stored in Redis: 1$/);
+        server.child.kill('SIGTERM');
+        expect(await server.closed).to.equal(0);
+      }
+
+      await stores.connection.connected;
+      const keys = await stores.keyStore.list();
+      expect(keys).to.have.length(2);
+      for (const key of keys) {
+        expect(key.scope).to.equal('all');
+        const expires = Date.parse(key.expiresAt!);
+        expect(expires).to.be.greaterThan(before + 23 * 3600_000).and.at.most(Date.now() + 24 * 3600_000);
+      }
+      const stored = await stores.connection.client.keys('zpl:keys*');
+      expect(stored).to.have.length(2);
+      for (const name of stored) {
+        const ttl = await stores.connection.client.pTTL(name);
+        expect(ttl, `${name} expires in Redis`).to.be.greaterThan(0).and.at.most(24 * 3600_000);
+      }
+    } finally {
+      await stores.close();
+      await stopProcess(redis);
+    }
+  });
+});
