@@ -1,6 +1,7 @@
 // Mounting the legacy router inside an application you already have.
-//   node dist/examples/mount-in-existing-app.js   (then see README for a curl call)
+//   PORT=3001 node dist/examples/mount-in-existing-app.js   (PORT defaults to 3001; then see README for a curl call)
 
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createLegacyRouter, createMemoryStores, LEGACY_MOUNT_PATH } from '../middleware/index.js';
 
@@ -16,5 +17,11 @@ await stores.keyStore.add({ key: 'k_example_123', scope: 'all', requestsPerSecon
 // so mount it before any body parser that would consume or form-decode the ZPL.
 app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, maxBodyBytes: 2 * 1024 * 1024, maxLabels: 100 }));
 
-const server = app.listen(3001, '127.0.0.1', () => console.log('listening on http://127.0.0.1:3001'));
+const server = app.listen(Number(process.env.PORT || 3001), '127.0.0.1', (err?: Error) => {
+  if (err) {
+    console.error(`ERROR: cannot listen: ${err.message}`);
+    process.exit(1);
+  }
+  console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+});
 process.on('SIGTERM', () => server.close(() => void stores.close()));

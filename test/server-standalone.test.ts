@@ -112,6 +112,18 @@ describe('standalone server: start and stop as a newcomer meets them', function 
     expect(await refused(port)).to.equal(true);
   });
 
+  it('runs the mounting example on PORT', async () => {
+    const port = await freePort();
+    const example = run(process.execPath, [join(process.cwd(), 'dist', 'examples', 'mount-in-existing-app.js')], { PORT: String(port) });
+    try {
+      await example.waitFor(new RegExp(`^listening on http://127\\.0\\.0\\.1:${port}$`));
+      expect(await refused(port)).to.equal(false);
+    } finally {
+      example.child.kill('SIGKILL');
+      await example.closed;
+    }
+  });
+
   it('keeps no permanent dev key in a shared Redis: the one it makes expires with its record', async function () {
     if (!(await redisServerAvailable())) this.skip();
     const redisPort = await freePort();
