@@ -43,13 +43,14 @@ async function main(): Promise<void> {
   const app = express();
   app.disable('x-powered-by');
   const { mode, ...upstream } = config.upstream;
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
+  const legacy = createLegacyRouter({
     ...stores,
     log,
     mode,
     ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
     shadow: config.shadow,
-  }));
+  });
+  app.use(LEGACY_MOUNT_PATH, legacy);
   if (mode !== 'off') log(`UPSTREAM_MODE=${mode}: legacy service at ${redactUrl(upstream.url!)}`);
 
   const server = app.listen(config.port, config.host, (err?: Error) => {
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
     stopping = true;
     // Stop listening first, so that once the line below is printed no new connection is accepted.
     server.close(() => {
-      stores.close().finally(() => process.exit(0));
+      Promise.all([legacy.close(), stores.close()]).finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     log(`${signal}: shutting down`);
