@@ -5,12 +5,12 @@
 // server.close()); the in-flight render may take as long as the machine needs (SHUTDOWN_TIMEOUT_MS).
 
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { sendRaw, type RawResponse } from './helpers/http-checks.js';
+import { spawnWatched } from './helpers/server-process.js';
 
 const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
 const MOUNT = '/compatibility/legacy/v1';
@@ -19,38 +19,18 @@ interface Started {
   child: ChildProcess;
   port: number;
   key: string;
-  lines: string[];
   exited: Promise<number | null>;
   /** Resolves when a line matching `re` has been printed (stdout or stderr). */
   waitFor(re: RegExp): Promise<string>;
 }
 
-function startServer(shutdownTimeoutMs: number): Promise<Started> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off',
-      SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function startServer(shutdownTimeoutMs: number): Promise<Started> {
+  const server = spawnWatched(process.execPath, [SERVER], {
+    PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off', SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
   });
-  const lines: string[] = [];
-  const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
-  const onLine = (line: string): void => {
-    lines.push(line);
-    for (const w of waiters.filter((x) => x.re.test(line))) { waiters.splice(waiters.indexOf(w), 1); w.resolve(line); }
-  };
-  createInterface({ input: child.stdout! }).on('line', onLine);
-  createInterface({ input: child.stderr! }).on('line', onLine);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const waitFor = (re: RegExp): Promise<string> => {
-    const seen = lines.find((l) => re.test(l));
-    return seen !== undefined ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ re, resolve }));
-  };
-  return Promise.race([
-    waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+$/).then((line) => {
-      const key = lines.find((l) => l.startsWith('dev API key: '))?.slice('dev API key: '.length) ?? '';
-      return { child, port: Number(/:(\d+)$/.exec(line)![1]), key, lines, exited, waitFor };
-    }),
-    exited.then((code) => { throw new Error(`server exited with ${code}: ${lines.join('\n')}`); }),
-  ]);
+  const line = await server.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+  const key = server.lines.find((l) => l.startsWith('dev API key: '))?.slice('dev API key: '.length) ?? '';
+  return { child: server.child, port: Number(/:(\d+)$/.exec(line)![1]), key, exited: server.closed, waitFor: server.waitFor };
 }
 
 interface HeldRequest {

@@ -2,46 +2,18 @@
 // shared Redis. Real child processes; every wait is on an event (a printed line, an exit, a closed pipe).
 
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { createRedisStores } from '../middleware/index.js';
 import { freePort, redisServerAvailable, startRedisServer, stopProcess } from './helpers/http-redis.js';
+import { spawnWatched, type WatchedProcess } from './helpers/server-process.js';
 
 const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
 const BASE_ENV = { HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off' };
 
-interface Run {
-  child: ChildProcess;
-  lines: string[];
-  /** Resolves with the first printed line matching `re`. */
-  waitFor(re: RegExp): Promise<string>;
-  /** Resolves with the exit code once the process has exited and every holder of its output pipes closed them. */
-  closed: Promise<number | null>;
-}
-
-function run(command: string, args: string[], env: Record<string, string>): Run {
-  const child = spawn(command, args, { env: { ...process.env, ...BASE_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
-  const onLine = (line: string): void => {
-    lines.push(line);
-    for (const w of waiters.filter((x) => x.re.test(line))) { waiters.splice(waiters.indexOf(w), 1); w.resolve(line); }
-  };
-  createInterface({ input: child.stdout! }).on('line', onLine);
-  createInterface({ input: child.stderr! }).on('line', onLine);
-  const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  const waitFor = (re: RegExp): Promise<string> => {
-    const seen = lines.find((l) => re.test(l));
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      waiters.push({ re, resolve });
-      void closed.then(() => reject(new Error(`exited before printing ${re}:\n${lines.join('\n')}`)));
-    });
-  };
-  return { child, lines, waitFor, closed };
+function run(command: string, args: string[], env: Record<string, string>): WatchedProcess {
+  return spawnWatched(command, args, { ...BASE_ENV, ...env });
 }
 
 function refused(port: number): Promise<boolean> {
