@@ -1,8 +1,6 @@
-// The real labels the benchmarks render: the carrier group of the shared fixtures.
+// The real labels the benchmarks render: the carrier group of the repository's corpus.
 
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadCorpus, readCorpusFile } from './corpus.js';
 
 export interface BenchLabel {
   id: string;
@@ -11,24 +9,10 @@ export interface BenchLabel {
   heightIn: number;
 }
 
-interface ManifestEntry {
-  id: string;
-  zpl: string;
-  group: string;
-  widthIn: number;
-  heightIn: number;
-}
-
-/** dist/bench -> the package root -> ../shared/fixtures (override with BENCH_FIXTURES). */
-export function fixturesDir(): string {
-  const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  return process.env.BENCH_FIXTURES ?? join(packageRoot, '..', 'shared', 'fixtures');
-}
-
+/** The labels of one corpus group (BENCH_MANIFEST names another corpus in the same format). */
 export function loadLabels(group = 'carrier'): BenchLabel[] {
-  const dir = fixturesDir();
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as ManifestEntry[];
-  return manifest
+  const corpus = process.env.BENCH_MANIFEST ? loadCorpus(process.env.BENCH_MANIFEST) : loadCorpus();
+  return corpus.cases
     .filter((e) => e.group === group)
-    .map((e) => ({ id: e.id, zpl: readFileSync(join(dir, e.zpl)), widthIn: e.widthIn, heightIn: e.heightIn }));
+    .map((e) => ({ id: e.id, zpl: readCorpusFile(corpus, e.zpl), widthIn: e.widthIn, heightIn: e.heightIn }));
 }

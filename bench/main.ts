@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   console.log('# Benchmarks\n');
   const startLoad = load();
   console.log(`node ${process.version}, ${platform()} ${arch()}, ${cpuCount} CPUs (${cpus()[0]?.model.trim() ?? '?'}), ` +
-    `load average at start ${startLoad}; ${labels.length} carrier labels from the shared fixtures\n`);
+    `load average at start ${startLoad}; ${labels.length} carrier labels from the corpus\n`);
 
   let ours: Figures[] = [];
   let ours4x6: Figures[] = [];

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // zpl-keys: create, list, revoke and expire API keys in Redis (REDIS_URL) or in a key file (API_KEYS_FILE).
 
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createRedisStores } from '../middleware/stores.js';
 import { generateKey, hashKey, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from '../middleware/keys/key-record.js';
@@ -43,14 +44,7 @@ function storeAdmin(store: KeyStore): KeyAdmin {
 function fileAdmin(path: string): KeyAdmin {
   // The file does not record when a key was made.
   const describe = (record: KeyRecord): StoredKey => ({ ...toStoredKey(record), createdAt: '' });
-  const load = async (): Promise<KeyRecord[]> => {
-    try {
-      return await loadKeyFile(path);
-    } catch (err) {
-      if ((err as Error).message.includes('ENOENT')) return [];
-      throw err;
-    }
-  };
+  const load = (): Promise<KeyRecord[]> => loadKeyFile(path);
   const find = (records: KeyRecord[], ref: string): number =>
     records.findIndex((r) => r.key === ref || (ref.length >= 8 && hashKey(r.key).startsWith(ref.toLowerCase())));
   return {
@@ -117,7 +111,11 @@ async function openAdmin(values: { redis?: string; file?: string; namespace?: st
     }
     return storeAdmin(stores.keyStore);
   }
-  if (file) return fileAdmin(file);
+  if (file) {
+    // A mistyped path must not start a key file the server never reads.
+    if (!existsSync(file)) throw new Error(`key file ${file} does not exist; create it first (e.g. echo '[]' > ${file})`);
+    return fileAdmin(file);
+  }
   throw new Error('no key store: pass --redis URL or --file PATH (or set REDIS_URL or API_KEYS_FILE)');
 }
 
@@ -147,6 +145,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (['revoke', 'expire', 'remove'].includes(command) && !ref) throw new Error(`${command} needs a key id or key`);
+  if (command === 'create' && values.scope === undefined) throw new Error('create needs --scope all|pdf|png');
 
   const admin = await openAdmin(values);
   try {
@@ -157,7 +156,7 @@ async function main(argv: string[]): Promise<void> {
         const key = values.key ?? generateKey();
         const record = validateKeyRecord({
           key,
-          scope: values.scope ?? 'all',
+          scope: values.scope,
           ...(values.expires !== undefined && { expiresAt: values.expires }),
           ...(rps !== undefined && { requestsPerSecond: rps }),
           ...(pages !== undefined && { pagesPerDay: pages }),

@@ -61,7 +61,12 @@ function parseArgs(argv: string[]): CliArgs {
         a.rotation = Number(v) as Rotation;
         break;
       }
-      case '--quality': a.bitonal = value(i++, arg).toLowerCase() === 'bitonal'; break;
+      case '--quality': {
+        const v = value(i++, arg).toLowerCase();
+        if (v !== 'grayscale' && v !== 'bitonal') throw new UsageError(`Invalid quality: ${v}; valid values: grayscale, bitonal`);
+        a.bitonal = v === 'bitonal';
+        break;
+      }
       case '--lint': a.lint = true; break;
       case '-o': case '--output': a.out = value(i++, arg); break;
       case '-h': case '--help': process.stdout.write(USAGE + '\n'); process.exit(0); break;
@@ -87,8 +92,16 @@ function parseSize(s: string): [number, number] {
   return dims;
 }
 
+/** Why a file could not be written, in a few words. */
+const WRITE_FAILURES: Record<string, string> = { ENOENT: 'no such directory', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'is a directory', ENOSPC: 'disk full', EROFS: 'read-only file system' };
+
+class WriteError extends Error {}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (!args.out && process.stdout.isTTY) {
+    throw new UsageError(`will not write ${args.format.toUpperCase()} bytes to a terminal; use -o FILE or a pipe`);
+  }
   const zpl = args.input === '-' ? fs.readFileSync(0) : fs.readFileSync(args.input);
   const result = await render(zpl, {
     dpmm: args.dpmm, widthIn: args.widthIn, heightIn: args.heightIn, format: args.format,
@@ -100,12 +113,20 @@ async function main(): Promise<void> {
       process.stderr.write(`${line}:${column} ${w.byteIndex}|${w.byteSize}|${w.command}|${w.param || ''}|${w.message}\n`);
     }
   }
-  if (args.out) fs.writeFileSync(args.out, result.body);
-  else process.stdout.write(result.body);
+  if (args.out) {
+    try {
+      fs.writeFileSync(args.out, result.body);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      throw new WriteError(`cannot write ${args.out}${WRITE_FAILURES[code] ? `: ${WRITE_FAILURES[code]}` : ''}`);
+    }
+  } else {
+    process.stdout.write(result.body);
+  }
 }
 
 main().catch((e: unknown) => {
-  const message = e instanceof RenderError || e instanceof UsageError ? e.message
+  const message = e instanceof RenderError || e instanceof UsageError || e instanceof WriteError ? e.message
     : e instanceof Error && 'code' in e && e.code === 'ENOENT' ? `cannot read ${(e as NodeJS.ErrnoException).path}` : 'render failed';
   process.stderr.write(`ERROR: ${message}\n`);
   process.exit(e instanceof UsageError ? 2 : 1);

@@ -25,6 +25,8 @@ export interface ServerConfig {
   forwardHeaders?: string[];
   /** Slow clients: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS. */
   timeouts: HttpTimeouts;
+  /** How long requests in flight may run after SIGTERM/SIGINT before the process exits anyway. */
+  shutdownTimeoutMs: number;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -58,6 +60,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   }
+  const shutdownTimeoutMs = optionalNumber(env, 'SHUTDOWN_TIMEOUT_MS', (n) => Number.isInteger(n) && n >= 0, 'a whole number of milliseconds');
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -86,6 +89,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     ...(cors && { cors }),
     timeouts: { headersTimeoutMs, requestTimeoutMs },
     ...(env.UPSTREAM_FORWARD_HEADERS ? { forwardHeaders: env.UPSTREAM_FORWARD_HEADERS.split(',').map((h) => h.trim()).filter(Boolean) } : {}),
+    shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
   };
 }
 

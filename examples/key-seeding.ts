@@ -10,12 +10,25 @@ export interface KeySeeding {
   records: readonly KeyRecord[];
   /** Re-read on every re-seeding, so keys added to the file since start-up are seeded too. */
   apiKeysFile?: string;
-  /** Where re-seedings and failures are reported (`key_seeding` events). */
+  /** Where seedings and failures are reported (`key_seeding` events). */
   emit: Emit;
+  /**
+   * A key whose record leaves the store at its `expiresAt` (the development key in a shared Redis), so that
+   * keys of past starts do not pile up; written before the seeding is marked complete.
+   */
+  expiring?: KeyRecord;
+}
+
+/** Stores `record` so that Redis drops it at its expiry; nothing once that has passed. */
+async function addExpiring(keyStore: KeyStore, record: KeyRecord): Promise<number> {
+  const ttlMs = Date.parse(record.expiresAt!) - Date.now();
+  if (!(ttlMs > 0)) return 0;
+  await keyStore.add(record, { ttlMs });
+  return 1;
 }
 
 /** Seeds now (when `connected` resolves) and every time the store reports its seeding missing; one at a time. */
-export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit }: KeySeeding, connected: Promise<void>): void {
+export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit, expiring }: KeySeeding, connected: Promise<void>): void {
   const failed = (message: string): void => emit({ type: 'key_seeding', outcome: 'failed', message });
   let queue = Promise.resolve();
   // The first seeding covers a store found empty at the first connection; it is not a loss.
@@ -23,10 +36,13 @@ export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit }: KeySeed
   const seed = (again: boolean): void => {
     queue = queue.then(async () => {
       const current = await currentRecords(records, apiKeysFile, (message) => emit({ type: 'notice', level: 'warn', message }));
+      const keys = (expiring ? await addExpiring(keyStore, expiring) : 0) + current.length;
       await seedKeys(keyStore, current);
       if (again) {
-        const message = `seeded ${current.length} API key${current.length === 1 ? '' : 's'} again (the key store had lost them)`;
-        emit({ type: 'key_seeding', outcome: 'seeded_again', message, keys: current.length });
+        const message = `seeded ${keys} API key${keys === 1 ? '' : 's'} again (the key store had lost them)`;
+        emit({ type: 'key_seeding', outcome: 'seeded_again', message, keys });
+      } else {
+        emit({ type: 'key_seeding', outcome: 'seeded', message: `API keys stored in Redis: ${keys}`, keys });
       }
     }).catch((err: unknown) => failed(`seeding API keys failed: ${(err as Error).message}`))
       .finally(() => {

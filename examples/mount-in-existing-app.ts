@@ -1,6 +1,7 @@
 // Mounting the legacy router inside an application you already have, with the operations routes beside it.
-//   node dist/examples/mount-in-existing-app.js   (then see README for a curl call)
+//   PORT=3001 node dist/examples/mount-in-existing-app.js   (PORT defaults to 3001; then see README for a curl call)
 
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import {
   createEventSink,
@@ -27,6 +28,12 @@ app.use(createOpsRouter({ keyStore: stores.keyStore, events })); // /healthz, /r
 const legacy = createLegacyRouter({ ...stores, events, maxBodyBytes: 2 * 1024 * 1024, maxLabels: 100 });
 app.use(LEGACY_MOUNT_PATH, legacy);
 
-const server = app.listen(3001, '127.0.0.1', () => console.log('listening on http://127.0.0.1:3001'));
+const server = app.listen(Number(process.env.PORT || 3001), '127.0.0.1', (err?: Error) => {
+  if (err) {
+    console.error(`ERROR: cannot listen: ${err.message}`);
+    process.exit(1);
+  }
+  console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+});
 // The router stops the workers it started; the stores are ours to close. Then the process exits by itself.
 process.on('SIGTERM', () => server.close(() => void legacy.close().then(() => stores.close())));

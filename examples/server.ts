@@ -83,25 +83,31 @@ export function buildApp(parts: ServiceParts): ServiceApp {
   return { app, close: async () => { await Promise.allSettled(legacyRouters.map((legacy) => legacy.close())); } };
 }
 
-/** Keys from API_KEYS_FILE, or one development key printed on standard output. */
-async function keyRecords(config: ServerConfig): Promise<KeyRecord[]> {
-  if (config.apiKeysFile) return loadKeyFile(config.apiKeysFile);
-  const key = generateKey('zpl_dev_');
-  console.log(`dev API key: ${key}`);
-  return [{ key, scope: 'all' }];
+/** The development key's record lives this long in a shared Redis: it outlives the process, so it must expire. */
+const DEV_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A random all-scope key for a start without API_KEYS_FILE; in Redis it expires (record and all) after DEV_KEY_TTL_MS. */
+function developmentKey(inRedis: boolean): KeyRecord {
+  const record: KeyRecord = { key: generateKey('zpl_dev_'), scope: 'all' };
+  if (inRedis) record.expiresAt = new Date(Date.now() + DEV_KEY_TTL_MS).toISOString();
+  return record;
 }
 
-async function openStores(config: ServerConfig, events: EventSink): Promise<Stores> {
-  const records = await keyRecords(config);
+/** The stores, seeded from API_KEYS_FILE and the development key (if any). */
+async function openStores(config: ServerConfig, events: EventSink, devKey: KeyRecord | undefined): Promise<Stores> {
+  const records = config.apiKeysFile ? await loadKeyFile(config.apiKeysFile) : [];
   if (!config.redisUrl) {
     const stores = createMemoryStores();
-    await seedKeys(stores.keyStore, records);
+    await seedKeys(stores.keyStore, devKey ? [...records, devKey] : records);
     return stores;
   }
   const redis = createRedisStores({ url: config.redisUrl, log: (message) => events.emit(redisStoreEvent(message)), requireSeed: true });
   // Keys are seeded once Redis answers, and again if it loses them; until then requests get 503, not a hang.
-  keepKeysSeeded({ keyStore: redis.keyStore, records, emit: events.emit, ...(config.apiKeysFile && { apiKeysFile: config.apiKeysFile }) },
-    redis.connection.connected);
+  keepKeysSeeded({
+    keyStore: redis.keyStore, records, emit: events.emit,
+    ...(config.apiKeysFile && { apiKeysFile: config.apiKeysFile }),
+    ...(devKey && { expiring: devKey }),
+  }, redis.connection.connected);
   return redis;
 }
 
@@ -123,7 +129,8 @@ async function main(): Promise<void> {
   logEvents(events, createLogger({ level: config.logLevel }));
   const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void => events.emit({ type: 'notice', level, message });
 
-  const stores = await openStores(config, events);
+  const devKey = config.apiKeysFile ? undefined : developmentKey(config.redisUrl !== undefined);
+  const stores = await openStores(config, events, devKey);
   const { renderer, pool } = startRenderer(config);
   const service = buildApp({ config, stores, events, renderer });
   if (config.upstream.mode !== 'off') note(`UPSTREAM_MODE=${config.upstream.mode}: legacy service at ${redactUrl(config.upstream.url!)}`);
@@ -131,10 +138,15 @@ async function main(): Promise<void> {
   const server = createHttpServer(service.app, config.timeouts);
   server.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
+    // Printed once listening, so that a failed start prints its one ERROR line and nothing else.
+    if (devKey) {
+      console.log(`dev API key: ${devKey.key}`);
+      if (devKey.expiresAt) note(`the dev API key is stored in Redis until ${devKey.expiresAt}; set API_KEYS_FILE for lasting keys`);
+    }
     console.log(`listening on http://${config.host}:${port}`);
   });
-  server.on('error', (err) => {
-    console.error(`ERROR: ${err.message}`);
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    console.error(`ERROR: ${server.listening ? err.message : listenFailure(err, config.host, config.port)}`);
     process.exit(1);
   });
 
@@ -151,10 +163,21 @@ async function main(): Promise<void> {
     });
     note(`${signal}: shutting down`);
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref(); // in-flight renders get 10 s
+    setTimeout(() => process.exit(0), config.shutdownTimeoutMs).unref(); // in-flight requests get this long
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** One line for a listen that failed: the cause a newcomer can act on, never a stack trace. */
+function listenFailure(err: NodeJS.ErrnoException, host: string, port: number): string {
+  switch (err.code) {
+    case 'EADDRINUSE': return `port ${port} is already in use`;
+    case 'EACCES': return `no permission to listen on port ${port}`;
+    case 'EADDRNOTAVAIL': return `cannot listen on ${host}: no such local address`;
+    case 'ENOTFOUND': case 'EAI_AGAIN': return `cannot listen on ${host}: unknown host`;
+    default: return `cannot listen on ${host}:${port}: ${err.message}`;
+  }
 }
 
 /** The URL without credentials, for the log. */

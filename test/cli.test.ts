@@ -58,3 +58,74 @@ describe('zpl-render CLI', () => {
     expect(m.stderr.toString()).to.match(/^ERROR: cannot read /);
   });
 });
+
+describe('zpl-render CLI: refusals', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zpl-cli-refuse-'));
+  const file = path.join(dir, 'label.zpl');
+  fs.writeFileSync(file, zpl);
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses an unknown --quality (and takes the known ones in any case)', () => {
+    const r = run([file, '--quality', 'sepia', '-o', path.join(dir, 'q.png')]);
+    expect(r.status).to.equal(2);
+    expect(r.stderr.toString()).to.equal('ERROR: Invalid quality: sepia; valid values: grayscale, bitonal\n');
+    expect(fs.existsSync(path.join(dir, 'q.png'))).to.equal(false);
+    const ok = run([file, '--quality', 'Bitonal', '-o', path.join(dir, 'q.png')]);
+    expect(ok.status, ok.stderr.toString()).to.equal(0);
+    expect(decodePng(fs.readFileSync(path.join(dir, 'q.png'))).bitDepth).to.equal(1);
+  });
+
+  it('says which file it cannot write', () => {
+    const missing = path.join(dir, 'no', 'such', 'dir', 'out.png');
+    const r = run([file, '-o', missing]);
+    expect(r.status).to.equal(1);
+    expect(r.stderr.toString()).to.equal(`ERROR: cannot write ${missing}: no such directory\n`);
+    const isDir = run([file, '-o', dir]);
+    expect(isDir.stderr.toString()).to.equal(`ERROR: cannot write ${dir}: is a directory\n`);
+  });
+
+  it('does not write PNG bytes to a terminal without -o', function () {
+    // `script` (util-linux) gives the CLI a pseudo-terminal as standard output.
+    const probe = spawnSync('script', ['--version']);
+    if (probe.error || probe.status !== 0) this.skip();
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const r = spawnSync('script', ['-qec', `${quote(process.execPath)} ${quote(cli)} ${quote(file)}`, '/dev/null']);
+    const seen = r.stdout.toString('latin1');
+    expect(r.status).to.equal(2);
+    expect(seen).to.contain('ERROR: will not write PNG bytes to a terminal; use -o FILE or a pipe');
+    expect(seen).to.not.contain('IHDR');
+    // Through a pipe the bytes flow as before.
+    const piped = run([file]);
+    expect(piped.status).to.equal(0);
+    expect(decodePng(piped.stdout).width).to.equal(812);
+  });
+});
+
+describe('zpl-keys CLI: refusals', () => {
+  const keysCli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/zpl-keys.js');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zpl-keys-refuse-'));
+  const keys = (args: string[]) => spawnSync(process.execPath, [keysCli, ...args], { env: { ...process.env, REDIS_URL: '', API_KEYS_FILE: '' } });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('requires --scope to create a key', () => {
+    const file = path.join(dir, 'keys.json');
+    fs.writeFileSync(file, '[]');
+    const r = keys(['--file', file, 'create']);
+    expect(r.status).to.equal(1);
+    expect(r.stderr.toString()).to.equal('ERROR: create needs --scope all|pdf|png\n');
+    expect(fs.readFileSync(file, 'utf8')).to.equal('[]');
+    const ok = keys(['--file', file, 'create', '--scope', 'png']);
+    expect(ok.status, ok.stderr.toString()).to.equal(0);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).to.have.length(1).and.to.have.nested.property('[0].scope', 'png');
+  });
+
+  it('refuses a --file that does not exist, for every command, and creates nothing', () => {
+    const missing = path.join(dir, 'typo.json');
+    for (const args of [['create', '--scope', 'all'], ['list'], ['revoke', 'abcdef0123']]) {
+      const r = keys(['--file', missing, ...args]);
+      expect(r.status, args.join(' ')).to.equal(1);
+      expect(r.stderr.toString()).to.match(new RegExp(`^ERROR: key file ${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} does not exist`));
+    }
+    expect(fs.existsSync(missing)).to.equal(false);
+  });
+});

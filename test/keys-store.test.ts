@@ -147,6 +147,7 @@ describe('zpl-keys CLI', () => {
     const dir = await mkdtemp(join(tmpdir(), 'zpl-keys-cli-'));
     const file = join(dir, 'keys.json');
     const cli = (...args: string[]) => run(process.execPath, [CLI, '--file', file, ...args]);
+    await writeFile(file, '[]');
 
     const created = await cli('create', '--scope', 'pdf', '--org', 'acme', '--rps', '4', '--pages-per-day', '100');
     const key = /^key: (\S+)$/m.exec(created.stdout)![1]!;
@@ -168,7 +169,7 @@ describe('zpl-keys CLI', () => {
     const failure = await run(process.execPath, [CLI, '--file', '/nonexistent/dir/keys.json', 'revoke', 'abcdef0123'])
       .then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(failure?.code).to.equal(1);
-    expect(failure?.stderr).to.match(/^ERROR: no key matches abcdef0123/);
+    expect(failure?.stderr).to.match(/^ERROR: key file \/nonexistent\/dir\/keys.json does not exist/);
     const bogus = await run(process.execPath, [CLI, '--file', '/tmp/x.json', 'frobnicate']).then(() => undefined, (e: { code: number }) => e);
     expect(bogus?.code).to.equal(1);
   });

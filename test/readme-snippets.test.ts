@@ -153,6 +153,9 @@ describe('README code blocks', function () {
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'zpl-readme-'));
     writeFileSync(join(root, 'labels.zpl'), '^XA^FO50,50^GB100,100,100^FS^XZ\n^XA^FO50,50^A0N,40,40^FDSecond^FS^XZ\n');
+    // Files of the repository the README names, at the same relative paths.
+    mkdirSync(join(root, 'examples'));
+    writeFileSync(join(root, 'examples', 'labels.zpl'), readFileSync(join(REPO, 'examples', 'labels.zpl')));
   });
 
   /** The section's server, if a block started one, stops when a block of another section (or the end) comes. */

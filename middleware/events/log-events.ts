@@ -137,7 +137,7 @@ function logLine(event: ServiceEvent, { outage, dropped }: Tallies): LogLine | u
       return { level: 'error', message: event.message, fields: { event: 'setup_fault', requestId: event.requestId, status: event.status } };
     case 'key_seeding': {
       const { type: _, message, ...fields } = event;
-      return { level: event.outcome === 'seeded_again' ? 'info' : event.outcome === 'lost' ? 'warn' : 'error', message, fields: { event: 'key_seeding', ...fields } };
+      return { level: event.outcome === 'seeded' || event.outcome === 'seeded_again' ? 'info' : event.outcome === 'lost' ? 'warn' : 'error', message, fields: { event: 'key_seeding', ...fields } };
     }
     case 'store_state':
       return { level: event.ready ? 'info' : 'warn', message: event.message, fields: { event: 'store_state', ready: event.ready } };

@@ -141,12 +141,12 @@ export interface SetupFaultEvent {
   message: string;
 }
 
-/** The key store lost its seeded keys (Redis came back empty), was seeded again, or seeding failed. */
+/** The key store was seeded at start-up, lost its seeded keys (Redis came back empty), was seeded again, or seeding failed. */
 export interface KeySeedingEvent {
   type: 'key_seeding';
-  outcome: 'lost' | 'seeded_again' | 'failed';
+  outcome: 'seeded' | 'lost' | 'seeded_again' | 'failed';
   message: string;
-  /** seeded_again: how many keys were written. */
+  /** seeded, seeded_again: how many keys were written. */
   keys?: number;
 }
 

@@ -12,8 +12,11 @@ export interface KeyStore {
   isReady(): boolean;
   /** The key matching `plainKey` (revoked and expired ones included), or undefined when unknown. */
   find(plainKey: string): Promise<StoredKey | undefined>;
-  /** Validates and stores a key (replacing one with the same value); returns what was stored. */
-  add(record: KeyRecord): Promise<StoredKey>;
+  /**
+   * Validates and stores a key (replacing one with the same value); returns what was stored. With `ttlMs`
+   * the record itself disappears from the store after that long (e.g. a development key in a shared Redis).
+   */
+  add(record: KeyRecord, options?: { ttlMs?: number }): Promise<StoredKey>;
   list(): Promise<StoredKey[]>;
   /** Looks a key up by id, hash (or a unique prefix of 8+ hex digits) or plain value. */
   get(ref: string): Promise<StoredKey | undefined>;
@@ -70,10 +73,10 @@ export class KeyvKeyStore implements KeyStore {
     return undefined;
   }
 
-  async add(record: KeyRecord): Promise<StoredKey> {
+  async add(record: KeyRecord, options: { ttlMs?: number } = {}): Promise<StoredKey> {
     const stored = toStoredKey(validateKeyRecord(record));
     await this.#whenReady();
-    await this.#keyv.set(stored.hash, stored);
+    await this.#keyv.set(stored.hash, stored, options.ttlMs);
     return stored;
   }
 

@@ -1,4 +1,4 @@
-// Scores our PNG against the legacy one (ink F1, see ink-f1.ts) in a worker thread, started on first use.
+// Scores our PNG against the legacy one (ink F1, see compare/ink-f1.ts) in a worker thread, started on first use.
 // The worker holds the process open only while a comparison is pending; close() stops it.
 
 import { Worker } from 'node:worker_threads';

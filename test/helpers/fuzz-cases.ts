@@ -1,18 +1,16 @@
-// Hostile ZPL for the fuzz suites: the 600 fixture documents (shared/fixtures/manifest.json) mutated
+// Hostile ZPL for the fuzz suites: the 600 corpus documents (corpus/manifest.json) mutated
 // (truncated, spliced, numbers blown up, bytes injected) plus hand-shaped attacks on the parts of ZPL
 // that carry lengths, recursion or encodings. `npm test` runs them with a fixed seed and few runs;
 // `npm run fuzz` sets FUZZ_RUNS and FUZZ_SEED for a longer, differently seeded run.
 
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { commandTable } from '../../renderer/commands/index.js';
 import type { Dpmm, RenderRequest } from '../../renderer/index.js';
 import type { ParamSpec } from '../../renderer/zpl/params.js';
-
-export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures');
+import { loadCorpus, readCorpusFile } from '../../bench/corpus.js';
 
 /** Runs per property: small under `npm test`, FUZZ_RUNS under `npm run fuzz`. */
 export function fuzzRuns(defaultRuns: number): number {
@@ -51,25 +49,15 @@ export interface Fixture {
   index: number;
 }
 
-interface ManifestEntry {
-  id: string;
-  group: string;
-  zpl: string;
-  dpmm: Dpmm;
-  widthIn: number;
-  heightIn: number;
-  index: number;
-}
-
 let fixtures: Fixture[] | undefined;
 
 /** Every document in the manifest, read once. */
 export function loadFixtures(): Fixture[] {
   if (fixtures) return fixtures;
-  const manifest = JSON.parse(readFileSync(join(FIXTURES_DIR, 'manifest.json'), 'utf8')) as ManifestEntry[];
-  fixtures = manifest.map((e) => ({
-    id: e.id, group: e.group, dpmm: e.dpmm, widthIn: e.widthIn, heightIn: e.heightIn, index: e.index,
-    zpl: new Uint8Array(readFileSync(join(FIXTURES_DIR, e.zpl))),
+  const corpus = loadCorpus();
+  fixtures = corpus.cases.map((e) => ({
+    id: e.id, group: e.group, dpmm: e.dpmm, widthIn: e.widthIn, heightIn: e.heightIn, index: e.index ?? 0,
+    zpl: new Uint8Array(readCorpusFile(corpus, e.zpl)),
   }));
   return fixtures;
 }

@@ -57,7 +57,9 @@ export async function startRedisServer(port: number): Promise<ChildProcess> {
     stdio: 'ignore',
   });
   const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
+  // Generous: a busy machine may take seconds to start it; this bound only ends a run that would hang.
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited with ${child.exitCode}`);
     if (await redisAnswers(url)) return child;
     await new Promise((r) => setTimeout(r, 50));
@@ -82,8 +84,8 @@ export function redisServerAvailable(): Promise<boolean> {
   });
 }
 
-/** Polls `check` every 50 ms until it is true or `timeoutMs` passes; returns the last result. */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<boolean> {
+/** Polls `check` every 50 ms until it is true or `timeoutMs` passes (a bound against hanging, not a speed test). */
+export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return true;

@@ -43,3 +43,36 @@ export function stopServer(child: ChildProcess, signal: NodeJS.Signals = 'SIGTER
     child.kill(signal);
   });
 }
+
+export interface WatchedProcess {
+  child: ChildProcess;
+  /** Every line printed so far (stdout and stderr). */
+  lines: string[];
+  /** Resolves with the first printed line matching `re`; rejects if the process ends without printing one. */
+  waitFor(re: RegExp): Promise<string>;
+  /** Resolves with the exit code once the process has exited and every holder of its output pipes closed them. */
+  closed: Promise<number | null>;
+}
+
+/** Spawns a process whose printed lines a test can wait for (events, never a clock). */
+export function spawnWatched(command: string, args: string[], env: Record<string, string>): WatchedProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
+  const onLine = (line: string): void => {
+    lines.push(line);
+    for (const w of waiters.filter((x) => x.re.test(line))) { waiters.splice(waiters.indexOf(w), 1); w.resolve(line); }
+  };
+  createInterface({ input: child.stdout! }).on('line', onLine);
+  createInterface({ input: child.stderr! }).on('line', onLine);
+  const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  const waitFor = (re: RegExp): Promise<string> => {
+    const seen = lines.find((l) => re.test(l));
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      waiters.push({ re, resolve });
+      void closed.then(() => reject(new Error(`exited before printing ${re}:\n${lines.join('\n')}`)));
+    });
+  };
+  return { child, lines, waitFor, closed };
+}

@@ -72,12 +72,11 @@ export function flatPeriod(colSum: Float64Array, xs: [number, number]): number |
 }
 
 
-/** The PNG decoder of the fixture tools, next to the manifest's folder. */
-export async function loadDecoder(manifestPath: string): Promise<(b: Buffer) => Gray> {
-  const { pathToFileURL } = await import('node:url');
-  const path = await import('node:path');
-  const url = pathToFileURL(path.join(path.dirname(manifestPath), '..', 'tools', 'pnglite.mjs')).href;
-  return ((await import(url)) as { decodePng: (b: Buffer) => Gray }).decodePng;
+/** Reference PNGs decoded as the fidelity score decodes them (compare/png.ts, jimp). */
+export async function decodeReference(png: Buffer): Promise<Gray> {
+  const { decodeGreyPng } = await import('../../../compare/png.js');
+  const { width, height, grey } = await decodeGreyPng(png);
+  return { width, height, gray: grey };
 }
 
 /**

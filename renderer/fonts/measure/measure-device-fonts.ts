@@ -7,14 +7,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deviceFonts, magnification } from '../device-fonts.js';
-import { extent, loadDecoder, period, profiles, runsPeriod } from './ink.js';
+import { decodeReference, extent, period, profiles, runsPeriod } from './ink.js';
 
 interface Case { id: string; zpl: string; png?: string; group: string }
 
 async function main(): Promise<void> {
-  const manifestPath = path.resolve(process.argv[2] ?? '../shared/fixtures/manifest.json');
+  const manifestPath = path.resolve(process.argv[2] ?? 'corpus/manifest.json');
   const base = path.dirname(manifestPath);
-  const decodePng = await loadDecoder(manifestPath);
   const cases = (JSON.parse(readFileSync(manifestPath, 'utf8')) as Case[])
     .filter((c) => c.png && c.id.includes('labelary_devicefont_images/') && /_m[123]_/.test(c.id));
 
@@ -28,7 +27,7 @@ async function main(): Promise<void> {
     const f = deviceFonts[font];
     if (!f) continue;
     const mag = magnification(h, f.cellHeight);
-    const img = decodePng(readFileSync(path.join(base, c.png!)));
+    const img = await decodeReference(readFileSync(path.join(base, c.png!)));
     const { colMax, rowMax, colSum } = profiles(img);
     const xs = extent(colMax), ys = extent(rowMax);
     if (!xs || !ys) continue;
