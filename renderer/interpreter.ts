@@ -36,6 +36,8 @@ export interface FieldDraft {
   kind?: string;
   params: ParamValue[];
   payload?: Uint8Array;
+  graphic?: Field['graphic'];
+  object?: Field['object'];
   x: number;
   y: number;
   origin: 'FO' | 'FT';
@@ -93,6 +95,8 @@ export class Interpreter {
   private readonly table: CommandTable;
   private replayDepth = 0;
   private replayed = 0;
+  /** End of the token being run: where a field that it finishes ends. */
+  private tokenEnd = 0;
 
   constructor(dpmm: number, log = new DiagnosticLog(), table: CommandTable = commandTable) {
     this.dpmm = dpmm;
@@ -172,6 +176,7 @@ export class Interpreter {
       return;
     }
     if (def.noop || !def.run) return;
+    this.tokenEnd = tok.end;
     try {
       def.run(this, this.args(key, def, tok), tok);
     } catch (e) {
@@ -280,6 +285,8 @@ export class Interpreter {
       kind: d.kind ?? 'text',
       params: d.params,
       payload: d.payload,
+      graphic: d.graphic,
+      object: d.object,
       x: d.x,
       y: d.y,
       origin: d.origin,
@@ -298,6 +305,7 @@ export class Interpreter {
       serial: d.serial,
       continues: d.continues,
       at: d.at,
+      end: Math.max(d.at, this.tokenEnd),
     });
   }
 }

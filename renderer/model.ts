@@ -1,7 +1,7 @@
 // The label model: what the interpreter hands to the drawers. Nothing here knows about HTTP.
 
 import type { DiagnosticLog } from './diagnostics.js';
-import type { Raster } from './raster/raster.js';
+import type { Canvas } from './layout/canvas.js';
 import type { ParamValue } from './zpl/params.js';
 
 export type Orientation = 'N' | 'R' | 'I' | 'B';
@@ -51,6 +51,10 @@ export interface Field {
   params: ParamValue[];
   /** Raw parameter bytes of that command, for payloads such as ^GF data. */
   payload?: Uint8Array;
+  /** ^GF: the graphic, decoded (with its diagnostics) when the command ran. */
+  graphic?: Bits;
+  /** ^XG/^IM: the stored object the field named, as it was when the field was made. */
+  object?: StoredObject;
   /** Position in dots, label home (^LH) and shifts (^LS, ^LT) already applied. */
   x: number;
   y: number;
@@ -80,13 +84,23 @@ export interface Field {
   serial?: { increment: string; leadingZeros: boolean; mask?: string; maskIncrement?: string };
   /** Byte offset of the ^FO/^FT (or first command) of the field, for diagnostics. */
   at: number;
+  /** Byte offset just past the command that ended the field (^FS, or ^XZ without one). */
+  end: number;
   /** ^FT without coordinates: the field starts where the previous text field ended. */
   continues?: boolean;
 }
 
-/** Something drawn on a label. */
+/** Something drawn on a label: it records display-list elements on the canvas. */
 export interface LabelElement {
-  draw(target: Raster): void;
+  draw(target: Canvas): void;
+}
+
+/** What one field leaves behind for the next ones while a label is laid out. */
+export interface LayoutState {
+  /** Where the last single-line text field (or ^GS symbol) ended, its pen on the baseline: ^FT without coordinates continues there. */
+  penEnd?: { x: number; y: number };
+  /** The font of the last text field: ^GS without a size takes it (the legacy renderer does). */
+  lastFont?: FontSelection;
 }
 
 /** What a drawer knows about the label it draws on. */
@@ -99,17 +113,22 @@ export interface DrawEnv {
   objects: ReadonlyMap<string, StoredObject>;
   /** The copy being drawn (0-based), for ^SN serialisation. */
   copy: number;
+  /** State carried from field to field within this label. */
+  state: LayoutState;
 }
 
 /** Turns one finished field into drawable elements. */
 export type FieldRenderer = (field: Field, env: DrawEnv) => LabelElement[];
+
+/** A 1-bit image: rows MSB first, `stride` bytes a row, set bits are ink. */
+export interface Bits { data: Uint8Array; stride: number; width: number; height: number }
 
 export interface StoredObject {
   /** Normalised name with drive and extension, e.g. `R:LOGO.GRF`. */
   name: string;
   kind: 'graphic' | 'font' | 'format' | 'image' | 'other';
   /** Bitmap objects: 1-bit rows, MSB first. */
-  bits?: { data: Uint8Array; stride: number; width: number; height: number };
+  bits?: Bits;
   /** Fonts and other binary objects. */
   bytes?: Uint8Array;
 }

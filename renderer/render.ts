@@ -1,7 +1,7 @@
 // ZPL bytes -> interpreter -> label plans -> raster -> PNG/PDF. The one call the HTTP layer and CLI use.
 
 import type { Dpmm, RenderRequest, RenderResult } from './api.js';
-import { drawLabel, undrawableKinds } from './draw.js';
+import { layoutLabel, undrawableKinds } from './layout/layout.js';
 import { encodePdf } from './encoders/pdf.js';
 import { encodePng } from './encoders/png.js';
 import { rotateClockwise } from './encoders/rotate.js';
@@ -9,6 +9,7 @@ import { ordinal, RenderError } from './errors.js';
 import { interpret, type DocumentPlan } from './interpreter.js';
 import type { LabelPlan } from './model.js';
 import type { Raster } from './raster/raster.js';
+import { paint } from './raster/paint.js';
 
 export const DEFAULT_MAX_LABELS = 50;
 /** Enough for a 15x15 inch label at 24 dpmm (9135 x 9135 dots). */
@@ -41,7 +42,7 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest): Prom
   const drawOpts = { dpmm: req.dpmm, widthDots, heightDots, objects: doc.objects, log: doc.log };
   const draw = (i: number): Raster => {
     const { plan, copy } = locate(doc, i);
-    return drawLabel(plan, copy, drawOpts);
+    return paint(layoutLabel(plan, copy, drawOpts));
   };
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult =>
     ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.log.entries, unsupported });

@@ -3,7 +3,6 @@
 
 import { RenderError } from '../errors.js';
 import { checkObjectSize, decodeGraphic, decodeBase64Payload } from '../graphics/grf.js';
-import { rememberRecalledObject } from '../graphics/image.js';
 import { findObject, namePattern, objectName } from '../graphics/objects.js';
 import { decodePngToBitmap, isPng } from '../graphics/png-decode.js';
 import type { Interpreter } from '../interpreter.js';
@@ -143,7 +142,7 @@ function recallField(kind: string, command: string, params: CommandDef['params']
       base.run?.(ip, args, tok);
       const rawName = args[0] as string | undefined;
       const found = rawName && (findObject(ip.printer.objects, rawName, ext) ?? (kind === 'IM' ? findObject(ip.printer.objects, rawName, 'PNG') : undefined));
-      if (found) rememberRecalledObject(ip.field.params, found);
+      if (found) ip.field.object = found;
       else {
         const name = rawName ? objectName(rawName, ext).name : '(none)';
         ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), command, 1, `Object ${name} not found; nothing drawn`);

@@ -2,8 +2,8 @@
 // the em square scaled so that ascent + descent fill the cell, the width parameter stretching it.
 
 import type { StoredObject } from '../model.js';
-import { outlineMask } from '../text/glyph-mask.js';
-import { cachedGlyph, type Face } from './face.js';
+import { cachedOutline, type Face } from './face.js';
+import { placeOutline } from './place.js';
 import { loadOutlineFont, type OutlineFont } from './outline-font.js';
 
 const parsed = new WeakMap<Uint8Array, OutlineFont | null>();
@@ -47,10 +47,10 @@ export function downloadedFace(obj: StoredObject, height: number, width: number)
     baseline: Math.round(font.ascent * sy),
     antialias: true,
     advance: (cp) => (font.glyph(cp)?.advance ?? font.unitsPerEm / 2) * sx,
-    glyph(cp) {
-      return cachedGlyph(`${key}:${cp}`, () => {
+    outline(cp) {
+      return cachedOutline(`${key}:${cp}`, () => {
         const g = font.glyph(cp);
-        return g ? outlineMask(g.contours, sx, sy, 0, 0) : null;
+        return g ? placeOutline(g.contours, sx, sy, 0, 0) : null;
       });
     },
   };

@@ -1,6 +1,6 @@
 // A face: one font at one size, as the layout and drawing code see it.
 
-import type { GlyphMask } from '../text/glyph-mask.js';
+import type { Contour } from '../layout/display-list.js';
 
 export interface Face {
   /** Identifies font and size in glyph-cache keys. */
@@ -14,10 +14,10 @@ export interface Face {
   /** Pen advance after `cp`, in dots (may be fractional). */
   advance(cp: number): number;
   /**
-   * Coverage mask for orientation N relative to the pen point on the baseline; null for blank glyphs.
+   * Outline for orientation N in dots relative to the pen point on the baseline (y down); null for blank glyphs.
    * `shift` (a fraction of a dot, in quarters) moves the glyph right for sub-dot pen positions.
    */
-  glyph(cp: number, shift?: number): GlyphMask | null;
+  outline(cp: number, shift?: number): Contour[] | null;
   /** Whether the face draws at sub-dot pen positions (outline fonts with fractional advances). */
   readonly subpixel?: boolean;
   /** Line pitch inside a ^TB block when it differs from the cell height (font 0 spaces lines wider there). */
@@ -26,11 +26,11 @@ export interface Face {
   mapChar?(cp: number): number;
 }
 
-const cache = new Map<string, GlyphMask | null>();
+const cache = new Map<string, Contour[] | null>();
 const MAX_CACHED = 20000;
 
-/** Glyph masks memoised by face key, code point and orientation. */
-export function cachedGlyph(key: string, make: () => GlyphMask | null): GlyphMask | null {
+/** Placed glyph outlines memoised by face key, code point and shift. */
+export function cachedOutline(key: string, make: () => Contour[] | null): Contour[] | null {
   let m = cache.get(key);
   if (m === undefined) {
     if (cache.size >= MAX_CACHED) cache.clear();

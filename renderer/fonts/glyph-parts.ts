@@ -2,8 +2,8 @@
 // legacy font places its parts differently from our outline, each part is stretched into its own box
 // measured from the reference (font0-metrics `parts`) instead of stretching the glyph as one piece.
 
-import type { GlyphMask } from '../text/glyph-mask.js';
-import { coverageMask } from '../raster/fill-path.js';
+import type { Contour } from '../layout/display-list.js';
+import { nonEmpty } from './place.js';
 import type { OutlineGlyph } from './outline-font.js';
 
 /** [inkLeft, inkRight, inkTop, inkBottom] of one part in units of the font height; y up from the baseline. */
@@ -74,12 +74,12 @@ export function matchParts(parts: readonly (readonly number[][])[], g: OutlineGl
   return out as PartBox[];
 }
 
-/** Each part stretched into its matched box (units of the height `h`, width stretch `sx`), as one mask. */
-export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0): GlyphMask | null {
+/** Each part stretched into its matched box (units of the height `h`, width stretch `sx`), as one outline in dots. */
+export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0): Contour[] | null {
   const parts = glyphParts(g);
   const matched = matchParts(parts, g, glyphBox, boxes);
   if (!matched) return null;
-  const placed: Float64Array[] = [];
+  const placed: Contour[] = [];
   parts.forEach((part, i) => {
     const e = extentOf(part);
     const [left, right, top, bottom] = matched[i];
@@ -87,11 +87,10 @@ export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly Par
     const gy = ((top - bottom) * h) / Math.max(1, e.maxY - e.minY);
     const ox = shift + left * h * sx - e.minX * gx, oy = -(bottom * h - e.minY * gy);
     for (const c of part) {
-      const out = new Float64Array(c.length);
+      const out = new Array<number>(c.length);
       for (let k = 0; k < c.length; k += 2) { out[k] = ox + c[k] * gx; out[k + 1] = oy - c[k + 1] * gy; }
       placed.push(out);
     }
   });
-  const m = coverageMask(placed);
-  return m ? { x: m.x, y: m.y, w: m.w, h: m.h, cov: m.cov } : null;
+  return nonEmpty(placed);
 }

@@ -1,8 +1,8 @@
 // ^GB graphic box: a border of the given thickness, or a solid block when thickness fills it.
 
 import type { DrawEnv, Field, LabelElement } from '../model.js';
-import { fillPath, type Contour } from '../raster/fill-path.js';
-import type { InkMode, Raster } from '../raster/raster.js';
+import type { Canvas } from '../layout/canvas.js';
+import type { Contour, InkMode } from '../layout/display-list.js';
 import { reversed, roundedRectContour } from './shape-paths.js';
 
 export interface BoxSpec {
@@ -36,20 +36,20 @@ export function roundedBoxContours(b: BoxSpec): Contour[] {
   return [outer, reversed(roundedRectContour(b.x + t, b.y + t, iw, ih, (b.rounding * Math.min(iw, ih)) / 16))];
 }
 
-export function drawBox(r: Raster, b: BoxSpec): void {
+export function drawBox(r: Canvas, b: BoxSpec): void {
   const t = b.thickness;
   if (b.rounding > 0) {
-    fillPath(r, roundedBoxContours(b), b.mode);
+    r.path(roundedBoxContours(b), b.mode);
     return;
   }
   if (t * 2 >= b.width || t * 2 >= b.height) {
-    r.fillRect(b.x, b.y, b.width, b.height, b.mode);
+    r.rect(b.x, b.y, b.width, b.height, b.mode);
     return;
   }
-  r.fillRect(b.x, b.y, b.width, t, b.mode);
-  r.fillRect(b.x, b.y + b.height - t, b.width, t, b.mode);
-  r.fillRect(b.x, b.y + t, t, b.height - 2 * t, b.mode);
-  r.fillRect(b.x + b.width - t, b.y + t, t, b.height - 2 * t, b.mode);
+  r.rect(b.x, b.y, b.width, t, b.mode);
+  r.rect(b.x, b.y + b.height - t, b.width, t, b.mode);
+  r.rect(b.x, b.y + t, t, b.height - 2 * t, b.mode);
+  r.rect(b.x + b.width - t, b.y + t, t, b.height - 2 * t, b.mode);
 }
 
 export function renderBox(f: Field, _env: DrawEnv): LabelElement[] {

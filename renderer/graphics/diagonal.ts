@@ -1,8 +1,7 @@
 // ^GD diagonal lines: a parallelogram `thickness` dots wide along the top and bottom edges of its box.
 
 import type { DrawEnv, Field, LabelElement } from '../model.js';
-import { fillPath } from '../raster/fill-path.js';
-import type { InkMode } from '../raster/raster.js';
+import type { InkMode } from '../layout/display-list.js';
 
 /** `R` leans right (`/`, bottom-left to top-right), `L` leans left (`\`). */
 export function diagonalContour(x: number, y: number, w: number, h: number, t: number, lean: 'L' | 'R'): number[] {
@@ -20,5 +19,5 @@ export function renderDiagonal(f: Field, _env: DrawEnv): LabelElement[] {
   const y = f.origin === 'FT' ? f.y - height : f.y;
   const mode: InkMode = f.reverse ? 'xor' : c === 'W' ? 'white' : 'black';
   const contour = diagonalContour(f.x, y, width, height, thickness, o === 'L' || o === '\\' ? 'L' : 'R');
-  return [{ draw: (r) => fillPath(r, [contour], mode) }];
+  return [{ draw: (r) => r.path([contour], mode) }];
 }

@@ -1,8 +1,7 @@
 // ^GE ellipses and ^GC circles: an anti-aliased ring between the outer ellipse and the one `thickness` inside it.
 
 import type { DrawEnv, Field, LabelElement } from '../model.js';
-import { fillPath, type Contour } from '../raster/fill-path.js';
-import type { InkMode } from '../raster/raster.js';
+import type { Contour, InkMode } from '../layout/display-list.js';
 import { ellipseContour, reversed } from './shape-paths.js';
 
 export function ringContours(x: number, y: number, w: number, h: number, t: number): Contour[] {
@@ -19,7 +18,7 @@ function drawRing(f: Field, w: number, h: number, t: number, color: unknown): La
   const y = f.origin === 'FT' ? f.y - h : f.y;
   const contours = ringContours(f.x, y, w, h, t);
   const mode = inkMode(f, color);
-  return [{ draw: (r) => fillPath(r, contours, mode) }];
+  return [{ draw: (r) => r.path(contours, mode) }];
 }
 
 /** ^GEw,h,t,c */

@@ -2,10 +2,9 @@
 // 72-unit design grid (measured from the reference renderings at 72 dots) and scaled to ^GS height/width.
 
 import type { DrawEnv, Field, LabelElement, Orientation } from '../model.js';
-import { fillPath, type Contour } from '../raster/fill-path.js';
-import type { InkMode } from '../raster/raster.js';
+import type { Contour, InkMode } from '../layout/display-list.js';
 import { ellipseContour, reversed } from './shape-paths.js';
-import { fieldStart, notePenEnd, previousFieldFont } from '../text/field.js';
+import { fieldStart } from '../text/field.js';
 
 type Shape = number[][]; // contours in design units
 
@@ -117,7 +116,7 @@ const DIRECTION: Record<Orientation, [number, number]> = { N: [1, 0], R: [0, 1],
  */
 export function renderSymbol(f: Field, env: DrawEnv): LabelElement[] {
   const [o, h, w] = f.params as [Orientation | undefined, number | undefined, number | undefined];
-  const font = (h === undefined && w === undefined && previousFieldFont(env)) || f.font;
+  const font = (h === undefined && w === undefined && env.state.lastFont) || f.font;
   const cell = symbolCell(h ?? font.height, w ?? (h === undefined ? font.width : 0));
   const height = cell.height, width = cell.width;
   const sx = width / DESIGN, sy = height / DESIGN;
@@ -147,7 +146,7 @@ export function renderSymbol(f: Field, env: DrawEnv): LabelElement[] {
   // The pen moves past the spaces and one cell for the (overprinted) symbols.
   const [dx, dy] = DIRECTION[orientation];
   const run = advance * sx + (drawn ? width : 0);
-  notePenEnd(env, Math.round(start.x + dx * run), Math.round(start.y + dy * run));
+  env.state.penEnd = { x: Math.round(start.x + dx * run), y: Math.round(start.y + dy * run) };
   if (!contours.length) return [];
-  return [{ draw: (r) => fillPath(r, contours, mode) }];
+  return [{ draw: (r) => r.path(contours, mode) }];
 }

@@ -1,0 +1,72 @@
+// What drawers draw on: a recorder that turns each drawing call into a display-list element stamped
+// with the span of the field being laid out. Drawers never see pixels.
+
+import type { Bits } from '../model.js';
+import { inkOf, turn, type Box, type Contour, type DisplayElement, type GlyphRunElement, type InkMode, type Span } from './display-list.js';
+
+/** A glyph run as a drawer hands it over (ink and position on the page come from the canvas). */
+export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines'>;
+
+export interface Canvas {
+  /** Label size in dots (drawers skip work wholly off the label). */
+  readonly width: number;
+  readonly height: number;
+  rect(x: number, y: number, w: number, h: number, mode: InkMode): void;
+  path(contours: readonly ArrayLike<number>[], mode: InkMode): void;
+  bitmap(bits: Bits, x: number, y: number, mode: InkMode, scaleX?: number, scaleY?: number): void;
+  glyphRun(run: GlyphRunSpec, mode: InkMode): void;
+}
+
+export class DisplayListBuilder implements Canvas {
+  readonly elements: DisplayElement[] = [];
+  /** Span of the field being laid out; every element made meanwhile carries it. */
+  span: Span = { start: 0, end: 0 };
+
+  constructor(readonly width: number, readonly height: number) {}
+
+  rect(x: number, y: number, w: number, h: number, mode: InkMode): void {
+    this.elements.push({ kind: 'rect', ...inkOf(mode), box: { x, y, width: w, height: h }, span: this.span });
+  }
+
+  path(contours: readonly ArrayLike<number>[], mode: InkMode): void {
+    const plain: Contour[] = contours.map((c) => Array.isArray(c) ? c as number[] : Array.from(c));
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const c of plain) {
+      for (let i = 0; i + 1 < c.length; i += 2) {
+        if (c[i] < x0) x0 = c[i]; if (c[i] > x1) x1 = c[i];
+        if (c[i + 1] < y0) y0 = c[i + 1]; if (c[i + 1] > y1) y1 = c[i + 1];
+      }
+    }
+    this.elements.push({ kind: 'path', ...inkOf(mode), box: boxOf(x0, y0, x1, y1), span: this.span, contours: plain });
+  }
+
+  bitmap(bits: Bits, x: number, y: number, mode: InkMode, scaleX = 1, scaleY = 1): void {
+    this.elements.push({
+      kind: 'bitmap', ...inkOf(mode), box: { x, y, width: bits.width * scaleX, height: bits.height * scaleY }, span: this.span,
+      x, y, width: bits.width, height: bits.height, stride: bits.stride, scaleX, scaleY, bits: bits.data,
+    });
+  }
+
+  glyphRun(run: GlyphRunSpec, mode: InkMode): void {
+    if (!run.glyphs.length) return;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const g of run.glyphs) {
+      for (const c of run.outlines[`${g.cp}:${g.shift}`] ?? []) {
+        for (let i = 0; i + 1 < c.length; i += 2) {
+          const [dx, dy] = turn(run.orientation, c[i], c[i + 1]);
+          const px = g.x + dx, py = g.y + dy;
+          if (px < x0) x0 = px; if (px > x1) x1 = px;
+          if (py < y0) y0 = py; if (py > y1) y1 = py;
+        }
+      }
+    }
+    if (x0 > x1) { x0 = x1 = run.glyphs[0].x; y0 = y1 = run.glyphs[0].y; }
+    this.elements.push({ kind: 'glyphRun', ...inkOf(mode), box: boxOf(x0, y0, x1, y1), span: this.span, ...run });
+  }
+}
+
+function boxOf(x0: number, y0: number, x1: number, y1: number): Box {
+  if (!(x0 <= x1)) return { x: 0, y: 0, width: 0, height: 0 };
+  const x = Math.floor(x0), y = Math.floor(y0);
+  return { x, y, width: Math.ceil(x1) - x, height: Math.ceil(y1) - y };
+}
