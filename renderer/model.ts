@@ -3,6 +3,7 @@
 import type { DiagnosticLog } from './diagnostics.js';
 import type { Canvas } from './layout/canvas.js';
 import type { ParamValue } from './zpl/params.js';
+import type { OutlineFont } from './fonts/outline-font.js';
 
 export type Orientation = 'N' | 'R' | 'I' | 'B';
 
@@ -131,6 +132,8 @@ export interface StoredObject {
   bits?: Bits;
   /** Fonts and other binary objects. */
   bytes?: Uint8Array;
+  /** Fonts: the outlines parsed from `bytes` when the object was stored (null when they cannot be read). */
+  outlines?: OutlineFont | null;
 }
 
 /** One ^XA..^XZ format as interpreted: its fields, and how many labels it prints. */

@@ -9,12 +9,15 @@ import type { Interpreter } from '../interpreter.js';
 import type { StoredObject } from '../model.js';
 import type { CommandDef, CommandTable } from '../zpl/command.js';
 import { fieldKind, int, oneOf, text } from './define.js';
+import { loadOutlineFont } from '../fonts/outline-font.js';
 import { payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
 const objectPath = (name = 'name') => text(name);
 const byteCount = (name: string) => int(name, 0, 99999999);
 
 function store(ip: Interpreter, obj: StoredObject): void {
+  // A font file is parsed once, when it arrives; its fields then draw from the parsed outlines.
+  if (obj.kind === 'font' && obj.bytes) obj.outlines = loadOutlineFont(obj.bytes, obj.name);
   ip.printer.objects.set(obj.name, obj);
 }
 

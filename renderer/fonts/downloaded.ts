@@ -4,20 +4,6 @@
 import type { StoredObject } from '../model.js';
 import { cachedOutline, type Face } from './face.js';
 import { placeOutline } from './place.js';
-import { loadOutlineFont, type OutlineFont } from './outline-font.js';
-
-const parsed = new WeakMap<Uint8Array, OutlineFont | null>();
-
-function parse(obj: StoredObject): OutlineFont | null {
-  const bytes = obj.bytes;
-  if (!bytes) return null;
-  let f = parsed.get(bytes);
-  if (f === undefined) {
-    f = loadOutlineFont(bytes, obj.name);
-    parsed.set(bytes, f);
-  }
-  return f;
-}
 
 /** Looks a font up by name as ^A@ / ^CW give it (`E:ARIAL.TTF`, `ARIAL.TTF`, `E:ARIAL`). */
 export function findFontObject(objects: ReadonlyMap<string, StoredObject>, name: string): StoredObject | undefined {
@@ -35,7 +21,7 @@ export function findFontObject(objects: ReadonlyMap<string, StoredObject>, name:
 }
 
 export function downloadedFace(obj: StoredObject, height: number, width: number): Face | null {
-  const font = parse(obj);
+  const font = obj.outlines;
   if (!font) return null;
   const h = Math.max(1, height);
   const sy = h / Math.max(1, font.ascent - font.descent);
