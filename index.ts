@@ -1,6 +1,8 @@
 // Package entry: the router factory and the renderer's narrow public surface.
 export * from './middleware/index.js';
 export { render, RenderError, createRenderPool, closeSharedRenderPools } from './renderer/index.js';
+export { layout } from './renderer/index.js';
+export type { LayoutOptions, LayoutResult, LayoutElement } from './renderer/index.js';
 export type { RenderRequest, RenderResult, Dpmm, Rotation, Quality, OutputFormat, Diagnostic, RenderErrorCode, RenderPool, RenderPoolOptions } from './renderer/index.js';
 export { renderPng } from './renderer/render-png.js';
 export type { RenderPngOptions } from './renderer/render-png.js';
