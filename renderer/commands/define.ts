@@ -1,6 +1,6 @@
 // Small builders shared by the command families.
 
-import type { CommandDef } from '../zpl/command.js';
+import type { CommandDef } from './context.js';
 import type { ParamSpec } from '../zpl/params.js';
 
 /** A command that makes the current field a `kind` field (barcodes, graphics): its parameters are kept for the drawer. */

@@ -1,7 +1,7 @@
 // Graphic field commands: ^GB ^GC ^GE ^GD ^GS ^GF. Each makes the current field a graphic field.
 
 import { decodeGraphic } from '../graphics/grf.js';
-import type { CommandDef, CommandTable } from '../zpl/command.js';
+import type { CommandDef, CommandTable } from './context.js';
 import type { ParamSpec } from '../zpl/params.js';
 import { fieldKind, float, int, oneOf, orientation, text } from './define.js';
 import { payloadAfter, payloadCommand, payloadReporter } from './payload.js';

@@ -1,6 +1,7 @@
 // ^GB graphic box: a border of the given thickness, or a solid block when thickness fills it.
 
-import type { DrawEnv, Field, LabelElement } from '../model.js';
+import type { Field } from '../model.js';
+import type { DrawEnv, LabelElement } from '../layout/drawer.js';
 import type { Canvas } from '../layout/canvas.js';
 import type { Contour, InkMode } from '../layout/display-list.js';
 import { reversed, roundedRectContour } from './shape-paths.js';

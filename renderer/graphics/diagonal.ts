@@ -1,6 +1,7 @@
 // ^GD diagonal lines: a parallelogram `thickness` dots wide along the top and bottom edges of its box.
 
-import type { DrawEnv, Field, LabelElement } from '../model.js';
+import type { Field } from '../model.js';
+import type { DrawEnv, LabelElement } from '../layout/drawer.js';
 import type { InkMode } from '../layout/display-list.js';
 
 /** `R` leans right (`/`, bottom-left to top-right), `L` leans left (`\`). */

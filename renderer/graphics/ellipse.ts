@@ -1,6 +1,7 @@
 // ^GE ellipses and ^GC circles: an anti-aliased ring between the outer ellipse and the one `thickness` inside it.
 
-import type { DrawEnv, Field, LabelElement } from '../model.js';
+import type { Field } from '../model.js';
+import type { DrawEnv, LabelElement } from '../layout/drawer.js';
 import type { Contour, InkMode } from '../layout/display-list.js';
 import { ellipseContour, reversed } from './shape-paths.js';
 

@@ -1,6 +1,7 @@
 // Bitmap fields: ^GF graphic fields, ^XG recalled graphics (with magnification) and ^IM image moves.
 
-import type { Bits, DrawEnv, Field, LabelElement, StoredObject } from '../model.js';
+import type { Bits, Field, StoredObject } from '../model.js';
+import type { DrawEnv, LabelElement } from '../layout/drawer.js';
 import type { InkMode } from '../layout/display-list.js';
 import { findObject } from './objects.js';
 

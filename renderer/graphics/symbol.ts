@@ -1,7 +1,8 @@
 // ^GS graphic symbols: A (R), B (C), C (TM), D (UL), E (CSA). Each symbol is an outline drawn on a
 // 72-unit design grid (measured from the reference renderings at 72 dots) and scaled to ^GS height/width.
 
-import type { DrawEnv, Field, LabelElement, Orientation } from '../model.js';
+import type { Field, Orientation } from '../model.js';
+import type { DrawEnv, LabelElement } from '../layout/drawer.js';
 import type { Contour, InkMode } from '../layout/display-list.js';
 import { ellipseContour, reversed } from './shape-paths.js';
 import { fieldStart } from '../text/field.js';

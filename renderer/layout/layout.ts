@@ -2,7 +2,8 @@
 // records its shapes, glyph runs and images on a canvas.
 
 import type { DiagnosticLog } from '../diagnostics.js';
-import type { DrawEnv, FieldRenderer, LabelPlan, StoredObject } from '../model.js';
+import type { LabelPlan, StoredObject } from '../model.js';
+import type { DrawEnv, FieldRenderer } from './drawer.js';
 import { fieldData } from '../serial.js';
 import { graphicRenderers } from '../graphics/index.js';
 import { textRenderers } from '../text/index.js';

@@ -1,6 +1,7 @@
 // The `text` field drawer: ^FD text in the field's font, as a single line, a ^FB block or a ^TB block.
 
-import type { DrawEnv, Field, FieldRenderer, LabelElement } from '../model.js';
+import type { Field } from '../model.js';
+import type { DrawEnv, FieldRenderer, LabelElement } from '../layout/drawer.js';
 import type { Canvas } from '../layout/canvas.js';
 import type { Face } from '../fonts/face.js';
 import { resolveFace } from '../fonts/resolve.js';

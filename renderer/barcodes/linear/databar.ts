@@ -3,7 +3,8 @@
 // stacked rows 5 + 7 and 33 + 33 with separator rows of `separatorHeight` modules). The height
 // parameter only sizes the linear part of composites, whose 2D part we do not draw.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';

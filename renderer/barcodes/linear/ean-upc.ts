@@ -1,7 +1,8 @@
 // ^BE EAN-13, ^B8 EAN-8, ^BU UPC-A, ^B9 UPC-E and ^BS UPC/EAN add-ons. bwip-js encodes (and marks the
 // guard bars); we draw at the ^BY module width with the legacy renderer's guard and digit layout.
 
-import type { DrawEnv, Field, FieldRenderer, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, FieldRenderer, LabelElement } from '../../layout/drawer.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';

@@ -1,7 +1,8 @@
 // ^BP Plessey: written out here because bwip-js lays it out in other element units than ZPL's narrow/wide.
 // Start 1101, each hex digit as 4 bits LSB first, an 8-bit CRC, then the termination bar and reverse start.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import { barsFromRuns } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';

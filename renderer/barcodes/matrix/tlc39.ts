@@ -2,7 +2,8 @@
 // number and additional data (everything after the comma that must follow the ECI number) printed directly
 // above it, left edges aligned. Without that comma only the Code 39 part prints.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import bwipjs from 'bwip-js';
 import { barsFromRuns, drawBars, narrowWideToDots } from '../common/bars.js';
 import { barcodeInk, fieldOrientation, fillFrameRect, placeSymbol } from '../common/frame.js';
