@@ -2,10 +2,12 @@
 
 import type { RenderRequest, RenderResult } from './api.js';
 import { encodePdf } from './encoders/pdf.js';
+import { encodeVectorPdf } from './encoders/pdf-vector.js';
 import { encodePng } from './encoders/png.js';
 import { rotateClockwise } from './encoders/rotate.js';
 import { RenderError } from './errors.js';
-import { checkIndex, openDocument } from './layout/document.js';
+import { checkIndex, dotsPerInch, openDocument } from './layout/document.js';
+import type { DisplayList } from './layout/display-list.js';
 import type { Raster } from './raster/raster.js';
 import { paint } from './raster/paint.js';
 
@@ -17,20 +19,25 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest): Prom
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult =>
     ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.plan.log.entries, unsupported: doc.unsupported });
 
-  if (req.format === 'pdf' && req.index === undefined) {
-    if (doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
-    const body = await encodePdf(eachLabel(doc.totalCount, draw), req.widthIn * 72, req.heightIn * 72);
-    return result(body, 'application/pdf', doc.totalCount);
+  if (req.format === 'pdf') {
+    const all = req.index === undefined;
+    if (all && doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
+    if (!all) checkIndex(req.index!, doc.totalCount);
+    const indices = all ? Array.from({ length: doc.totalCount }, (_, i) => i) : [req.index!];
+    const widthPt = req.widthIn * 72, heightPt = req.heightIn * 72;
+    const body = req.pdf === 'raster'
+      ? await encodePdf(each(indices, draw), widthPt, heightPt)
+      : await encodeVectorPdf(each(indices, (i): DisplayList => doc.label(i)), { widthPt, heightPt, dotPt: 72 / dotsPerInch(req.dpmm) });
+    return result(body, 'application/pdf', indices.length);
   }
   const index = req.index ?? 0;
   checkIndex(index, doc.totalCount);
   const raster = draw(index);
-  if (req.format === 'pdf') return result(await encodePdf([raster], req.widthIn * 72, req.heightIn * 72), 'application/pdf', 1);
   const turned = rotateClockwise(raster, req.rotation ?? 0);
   return result(encodePng(turned, req.quality === 'bitonal'), 'image/png', 1);
 }
 
-/** Draws labels one at a time as the PDF encoder asks for them, so only one raster is alive at once. */
-function* eachLabel(total: number, draw: (i: number) => Raster): Generator<Raster> {
-  for (let i = 0; i < total; i++) yield draw(i);
+/** Lays out (and draws) labels one at a time as the PDF encoder asks for them, so only one is alive at once. */
+function* each<T>(indices: readonly number[], make: (i: number) => T): Generator<T> {
+  for (const i of indices) yield make(i);
 }

@@ -1,0 +1,252 @@
+// Vector PDF through pdf-lib: each display list becomes one label-sized page of filled paths (bars, boxes,
+// shapes, 2D modules, glyph outlines), 1-bit stencil images for bitmaps, and invisible text (render mode 3)
+// over every glyph run so that search and copy find the field data. 1 dot = 72/dpi points.
+//
+// Reverse ink (^FR, ^LR) is XOR, as on the PNG: inside the reverse element's own shape (a clip), the paper
+// is inked and every earlier element under it is painted again with ink and paper swapped.
+
+import { deflateSync } from 'node:zlib';
+import { PDFDocument, PDFName, StandardFonts, type PDFFont, type PDFRef } from 'pdf-lib';
+import { turn, type Box, type DisplayElement, type DisplayList, type GlyphRunElement } from '../layout/display-list.js';
+import { paint } from '../raster/paint.js';
+import { encodeRasterPage } from './pdf.js';
+
+/** Earlier elements painted again under reverse elements, per page, before the page falls back to an image. */
+const MAX_REPLAYED = 50_000;
+
+export interface VectorPdfOptions {
+  /** Page size in points (72 per inch). */
+  widthPt: number;
+  heightPt: number;
+  /** Points per dot: 72 / dpi. */
+  dotPt: number;
+}
+
+export async function encodeVectorPdf(labels: Iterable<DisplayList>, opts: VectorPdfOptions): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const pdf = new PdfResources(doc);
+  for (const list of labels) {
+    const page = doc.addPage([opts.widthPt, opts.heightPt]);
+    const content = pageContent(list, opts, pdf);
+    if (content === null) {
+      encodeRasterPage(doc, page, paint(list), opts.widthPt, opts.heightPt); // too much XOR to replay: the page as pixels
+      continue;
+    }
+    const stream = doc.context.stream(deflateSync(Buffer.from(content, 'latin1')), { Filter: 'FlateDecode' });
+    page.node.set(PDFName.of('Contents'), doc.context.register(stream));
+    for (const [name, ref] of pdf.imagesUsed) page.node.setXObject(PDFName.of(name), ref);
+    if (pdf.fontUsed) page.node.setFontDictionary(PDFName.of(FONT), pdf.font().ref);
+    pdf.imagesUsed.clear();
+    pdf.fontUsed = false;
+  }
+  return doc.save({ useObjectStreams: false });
+}
+
+const FONT = 'F0';
+
+/** Document-wide objects: each distinct bitmap once, the font of the invisible text once. */
+class PdfResources {
+  private readonly images = new Map<Uint8Array, string>();
+  readonly imagesUsed = new Map<string, PDFRef>();
+  private readonly refs = new Map<string, PDFRef>();
+  private helvetica?: PDFFont;
+  private charset?: Set<number>;
+  fontUsed = false;
+
+  constructor(private readonly doc: PDFDocument) {}
+
+  font(): PDFFont {
+    return (this.helvetica ??= this.doc.embedStandardFont(StandardFonts.Helvetica));
+  }
+
+  /** The text as the font can encode it (WinAnsi); characters it cannot are left out. */
+  encodable(text: string): string {
+    this.charset ??= new Set(this.font().getCharacterSet());
+    let out = '';
+    for (const ch of text) if (this.charset.has(ch.codePointAt(0)!)) out += ch;
+    return out;
+  }
+
+  /** Name of a stencil-mask image of 1-bit rows (set bits are ink). */
+  image(bits: Uint8Array, stride: number, width: number, height: number): string {
+    let name = this.images.get(bits);
+    if (!name) {
+      name = `Im${this.images.size}`;
+      const rowBytes = Math.ceil(width / 8);
+      let rows = bits.subarray(0, rowBytes * height);
+      if (stride !== rowBytes) {
+        rows = new Uint8Array(rowBytes * height);
+        for (let y = 0; y < height; y++) rows.set(bits.subarray(y * stride, y * stride + rowBytes), y * rowBytes);
+      }
+      const stream = this.doc.context.stream(deflateSync(rows), {
+        Type: 'XObject', Subtype: 'Image', Width: width, Height: height, ImageMask: true, Decode: [1, 0], Filter: 'FlateDecode',
+      });
+      this.refs.set(name, this.doc.context.register(stream));
+      this.images.set(bits, name);
+    }
+    this.imagesUsed.set(name, this.refs.get(name)!);
+    return name;
+  }
+}
+
+/** A number for the content stream: at most three decimals, no exponent. */
+function n(v: number): string {
+  const r = Math.round(v * 1000) / 1000;
+  return r === 0 ? '0' : String(r);
+}
+
+/** The page's content stream, or null when reverse elements would replay too much (the page is drawn as an image). */
+function pageContent(list: DisplayList, opts: VectorPdfOptions, pdf: PdfResources): string | null {
+  const out: string[] = [];
+  const s = opts.dotPt;
+  // Dots, y down, from the top-left corner of the page; then ^PO I (180 degrees) and ^PM Y (mirror) as the raster applies them.
+  out.push(`${n(s)} 0 0 ${n(-s)} 0 ${n(opts.heightPt)} cm`);
+  if (list.invert) out.push(`-1 0 0 -1 ${list.width} ${list.height} cm`);
+  if (list.mirror) out.push(`-1 0 0 1 ${list.width} 0 cm`);
+  const painter = new Painter(out, pdf);
+  const els = list.elements;
+  for (let i = 0; i < els.length; i++) {
+    painter.element(els, i, false);
+    if (painter.replayed > MAX_REPLAYED) return null;
+  }
+  out.push('0 g');
+  for (const e of els) if (e.kind === 'glyphRun') invisibleText(out, e, pdf);
+  return out.join('\n');
+}
+
+class Painter {
+  replayed = 0;
+  private fill = -1;
+
+  constructor(private readonly out: string[], private readonly pdf: PdfResources) {}
+
+  /** Paints element i over the elements before it; `swapped` paints ink as paper and paper as ink. */
+  element(els: readonly DisplayElement[], i: number, swapped: boolean): void {
+    const e = els[i];
+    const out = this.out;
+    if (e.ink === 'reverse') {
+      out.push('q');
+      this.shape(e);
+      out.push('W n');
+      this.fill = -1; // q/Q: the colour after Q is unknown to us
+      this.setFill(!swapped);
+      out.push(`${e.box.x - 1} ${e.box.y - 1} ${e.box.width + 2} ${e.box.height + 2} re f`);
+      for (let j = 0; j < i; j++) {
+        if (!overlaps(els[j].box, e.box)) continue;
+        this.replayed++;
+        if (this.replayed > MAX_REPLAYED) break;
+        this.element(els, j, !swapped);
+      }
+      out.push('Q');
+      this.fill = -1;
+      return;
+    }
+    this.setFill((e.color === 'black') !== swapped);
+    if (e.kind === 'bitmap') {
+      const name = this.pdf.image(e.bits, e.stride, e.width, e.height);
+      const w = e.width * e.scaleX, h = e.height * e.scaleY;
+      out.push(`q ${n(w)} 0 0 ${n(-h)} ${n(e.x)} ${n(e.y + h)} cm /${name} Do Q`);
+      return;
+    }
+    if (e.kind === 'glyphRun') {
+      // One fill per glyph: overlapping glyphs add up like the raster's, whatever their winding.
+      for (const g of e.glyphs) {
+        const outline = e.outlines[`${g.cp}:${g.shift}`];
+        if (!outline) continue;
+        glyphPath(out, e, g.x, g.y, outline);
+        out.push('f');
+      }
+      return;
+    }
+    this.shape(e);
+    out.push('f');
+  }
+
+  private setFill(ink: boolean): void {
+    const v = ink ? 0 : 1;
+    if (v !== this.fill) { this.out.push(`${v} g`); this.fill = v; }
+  }
+
+  /** The element's outline as a path (not yet filled or clipped). */
+  private shape(e: DisplayElement): void {
+    const out = this.out;
+    switch (e.kind) {
+      case 'rect': {
+        // Whole dots, as the raster fills them.
+        const x0 = Math.floor(e.box.x), y0 = Math.floor(e.box.y);
+        out.push(`${x0} ${y0} ${Math.floor(e.box.x + e.box.width) - x0} ${Math.floor(e.box.y + e.box.height) - y0} re`);
+        return;
+      }
+      case 'path':
+        for (const c of e.contours) polygon(out, c, 0, 0);
+        return;
+      case 'bitmap':
+        bitmapRuns(out, e.bits, e.stride, e.width, e.height, e.x, e.y, e.scaleX, e.scaleY);
+        return;
+      case 'glyphRun':
+        for (const g of e.glyphs) {
+          const outline = e.outlines[`${g.cp}:${g.shift}`];
+          if (outline) glyphPath(out, e, g.x, g.y, outline);
+        }
+    }
+  }
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x <= b.x + b.width + 1 && b.x <= a.x + a.width + 1 && a.y <= b.y + b.height + 1 && b.y <= a.y + a.height + 1;
+}
+
+function polygon(out: string[], c: readonly number[], dx: number, dy: number): void {
+  if (c.length < 6) return;
+  let s = `${n(c[0] + dx)} ${n(c[1] + dy)} m`;
+  for (let i = 2; i + 1 < c.length; i += 2) s += ` ${n(c[i] + dx)} ${n(c[i + 1] + dy)} l`;
+  out.push(s + ' h');
+}
+
+/** A glyph's upright outline turned to the run's orientation about its pen point. */
+function glyphPath(out: string[], run: GlyphRunElement, px: number, py: number, outline: readonly number[][]): void {
+  if (run.orientation === 'N') {
+    for (const c of outline) polygon(out, c, px, py);
+    return;
+  }
+  for (const c of outline) {
+    const turned = new Array<number>(c.length);
+    for (let i = 0; i + 1 < c.length; i += 2) {
+      const [x, y] = turn(run.orientation, c[i], c[i + 1]);
+      turned[i] = x; turned[i + 1] = y;
+    }
+    polygon(out, turned, px, py);
+  }
+}
+
+/** Set bits as rectangles (one per run of ink along a row), for clipping to a bitmap's ink. */
+function bitmapRuns(out: string[], bits: Uint8Array, stride: number, w: number, h: number, x: number, y: number, sx: number, sy: number): void {
+  for (let r = 0; r < h; r++) {
+    let c = 0;
+    while (c < w) {
+      if (!(bits[r * stride + (c >> 3)] & (0x80 >> (c & 7)))) { c++; continue; }
+      let e = c + 1;
+      while (e < w && (bits[r * stride + (e >> 3)] & (0x80 >> (e & 7)))) e++;
+      out.push(`${n(x + c * sx)} ${n(y + r * sy)} ${n((e - c) * sx)} ${n(sy)} re`);
+      c = e;
+    }
+  }
+}
+
+/** The run's text, invisible (render mode 3), stretched over the run's extent along its writing direction. */
+function invisibleText(out: string[], run: GlyphRunElement, pdf: PdfResources): void {
+  const text = pdf.encodable(run.text);
+  if (!text.trim() || !run.glyphs.length) return;
+  const font = pdf.font();
+  const across = run.orientation === 'N' || run.orientation === 'I' ? run.box.height : run.box.width;
+  const along = run.orientation === 'N' || run.orientation === 'I' ? run.box.width : run.box.height;
+  const unit = font.widthOfTextAtSize(text, 1);
+  if (!(unit > 0) || !(along > 0)) return;
+  const a = along / unit, size = Math.max(1, across);
+  // Text space x along the writing direction, y up the glyphs; the page's y runs down.
+  const [ux, uy] = turn(run.orientation, a, 0);
+  const [vx, vy] = turn(run.orientation, 0, -size);
+  const first = run.glyphs[0];
+  pdf.fontUsed = true;
+  out.push(`BT 3 Tr /${FONT} 1 Tf ${n(ux)} ${n(uy)} ${n(vx)} ${n(vy)} ${n(first.x)} ${n(first.y)} Tm ${font.encodeText(text).toString()} Tj ET`);
+}
