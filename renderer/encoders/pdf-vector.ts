@@ -7,6 +7,7 @@
 
 import { deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName, StandardFonts, type PDFFont, type PDFRef } from 'pdf-lib';
+import type { Orientation } from '../model.js';
 import { turn, type Box, type DisplayElement, type DisplayList, type GlyphRunElement } from '../layout/display-list.js';
 import { paint } from '../raster/paint.js';
 import { encodeRasterPage } from './pdf.js';
@@ -34,9 +35,9 @@ export async function encodeVectorPdf(labels: Iterable<DisplayList>, opts: Vecto
     }
     const stream = doc.context.stream(deflateSync(Buffer.from(content, 'latin1')), { Filter: 'FlateDecode' });
     page.node.set(PDFName.of('Contents'), doc.context.register(stream));
-    for (const [name, ref] of pdf.imagesUsed) page.node.setXObject(PDFName.of(name), ref);
+    for (const [name, ref] of pdf.xObjectsUsed) page.node.setXObject(PDFName.of(name), ref);
     if (pdf.fontUsed) page.node.setFontDictionary(PDFName.of(FONT), pdf.font().ref);
-    pdf.imagesUsed.clear();
+    pdf.xObjectsUsed.clear();
     pdf.fontUsed = false;
   }
   return doc.save({ useObjectStreams: false });
@@ -44,10 +45,13 @@ export async function encodeVectorPdf(labels: Iterable<DisplayList>, opts: Vecto
 
 const FONT = 'F0';
 
-/** Document-wide objects: each distinct bitmap once, the font of the invisible text once. */
+/** Document-wide objects: each distinct bitmap and glyph shape once, the font of the invisible text once. */
 class PdfResources {
   private readonly images = new Map<Uint8Array, string>();
-  readonly imagesUsed = new Map<string, PDFRef>();
+  /** Glyph forms by font, code point and orientation, with the sub-dot shift their outline was drawn at. */
+  private readonly glyphs = new Map<string, { name: string; shift: number }>();
+  /** XObjects the current page draws, by resource name. */
+  readonly xObjectsUsed = new Map<string, PDFRef>();
   private readonly refs = new Map<string, PDFRef>();
   private helvetica?: PDFFont;
   private charset?: Set<number>;
@@ -84,14 +88,43 @@ class PdfResources {
       this.refs.set(name, this.doc.context.register(stream));
       this.images.set(bits, name);
     }
-    this.imagesUsed.set(name, this.refs.get(name)!);
+    this.xObjectsUsed.set(name, this.refs.get(name)!);
     return name;
+  }
+
+  /**
+   * Name of a form XObject that fills one glyph outline (dots relative to the pen, already turned), in the
+   * current fill colour; `key` names font, code point, shift and orientation.
+   */
+  glyph(key: string, shift: number, outline: () => number[][]): { name: string; shift: number } {
+    let g = this.glyphs.get(key);
+    if (!g) {
+      const name = `G${this.glyphs.size}`;
+      const contours = outline();
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      for (const c of contours) {
+        for (let i = 0; i + 1 < c.length; i += 2) {
+          x0 = Math.min(x0, c[i]); x1 = Math.max(x1, c[i]); y0 = Math.min(y0, c[i + 1]); y1 = Math.max(y1, c[i + 1]);
+        }
+      }
+      const ops: string[] = [];
+      for (const c of contours) polygon(ops, c, 0, 0);
+      ops.push('f');
+      const stream = this.doc.context.stream(deflateSync(Buffer.from(ops.join('\n'), 'latin1')), {
+        Type: 'XObject', Subtype: 'Form', BBox: [Math.floor(x0) - 1, Math.floor(y0) - 1, Math.ceil(x1) + 1, Math.ceil(y1) + 1], Filter: 'FlateDecode',
+      });
+      this.refs.set(name, this.doc.context.register(stream));
+      g = { name, shift };
+      this.glyphs.set(key, g);
+    }
+    this.xObjectsUsed.set(g.name, this.refs.get(g.name)!);
+    return g;
   }
 }
 
-/** A number for the content stream: at most three decimals, no exponent. */
+/** A number for the content stream: at most two decimals (a hundredth of a dot), no exponent. */
 function n(v: number): string {
-  const r = Math.round(v * 1000) / 1000;
+  const r = Math.round(v * 100) / 100;
   return r === 0 ? '0' : String(r);
 }
 
@@ -149,12 +182,15 @@ class Painter {
       return;
     }
     if (e.kind === 'glyphRun') {
-      // One fill per glyph: overlapping glyphs add up like the raster's, whatever their winding.
+      // Each glyph shape once per document, filled where the pen puts it (one fill per glyph, as the raster blits them).
       for (const g of e.glyphs) {
-        const outline = e.outlines[`${g.cp}:${g.shift}`];
+        const key = `${g.cp}:${g.shift}`;
+        const outline = e.outlines[key];
         if (!outline) continue;
-        glyphPath(out, e, g.x, g.y, outline);
-        out.push('f');
+        // One form per glyph and orientation: an outline at another sub-dot shift is the same one moved by the difference.
+        const form = this.pdf.glyph(`${e.font}:${g.cp}:${e.orientation}`, g.shift, () => turned(e.orientation, outline));
+        const [dx, dy] = turn(e.orientation, g.shift - form.shift, 0);
+        out.push(`q 1 0 0 1 ${n(g.x + dx)} ${n(g.y + dy)} cm /${form.name} Do Q`);
       }
       return;
     }
@@ -203,20 +239,19 @@ function polygon(out: string[], c: readonly number[], dx: number, dy: number): v
   out.push(s + ' h');
 }
 
-/** A glyph's upright outline turned to the run's orientation about its pen point. */
+/** A glyph's upright outline turned to an orientation about its pen point. */
+function turned(o: Orientation, outline: readonly number[][]): number[][] {
+  if (o === 'N') return outline as number[][];
+  return outline.map((c) => {
+    const t = new Array<number>(c.length);
+    for (let i = 0; i + 1 < c.length; i += 2) [t[i], t[i + 1]] = turn(o, c[i], c[i + 1]);
+    return t;
+  });
+}
+
+/** A glyph's outline at its pen point, as path construction (for clipping to a reverse run). */
 function glyphPath(out: string[], run: GlyphRunElement, px: number, py: number, outline: readonly number[][]): void {
-  if (run.orientation === 'N') {
-    for (const c of outline) polygon(out, c, px, py);
-    return;
-  }
-  for (const c of outline) {
-    const turned = new Array<number>(c.length);
-    for (let i = 0; i + 1 < c.length; i += 2) {
-      const [x, y] = turn(run.orientation, c[i], c[i + 1]);
-      turned[i] = x; turned[i + 1] = y;
-    }
-    polygon(out, turned, px, py);
-  }
+  for (const c of turned(run.orientation, outline)) polygon(out, c, px, py);
 }
 
 /** Set bits as rectangles (one per run of ink along a row), for clipping to a bitmap's ink. */
