@@ -6,7 +6,7 @@
 // is inked and every earlier element under it is painted again with ink and paper swapped.
 
 import { deflateSync } from 'node:zlib';
-import { PDFDocument, PDFName, StandardFonts, type PDFFont, type PDFRef } from 'pdf-lib';
+import { PDFDocument, PDFName, type PDFRef } from 'pdf-lib';
 import type { Orientation } from '../model.js';
 import { turn, type Box, type DisplayElement, type DisplayList, type GlyphRunElement } from '../layout/display-list.js';
 import { paint } from '../raster/paint.js';
@@ -36,7 +36,7 @@ export async function encodeVectorPdf(labels: Iterable<DisplayList>, opts: Vecto
     const stream = doc.context.stream(deflateSync(Buffer.from(content, 'latin1')), { Filter: 'FlateDecode' });
     page.node.set(PDFName.of('Contents'), doc.context.register(stream));
     for (const [name, ref] of pdf.xObjectsUsed) page.node.setXObject(PDFName.of(name), ref);
-    if (pdf.fontUsed) page.node.setFontDictionary(PDFName.of(FONT), pdf.font().ref);
+    if (pdf.fontUsed) page.node.setFontDictionary(PDFName.of(FONT), pdf.font());
     pdf.xObjectsUsed.clear();
     pdf.fontUsed = false;
   }
@@ -53,22 +53,16 @@ class PdfResources {
   /** XObjects the current page draws, by resource name. */
   readonly xObjectsUsed = new Map<string, PDFRef>();
   private readonly refs = new Map<string, PDFRef>();
-  private helvetica?: PDFFont;
-  private charset?: Set<number>;
+  private helvetica?: PDFRef;
   fontUsed = false;
 
   constructor(private readonly doc: PDFDocument) {}
 
-  font(): PDFFont {
-    return (this.helvetica ??= this.doc.embedStandardFont(StandardFonts.Helvetica));
-  }
-
-  /** The text as the font can encode it (WinAnsi); characters it cannot are left out. */
-  encodable(text: string): string {
-    this.charset ??= new Set(this.font().getCharacterSet());
-    let out = '';
-    for (const ch of text) if (this.charset.has(ch.codePointAt(0)!)) out += ch;
-    return out;
+  /** Helvetica, one of the standard 14 fonts (nothing embedded): the invisible text needs no shapes. */
+  font(): PDFRef {
+    return (this.helvetica ??= this.doc.context.register(this.doc.context.obj({
+      Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding',
+    })));
   }
 
   /** Name of a stencil-mask image of 1-bit rows (set bits are ink). */
@@ -100,26 +94,71 @@ class PdfResources {
     let g = this.glyphs.get(key);
     if (!g) {
       const name = `G${this.glyphs.size}`;
-      const contours = outline();
-      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-      for (const c of contours) {
-        for (let i = 0; i + 1 < c.length; i += 2) {
-          x0 = Math.min(x0, c[i]); x1 = Math.max(x1, c[i]); y0 = Math.min(y0, c[i + 1]); y1 = Math.max(y1, c[i + 1]);
-        }
-      }
-      const ops: string[] = [];
-      for (const c of contours) polygon(ops, c, 0, 0);
-      ops.push('f');
-      const stream = this.doc.context.stream(deflateSync(Buffer.from(ops.join('\n'), 'latin1')), {
-        Type: 'XObject', Subtype: 'Form', BBox: [Math.floor(x0) - 1, Math.floor(y0) - 1, Math.ceil(x1) + 1, Math.ceil(y1) + 1], Filter: 'FlateDecode',
-      });
+      const form = glyphForm(key, shift, outline);
+      const stream = this.doc.context.stream(form.content, { Type: 'XObject', Subtype: 'Form', BBox: form.bbox, Filter: 'FlateDecode' });
       this.refs.set(name, this.doc.context.register(stream));
-      g = { name, shift };
+      g = { name, shift: form.shift };
       this.glyphs.set(key, g);
     }
     this.xObjectsUsed.set(g.name, this.refs.get(g.name)!);
     return g;
   }
+}
+
+interface GlyphForm { content: Uint8Array; bbox: number[]; shift: number }
+
+/** Deflated glyph shapes by font, code point and orientation: labels keep printing the same glyphs. */
+const glyphForms = new Map<string, GlyphForm>();
+const MAX_GLYPH_FORMS = 20000;
+
+function glyphForm(key: string, shift: number, outline: () => number[][]): GlyphForm {
+  let form = glyphForms.get(key);
+  if (form) return form;
+  const contours = outline();
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const c of contours) {
+    for (let i = 0; i + 1 < c.length; i += 2) {
+      x0 = Math.min(x0, c[i]); x1 = Math.max(x1, c[i]); y0 = Math.min(y0, c[i + 1]); y1 = Math.max(y1, c[i + 1]);
+    }
+  }
+  const ops: string[] = [];
+  for (const c of contours) polygon(ops, simplify(c, GLYPH_TOLERANCE), 0, 0);
+  ops.push('f');
+  form = {
+    content: deflateSync(Buffer.from(ops.join('\n'), 'latin1')),
+    bbox: [Math.floor(x0) - 1, Math.floor(y0) - 1, Math.ceil(x1) + 1, Math.ceil(y1) + 1],
+    shift,
+  };
+  if (glyphForms.size >= MAX_GLYPH_FORMS) glyphForms.clear();
+  glyphForms.set(key, form);
+  return form;
+}
+
+/** Points of a flattened glyph curve closer than this (dots) to the chord are dropped from its form. */
+const GLYPH_TOLERANCE = 0.03;
+
+/** Ramer-Douglas-Peucker on a closed polygon: the same shape within `tol` dots, with fewer points. */
+function simplify(c: readonly number[], tol: number): number[] {
+  const count = c.length >> 1;
+  if (count <= 4) return c as number[];
+  const keep = new Uint8Array(count);
+  keep[0] = 1;
+  keep[count - 1] = 1;
+  const stack: [number, number][] = [[0, count - 1]];
+  while (stack.length) {
+    const [a, b] = stack.pop()!;
+    const ax = c[2 * a], ay = c[2 * a + 1], dx = c[2 * b] - ax, dy = c[2 * b + 1] - ay;
+    const len = Math.hypot(dx, dy) || 1;
+    let worst = -1, far = 0;
+    for (let i = a + 1; i < b; i++) {
+      const d = Math.abs((c[2 * i] - ax) * dy - (c[2 * i + 1] - ay) * dx) / len;
+      if (d > far) { far = d; worst = i; }
+    }
+    if (worst >= 0 && far > tol) { keep[worst] = 1; stack.push([a, worst], [worst, b]); }
+  }
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) if (keep[i]) out.push(c[2 * i], c[2 * i + 1]);
+  return out.length >= 6 ? out : (c as number[]);
 }
 
 /** A number for the content stream: at most two decimals (a hundredth of a dot), no exponent. */
@@ -133,7 +172,7 @@ function pageContent(list: DisplayList, opts: VectorPdfOptions, pdf: PdfResource
   const out: string[] = [];
   const s = opts.dotPt;
   // Dots, y down, from the top-left corner of the page; then ^PO I (180 degrees) and ^PM Y (mirror) as the raster applies them.
-  out.push(`${n(s)} 0 0 ${n(-s)} 0 ${n(opts.heightPt)} cm`);
+  out.push(`${s} 0 0 ${-s} 0 ${opts.heightPt} cm`); // exact: two decimals of a point would misplace far dots
   if (list.invert) out.push(`-1 0 0 -1 ${list.width} ${list.height} cm`);
   if (list.mirror) out.push(`-1 0 0 1 ${list.width} 0 cm`);
   const painter = new Painter(out, pdf);
@@ -270,12 +309,11 @@ function bitmapRuns(out: string[], bits: Uint8Array, stride: number, w: number, 
 
 /** The run's text, invisible (render mode 3), stretched over the run's extent along its writing direction. */
 function invisibleText(out: string[], run: GlyphRunElement, pdf: PdfResources): void {
-  const text = pdf.encodable(run.text);
+  const text = winAnsi(run.text);
   if (!text.trim() || !run.glyphs.length) return;
-  const font = pdf.font();
   const across = run.orientation === 'N' || run.orientation === 'I' ? run.box.height : run.box.width;
   const along = run.orientation === 'N' || run.orientation === 'I' ? run.box.width : run.box.height;
-  const unit = font.widthOfTextAtSize(text, 1);
+  const unit = text.length * AVERAGE_ADVANCE;
   if (!(unit > 0) || !(along > 0)) return;
   const a = along / unit, size = Math.max(1, across);
   // Text space x along the writing direction, y up the glyphs; the page's y runs down.
@@ -283,5 +321,18 @@ function invisibleText(out: string[], run: GlyphRunElement, pdf: PdfResources): 
   const [vx, vy] = turn(run.orientation, 0, -size);
   const first = run.glyphs[0];
   pdf.fontUsed = true;
-  out.push(`BT 3 Tr /${FONT} 1 Tf ${n(ux)} ${n(uy)} ${n(vx)} ${n(vy)} ${n(first.x)} ${n(first.y)} Tm ${font.encodeText(text).toString()} Tj ET`);
+  out.push(`BT 3 Tr /${FONT} 1 Tf ${n(ux)} ${n(uy)} ${n(vx)} ${n(vy)} ${n(first.x)} ${n(first.y)} Tm <${Buffer.from(text, 'latin1').toString('hex')}> Tj ET`);
+}
+
+/** Helvetica's mean advance in text space units (about half the size): stretching uses it, nothing is drawn. */
+const AVERAGE_ADVANCE = 0.55;
+
+/** The text in WinAnsi bytes (as a Latin-1 string): Latin-1 outside 0x80-0x9F; anything else is left out. */
+function winAnsi(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if ((c >= 0x20 && c < 0x7f) || (c >= 0xa0 && c <= 0xff)) out += ch;
+  }
+  return out;
 }
