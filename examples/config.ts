@@ -1,6 +1,7 @@
 // The standalone server's settings, from environment variables (see README "Environment variables").
 
 import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
+import type { PdfMode } from '../renderer/api.js';
 
 export interface ServerConfig {
   port: number;
@@ -9,6 +10,8 @@ export interface ServerConfig {
   redisUrl?: string;
   upstream: { mode: UpstreamMode; url?: string; apiKey?: string; timeoutMs?: number };
   shadow: { sampleRate?: number; storeDir?: string };
+  /** PDF_MODE: `vector` (default) or `raster`. */
+  pdf?: PdfMode;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -23,7 +26,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   }
   const timeoutMs = optionalNumber(env, 'UPSTREAM_TIMEOUT_MS', (n) => Number.isInteger(n) && n > 0, 'a whole number of milliseconds above 0');
   const sampleRate = optionalNumber(env, 'SHADOW_SAMPLE_RATE', (n) => n >= 0 && n <= 1, 'a share between 0 and 1');
+  const pdf = (env.PDF_MODE || 'vector').toLowerCase();
+  if (pdf !== 'vector' && pdf !== 'raster') throw new Error(`PDF_MODE must be vector or raster, not ${env.PDF_MODE}`);
   return {
+    pdf,
     port,
     host: env.HOST || '127.0.0.1',
     ...(env.API_KEYS_FILE ? { apiKeysFile: env.API_KEYS_FILE } : {}),

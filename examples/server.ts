@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     mode,
     ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
     shadow: config.shadow,
+    ...(config.pdf !== undefined && { pdf: config.pdf }),
   }));
   if (mode !== 'off') log(`UPSTREAM_MODE=${mode}: legacy service at ${redactUrl(upstream.url!)}`);
 

@@ -4,7 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { RenderError, sharedRenderer, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
+import { RenderError, sharedRenderer, type OutputFormat, type PdfMode, type RenderRequest, type RenderResult } from '../renderer/index.js';
 import { authorize, requestKey } from './authorize.js';
 import { StoreUnavailableError } from './deadline.js';
 import {
@@ -64,6 +64,8 @@ export interface LegacyRouterOptions {
   onDivergence?: (event: DivergenceEvent) => void;
   /** Clock (tests). */
   now?: () => Date;
+  /** How PDF pages are drawn: `vector` paths and searchable text (default), or `raster`, each label one 1-bit image. */
+  pdf?: PdfMode;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -187,6 +189,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
         format,
         ...(index !== undefined && { index }),
         ...(format === 'png' && { rotation, quality: parseQuality(req.get('X-Quality')) }),
+        ...(format === 'pdf' && options.pdf !== undefined && { pdf: options.pdf }),
         maxLabels: settings.maxLabels,
         ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
       });
