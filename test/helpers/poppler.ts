@@ -1,7 +1,9 @@
 // poppler-utils from tests: PDFs rasterised (pdftoppm), their text (pdftotext) and images (pdfimages).
 
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { GreyImage } from '../../middleware/upstream/ink-f1.js';
@@ -28,6 +30,19 @@ export function rasterisePdf(pdf: Uint8Array, width: number, height: number, pag
       '-singlefile', file, path.join(dir, 'out')]);
     return parsePgm(readFileSync(path.join(dir, 'out.pgm')));
   });
+}
+
+/** rasterisePdf without blocking: several pages can be rasterised at once. */
+export async function rasterisePdfAsync(pdf: Uint8Array, width: number, height: number): Promise<GreyImage> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'zpl-pdf-'));
+  try {
+    const file = path.join(dir, 'in.pdf');
+    await writeFile(file, pdf);
+    await promisify(execFile)('pdftoppm', ['-gray', '-scale-to-x', String(width), '-scale-to-y', String(height), '-singlefile', file, path.join(dir, 'out')]);
+    return parsePgm(await readFile(path.join(dir, 'out.pgm')));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export function pdfText(pdf: Uint8Array): string {
