@@ -189,7 +189,7 @@ export class Interpreter implements CommandContext {
   // ---- fields ------------------------------------------------------------------------------
 
   newField(at: number): FieldDraft {
-    return { params: [], x: 0, y: 0, origin: 'FO', positioned: false, justification: this.printer?.justification ?? 0, reverse: false, at };
+    return { params: [], args: {}, x: 0, y: 0, origin: 'FO', positioned: false, justification: this.printer?.justification ?? 0, reverse: false, at };
   }
 
   /** Whether the field in progress holds anything that would print. */
@@ -226,6 +226,7 @@ export class Interpreter implements CommandContext {
     label.fields.push({
       kind: d.kind ?? 'text',
       params: d.params,
+      args: d.args,
       payload: d.payload,
       graphic: d.graphic,
       object: d.object,

@@ -1,6 +1,6 @@
 // The label model: what the interpreter hands to the drawers. Nothing here knows about HTTP.
 
-import type { ParamValue } from './zpl/params.js';
+import type { NamedArgs, ParamValue } from './zpl/params.js';
 import type { OutlineFont } from './fonts/outline-font.js';
 
 export type Orientation = 'N' | 'R' | 'I' | 'B';
@@ -48,6 +48,8 @@ export interface Field {
   kind: string;
   /** Parameters of the command named by `kind`, as read through its parameter table. */
   params: ParamValue[];
+  /** The same parameters by their names in the table. */
+  args: NamedArgs;
   /** Raw parameter bytes of that command, for payloads such as ^GF data. */
   payload?: Uint8Array;
   /** ^GF: the graphic, decoded (with its diagnostics) when the command ran. */

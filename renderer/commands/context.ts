@@ -32,6 +32,7 @@ export interface PrinterState {
 export interface FieldDraft {
   kind?: string;
   params: ParamValue[];
+  args: Field['args'];
   payload?: Uint8Array;
   graphic?: Field['graphic'];
   object?: Field['object'];

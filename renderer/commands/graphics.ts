@@ -36,6 +36,7 @@ export const graphicCommands: CommandTable = {
       const f = ip.field;
       f.kind = 'GF';
       f.params = args.slice(0, 4);
+      f.args = { format, binaryCount, graphicCount, rowBytes };
       f.payload = data.bytes;
       if (!f.positioned) f.at = tok.start;
       const total = graphicCount ?? binaryCount;

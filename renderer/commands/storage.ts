@@ -149,6 +149,7 @@ function recallField(kind: string, command: string, params: CommandDef['params']
         const name = rawName ? objectName(rawName, ext).name : '(none)';
         ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), command, 1, `Object ${name} not found; nothing drawn`);
         ip.field.params = []; // a later download of the same name does not reach back to this field
+        ip.field.args = {};
       }
     },
   };

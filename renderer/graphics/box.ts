@@ -17,9 +17,12 @@ export interface BoxSpec {
   rounding: number;
 }
 
+/** ^GB parameters, named as in its parameter table (sizes already in dots). */
+interface BoxArgs { width?: number; height?: number; thickness?: number; color?: string; rounding?: number }
+
 /** Box geometry as the printer computes it: width and height never below the thickness. */
 export function boxFromField(f: Field): BoxSpec {
-  const [w, h, t, color, rounding] = f.params as [number | undefined, number | undefined, number, string, number | undefined];
+  const { width: w, height: h, thickness: t, color, rounding } = f.args as BoxArgs;
   const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   const width = Math.max(w ?? thickness, thickness);
   const height = Math.max(h ?? thickness, thickness);

@@ -11,9 +11,12 @@ export function diagonalContour(x: number, y: number, w: number, h: number, t: n
     : [x, y + h, x + w, y, x + w + t, y, x + t, y + h];
 }
 
+/** ^GD parameters, named as in its parameter table (sizes already in dots). */
+interface DiagonalArgs { width?: number; height?: number; thickness?: number; color?: string; orientation?: string }
+
 /** ^GDw,h,t,c,o */
 export function renderDiagonal(f: Field, _env: DrawEnv): LabelElement[] {
-  const [w, h, t, c, o] = f.params as [number, number, number, string, string];
+  const { width: w, height: h, thickness: t, color: c, orientation: o } = f.args as DiagonalArgs;
   const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   const width = w ?? thickness;
   const height = h ?? thickness;

@@ -22,16 +22,20 @@ function drawRing(f: Field, w: number, h: number, t: number, color: unknown): La
   return [{ draw: (r) => r.path(contours, mode) }];
 }
 
+/** ^GE and ^GC parameters, named as in their parameter tables (sizes already in dots). */
+interface EllipseArgs { width?: number; height?: number; thickness?: number; color?: string }
+interface CircleArgs { diameter?: number; thickness?: number; color?: string }
+
 /** ^GEw,h,t,c */
 export function renderEllipse(f: Field, _env: DrawEnv): LabelElement[] {
-  const [w, h, t, c] = f.params as [number, number, number, string];
+  const { width: w, height: h, thickness: t, color: c } = f.args as EllipseArgs;
   const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   return drawRing(f, Math.max(w ?? thickness, thickness), Math.max(h ?? thickness, thickness), thickness, c);
 }
 
 /** ^GCd,t,c */
 export function renderCircle(f: Field, _env: DrawEnv): LabelElement[] {
-  const [d, t, c] = f.params as [number, number, string];
+  const { diameter: d, thickness: t, color: c } = f.args as CircleArgs;
   const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   const diameter = Math.max(d ?? thickness, thickness);
   return drawRing(f, diameter, diameter, thickness, c);

@@ -5,10 +5,13 @@ import type { DrawEnv, LabelElement } from '../layout/drawer.js';
 import type { InkMode } from '../layout/display-list.js';
 import { findObject } from './objects.js';
 
+/** ^XG / ^IM parameters, named as in their parameter tables. */
+interface RecallArgs { name?: string; magnificationX?: number; magnificationY?: number }
+
 /** The object a ^XG/^IM field was bound to when it was made, else the one its name finds now. */
 function recalled(f: Field, env: DrawEnv, ...exts: string[]): StoredObject | undefined {
   if (f.object) return f.object;
-  const name = f.params[0] as string | undefined;
+  const { name } = f.args as RecallArgs;
   if (!name) return undefined;
   for (const ext of exts) {
     const o = findObject(env.objects, name, ext);
@@ -35,7 +38,7 @@ export function renderGraphicField(f: Field, _env: DrawEnv): LabelElement[] {
 
 /** ^XGd:o.x,mx,my */
 export function renderRecalledGraphic(f: Field, env: DrawEnv): LabelElement[] {
-  const [, mx, my] = f.params as [string | undefined, number | undefined, number | undefined];
+  const { magnificationX: mx, magnificationY: my } = f.args as RecallArgs;
   const obj = recalled(f, env, 'GRF');
   return obj?.bits ? place(f, obj.bits, mx ?? 1, my ?? 1) : [];
 }

@@ -110,13 +110,16 @@ function transform(x: number, y: number, sx: number, sy: number, o: Orientation)
 /** Unit step along the writing direction of an orientation. */
 const DIRECTION: Record<Orientation, [number, number]> = { N: [1, 0], R: [0, 1], I: [-1, 0], B: [0, -1] };
 
+/** ^GS parameters, named as in its parameter table. */
+interface SymbolArgs { orientation?: Orientation; height?: number; width?: number }
+
 /**
  * ^GSo,h,w with the symbol letters as field data. Without a size the symbol takes the previous text
  * field's font size (the legacy renderer does; text_ft_auto_pos), else the ^CF default; ^FT without
  * coordinates continues where the previous field ended, and the next one continues after the symbol.
  */
 export function renderSymbol(f: Field, env: DrawEnv): LabelElement[] {
-  const [o, h, w] = f.params as [Orientation | undefined, number | undefined, number | undefined];
+  const { orientation: o, height: h, width: w } = f.args as SymbolArgs;
   const font = (h === undefined && w === undefined && env.state.lastFont) || f.font;
   const cell = symbolCell(h ?? font.height, w ?? (h === undefined ? font.width : 0));
   const height = cell.height, width = cell.width;
