@@ -69,7 +69,7 @@ function encode(bcid: string, text: string): Encoded | { error: string } {
 
 function drawerFor(spec: UpcEanSpec): FieldRenderer {
   return (field: Field, env: DrawEnv): LabelElement[] => {
-    const [o, h, lineP, aboveP, checkP] = field.params;
+    const { orientation: o, height: h, line: lineP, lineAbove: aboveP, lineCheckDigit: checkP } = field.args;
     const raw = fieldText(field);
     const digits = raw.replace(/[^0-9]/g, '');
     if (!digits) {
@@ -135,7 +135,7 @@ function guardLayout(spec: UpcEanSpec, shown: string, full: string, m: number, h
 
 /** ^BS: the 2- or 5-digit add-on, its digits above it by default. */
 function drawAddOn(field: Field, env: DrawEnv): LabelElement[] {
-  const [o, h, lineP, aboveP] = field.params;
+  const { orientation: o, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field);
   let digits = raw.replace(/[^0-9]/g, '');
   if (!digits) {

@@ -34,7 +34,7 @@ function crcHex(bits: readonly number[]): string {
 }
 
 export function drawPlessey(field: Field, env: DrawEnv): LabelElement[] {
-  const [o, showCheck, h, lineP, aboveP] = field.params;
+  const { orientation: o, lineCheckDigit: showCheck, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field).toUpperCase();
   const hex = raw.replace(/[^0-9A-F]/g, '');
   if (hex.length !== raw.length) {

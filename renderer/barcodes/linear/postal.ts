@@ -17,7 +17,7 @@ const BZ_TYPES: Record<number, { bcid: string; name: string }> = {
 };
 
 function drawPostal(field: Field, env: DrawEnv, command: string, bcid: string, name: string): LabelElement[] {
-  const [o, h, lineP, aboveP] = field.params;
+  const { orientation: o, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field);
   const digits = raw.replace(/[^0-9]/g, '');
   if (digits.length !== raw.length) {
@@ -46,7 +46,7 @@ function drawPostal(field: Field, env: DrawEnv, command: string, bcid: string, n
 }
 
 export function drawBZ(field: Field, env: DrawEnv): LabelElement[] {
-  const t = BZ_TYPES[(field.params[4] as number | undefined) ?? 0] ?? BZ_TYPES[0];
+  const t = BZ_TYPES[(field.args.type as number | undefined) ?? 0] ?? BZ_TYPES[0];
   return drawPostal(field, env, '^BZ', t.bcid, t.name);
 }
 

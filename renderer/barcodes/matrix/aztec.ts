@@ -38,7 +38,7 @@ export function encodeAztec(data: Uint8Array, o: AztecOptions): ModuleGrid {
 }
 
 export function renderAztec(field: Field, env: DrawEnv): LabelElement[] {
-  const [orientation, magParam, , errorControl, menu, count] = field.params;
+  const { orientation, magnification: magParam, errorControl, menuSymbol: menu, symbolCount: count } = field.args;
   const mag = num(magParam, defaultQrMagnification(env.dpmm));
   const data = field.data ?? new Uint8Array(0);
   if (!data.length) return [];

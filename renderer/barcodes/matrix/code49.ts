@@ -36,7 +36,7 @@ export function encodeCode49(text: string): StackedGrid {
 }
 
 export function renderCode49(field: Field, env: DrawEnv): LabelElement[] {
-  const [orientationParam, h, line] = field.params;
+  const { orientation: orientationParam, rowHeight: h, line } = field.args;
   const text = byteString(field.data);
   if (!text) return [];
   const s = tryEncode(env, field, '^B4', () => encodeCode49(text));

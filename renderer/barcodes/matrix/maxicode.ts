@@ -80,7 +80,7 @@ export function maxiCodeBitmap(dark: Set<number>, dpmm: number): { width: number
 }
 
 export function renderMaxiCode(field: Field, env: DrawEnv): LabelElement[] {
-  const [modeParam, symbolNumber, symbolCount] = field.params;
+  const { mode: modeParam, symbolNumber, symbolCount } = field.args;
   const mode = num(modeParam, 2);
   const data = byteString(field.data);
   if (!data) return [];

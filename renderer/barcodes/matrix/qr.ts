@@ -131,7 +131,7 @@ export function encodeQr(q: QrData): ModuleGrid {
 }
 
 export function renderQr(field: Field, env: DrawEnv): LabelElement[] {
-  const [, model, magParam] = field.params;
+  const { model, magnification: magParam } = field.args;
   const mag = num(magParam, defaultQrMagnification(env.dpmm));
   if (model === 1) report(env, field, '^BQ', 'QR Model 1 is drawn as Model 2', 2);
   const data = parseQrData(byteString(field.data));

@@ -39,7 +39,7 @@ function code39Elements(text: string): number[] {
 }
 
 export function renderTlc39(field: Field, env: DrawEnv): LabelElement[] {
-  const [orientationParam, w1, r1, h1, w2, h2] = field.params;
+  const { orientation: orientationParam, code39Width: w1, code39Ratio: r1, code39Height: h1, pdfWidth: w2, pdfRowHeight: h2 } = field.args;
   const parts = splitTlc39(byteString(field.data));
   if (!parts.eci) return [];
   const encoded = tryEncode(env, field, '^BT', () => ({
