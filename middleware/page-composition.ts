@@ -1,6 +1,7 @@
-// PDF page-composition headers. The service validates them like the legacy one but composes no page.
+// PDF page-composition headers: validated like the legacy service does; composed into sheets only when the
+// router is set to apply them (`pageComposition: 'apply'`).
 
-import type { Rotation } from '../renderer/index.js';
+import type { PageComposition, Rotation } from '../renderer/index.js';
 import { PlainHttpError } from './http-errors.js';
 import type { LabelSize } from './path-params.js';
 
@@ -72,4 +73,23 @@ export const PAGE_COMPOSITION_HEADERS: readonly string[] = [
 
 export function asksForPageComposition(header: HeaderLookup): boolean {
   return PAGE_COMPOSITION_HEADERS.some((name) => header(name) !== undefined);
+}
+
+/**
+ * The sheets the (already validated) headers ask for, with the legacy defaults: one label per sheet, justified both
+ * ways, a dashed border; without X-Page-Size the sheet is the grid's own size.
+ */
+export function pageComposition(header: HeaderLookup): PageComposition {
+  const lower = (name: string) => header(name)?.toLowerCase();
+  const match = LAYOUT.exec(header('X-Page-Layout') ?? '1x1');
+  const size = PAGE_SIZES[lower('X-Page-Size') ?? ''];
+  const landscape = lower('X-Page-Orientation') === 'landscape';
+  return {
+    ...(size && (landscape ? { widthIn: size.heightIn, heightIn: size.widthIn } : { ...size })),
+    columns: Number(match?.[1] ?? 1),
+    rows: Number(match?.[2] ?? 1),
+    align: (lower('X-Page-Align') ?? 'justify') as PageComposition['align'],
+    verticalAlign: (lower('X-Page-Vertical-Align') ?? 'justify') as PageComposition['verticalAlign'],
+    border: (lower('X-Label-Border') ?? 'dashed') as PageComposition['border'],
+  };
 }

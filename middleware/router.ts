@@ -15,7 +15,7 @@ import {
   sendStoreUnavailable,
 } from './http-errors.js';
 import type { KeyStore } from './keys/key-store.js';
-import { asksForPageComposition, validatePageHeaders } from './page-composition.js';
+import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { limitRequestRate, PageAccount, sendRateLimited } from './rate-limits.js';
 import { readRequestBody, readZplBody } from './request-body.js';
@@ -66,6 +66,8 @@ export interface LegacyRouterOptions {
   now?: () => Date;
   /** How PDF pages are drawn: `vector` paths and searchable text (default), or `raster`, each label one 1-bit image. */
   pdf?: PdfMode;
+  /** X-Page-* and X-Label-Border: `validate` only (default, as the spec says) or `apply` (labels placed on sheets). */
+  pageComposition?: 'validate' | 'apply';
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -177,7 +179,9 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
       log(JSON.stringify({ event: 'upstream_fallback', requestId: res.locals.requestId, reason }));
       return forwardCounted(forward, req, res, body?.received ?? NO_BODY, pages, endpoint);
     };
-    if (fallback && format === 'pdf' && asksForPageComposition((name) => req.get(name))) {
+    const composes = format === 'pdf' && asksForPageComposition((name) => req.get(name));
+    const page = composes && options.pageComposition === 'apply' ? pageComposition((name) => req.get(name)) : undefined;
+    if (fallback && composes && !page) {
       await forwardInstead(fallback, 'PDF page composition');
       return;
     }
@@ -190,6 +194,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
         ...(index !== undefined && { index }),
         ...(format === 'png' && { rotation, quality: parseQuality(req.get('X-Quality')) }),
         ...(format === 'pdf' && options.pdf !== undefined && { pdf: options.pdf }),
+        ...(page && { page }),
         maxLabels: settings.maxLabels,
         ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
       });

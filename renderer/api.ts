@@ -29,6 +29,21 @@ export interface RenderRequest extends RenderLimits {
   quality?: Quality;
   /** PDF only: how labels are drawn on the pages. Default `vector`. */
   pdf?: PdfMode;
+  /** PDF only: labels placed on sheets in a grid instead of one label-sized page each. */
+  page?: PageComposition;
+}
+
+/** Sheets of labels (the legacy service's X-Page-* headers): a grid, aligned on the sheet, bordered. */
+export interface PageComposition {
+  /** Sheet size in inches as it prints (landscape already turned); omitted, the grid's own size. */
+  widthIn?: number;
+  heightIn?: number;
+  columns: number;
+  rows: number;
+  /** `justify` spreads the spare space evenly before, between and after the labels. */
+  align: 'left' | 'right' | 'center' | 'justify';
+  verticalAlign: 'top' | 'bottom' | 'center' | 'justify';
+  border: 'dashed' | 'solid' | 'none';
 }
 
 export interface RenderResult {

@@ -3,6 +3,7 @@
 import type { RenderRequest, RenderResult } from './api.js';
 import { encodePdf } from './encoders/pdf.js';
 import { encodeVectorPdf } from './encoders/pdf-vector.js';
+import { encodeSheets } from './encoders/pdf-sheet.js';
 import { encodePng } from './encoders/png.js';
 import { rotateClockwise } from './encoders/rotate.js';
 import { RenderError } from './errors.js';
@@ -25,9 +26,12 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest): Prom
     if (!all) checkIndex(req.index!, doc.totalCount);
     const indices = all ? Array.from({ length: doc.totalCount }, (_, i) => i) : [req.index!];
     const widthPt = req.widthIn * 72, heightPt = req.heightIn * 72;
-    const body = req.pdf === 'raster'
+    const dotPt = 72 / dotsPerInch(req.dpmm);
+    const body = req.page
+      ? await encodeSheets(each(indices, (i): DisplayList => doc.label(i)), req.page, { labelWidthPt: widthPt, labelHeightPt: heightPt, dotPt, mode: req.pdf ?? 'vector' })
+      : req.pdf === 'raster'
       ? await encodePdf(each(indices, draw), widthPt, heightPt)
-      : await encodeVectorPdf(each(indices, (i): DisplayList => doc.label(i)), { widthPt, heightPt, dotPt: 72 / dotsPerInch(req.dpmm) });
+      : await encodeVectorPdf(each(indices, (i): DisplayList => doc.label(i)), { widthPt, heightPt, dotPt });
     return result(body, 'application/pdf', indices.length);
   }
   const index = req.index ?? 0;

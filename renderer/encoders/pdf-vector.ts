@@ -6,7 +6,7 @@
 // is inked and every earlier element under it is painted again with ink and paper swapped.
 
 import { deflateSync } from 'node:zlib';
-import { PDFDocument, PDFName, type PDFRef } from 'pdf-lib';
+import { PDFDocument, PDFName, type PDFPage, type PDFRef } from 'pdf-lib';
 import type { Orientation } from '../model.js';
 import { turn, type Box, type DisplayElement, type DisplayList, type GlyphRunElement } from '../layout/display-list.js';
 import { paint } from '../raster/paint.js';
@@ -33,12 +33,7 @@ export async function encodeVectorPdf(labels: Iterable<DisplayList>, opts: Vecto
       encodeRasterPage(doc, page, paint(list), opts.widthPt, opts.heightPt); // too much XOR to replay: the page as pixels
       continue;
     }
-    const stream = doc.context.stream(deflateSync(Buffer.from(content, 'latin1')), { Filter: 'FlateDecode' });
-    page.node.set(PDFName.of('Contents'), doc.context.register(stream));
-    for (const [name, ref] of pdf.xObjectsUsed) page.node.setXObject(PDFName.of(name), ref);
-    if (pdf.fontUsed) page.node.setFontDictionary(PDFName.of(FONT), pdf.font());
-    pdf.xObjectsUsed.clear();
-    pdf.fontUsed = false;
+    pdf.finishPage(page, content);
   }
   return doc.save({ useObjectStreams: false });
 }
@@ -46,7 +41,7 @@ export async function encodeVectorPdf(labels: Iterable<DisplayList>, opts: Vecto
 const FONT = 'F0';
 
 /** Document-wide objects: each distinct bitmap and glyph shape once, the font of the invisible text once. */
-class PdfResources {
+export class PdfResources {
   private readonly images = new Map<Uint8Array, string>();
   /** Glyph forms by font, code point and orientation, with the sub-dot shift their outline was drawn at. */
   private readonly glyphs = new Map<string, { name: string; shift: number }>();
@@ -57,6 +52,22 @@ class PdfResources {
   fontUsed = false;
 
   constructor(private readonly doc: PDFDocument) {}
+
+  /** Gives a page its content stream and the resources it used since the last page. */
+  finishPage(page: PDFPage, content: string): void {
+    const stream = this.doc.context.stream(deflateSync(Buffer.from(content, 'latin1')), { Filter: 'FlateDecode' });
+    page.node.set(PDFName.of('Contents'), this.doc.context.register(stream));
+    for (const [name, ref] of this.xObjectsUsed) page.node.setXObject(PDFName.of(name), ref);
+    if (this.fontUsed) page.node.setFontDictionary(PDFName.of(FONT), this.font());
+    this.xObjectsUsed.clear();
+    this.fontUsed = false;
+  }
+
+  /** Draws `ref` (an image or form) on the current page under resource name `name`. */
+  use(name: string, ref: PDFRef): string {
+    this.xObjectsUsed.set(name, ref);
+    return name;
+  }
 
   /** Helvetica, one of the standard 14 fonts (nothing embedded): the invisible text needs no shapes. */
   font(): PDFRef {
@@ -167,8 +178,11 @@ function n(v: number): string {
   return r === 0 ? '0' : String(r);
 }
 
-/** The page's content stream, or null when reverse elements would replay too much (the page is drawn as an image). */
-function pageContent(list: DisplayList, opts: VectorPdfOptions, pdf: PdfResources): string | null {
+/**
+ * Content drawing one label into the rectangle (0, 0)-(widthPt, heightPt) of the current coordinate system, or null
+ * when reverse elements would replay too much (the label is then drawn as an image).
+ */
+export function pageContent(list: DisplayList, opts: VectorPdfOptions, pdf: PdfResources): string | null {
   const out: string[] = [];
   const s = opts.dotPt;
   // Dots, y down, from the top-left corner of the page; then ^PO I (180 degrees) and ^PM Y (mirror) as the raster applies them.
