@@ -6,5 +6,5 @@ export type { RenderErrorCode } from './errors.js';
 export { render } from './render.js';
 export { layout } from './layout/api.js';
 export type { LayoutOptions, LayoutResult, LayoutElement } from './layout/api.js';
-export { createRenderPool, sharedRenderer, closeSharedRenderPools, DEFAULT_RENDER_TIMEOUT_MS } from './pool/index.js';
-export type { RenderFn, RenderPool, RenderPoolOptions, SharedRendererOptions } from './pool/index.js';
+export { createRenderPool, sharedRenderer, leaseSharedRenderer, closeSharedRenderPools, DEFAULT_RENDER_TIMEOUT_MS } from './pool/index.js';
+export type { RenderFn, RenderPool, RenderPoolOptions, RendererLease, SharedRendererOptions } from './pool/index.js';
