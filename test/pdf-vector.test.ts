@@ -2,6 +2,8 @@
 // images only where the label has a graphic (pdfimages), pages of the label's size (pdfinfo).
 
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { render } from '../renderer/render.js';
 import type { RenderRequest } from '../renderer/api.js';
 import { inkF1 } from '../middleware/upstream/ink-f1.js';
@@ -38,6 +40,21 @@ const LABELS: Record<string, string> = {
   'inverted (^POI) and mirrored (^PMY)':
     '^XA^POI^PMY^FO50,50^A0N,60^FDUpside down^FS^FO50,200^GB300,100,8^FS^FO400,400^BCN,100^FD12345^FS^XZ',
 };
+
+describe('vector PDF bytes', () => {
+  it('are the same whatever the process rendered before (glyph shapes are cached across requests)', async () => {
+    const zpl = '^XA^FO10,10^A0N,31^FDWavy lines 0123^FS^FO10,80^A0R,27^FDWavy^FS^XZ';
+    // First other text at other sub-dot positions, so the cache holds these glyphs from another document.
+    await render('^XA^FO13,10^A0N,31^FD  aWavy lines 0123 0123^FS^FO10,80^A0R,27^FDx Wavy^FS^XZ', { ...base, format: 'pdf' });
+    const here = createHash('sha256').update((await render(zpl, { ...base, format: 'pdf' })).body).digest('hex');
+    const renderModule = new URL('../renderer/render.js', import.meta.url).href;
+    const fresh = execFileSync(process.execPath, ['--input-type=module', '-e',
+      `const { render } = await import(${JSON.stringify(renderModule)}); const { createHash } = await import('node:crypto');` +
+      `const r = await render(${JSON.stringify(zpl)}, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf' });` +
+      `process.stdout.write(createHash('sha256').update(r.body).digest('hex'));`], { encoding: 'latin1' });
+    expect(here).to.equal(fresh);
+  });
+});
 
 describe('vector PDF read back with poppler', function () {
   before(function () {

@@ -8,7 +8,7 @@
 import { deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName, type PDFPage, type PDFRef } from 'pdf-lib';
 import type { Orientation } from '../model.js';
-import { turn, type Box, type DisplayElement, type DisplayList, type GlyphRunElement } from '../layout/display-list.js';
+import { extentOf, turn, type Box, type DisplayElement, type DisplayList, type GlyphRunElement } from '../layout/display-list.js';
 import { paint } from '../raster/paint.js';
 import { encodeRasterPage } from './pdf.js';
 
@@ -43,8 +43,8 @@ const FONT = 'F0';
 /** Document-wide objects: each distinct bitmap and glyph shape once, the font of the invisible text once. */
 export class PdfResources {
   private readonly images = new Map<Uint8Array, string>();
-  /** Glyph forms by font, code point and orientation, with the sub-dot shift their outline was drawn at. */
-  private readonly glyphs = new Map<string, { name: string; shift: number }>();
+  /** Glyph forms by font, code point and orientation. */
+  private readonly glyphs = new Map<string, string>();
   /** XObjects the current page draws, by resource name. */
   readonly xObjectsUsed = new Map<string, PDFRef>();
   private readonly refs = new Map<string, PDFRef>();
@@ -101,44 +101,37 @@ export class PdfResources {
    * Name of a form XObject that fills one glyph outline (dots relative to the pen, already turned), in the
    * current fill colour; `key` names font, code point, shift and orientation.
    */
-  glyph(key: string, shift: number, outline: () => number[][]): { name: string; shift: number } {
-    let g = this.glyphs.get(key);
-    if (!g) {
-      const name = `G${this.glyphs.size}`;
-      const form = glyphForm(key, shift, outline);
+  glyph(key: string, outline: () => number[][]): string {
+    let name = this.glyphs.get(key);
+    if (!name) {
+      name = `G${this.glyphs.size}`;
+      const form = glyphForm(key, outline);
       const stream = this.doc.context.stream(form.content, { Type: 'XObject', Subtype: 'Form', BBox: form.bbox, Filter: 'FlateDecode' });
       this.refs.set(name, this.doc.context.register(stream));
-      g = { name, shift: form.shift };
-      this.glyphs.set(key, g);
+      this.glyphs.set(key, name);
     }
-    this.xObjectsUsed.set(g.name, this.refs.get(g.name)!);
-    return g;
+    this.xObjectsUsed.set(name, this.refs.get(name)!);
+    return name;
   }
 }
 
-interface GlyphForm { content: Uint8Array; bbox: number[]; shift: number }
+interface GlyphForm { content: Uint8Array; bbox: number[] }
 
 /** Deflated glyph shapes by font, code point and orientation: labels keep printing the same glyphs. */
 const glyphForms = new Map<string, GlyphForm>();
 const MAX_GLYPH_FORMS = 20000;
 
-function glyphForm(key: string, shift: number, outline: () => number[][]): GlyphForm {
+function glyphForm(key: string, outline: () => number[][]): GlyphForm {
   let form = glyphForms.get(key);
   if (form) return form;
   const contours = outline();
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const c of contours) {
-    for (let i = 0; i + 1 < c.length; i += 2) {
-      x0 = Math.min(x0, c[i]); x1 = Math.max(x1, c[i]); y0 = Math.min(y0, c[i + 1]); y1 = Math.max(y1, c[i + 1]);
-    }
-  }
+  const { minX: x0, minY: y0, maxX: x1, maxY: y1 } = extentOf(contours);
   const ops: string[] = [];
   for (const c of contours) polygon(ops, simplify(c, GLYPH_TOLERANCE), 0, 0);
   ops.push('f');
   form = {
     content: deflateSync(Buffer.from(ops.join('\n'), 'latin1')),
     bbox: [Math.floor(x0) - 1, Math.floor(y0) - 1, Math.ceil(x1) + 1, Math.ceil(y1) + 1],
-    shift,
   };
   if (glyphForms.size >= MAX_GLYPH_FORMS) glyphForms.clear();
   glyphForms.set(key, form);
@@ -240,10 +233,13 @@ class Painter {
         const key = `${g.cp}:${g.shift}`;
         const outline = e.outlines[key];
         if (!outline) continue;
-        // One form per glyph and orientation: an outline at another sub-dot shift is the same one moved by the difference.
-        const form = this.pdf.glyph(`${e.font}:${g.cp}:${e.orientation}`, g.shift, () => turned(e.orientation, outline));
-        const [dx, dy] = turn(e.orientation, g.shift - form.shift, 0);
-        out.push(`q 1 0 0 1 ${n(g.x + dx)} ${n(g.y + dy)} cm /${form.name} Do Q`);
+        // One form per glyph and orientation, from its unshifted outline, moved by the sub-dot shift.
+        const upright = e.outlines[`${g.cp}:0`];
+        const name = upright
+          ? this.pdf.glyph(`${e.font}:${g.cp}:${e.orientation}`, () => turned(e.orientation, upright))
+          : this.pdf.glyph(`${e.font}:${key}:${e.orientation}`, () => turned(e.orientation, outline));
+        const [dx, dy] = upright ? turn(e.orientation, g.shift, 0) : [0, 0];
+        out.push(`q 1 0 0 1 ${n(g.x + dx)} ${n(g.y + dy)} cm /${name} Do Q`);
       }
       return;
     }

@@ -16,7 +16,7 @@ export interface Face {
   /**
    * Outline for orientation N in dots relative to the pen point on the baseline (y down); null for blank glyphs.
    * `shift` (a fraction of a dot, in quarters) moves the glyph right for sub-dot pen positions: the outline at
-   * shift s is the one at shift 0 moved s dots right (the vector PDF draws one shape for all shifts).
+   * shift s is the one at shift 0 moved s dots right (the vector PDF draws the shift-0 shape, moved).
    */
   outline(cp: number, shift?: number): Contour[] | null;
   /** Whether the face draws at sub-dot pen positions (outline fonts with fractional advances). */

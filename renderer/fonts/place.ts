@@ -1,6 +1,6 @@
 // Glyph outlines placed relative to the pen: font units (y up) mapped to dots (y down), ready to fill.
 
-import type { Contour } from '../layout/display-list.js';
+import { extentOf, type Contour } from '../layout/display-list.js';
 
 /**
  * Maps an outline (font units, y up) with X = ox + gx * sx, Y = oy - gy * sy, where (ox, oy) is the glyph's
@@ -20,13 +20,6 @@ export function placeOutline(contours: readonly (readonly number[])[], sx: numbe
 
 /** The outline, or null when it encloses no area (nothing would be filled). */
 export function nonEmpty(placed: Contour[]): Contour[] | null {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const c of placed) {
-    for (let i = 0; i + 1 < c.length; i += 2) {
-      const x = c[i], y = c[i + 1];
-      if (x < minX) minX = x; if (x > maxX) maxX = x;
-      if (y < minY) minY = y; if (y > maxY) maxY = y;
-    }
-  }
+  const { minX, minY, maxX, maxY } = extentOf(placed);
   return minX < maxX && minY < maxY ? placed : null;
 }

@@ -2,7 +2,7 @@
 // with the span of the field being laid out. Drawers never see pixels.
 
 import type { Bits } from '../model.js';
-import { inkOf, turn, type Box, type Contour, type DisplayElement, type GlyphRunElement, type InkMode, type Span } from './display-list.js';
+import { extentOf, inkOf, turn, type Box, type Contour, type DisplayElement, type GlyphRunElement, type InkMode, type Span } from './display-list.js';
 
 /** A glyph run as a drawer hands it over (ink and position on the page come from the canvas). */
 export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines'>;
@@ -30,14 +30,8 @@ export class DisplayListBuilder implements Canvas {
 
   path(contours: readonly ArrayLike<number>[], mode: InkMode): void {
     const plain: Contour[] = contours.map((c) => Array.isArray(c) ? c as number[] : Array.from(c));
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const c of plain) {
-      for (let i = 0; i + 1 < c.length; i += 2) {
-        if (c[i] < x0) x0 = c[i]; if (c[i] > x1) x1 = c[i];
-        if (c[i + 1] < y0) y0 = c[i + 1]; if (c[i + 1] > y1) y1 = c[i + 1];
-      }
-    }
-    this.elements.push({ kind: 'path', ...inkOf(mode), box: boxOf(x0, y0, x1, y1), span: this.span, contours: plain });
+    const e = extentOf(plain);
+    this.elements.push({ kind: 'path', ...inkOf(mode), box: boxOf(e.minX, e.minY, e.maxX, e.maxY), span: this.span, contours: plain });
   }
 
   bitmap(bits: Bits, x: number, y: number, mode: InkMode, scaleX = 1, scaleY = 1): void {

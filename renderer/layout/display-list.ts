@@ -62,7 +62,8 @@ export interface GlyphRunElement extends ElementBase {
   glyphs: PlacedGlyph[];
   /**
    * Outlines by `${cp}:${shift}`, in dots relative to the pen, drawn upright (orientation N, y down); a glyph of
-   * orientation R, I or B is this outline turned clockwise by 90, 180 or 270 degrees about its pen point.
+   * orientation R, I or B is this outline turned clockwise by 90, 180 or 270 degrees about its pen point. A glyph
+   * drawn at a sub-dot shift also has its `${cp}:0` outline: the same shape, `shift` dots further left.
    */
   outlines: Record<string, Contour[]>;
 }
@@ -78,6 +79,19 @@ export interface DisplayList {
   mirror: boolean;
   /** ^PO I: the whole label turned 180 degrees (applied after mirroring). */
   invert: boolean;
+}
+
+/** Extent of polygons: min/max x and y over every point (Infinity/-Infinity when there is none). */
+export function extentOf(contours: readonly ArrayLike<number>[]): { minX: number; minY: number; maxX: number; maxY: number } {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const c of contours) {
+    for (let i = 0; i + 1 < c.length; i += 2) {
+      const x = c[i], y = c[i + 1];
+      if (x < minX) minX = x; if (x > maxX) maxX = x;
+      if (y < minY) minY = y; if (y > maxY) maxY = y;
+    }
+  }
+  return { minX, minY, maxX, maxY };
 }
 
 /** A point of an upright outline turned to a glyph orientation (clockwise about the pen point). */

@@ -101,6 +101,8 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     const outline = face.outline(cp, shift);
     if (!outline) continue;
     outlines[`${cp}:${shift}`] ??= outline;
+    // The unshifted outline too: vector backends draw one shape per glyph and move it by the shift.
+    if (shift !== 0 && !(`${cp}:0` in outlines)) { const upright = face.outline(cp, 0); if (upright) outlines[`${cp}:0`] = upright; }
     glyphs.push({ cp, x: Math.round(px), y: Math.round(py), shift });
   }
   c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines }, style.mode);
