@@ -101,7 +101,7 @@ export class PdfResources {
    * Name of a form XObject that fills one glyph outline (dots relative to the pen, already turned), in the
    * current fill colour; `key` names font, code point, shift and orientation.
    */
-  glyph(key: string, outline: () => number[][]): string {
+  glyph(key: string, outline: () => GlyphShape): string {
     let name = this.glyphs.get(key);
     if (!name) {
       name = `G${this.glyphs.size}`;
@@ -121,13 +121,49 @@ interface GlyphForm { content: Uint8Array; bbox: number[] }
 const glyphForms = new Map<string, GlyphForm>();
 const MAX_GLYPH_FORMS = 20000;
 
-function glyphForm(key: string, outline: () => number[][]): GlyphForm {
+/** A glyph turned to its orientation: its polygons (for the box) and the path operators that fill it. */
+interface GlyphShape { polygons: number[][]; ops: string[] }
+
+/** The glyph's fill: its curves where the font gave them, else its polygons thinned within GLYPH_TOLERANCE. */
+function formOps(o: Orientation, polygons: readonly number[][], curves: readonly number[][] | undefined): GlyphShape {
+  const turnedPolygons = turned(o, polygons);
+  const ops: string[] = [];
+  if (curves && curves.length === polygons.length && curves.every((c) => c.length > 0)) {
+    for (const c of curves) curvePath(ops, o, c);
+  } else {
+    for (const c of turnedPolygons) polygon(ops, simplify(c, GLYPH_TOLERANCE), 0, 0);
+  }
+  return { polygons: turnedPolygons, ops };
+}
+
+/** Path data (see PathData) turned to an orientation, as path operators; quadratic segments become cubic ones. */
+function curvePath(out: string[], o: Orientation, path: readonly number[]): void {
+  let s = '';
+  let cx = 0, cy = 0;
+  const pt = (x: number, y: number) => { const [a, b] = turn(o, x, y); return `${n(a)} ${n(b)}`; };
+  for (let i = 0; i < path.length;) {
+    const op = path[i++];
+    if (op === 0 || op === 1) {
+      cx = path[i++]; cy = path[i++];
+      s += `${pt(cx, cy)} ${op === 0 ? 'm' : 'l'} `;
+    } else if (op === 2) {
+      const qx = path[i++], qy = path[i++], x = path[i++], y = path[i++];
+      s += `${pt(cx + (2 / 3) * (qx - cx), cy + (2 / 3) * (qy - cy))} ${pt(x + (2 / 3) * (qx - x), y + (2 / 3) * (qy - y))} ${pt(x, y)} c `;
+      cx = x; cy = y;
+    } else {
+      const x1 = path[i++], y1 = path[i++], x2 = path[i++], y2 = path[i++], x = path[i++], y = path[i++];
+      s += `${pt(x1, y1)} ${pt(x2, y2)} ${pt(x, y)} c `;
+      cx = x; cy = y;
+    }
+  }
+  out.push(s + 'h');
+}
+
+function glyphForm(key: string, shape: () => GlyphShape): GlyphForm {
   let form = glyphForms.get(key);
   if (form) return form;
-  const contours = outline();
-  const { minX: x0, minY: y0, maxX: x1, maxY: y1 } = extentOf(contours);
-  const ops: string[] = [];
-  for (const c of contours) polygon(ops, simplify(c, GLYPH_TOLERANCE), 0, 0);
+  const { polygons, ops } = shape();
+  const { minX: x0, minY: y0, maxX: x1, maxY: y1 } = extentOf(polygons);
   ops.push('f');
   form = {
     content: deflateSync(Buffer.from(ops.join('\n'), 'latin1')),
@@ -233,11 +269,12 @@ class Painter {
         const key = `${g.cp}:${g.shift}`;
         const outline = e.outlines[key];
         if (!outline) continue;
-        // One form per glyph and orientation, from its unshifted outline, moved by the sub-dot shift.
+        // One form per glyph and orientation, from its unshifted outline (Bézier segments kept), moved by the sub-dot shift.
         const upright = e.outlines[`${g.cp}:0`];
+        const curves = e.curves?.[g.cp];
         const name = upright
-          ? this.pdf.glyph(`${e.font}:${g.cp}:${e.orientation}`, () => turned(e.orientation, upright))
-          : this.pdf.glyph(`${e.font}:${key}:${e.orientation}`, () => turned(e.orientation, outline));
+          ? this.pdf.glyph(`${e.font}:${g.cp}:${e.orientation}`, () => formOps(e.orientation, upright, curves))
+          : this.pdf.glyph(`${e.font}:${key}:${e.orientation}`, () => formOps(e.orientation, outline, g.shift === 0 ? curves : undefined));
         const [dx, dy] = upright ? turn(e.orientation, g.shift, 0) : [0, 0];
         out.push(`q 1 0 0 1 ${n(g.x + dx)} ${n(g.y + dy)} cm /${name} Do Q`);
       }

@@ -27,6 +27,10 @@ export function downloadedFace(obj: StoredObject, height: number, width: number)
   const sy = h / Math.max(1, font.ascent - font.descent);
   const sx = width > 0 ? (sy * width) / h : sy;
   const key = `${font.id}:${h}:${width}`;
+  const placed = (cp: number) => cachedOutline(`${key}:${cp}`, () => {
+    const g = font.glyph(cp);
+    return g ? placeOutline(g, sx, sy, 0, 0) : null;
+  });
   return {
     key,
     height: h,
@@ -34,10 +38,10 @@ export function downloadedFace(obj: StoredObject, height: number, width: number)
     antialias: true,
     advance: (cp) => (font.glyph(cp)?.advance ?? font.unitsPerEm / 2) * sx,
     outline(cp) {
-      return cachedOutline(`${key}:${cp}`, () => {
-        const g = font.glyph(cp);
-        return g ? placeOutline(g.contours, sx, sy, 0, 0) : null;
-      });
+      return placed(cp)?.polygons ?? null;
+    },
+    curves(cp) {
+      return placed(cp)?.curves ?? null;
     },
   };
 }

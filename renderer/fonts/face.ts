@@ -1,6 +1,7 @@
 // A face: one font at one size, as the layout and drawing code see it.
 
-import type { Contour } from '../layout/display-list.js';
+import type { Contour, PathData } from '../layout/display-list.js';
+import type { PlacedOutline } from './place.js';
 
 export interface Face {
   /** Identifies font and size in glyph-cache keys. */
@@ -19,6 +20,8 @@ export interface Face {
    * shift s is the one at shift 0 moved s dots right (the vector PDF draws the shift-0 shape, moved).
    */
   outline(cp: number, shift?: number): Contour[] | null;
+  /** The unshifted outline with its Bézier segments kept (vector output); null for blank glyphs. */
+  curves(cp: number): PathData[] | null;
   /** Whether the face draws at sub-dot pen positions (outline fonts with fractional advances). */
   readonly subpixel?: boolean;
   /** Line pitch inside a ^TB block when it differs from the cell height (font 0 spaces lines wider there). */
@@ -27,11 +30,11 @@ export interface Face {
   mapChar?(cp: number): number;
 }
 
-const cache = new Map<string, Contour[] | null>();
+const cache = new Map<string, PlacedOutline | null>();
 const MAX_CACHED = 20000;
 
 /** Placed glyph outlines memoised by face key, code point and shift. */
-export function cachedOutline(key: string, make: () => Contour[] | null): Contour[] | null {
+export function cachedOutline(key: string, make: () => PlacedOutline | null): PlacedOutline | null {
   let m = cache.get(key);
   if (m === undefined) {
     if (cache.size >= MAX_CACHED) cache.clear();

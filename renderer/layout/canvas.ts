@@ -5,7 +5,7 @@ import type { Bits } from '../model.js';
 import { extentOf, inkOf, turn, type Box, type Contour, type DisplayElement, type GlyphRunElement, type InkMode, type Span } from './display-list.js';
 
 /** A glyph run as a drawer hands it over (ink and position on the page come from the canvas). */
-export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines'>;
+export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves'>;
 
 export interface Canvas {
   /** Label size in dots (drawers skip work wholly off the label). */
@@ -43,16 +43,21 @@ export class DisplayListBuilder implements Canvas {
 
   glyphRun(run: GlyphRunSpec, mode: InkMode): void {
     if (!run.glyphs.length) return;
+    // Each outline's extent once, turned as a box; each glyph moves it to its pen point.
+    const extents = new Map<string, { minX: number; minY: number; maxX: number; maxY: number }>();
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const g of run.glyphs) {
-      for (const c of run.outlines[`${g.cp}:${g.shift}`] ?? []) {
-        for (let i = 0; i + 1 < c.length; i += 2) {
-          const [dx, dy] = turn(run.orientation, c[i], c[i + 1]);
-          const px = g.x + dx, py = g.y + dy;
-          if (px < x0) x0 = px; if (px > x1) x1 = px;
-          if (py < y0) y0 = py; if (py > y1) y1 = py;
-        }
+      const key = `${g.cp}:${g.shift}`;
+      let e = extents.get(key);
+      if (!e) {
+        const u = extentOf(run.outlines[key] ?? []);
+        const [ax, ay] = turn(run.orientation, u.minX, u.minY), [bx, by] = turn(run.orientation, u.maxX, u.maxY);
+        e = { minX: Math.min(ax, bx), minY: Math.min(ay, by), maxX: Math.max(ax, bx), maxY: Math.max(ay, by) };
+        extents.set(key, e);
       }
+      if (!(e.minX <= e.maxX)) continue;
+      x0 = Math.min(x0, g.x + e.minX); x1 = Math.max(x1, g.x + e.maxX);
+      y0 = Math.min(y0, g.y + e.minY); y1 = Math.max(y1, g.y + e.maxY);
     }
     if (x0 > x1) { x0 = x1 = run.glyphs[0].x; y0 = y1 = run.glyphs[0].y; }
     this.elements.push({ kind: 'glyphRun', ...inkOf(mode), box: boxOf(x0, y0, x1, y1), span: this.span, ...run });

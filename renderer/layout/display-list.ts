@@ -15,6 +15,12 @@ export interface Span { start: number; end: number }
 /** A closed polygon in dots: x0, y0, x1, y1, ... (curves flattened as the raster fills them). */
 export type Contour = number[];
 
+/**
+ * One closed contour with its curves kept, in dots: `0 x y` move, `1 x y` line, `2 cx cy x y` quadratic Bézier,
+ * `3 c1x c1y c2x c2y x y` cubic Bézier (each from the current point).
+ */
+export type PathData = number[];
+
 interface ElementBase {
   ink: Ink;
   color: InkColor;
@@ -66,6 +72,8 @@ export interface GlyphRunElement extends ElementBase {
    * drawn at a sub-dot shift also has its `${cp}:0` outline: the same shape, `shift` dots further left.
    */
   outlines: Record<string, Contour[]>;
+  /** Glyph outlines with their Bézier segments, by code point: upright and unshifted, like `outlines[`${cp}:0`]`. */
+  curves?: Record<string, PathData[]>;
 }
 
 export type DisplayElement = RectElement | PathElement | BitmapElement | GlyphRunElement;

@@ -2,7 +2,7 @@
 
 import type { Orientation } from '../model.js';
 import type { Canvas } from '../layout/canvas.js';
-import type { Contour, InkMode, PlacedGlyph } from '../layout/display-list.js';
+import type { Contour, InkMode, PathData, PlacedGlyph } from '../layout/display-list.js';
 import type { Face } from '../fonts/face.js';
 
 /** Code points of `text` after the font's own substitutions. */
@@ -80,6 +80,7 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
   const cps = codePoints(text, face);
   const glyphs: PlacedGlyph[] = [];
   const outlines: Record<string, Contour[]> = {};
+  const curves: Record<string, PathData[]> = {};
   let pen = 0;
   const total = style.reverse ? runWidth(face, cps, style.gap) : 0;
   for (let i = 0; i < cps.length; i++) {
@@ -103,7 +104,8 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     outlines[`${cp}:${shift}`] ??= outline;
     // The unshifted outline too: vector backends draw one shape per glyph and move it by the shift.
     if (shift !== 0 && !(`${cp}:0` in outlines)) { const upright = face.outline(cp, 0); if (upright) outlines[`${cp}:0`] = upright; }
+    if (!(cp in curves)) { const c = face.curves(cp); if (c) curves[cp] = c; }
     glyphs.push({ cp, x: Math.round(px), y: Math.round(py), shift });
   }
-  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines }, style.mode);
+  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, curves }, style.mode);
 }

@@ -79,7 +79,7 @@ async function chooseSources(samples: { cp: number; png?: string }[], glyphs: Re
       .map(([l, r, t, b]) => [(l - ORIGIN) / h, (r - ORIGIN) / h, (ORIGIN + baseline - t) / h, (ORIGIN + baseline - b) / h] as const)
       .filter(([l, r]) => (l + r) / 2 >= box[1] && (l + r) / 2 <= box[2]);
     const score = (outline: ReturnType<typeof fitGlyph>) => {
-      const m = outline && coverageMask(outline);
+      const m = outline && coverageMask(outline.polygons);
       const got = new Uint8Array(w * wh);
       if (m) {
         const px = ORIGIN - x0 + m.x, py = Math.round(ORIGIN + baseline) - y0 + m.y;
