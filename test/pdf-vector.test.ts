@@ -37,6 +37,9 @@ const LABELS: Record<string, string> = {
   '^GF graphic and ^FR graphic':
     '^XA^FO100,100^GFA,32,32,4,FFFFFFFF80000001BFFFFFFDA0000005AFFFFFF5A8000015ABFFFFD5AA000055^FS' +
     '^FO100,300^GB200,100,100^FS^FO120,320^FR^GFA,8,8,1,FFC3C3C3C3C3C3FF^FS^XZ',
+  'a reverse QR code and reverse lines over a box (hundreds of touching reverse modules)':
+    '^XA^FO40,40^FR^BQN,2,8^FDQA,reverse modules touching each other all over the symbol^FS^FO10,500^GB600,300,3^FS' +
+    [0, 1, 2, 3, 4, 5, 6].map((i) => `^FO24,${512 + i * 40}^A0N,${30 + (i % 3) * 6}^FR^FDReverse line ${i}^FS`).join('') + '^XZ',
   'inverted (^POI) and mirrored (^PMY)':
     '^XA^POI^PMY^FO50,50^A0N,60^FDUpside down^FS^FO50,200^GB300,100,8^FS^FO400,400^BCN,100^FD12345^FS^XZ',
 };

@@ -235,28 +235,46 @@ class Painter {
 
   constructor(private readonly out: string[], private readonly pdf: PdfResources) {}
 
-  /** Paints element i over the elements before it; `swapped` paints ink as paper and paper as ink. */
-  element(els: readonly DisplayElement[], i: number, swapped: boolean): void {
+  /**
+   * Paints element i over the elements before it; `swapped` paints ink as paper and paper as ink. `within` is the
+   * region a reverse element being painted clips to: what lies wholly outside it is not painted again.
+   */
+  element(els: readonly DisplayElement[], i: number, swapped: boolean, within?: Region): void {
     const e = els[i];
     const out = this.out;
     if (e.ink === 'reverse') {
+      const region = intersect(pixels(e.box), within);
+      if (!region) return;
+      const under: number[] = [];
+      for (let j = 0; j < i; j++) if (intersect(pixels(els[j].box), region)) under.push(j);
+      if (!under.length) {
+        // Over bare paper XOR is plain ink: no clip, nothing to paint again.
+        this.setFill(!swapped);
+        this.solid(e);
+        return;
+      }
       out.push('q');
       this.shape(e);
       out.push('W n');
       this.fill = -1; // q/Q: the colour after Q is unknown to us
       this.setFill(!swapped);
       out.push(`${e.box.x - 1} ${e.box.y - 1} ${e.box.width + 2} ${e.box.height + 2} re f`);
-      for (let j = 0; j < i; j++) {
-        if (!overlaps(els[j].box, e.box)) continue;
+      for (const j of under) {
         this.replayed++;
         if (this.replayed > MAX_REPLAYED) break;
-        this.element(els, j, !swapped);
+        this.element(els, j, !swapped, region);
       }
       out.push('Q');
       this.fill = -1;
       return;
     }
     this.setFill((e.color === 'black') !== swapped);
+    this.solid(e);
+  }
+
+  /** Fills the element's ink in the current colour. */
+  private solid(e: DisplayElement): void {
+    const out = this.out;
     if (e.kind === 'bitmap') {
       const name = this.pdf.image(e.bits, e.stride, e.width, e.height);
       const w = e.width * e.scaleX, h = e.height * e.scaleY;
@@ -314,8 +332,19 @@ class Painter {
   }
 }
 
-function overlaps(a: Box, b: Box): boolean {
-  return a.x <= b.x + b.width + 1 && b.x <= a.x + a.width + 1 && a.y <= b.y + b.height + 1 && b.y <= a.y + a.height + 1;
+/** Whole dots [x0, x1) x [y0, y1). */
+interface Region { x0: number; y0: number; x1: number; y1: number }
+
+/** The dots an element's box can ink (the raster inks no dot outside them). */
+function pixels(b: Box): Region {
+  return { x0: Math.floor(b.x), y0: Math.floor(b.y), x1: Math.ceil(b.x + b.width), y1: Math.ceil(b.y + b.height) };
+}
+
+/** The dots two regions share, or null when none (boxes that only touch share none). */
+function intersect(a: Region, b: Region | undefined): Region | null {
+  if (!b) return a.x0 < a.x1 && a.y0 < a.y1 ? a : null;
+  const r = { x0: Math.max(a.x0, b.x0), y0: Math.max(a.y0, b.y0), x1: Math.min(a.x1, b.x1), y1: Math.min(a.y1, b.y1) };
+  return r.x0 < r.x1 && r.y0 < r.y1 ? r : null;
 }
 
 function polygon(out: string[], c: readonly number[], dx: number, dy: number): void {
