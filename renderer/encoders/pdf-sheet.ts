@@ -50,7 +50,8 @@ export async function encodeSheets(labels: Iterable<DisplayList>, page: PageComp
     cell++;
   }
   pdf.finishPage(sheet, content.join('\n'));
-  return doc.save({ useObjectStreams: false });
+  // Written in one go: pdf-lib would otherwise pause for a timer tick every 50 objects (one per glyph shape here).
+  return doc.save({ useObjectStreams: false, objectsPerTick: Infinity });
 }
 
 /**

@@ -35,7 +35,8 @@ export async function encodeVectorPdf(labels: Iterable<DisplayList>, opts: Vecto
     }
     pdf.finishPage(page, content);
   }
-  return doc.save({ useObjectStreams: false });
+  // Written in one go: pdf-lib would otherwise pause for a timer tick every 50 objects (one per glyph shape here).
+  return doc.save({ useObjectStreams: false, objectsPerTick: Infinity });
 }
 
 const FONT = 'F0';
