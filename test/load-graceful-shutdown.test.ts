@@ -25,8 +25,10 @@ interface Started {
 }
 
 async function startServer(shutdownTimeoutMs: number): Promise<Started> {
+  // Raster PDFs: the slow request's 15x15 inch pages take their time that way (vector pages of one box take milliseconds).
   const server = spawnWatched(process.execPath, [SERVER], {
     PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off', SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
+    PDF_MODE: 'raster',
   });
   const line = await server.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
   const key = server.lines.find((l) => l.startsWith('dev API key: '))?.slice('dev API key: '.length) ?? '';
