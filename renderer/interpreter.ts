@@ -189,11 +189,11 @@ export class Interpreter {
         // ^A: the font name is the first byte, then orientation,height,width[,path] after it.
         const name = tok.raw.length ? String.fromCharCode(tok.raw[0]).toUpperCase() : '';
         const nameParam: RawParam = { text: name, offset: tok.paramStart, size: tok.raw.length ? 1 : 0 };
-        return readParams(key, [nameParam, ...splitParams(tok, 1)], specs, this.log);
+        return readParams(key, [nameParam, ...splitParams(tok, 1)], specs, this.log, { unitScale: this.printer.unitScale });
       }
       default:
         if (specs.length === 0) { this.ignoreContent(key, tok); return []; }
-        return readParams(key, splitParams(tok), specs, this.log);
+        return readParams(key, splitParams(tok), specs, this.log, { unitScale: this.printer.unitScale });
     }
   }
 

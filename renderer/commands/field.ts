@@ -65,7 +65,7 @@ export const fieldCommands: CommandTable = {
   },
   '^FN': { params: [int('number', 0, 9999, 0), text('prompt')], run: (ip, [n]) => { ip.field.fieldNumber = n as number; } },
   '^SN': {
-    params: [text('start'), int('increment', -999999, 999999, 1), yesNo('leadingZeros', 'N')],
+    params: [text('start'), int('increment', -999999999999, 999999999999, 1), yesNo('leadingZeros', 'N')],
     run: (ip, [start, inc, z]) => {
       ip.field.data = new TextEncoder().encode((start as string | undefined) ?? '1');
       ip.field.serial = { increment: String(inc), leadingZeros: z === 'Y' };

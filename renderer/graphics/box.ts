@@ -16,12 +16,12 @@ export interface BoxSpec {
   rounding: number;
 }
 
-/** Box geometry as the printer computes it: width and height never below the thickness. */
+/** Box geometry from the field's parameters (the ^GB table already keeps width and height at least the thickness). */
 export function boxFromField(f: Field): BoxSpec {
-  const [w, h, t, color, rounding] = f.params as [number | undefined, number | undefined, number, string, number | undefined];
-  const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
-  const width = Math.max(w ?? thickness, thickness);
-  const height = Math.max(h ?? thickness, thickness);
+  const [w, h, t, color, rounding] = f.params as [number | undefined, number | undefined, number | undefined, string, number | undefined];
+  const thickness = t ?? 1;
+  const width = w ?? thickness;
+  const height = h ?? thickness;
   const mode: InkMode = f.reverse ? 'xor' : color === 'W' ? 'white' : 'black';
   const y = f.origin === 'FT' ? f.y - height : f.y;
   return { x: f.x, y, width, height, thickness, mode, rounding: rounding ?? 0 };
