@@ -73,7 +73,7 @@ export interface DocumentPlan {
   objects: Map<string, StoredObject>;
   /** Sum of copies over labels. */
   totalCount: number;
-  /** Commands this renderer does not support, in the order first met. */
+  /** Features met while interpreting that this renderer does not draw (drawing may add more to the log). */
   unsupported: string[];
 }
 
@@ -86,8 +86,6 @@ export class Interpreter {
   readonly printer: PrinterState;
   readonly dpmm: number;
   readonly labels: LabelPlan[] = [];
-  /** Commands met that this renderer does not know (the legacy service may draw them). */
-  readonly unsupported = new Set<string>();
   label: LabelDraft | null = null;
   field: FieldDraft;
   private readonly table: CommandTable;
@@ -130,7 +128,7 @@ export class Interpreter {
     // the legacy service counts the first label with fields as label 0. A document of empty formats still prints them.
     const labels = this.labels.some((l) => l.fields.length > 0) ? this.labels.filter((l) => l.fields.length > 0) : this.labels;
     const totalCount = labels.reduce((s, l) => s + l.copies, 0);
-    return { labels, log: this.log, objects: this.printer.objects, totalCount, unsupported: [...this.unsupported] };
+    return { labels, log: this.log, objects: this.printer.objects, totalCount, unsupported: this.log.features() };
   }
 
   /** Runs tokens in order (also used to replay a stored format for ^XF). */
@@ -163,8 +161,7 @@ export class Interpreter {
     }
     const def = this.table[key];
     if (!def) {
-      this.unsupported.add(key);
-      this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}; ignored`);
+      this.log.add({ byteIndex: tok.start, byteSize: tok.end - tok.start, command: key, param: 0, message: `Unknown command ${key}; ignored`, feature: key });
       return;
     }
     if (!this.label && !def.anywhere) {

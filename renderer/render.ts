@@ -37,14 +37,17 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest): Prom
   if (doc.totalCount > maxLabels) {
     throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${doc.totalCount} labels; the maximum is ${maxLabels}`);
   }
-  const unsupported = [...new Set([...doc.unsupported, ...undrawableKinds(doc.labels)])];
+  for (const { kind, at } of undrawableKinds(doc.labels)) {
+    doc.log.add({ byteIndex: at, byteSize: 0, command: kind, param: 0, message: `Field ${kind} is not drawn`, feature: kind });
+  }
   const drawOpts = { dpmm: req.dpmm, widthDots, heightDots, objects: doc.objects, log: doc.log };
   const draw = (i: number): Raster => {
     const { plan, copy } = locate(doc, i);
     return drawLabel(plan, copy, drawOpts);
   };
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult =>
-    ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.log.entries, unsupported });
+    // After drawing: drawers record what they skip or approximate in the same log.
+    ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.log.entries, unsupported: doc.log.features() });
 
   if (req.format === 'pdf' && req.index === undefined) {
     if (doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');

@@ -96,8 +96,8 @@ export class ShadowTraffic {
       this.#failed(sample, timedOut ? `did not answer within ${upstream.timeoutMs} ms` : `is unavailable (${describe(err)})`);
       return;
     }
-    // The legacy service being down or limiting us says nothing about rendering.
-    if (status === 429 || status >= 500) {
+    // The legacy service refusing our upstream key, limiting us or failing says nothing about rendering.
+    if (isUpstreamError(status)) {
       this.#failed(sample, `answered ${status}`);
       return;
     }
@@ -174,6 +174,13 @@ export class ShadowTraffic {
     this.#dropLoggedAt = Date.now();
     this.#droppedSinceLog = 0;
   }
+}
+
+/** Answers that are the legacy service's own trouble (auth, limits, time-outs, failures), never a divergence. */
+const UPSTREAM_ERROR_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 408, 429]);
+
+export function isUpstreamError(status: number): boolean {
+  return status >= 500 || UPSTREAM_ERROR_STATUSES.has(status);
 }
 
 function describe(err: unknown): string {
