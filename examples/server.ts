@@ -43,13 +43,17 @@ async function main(): Promise<void> {
   const app = express();
   app.disable('x-powered-by');
   const { mode, ...upstream } = config.upstream;
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
+  const { legacyPaths, ...clientOptions } = config.clients;
+  // One router (one render pool, one set of limits) at every path of LEGACY_PATHS.
+  app.use(legacyPaths, createLegacyRouter({
     ...stores,
     log,
     mode,
     ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
     shadow: config.shadow,
+    ...clientOptions,
   }));
+  if (legacyPaths.join() !== LEGACY_MOUNT_PATH) log(`LEGACY_PATHS: legacy API at ${legacyPaths.join(', ')}`);
   if (mode !== 'off') log(`UPSTREAM_MODE=${mode}: legacy service at ${redactUrl(upstream.url!)}`);
 
   const server = app.listen(config.port, config.host, () => {

@@ -1,4 +1,5 @@
 // Authentication and authorization, before any body is read or rendered: X-API-Key, expiry, scope.
+// Off by default, for clients that cannot send the header: the key in `?key=`, or one stored key for requests without any.
 
 import type { NextFunction, Request, Response } from 'express';
 import type { OutputFormat } from '../renderer/index.js';
@@ -12,6 +13,10 @@ export interface AuthorizeOptions {
   keyStore: KeyStore;
   storeTimeoutMs: number;
   now: () => Date;
+  /** Id of a stored key (as `zpl-keys list` prints it) that serves requests carrying no key. */
+  anonymousKey?: string;
+  /** Accept the key as `?key=` too; it is removed from the request URL at once. */
+  allowQueryKey?: boolean;
 }
 
 /** The key a request was authorized with (set by `authorize`). */
@@ -19,21 +24,68 @@ export function requestKey(res: Response): StoredKey {
   return res.locals.apiKey as StoredKey;
 }
 
+/** How logs name the request's key: its id, or `anonymous` when the anonymous key served it. Never the key itself. */
+export function requestKeyLabel(res: Response): string {
+  return res.locals.anonymous === true ? 'anonymous' : requestKey(res).id;
+}
+
 function scopeAllows(key: StoredKey, format: OutputFormat): boolean {
   return key.scope === 'all' || key.scope === format;
 }
 
-export function authorize({ keyStore, storeTimeoutMs, now }: AuthorizeOptions) {
+const QUERY_KEY = /^key=/;
+
+/**
+ * Takes `key=...` out of the query of `req.url` and `req.originalUrl` (so no forward, shadow copy or log
+ * line sees it) and returns its decoded value, or undefined when there is none.
+ */
+export function takeQueryKey(req: Request): string | undefined {
+  const found = splitQueryKey(req.url);
+  if (found.key === undefined) return undefined;
+  req.url = found.url;
+  req.originalUrl = splitQueryKey(req.originalUrl).url;
+  return found.key;
+}
+
+function splitQueryKey(url: string): { url: string; key?: string } {
+  const q = url.indexOf('?');
+  if (q < 0) return { url };
+  const parts = url.slice(q + 1).split('&');
+  const keyPart = parts.find((p) => QUERY_KEY.test(p));
+  if (keyPart === undefined) return { url };
+  const rest = parts.filter((p) => !QUERY_KEY.test(p));
+  let key: string;
+  try {
+    key = decodeURIComponent(keyPart.slice(4).replace(/\+/g, ' '));
+  } catch {
+    key = keyPart.slice(4);
+  }
+  return { url: url.slice(0, q) + (rest.length > 0 ? `?${rest.join('&')}` : ''), key };
+}
+
+export function authorize({ keyStore, storeTimeoutMs, now, anonymousKey, allowQueryKey }: AuthorizeOptions) {
+  // The anonymous key's hash, once its id has been resolved (ids never change; the record is re-read per request).
+  let anonymousHash: string | undefined;
+  const findAnonymous = async (): Promise<StoredKey | undefined> => {
+    const key = await withDeadline(keyStore.get(anonymousHash ?? anonymousKey!), storeTimeoutMs, 'key store');
+    if (key) anonymousHash = key.hash;
+    return key;
+  };
+
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const plainKey = req.get('X-API-Key');
-    if (plainKey === undefined || plainKey.trim() === '') {
+    const queryKey = allowQueryKey ? takeQueryKey(req) : undefined;
+    const header = req.get('X-API-Key');
+    const plainKey = header !== undefined && header.trim() !== '' ? header.trim() : queryKey?.trim() || undefined;
+    if (plainKey === undefined && anonymousKey === undefined) {
       sendJsonError(res, 401, { error: 'invalid_key', message: 'Missing API key: send it in the X-API-Key header.' });
       return;
     }
     if (!keyStore.isReady()) throw new StoreUnavailableError('key store is not ready');
-    const key = await withDeadline(keyStore.find(plainKey.trim()), storeTimeoutMs, 'key store');
+    const key = plainKey !== undefined
+      ? await withDeadline(keyStore.find(plainKey), storeTimeoutMs, 'key store')
+      : await findAnonymous();
     if (!key || key.revoked) {
-      sendJsonError(res, 401, { error: 'invalid_key', message: 'Invalid API key.' });
+      sendJsonError(res, 401, { error: 'invalid_key', message: plainKey === undefined ? 'The anonymous API key is not available.' : 'Invalid API key.' });
       return;
     }
     if (isExpired(key, now())) {
@@ -51,6 +103,7 @@ export function authorize({ keyStore, storeTimeoutMs, now }: AuthorizeOptions) {
       return;
     }
     res.locals.apiKey = key;
+    res.locals.anonymous = plainKey === undefined;
     next();
   };
 }

@@ -5,8 +5,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { RenderError, sharedRenderer, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
-import { authorize, requestKey } from './authorize.js';
+import { authorize, requestKey, requestKeyLabel } from './authorize.js';
 import { StoreUnavailableError } from './deadline.js';
+import { graphicsEndpoint } from './graphics/endpoint.js';
 import {
   NOT_FOUND_MESSAGE,
   PlainHttpError,
@@ -62,6 +63,14 @@ export interface LegacyRouterOptions {
   shadow?: ShadowOptions;
   /** Shadow mode: called for every label the legacy service drew differently (also logged as JSON). */
   onDivergence?: (event: DivergenceEvent) => void;
+  /** Id of a stored key (as `zpl-keys list` prints it) serving requests without X-API-Key, with its scope and limits (default none: 401). */
+  anonymousKey?: string;
+  /** Accept the API key as `?key=` too (default false); it is removed before any log line or upstream forward. */
+  allowQueryKey?: boolean;
+  /** Paths real clients send that the spec leaves open (default false): `/labels/4x6//` (empty index) is every label. */
+  lenientPaths?: boolean;
+  /** `POST /graphics`: an image in, ZPL with one ^GFA field out (default false; not part of the legacy API spec). */
+  graphicsEndpoint?: boolean;
   /** Clock (tests). */
   now?: () => Date;
 }
@@ -72,10 +81,25 @@ export const DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND = 100;
 export const DEFAULT_STORE_TIMEOUT_MS = 75;
 const STORE_OUTAGE_LOG_INTERVAL_MS = 10_000;
 
-/** What one render endpoint takes from the path; the ZPL comes from the path (GET) or the body (POST). */
+/** What one render endpoint takes from the path; the ZPL comes from the path or the raw query (GET) or the body (POST). */
 interface Endpoint {
   allLabels: boolean;
-  zplFromPath: boolean;
+  zplFrom: 'path' | 'query' | 'body';
+}
+
+/** The query string of a URL, undecoded ('' when there is none). */
+function rawQuery(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q + 1);
+}
+
+/** `GET .../labels/4x6/0/?^xa...` (the legacy service's own curl example): the whole query string is the ZPL. */
+function zplFromQuery(url: string): string {
+  try {
+    return decodeURIComponent(rawQuery(url));
+  } catch {
+    throw new PlainHttpError(400, 'Malformed request URL');
+  }
 }
 
 const NO_BODY = Buffer.alloc(0);
@@ -112,7 +136,12 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
 
   const router = express.Router();
   router.use(requestId);
-  router.use(authorize({ keyStore: options.keyStore, ...settings }));
+  router.use(authorize({
+    keyStore: options.keyStore,
+    ...settings,
+    ...(options.anonymousKey !== undefined && { anonymousKey: options.anonymousKey }),
+    allowQueryKey: options.allowQueryKey ?? false,
+  }));
   router.use(limitRequestRate({
     usageStore,
     organizationRequestsPerSecond: options.organizationRequestsPerSecond ?? DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
@@ -149,8 +178,9 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     await forwardCounted(forward, req, res, body, pages, endpoint);
   };
 
-  const handle = (endpoint: Endpoint) => async (req: Request, res: Response): Promise<void> => {
+  const handle = (endpoint: Endpoint) => async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (upstream.mode === 'proxy') return passThrough(upstream.forward, req, res, endpoint);
+    if (endpoint.zplFrom === 'query' && rawQuery(req.url) === '') return next(); // no ZPL at all: 404 as before
     const params = req.params as Record<string, string | string[]>;
     const dpmm = parseDensity(params.dpmm as string);
     const size = parseDimensions(params.dims as string);
@@ -160,8 +190,8 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     const rotation = parseRotation(req.get('X-Rotation'));
     if (format === 'pdf') validatePageHeaders((name) => req.get(name), size, rotation);
 
-    const body = endpoint.zplFromPath ? undefined : await readZplBody(req, settings.maxBodyBytes);
-    const zpl = body?.zpl ?? (params.zpl as string[]).join('/');
+    const body = endpoint.zplFrom === 'body' ? await readZplBody(req, settings.maxBodyBytes) : undefined;
+    const zpl = body?.zpl ?? (endpoint.zplFrom === 'path' ? (params.zpl as string[]).join('/') : zplFromQuery(req.url));
 
     const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
     const exceeded = await pages.open();
@@ -172,7 +202,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     // Fallback: what we cannot produce goes to the legacy service, with the body bytes we received.
     const fallback = upstream.mode === 'fallback' ? upstream.forward : undefined;
     const forwardInstead = (forward: Forward, reason: string): Promise<void> => {
-      log(JSON.stringify({ event: 'upstream_fallback', requestId: res.locals.requestId, reason }));
+      log(JSON.stringify({ event: 'upstream_fallback', requestId: res.locals.requestId, key: requestKeyLabel(res), reason }));
       return forwardCounted(forward, req, res, body?.received ?? NO_BODY, pages, endpoint);
     };
     if (fallback && format === 'pdf' && asksForPageComposition((name) => req.get(name))) {
@@ -225,10 +255,19 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     }
   };
 
+  // Lenient paths: an empty index (`/labels/4x6//`) is read as the all-labels endpoint's trailing-slash form.
+  if (options.lenientPaths) {
+    router.use((req: Request, _res: Response, next: NextFunction) => {
+      req.url = req.url.replace(/^(\/printers\/[^/?]+\/labels\/[^/?]+\/)\/+(?=\?|$)/, '$1');
+      next();
+    });
+  }
   const labels = '/printers/:dpmm/labels/:dims';
-  router.get(`${labels}/:index/*zpl`, handle({ allLabels: false, zplFromPath: true }));
-  router.post(`${labels}/:index`, handle({ allLabels: false, zplFromPath: false }));
-  router.post(labels, handle({ allLabels: true, zplFromPath: false }));
+  router.get(`${labels}/:index/*zpl`, handle({ allLabels: false, zplFrom: 'path' }));
+  router.get(`${labels}/:index`, handle({ allLabels: false, zplFrom: 'query' }));
+  router.post(`${labels}/:index`, handle({ allLabels: false, zplFrom: 'body' }));
+  router.post(labels, handle({ allLabels: true, zplFrom: 'body' }));
+  if (options.graphicsEndpoint) router.post('/graphics', graphicsEndpoint(settings.maxBodyBytes));
 
   router.use(async (req: Request, res: Response) => {
     if (upstream.mode !== 'proxy') return sendPlainError(res, 404, NOT_FOUND_MESSAGE);

@@ -99,6 +99,8 @@ export class KeyvKeyStore implements KeyStore {
   /** The hash a reference names: an id or hash prefix matching exactly one key, else the hash of a plain key. */
   async #resolve(ref: string): Promise<string | undefined> {
     const lower = ref.toLowerCase();
+    // A whole hash names its key directly, without listing every key (the anonymous key is looked up per request).
+    if (lower.length === 64 && HEX_PREFIX.test(lower) && (await this.#keyv.has(lower))) return lower;
     if (HEX_PREFIX.test(lower)) {
       const matches = (await this.list()).filter((k) => k.hash.startsWith(lower));
       if (matches.length === 1) return matches[0]!.hash;
