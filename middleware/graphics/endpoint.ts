@@ -4,7 +4,7 @@
 import type { Request, Response } from 'express';
 import { PlainHttpError } from '../http-errors.js';
 import { readZplBody } from '../request-body.js';
-import { graphicFieldZpl, ImageError, imageToGraphicField, type Conversion } from './image-to-gf.js';
+import { graphicFieldZpl, ImageError, imageToGraphicField, type Conversion, type GraphicField } from './image-to-gf.js';
 
 const YES = /^(1|true|yes|on|floyd-steinberg)$/i;
 
@@ -24,7 +24,7 @@ export function graphicsEndpoint(maxBodyBytes: number) {
     const { conversion, threshold } = conversionOf(req);
     const { zpl: image } = await readZplBody(req, maxBodyBytes);
     if (image.length === 0) throw new PlainHttpError(400, "No image: send it as the multipart field 'file'");
-    let gf;
+    let gf: GraphicField;
     try {
       gf = await imageToGraphicField(image, conversion, threshold);
     } catch (err) {
