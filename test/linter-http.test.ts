@@ -5,6 +5,7 @@ import request from 'supertest';
 import { buildApp, KEYS, labelsPath, binaryBody } from './helpers/http-app.js';
 import type { Express } from 'express';
 import { at } from './helpers/offsets.js';
+import { decodePng } from './helpers/png.js';
 
 /** CRC-16/XMODEM of an ASCII string, as 4 upper-case hex digits (the ^GF Z64 checksum). */
 function crc16(s: string): string {
@@ -82,6 +83,16 @@ describe('X-Linter / X-Warnings over HTTP', () => {
     const zpl = '^XA^FO50,50^GB200,1,3^FS^XZ';
     const res = await post(zpl, 'oN');
     expect(res.headers['x-warnings']).to.equal(`${at(zpl, '1,3')}|1|^GB|2|Value 1 is less than minimum value 3; used 3 instead`);
+  });
+
+  it('checks ^MU lengths against ranges in dots: half an inch is a circle, half a millimetre a line', async () => {
+    const inches = await post('^XA^MUI^FO0.1,0.1^GC0.5,0.01^FS^XZ', 'On');
+    expect(inches.headers).to.not.have.property('x-warnings');
+    const png = decodePng(inches.body as Buffer);
+    const inked = [...png.gray.keys()].filter((i) => png.gray[i]! < 128).map((i) => i % png.width);
+    expect(Math.max(...inked) - Math.min(...inked) + 1).to.be.within(100, 102); // 0.5 in at 203 dpi, not 3 in
+    const mm = '^XA^MUM^FO1,1^GB10,0,0.5^FS^XZ';
+    expect((await post(mm, 'On')).headers['x-warnings']).to.equal(`${at(mm, '0,0.5')}|1|^GB|2|Value 0 is less than minimum value 0.5; used 0.5 instead`);
   });
 
   it('counts offsets in UTF-8 bytes', async () => {
