@@ -39,7 +39,7 @@ const QUERY_KEY = /^key=/;
  * Takes `key=...` out of the query of `req.url` and `req.originalUrl` (so no forward, shadow copy or log
  * line sees it) and returns its decoded value, or undefined when there is none.
  */
-export function takeQueryKey(req: Request): string | undefined {
+function takeQueryKey(req: Request): string | undefined {
   const found = splitQueryKey(req.url);
   if (found.key === undefined) return undefined;
   req.url = found.url;

@@ -179,7 +179,7 @@ export class ShadowTraffic {
 /** Answers that are the legacy service's own trouble (auth, limits, time-outs, failures), never a divergence. */
 const UPSTREAM_ERROR_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 408, 429]);
 
-export function isUpstreamError(status: number): boolean {
+function isUpstreamError(status: number): boolean {
   return status >= 500 || UPSTREAM_ERROR_STATUSES.has(status);
 }
 
