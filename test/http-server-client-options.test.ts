@@ -74,6 +74,13 @@ describe('standalone server: options for clients that cannot change', function (
       expect(isPng(await res.arrayBuffer())).to.equal(true);
     });
 
+    it('answers the legacy linter header for ^GB0,0,0 byte for byte', async () => {
+      const res = await post(`${server.base}/v1/printers/8dpmm/labels/4x6/0/`, { 'X-Linter': 'ON' }, '^XA^FO50,50^GB0,0,0^FS^XZ');
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('x-warnings')).to.equal('18|1|^GB|3|Value 0 is less than minimum value 1; used 1 instead|'
+        + '14|1|^GB|1|Value 0 is less than minimum value 1; used 1 instead|16|1|^GB|2|Value 0 is less than minimum value 1; used 1 instead');
+    });
+
     it('never logs the key', () => {
       expect(server.lines.join('\n')).to.not.include(pngKey);
     });
