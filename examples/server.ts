@@ -44,15 +44,16 @@ async function main(): Promise<void> {
   app.disable('x-powered-by');
   const { mode, ...upstream } = config.upstream;
   const { legacyPaths, ...clientOptions } = config.clients;
-  // One router (one render pool, one set of limits) at every path of LEGACY_PATHS.
-  app.use(legacyPaths, createLegacyRouter({
+  const legacy = createLegacyRouter({
     ...stores,
     log,
     mode,
     ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
     shadow: config.shadow,
     ...clientOptions,
-  }));
+  });
+  // One router (one render pool, one set of limits) at every path of LEGACY_PATHS.
+  app.use(legacyPaths, legacy);
   if (legacyPaths.join() !== LEGACY_MOUNT_PATH) log(`LEGACY_PATHS: legacy API at ${legacyPaths.join(', ')}`);
   if (mode !== 'off') log(`UPSTREAM_MODE=${mode}: legacy service at ${redactUrl(upstream.url!)}`);
 
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: shutting down`);
     server.close(() => {
-      stores.close().finally(() => process.exit(0));
+      Promise.all([legacy.close(), stores.close()]).finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref(); // in-flight renders get 10 s

@@ -1,10 +1,10 @@
 // Authentication and authorization, before any body is read or rendered: X-API-Key, expiry, scope.
 // Off by default, for clients that cannot send the header: the key in `?key=`, or one stored key for requests without any.
 
-import type { NextFunction, Request, Response } from 'express';
 import type { OutputFormat } from '../renderer/index.js';
 import { StoreUnavailableError, withDeadline } from './deadline.js';
 import { sendJsonError } from './http-errors.js';
+import { header, locals, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 import { isExpired, type StoredKey } from './keys/key-record.js';
 import type { KeyStore } from './keys/key-store.js';
 import { scopeFormat } from './request-headers.js';
@@ -20,13 +20,13 @@ export interface AuthorizeOptions {
 }
 
 /** The key a request was authorized with (set by `authorize`). */
-export function requestKey(res: Response): StoredKey {
-  return res.locals.apiKey as StoredKey;
+export function requestKey(res: LegacyResponse): StoredKey {
+  return locals(res).apiKey as StoredKey;
 }
 
 /** How logs name the request's key: its id, or `anonymous` when the anonymous key served it. Never the key itself. */
-export function requestKeyLabel(res: Response): string {
-  return res.locals.anonymous === true ? 'anonymous' : requestKey(res).id;
+export function requestKeyLabel(res: LegacyResponse): string {
+  return locals(res).anonymous === true ? 'anonymous' : requestKey(res).id;
 }
 
 function scopeAllows(key: StoredKey, format: OutputFormat): boolean {
@@ -39,8 +39,8 @@ const QUERY_KEY = /^key=/;
  * Takes `key=...` out of the query of `req.url` and `req.originalUrl` (so no forward, shadow copy or log
  * line sees it) and returns its decoded value, or undefined when there is none.
  */
-function takeQueryKey(req: Request): string | undefined {
-  const found = splitQueryKey(req.url);
+function takeQueryKey(req: LegacyRequest): string | undefined {
+  const found = splitQueryKey(req.url ?? '/');
   if (found.key === undefined) return undefined;
   req.url = found.url;
   req.originalUrl = splitQueryKey(req.originalUrl).url;
@@ -72,10 +72,10 @@ export function authorize({ keyStore, storeTimeoutMs, now, anonymousKey, allowQu
     return key;
   };
 
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return async (req: LegacyRequest, res: LegacyResponse, next: NextFunction): Promise<void> => {
     const queryKey = allowQueryKey ? takeQueryKey(req) : undefined;
-    const header = req.get('X-API-Key');
-    const plainKey = header !== undefined && header.trim() !== '' ? header.trim() : queryKey?.trim() || undefined;
+    const sent = header(req, 'X-API-Key');
+    const plainKey = sent !== undefined && sent.trim() !== '' ? sent.trim() : queryKey?.trim() || undefined;
     if (plainKey === undefined && anonymousKey === undefined) {
       sendJsonError(res, 401, { error: 'invalid_key', message: 'Missing API key: send it in the X-API-Key header.' });
       return;
@@ -92,7 +92,7 @@ export function authorize({ keyStore, storeTimeoutMs, now, anonymousKey, allowQu
       sendJsonError(res, 401, { error: 'key_expired', message: `API key expired at ${key.expiresAt}.` });
       return;
     }
-    const format = scopeFormat(req.get('Accept'));
+    const format = scopeFormat(header(req, 'Accept'));
     if (!scopeAllows(key, format)) {
       sendJsonError(res, 403, {
         error: 'scope_denied',
@@ -102,8 +102,8 @@ export function authorize({ keyStore, storeTimeoutMs, now, anonymousKey, allowQu
       });
       return;
     }
-    res.locals.apiKey = key;
-    res.locals.anonymous = plainKey === undefined;
+    locals(res).apiKey = key;
+    locals(res).anonymous = plainKey === undefined;
     next();
   };
 }

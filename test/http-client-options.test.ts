@@ -266,3 +266,19 @@ describe('graphicsEndpoint: POST /graphics turns an image into one ^GFA field', 
     expect(res.text).to.match(/^ERROR: Image is 60000x60000 pixels/);
   });
 });
+
+describe('graphicsEndpoint with fallthrough: /graphics is the router\'s, other paths the host\'s', () => {
+  it('serves /graphics and passes anything else on', async () => {
+    const { default: express } = await import('express');
+    const { createLegacyRouter, createMemoryStores } = await import('../middleware/index.js');
+    const stores = createMemoryStores();
+    await stores.keyStore.add({ key: KEYS.all, scope: 'all' });
+    const app = express();
+    app.use('/', createLegacyRouter({ ...stores, renderThreads: 0, fallthrough: true, graphicsEndpoint: true, log: () => {} }));
+    app.get('/health', (_req, res) => { res.send('host'); });
+    const image = await new Jimp({ width: 8, height: 1, color: 0x000000ff }).getBuffer('image/png');
+    const res = await request(app).post('/graphics').set('X-API-Key', KEYS.all).attach('file', image, 'a.png');
+    expect(res.text).to.equal('^XA^FO0,0^GFA,1,1,1,FF^FS^XZ');
+    expect((await request(app).get('/health')).text).to.equal('host');
+  });
+});

@@ -1,15 +1,15 @@
 // POST /graphics (off by default): a multipart `file` image in, ZPL text with one ^GFA field out, or the same
 // data as JSON (`Accept: application/json`). `?dither=true` diffuses greys; otherwise a 50% threshold.
 
-import type { Request, Response } from 'express';
 import { PlainHttpError } from '../http-errors.js';
+import { header, sendBody, type LegacyRequest, type LegacyResponse } from '../http.js';
 import { readZplBody } from '../request-body.js';
 import { graphicFieldZpl, ImageError, imageToGraphicField, type Conversion, type GraphicField } from './image-to-gf.js';
 
 const YES = /^(1|true|yes|on|floyd-steinberg)$/i;
 
-function conversionOf(req: Request): { conversion: Conversion; threshold: number } {
-  const query = new URLSearchParams(req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '');
+function conversionOf(url: string): { conversion: Conversion; threshold: number } {
+  const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
   const dither = query.get('dither');
   const thresholdText = query.get('threshold');
   const threshold = thresholdText === null ? 128 : Number(thresholdText);
@@ -20,8 +20,8 @@ function conversionOf(req: Request): { conversion: Conversion; threshold: number
 }
 
 export function graphicsEndpoint(maxBodyBytes: number) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const { conversion, threshold } = conversionOf(req);
+  return async (req: LegacyRequest, res: LegacyResponse): Promise<void> => {
+    const { conversion, threshold } = conversionOf(req.url ?? '/');
     const { zpl: image } = await readZplBody(req, maxBodyBytes);
     if (image.length === 0) throw new PlainHttpError(400, "No image: send it as the multipart field 'file'");
     let gf: GraphicField;
@@ -31,10 +31,11 @@ export function graphicsEndpoint(maxBodyBytes: number) {
       if (err instanceof ImageError) throw new PlainHttpError(err.status, err.message);
       throw err;
     }
-    if (/application\/json/i.test(req.get('Accept') ?? '')) {
-      res.status(200).json({ totalBytes: gf.totalBytes, rowBytes: gf.rowBytes, width: gf.width, height: gf.height, data: gf.data });
+    if (/application\/json/i.test(header(req, 'Accept') ?? '')) {
+      const json = { totalBytes: gf.totalBytes, rowBytes: gf.rowBytes, width: gf.width, height: gf.height, data: gf.data };
+      sendBody(res, 200, 'application/json; charset=utf-8', JSON.stringify(json));
       return;
     }
-    res.status(200).type('text/plain').send(graphicFieldZpl(gf));
+    sendBody(res, 200, 'text/plain; charset=utf-8', graphicFieldZpl(gf));
   };
 }
