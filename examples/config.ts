@@ -30,6 +30,47 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   /** PDF_MODE: `vector` (default) or `raster`. */
   pdf?: PdfMode;
+  /** Options for clients that cannot change (README "Pointing an existing client at this service"). */
+  clients: ClientOptions;
+}
+
+export interface ClientOptions {
+  /** Where the legacy router is mounted (LEGACY_PATHS, comma-separated; default /compatibility/legacy/v1). */
+  legacyPaths: string[];
+  /** ANONYMOUS_KEY_ID: the stored key serving requests without X-API-Key. */
+  anonymousKey?: string;
+  /** ALLOW_QUERY_KEY=1: the key may come as ?key=. */
+  allowQueryKey: boolean;
+  /** LENIENT_PATHS=1: /labels/4x6// is every label. */
+  lenientPaths: boolean;
+  /** GRAPHICS_ENDPOINT=1: POST {path}/graphics converts images to ^GFA. */
+  graphicsEndpoint: boolean;
+}
+
+const DEFAULT_LEGACY_PATH = '/compatibility/legacy/v1';
+
+export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientOptions {
+  const legacyPaths = (env.LEGACY_PATHS || DEFAULT_LEGACY_PATH).split(',').map((p) => p.trim()).filter((p) => p !== '')
+    .map((p) => (p.length > 1 ? p.replace(/\/+$/, '') : p));
+  for (const path of legacyPaths) {
+    if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path)) throw new Error(`LEGACY_PATHS must be absolute URL paths like /v1, not ${path}`);
+  }
+  if (legacyPaths.length === 0) throw new Error('LEGACY_PATHS must name at least one path');
+  return {
+    legacyPaths: [...new Set(legacyPaths)],
+    ...(env.ANONYMOUS_KEY_ID ? { anonymousKey: env.ANONYMOUS_KEY_ID.trim() } : {}),
+    allowQueryKey: flag(env, 'ALLOW_QUERY_KEY'),
+    lenientPaths: flag(env, 'LENIENT_PATHS'),
+    graphicsEndpoint: flag(env, 'GRAPHICS_ENDPOINT'),
+  };
+}
+
+/** `1`, `true`, `yes` or `on` turn an option on; unset, empty, `0`, `false`, `no`, `off` leave it off. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const text = (env[name] ?? '').trim().toLowerCase();
+  if (text === '' || ['0', 'false', 'no', 'off'].includes(text)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  throw new Error(`${name} must be 1 or 0, not ${env[name]}`);
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -96,6 +137,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     timeouts: { headersTimeoutMs, requestTimeoutMs },
     ...(env.UPSTREAM_FORWARD_HEADERS ? { forwardHeaders: env.UPSTREAM_FORWARD_HEADERS.split(',').map((h) => h.trim()).filter(Boolean) } : {}),
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
+    clients: readClientOptions(env),
   };
 }
 

@@ -45,6 +45,7 @@ export interface ServiceParts {
 /** The legacy router's options from the config: new router options and their env vars go here. */
 function legacyRouterOptions({ config, stores, events, renderer }: ServiceParts): LegacyRouterOptions {
   const { mode, ...upstream } = config.upstream;
+  const { legacyPaths: _paths, ...clientOptions } = config.clients;
   return {
     ...stores,
     events,
@@ -56,6 +57,7 @@ function legacyRouterOptions({ config, stores, events, renderer }: ServiceParts)
     ...(config.cors && { cors: config.cors }),
     ...(config.forwardHeaders && { forwardHeaders: config.forwardHeaders }),
     ...(config.pdf !== undefined && { pdf: config.pdf }),
+    ...clientOptions,
   };
 }
 
@@ -67,11 +69,13 @@ export interface ServiceApp {
 
 /** Every route of the standalone server: the ops router at the root, the legacy router(s) on their paths. */
 export function buildApp(parts: ServiceParts): ServiceApp {
-  const { stores, events, renderer } = parts;
-  const legacyPaths = [LEGACY_MOUNT_PATH];
+  const { config, stores, events, renderer } = parts;
+  const { legacyPaths, anonymousKey, allowQueryKey, graphicsEndpoint } = config.clients;
   const app = express();
   app.disable('x-powered-by');
-  app.use(createOpsRouter({ keyStore: stores.keyStore, pool: renderer, events, legacyPaths }));
+  // The OpenAPI document describes the API as these options make it (optional key, ?key=, /graphics).
+  const api = { ...(anonymousKey !== undefined && { anonymousKey: true }), allowQueryKey, graphicsEndpoint };
+  app.use(createOpsRouter({ keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api }));
   const legacyRouters = legacyPaths.map((path) => {
     const legacy = createLegacyRouter(legacyRouterOptions(parts));
     app.use(path, legacy);
@@ -134,6 +138,8 @@ async function main(): Promise<void> {
   const stores = await openStores(config, events, devKey);
   const { renderer, pool } = startRenderer(config);
   const service = buildApp({ config, stores, events, renderer });
+  const { legacyPaths } = config.clients;
+  if (legacyPaths.join() !== LEGACY_MOUNT_PATH) note(`LEGACY_PATHS: legacy API at ${legacyPaths.join(', ')}`);
   if (config.upstream.mode !== 'off') note(`UPSTREAM_MODE=${config.upstream.mode}: legacy service at ${redactUrl(config.upstream.url!)}`);
 
   const server = createHttpServer(service.app, config.timeouts);

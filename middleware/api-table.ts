@@ -175,17 +175,22 @@ export const REQUEST_HEADERS: readonly RequestHeaderSpec[] = [
 // ---------------------------------------------------------------------------------------------------------
 // Endpoints
 
-export interface EndpointSpec extends Described {
+/** One operation below the mount point. */
+export interface OperationSpec extends Described {
   /** Stable name (OpenAPI operationId, the `route` of logs and metrics is the template). */
   id: string;
   method: 'get' | 'post';
   /** Path below the mount point, parameters in braces. */
   template: string;
   summary: string;
+}
+
+/** A render endpoint. */
+export interface EndpointSpec extends OperationSpec {
   /** Renders every label into one PDF (no index). */
   allLabels: boolean;
-  /** The ZPL comes from the path (GET), else from the body. */
-  zplFromPath: boolean;
+  /** Where the ZPL comes from: the rest of the path or the raw query string (GET), or the body (POST). */
+  zplFrom: 'path' | 'query' | 'body';
 }
 
 export const ENDPOINTS: readonly EndpointSpec[] = [
@@ -196,7 +201,17 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     summary: 'Render one label, ZPL in the URL',
     description: 'The label at `index` as PNG (default) or a one-page PDF, per `Accept`.',
     allLabels: false,
-    zplFromPath: true,
+    zplFrom: 'path',
+  },
+  {
+    id: 'renderLabelFromQuery',
+    method: 'get',
+    template: '/printers/{dpmm}/labels/{dimensions}/{index}',
+    summary: 'Render one label, ZPL as the raw query string',
+    description: 'The legacy service\'s curl example (`GET .../labels/4x6/0/?^xa...`, a trailing slash or not): the whole query ' +
+      'string, URL-decoded, is the ZPL. Without a query string the answer is a 404.',
+    allLabels: false,
+    zplFrom: 'query',
   },
   {
     id: 'renderLabel',
@@ -205,7 +220,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     summary: 'Render one label, ZPL in the body',
     description: 'The label at `index` as PNG (default) or a one-page PDF, per `Accept`.',
     allLabels: false,
-    zplFromPath: false,
+    zplFrom: 'body',
   },
   {
     id: 'renderAllLabels',
@@ -215,9 +230,20 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     description: 'Every label of the document, one page each (`Accept: application/pdf`; PNG here is a 404). ' +
       'The same path with a trailing slash is accepted.',
     allLabels: true,
-    zplFromPath: false,
+    zplFrom: 'body',
   },
 ];
+
+/** POST /graphics (router option `graphicsEndpoint`, off by default; not part of the legacy API). */
+export const GRAPHICS_ENDPOINT: OperationSpec = {
+  id: 'convertImageToGraphicField',
+  method: 'post',
+  template: '/graphics',
+  summary: 'Convert an image to ZPL with one ^GFA field (off by default)',
+  description: 'A PNG, JPEG, GIF or BMP as the multipart field `file`; the answer is ZPL text with one `^GFA` field at the label ' +
+    'home, or the same data as JSON with `Accept: application/json`. `?threshold=1..255` (default 128) sets the ink threshold, ' +
+    '`?dither=true` diffuses greys (Floyd-Steinberg). Images over 4096x4096 pixels are a 413, read from the header before decoding.',
+};
 
 const PARAMETER_BY_NAME: Readonly<Record<string, PathParameterSpec>> = PATH_PARAMETERS;
 
@@ -232,9 +258,9 @@ export function expressPath(template: string): string {
 }
 
 /** The endpoint template a request path (below the mount point) has the shape of, whatever its values. */
-export function routeOf(method: string, path: string): string | undefined {
+export function routeOf(method: string, path: string, operations: readonly OperationSpec[] = ENDPOINTS): string | undefined {
   const segments = path.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of operations) {
     if (endpoint.method !== method.toLowerCase()) continue;
     const parts = endpoint.template.split('/').filter((s) => s !== '');
     const rest = parts.length > 0 && PARAMETER_BY_NAME[parts.at(-1)!.slice(1, -1)]?.rest === true;

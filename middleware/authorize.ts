@@ -1,4 +1,5 @@
 // Authentication and authorization, before any body is read or rendered: X-API-Key, expiry, scope.
+// Off by default, for clients that cannot send the header: the key in `?key=`, or one stored key for requests without any.
 
 import type { OutputFormat } from '../renderer/index.js';
 import { StoreUnavailableError, withDeadline } from './deadline.js';
@@ -14,6 +15,10 @@ export interface AuthorizeOptions {
   storeTimeoutMs: number;
   now: () => Date;
   emit: Emit;
+  /** Id of a stored key (as `zpl-keys list` prints it) that serves requests carrying no key. */
+  anonymousKey?: string;
+  /** Accept the key as `?key=` too; it is removed from the request URL at once. */
+  allowQueryKey?: boolean;
 }
 
 /** The key a request was authorized with (set by `authorize`). */
@@ -21,29 +26,81 @@ export function requestKey(res: LegacyResponse): StoredKey {
   return locals(res).apiKey as StoredKey;
 }
 
+/** How logs name the request's key: its id, or `anonymous` when the anonymous key served it. Never the key itself. */
+export function requestKeyLabel(res: LegacyResponse): string {
+  return keyLabel(requestKey(res), locals(res).anonymous === true);
+}
+
 function scopeAllows(key: StoredKey, format: OutputFormat): boolean {
   return key.scope === 'all' || key.scope === format;
 }
 
-export function authorize({ keyStore, storeTimeoutMs, now, emit }: AuthorizeOptions) {
-  const refuse = (res: LegacyResponse, status: number, body: JsonErrorBody, key?: StoredKey): void => {
-    emit({ type: 'refused', requestId: String(locals(res).requestId), status, error: body.error, ...(key && { keyId: key.id }) });
+const QUERY_KEY = /^key=/;
+
+/**
+ * Takes `key=...` out of the query of `req.url` and `req.originalUrl` (so no forward, shadow copy or log
+ * line sees it) and returns its decoded value, or undefined when there is none.
+ */
+function takeQueryKey(req: LegacyRequest): string | undefined {
+  const found = splitQueryKey(req.url ?? '/');
+  if (found.key === undefined) return undefined;
+  req.url = found.url;
+  req.originalUrl = splitQueryKey(req.originalUrl).url;
+  return found.key;
+}
+
+function splitQueryKey(url: string): { url: string; key?: string } {
+  const q = url.indexOf('?');
+  if (q < 0) return { url };
+  const parts = url.slice(q + 1).split('&');
+  const keyPart = parts.find((p) => QUERY_KEY.test(p));
+  if (keyPart === undefined) return { url };
+  const rest = parts.filter((p) => !QUERY_KEY.test(p));
+  let key: string;
+  try {
+    key = decodeURIComponent(keyPart.slice(4).replace(/\+/g, ' '));
+  } catch {
+    key = keyPart.slice(4);
+  }
+  return { url: url.slice(0, q) + (rest.length > 0 ? `?${rest.join('&')}` : ''), key };
+}
+
+/** How logs and metrics name a key: its id, or `anonymous` for the anonymous key. Never the key itself. */
+function keyLabel(key: StoredKey, anonymous: boolean): string {
+  return anonymous ? 'anonymous' : key.id;
+}
+
+export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, allowQueryKey }: AuthorizeOptions) {
+  const refuse = (res: LegacyResponse, status: number, body: JsonErrorBody, keyId?: string): void => {
+    emit({ type: 'refused', requestId: String(locals(res).requestId), status, error: body.error, ...(keyId !== undefined && { keyId }) });
     sendJsonError(res, status, body);
   };
+  // The anonymous key's hash, once its id has been resolved (ids never change; the record is re-read per request).
+  let anonymousHash: string | undefined;
+  const findAnonymous = async (): Promise<StoredKey | undefined> => {
+    const key = await withDeadline(keyStore.get(anonymousHash ?? anonymousKey!), storeTimeoutMs, 'key store');
+    if (key) anonymousHash = key.hash;
+    return key;
+  };
+
   return async (req: LegacyRequest, res: LegacyResponse, next: NextFunction): Promise<void> => {
-    const plainKey = header(req, 'X-API-Key');
-    if (plainKey === undefined || plainKey.trim() === '') {
+    const queryKey = allowQueryKey ? takeQueryKey(req) : undefined;
+    const sent = header(req, 'X-API-Key');
+    const plainKey = sent !== undefined && sent.trim() !== '' ? sent.trim() : queryKey?.trim() || undefined;
+    if (plainKey === undefined && anonymousKey === undefined) {
       refuse(res, 401, { error: 'invalid_key', message: 'Missing API key: send it in the X-API-Key header.' });
       return;
     }
     if (!keyStore.isReady()) throw new StoreUnavailableError('key store is not ready', { store: 'key store' });
-    const key = await withDeadline(keyStore.find(plainKey.trim()), storeTimeoutMs, 'key store');
+    const anonymous = plainKey === undefined;
+    const key = anonymous ? await findAnonymous() : await withDeadline(keyStore.find(plainKey), storeTimeoutMs, 'key store');
     if (!key || key.revoked) {
-      refuse(res, 401, { error: 'invalid_key', message: 'Invalid API key.' });
+      refuse(res, 401, { error: 'invalid_key', message: anonymous ? 'The anonymous API key is not available.' : 'Invalid API key.' },
+        anonymous ? 'anonymous' : undefined);
       return;
     }
     if (isExpired(key, now())) {
-      refuse(res, 401, { error: 'key_expired', message: `API key expired at ${key.expiresAt}.` }, key);
+      refuse(res, 401, { error: 'key_expired', message: `API key expired at ${key.expiresAt}.` }, keyLabel(key, anonymous));
       return;
     }
     const format = scopeFormat(header(req, 'Accept'));
@@ -53,10 +110,11 @@ export function authorize({ keyStore, storeTimeoutMs, now, emit }: AuthorizeOpti
         message: `API key scope '${key.scope}' does not allow ${format.toUpperCase()} output.`,
         required: format,
         actual: key.scope,
-      }, key);
+      }, keyLabel(key, anonymous));
       return;
     }
     locals(res).apiKey = key;
+    locals(res).anonymous = anonymous;
     next();
   };
 }

@@ -7,7 +7,7 @@ import type { Emit } from './events/service-events.js';
 import { sendJsonError } from './http-errors.js';
 import { locals, setHeaders, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 import type { StoredKey } from './keys/key-record.js';
-import { requestKey } from './authorize.js';
+import { requestKey, requestKeyLabel } from './authorize.js';
 import type { UsageStore } from './usage/usage-store.js';
 
 export type LimitType = 'requests_per_sec' | 'pages_per_day';
@@ -32,7 +32,7 @@ export function sendRateLimited(res: ServerResponse, exceeded: LimitExceeded, em
   emit({
     type: 'rate_limited',
     requestId: String(locals(res).requestId),
-    keyId: requestKey(res).id,
+    keyId: requestKeyLabel(res),
     limitType: exceeded.type,
     limitScope: exceeded.scope,
     limit: exceeded.limit,

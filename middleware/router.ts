@@ -8,13 +8,14 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { performance } from 'node:perf_hooks';
 import Router from 'router';
 import { leaseSharedRenderer, RenderError, type OutputFormat, type PdfMode, type RenderRequest, type RenderResult } from '../renderer/index.js';
-import { ENDPOINTS, expressPath, routeOf, type EndpointSpec } from './api-table.js';
-import { authorize, requestKey } from './authorize.js';
+import { ENDPOINTS, expressPath, GRAPHICS_ENDPOINT, routeOf, type EndpointSpec } from './api-table.js';
+import { authorize, requestKey, requestKeyLabel } from './authorize.js';
 import { corsMiddleware, type CorsOption } from './cors.js';
 import { StoreUnavailableError } from './deadline.js';
 import { accessEvents, elapsedMs, noteRendered } from './events/access-events.js';
 import { createLogger, logEvents, logEventsAsText, type EventLogger } from './events/log-events.js';
 import { createEventSink, type EventSink } from './events/service-events.js';
+import { graphicsEndpoint } from './graphics/endpoint.js';
 import {
   NOT_FOUND_MESSAGE,
   PlainHttpError,
@@ -110,6 +111,14 @@ export interface LegacyRouterOptions {
    * Accept, Content-Type, Content-Length and the legacy X-* headers. Our X-API-Key and X-Request-Id always go.
    */
   forwardHeaders?: string[];
+  /** Id of a stored key (as `zpl-keys list` prints it) serving requests without X-API-Key, with its scope and limits (default none: 401). */
+  anonymousKey?: string;
+  /** Accept the API key as `?key=` too (default false); it is removed before any log line or upstream forward. */
+  allowQueryKey?: boolean;
+  /** Paths real clients send that the spec leaves open (default false): `/labels/4x6//` (empty index) is every label. */
+  lenientPaths?: boolean;
+  /** `POST /graphics`: an image in, ZPL with one ^GFA field out (default false; not part of the legacy API spec). */
+  graphicsEndpoint?: boolean;
   /** Clock (tests). */
   now?: () => Date;
   /** How PDF pages are drawn: `vector` paths and searchable text (default), or `raster`, each label one 1-bit image. */
@@ -123,8 +132,8 @@ export const DEFAULT_MAX_LABELS = 50;
 export const DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND = 100;
 export const DEFAULT_STORE_TIMEOUT_MS = 75;
 
-/** What one render endpoint takes from the path; the ZPL comes from the path (GET) or the body (POST). */
-type Endpoint = Pick<EndpointSpec, 'allLabels' | 'zplFromPath'>;
+/** What one render endpoint takes from the path; the ZPL comes from the path or the raw query (GET) or the body (POST). */
+type Endpoint = Pick<EndpointSpec, 'allLabels' | 'zplFrom'>;
 
 let defaultLogger: EventLogger | undefined;
 
@@ -135,6 +144,21 @@ function eventSink(options: LegacyRouterOptions): EventSink {
   else if (options.log) logEventsAsText(events, options.log);
   else if (!options.events) logEvents(events, (defaultLogger ??= createLogger()));
   return events;
+}
+
+/** The query string of a URL, undecoded ('' when there is none). */
+function rawQuery(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q + 1);
+}
+
+/** `GET .../labels/4x6/0/?^xa...` (the legacy service's own curl example): the whole query string is the ZPL. */
+function zplFromQuery(url: string): string {
+  try {
+    return decodeURIComponent(rawQuery(url));
+  } catch {
+    throw new PlainHttpError(400, 'Malformed request URL');
+  }
 }
 
 
@@ -148,8 +172,8 @@ function pagesAnswered(endpoint: Endpoint, headers: IncomingHttpHeaders): number
 }
 
 /** `/printers/...` below the mount point: the legacy API's namespace (matched raw and case-insensitively, as routes are). */
-function isLegacyPath(url: string): boolean {
-  return /^\/printers\//i.test(url);
+function isLegacyPath(url: string, graphics: boolean): boolean {
+  return /^\/printers\//i.test(url) || (graphics && /^\/graphics\/?(?:\?|$)/i.test(url));
 }
 
 export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
@@ -169,18 +193,26 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     if (booking) emit({ type: 'pages_not_counted', requestId: String(locals(res).requestId), message: booking.message });
   };
 
+  // The operations served: the render endpoints, and POST /graphics when it is on (routes, access lines).
+  const operations = options.graphicsEndpoint ? [...ENDPOINTS, GRAPHICS_ENDPOINT] : ENDPOINTS;
   const router = Router();
   if (options.fallthrough) {
     router.use((req: Request, _res: Response, next: (to?: 'router') => void) => {
-      if (isLegacyPath(req.url ?? '/')) next();
+      if (isLegacyPath(req.url ?? '/', options.graphicsEndpoint ?? false)) next();
       else next('router'); // leaves the router: the host's next handler gets the request as it came
     });
   }
   router.use(requestId);
-  router.use(accessEvents(emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url)) ?? 'unmatched' }));
+  router.use(accessEvents(emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url), operations) ?? 'unmatched' }));
   const cors = corsMiddleware(options.cors);
   if (cors) router.use(cors);
-  router.use(authorize({ keyStore: options.keyStore, ...settings, emit }));
+  router.use(authorize({
+    keyStore: options.keyStore,
+    ...settings,
+    emit,
+    ...(options.anonymousKey !== undefined && { anonymousKey: options.anonymousKey }),
+    allowQueryKey: options.allowQueryKey ?? false,
+  }));
   router.use(limitRequestRate({
     usageStore,
     organizationRequestsPerSecond: options.organizationRequestsPerSecond ?? DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
@@ -220,8 +252,9 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     await forwardCounted(forward, req, res, { path, body }, pages, endpoint);
   };
 
-  const handle = (endpoint: Endpoint) => async (req: Request, res: Response): Promise<void> => {
+  const handle = (endpoint: Endpoint) => async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (upstream.mode === 'proxy') return passThrough(upstream.forward, req, res, endpoint);
+    if (endpoint.zplFrom === 'query' && rawQuery(req.url ?? '') === '') return next(); // no ZPL at all: 404 as before
     const params = req.params as Record<string, string | string[]>;
     const dpmm = parseDensity(params.dpmm as string);
     const size = parseDimensions(params.dimensions as string);
@@ -231,11 +264,12 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     const rotation = parseRotation(header(req, 'X-Rotation'));
     if (format === 'pdf') validatePageHeaders((name) => header(req, name), size, rotation);
 
-    const body = endpoint.zplFromPath ? undefined : await readZplBody(req, settings.maxBodyBytes);
-    const zpl = body?.zpl ?? (params.zpl as string[]).join('/');
+    const body = endpoint.zplFrom === 'body' ? await readZplBody(req, settings.maxBodyBytes) : undefined;
+    const zpl = body?.zpl ?? (endpoint.zplFrom === 'path' ? (params.zpl as string[]).join('/') : zplFromQuery(req.url ?? ''));
     // The legacy service only ever sees this request rebuilt from what was validated above.
     const target: LabelTarget = {
-      dpmm, ...size, ...(index !== undefined && { index }), ...(endpoint.zplFromPath && { zplSegments: params.zpl as string[] }),
+      dpmm, ...size, ...(index !== undefined && { index }), ...(endpoint.zplFrom === 'path' && { zplSegments: params.zpl as string[] }),
+      ...(endpoint.zplFrom === 'query' && { zplQuery: zpl as string }),
     };
 
     const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
@@ -254,7 +288,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
         await pages.settle(0);
         throw err;
       }
-      emit({ type: 'fallback_forward', requestId: String(locals(res).requestId), reason, commands });
+      emit({ type: 'fallback_forward', requestId: String(locals(res).requestId), keyId: requestKeyLabel(res), reason, commands });
       await forwardCounted(forward, req, res, { path, body: body?.received ?? NO_BODY }, pages, endpoint);
     };
     const composes = format === 'pdf' && asksForPageComposition((name) => header(req, name));
@@ -322,7 +356,15 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     }
   };
 
+  // Lenient paths: an empty index (`/labels/4x6//`) is read as the all-labels endpoint's trailing-slash form.
+  if (options.lenientPaths) {
+    router.use((req: Request, _res: Response, next: NextFunction) => {
+      req.url = (req.url ?? '/').replace(/^(\/printers\/[^/?]+\/labels\/[^/?]+\/)\/+(?=\?|$)/, '$1');
+      next();
+    });
+  }
   for (const endpoint of ENDPOINTS) router[endpoint.method](expressPath(endpoint.template), handle(endpoint));
+  if (options.graphicsEndpoint) router.post(GRAPHICS_ENDPOINT.template, graphicsEndpoint(settings.maxBodyBytes));
 
   router.use(async (req: Request, res: Response) => {
     if (upstream.mode !== 'proxy') return sendPlainError(res, 404, NOT_FOUND_MESSAGE);
@@ -345,7 +387,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
       const status = RENDER_ERROR_STATUS[err.code] ?? 500;
       const requestId = String(locals(res).requestId);
       if (err.code === 'timeout') {
-        emit({ type: 'render_timeout', requestId, message: err.message, ...(locals(res).apiKey !== undefined && { keyId: requestKey(res).id }) });
+        emit({ type: 'render_timeout', requestId, message: err.message, ...(locals(res).apiKey !== undefined && { keyId: requestKeyLabel(res) }) });
       } else if (status === 503) {
         emit({ type: 'overloaded', requestId, message: err.message });
       }

@@ -10,6 +10,11 @@ export interface Diagnostic {
   /** 1-based parameter number; 0 when the diagnostic is about the whole command. */
   param: number;
   message: string;
+  /**
+   * Set when this renderer skipped or approximated something the legacy service draws: a stable name
+   * (`^QQ` for an unknown command, `^BR:7`, `~DB`, `^FC`...). RenderResult.unsupported lists them; fallback forwards on any.
+   */
+  feature?: string;
 }
 
 export class DiagnosticLog {
@@ -22,6 +27,11 @@ export class DiagnosticLog {
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.entries.push(d);
+  }
+
+  /** Features not drawn (see Diagnostic.feature), each once, in the order first met. */
+  features(): string[] {
+    return [...new Set(this.entries.flatMap((d) => (d.feature === undefined ? [] : [d.feature])))];
   }
 }
 

@@ -15,7 +15,7 @@ export interface DocumentPlan {
   objects: Map<string, StoredObject>;
   /** Sum of copies over labels. */
   totalCount: number;
-  /** Commands this renderer does not support, in the order first met. */
+  /** Features met while interpreting that this renderer does not draw (drawing may add more to the log). */
   unsupported: string[];
 }
 
@@ -30,8 +30,6 @@ export class Interpreter implements CommandContext {
   readonly printer: PrinterState;
   readonly dpmm: number;
   readonly labels: LabelPlan[] = [];
-  /** Commands met that this renderer does not know (the legacy service may draw them). */
-  readonly unsupported = new Set<string>();
   label: LabelDraft | null = null;
   field: FieldDraft;
   private readonly table: CommandTable;
@@ -76,7 +74,7 @@ export class Interpreter implements CommandContext {
     // the legacy service counts the first label with fields as label 0. A document of empty formats still prints them.
     const labels = this.labels.some((l) => l.fields.length > 0) ? this.labels.filter((l) => l.fields.length > 0) : this.labels;
     const totalCount = labels.reduce((s, l) => s + l.copies, 0);
-    return { labels, log: this.log, objects: this.printer.objects, totalCount, unsupported: [...this.unsupported] };
+    return { labels, log: this.log, objects: this.printer.objects, totalCount, unsupported: this.log.features() };
   }
 
   /** Runs tokens in order (also used to replay a stored format for ^XF). */
@@ -109,8 +107,7 @@ export class Interpreter implements CommandContext {
     }
     const def = this.table[key];
     if (!def) {
-      this.unsupported.add(key);
-      this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}; ignored`);
+      this.log.add({ byteIndex: tok.start, byteSize: tok.end - tok.start, command: key, param: 0, message: `Unknown command ${key}; ignored`, feature: key });
       return;
     }
     if (!this.label && !def.anywhere) {
@@ -136,11 +133,11 @@ export class Interpreter implements CommandContext {
         // ^A: the font name is the first byte, then orientation,height,width[,path] after it.
         const name = tok.raw.length ? String.fromCharCode(tok.raw[0]).toUpperCase() : '';
         const nameParam: RawParam = { text: name, offset: tok.paramStart, size: tok.raw.length ? 1 : 0 };
-        return readParams(key, [nameParam, ...splitParams(tok, 1)], specs, this.log);
+        return readParams(key, [nameParam, ...splitParams(tok, 1)], specs, this.log, { unitScale: this.printer.unitScale });
       }
       default:
         if (specs.length === 0) { this.ignoreContent(key, tok); return []; }
-        return readParams(key, splitParams(tok), specs, this.log);
+        return readParams(key, splitParams(tok), specs, this.log, { unitScale: this.printer.unitScale });
     }
   }
 

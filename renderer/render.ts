@@ -17,8 +17,9 @@ export { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS, dotsPerInch, labelDots } from '
 export async function render(zpl: Uint8Array | string, req: RenderRequest): Promise<RenderResult> {
   const doc = openDocument(zpl, req);
   const draw = (i: number): Raster => paint(doc.label(i));
+  // Called after drawing: drawers record what they skip or approximate in the same log.
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult =>
-    ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.plan.log.entries, unsupported: doc.unsupported });
+    ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.plan.log.entries, unsupported: doc.unsupported() });
 
   if (req.format === 'pdf') {
     const all = req.index === undefined;

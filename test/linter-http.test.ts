@@ -6,6 +6,7 @@ import { buildApp, KEYS, labelsPath, binaryBody } from './helpers/http-app.js';
 import type { Express } from 'express';
 import { at } from './helpers/offsets.js';
 import { loadCorpus, readCorpusFile } from '../bench/corpus.js';
+import { decodePng } from './helpers/png.js';
 
 /** CRC-16/XMODEM of an ASCII string, as 4 upper-case hex digits (the ^GF Z64 checksum). */
 function crc16(s: string): string {
@@ -22,7 +23,7 @@ const Z64 = 'eJz7zwAAAgABAA=='; // zlib of the bytes FF 00
 /** [fault, ZPL, expected X-Warnings entries] — each entry `{byteIndex}|{byteSize}|{command}|{param}|{message}`. */
 const FAULTS: Array<[string, string, (z: string) => string[]]> = [
   ['unknown command', '^XA^QQ12^XZ', (z) => [`${at(z, '^QQ')}|5|^QQ||Unknown command ^QQ; ignored`]],
-  ['value below minimum', '^XA^FO10,10^GB-5,10^FS^XZ', (z) => [`${at(z, '-5')}|2|^GB|1|Value -5 is less than minimum value 0; used 0 instead`]],
+  ['value below minimum', '^XA^FO10,10^GB-5,10^FS^XZ', (z) => [`${at(z, '-5')}|2|^GB|1|Value -5 is less than minimum value 1; used 1 instead`]],
   ['value above maximum', '^XA^FO10,10^GB10,40000^FS^XZ', (z) => [`${at(z, '40000')}|5|^GB|2|Value 40000 is greater than maximum value 32000; used 32000 instead`]],
   ['non-numeric coordinate', '^XA^FOabc,10^GB10,10^FS^XZ', (z) => [`${at(z, 'abc')}|3|^FO|1|Invalid value abc; used 0 instead`]],
   ['invalid colour', '^XA^FO1,1^GB10,10,1,Q^FS^XZ', (z) => [`${at(z, 'Q^')}|1|^GB|4|Invalid value Q; used B instead`]],
@@ -69,6 +70,40 @@ describe('X-Linter / X-Warnings over HTTP', () => {
       expect(res.headers['x-warnings']).to.equal(expected(zpl).join('|'));
     });
   }
+
+  // Observed on the legacy service: status 200 with the PNG, thickness first, then width, then height.
+  it('answers ^GB0,0,0 with the legacy header byte for byte', async () => {
+    const res = await post('^XA^FO50,50^GB0,0,0^FS^XZ', 'On');
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.equal('image/png');
+    expect(res.headers['x-warnings']).to.equal('18|1|^GB|3|Value 0 is less than minimum value 1; used 1 instead|'
+      + '14|1|^GB|1|Value 0 is less than minimum value 1; used 1 instead|16|1|^GB|2|Value 0 is less than minimum value 1; used 1 instead');
+  });
+
+  it('keeps a box side at least its thickness, as the legacy documentation example shows', async () => {
+    const zpl = '^XA^FO50,50^GB200,1,3^FS^XZ';
+    const res = await post(zpl, 'oN');
+    expect(res.headers['x-warnings']).to.equal(`${at(zpl, '1,3')}|1|^GB|2|Value 1 is less than minimum value 3; used 3 instead`);
+  });
+
+  it('checks ^MU lengths against ranges in dots: half an inch is a circle, half a millimetre a line', async () => {
+    const inches = await post('^XA^MUI^FO0.1,0.1^GC0.5,0.01^FS^XZ', 'On');
+    expect(inches.headers).to.not.have.property('x-warnings');
+    const png = decodePng(inches.body as Buffer);
+    const inked = [...png.gray.keys()].filter((i) => png.gray[i]! < 128).map((i) => i % png.width);
+    expect(Math.max(...inked) - Math.min(...inked) + 1).to.be.within(100, 102); // 0.5 in at 203 dpi, not 3 in
+    const mm = '^XA^MUM^FO1,1^GB10,0,0.5^FS^XZ';
+    expect((await post(mm, 'On')).headers['x-warnings']).to.equal(`${at(mm, '0,0.5')}|1|^GB|2|Value 0 is less than minimum value 0.5; used 0.5 instead`);
+  });
+
+  it('counts offsets in UTF-8 bytes', async () => {
+    const zpl = '^XA^CI28^FO10,10^A0N,20,20^FDÄöü€^FS^FO50,50^GB0,0,0^FS^XZ';
+    const res = await post(zpl, 'on');
+    const first = (res.headers['x-warnings'] as string).split('|').slice(0, 5);
+    expect(first).to.deep.equal([String(Buffer.byteLength(zpl.slice(0, zpl.indexOf('0^FS', zpl.indexOf('^GB'))))), '1', '^GB', '3',
+      'Value 0 is less than minimum value 1; used 1 instead']);
+    expect(Number(first[0])).to.equal(zpl.indexOf('0^FS', zpl.indexOf('^GB')) + 5); // Ä ö ü take one byte more each, € two
+  });
 
   it('reports at most 20 warnings, the first 20 in evaluation order', async () => {
     const zpl = '^XA' + Array.from({ length: 25 }, (_, i) => `^Q${String.fromCharCode(65 + i)}`).join('') + '^XZ';

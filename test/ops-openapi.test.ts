@@ -15,7 +15,8 @@ import { RENDER_ERROR_STATUS } from '../middleware/http-errors.js';
 import { createMemoryKeyStore, createOpsRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
 import { RenderError, type RenderErrorCode } from '../renderer/index.js';
 import { BASE, buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
-import { answers, OpenApiChecker } from './helpers/openapi-check.js';
+import { Jimp } from 'jimp';
+import { answers, checkerFor, OpenApiChecker } from './helpers/openapi-check.js';
 
 const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';
 const TWO_LABELS = `${ZPL}${ZPL}`;
@@ -91,6 +92,10 @@ describe('OpenAPI document', () => {
       await checked(checker, request(app).post(one).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf').type('form').send(ZPL), 'POST', one);
       const get = `${one}/${encodeURIComponent(ZPL)}`;
       await checked(checker, request(app).get(get).set('X-API-Key', KEYS.all), 'GET', get);
+      const query = `${one}/?${encodeURIComponent(ZPL)}`;
+      const fromQuery = await checked(checker, request(app).get(query).set('X-API-Key', KEYS.all), 'GET', query);
+      expect([fromQuery.status, fromQuery.headers['content-type']]).to.deep.equal([200, 'image/png']);
+      expect((await checked(checker, request(app).get(`${one}/`).set('X-API-Key', KEYS.all), 'GET', `${one}/`)).status).to.equal(404);
       const all = labelsPath('8dpmm', '4x6');
       await checked(checker, request(app).post(all).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf').type('form').send(TWO_LABELS), 'POST', all);
       await checked(checker, request(app).post(`${all}/`).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf')
@@ -159,5 +164,37 @@ describe('OpenAPI document', () => {
   it('mounts under the legacy prefix only: the document lists no ops route', () => {
     expect(Object.keys(checker.doc.paths as object).every((p) => p.startsWith('/printers/'))).to.equal(true);
     expect(LEGACY_MOUNT_PATH).to.equal(BASE);
+  });
+
+  describe('with the client options on, the document describes the API they make (and every answer matches it)', () => {
+    const graphics = checkerFor({ graphicsEndpoint: true });
+
+    it('lists POST /graphics, ?key= and the optional key only when they are on', () => {
+      expect(checker.doc.paths).to.not.have.property('/graphics');
+      expect(checker.doc.security).to.deep.equal([{ apiKey: [] }]);
+      expect(graphics.doc.paths['/graphics'].post.operationId).to.equal('convertImageToGraphicField');
+      const all = checkerFor({ graphicsEndpoint: true, allowQueryKey: true, anonymousKey: true }).doc;
+      expect(all.security).to.deep.equal([{ apiKey: [] }, { queryKey: [] }, {}]);
+      expect(all.components.securitySchemes.queryKey).to.include({ type: 'apiKey', in: 'query', name: 'key' });
+      expect(checker.doc.paths['/printers/{dpmm}/labels/{dimensions}/{index}'].get.operationId).to.equal('renderLabelFromQuery');
+    });
+
+    it('POST /graphics: every documented status and content type comes from a real request', async () => {
+      const { app } = await buildApp({ graphicsEndpoint: true, maxBodyBytes: 4096 }, [{ key: KEYS.all, scope: 'all' }, { key: KEYS.pdf, scope: 'pdf' }]);
+      const path = `${BASE}/graphics`;
+      const image = await new Jimp({ width: 16, height: 2, color: 0x000000ff }).getBuffer('image/png');
+      const send = (test: request.Test) => checked(graphics, test, 'POST', path);
+      const post = () => request(app).post(path);
+      const seen: Array<[number, string]> = [];
+      const note = (res: request.Response) => { seen.push([res.status, String(res.headers['content-type']).split(';')[0]!]); };
+      note(await send(post().set('X-API-Key', KEYS.all).attach('file', image, 'a.png')));
+      note(await send(post().set('X-API-Key', KEYS.all).set('Accept', 'application/json').attach('file', image, 'a.png')));
+      note(await send(post().set('X-API-Key', KEYS.all).attach('file', Buffer.from('no image'), 'a.txt')));
+      note(await send(post().attach('file', image, 'a.png')));
+      note(await send(post().set('X-API-Key', KEYS.pdf).attach('file', image, 'a.png')));
+      note(await send(post().set('X-API-Key', KEYS.all).attach('file', Buffer.alloc(8192, 1), 'big.png')));
+      expect(seen).to.deep.equal([[200, 'text/plain'], [200, 'application/json'], [400, 'text/plain'], [401, 'application/json'],
+        [403, 'application/json'], [413, 'text/plain']]);
+    });
   });
 });

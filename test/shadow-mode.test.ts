@@ -140,6 +140,24 @@ describe('shadow mode against the legacy service', () => {
     expect(await seen.loggedEvent('shadow_failed')).to.deep.equal({ event: 'shadow_failed', requestId: 'broken', reason: 'upstream renderer answered 500' });
   });
 
+  it('counts 401, 403, 429 and 5xx from the legacy service as upstream errors: logged and settled as failed, never stored as divergences', async () => {
+    const storeDir = await mkdtemp(join(tmpdir(), 'zpl-shadow-err-'));
+    const { app } = await shadowApp({ render: recordingRender({ body: boxPng(11, 10, { x: 0, y: 0, w: 1, h: 1 }) }), shadow: { storeDir } });
+    const statuses = [401, 403, 429, 502, 503];
+    for (const [i, status] of statuses.entries()) {
+      upstream.answer = (_r, res) => res.status(status).json({ error: 'invalid_key', message: 'Invalid API key.' });
+      const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', `err-${status}`).type('form').send(ZPL);
+      expect(res.status).to.equal(200);
+      const outcomes = await seen.settled(i + 1);
+      expect(outcomes[i]).to.deep.equal({ requestId: `err-${status}`, outcome: 'failed', reason: `upstream renderer answered ${status}` });
+    }
+    expect(seen.divergences).to.have.length(0);
+    const lines = seen.logged.map((l) => JSON.parse(l) as { event: string; requestId: string });
+    expect(lines.filter((l) => l.event === 'shadow_failed').map((l) => l.requestId)).to.deep.equal(statuses.map((s) => `err-${s}`));
+    expect(lines.filter((l) => l.event === 'shadow_divergence')).to.have.length(0);
+    expect(await readdir(storeDir)).to.deep.equal([]);
+  });
+
   it('answers locally while the legacy service hangs, and gives the shadow request up after upstream.timeoutMs', async () => {
     upstream.answer = hang(upstream);
     const { app } = await shadowApp({ upstream: { url: upstream.url, timeoutMs: 150 } });

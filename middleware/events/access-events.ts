@@ -3,6 +3,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { RENDERER_HEADER } from '../api-table.js';
+import { requestKeyLabel } from '../authorize.js';
 import { locals, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
 import type { StoredKey } from '../keys/key-record.js';
 import type { Emit } from './service-events.js';
@@ -51,7 +52,7 @@ export function accessEvents(emit: Emit, { route, operational }: AccessEventOpti
         method: req.method ?? 'GET',
         route: template,
         status: res.statusCode,
-        ...(key && { keyId: key.id }),
+        ...(key && { keyId: requestKeyLabel(res) }),
         ...rendered,
         ...(Number.isFinite(length) && { bytes: length }),
         durationMs: elapsedMs(started),

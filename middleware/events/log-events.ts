@@ -110,7 +110,7 @@ function logLine(event: ServiceEvent, { outage, dropped }: Tallies): LogLine | u
       return {
         level: 'info',
         message: 'forwarded to the legacy service',
-        fields: { event: 'upstream_fallback', requestId: event.requestId, reason: event.reason },
+        fields: { event: 'upstream_fallback', requestId: event.requestId, ...(event.keyId !== undefined && { keyId: event.keyId }), reason: event.reason },
       };
     case 'shadow_result':
       if (event.outcome === 'diverged') {
@@ -191,7 +191,7 @@ function legacyText(event: ServiceEvent, { outage, dropped }: Tallies): string |
     case 'upstream_failed':
       return `[${event.requestId}] upstream renderer ${event.reason}`;
     case 'fallback_forward':
-      return JSON.stringify({ event: 'upstream_fallback', requestId: event.requestId, reason: event.reason });
+      return JSON.stringify({ event: 'upstream_fallback', requestId: event.requestId, ...(event.keyId !== undefined && { key: event.keyId }), reason: event.reason });
     case 'shadow_result':
       if (event.outcome === 'diverged') return JSON.stringify({ event: 'shadow_divergence', ...event.divergence });
       if (event.outcome === 'upstream_error') return JSON.stringify({ event: 'shadow_failed', requestId: event.requestId, reason: event.reason });

@@ -94,6 +94,8 @@ export interface UpstreamFailedEvent {
 export interface FallbackForwardEvent {
   type: 'fallback_forward';
   requestId: string;
+  /** The key's id, or `anonymous` (never the key). */
+  keyId?: string;
   reason: string;
   /** The commands this renderer does not draw, or `page-composition` for composed PDFs. */
   commands: string[];

@@ -4,6 +4,7 @@
 import {
   API_KEY_HEADER,
   ENDPOINTS,
+  GRAPHICS_ENDPOINT,
   JSON_ERRORS,
   LABEL_RESPONSE_HEADERS,
   PLAIN_ERRORS,
@@ -20,11 +21,23 @@ import { LEGACY_MOUNT_PATH } from '../router.js';
 
 type Json = Record<string, unknown>;
 
+/** Router options that change the API (each off by default, as in the router). */
+export interface ApiFeatures {
+  /** `anonymousKey` is set: a request without a key is served as that key. */
+  anonymousKey?: boolean;
+  /** `allowQueryKey`: the key may come as `?key=`. */
+  allowQueryKey?: boolean;
+  /** `graphicsEndpoint`: POST /graphics. */
+  graphicsEndpoint?: boolean;
+}
+
 export interface OpenApiOptions {
   /** The package version (info.version). */
   version: string;
   /** Mount paths of the legacy router (servers); default the legacy one. */
   legacyPaths?: readonly string[];
+  /** Options of the router(s) that change the API. */
+  api?: ApiFeatures;
 }
 
 /** A pattern that matches its letters in either case (JSON Schema patterns have no `i` flag). */
@@ -170,7 +183,8 @@ function operation(endpoint: EndpointSpec, errors: Record<string, Json>): Json {
       ...templateParameters(endpoint.template).map((p) => ({ $ref: `#/components/parameters/${p.name}` })),
       ...REQUEST_HEADERS.map((h) => ({ $ref: `#/components/parameters/${headerComponentName(h.name)}` })),
     ],
-    ...(!endpoint.zplFromPath && { requestBody: REQUEST_BODY }),
+    ...(endpoint.zplFrom === 'query' && { 'x-zpl': 'The raw query string, URL-decoded, is the ZPL document.' }),
+    ...(endpoint.zplFrom === 'body' && { requestBody: REQUEST_BODY }),
     responses: {
       200: {
         description: endpoint.allLabels ? 'Every label, one PDF page each.' : 'The label.',
@@ -178,6 +192,48 @@ function operation(endpoint: EndpointSpec, errors: Record<string, Json>): Json {
         content: Object.fromEntries(formats.map((f) => [f, { schema: { type: 'string', contentMediaType: f } }])),
       },
       ...errors,
+    },
+  };
+}
+
+const GRAPHIC_FIELD_JSON = {
+  type: 'object',
+  required: ['totalBytes', 'rowBytes', 'width', 'height', 'data'],
+  properties: {
+    totalBytes: { type: 'integer', minimum: 0 }, rowBytes: { type: 'integer', minimum: 0 },
+    width: { type: 'integer', minimum: 1 }, height: { type: 'integer', minimum: 1 },
+    data: { type: 'string', pattern: '^[0-9A-F]*$', description: 'ASCII hex of every row, 1 bits print black.' },
+  },
+  additionalProperties: false,
+};
+
+/** POST /graphics: an image in, ZPL (or JSON) out; the errors it can answer. */
+function graphicsOperation(errors: Record<string, Json>): Json {
+  const keep = ['400', '401', '403', '408', '413', '429', '431', '500', '503'];
+  return {
+    operationId: GRAPHICS_ENDPOINT.id,
+    summary: GRAPHICS_ENDPOINT.summary,
+    description: GRAPHICS_ENDPOINT.description,
+    parameters: [
+      { name: 'threshold', in: 'query', required: false, description: 'Ink below this grey level (1..255; default 128). Others are a 400.', schema: { type: 'string' } },
+      { name: 'dither', in: 'query', required: false, description: '`true` (or 1, yes, on) diffuses greys instead of thresholding.', schema: { type: 'string' } },
+      { $ref: `#/components/parameters/${headerComponentName('X-Request-Id')}` },
+    ],
+    requestBody: {
+      required: true,
+      description: 'The image as the `file` field of a multipart form.',
+      content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
+    },
+    responses: {
+      200: {
+        description: 'ZPL with one ^GFA field at the label home (`^XA^FO0,0^GFA,...^FS^XZ`), or the same data as JSON for `Accept: application/json`.',
+        headers: responseHeaders([]),
+        content: {
+          'text/plain': { schema: { type: 'string', pattern: '^\\^XA\\^FO0,0\\^GFA,' } },
+          'application/json': { schema: GRAPHIC_FIELD_JSON },
+        },
+      },
+      ...Object.fromEntries(Object.entries(errors).filter(([status]) => keep.includes(status))),
     },
   };
 }
@@ -192,6 +248,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
   for (const endpoint of ENDPOINTS) {
     paths[endpoint.template] = { ...paths[endpoint.template], [endpoint.method]: operation(endpoint, errors) };
   }
+  const api = options.api ?? {};
+  if (api.graphicsEndpoint) paths[GRAPHICS_ENDPOINT.template] = { [GRAPHICS_ENDPOINT.method]: graphicsOperation(errors) };
+  // Who may call: the X-API-Key header; with the options, `?key=` too, or no key at all (the anonymous key).
+  const security = [{ apiKey: [] }, ...(api.allowQueryKey ? [{ queryKey: [] }] : []), ...(api.anonymousKey ? [{}] : [])];
   const pathParameters = Object.fromEntries(ENDPOINTS.flatMap((e) => templateParameters(e.template)).map((p) => [p.name, {
     name: p.name,
     in: 'path',
@@ -209,11 +269,19 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
         '`ERROR: `; key and limit errors are JSON. Every answer carries `X-Request-Id`.',
     },
     servers: (options.legacyPaths ?? [LEGACY_MOUNT_PATH]).map((url) => ({ url })),
-    security: [{ apiKey: [] }],
+    security,
     paths,
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'Required on every request; checked before anything is read or rendered.' },
+        apiKey: {
+          type: 'apiKey', in: 'header', name: API_KEY_HEADER,
+          description: api.anonymousKey
+            ? 'Checked before anything is read or rendered; a request without any key is served as the anonymous key (its scope and limits).'
+            : 'Required on every request; checked before anything is read or rendered.',
+        },
+        ...(api.allowQueryKey && {
+          queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The key as `?key=` (router option `allowQueryKey`); removed before any log line or upstream request.' },
+        }),
       },
       parameters: {
         ...pathParameters,

@@ -10,7 +10,7 @@ import { sendBody, type LegacyRequest as Request, type LegacyResponse as Respons
 import type { KeyStore } from '../keys/key-store.js';
 import { requestId } from '../request-id.js';
 import { createServiceMetrics, type ServiceMetrics } from './metrics.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument, type ApiFeatures } from './openapi.js';
 import { isSaturated, readPoolStats, type PoolStatsSource } from './pool-stats.js';
 import { packageVersion } from './version.js';
 
@@ -27,6 +27,8 @@ export interface OpsRouterOptions {
   defaultMetrics?: boolean;
   /** Mount paths of the legacy router(s), the `servers` of the OpenAPI document (default the legacy one). */
   legacyPaths?: readonly string[];
+  /** Router options that change the API, for the OpenAPI document (optional key, ?key=, POST /graphics). */
+  api?: ApiFeatures;
   /** Reported version (default: this package's). */
   version?: string;
 }
@@ -105,7 +107,9 @@ export function createOpsRouter(options: OpsRouterOptions): OpsRouter {
     sendBody(res, 200, metrics.registry.contentType, text);
   });
   router.get(...common('/openapi.json'), (_req: Request, res: Response) => {
-    openapi ??= JSON.stringify(buildOpenApiDocument({ version, ...(options.legacyPaths && { legacyPaths: options.legacyPaths }) }));
+    openapi ??= JSON.stringify(buildOpenApiDocument({
+      version, ...(options.legacyPaths && { legacyPaths: options.legacyPaths }), ...(options.api && { api: options.api }),
+    }));
     sendBody(res, 200, 'application/json; charset=utf-8', openapi);
   });
   return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {

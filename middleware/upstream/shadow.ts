@@ -108,8 +108,8 @@ export class ShadowTraffic {
       this.#failed(sample, timedOut ? `did not answer within ${upstream.timeoutMs} ms` : `is unavailable (${describe(err)})`);
       return;
     }
-    // The legacy service being down or limiting us says nothing about rendering.
-    if (status === 429 || status >= 500) {
+    // The legacy service refusing our upstream key, limiting us or failing says nothing about rendering.
+    if (isUpstreamError(status)) {
       this.#failed(sample, `answered ${status}`);
       return;
     }
@@ -179,6 +179,13 @@ export class ShadowTraffic {
       this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_hook_failed', hook: name, reason: describe(err) });
     }
   }
+}
+
+/** Answers that are the legacy service's own trouble (auth, limits, time-outs, failures), never a divergence. */
+const UPSTREAM_ERROR_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 408, 429]);
+
+function isUpstreamError(status: number): boolean {
+  return status >= 500 || UPSTREAM_ERROR_STATUSES.has(status);
 }
 
 function describe(err: unknown): string {

@@ -14,6 +14,8 @@ export interface LabelTarget {
   index?: number;
   /** The ZPL of a GET, as the path segments it came in. */
   zplSegments?: readonly string[];
+  /** The ZPL of a GET that sent it as the raw query string (decoded; sent on re-encoded). */
+  zplQuery?: string;
 }
 
 function isDotSegment(segment: string): boolean {
@@ -31,6 +33,7 @@ export function labelUpstreamPath(target: LabelTarget): string {
     }
     parts.push(encodeURIComponent(segment));
   }
+  if (target.zplQuery !== undefined) return `/${parts.join('/')}/?${encodeURIComponent(target.zplQuery)}`;
   return `/${parts.join('/')}`;
 }
 

@@ -20,6 +20,8 @@ export function fieldKind(kind: string, params: readonly ParamSpec[], extra: Par
 
 export const int = (name: string, min: number, max: number, def?: number): ParamSpec => ({ name, kind: 'int', min, max, def });
 export const float = (name: string, min: number, max: number, def?: number): ParamSpec => ({ name, kind: 'float', min, max, def });
+/** A length in ^MU units (fractions allowed for inches and millimetres) whose range is given in dots. */
+export const length = (name: string, min: number, max: number, def?: number): ParamSpec => ({ ...float(name, min, max, def), length: true });
 export const oneOf = (name: string, values: string, def?: string): ParamSpec => ({ name, kind: 'enum', values: values.split(''), def });
 export const yesNo = (name: string, def?: 'Y' | 'N'): ParamSpec => ({ name, kind: 'bool', def });
 export const text = (name: string, def?: string): ParamSpec => ({ name, kind: 'text', def });

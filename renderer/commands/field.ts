@@ -58,13 +58,19 @@ export const fieldCommands: CommandTable = {
   '^FD': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
   '^FV': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
   '^FR': { run: (ip) => { ip.field.reverse = true; } },
+  // Clock fields are not drawn: their data prints as written, indicators included (fallback forwards them).
+  '^FC': {
+    syntax: 'raw',
+    run: (ip, _a, tok) => ip.log.add({ byteIndex: tok.start, byteSize: tok.end - tok.start, command: '^FC', param: 0,
+      message: 'Real-time clock field is not drawn; its data prints as written', feature: '^FC' }),
+  },
   '^FH': {
     syntax: 'raw',
     run: (ip, _a, tok) => { ip.field.hexIndicator = tok.raw.length ? tok.raw[0] : 0x5f; },
   },
   '^FN': { params: [int('number', 0, 9999, 0), text('prompt')], run: (ip, [n]) => { ip.field.fieldNumber = n as number; } },
   '^SN': {
-    params: [text('start'), int('increment', -999999, 999999, 1), yesNo('leadingZeros', 'N')],
+    params: [text('start'), int('increment', -999999999999, 999999999999, 1), yesNo('leadingZeros', 'N')],
     run: (ip, [start, inc, z]) => {
       ip.field.data = new TextEncoder().encode((start as string | undefined) ?? '1');
       ip.field.serial = { increment: String(inc), leadingZeros: z === 'Y' };

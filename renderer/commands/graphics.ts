@@ -3,13 +3,13 @@
 import { decodeGraphic } from '../graphics/grf.js';
 import type { CommandDef, CommandTable } from './context.js';
 import type { ParamSpec } from '../zpl/params.js';
-import { fieldKind, float, int, oneOf, orientation, text } from './define.js';
+import { fieldKind, int, length, oneOf, orientation, text } from './define.js';
 import { payloadAfter, payloadCommand, payloadReporter } from './payload.js';
 
 const color = () => oneOf('color', 'BW', 'B');
 const byteCount = (name: string) => int(name, 0, 99999999);
-/** A size in ^MU units (fractions allowed for inches and millimetres). */
-const size = (name: string, min: number, max: number, def?: number) => float(name, min, max, def);
+/** A box side: at least the border thickness, which is also its value when absent (ZPL II guide, ^GB). */
+const side = (name: string): ParamSpec => ({ name, kind: 'float', max: 32000, atLeast: 'thickness', length: true });
 
 /** A shape field whose parameters at `sizes` are lengths in ^MU units. */
 function shape(kind: string, params: ParamSpec[], sizes: readonly number[]): CommandDef {
@@ -23,10 +23,12 @@ function shape(kind: string, params: ParamSpec[], sizes: readonly number[]): Com
 }
 
 export const graphicCommands: CommandTable = {
-  '^GB': shape('GB', [size('width', 0, 32000), size('height', 0, 32000), size('thickness', 0, 32000, 1), color(), int('rounding', 0, 8, 0)], [0, 1, 2]),
-  '^GC': shape('GC', [size('diameter', 3, 4095, 3), size('thickness', 0, 4095, 1), color()], [0, 1]),
-  '^GE': shape('GE', [size('width', 3, 4095), size('height', 3, 4095), size('thickness', 0, 4095, 1), color()], [0, 1, 2]),
-  '^GD': shape('GD', [size('width', 3, 32000), size('height', 3, 32000), size('thickness', 0, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')], [0, 1, 2]),
+  // Thickness is read first: the legacy linter warns about it before width and height.
+  '^GB': shape('GB', [side('width'), side('height'), length('thickness', 1, 32000, 1), color(), int('rounding', 0, 8, 0)], [0, 1, 2]),
+  // The guide gives ^GC/^GE thickness 2..4095 with a default of 1; 1 stays valid (the printer draws 1-dot outlines).
+  '^GC': shape('GC', [length('diameter', 3, 4095, 3), length('thickness', 1, 4095, 1), color()], [0, 1]),
+  '^GE': shape('GE', [length('width', 3, 4095), length('height', 3, 4095), length('thickness', 1, 4095, 1), color()], [0, 1, 2]),
+  '^GD': shape('GD', [length('width', 3, 32000), length('height', 3, 32000), length('thickness', 1, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')], [0, 1, 2]),
   '^GS': fieldKind('GS', [orientation(), int('height', 1, 32000), int('width', 1, 32000)]),
   '^GF': payloadCommand({
     params: [oneOf('format', 'ABC', 'A'), byteCount('binaryCount'), byteCount('graphicCount'), int('rowBytes', 1, 99999), text('data')],

@@ -1,7 +1,7 @@
 // Label boundaries and label-wide settings: ^XA ^XZ ^PQ ^LH ^LS ^LT ^PW ^LL ^PO ^PM ^LR ^MU.
 
 import type { CommandTable } from './context.js';
-import { float, int, oneOf, yesNo } from './define.js';
+import { float, int, length, oneOf, yesNo } from './define.js';
 
 /** Dots per unit for ^MU, from the printer's density. */
 function unitScale(unit: string, dpmm: number): number {
@@ -23,8 +23,8 @@ export const labelCommands: CommandTable = {
   },
   '^LS': { params: [int('shift', -9999, 9999, 0)], run: (ip, [s]) => { ip.printer.shiftLeft = s as number; } },
   '^LT': { params: [int('top', -120, 120, 0)], run: (ip, [t]) => { ip.printer.shiftTop = t as number; } },
-  '^PW': { params: [float('width', 2, 32000)], run: (ip, [w]) => { if (w !== undefined) ip.printer.printWidth = ip.dots(w as number); } },
-  '^LL': { params: [float('length', 1, 32000), yesNo('ignore', 'N')], run: (ip, [l]) => { if (l !== undefined) ip.printer.labelLength = ip.dots(l as number); } },
+  '^PW': { params: [length('width', 2, 32000)], run: (ip, [w]) => { if (w !== undefined) ip.printer.printWidth = ip.dots(w as number); } },
+  '^LL': { params: [length('length', 1, 32000), yesNo('ignore', 'N')], run: (ip, [l]) => { if (l !== undefined) ip.printer.labelLength = ip.dots(l as number); } },
   '^PO': { params: [oneOf('orientation', 'NIT', 'N')], run: (ip, [o]) => { ip.printer.invert = o === 'I'; } },
   '^PM': { params: [yesNo('mirror', 'N')], run: (ip, [m]) => { ip.printer.mirror = m === 'Y'; } },
   '^LR': { params: [yesNo('reverse', 'N')], run: (ip, [r]) => { ip.printer.reverseAll = r === 'Y'; } },

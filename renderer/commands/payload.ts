@@ -44,7 +44,7 @@ export function payloadCommand(def: Omit<CommandDef, 'syntax' | 'run'> & { param
     ...def,
     syntax: 'raw',
     run(ip, _args, tok) {
-      const args = readParams(tok.prefix + tok.name, splitParams(tok, 0, specs.length), specs, ip.log);
+      const args = readParams(tok.prefix + tok.name, splitParams(tok, 0, specs.length), specs, ip.log, { unitScale: ip.printer.unitScale });
       def.run?.(ip, args, tok);
     },
   };

@@ -121,7 +121,7 @@ function downloadFont(command: string, ext: string): CommandDef {
   });
 }
 
-/** ~DB bitmap font: kept whole (all parameters and glyph data) for the text work to read. */
+/** ~DB bitmap font: kept whole (all parameters and glyph data), but not drawn yet: text in it prints in a built-in font. */
 const downloadBitmapFont: CommandDef = {
   anywhere: true,
   syntax: 'raw',
@@ -131,7 +131,10 @@ const downloadBitmapFont: CommandDef = {
     const rawName = Buffer.from(raw.subarray(0, comma < 0 ? Math.min(raw.length, 64) : comma)).toString('latin1');
     if (!rawName.trim()) { ip.warn(tok.start, tok.end - tok.start, '~DB', 1, 'Missing object name; ignored'); return; }
     checkObjectSize(raw.length, `Object ${rawName.trim()}`);
-    store(ip, { name: objectName(rawName, 'FNT').name, kind: 'font', bytes: raw.slice() });
+    const { name } = objectName(rawName, 'FNT');
+    store(ip, { name, kind: 'font', bytes: raw.slice() });
+    ip.log.add({ byteIndex: tok.start, byteSize: tok.end - tok.start, command: '~DB', param: 0,
+      message: `Bitmap font ${name} is not drawn; text in it prints in a built-in font`, feature: '~DB' });
   },
 };
 

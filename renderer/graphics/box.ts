@@ -20,12 +20,12 @@ export interface BoxSpec {
 /** ^GB parameters, named as in its parameter table (sizes already in dots). */
 interface BoxArgs { width?: number; height?: number; thickness?: number; color?: string; rounding?: number }
 
-/** Box geometry as the printer computes it: width and height never below the thickness. */
+/** Box geometry from the field's parameters (the ^GB table already keeps width and height at least the thickness). */
 export function boxFromField(f: Field): BoxSpec {
   const { width: w, height: h, thickness: t, color, rounding } = f.args as BoxArgs;
-  const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
-  const width = Math.max(w ?? thickness, thickness);
-  const height = Math.max(h ?? thickness, thickness);
+  const thickness = t ?? 1;
+  const width = w ?? thickness;
+  const height = h ?? thickness;
   const mode: InkMode = f.reverse ? 'xor' : color === 'W' ? 'white' : 'black';
   const y = f.origin === 'FT' ? f.y - height : f.y;
   return { x: f.x, y, width, height, thickness, mode, rounding: rounding ?? 0 };

@@ -44,7 +44,7 @@ export function layout(zpl: Uint8Array | string, options: LayoutOptions): Layout
   return {
     totalCount: doc.totalCount, index, width: list.width, height: list.height,
     elements: list.elements.map(toJson), mirror: list.mirror, invert: list.invert,
-    warnings: doc.plan.log.entries, unsupported: doc.unsupported,
+    warnings: doc.plan.log.entries, unsupported: doc.unsupported(),
   };
 }
 

@@ -33,8 +33,11 @@ export interface LaidOutDocument {
   widthDots: number;
   heightDots: number;
   totalCount: number;
-  /** Commands the picture lacks (unknown, or known without a drawer), e.g. `^BD`. */
-  unsupported: string[];
+  /**
+   * Features the picture lacks (Diagnostic.feature: unknown commands, fields without a drawer such as `^BD`,
+   * what drawers skip or approximate), as far as known: call it after the labels wanted were laid out.
+   */
+  unsupported(): string[];
   /** The i-th printed label's display list (0-based; the caller checks the index first). */
   label(i: number): DisplayList;
 }
@@ -53,10 +56,13 @@ export function openDocument(zpl: Uint8Array | string, req: DocumentRequest): La
   if (plan.totalCount > maxLabels) {
     throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${plan.totalCount} labels; the maximum is ${maxLabels}`);
   }
-  const unsupported = [...new Set([...plan.unsupported, ...undrawableKinds(plan.labels)])];
+  for (const { kind, at } of undrawableKinds(plan.labels)) {
+    plan.log.add({ byteIndex: at, byteSize: 0, command: kind, param: 0, message: `Field ${kind} is not drawn`, feature: kind });
+  }
   const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log };
   return {
-    plan, widthDots, heightDots, totalCount: plan.totalCount, unsupported,
+    plan, widthDots, heightDots, totalCount: plan.totalCount,
+    unsupported: () => plan.log.features(),
     label(i) {
       const { label, copy } = locate(plan, i);
       return layoutLabel(label, copy, opts);

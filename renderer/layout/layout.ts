@@ -17,11 +17,16 @@ const fieldRenderers: Record<string, FieldRenderer> = {
   ...barcodeRenderers,
 };
 
-/** Field kinds in the plan that no drawer handles yet, as `^` + command (e.g. `^BD`). */
-export function undrawableKinds(plans: readonly LabelPlan[]): string[] {
-  const out = new Set<string>();
-  for (const p of plans) for (const f of p.fields) if (!fieldRenderers[f.kind]) out.add('^' + f.kind);
-  return [...out];
+/** Fields in the plan that no drawer handles yet: their kind as `^` + command (e.g. `^BD`) and where they start. */
+export function undrawableKinds(plans: readonly LabelPlan[]): Array<{ kind: string; at: number }> {
+  const out = new Map<string, number>();
+  for (const p of plans) for (const f of p.fields) if (!fieldRenderers[f.kind] && !out.has('^' + f.kind)) out.set('^' + f.kind, f.at);
+  return [...out].map(([kind, at]) => ({ kind, at }));
+}
+
+/** The feature name of a field whose drawer failed: its command (text fields are ^FD). */
+function fieldFeature(kind: string): string {
+  return kind === 'text' ? '^FD' : '^' + kind;
 }
 
 export interface LayoutLabelOptions {
@@ -52,7 +57,7 @@ export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOpti
       for (const el of renderer(field, env)) el.draw(canvas);
     } catch (e) {
       canvas.elements.length = before; // a field that fails draws nothing, not half of itself
-      opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field not drawn: ${(e as Error).message}` });
+      opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field not drawn: ${(e as Error).message}`, feature: fieldFeature(placed.kind) });
     }
   }
   return { width: opts.widthDots, height: opts.heightDots, elements: canvas.elements, mirror: plan.mirror, invert: plan.invert };

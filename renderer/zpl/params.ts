@@ -15,6 +15,21 @@ export interface ParamSpec {
   values?: readonly string[];
   /** Value used when the parameter is absent or invalid; undefined lets the command decide (e.g. from ^CF, ^BY). */
   def?: number | string;
+  /**
+   * Another parameter of the same command whose value is this one's minimum, and its value when absent
+   * (^GB: width and height are at least the thickness). That parameter is read, and warned about, first.
+   */
+  atLeast?: string;
+  /** A length in ^MU units whose range is given in dots: it is checked after conversion (^MUM, ^MUI). */
+  length?: boolean;
+}
+
+/** What reading parameters needs from the printer besides the table. */
+export interface ReadContext {
+  /** Number of the first spec in diagnostics (default 1). */
+  firstParamNumber?: number;
+  /** Dots per ^MU unit, for `length` parameters (default 1). */
+  unitScale?: number;
 }
 
 /** One comma-separated parameter as written, with its place in the document. */
@@ -65,20 +80,25 @@ export function latin1(raw: Uint8Array, a = 0, b = raw.length): string {
 
 /**
  * Reads parameters by their specs: absent -> default, out of range -> clamped, invalid -> default,
- * each correction logged with the parameter's byte position.
+ * each correction logged with the parameter's byte position. Parameters are read in evaluation order:
+ * in table order, except that a parameter another one depends on (`atLeast`) is read before it.
  */
 export function readParams(command: string, parts: RawParam[], specs: readonly ParamSpec[], log: DiagnosticLog | undefined,
-  firstParamNumber = 1): ParamValue[] {
-  const values: ParamValue[] = [];
-  for (let k = 0; k < specs.length; k++) {
+  context: ReadContext = {}): ParamValue[] {
+  const firstParamNumber = context.firstParamNumber ?? 1;
+  const unitScale = context.unitScale ?? 1;
+  const values: ParamValue[] = new Array(specs.length).fill(undefined);
+  for (const k of evaluationOrder(specs)) {
     const spec = specs[k];
     const part = parts[k];
     const text = part?.text.trim() ?? '';
     const where = (msg: string) => log?.add({
       byteIndex: part ? part.offset : 0, byteSize: part ? part.size : 0, command, param: k + firstParamNumber, message: msg,
     });
-    if (text === '') { values.push(spec.def); continue; }
-    values.push(readOne(spec, text, where));
+    const floor = spec.atLeast === undefined ? undefined : values[specs.findIndex((s) => s.name === spec.atLeast)];
+    const range = rangeOf(spec, typeof floor === 'number' ? floor : undefined, unitScale);
+    if (text === '') { values[k] = typeof floor === 'number' ? floor : spec.def; continue; }
+    values[k] = readOne(spec, range, text, where);
   }
   if (parts.length > specs.length && log) {
     const extra = parts[specs.length];
@@ -90,7 +110,43 @@ export function readParams(command: string, parts: RawParam[], specs: readonly P
   return values;
 }
 
-function readOne(spec: ParamSpec, text: string, warn: (m: string) => void): ParamValue {
+/** Table order, each parameter preceded by the one its range depends on. */
+function evaluationOrder(specs: readonly ParamSpec[]): number[] {
+  const order: number[] = [];
+  const visit = (k: number, depth: number): void => {
+    if (order.includes(k) || depth > specs.length) return;
+    const dependsOn = specs[k].atLeast;
+    if (dependsOn !== undefined) {
+      const d = specs.findIndex((s) => s.name === dependsOn);
+      if (d >= 0) visit(d, depth + 1);
+    }
+    order.push(k);
+  };
+  for (let k = 0; k < specs.length; k++) visit(k, 0);
+  return order;
+}
+
+/** A numeric parameter's bounds in the units it is written in. */
+interface Range {
+  min?: number;
+  max?: number;
+}
+
+/** The declared range, raised to the value of the parameter it depends on; `length` bounds are dots, turned into ^MU units. */
+function rangeOf(spec: ParamSpec, floor: number | undefined, unitScale: number): Range {
+  const scale = spec.length ? unitScale : 1;
+  const min = spec.min === undefined ? undefined : toUnits(spec.min, scale);
+  return {
+    min: floor === undefined ? min : Math.max(min ?? floor, floor),
+    max: spec.max === undefined ? undefined : toUnits(spec.max, scale),
+  };
+}
+
+function toUnits(dots: number, scale: number): number {
+  return scale === 1 ? dots : Number((dots / scale).toPrecision(6));
+}
+
+function readOne(spec: ParamSpec, range: Range, text: string, warn: (m: string) => void): ParamValue {
   switch (spec.kind) {
     case 'int':
     case 'float': {
@@ -105,13 +161,13 @@ function readOne(spec: ParamSpec, text: string, warn: (m: string) => void): Para
         }
         warn(`Invalid value ${text}; used ${v} instead`);
       }
-      if (spec.min !== undefined && v < spec.min) {
-        warn(`Value ${text} is less than minimum value ${spec.min}; used ${spec.min} instead`);
-        return spec.min;
+      if (range.min !== undefined && v < range.min) {
+        warn(`Value ${text} is less than minimum value ${range.min}; used ${range.min} instead`);
+        return range.min;
       }
-      if (spec.max !== undefined && v > spec.max) {
-        warn(`Value ${text} is greater than maximum value ${spec.max}; used ${spec.max} instead`);
-        return spec.max;
+      if (range.max !== undefined && v > range.max) {
+        warn(`Value ${text} is greater than maximum value ${range.max}; used ${range.max} instead`);
+        return range.max;
       }
       return v;
     }

@@ -14,7 +14,7 @@ import {
   type Stores,
 } from '../../middleware/index.js';
 import type { RenderRequest, RenderResult } from '../../renderer/index.js';
-import { checkAnswers } from './openapi-check.js';
+import { checkAnswersFor } from './openapi-check.js';
 
 export const BASE = LEGACY_MOUNT_PATH;
 
@@ -77,7 +77,11 @@ export async function buildApp(options: Partial<LegacyRouterOptions> = {}, keys:
   const app = express();
   // Answers of our own (not the legacy service's, passed through in proxy and fallback modes) are checked
   // against the OpenAPI document; test/ops-openapi.test.ts fails the run on any mismatch.
-  if ((options.mode ?? 'off') === 'off' || options.mode === 'shadow') app.use(BASE, checkAnswers);
+  if ((options.mode ?? 'off') === 'off' || options.mode === 'shadow') {
+    app.use(BASE, checkAnswersFor({
+      anonymousKey: options.anonymousKey !== undefined, allowQueryKey: options.allowQueryKey ?? false, graphicsEndpoint: options.graphicsEndpoint ?? false,
+    }));
+  }
   app.use(BASE, createLegacyRouter({ ...stores, log: () => {}, ...options }));
   return { app, stores };
 }

@@ -2,7 +2,7 @@
 // the content type, the JSON or text body (JSON Schema via ajv) and the documented response headers.
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { buildOpenApiDocument } from '../../middleware/ops/openapi.js';
+import { buildOpenApiDocument, type ApiFeatures } from '../../middleware/ops/openapi.js';
 
 type Json = Record<string, any>;
 
@@ -99,11 +99,32 @@ export class OpenApiChecker {
 /** One checker for every app the test helpers build: what each answer got wrong, across the whole run. */
 export const answers = { checker: new OpenApiChecker(), problems: [] as string[], checked: 0 };
 
+const checkers = new Map<string, OpenApiChecker>();
+
+/** The checker of the document that describes a router with these options (one per combination). */
+export function checkerFor(api: ApiFeatures): OpenApiChecker {
+  const key = JSON.stringify([!!api.anonymousKey, !!api.allowQueryKey, !!api.graphicsEndpoint]);
+  if (key === JSON.stringify([false, false, false])) return answers.checker;
+  let checker = checkers.get(key);
+  if (!checker) checkers.set(key, checker = new OpenApiChecker(buildOpenApiDocument({ version: 'test', api })));
+  return checker;
+}
+
+/** checkAnswers against the document of a router with these options (the optional key, ?key=, POST /graphics). */
+export function checkAnswersFor(api: ApiFeatures) {
+  const checker = checkerFor(api);
+  return (req: { method: string; url: string }, res: ServerResponseLike, next: () => void): void => checkWith(checker, req, res, next);
+}
+
 /**
  * Middleware (mounted at the legacy prefix, before the router) that checks every answer of a documented
  * operation against the document once it is sent. Answers of paths the document does not have are skipped.
  */
 export function checkAnswers(req: { method: string; url: string }, res: ServerResponseLike, next: () => void): void {
+  checkWith(answers.checker, req, res, next);
+}
+
+function checkWith(checker: OpenApiChecker, req: { method: string; url: string }, res: ServerResponseLike, next: () => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   const keep = (chunk: unknown): void => {
@@ -117,11 +138,11 @@ export function checkAnswers(req: { method: string; url: string }, res: ServerRe
   res.end = function (this: unknown, chunk: unknown, ...rest: unknown[]) { keep(chunk); return end.call(this, chunk, ...rest); };
   const url = req.url;
   res.once('finish', () => {
-    if (!answers.checker.operation(req.method, url)) return;
+    if (!checker.operation(req.method, url)) return;
     const headers = Object.fromEntries(Object.entries(res.getHeaders()).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]));
     const text = Buffer.concat(chunks).toString('utf8');
     answers.checked++;
-    for (const problem of answers.checker.problems(req.method, url, { status: res.statusCode, headers, text })) {
+    for (const problem of checker.problems(req.method, url, { status: res.statusCode, headers, text })) {
       answers.problems.push(`${req.method} ${url.slice(0, 80)}: ${problem}`);
     }
   });

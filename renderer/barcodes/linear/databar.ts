@@ -67,7 +67,8 @@ export function drawDataBar(field: Field, env: DrawEnv): LabelElement[] {
   const { orientation: o, type: typeP, magnification: magP, separatorHeight: sepP } = field.args;
   const type = TYPES[(typeP as number | undefined) ?? 1];
   if (!type) {
-    env.log?.add({ byteIndex: field.at, byteSize: 0, command: '^BR', param: 2, message: 'GS1 DataBar composite types (7-12) are not supported; field not printed' });
+    env.log?.add({ byteIndex: field.at, byteSize: 0, command: '^BR', param: 2, message: 'GS1 DataBar composite types (7-12) are not supported; field not printed',
+      feature: `^BR:${typeP as number}` });
     return [];
   }
   const raw = fieldText(field);

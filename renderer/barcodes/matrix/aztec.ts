@@ -42,7 +42,7 @@ export function renderAztec(field: Field, env: DrawEnv): LabelElement[] {
   const mag = num(magParam, defaultQrMagnification(env.dpmm));
   const data = field.data ?? new Uint8Array(0);
   if (!data.length) return [];
-  if (num(count, 1) > 1) report(env, field, '^BO', 'Structured append is not drawn; one symbol printed', 6);
+  if (num(count, 1) > 1) report(env, field, '^BO', 'Structured append is not drawn; one symbol printed', 6, '^BO:append');
   const d = num(errorControl, 0);
   const g = tryEncode(env, field, '^BO', () => encodeAztec(data, { errorControl: d, readerInit: menu === 'Y' }));
   if (!g) return [];

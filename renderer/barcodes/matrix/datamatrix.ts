@@ -46,7 +46,7 @@ export function encodeDataMatrix(values: readonly number[], rows: number, column
 
 export function renderDataMatrix(field: Field, env: DrawEnv): LabelElement[] {
   const { orientation, moduleSize: h, quality, columns, rows, escape, aspect } = field.args;
-  if (quality !== 200) report(env, field, '^BX', `Quality ${quality ?? 0} (ECC 000-140) is drawn as ECC 200`, 3);
+  if (quality !== 200) report(env, field, '^BX', `Quality ${quality ?? 0} (ECC 000-140) is drawn as ECC 200`, 3, `^BX:${quality ?? 0}`);
   // Escape sequences belong to quality 200 field data (default escape character: underscore).
   const data = byteString(field.data).slice(0, 3072);
   const values = quality === 200 ? parseDataMatrixData(data, str(escape, '_')) : parseDataMatrixData(data, '');

@@ -15,9 +15,9 @@ export function str(v: ParamValue, def: string): string {
   return typeof v === 'string' && v !== '' ? v : def;
 }
 
-/** Logs a problem with a field's symbol against the field's position in the document. */
-export function report(env: DrawEnv, field: Field, command: string, message: string, param = 0): void {
-  env.log?.add({ byteIndex: field.at, byteSize: 0, command, param, message });
+/** Logs a problem with a field's symbol at the field's position in the document; `feature` names what this renderer skips or approximates (see Diagnostic.feature). */
+export function report(env: DrawEnv, field: Field, command: string, message: string, param = 0, feature?: string): void {
+  env.log?.add({ byteIndex: field.at, byteSize: 0, command, param, message, ...(feature !== undefined && { feature }) });
 }
 
 /**
