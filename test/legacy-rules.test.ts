@@ -1,0 +1,48 @@
+// Rules of the legacy service found by measuring its renders (issue 21), each checked on a document written
+// here: the label is rendered, the PNG decoded, and the ink measured.
+
+import { expect } from 'chai';
+import { render } from '../renderer/render.js';
+import type { Dpmm } from '../renderer/api.js';
+import { autoColumns } from '../renderer/barcodes/matrix/pdf417.js';
+import { decodePng, type DecodedPng } from './helpers/png.js';
+
+async function label(zpl: string | Uint8Array, o: { dpmm?: Dpmm; inches?: number; heightIn?: number } = {}): Promise<DecodedPng> {
+  const inches = o.inches ?? 3;
+  return decodePng((await render(zpl, { dpmm: o.dpmm ?? 8, widthIn: inches, heightIn: o.heightIn ?? inches, format: 'png', index: 0 })).body);
+}
+
+interface Box { x0: number; y0: number; x1: number; y1: number; width: number; height: number }
+
+/** Bounding box of the ink (null on a blank label). */
+function inkBox(img: DecodedPng): Box | null {
+  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      if (img.gray[y * img.width + x] < 128) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+    }
+  }
+  return x1 < 0 ? null : { x0, y0, x1, y1, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}
+
+describe('legacy rule: PDF417 automatic columns', () => {
+  it('takes floor(sqrt(n / 5)) columns for n codewords', () => {
+    // Every size the legacy service was seen to draw: 8..18 one column, 35 two, 47 and 58 three.
+    expect([8, 10, 12, 14, 18, 35, 47, 58].map(autoColumns)).to.deep.equal([1, 1, 1, 1, 1, 2, 3, 3]);
+    expect([4, 19, 20, 44, 45, 79, 80, 500].map(autoColumns)).to.deep.equal([1, 1, 2, 2, 3, 3, 4, 10]);
+  });
+
+  // 20 letters are 10 data codewords; security 1 adds 4: n = 1 + 10 + 4 = 15.
+  const data = 'ABCDEFGHIJKLMNOPQRST';
+  it('draws 15 codewords as one column of 15 rows (69 + 17 modules wide)', async () => {
+    const box = inkBox(await label(`^XA^BY2^FO20,20^B7N,5,1^FD${data}^FS^XZ`));
+    expect([box?.width, box?.height]).to.deep.equal([(69 + 17) * 2, 15 * 5]);
+  });
+
+  it('derives the rows from given columns, and the columns from given rows', async () => {
+    const cols = inkBox(await label(`^XA^BY2^FO20,20^B7N,5,1,2^FD${data}^FS^XZ`));
+    expect([cols?.width, cols?.height]).to.deep.equal([(69 + 2 * 17) * 2, 8 * 5]);
+    const rows = inkBox(await label(`^XA^BY2^FO20,20^B7N,5,1,,5^FD${data}^FS^XZ`));
+    expect([rows?.width, rows?.height]).to.deep.equal([(69 + 3 * 17) * 2, 5 * 5]);
+  });
+});
