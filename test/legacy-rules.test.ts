@@ -46,3 +46,40 @@ describe('legacy rule: PDF417 automatic columns', () => {
     expect([rows?.width, rows?.height]).to.deep.equal([(69 + 3 * 17) * 2, 5 * 5]);
   });
 });
+
+describe('legacy rule: ^BQ magnification', () => {
+  it('honours magnifications above 10 (^BQN,2,12 draws 12-dot modules at 12 dpmm)', async () => {
+    // `HELLO` at level Q is a version 1 symbol: 21 modules.
+    const box = inkBox(await label('^XA^FO20,20^BQN,2,12^FDQA,HELLO^FS^XZ', { dpmm: 12 }));
+    expect([box?.width, box?.height]).to.deep.equal([21 * 12, 21 * 12]);
+  });
+
+  it('bounds the magnification by the label', async () => {
+    // A 1-inch label at 8 dpmm is 203 dots: at most 9 dots a module for the 21-module symbol.
+    const box = inkBox(await label('^XA^FO0,0^BQN,2,99^FDQA,HELLO^FS^XZ', { inches: 1 }));
+    expect(box?.width).to.equal(189);
+  });
+
+  const code128 = '^FO20,200^BCN,40,N,N,N^FD12^FS';
+  const barsWidth = async (zpl: string, index = 0) => {
+    const img = decodePng((await render(zpl, { dpmm: 8, widthIn: 3, heightIn: 3, format: 'png', index })).body);
+    const rows = { ...img, gray: img.gray.slice(200 * img.width), height: img.height - 200 };
+    return inkBox(rows)?.width;
+  };
+
+  it('sets the default module width as ^BY does, for this label and the next', async () => {
+    const withBy5 = await barsWidth(`^XA^BY5${code128}^XZ`);
+    const withBy2 = await barsWidth(`^XA${code128}^XZ`);
+    expect(withBy5).to.not.equal(withBy2);
+    expect(await barsWidth(`^XA^FO20,20^BQN,2,5^FDQA,A^FS${code128}^XZ`)).to.equal(withBy5);
+    // ^BY's module width survives ^XA (guide: initial value at power-up), so this does too.
+    expect(await barsWidth(`^XA^FO20,20^BQN,2,5^FDQA,A^FS^XZ^XA${code128}^XZ`, 1)).to.equal(withBy5);
+    // Without a magnification, ^BQ leaves the module width alone.
+    expect(await barsWidth(`^XA^FO20,20^BQN,2^FDQA,A^FS${code128}^XZ`)).to.equal(withBy2);
+  });
+
+  it('is not changed by ^BY: an omitted magnification is the density default (2 at 8 dpmm)', async () => {
+    const box = inkBox(await label('^XA^BY7^FO20,20^BQN,2^FDQA,HELLO^FS^XZ'));
+    expect(box?.width).to.equal(21 * 2);
+  });
+});
