@@ -83,3 +83,43 @@ describe('legacy rule: ^BQ magnification', () => {
     expect(box?.width).to.equal(21 * 2);
   });
 });
+
+describe('legacy rule: POSTNET of any length', () => {
+  /** Ink runs along one row: [start, width] pairs. */
+  function runs(img: DecodedPng, y: number): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    for (let x = 0; x < img.width; x++) {
+      if (img.gray[y * img.width + x] >= 128) continue;
+      let e = x;
+      while (e + 1 < img.width && img.gray[y * img.width + e + 1] < 128) e++;
+      out.push([x, e - x + 1]);
+      x = e;
+    }
+    return out;
+  }
+
+  for (const digits of ['0123456789', '12345678901234567890', '1234']) {
+    it(`draws ${digits.length} digits: frame, 5 bars a digit, check digit, frame; 2-dot bars at a 5-dot pitch`, async () => {
+      const img = await label(`^XA^FO20,20^BZN,20,N^FD${digits}^FS^XZ`, { inches: 4, heightIn: 1 });
+      const bottom = runs(img, 39), top = runs(img, 20);
+      const bars = 1 + (digits.length + 1) * 5 + 1;
+      expect(bottom.length).to.equal(bars);
+      expect(bottom.every(([x, w], i) => w === 2 && x === 20 + 5 * i)).to.equal(true);
+      // Two tall bars per digit (check digit included) and the two frame bars.
+      expect(top.length).to.equal(2 * (digits.length + 1) + 2);
+      expect(inkBox(img)?.height).to.equal(20);
+      // Short bars are 8 dots: the row just above them is paper, the row at their top is ink.
+      expect(runs(img, 31).length).to.equal(top.length);
+      expect(runs(img, 32).length).to.equal(bars);
+    });
+  }
+
+  it('appends the check digit that makes the sum a multiple of ten', async () => {
+    // 1+2+3+4 = 10: check digit 0 (tall bars 1 and 2 of its five); digit 1 is 00011.
+    const img = await label('^XA^FO20,20^BZN,20,N^FD1234^FS^XZ', { inches: 4, heightIn: 1 });
+    const tall = new Set(runs(img, 20).map(([x]) => (x - 20) / 5));
+    const checkStart = 1 + 4 * 5;
+    expect([0, 1, 2, 3, 4].map((k) => tall.has(checkStart + k))).to.deep.equal([true, true, false, false, false]);
+    expect([0, 1, 2, 3, 4].map((k) => tall.has(1 + k))).to.deep.equal([false, false, false, true, true]);
+  });
+});
