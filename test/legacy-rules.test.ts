@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { render } from '../renderer/render.js';
 import type { Dpmm } from '../renderer/api.js';
 import { autoColumns } from '../renderer/barcodes/matrix/pdf417.js';
+import { planQr, type QrLevel } from '../renderer/barcodes/matrix/qr-segments.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
 
 async function label(zpl: string | Uint8Array, o: { dpmm?: Dpmm; inches?: number; heightIn?: number } = {}): Promise<DecodedPng> {
@@ -121,5 +122,55 @@ describe('legacy rule: POSTNET of any length', () => {
     const checkStart = 1 + 4 * 5;
     expect([0, 1, 2, 3, 4].map((k) => tall.has(checkStart + k))).to.deep.equal([true, true, false, false, false]);
     expect([0, 1, 2, 3, 4].map((k) => tall.has(1 + k))).to.deep.equal([false, false, false, true, true]);
+  });
+});
+
+describe('legacy rule: QR mode segmentation', () => {
+  const plan = (text: string, level: QrLevel = 'L') => planQr(Uint8Array.from(text, (c) => c.charCodeAt(0)), level);
+  const segments = (text: string) => plan(text).segments.map((r) => `${r.mode}${r.length}`).join(' ');
+
+  it('keeps an alphanumeric run after bytes from 4 characters, from 7 when bytes follow again (versions 1-9)', () => {
+    expect(segments('abcABC')).to.equal('byte6');
+    expect(segments('abcABCD')).to.equal('byte3 alnum4');
+    expect(segments('abcABCDEFdef')).to.equal('byte12');
+    expect(segments('abcABCDEFGdef')).to.equal('byte3 alnum7 byte3');
+  });
+
+  it('keeps a numeric run after bytes from 3 digits, from 4 when bytes follow again', () => {
+    expect(segments('abc12')).to.equal('byte5');
+    expect(segments('abc123')).to.equal('byte3 num3');
+    expect(segments('abc123def')).to.equal('byte9');
+    expect(segments('abc1234def')).to.equal('byte3 num4 byte3');
+  });
+
+  it('keeps a numeric run after alphanumerics from 6 digits, from 9 when alphanumerics follow again', () => {
+    expect(segments('ABC12345')).to.equal('alnum8');
+    expect(segments('ABC123456')).to.equal('alnum3 num6');
+    expect(segments('ABC12345678DEF')).to.equal('alnum14');
+    expect(segments('ABC123456789DEF')).to.equal('alnum3 num9 alnum3');
+  });
+
+  it('merges forward first, then backward (a short run at the start joins the run after it)', () => {
+    expect(segments('12abc')).to.equal('byte5');
+    expect(segments('AB1234567890')).to.equal('alnum2 num10');
+  });
+
+  it('uses the thresholds of versions 10-26 in larger symbols', () => {
+    // 300 bytes need version 10 or more at level L: there a final alphanumeric run needs 5 (not 4) to stay.
+    const merged = plan('a'.repeat(300) + 'ABCD');
+    expect(merged.version).to.be.within(10, 26);
+    expect(merged.segments.map((r) => `${r.mode}${r.length}`)).to.deep.equal(['byte304']);
+    expect(plan('a'.repeat(300) + 'ABCDE').segments.map((r) => `${r.mode}${r.length}`)).to.deep.equal(['byte300', 'alnum5']);
+    // From version 27 on, 6.
+    const large = plan('a'.repeat(1500) + 'ABCDE');
+    expect(large.version).to.be.within(27, 40);
+    expect(large.segments.map((r) => r.mode)).to.deep.equal(['byte']);
+  });
+
+  it('draws the smaller symbol this segmentation allows', async () => {
+    // One byte segment of 11 is 100 bits: version 1 at level Q (104 bits); split in three it would need version 2.
+    expect(plan('abcd123efgh', 'Q')).to.include({ version: 1, level: 'Q' });
+    const box = inkBox(await label('^XA^FO20,20^BQN,2,4^FDQA,abcd123efgh^FS^XZ'));
+    expect(box?.width).to.equal(21 * 4);
   });
 });
