@@ -174,3 +174,32 @@ describe('legacy rule: QR mode segmentation', () => {
     expect(box?.width).to.equal(21 * 4);
   });
 });
+
+describe('legacy rule: field data ends at a caret, the field stays open', () => {
+  const png = async (zpl: string) => Buffer.from((await render(zpl, { dpmm: 8, widthIn: 3, heightIn: 3, format: 'png', index: 0 })).body);
+
+  it('a ^FO without coordinates after the data moves the open field to 0,0', async () => {
+    const img = await label('^XA^FO50,50^A0N,30,30^FDabc (^FO)^FS^XZ');
+    expect(inkBox(img)!.x0).to.be.below(10);
+    expect(inkBox(img)!.y0).to.be.below(10);
+    expect((await png('^XA^FO50,50^A0N,30,30^FDabc (^FO)^FS^XZ')).equals(await png('^XA^FO0,0^A0N,30,30^FDabc (^FS^XZ'))).to.equal(true);
+    // Home still applies to it, as to any ^FO0,0.
+    expect((await png('^XA^LH30,40^FO50,50^A0N,30,30^FDabc^FO^FS^XZ')).equals(await png('^XA^LH30,40^FO0,0^A0N,30,30^FDabc^FS^XZ'))).to.equal(true);
+  });
+
+  it('a ^FO with coordinates still ends the field (missing ^FS)', async () => {
+    expect((await png('^XA^FO50,50^A0N,30,30^FDabc^FO150,150^FS^XZ')).equals(await png('^XA^FO50,50^A0N,30,30^FDabc^FS^XZ'))).to.equal(true);
+  });
+
+  it('a ^FT with invalid coordinates continues after the previous field, like a bare ^FT', async () => {
+    const first = '^XA^FT20,100^A0N,30,30^FDAB^FS';
+    const invalid = await png(`${first}^FTx,y^A0N,30,30^FDCD^FS^XZ`);
+    expect(invalid.equals(await png(`${first}^FT^A0N,30,30^FDCD^FS^XZ`))).to.equal(true);
+    expect(invalid.equals(await png(`${first}^FT0,0^A0N,30,30^FDCD^FS^XZ`))).to.equal(false);
+  });
+
+  it('after a ^GB field, a bare ^FT continues at x + width, y + height', async () => {
+    const bare = await png('^XA^FO20,20^GB100,50,3^FS^FT^A0N,30,30^FDX^FS^XZ');
+    expect(bare.equals(await png('^XA^FO20,20^GB100,50,3^FS^FT120,70^A0N,30,30^FDX^FS^XZ'))).to.equal(true);
+  });
+});

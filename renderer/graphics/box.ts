@@ -4,6 +4,7 @@ import type { DrawEnv, Field, LabelElement } from '../model.js';
 import { fillPath, type Contour } from '../raster/fill-path.js';
 import type { InkMode, Raster } from '../raster/raster.js';
 import { reversed, roundedRectContour } from './shape-paths.js';
+import { notePenEnd } from '../text/field.js';
 
 export interface BoxSpec {
   x: number;
@@ -52,7 +53,10 @@ export function drawBox(r: Raster, b: BoxSpec): void {
   r.fillRect(b.x + b.width - t, b.y + t, t, b.height - 2 * t, b.mode);
 }
 
-export function renderBox(f: Field, _env: DrawEnv): LabelElement[] {
+export function renderBox(f: Field, env: DrawEnv): LabelElement[] {
   const spec = boxFromField(f);
+  // Legacy rule (one observation, issue 21): a ^FT without coordinates after a ^GB continues at the box's far
+  // corner, x + width and y + height.
+  notePenEnd(env, spec.x + spec.width, spec.y + spec.height);
   return [{ draw: (r) => drawBox(r, spec) }];
 }
