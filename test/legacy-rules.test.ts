@@ -203,3 +203,29 @@ describe('legacy rule: field data ends at a caret, the field stays open', () => 
     expect(bare.equals(await png('^XA^FO20,20^GB100,50,3^FS^FT120,70^A0N,30,30^FDX^FS^XZ'))).to.equal(true);
   });
 });
+
+describe('legacy rule: ^PW narrower than the label clips', () => {
+  it('centres the print width and draws no ink outside it', async () => {
+    // 3-inch label at 8 dpmm: 609 dots; ^PW400 starts at (609 - 400) / 2 = 104 and ends before 504.
+    const img = await label('^XA^PW400^FO0,10^GB600,20,20^FS^FO0,50^A0N,40,40^FDWWWWWWWWWWWWWWWWWWWWWWWWWW^FS^XZ');
+    const box = inkBox(img);
+    expect([box?.x0, box?.x1]).to.deep.equal([104, 503]);
+    // Without ^PW, the same fields run across the whole label.
+    const wide = inkBox(await label('^XA^FO0,10^GB600,20,20^FS^XZ'));
+    expect([wide?.x0, wide?.x1]).to.deep.equal([0, 599]);
+  });
+});
+
+describe('legacy rule: font 0 below 10 dots', () => {
+  const png = async (zpl: string) => Buffer.from((await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 })).body);
+
+  it('raises a ^A0 height or width below 10 to 10 (^A0B,8,7 prints as 10x10)', async () => {
+    const doc = (font: string) => `^XA^FO50,50${font}^FDHello 123^FS^XZ`;
+    const raised = await png(doc('^A0B,8,7'));
+    expect(raised.equals(await png(doc('^A0B,10,10')))).to.equal(true);
+    expect((await png(doc('^A0N,30,5'))).equals(await png(doc('^A0N,30,10')))).to.equal(true);
+    expect((await png(doc('^A0N,6'))).equals(await png(doc('^A0N,10')))).to.equal(true);
+    // 10 and above are kept.
+    expect((await png(doc('^A0N,11,11'))).equals(await png(doc('^A0N,10,10')))).to.equal(false);
+  });
+});
