@@ -49,9 +49,19 @@ export function drawLabel(plan: LabelPlan, copy: number, opts: DrawOptions): Ras
       opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field not drawn: ${(e as Error).message}` });
     }
   }
+  // ...and draws no ink outside it.
+  if (dx) clearOutside(raster, dx, dx + plan.printWidth!);
   if (plan.mirror) mirrorInPlace(raster);
   if (plan.invert) rotate180InPlace(raster);
   return raster;
+}
+
+/** Paper left of column `x0` and from column `x1` on. */
+function clearOutside(r: Raster, x0: number, x1: number): void {
+  for (let y = 0; y < r.height; y++) {
+    r.ink.fill(0, y * r.width, y * r.width + x0);
+    r.ink.fill(0, y * r.width + Math.min(x1, r.width), (y + 1) * r.width);
+  }
 }
 
 function mirrorInPlace(r: Raster): void {
