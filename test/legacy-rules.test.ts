@@ -229,3 +229,30 @@ describe('legacy rule: font 0 below 10 dots', () => {
     expect((await png(doc('^A0N,11,11'))).equals(await png(doc('^A0N,10,10')))).to.equal(false);
   });
 });
+
+describe('legacy rule: ^GF data and fields', () => {
+  it('draws nothing when the data is shorter than the declared byte count (ASCII hex and binary)', async () => {
+    expect(inkBox(await label('^XA^FO50,50^GFA,4,4,1,FFFFFFFF^FS^XZ'))).to.deep.include({ x0: 50, y0: 50, width: 8, height: 4 });
+    expect(inkBox(await label('^XA^FO50,50^GFA,4,4,1,FFFFFF^FS^XZ'))).to.equal(null);
+    // Binary: a count of 20 runs past the end of the input, so the data ends at ^FS with 2 bytes.
+    expect(inkBox(await label(Buffer.from('^XA^FO50,50^GFB,20,20,1,\xff\xff^FS^XZ', 'latin1')))).to.equal(null);
+    expect(inkBox(await label(Buffer.from('^XA^FO50,50^GFB,2,2,1,\xff\xff^FS^XZ', 'latin1')))).to.deep.include({ width: 8, height: 2 });
+  });
+
+  it('keeps drawing compressed data whose CRC does not match (the guide only says the printer can invalidate it)', async () => {
+    const { deflateSync } = await import('node:zlib');
+    const z64 = deflateSync(Buffer.alloc(4, 0xff)).toString('base64');
+    const res = await render(`^XA^FO50,50^GFA,4,4,1,:Z64:${z64}:0000^FS^XZ`, { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 });
+    expect(inkBox(decodePng(res.body))).to.deep.include({ x0: 50, y0: 50, width: 8, height: 4 });
+    expect(res.warnings.some((w) => /CRC/.test(w.message))).to.equal(true);
+  });
+
+  it('ends its field when its byte count swallowed the ^FS: the next ^A..^FD..^FS starts at the label home', async () => {
+    // Three binary bytes `^FS` are the graphic; `abc` is a new field at ^LH 30,30.
+    const png = async (zpl: string) => Buffer.from((await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 })).body);
+    const got = await png('^XA^LH30,30^FO50,50^GFB,3,3,1,^FS^A0N,30^FDabc^FS^XZ');
+    const expected = await png('^XA^LH30,30^FO50,50^GFB,3,3,1,^FS^FS^FO0,0^A0N,30^FDabc^FS^XZ');
+    expect(got.equals(expected)).to.equal(true);
+    expect(inkBox(decodePng(got))).to.deep.include({ x0: 31, y0: 29 });
+  });
+});

@@ -18,7 +18,7 @@ export function graphicFieldBitmap(f: Field): Bitmap | undefined {
   const cached = decodedFields.get(f.payload);
   if (cached) return cached;
   const [format, binaryCount, total, row] = f.params as [string, number | undefined, number | undefined, number | undefined];
-  const bmp = decodeGraphic(f.payload, total ?? binaryCount ?? 0, row ?? 1, format === 'B' || format === 'C');
+  const bmp = decodeGraphic(f.payload, total ?? binaryCount ?? 0, row ?? 1, format === 'B' || format === 'C', undefined, 'draw-nothing');
   decodedFields.set(f.payload, bmp);
   return bmp;
 }
