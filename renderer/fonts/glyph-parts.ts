@@ -75,7 +75,7 @@ export function matchParts(parts: readonly (readonly number[][])[], g: OutlineGl
 }
 
 /** Each part stretched into its matched box (units of the height `h`, width stretch `sx`), as one mask. */
-export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0): GlyphMask | null {
+export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0, widen = 0): GlyphMask | null {
   const parts = glyphParts(g);
   const matched = matchParts(parts, g, glyphBox, boxes);
   if (!matched) return null;
@@ -83,15 +83,15 @@ export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly Par
   parts.forEach((part, i) => {
     const e = extentOf(part);
     const [left, right, top, bottom] = matched[i];
-    const gx = ((right - left) * h * sx) / Math.max(1, e.maxX - e.minX);
+    const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, e.maxX - e.minX);
     const gy = ((top - bottom) * h) / Math.max(1, e.maxY - e.minY);
-    const ox = shift + left * h * sx - e.minX * gx, oy = -(bottom * h - e.minY * gy);
+    const ox = shift + left * h * sx + widen / 2 - e.minX * gx, oy = -(bottom * h - e.minY * gy);
     for (const c of part) {
       const out = new Float64Array(c.length);
       for (let k = 0; k < c.length; k += 2) { out[k] = ox + c[k] * gx; out[k + 1] = oy - c[k + 1] * gy; }
       placed.push(out);
     }
   });
-  const m = coverageMask(placed);
+  const m = coverageMask(placed, undefined, widen);
   return m ? { x: m.x, y: m.y, w: m.w, h: m.h, cov: m.cov } : null;
 }

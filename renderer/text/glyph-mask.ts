@@ -14,9 +14,10 @@ export interface GlyphMask {
 
 /**
  * Rasterizes an outline (font units, y up) with an affine map: X = ox + gx * sx, Y = oy - gy * sy, where
- * (ox, oy) is the glyph's origin relative to the pen in dots. Returns null for blank glyphs.
+ * (ox, oy) is the glyph's origin relative to the pen in dots; `widen` thickens vertical strokes (coverageMask).
+ * Returns null for blank glyphs.
  */
-export function outlineMask(contours: readonly number[][], sx: number, sy: number, ox: number, oy: number): GlyphMask | null {
+export function outlineMask(contours: readonly number[][], sx: number, sy: number, ox: number, oy: number, widen = 0): GlyphMask | null {
   if (!contours.length) return null;
   const placed = contours.map((c) => {
     const out = new Float64Array(c.length);
@@ -26,7 +27,7 @@ export function outlineMask(contours: readonly number[][], sx: number, sy: numbe
     }
     return out;
   });
-  const m = coverageMask(placed);
+  const m = coverageMask(placed, undefined, widen);
   return m ? { x: m.x, y: m.y, w: m.w, h: m.h, cov: m.cov } : null;
 }
 
