@@ -129,26 +129,26 @@ describe('legacy rule: QR mode segmentation', () => {
   const plan = (text: string, level: QrLevel = 'L') => planQr(Uint8Array.from(text, (c) => c.charCodeAt(0)), level);
   const segments = (text: string) => plan(text).segments.map((r) => `${r.mode}${r.length}`).join(' ');
 
-  it('keeps an alphanumeric run after bytes from 4 characters, from 7 when bytes follow again (versions 1-9)', () => {
-    expect(segments('abcABC')).to.equal('byte6');
-    expect(segments('abcABCD')).to.equal('byte3 alnum4');
-    expect(segments('abcABCDEFdef')).to.equal('byte12');
-    expect(segments('abcABCDEFGdef')).to.equal('byte3 alnum7 byte3');
-  });
-
-  it('keeps a numeric run after bytes from 3 digits, from 4 when bytes follow again', () => {
-    expect(segments('abc12')).to.equal('byte5');
-    expect(segments('abc123')).to.equal('byte3 num3');
-    expect(segments('abc123def')).to.equal('byte9');
-    expect(segments('abc1234def')).to.equal('byte3 num4 byte3');
-  });
-
-  it('keeps a numeric run after alphanumerics from 6 digits, from 9 when alphanumerics follow again', () => {
-    expect(segments('ABC12345')).to.equal('alnum8');
-    expect(segments('ABC123456')).to.equal('alnum3 num6');
-    expect(segments('ABC12345678DEF')).to.equal('alnum14');
-    expect(segments('ABC123456789DEF')).to.equal('alnum3 num9 alnum3');
-  });
+  // Versions 1-9: [rule, data, segments]; each pair is just below and at a threshold.
+  const cases: Array<[string, string, string]> = [
+    ['an alphanumeric run after bytes stays from 4 characters', 'abcABC', 'byte6'],
+    ['an alphanumeric run after bytes stays from 4 characters', 'abcABCD', 'byte3 alnum4'],
+    ['... from 7 when bytes follow again', 'abcABCDEFdef', 'byte12'],
+    ['... from 7 when bytes follow again', 'abcABCDEFGdef', 'byte3 alnum7 byte3'],
+    ['a numeric run after bytes stays from 3 digits', 'abc12', 'byte5'],
+    ['a numeric run after bytes stays from 3 digits', 'abc123', 'byte3 num3'],
+    ['... from 4 when bytes follow again', 'abc123def', 'byte9'],
+    ['... from 4 when bytes follow again', 'abc1234def', 'byte3 num4 byte3'],
+    ['a numeric run after alphanumerics stays from 6 digits', 'ABC12345', 'alnum8'],
+    ['a numeric run after alphanumerics stays from 6 digits', 'ABC123456', 'alnum3 num6'],
+    ['... from 9 when alphanumerics follow again', 'ABC12345678DEF', 'alnum14'],
+    ['... from 9 when alphanumerics follow again', 'ABC123456789DEF', 'alnum3 num9 alnum3'],
+  ];
+  for (const [rule, data, expected] of cases) {
+    it(`${rule}: ${data} -> ${expected}`, () => {
+      expect(segments(data)).to.equal(expected);
+    });
+  }
 
   it('merges forward first, then backward (a short run at the start joins the run after it)', () => {
     expect(segments('12abc')).to.equal('byte5');
