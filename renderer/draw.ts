@@ -50,7 +50,7 @@ export function drawLabel(plan: LabelPlan, copy: number, opts: DrawOptions): Ras
     }
   }
   // ...and draws no ink outside it.
-  if (dx) clearOutside(raster, dx, dx + plan.printWidth!);
+  if (plan.printWidth !== undefined && plan.printWidth < opts.widthDots) clearOutside(raster, dx, dx + plan.printWidth);
   if (plan.mirror) mirrorInPlace(raster);
   if (plan.invert) rotate180InPlace(raster);
   return raster;
