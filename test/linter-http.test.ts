@@ -39,7 +39,7 @@ const FAULTS: Array<[string, string, (z: string) => string[]]> = [
   ['missing ^FS before the next field', '^XA^FO1,1^GB5,5^FO9,9^GB5,5^FS^XZ', (z) => [`${at(z, '^FO', 1)}|6|^FO||Missing ^FS; field ended by the next field origin`]],
   ['missing ^FS at ^XZ', '^XA^FO1,1^GB5,5^XZ', (z) => [`${at(z, '^FO')}|0|^FS||Missing ^FS; field ended by ^XZ`]],
   ['format command outside a label', '^FO1,1^XA^XZ', () => ['0|6|^FO||Command ^FO outside ^XA...^XZ; ignored']],
-  ['short graphic field payload', '^XA^FO10,10^GFA,4,4,1,FFFF^FS^XZ', (z) => [`${at(z, 'FFFF')}|4|^GF|5|Graphic data has 2 of 4 bytes; the rest is blank`]],
+  ['short graphic field payload', '^XA^FO10,10^GFA,4,4,1,FFFF^FS^XZ', (z) => [`${at(z, 'FFFF')}|4|^GF|5|Graphic data has 2 of 4 bytes; nothing drawn`]],
   ['Z64 payload with a bad CRC', `^XA^FO10,10^GFA,2,2,1,:Z64:${Z64}:0000^FS^XZ`, (z) => [`${at(z, '0000')}|4|^GF|5|CRC 0000 does not match the data (expected ${crc16(Z64)})`]],
   ['recalled graphic that does not exist', '^XA^FO10,10^XGR:NOPE.GRF,1,1^FS^XZ', (z) => [`${at(z, 'R:NOPE')}|14|^XG|1|Object R:NOPE.GRF not found; nothing drawn`]],
   ['recalled format that does not exist', '^XA^XFR:NOPE.ZPL^FS^XZ', (z) => [`${at(z, 'R:NOPE')}|10|^XF|1|Format R:NOPE.ZPL not found; nothing recalled`]],

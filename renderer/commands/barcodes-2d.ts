@@ -2,7 +2,7 @@
 // the ZPL II guide; each makes the field a barcode field drawn by renderer/barcodes/matrix. Parameters whose
 // default depends on ^FW, ^BY or the print density are left undefined here and settled by the drawer.
 
-import type { CommandTable } from './context.js';
+import type { CommandDef, CommandTable } from './context.js';
 import type { ParamSpec } from '../zpl/params.js';
 import { fieldKind, int, oneOf, orientation, text, yesNo } from './define.js';
 
@@ -16,9 +16,30 @@ const aztec: readonly ParamSpec[] = [
   text('structuredAppendId'),
 ];
 
+// The guide says 1 to 10, but the legacy service draws ^BQN,2,12 with 12-dot modules: larger values are honoured
+// (the drawer bounds them by the label).
+const QR_MAX_MAGNIFICATION = 100;
+const qrField = fieldKind('BQ', [oneOf('orientation', 'N', 'N'), int('model', 1, 2, 2), int('magnification', 1, QR_MAX_MAGNIFICATION),
+  oneOf('errorCorrection', 'HQML', 'Q'), int('mask', 0, 7, 7)]);
+
+/**
+ * A ^BQ magnification also becomes the default module width, as ^BY w does (the legacy service draws a later ^BC
+ * with it). The guide gives ^BY's module width an "initial value at power-up" that "stays in effect until another
+ * ^BY", so it survives ^XA within a request, and this with it. ^BY does not change the default ^BQ magnification:
+ * the guide fixes that by density (1, 2, 3, 6 at 150, 200, 300, 600 dpi).
+ */
+const qrCode: CommandDef = {
+  ...qrField,
+  run(ip, args, tok) {
+    qrField.run!(ip, args, tok);
+    const magnification = ip.field.args.magnification as number | undefined;
+    if (magnification !== undefined) ip.printer.barcode = { ...ip.printer.barcode, moduleWidth: magnification };
+  },
+};
+
 export const matrixBarcodeCommands: CommandTable = {
   // ^BQ a,b,c,d,e: orientation (N only), model, magnification, error correction, mask
-  '^BQ': fieldKind('BQ', [oneOf('orientation', 'N', 'N'), int('model', 1, 2, 2), int('magnification', 1, 10), oneOf('errorCorrection', 'HQML', 'Q'), int('mask', 0, 7, 7)]),
+  '^BQ': qrCode,
   // ^BX o,h,s,c,r,f,g,a: orientation, module size, quality, columns, rows, format id, escape character, aspect ratio
   '^BX': fieldKind('BX', [orientation(), int('moduleSize', 1, 9999), int('quality', 0, 200, 0), int('columns', 0, 144, 0), int('rows', 0, 144, 0),
     int('format', 0, 6, 6), text('escape', '_'), int('aspect', 1, 2, 1)]),

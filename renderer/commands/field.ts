@@ -3,11 +3,20 @@
 import type { Orientation } from '../model.js';
 import type { CommandContext, CommandTable } from './context.js';
 import type { Token } from '../zpl/lexer.js';
+import { splitParams } from '../zpl/params.js';
 import { float, int, oneOf, orientation, text, yesNo } from './define.js';
 
+/** Whether a ^FO/^FT gave a usable coordinate (missing and non-numeric ones do not; `B50` is 50). */
+function hasCoordinates(tok: Token): boolean {
+  return splitParams(tok).slice(0, 2).some((p) => /\d/.test(p.text));
+}
+
 function place(ip: CommandContext, origin: 'FO' | 'FT', x: number | undefined, y: number | undefined, z: number | undefined, tok: Token): void {
-  // A new origin before ^FS ends the previous field (a missing ^FS is common in the wild).
-  if (ip.fieldHasContent()) {
+  // Field data ends at a caret but the field stays open until ^FS: a ^FO or ^FT without usable coordinates
+  // applies to the open field (the legacy service prints `^FO50,50^FDabc (^FO)^FS` at 0,0). One with
+  // coordinates ends it: a missing ^FS is common in the wild.
+  const bare = !hasCoordinates(tok);
+  if (ip.fieldHasContent() && !bare) {
     ip.warn(tok.start, tok.end - tok.start, '^' + origin, 0, 'Missing ^FS; field ended by the next field origin');
     ip.finishField();
   }
@@ -15,8 +24,9 @@ function place(ip: CommandContext, origin: 'FO' | 'FT', x: number | undefined, y
   const f = ip.field;
   f.origin = origin;
   f.positioned = true;
-  f.at = tok.start;
-  // ^FT without coordinates continues where the previous field ended (the drawers follow `continues`).
+  if (!ip.fieldHasContent()) f.at = tok.start;
+  // ^FT without coordinates continues where the previous field ended (the drawers follow `continues`);
+  // ^FO without them is 0,0.
   f.x = ip.dots(x ?? 0) + p.home.x - p.shiftLeft;
   f.y = ip.dots(y ?? 0) + p.home.y + p.shiftTop;
   f.justification = z ?? p.justification;

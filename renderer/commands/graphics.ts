@@ -2,7 +2,7 @@
 
 import { decodeGraphic } from '../graphics/grf.js';
 import type { CommandDef, CommandTable } from './context.js';
-import type { ParamSpec } from '../zpl/params.js';
+import { latin1, type ParamSpec } from '../zpl/params.js';
 import { fieldKind, int, length, oneOf, orientation, text } from './define.js';
 import { payloadAfter, payloadCommand, payloadReporter } from './payload.js';
 
@@ -21,6 +21,8 @@ function shape(kind: string, params: ParamSpec[], sizes: readonly number[]): Com
     },
   };
 }
+
+const SWALLOWED_FS = /\^FS/i;
 
 export const graphicCommands: CommandTable = {
   // Thickness is read first: the legacy linter warns about it before width and height.
@@ -45,8 +47,16 @@ export const graphicCommands: CommandTable = {
       if (total === undefined || rowBytes === undefined) {
         ip.warn(tok.start, tok.end - tok.start, '^GF', total === undefined ? 3 : 4, 'Graphic field without a byte count or row width; nothing drawn');
       }
-      const bmp = decodeGraphic(data.bytes, total ?? 0, rowBytes ?? 1, format === 'B' || format === 'C', payloadReporter(ip, data, '^GF', 5));
+      // A ^GF whose data stops short of its byte count draws nothing (the legacy service's rule).
+      const bmp = decodeGraphic(data.bytes, total ?? 0, rowBytes ?? 1, format === 'B' || format === 'C', payloadReporter(ip, data, '^GF', 5), 'draw-nothing');
       f.graphic = bmp;
+      // A ^GF ends its field (legacy rule, one observation): when its byte count swallowed the ^FS, what follows
+      // starts a new field at the label home instead of giving its data to the graphic.
+      if (SWALLOWED_FS.test(latin1(data.bytes))) {
+        ip.finishField();
+        ip.field.x = ip.printer.home.x;
+        ip.field.y = ip.printer.home.y;
+      }
     },
   }),
 };

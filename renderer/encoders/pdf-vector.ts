@@ -219,6 +219,8 @@ export function pageContent(list: DisplayList, opts: VectorPdfOptions, pdf: PdfR
   out.push(`${s} 0 0 ${-s} 0 ${opts.heightPt} cm`); // exact: two decimals of a point would misplace far dots
   if (list.invert) out.push(`-1 0 0 -1 ${list.width} ${list.height} cm`);
   if (list.mirror) out.push(`-1 0 0 1 ${list.width} 0 cm`);
+  // ^PW narrower than the label: nothing inks outside its columns (the raster clears them after drawing).
+  if (list.printArea) out.push(`${list.printArea.x} 0 ${list.printArea.width} ${list.height} re W n`);
   const painter = new Painter(out, pdf);
   const els = list.elements;
   for (let i = 0; i < els.length; i++) {
@@ -295,7 +297,7 @@ class Painter {
           ? this.pdf.glyph(`${e.font}:${g.cp}:${e.orientation}`, () => formOps(e.orientation, upright, curves))
           : this.pdf.glyph(`${e.font}:${key}:${e.orientation}`, () => formOps(e.orientation, outline, g.shift === 0 ? curves : undefined));
         const [dx, dy] = upright ? turn(e.orientation, g.shift, 0) : [0, 0];
-        out.push(`q 1 0 0 1 ${n(g.x + dx)} ${n(g.y + dy)} cm /${name} Do Q`);
+        for (const [wx, wy] of widenOffsets(e)) out.push(`q 1 0 0 1 ${n(g.x + dx + wx)} ${n(g.y + dy + wy)} cm /${name} Do Q`);
       }
       return;
     }
@@ -327,7 +329,7 @@ class Painter {
       case 'glyphRun':
         for (const g of e.glyphs) {
           const outline = e.outlines[`${g.cp}:${g.shift}`];
-          if (outline) glyphPath(out, e, g.x, g.y, outline);
+          if (outline) for (const [wx, wy] of widenOffsets(e)) glyphPath(out, e, g.x + wx, g.y + wy, outline);
         }
     }
   }
@@ -363,6 +365,16 @@ function turned(o: Orientation, outline: readonly number[][]): number[][] {
     for (let i = 0; i + 1 < c.length; i += 2) [t[i], t[i + 1]] = turn(o, c[i], c[i + 1]);
     return t;
   });
+}
+
+/**
+ * Where a run's glyph shapes are filled, relative to their pen points: once, or for a run with heavier vertical
+ * strokes (GlyphRunElement.widen) twice, half the widening to either side along the baseline. Their union is the
+ * outline with every span widened, as the raster fills it, wherever a span is at least `widen` long (every stroke).
+ */
+function widenOffsets(run: GlyphRunElement): Array<[number, number]> {
+  const half = (run.widen ?? 0) / 2;
+  return half > 0 ? [turn(run.orientation, -half, 0), turn(run.orientation, half, 0)] : [[0, 0]];
 }
 
 /** A glyph's outline at its pen point, as path construction (for clipping to a reverse run). */

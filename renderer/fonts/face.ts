@@ -22,6 +22,11 @@ export interface Face {
   outline(cp: number, shift?: number): Contour[] | null;
   /** The unshifted outline with its Bézier segments kept (vector output); null for blank glyphs. */
   curves(cp: number): PathData[] | null;
+  /**
+   * Dots by which vertical strokes are drawn heavier than the outline: every horizontal span of the filled upright
+   * outline grows by half of it on each side (font 0 as the legacy service weighs it). 0 or absent: as outlined.
+   */
+  readonly widen?: number;
   /** Whether the face draws at sub-dot pen positions (outline fonts with fractional advances). */
   readonly subpixel?: boolean;
   /** Line pitch inside a ^TB block when it differs from the cell height (font 0 spaces lines wider there). */

@@ -62,16 +62,19 @@ export function matchParts(parts: readonly (readonly number[][])[], g: OutlineGl
   return out as PartBox[];
 }
 
-/** Each part stretched into its matched box (units of the height `h`, width stretch `sx`), as one outline in dots. */
-export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0): PlacedOutline | null {
+/**
+ * Each part stretched into its matched box (units of the height `h`, width stretch `sx`), as one outline in dots;
+ * each part `widen` dots narrower and centred, for filling with heavier vertical strokes (see fitGlyph).
+ */
+export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0, widen = 0): PlacedOutline | null {
   const parts = glyphParts(g);
   const matched = matchParts(parts, g, glyphBox, boxes);
   if (!matched) return null;
   return nonEmpty(joinOutlines(parts.map((part, i) => {
     const e = extentOf(part);
     const [left, right, top, bottom] = matched[i];
-    const gx = ((right - left) * h * sx) / Math.max(1, e.maxX - e.minX);
+    const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, e.maxX - e.minX);
     const gy = ((top - bottom) * h) / Math.max(1, e.maxY - e.minY);
-    return placeContours(g, part, gx, gy, shift + left * h * sx - e.minX * gx, -(bottom * h - e.minY * gy));
+    return placeContours(g, part, gx, gy, shift + left * h * sx + widen / 2 - e.minX * gx, -(bottom * h - e.minY * gy));
   })));
 }

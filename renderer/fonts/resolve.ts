@@ -27,6 +27,14 @@ export function resolveFace(sel: FontSelection, objects: ReadonlyMap<string, Sto
   if (fixed) return font0Face(fixed[0], fixed[1]);
   // A font the printer does not have prints in font A (as the legacy renderer does for ^A1..^A9 etc.).
   if (name !== '0' && !path) return deviceFace('A', sel.height, sel.width)!;
-  const h = sel.height || sel.width || 9;
-  return font0Face(h, sel.width);
+  const height = atLeastMinimum(sel.height), width = atLeastMinimum(sel.width);
+  return font0Face(height || width || 9, width);
+}
+
+/** Font 0's smallest height and width (ZPL II guide: 10 to 32000); the legacy service raises smaller ones to it. */
+const FONT0_MIN_DOTS = 10;
+
+/** A given (non-zero) font 0 dimension below the minimum becomes the minimum; 0 (not given) stays 0. */
+function atLeastMinimum(v: number): number {
+  return v > 0 && v < FONT0_MIN_DOTS ? FONT0_MIN_DOTS : v;
 }

@@ -56,7 +56,10 @@ export function drawBox(r: Canvas, b: BoxSpec): void {
   r.rect(b.x + b.width - t, b.y + t, t, b.height - 2 * t, b.mode);
 }
 
-export function renderBox(f: Field, _env: DrawEnv): LabelElement[] {
+export function renderBox(f: Field, env: DrawEnv): LabelElement[] {
   const spec = boxFromField(f);
+  // Legacy rule (one observation, issue 21): a ^FT without coordinates after a ^GB continues at the box's far
+  // corner, x + width and y + height.
+  env.state.penEnd = { x: spec.x + spec.width, y: spec.y + spec.height };
   return [{ draw: (r) => drawBox(r, spec) }];
 }

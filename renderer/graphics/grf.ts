@@ -29,7 +29,16 @@ export function checkObjectSize(bytes: number, what: string): void {
  * Decodes graphic data of `totalBytes` bytes in rows of `rowBytes`. `binary` data (^GF B/C, ~DY B)
  * is taken byte for byte unless it is a base64 payload.
  */
-export function decodeGraphic(data: Uint8Array, totalBytes: number, rowBytes: number, binary: boolean, report?: DecodeReport): Bitmap {
+/**
+ * What a graphic whose data stops short of its declared size draws: the rows that arrived (downloads), or
+ * nothing (^GF in the legacy service). Compressed :Z64:/:B64: data keeps the rows that arrived either way: the
+ * guide treats a CRC mismatch as an aborted download that the printer "can" invalidate, which the legacy
+ * service was not seen to do, so that case is left as it was.
+ */
+export type ShortData = 'blank-rest' | 'draw-nothing';
+
+export function decodeGraphic(data: Uint8Array, totalBytes: number, rowBytes: number, binary: boolean, report?: DecodeReport,
+  short: ShortData = 'blank-rest'): Bitmap {
   checkObjectSize(totalBytes, 'Graphic');
   const stride = Math.max(1, rowBytes);
   const height = Math.ceil(Math.max(0, totalBytes) / stride);
@@ -39,16 +48,22 @@ export function decodeGraphic(data: Uint8Array, totalBytes: number, rowBytes: nu
     const bytes = decodeBase64Payload(data, lead, report);
     copyBytes(bmp, bytes, totalBytes, data.length, report);
   } else if (binary) {
-    copyBytes(bmp, data, totalBytes, data.length, report);
+    copyBytes(bmp, data, totalBytes, data.length, report, short);
   } else {
-    decodeAsciiHex(bmp, data, totalBytes, report);
+    decodeAsciiHex(bmp, data, totalBytes, report, short);
   }
   return bmp;
 }
 
-function copyBytes(bmp: Bitmap, bytes: Uint8Array, totalBytes: number, span: number, report?: DecodeReport): void {
+/** The diagnostic for data short of its declared size, after clearing the bitmap when nothing is drawn. */
+function reportShort(bmp: Bitmap, got: number, totalBytes: number, span: number, report: DecodeReport | undefined, short: ShortData): void {
+  if (short === 'draw-nothing') bmp.data.fill(0);
+  report?.(0, span, `Graphic data has ${got} of ${totalBytes} bytes; ${short === 'draw-nothing' ? 'nothing drawn' : 'the rest is blank'}`);
+}
+
+function copyBytes(bmp: Bitmap, bytes: Uint8Array, totalBytes: number, span: number, report?: DecodeReport, short: ShortData = 'blank-rest'): void {
   bmp.data.set(bytes.subarray(0, Math.min(bytes.length, bmp.data.length)));
-  if (bytes.length < totalBytes) report?.(0, span, `Graphic data has ${bytes.length} of ${totalBytes} bytes; the rest is blank`);
+  if (bytes.length < totalBytes) reportShort(bmp, bytes.length, totalBytes, span, report, short);
   else if (bytes.length > totalBytes) report?.(0, span, `Graphic data has ${bytes.length} bytes, more than the ${totalBytes} declared; the rest is ignored`);
 }
 
@@ -123,7 +138,7 @@ function hexValue(c: number): number {
  * ASCII hex with compression: a repeat count before a digit repeats it; `,` ends the row with zeros,
  * `!` ends it with ones, `:` repeats the previous row. Rows are `stride` bytes (2 x stride digits).
  */
-function decodeAsciiHex(bmp: Bitmap, d: Uint8Array, totalBytes: number, report?: DecodeReport): void {
+function decodeAsciiHex(bmp: Bitmap, d: Uint8Array, totalBytes: number, report?: DecodeReport, short: ShortData = 'blank-rest'): void {
   const rowNibbles = bmp.stride * 2;
   const totalNibbles = totalBytes * 2;
   const out = bmp.data;
@@ -166,7 +181,7 @@ function decodeAsciiHex(bmp: Bitmap, d: Uint8Array, totalBytes: number, report?:
     } else report?.(i, 1, `Invalid character ${JSON.stringify(String.fromCharCode(c))} in graphic data; ignored`);
   }
   if (overflowAt >= 0) report?.(overflowAt, d.length - overflowAt, `Graphic data is longer than the ${totalBytes} bytes declared; the rest is ignored`);
-  else if (pos < totalNibbles) report?.(0, d.length, `Graphic data has ${Math.floor(pos / 2)} of ${totalBytes} bytes; the rest is blank`);
+  else if (pos < totalNibbles) reportShort(bmp, Math.floor(pos / 2), totalBytes, d.length, report, short);
 }
 
 function stripSpace(b: Uint8Array): Uint8Array {

@@ -4,7 +4,7 @@
 import type { Dpmm } from '../api.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { checkIndex, openDocument } from './document.js';
-import type { BitmapElement, DisplayElement } from './display-list.js';
+import type { BitmapElement, DisplayElement, PrintArea } from './display-list.js';
 
 export interface LayoutOptions {
   dpmm: Dpmm;
@@ -31,6 +31,8 @@ export interface LayoutResult {
   /** ^PM Y mirrors and ^PO I turns the finished label (180 degrees); element coordinates are before either. */
   mirror: boolean;
   invert: boolean;
+  /** ^PW narrower than the label: no ink outside these columns (dots). */
+  printArea?: PrintArea;
   /** Diagnostics of the whole document (the X-Warnings of a render). */
   warnings: Diagnostic[];
   unsupported: string[];
@@ -43,7 +45,7 @@ export function layout(zpl: Uint8Array | string, options: LayoutOptions): Layout
   const list = doc.label(index);
   return {
     totalCount: doc.totalCount, index, width: list.width, height: list.height,
-    elements: list.elements.map(toJson), mirror: list.mirror, invert: list.invert,
+    elements: list.elements.map(toJson), mirror: list.mirror, invert: list.invert, ...(list.printArea && { printArea: list.printArea }),
     warnings: doc.plan.log.entries, unsupported: doc.unsupported(),
   };
 }

@@ -5,7 +5,7 @@ import type { Bits } from '../model.js';
 import { extentOf, inkOf, turn, type Box, type Contour, type DisplayElement, type GlyphRunElement, type InkMode, type Span } from './display-list.js';
 
 /** A glyph run as a drawer hands it over (ink and position on the page come from the canvas). */
-export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves'>;
+export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves' | 'widen'>;
 
 export interface Canvas {
   /** Label size in dots (drawers skip work wholly off the label). */
@@ -45,13 +45,14 @@ export class DisplayListBuilder implements Canvas {
     if (!run.glyphs.length) return;
     // Each outline's extent once, turned as a box; each glyph moves it to its pen point.
     const extents = new Map<string, { minX: number; minY: number; maxX: number; maxY: number }>();
+    const half = (run.widen ?? 0) / 2; // widened spans reach past the outline sideways (upright)
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const g of run.glyphs) {
       const key = `${g.cp}:${g.shift}`;
       let e = extents.get(key);
       if (!e) {
         const u = extentOf(run.outlines[key] ?? []);
-        const [ax, ay] = turn(run.orientation, u.minX, u.minY), [bx, by] = turn(run.orientation, u.maxX, u.maxY);
+        const [ax, ay] = turn(run.orientation, u.minX - half, u.minY), [bx, by] = turn(run.orientation, u.maxX + half, u.maxY);
         e = { minX: Math.min(ax, bx), minY: Math.min(ay, by), maxX: Math.max(ax, bx), maxY: Math.max(ay, by) };
         extents.set(key, e);
       }

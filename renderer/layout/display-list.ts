@@ -74,15 +74,25 @@ export interface GlyphRunElement extends ElementBase {
   outlines: Record<string, Contour[]>;
   /** Glyph outlines with their Bézier segments, by code point: upright and unshifted, like `outlines[`${cp}:0`]`. */
   curves?: Record<string, PathData[]>;
+  /**
+   * Vertical strokes heavier by this many dots (font 0): each horizontal span of an upright outline, filled, grows
+   * by half of it on each side, before the glyph is turned. Absent: filled as outlined.
+   */
+  widen?: number;
 }
 
 export type DisplayElement = RectElement | PathElement | BitmapElement | GlyphRunElement;
+
+/** Columns [x, x + width) of the label: a ^PW narrower than the label leaves no ink outside them. */
+export interface PrintArea { x: number; width: number }
 
 /** One printed label, laid out. */
 export interface DisplayList {
   width: number;
   height: number;
   elements: DisplayElement[];
+  /** ^PW narrower than the label: ink only inside these columns (applied after drawing, before ^PM/^PO). */
+  printArea?: PrintArea;
   /** ^PM Y: the whole label mirrored left to right (applied after drawing). */
   mirror: boolean;
   /** ^PO I: the whole label turned 180 degrees (applied after mirroring). */

@@ -12,7 +12,10 @@ export interface LabelElement {
 
 /** What one field leaves behind for the next ones while a label is laid out. */
 export interface LayoutState {
-  /** Where the last single-line text field (or ^GS symbol) ended, its pen on the baseline: ^FT without coordinates continues there. */
+  /**
+   * Where the last single-line text field (or ^GS symbol) ended, its pen on the baseline, or the far corner of the
+   * last ^GB: ^FT without coordinates continues there.
+   */
   penEnd?: { x: number; y: number };
   /** The font of the last text field: ^GS without a size takes it (the legacy renderer does). */
   lastFont?: FontSelection;

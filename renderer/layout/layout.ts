@@ -60,5 +60,8 @@ export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOpti
       opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field not drawn: ${(e as Error).message}`, feature: fieldFeature(placed.kind) });
     }
   }
-  return { width: opts.widthDots, height: opts.heightDots, elements: canvas.elements, mirror: plan.mirror, invert: plan.invert };
+  const list: DisplayList = { width: opts.widthDots, height: opts.heightDots, elements: canvas.elements, mirror: plan.mirror, invert: plan.invert };
+  // ...and draws no ink outside it.
+  if (plan.printWidth !== undefined && plan.printWidth < opts.widthDots) list.printArea = { x: dx, width: plan.printWidth };
+  return list;
 }

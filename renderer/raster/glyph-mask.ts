@@ -47,15 +47,16 @@ const cache = new Map<string, GlyphMask | null>();
 const MAX_CACHED = 20000;
 
 /**
- * The mask of a glyph outline (upright, relative to the pen) turned to an orientation, thresholded when crisp;
- * memoised by `key`, which names the font, code point and sub-dot shift.
+ * The mask of a glyph outline (upright, relative to the pen) turned to an orientation, thresholded when crisp,
+ * its vertical strokes `widen` dots heavier (coverageMask); memoised by `key`, which names the font, code point
+ * and sub-dot shift, and by `widen`.
  */
-export function glyphMask(key: string, outline: readonly Contour[], o: Orientation, crisp: boolean): GlyphMask | null {
-  const full = `${key}:${o}:${crisp ? 1 : 0}`;
+export function glyphMask(key: string, outline: readonly Contour[], o: Orientation, crisp: boolean, widen = 0): GlyphMask | null {
+  const full = `${key}:${o}:${crisp ? 1 : 0}:${widen}`;
   let m = cache.get(full);
   if (m === undefined) {
     if (cache.size >= MAX_CACHED) cache.clear();
-    const upright = coverageMask(outline);
+    const upright = coverageMask(outline, undefined, widen);
     m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, o) : null;
     if (m && crisp) m = binarize(m);
     cache.set(full, m);

@@ -1,6 +1,6 @@
 // The raster backend: a display list painted into an 8-bit coverage raster, element by element in order.
 
-import { modeOf, type DisplayElement, type DisplayList } from '../layout/display-list.js';
+import { modeOf, type DisplayElement, type DisplayList, type PrintArea } from '../layout/display-list.js';
 import { fillPath } from './fill-path.js';
 import { glyphMask } from './glyph-mask.js';
 import { Raster } from './raster.js';
@@ -8,6 +8,7 @@ import { Raster } from './raster.js';
 export function paint(list: DisplayList): Raster {
   const raster = new Raster(list.width, list.height);
   for (const el of list.elements) paintElement(raster, el);
+  if (list.printArea) clearOutside(raster, list.printArea);
   if (list.mirror) mirrorInPlace(raster);
   if (list.invert) rotate180InPlace(raster);
   return raster;
@@ -22,9 +23,18 @@ function paintElement(r: Raster, el: DisplayElement): void {
     case 'glyphRun':
       for (const g of el.glyphs) {
         const key = `${g.cp}:${g.shift}`;
-        const m = glyphMask(`${el.font}:${key}`, el.outlines[key], el.orientation, el.crisp);
+        const m = glyphMask(`${el.font}:${key}`, el.outlines[key], el.orientation, el.crisp, el.widen);
         if (m) r.blitCoverage(m.cov, m.w, m.h, g.x + m.x, g.y + m.y, mode);
       }
+  }
+}
+
+/** Paper left of the print area and right of it. */
+function clearOutside(r: Raster, area: PrintArea): void {
+  const x0 = Math.max(0, Math.min(area.x, r.width)), x1 = Math.max(x0, Math.min(area.x + area.width, r.width));
+  for (let y = 0; y < r.height; y++) {
+    r.ink.fill(0, y * r.width, y * r.width + x0);
+    r.ink.fill(0, y * r.width + x1, (y + 1) * r.width);
   }
 }
 

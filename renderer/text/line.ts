@@ -107,5 +107,6 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     if (!(cp in curves)) { const c = face.curves(cp); if (c) curves[cp] = c; }
     glyphs.push({ cp, x: Math.round(px), y: Math.round(py), shift });
   }
-  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, curves }, style.mode);
+  const widen = face.widen ? { widen: face.widen } : {};
+  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, curves, ...widen }, style.mode);
 }

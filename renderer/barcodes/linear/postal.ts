@@ -16,6 +16,36 @@ const BZ_TYPES: Record<number, { bcid: string; name: string }> = {
   3: { bcid: 'onecode', name: 'USPS Intelligent Mail' },
 };
 
+/** POSTNET bars per digit, 1 = tall (USPS DMM 708.4): two tall bars of five in each digit. */
+const POSTNET_DIGITS = ['11000', '00011', '00101', '00110', '01001', '01010', '01100', '10001', '10010', '10100'];
+
+/**
+ * POSTNET of any length, as the legacy service draws it (bwip-js takes only 5, 9 or 11 digits): a tall frame
+ * bar, five bars per digit, the check digit that makes the sum a multiple of 10, a tall frame bar.
+ */
+export function postnetBars(digits: string): boolean[] {
+  const sum = [...digits].reduce((s, d) => s + Number(d), 0);
+  const check = (10 - (sum % 10)) % 10;
+  const bars = [...digits + String(check)].flatMap((d) => [...POSTNET_DIGITS[Number(d)]].map((b) => b === '1'));
+  return [true, ...bars, true];
+}
+
+/** Bar heights from the top of the symbol: tall bars fill it, short ones are 2/5 of it (0.05 of 0.125 in). */
+function postnetHeights(digits: string, height: number): Array<{ h: number; bottom: number }> {
+  const short = Math.round((2 * height) / 5);
+  return postnetBars(digits).map((tall) => ({ h: tall ? height : short, bottom: 0 }));
+}
+
+/** Bar heights and bottom offsets of a bwip-js four-state or two-state symbol, scaled to `height`. */
+function bwipHeights(bcid: string, digits: string, height: number): Array<{ h: number; bottom: number }> | { error: string } {
+  const rows = bwipEncode(bcid, digits);
+  if ('error' in rows) return rows;
+  const bhs = rows[0].bhs ?? [];
+  const bbs = rows[0].bbs ?? bhs.map(() => 0);
+  const top = Math.max(...bhs.map((bh, i) => bh + bbs[i]));
+  return bhs.map((bh, i) => ({ h: Math.round((bh / top) * height), bottom: Math.round((bbs[i] / top) * height) }));
+}
+
 function drawPostal(field: Field, env: DrawEnv, command: string, bcid: string, name: string): LabelElement[] {
   const { orientation: o, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field);
@@ -23,24 +53,18 @@ function drawPostal(field: Field, env: DrawEnv, command: string, bcid: string, n
   if (digits.length !== raw.length) {
     reportUnencodable(env, field, command, `Field data cannot be encoded by ${name}; ${raw.length - digits.length} character(s) left out`);
   }
-  const rows = bwipEncode(bcid, digits);
-  if ('error' in rows) {
-    reportUnencodable(env, field, command, `Field data cannot be encoded by ${name}; ${rows.error}`);
+  const height = barHeight(field, h);
+  if (bcid === 'postnet' && !digits.length) return [];
+  const heights = bcid === 'postnet' ? postnetHeights(digits, height) : bwipHeights(bcid, digits, height);
+  if ('error' in heights) {
+    reportUnencodable(env, field, command, `Field data cannot be encoded by ${name}; ${heights.error}`);
     return [];
   }
-  const bhs = rows[0].bhs ?? [];
-  const bbs = rows[0].bbs ?? bhs.map(() => 0);
-  if (!bhs.length) return [];
+  if (!heights.length) return [];
   const m = field.barcode.moduleWidth;
   const space = Math.round(1.5 * m);
-  const height = barHeight(field, h);
-  const top = Math.max(...bhs.map((bh, i) => bh + bbs[i]));
-  const bars: Bar[] = bhs.map((bh, i) => {
-    const barH = Math.round((bh / top) * height);
-    const bottom = Math.round((bbs[i] / top) * height);
-    return { u: i * (m + space), w: m, v: height - bottom - barH, h: barH };
-  });
-  const width = bhs.length * (m + space) - space;
+  const bars: Bar[] = heights.map((b, i) => ({ u: i * (m + space), w: m, v: height - b.bottom - b.h, h: b.h }));
+  const width = heights.length * (m + space) - space;
   const texts = interpretationLine(digits, { width, height }, m, flag(lineP, false), flag(aboveP, false));
   return linearElement(field, { width, height, bars, texts }, fieldOrientation(field, o));
 }

@@ -13,9 +13,29 @@ export interface Pdf417Options {
   truncate: boolean;
 }
 
-/** Columns when ^B7 gives neither columns nor rows: the legacy renderer keeps the symbol tall and narrow. */
+/**
+ * Columns when ^B7 gives neither columns nor rows (n = length descriptor + data + error correction codewords):
+ * the legacy service keeps the symbol narrow, `floor(sqrt(n / 5))`. Another rule fits every legacy symbol we
+ * measured as well (the aspect ratio closest to 1:2 with rows 3 modules tall); the two differ only at n = 20,
+ * 43-44, 73-79 and from 105 up, and this one is kept.
+ */
 export function autoColumns(total: number): number {
-  return Math.min(30, Math.max(1, Math.ceil(Math.sqrt(total / 10))));
+  return Math.min(30, Math.max(1, Math.floor(Math.sqrt(total / 5))));
+}
+
+export interface Pdf417Size { columns: number; rows: number }
+
+const MIN_ROWS = 3, MAX_ROWS = 90, MAX_COLUMNS = 30;
+
+/**
+ * Columns and rows for `needed` codewords: both given and large enough are kept; one given derives the other as
+ * the smallest that holds the codewords; neither gives autoColumns and as many rows as they need.
+ */
+export function pdf417Size(needed: number, columns: number, rows: number): Pdf417Size {
+  if (columns && rows && columns * rows >= needed) return { columns, rows };
+  if (rows && !columns) return { columns: Math.min(MAX_COLUMNS, Math.max(1, Math.ceil(needed / rows))), rows };
+  const c = columns || autoColumns(needed);
+  return { columns: c, rows: Math.max(MIN_ROWS, Math.ceil(needed / c)) };
 }
 
 /** The symbol for ^B7 data; `needed` is length descriptor + data + error correction codewords. */
@@ -23,11 +43,11 @@ export function encodePdf417(data: Uint8Array, o: Pdf417Options): ModuleGrid {
   const bcid = o.truncate ? 'pdf417compact' : 'pdf417';
   const cws = pdf417DataCodewords(data);
   const needed = 1 + cws.length + 2 ** (o.security + 1);
-  const columns = o.columns || (o.rows ? Math.min(30, Math.ceil(needed / o.rows)) : autoColumns(needed));
-  const base = { raw: true, eclevel: o.security, rowmult: 1, columns };
+  const size = pdf417Size(needed, o.columns, o.rows);
+  const base = { raw: true, eclevel: o.security, rowmult: 1, columns: size.columns };
   const text = rawCodewords(cws);
-  if (o.rows && o.columns && o.rows * o.columns >= needed) return encodeGrid(bcid, text, { ...base, rows: o.rows });
-  // Too few rows for the requested columns (or rows not given): as many rows as the data needs.
+  if (size.rows <= MAX_ROWS && size.columns * size.rows >= needed) return encodeGrid(bcid, text, { ...base, rows: size.rows });
+  // More rows than a symbol has: bwip-js sizes it from the columns (or reports that the data does not fit).
   return encodeGrid(bcid, text, base);
 }
 

@@ -1,6 +1,6 @@
 // QR Code data segmentation, version and level choice as the legacy renderer's encoder makes them: characters
 // are classed numeric / alphanumeric / byte, short runs are folded into a byte or alphanumeric neighbour by fixed
-// length thresholds (not the shortest possible bit stream), the smallest version that holds the result is used,
+// length thresholds (not the shortest possible bit stream; see MERGE_BELOW), the smallest version that holds the result is used,
 // and the error correction level is raised as far as that version allows. bwip-js optimises segments itself
 // and takes no raw QR input, so the codewords are built here.
 
@@ -40,18 +40,37 @@ function runsOf(modes: readonly QrMode[]): Run[] {
   return runs;
 }
 
-/** Folds short alphanumeric/numeric runs next to byte runs, and short numeric runs next to alphanumeric ones. */
+/**
+ * Lengths below which a run is not worth a mode switch, by version range 1-9, 10-26, 27-40, each as
+ * [plain, return]: "return" when the run is followed by the mode that came before it, so two switches are saved.
+ * (The legacy service's encoder, as OkapiBarcode's QR encoder has done since February 2024.)
+ */
+const MERGE_BELOW: Record<'alnumAfterByte' | 'numAfterByte' | 'numAfterAlnum', readonly [readonly number[], readonly number[]]> = {
+  alnumAfterByte: [[4, 5, 6], [7, 11, 12]],
+  numAfterByte: [[3, 3, 4], [4, 7, 7]],
+  numAfterAlnum: [[6, 9, 9], [9, 12, 15]],
+};
+
+function mergeBelow(rule: keyof typeof MERGE_BELOW, version: number, returns: boolean): number {
+  const [a, b, c] = MERGE_BELOW[rule][returns ? 1 : 0];
+  return byRange(version, a, b, c);
+}
+
+/**
+ * Folds short alphanumeric/numeric runs into a byte neighbour, and short numeric runs into an alphanumeric one:
+ * first each run into the one before it (forward), then into the one after it (backward). `beyond` is the run
+ * on the far side, which decides whether the short run is a "return".
+ */
 function optimise(version: number, modes: readonly QrMode[]): Run[] {
   const runs = runsOf(modes);
-  const fold = (a: Run, b: Run) => {
-    if (a.mode === 'byte') {
-      if (b.mode === 'alnum' && b.length < byRange(version, 7, 8, 9)) b.mode = 'byte';
-      if (b.mode === 'num' && b.length < byRange(version, 3, 4, 5)) b.mode = 'byte';
-    }
-    if (a.mode === 'alnum' && b.mode === 'num' && b.length < byRange(version, 6, 8, 10)) b.mode = 'alnum';
+  const fold = (a: Run, b: Run, beyond: Run | undefined) => {
+    const returns = beyond?.mode === a.mode;
+    if (a.mode === 'byte' && b.mode === 'alnum' && b.length < mergeBelow('alnumAfterByte', version, returns)) b.mode = 'byte';
+    else if (a.mode === 'byte' && b.mode === 'num' && b.length < mergeBelow('numAfterByte', version, returns)) b.mode = 'byte';
+    else if (a.mode === 'alnum' && b.mode === 'num' && b.length < mergeBelow('numAfterAlnum', version, returns)) b.mode = 'alnum';
   };
-  for (let i = 0; i + 1 < runs.length; i++) fold(runs[i], runs[i + 1]);
-  for (let i = runs.length - 1; i > 0; i--) fold(runs[i], runs[i - 1]);
+  for (let i = 0; i + 1 < runs.length; i++) fold(runs[i], runs[i + 1], runs[i + 2]);
+  for (let i = runs.length - 1; i > 0; i--) fold(runs[i], runs[i - 1], runs[i - 2]);
   // Neighbouring runs that now share a mode are one segment.
   return runsOf(runs.flatMap((r) => Array<QrMode>(r.length).fill(r.mode)));
 }

@@ -21,6 +21,11 @@ export function defaultQrMagnification(dpmm: number): number {
   return ({ 6: 1, 8: 2, 12: 3, 24: 6 } as Record<number, number>)[dpmm] ?? Math.max(1, Math.round(dpmm / 4));
 }
 
+/** Magnifications above 10 are honoured up to the one at which the smallest symbol (21 modules) fills the label. */
+function largestMagnification(env: DrawEnv): number {
+  return Math.max(1, Math.floor(Math.max(env.widthDots, env.heightDots) / 21));
+}
+
 const LEVELS = 'LMQH';
 
 /**
@@ -132,7 +137,7 @@ export function encodeQr(q: QrData): ModuleGrid {
 
 export function renderQr(field: Field, env: DrawEnv): LabelElement[] {
   const { model, magnification: magParam } = field.args;
-  const mag = num(magParam, defaultQrMagnification(env.dpmm));
+  const mag = Math.min(num(magParam, defaultQrMagnification(env.dpmm)), largestMagnification(env));
   if (model === 1) report(env, field, '^BQ', 'QR Model 1 is drawn as Model 2', 2, '^BQ:1');
   const data = parseQrData(byteString(field.data));
   if (!data.text) {
