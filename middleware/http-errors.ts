@@ -25,8 +25,14 @@ export const RENDER_ERROR_STATUS: Readonly<Record<RenderErrorCode, number>> = {
   'too-large': 400,
   invalid: 400,
   timeout: 500,
+  overloaded: 503,
+  cancelled: 499, // never sent: the client has gone
+  memory: 413,
   failed: 500,
 };
+
+/** Seconds an `overloaded` answer asks the client to wait before retrying. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
 export function sendPlainError(res: Response, status: number, message: string): void {
   res.status(status).type('text/plain; charset=utf-8').send(`ERROR: ${message}`);

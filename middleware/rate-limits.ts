@@ -112,8 +112,9 @@ export function nextUtcMidnight(now: Date): number {
 
 /**
  * The pages-per-day account of one request. `open` reserves one page before rendering (atomically, so
- * concurrent requests cannot all slip under the limit); `settle` books the pages actually rendered,
- * or gives the reservation back when nothing was. "Soft": a document that starts under the limit is
+ * concurrent requests cannot all slip under the limit); `reserve` turns that into the document's whole
+ * page count once the renderer knows it, before drawing; `settle` books the pages actually rendered, or
+ * gives the reservation back when nothing was. "Soft": a document that starts under the limit is
  * rendered in full even when its pages take the day's count past it.
  */
 export class PageAccount {
@@ -138,15 +139,28 @@ export class PageAccount {
 
   /** Reserves a page; returns the 429 to send when the key's day is used up. Keys without a limit pass. */
   async open(): Promise<LimitExceeded | undefined> {
+    return this.reserve(1);
+  }
+
+  /**
+   * Reserves the document's whole page count at once (in place of what is reserved already), atomically:
+   * granted while the day's other usage is under the limit, so concurrent documents overshoot it by at
+   * most one document. Returns the 429 to send when refused (the earlier reservation stays until settled).
+   */
+  async reserve(pages: number): Promise<LimitExceeded | undefined> {
     const limit = this.#key.pagesPerDay;
     if (limit === undefined) return undefined;
     if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
     const { taken } = await withDeadline(
-      this.#usageStore.take(this.#bucket, 1, limit, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
+      this.#usageStore.take(this.#bucket, pages, limit, this.#ttlMs, this.#reserved), this.#storeTimeoutMs, 'usage store');
     if (taken) {
-      this.#reserved = 1;
+      this.#reserved = pages;
       return undefined;
     }
+    return this.#exceeded(limit);
+  }
+
+  #exceeded(limit: number): LimitExceeded {
     return {
       type: 'pages_per_day',
       scope: 'key',
@@ -168,5 +182,16 @@ export class PageAccount {
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));
     }
+  }
+}
+
+/** Thrown from the render's admission when the document's pages would not fit the day: answered 429. */
+export class PagesExceededError extends Error {
+  readonly exceeded: LimitExceeded;
+
+  constructor(exceeded: LimitExceeded) {
+    super(exceeded.message);
+    this.name = 'PagesExceededError';
+    this.exceeded = exceeded;
   }
 }

@@ -4,12 +4,13 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { RenderError, sharedRenderer, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
+import { RenderError, sharedRenderer, type OutputFormat, type RenderHooks, type RenderRequest, type RenderResult } from '../renderer/index.js';
 import { authorize, requestKey } from './authorize.js';
 import { StoreUnavailableError } from './deadline.js';
 import {
   NOT_FOUND_MESSAGE,
   PlainHttpError,
+  OVERLOADED_RETRY_AFTER_SECONDS,
   RENDER_ERROR_STATUS,
   sendPlainError,
   sendStoreUnavailable,
@@ -17,7 +18,7 @@ import {
 import type { KeyStore } from './keys/key-store.js';
 import { asksForPageComposition, validatePageHeaders } from './page-composition.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
-import { limitRequestRate, PageAccount, sendRateLimited } from './rate-limits.js';
+import { limitRequestRate, PageAccount, PagesExceededError, sendRateLimited } from './rate-limits.js';
 import { readRequestBody, readZplBody } from './request-body.js';
 import { isLinterOn, negotiateFormat, parseQuality, parseRotation } from './request-headers.js';
 import { requestId } from './request-id.js';
@@ -29,7 +30,8 @@ import { formatWarnings } from './warnings.js';
 
 export const LEGACY_MOUNT_PATH = '/compatibility/legacy/v1';
 
-export type RenderFunction = (zpl: Uint8Array | string, req: RenderRequest) => Promise<RenderResult>;
+/** `hooks.admit` is where the router reserves the document's pages; a renderer that never calls it is booked after. */
+export type RenderFunction = (zpl: Uint8Array | string, req: RenderRequest, hooks?: RenderHooks) => Promise<RenderResult>;
 
 export interface LegacyRouterOptions {
   /** Where API keys are looked up (see createMemoryStores / createRedisStores). */
@@ -179,6 +181,9 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
       await forwardInstead(fallback, 'PDF page composition');
       return;
     }
+    // A client that hangs up cancels its render: dropped while queued, stopped while drawing.
+    const hangUp = new AbortController();
+    res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
     let result: RenderResult;
     try {
       result = await render(zpl, {
@@ -189,9 +194,22 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
         ...(format === 'png' && { rotation, quality: parseQuality(req.get('X-Quality')) }),
         maxLabels: settings.maxLabels,
         ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
+        signal: hangUp.signal,
+        tenant: requestKey(res).id,
+      }, {
+        // The whole document's pages are reserved once known, before drawing: concurrent documents
+        // overshoot the day's limit by at most one document.
+        admit: async (plan) => {
+          const exceeded = await pages.reserve(plan.pages);
+          if (exceeded) throw new PagesExceededError(exceeded);
+        },
       });
     } catch (err) {
       await pages.settle(0);
+      if (err instanceof PagesExceededError) {
+        sendRateLimited(res, err.exceeded);
+        return;
+      }
       throw err;
     }
     if (fallback && result.unsupported.length > 0) {
@@ -244,6 +262,11 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
       if (err.status === 413) res.set('Connection', 'close');
       sendPlainError(res, err.status, err.message);
     } else if (err instanceof RenderError) {
+      if (err.code === 'cancelled') { res.destroy(); return; } // the client has gone: nobody to answer
+      if (err.code === 'timeout' || err.code === 'overloaded' || err.code === 'memory') {
+        log(`[${res.locals.requestId}] render ${err.code} (key ${(res.locals.apiKey as { id?: string } | undefined)?.id ?? '-'}): ${err.message}`);
+      }
+      if (err.code === 'overloaded') res.set('Retry-After', String(OVERLOADED_RETRY_AFTER_SECONDS));
       sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
     } else if (err instanceof StoreUnavailableError) {
       logStoreOutage(`[${res.locals.requestId}] ${err.message}`);

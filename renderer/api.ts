@@ -25,6 +25,29 @@ export interface RenderRequest extends RenderLimits {
   rotation?: Rotation;
   /** PNG only: `bitonal` gives a 1-bit PNG. */
   quality?: Quality;
+  /** Aborting it cancels the render: dropped while queued, stopped while running (RenderError 'cancelled'). */
+  signal?: AbortSignal;
+  /** Fair-scheduling key (the API key id): one tenant's backlog cannot delay another's beyond its share. */
+  tenant?: string;
+}
+
+/** What a document will produce, known after interpreting and before anything is drawn. */
+export interface RenderPlan {
+  /** Every label the document produces. */
+  totalCount: number;
+  /** Labels this request will draw (1, or every label for an all-labels PDF). */
+  pages: number;
+}
+
+/** Calls a render makes into its caller; each optional. Functions stay on the caller's thread. */
+export interface RenderHooks {
+  /**
+   * Called once, between interpreting and drawing (e.g. to reserve pages). A rejection stops the render,
+   * and the render fails with that very error.
+   */
+  admit?: (plan: RenderPlan) => Promise<void> | void;
+  /** Called between fields and between labels; throwing stops the render with that error (cancel, time budget). */
+  checkpoint?: () => void;
 }
 
 export interface RenderResult {

@@ -27,6 +27,8 @@ export interface DrawOptions {
   heightDots: number;
   objects: ReadonlyMap<string, StoredObject>;
   log?: DiagnosticLog;
+  /** Called before each field; throwing stops the drawing (a cancelled or overdue render). */
+  checkpoint?: () => void;
 }
 
 /** Draws copy `copy` of a label. Drawing problems in one field never stop the others. */
@@ -36,6 +38,7 @@ export function drawLabel(plan: LabelPlan, copy: number, opts: DrawOptions): Ras
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
   const dx = plan.printWidth !== undefined && plan.printWidth < opts.widthDots ? Math.floor((opts.widthDots - plan.printWidth) / 2) : 0;
   for (const placed of plan.fields) {
+    opts.checkpoint?.();
     const renderer = fieldRenderers[placed.kind];
     if (!renderer) continue;
     // Drawers see the copy's own data (^SN/^SF), so none of them needs to know about serialisation.

@@ -1,8 +1,8 @@
 // Renderer entry point: ZPL bytes in, PNG or PDF bytes out.
-export type { Dpmm, Rotation, Quality, OutputFormat, RenderLimits, RenderRequest, RenderResult } from './api.js';
+export type { Dpmm, Rotation, Quality, OutputFormat, RenderLimits, RenderRequest, RenderResult, RenderHooks, RenderPlan } from './api.js';
 export type { Diagnostic } from './diagnostics.js';
 export { RenderError, ordinal } from './errors.js';
 export type { RenderErrorCode } from './errors.js';
 export { render } from './render.js';
-export { createRenderPool, sharedRenderer, closeSharedRenderPools, DEFAULT_RENDER_TIMEOUT_MS } from './pool/index.js';
-export type { RenderFn, RenderPool, RenderPoolOptions, SharedRendererOptions } from './pool/index.js';
+export { createRenderPool, sharedRenderer, sharedRenderPoolStats, closeSharedRenderPools, DEFAULT_RENDER_TIMEOUT_MS } from './pool/index.js';
+export type { RenderFn, RenderPool, RenderPoolOptions, RenderPoolStats, SharedRendererOptions } from './pool/index.js';

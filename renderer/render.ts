@@ -1,6 +1,6 @@
 // ZPL bytes -> interpreter -> label plans -> raster -> PNG/PDF. The one call the HTTP layer and CLI use.
 
-import type { Dpmm, RenderRequest, RenderResult } from './api.js';
+import type { Dpmm, RenderHooks, RenderRequest, RenderResult } from './api.js';
 import { drawLabel, undrawableKinds } from './draw.js';
 import { encodePdf } from './encoders/pdf.js';
 import { encodePng } from './encoders/png.js';
@@ -24,7 +24,11 @@ export function labelDots(inches: number, dpmm: Dpmm): number {
   return Math.floor(inches * dotsPerInch(dpmm) + 1e-9);
 }
 
-export async function render(zpl: Uint8Array | string, req: RenderRequest): Promise<RenderResult> {
+/**
+ * Renders a document. `hooks.admit` runs between interpreting and drawing (the caller reserves pages there);
+ * `hooks.checkpoint` between fields and labels (the caller stops a cancelled or overdue render there).
+ */
+export async function render(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks = {}): Promise<RenderResult> {
   const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
   const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
   const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));
@@ -37,8 +41,13 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest): Prom
   if (doc.totalCount > maxLabels) {
     throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${doc.totalCount} labels; the maximum is ${maxLabels}`);
   }
+  const allLabels = req.format === 'pdf' && req.index === undefined;
+  if (allLabels && doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
+  if (!allLabels) checkIndex(req.index ?? 0, doc.totalCount);
+  hooks.checkpoint?.();
+  await hooks.admit?.({ totalCount: doc.totalCount, pages: allLabels ? doc.totalCount : 1 });
   const unsupported = [...new Set([...doc.unsupported, ...undrawableKinds(doc.labels)])];
-  const drawOpts = { dpmm: req.dpmm, widthDots, heightDots, objects: doc.objects, log: doc.log };
+  const drawOpts = { dpmm: req.dpmm, widthDots, heightDots, objects: doc.objects, log: doc.log, checkpoint: hooks.checkpoint };
   const draw = (i: number): Raster => {
     const { plan, copy } = locate(doc, i);
     return drawLabel(plan, copy, drawOpts);
@@ -46,14 +55,11 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest): Prom
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult =>
     ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.log.entries, unsupported });
 
-  if (req.format === 'pdf' && req.index === undefined) {
-    if (doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
+  if (allLabels) {
     const body = await encodePdf(eachLabel(doc.totalCount, draw), req.widthIn * 72, req.heightIn * 72);
     return result(body, 'application/pdf', doc.totalCount);
   }
-  const index = req.index ?? 0;
-  checkIndex(index, doc.totalCount);
-  const raster = draw(index);
+  const raster = draw(req.index ?? 0);
   if (req.format === 'pdf') return result(await encodePdf([raster], req.widthIn * 72, req.heightIn * 72), 'application/pdf', 1);
   const turned = rotateClockwise(raster, req.rotation ?? 0);
   return result(encodePng(turned, req.quality === 'bitonal'), 'image/png', 1);

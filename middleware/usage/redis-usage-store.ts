@@ -10,11 +10,12 @@ local n = redis.call('INCRBY', KEYS[1], ARGV[1])
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return n`;
 
-/** Takes ARGV[1] when the usage is below ARGV[2]; returns {taken 0|1, usage after}. */
+/** Takes ARGV[1] in place of the ARGV[4] held when the usage without it is below ARGV[2]; returns {taken 0|1, usage after}. */
 const TAKE = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if used >= tonumber(ARGV[2]) then return {0, used} end
-used = redis.call('INCRBY', KEYS[1], ARGV[1])
+local held = tonumber(ARGV[4] or '0')
+if used - held >= tonumber(ARGV[2]) then return {0, used} end
+used = redis.call('INCRBY', KEYS[1], tonumber(ARGV[1]) - held)
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return {1, used}`;
 
@@ -36,10 +37,10 @@ export class RedisUsageStore implements UsageStore {
     return this.add(bucket, 1, windowMs);
   }
 
-  async take(bucket: string, amount: number, limit: number, ttlMs: number): Promise<{ taken: boolean; used: number }> {
+  async take(bucket: string, amount: number, limit: number, ttlMs: number, held = 0): Promise<{ taken: boolean; used: number }> {
     const reply = (await this.#redis.client.eval(TAKE, {
       keys: [this.#prefix + bucket],
-      arguments: [String(amount), String(limit), String(Math.ceil(ttlMs))],
+      arguments: [String(amount), String(limit), String(Math.ceil(ttlMs)), String(held)],
     })) as [number, number];
     return { taken: reply[0] === 1, used: Number(reply[1]) };
   }

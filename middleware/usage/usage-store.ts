@@ -7,9 +7,11 @@ export interface UsageStore {
   hit(bucket: string, windowMs: number): Promise<number>;
   /**
    * Takes `amount` from the allowance in `bucket` when less than `limit` is used, atomically.
+   * `held` is what the caller took before (a hold it now turns into `amount`): it does not count against
+   * `limit`, and it is replaced by `amount` when taken, kept when refused.
    * Returns whether it was taken and the usage after the call.
    */
-  take(bucket: string, amount: number, limit: number, ttlMs: number): Promise<{ taken: boolean; used: number }>;
+  take(bucket: string, amount: number, limit: number, ttlMs: number, held?: number): Promise<{ taken: boolean; used: number }>;
   /** Adds `amount` (negative gives back) to `bucket` and returns the new usage. */
   add(bucket: string, amount: number, ttlMs: number): Promise<number>;
   /** Current usage of `bucket` (0 when unused). */
@@ -41,10 +43,10 @@ export class MemoryUsageStore implements UsageStore {
     return this.#bump(bucket, 1, windowMs);
   }
 
-  async take(bucket: string, amount: number, limit: number, ttlMs: number): Promise<{ taken: boolean; used: number }> {
+  async take(bucket: string, amount: number, limit: number, ttlMs: number, held = 0): Promise<{ taken: boolean; used: number }> {
     const used = this.#current(bucket)?.count ?? 0;
-    if (used >= limit) return { taken: false, used };
-    return { taken: true, used: this.#bump(bucket, amount, ttlMs) };
+    if (used - held >= limit) return { taken: false, used };
+    return { taken: true, used: this.#bump(bucket, amount - held, ttlMs) };
   }
 
   async add(bucket: string, amount: number, ttlMs: number): Promise<number> {

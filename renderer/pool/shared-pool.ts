@@ -2,7 +2,7 @@
 // budget), started when the first router asks for it so importing the package starts no threads.
 
 import { render as renderInline } from '../render.js';
-import { createRenderPool, DEFAULT_RENDER_TIMEOUT_MS, type RenderFn, type RenderPool } from './render-pool.js';
+import { createRenderPool, DEFAULT_RENDER_TIMEOUT_MS, type RenderFn, type RenderPool, type RenderPoolStats } from './render-pool.js';
 
 export interface SharedRendererOptions {
   /** Worker threads (default: one per core); 0 renders on the calling thread, without a time budget. */
@@ -30,7 +30,7 @@ export function sharedRenderer(options: SharedRendererOptions = {}): RenderFn {
   let renderer = renderers.get(key);
   if (!renderer) {
     // Looks the pool up per call: after closeSharedRenderPools() the next render starts a fresh pool.
-    renderer = (zpl, req) => poolFor(key, options).render(zpl, req);
+    renderer = (zpl, req, hooks) => poolFor(key, options).render(zpl, req, hooks);
     renderers.set(key, renderer);
   }
   return renderer;
@@ -41,4 +41,18 @@ export async function closeSharedRenderPools(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
   await Promise.all(all.map((p) => p.close()));
+}
+
+/** The shared pools together (threads, busy and queued renders, workers replaced, queue bound), for health and metrics. */
+export function sharedRenderPoolStats(): RenderPoolStats {
+  const total: RenderPoolStats = { threads: 0, busy: 0, queued: 0, recycled: 0, queueLimit: 0 };
+  for (const pool of pools.values()) {
+    const s = pool.stats();
+    total.threads += s.threads;
+    total.busy += s.busy;
+    total.queued += s.queued;
+    total.recycled += s.recycled;
+    total.queueLimit += s.queueLimit;
+  }
+  return total;
 }

@@ -1,13 +1,34 @@
 // What crosses the thread boundary: plain, structured-clonable records (class instances and Error
 // subclasses lose their identity in postMessage, so errors travel as data and are rebuilt here).
 
-import type { RenderRequest, RenderResult } from '../api.js';
+import type { MessagePort } from 'node:worker_threads';
+import type { RenderPlan, RenderRequest, RenderResult } from '../api.js';
 import { RenderError, type RenderErrorCode } from '../errors.js';
+
+/** The request as plain data: signal and tenant stay on the calling thread. */
+export type WireRequest = Omit<RenderRequest, 'signal' | 'tenant'>;
 
 export interface RenderTask {
   zpl: Uint8Array | string;
-  req: RenderRequest;
+  req: WireRequest;
+  /**
+   * Shared with the calling thread: slot CONTROL_STOP turns STOP.cancelled when the caller gave up,
+   * and the render stops at its next checkpoint instead of having its worker terminated.
+   */
+  control: SharedArrayBuffer;
+  /** Milliseconds of rendering (from the worker taking the task) before it stops with a `timeout` error. */
+  budgetMs: number;
+  /** Where the worker asks `admit` between interpreting and drawing, when the caller gave one. */
+  admitPort?: MessagePort;
 }
+
+export const CONTROL_STOP = 0;
+/** Values of the control slot. */
+export const STOP = { none: 0, cancelled: 1 } as const;
+
+/** Worker -> caller on `admitPort`, and the answer. */
+export interface AdmitAsk { plan: RenderPlan }
+export interface AdmitAnswer { admitted: boolean }
 
 /** A failure as data: a RenderError keeps its code; anything else keeps name, message and stack for the log. */
 export type WireError =
@@ -15,8 +36,11 @@ export type WireError =
   | { kind: 'other'; name: string; message: string; stack?: string };
 
 export type RenderReply =
-  | { ok: true; result: Omit<RenderResult, 'body'> & { body: ArrayBuffer } }
-  | { ok: false; error: WireError };
+  | { ok: true; result: Omit<RenderResult, 'body'> & { body: ArrayBuffer }; worker: WorkerHealth }
+  | { ok: false; error: WireError; worker: WorkerHealth };
+
+/** How the worker is after the task: `retire` asks the pool to replace it (its memory stayed high). */
+export interface WorkerHealth { retire: boolean; heapBytes: number }
 
 export function errorToWire(err: unknown): WireError {
   if (err instanceof RenderError) return { kind: 'render', code: err.code, message: err.message };
