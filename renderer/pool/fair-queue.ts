@@ -36,10 +36,11 @@ export class FairQueue {
   readonly #options: FairQueueOptions;
   /** Waiting jobs per tenant, in arrival order; a tenant is in the map only while it has some. */
   readonly #waiting = new Map<string, Waiting[]>();
-  /** Tenants with waiting jobs in serving order: the next slot goes to the first. */
-  #turns: string[] = [];
   /** Running jobs per tenant: with others waiting, a tenant already running gets its turn after them. */
   readonly #running = new Map<string, number>();
+  /** When each active tenant was last given a slot (a counter): among equals the longest unserved goes first. */
+  readonly #lastServed = new Map<string, number>();
+  #served = 0;
   #runningTotal = 0;
   #queued = 0;
 
@@ -62,6 +63,7 @@ export class FairQueue {
       const start = (): void => {
         this.#runningTotal++;
         this.#running.set(tenant, (this.#running.get(tenant) ?? 0) + 1);
+        this.#lastServed.set(tenant, ++this.#served);
         let released = false;
         const release = (): void => {
           if (released) return;
@@ -69,6 +71,7 @@ export class FairQueue {
           this.#runningTotal--;
           const n = (this.#running.get(tenant) ?? 1) - 1;
           if (n > 0) this.#running.set(tenant, n); else this.#running.delete(tenant);
+          if (n === 0 && !this.#waiting.has(tenant)) this.#lastServed.delete(tenant);
           this.#dispatch();
         };
         job(release).then(resolve, reject);
@@ -105,7 +108,6 @@ export class FairQueue {
     if (!list) {
       list = [];
       this.#waiting.set(entry.tenant, list);
-      this.#turns.push(entry.tenant);
     }
     list.push(entry);
     this.#queued++;
@@ -121,7 +123,7 @@ export class FairQueue {
     entry.unlisten();
     if (list.length === 0) {
       this.#waiting.delete(entry.tenant);
-      this.#turns = this.#turns.filter((t) => t !== entry.tenant);
+      if (!this.#running.has(entry.tenant)) this.#lastServed.delete(entry.tenant);
     }
   }
 
@@ -140,27 +142,28 @@ export class FairQueue {
     return true;
   }
 
-  /** Starts waiting jobs while slots are free: the first tenant in turn that runs least goes first. */
+  /** Starts waiting jobs while slots are free, each from the tenant whose turn it is. */
   #dispatch(): void {
     while (this.#runningTotal < this.#options.slots && this.#queued > 0) {
-      const tenant = this.#nextTenant();
-      const list = this.#waiting.get(tenant)!;
-      const entry = list[0];
+      const entry = this.#waiting.get(this.#nextTenant())![0];
       this.#remove(entry);
-      // Served: to the back of the line if it still has jobs waiting.
-      this.#turns = this.#turns.filter((t) => t !== tenant);
-      if (this.#waiting.has(tenant)) this.#turns.push(tenant);
       entry.start();
     }
   }
 
-  /** Round robin, except that a tenant with fewer jobs running goes before one with more. */
+  /** Round robin: the waiting tenant with the fewest jobs running, then the one served longest ago. */
   #nextTenant(): string {
-    let best = this.#turns[0];
-    let bestRunning = this.#running.get(best) ?? 0;
-    for (const t of this.#turns) {
-      const r = this.#running.get(t) ?? 0;
-      if (r < bestRunning) { best = t; bestRunning = r; }
+    let best = '';
+    let bestRunning = Infinity;
+    let bestServed = Infinity;
+    for (const t of this.#waiting.keys()) {
+      const running = this.#running.get(t) ?? 0;
+      const served = this.#lastServed.get(t) ?? 0;
+      if (running < bestRunning || (running === bestRunning && served < bestServed)) {
+        best = t;
+        bestRunning = running;
+        bestServed = served;
+      }
     }
     return best;
   }
