@@ -12,6 +12,11 @@ export interface RenderLimits {
   maxLabels?: number;
   /** Pixels one label may have; more is a `too-large` error before anything is allocated. */
   maxPixels?: number;
+  /**
+   * Bytes one document may allocate for decoded graphics (^XF replays included), stored objects, its raster
+   * and encoding buffers; claimed before allocating, more is a `memory` error. Default 256 MiB.
+   */
+  maxDocumentBytes?: number;
 }
 
 export interface RenderRequest extends RenderLimits {

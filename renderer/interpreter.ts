@@ -2,6 +2,7 @@
 // Command semantics live in the family modules under commands/; this file only runs the table.
 
 import { DiagnosticLog } from './diagnostics.js';
+import { MemoryBudget } from './memory-budget.js';
 import { RenderError } from './errors.js';
 import type { BarcodeDefaults, Field, FieldBlock, FontSelection, LabelPlan, Orientation, StoredObject, TextBlock } from './model.js';
 import type { CommandDef, CommandTable } from './zpl/command.js';
@@ -85,6 +86,8 @@ export class Interpreter {
   readonly log: DiagnosticLog;
   readonly printer: PrinterState;
   readonly dpmm: number;
+  /** The document's memory budget: commands claim decoded graphics and objects here before allocating. */
+  readonly memory: MemoryBudget;
   readonly labels: LabelPlan[] = [];
   /** Commands met that this renderer does not know (the legacy service may draw them). */
   readonly unsupported = new Set<string>();
@@ -94,8 +97,9 @@ export class Interpreter {
   private replayDepth = 0;
   private replayed = 0;
 
-  constructor(dpmm: number, log = new DiagnosticLog(), table: CommandTable = commandTable) {
+  constructor(dpmm: number, log = new DiagnosticLog(), table: CommandTable = commandTable, memory = new MemoryBudget()) {
     this.dpmm = dpmm;
+    this.memory = memory;
     this.log = log;
     this.table = table;
     this.printer = {
@@ -307,6 +311,6 @@ function hasContent(d: FieldDraft): boolean {
 }
 
 /** Interprets a document into label plans (no drawing yet). */
-export function interpret(bytes: Uint8Array, dpmm: number, log?: DiagnosticLog): DocumentPlan {
-  return new Interpreter(dpmm, log).run(bytes);
+export function interpret(bytes: Uint8Array, dpmm: number, log?: DiagnosticLog, memory?: MemoryBudget): DocumentPlan {
+  return new Interpreter(dpmm, log, commandTable, memory).run(bytes);
 }

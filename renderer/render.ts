@@ -8,6 +8,7 @@ import { rotateClockwise } from './encoders/rotate.js';
 import { ordinal, RenderError } from './errors.js';
 import { interpret, type DocumentPlan } from './interpreter.js';
 import type { LabelPlan } from './model.js';
+import { MemoryBudget } from './memory-budget.js';
 import type { Raster } from './raster/raster.js';
 
 export const DEFAULT_MAX_LABELS = 50;
@@ -36,7 +37,12 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest, hooks
   if (widthDots * heightDots > maxPixels) {
     throw new RenderError('too-large', `Label size ${widthDots}x${heightDots} dots exceeds the limit of ${maxPixels} pixels`);
   }
-  const doc = interpret(bytes, req.dpmm);
+  // The raster (one label at a time), its encoding rows and a turned copy are claimed before interpreting.
+  const memory = new MemoryBudget(req.maxDocumentBytes);
+  const pixels = widthDots * heightDots;
+  const turned = req.format === 'png' && (req.rotation ?? 0) !== 0;
+  memory.claim(pixels * (turned ? 3 : 2) + heightDots, `A ${widthDots}x${heightDots} dot label`);
+  const doc = interpret(bytes, req.dpmm, undefined, memory);
   const maxLabels = req.maxLabels ?? DEFAULT_MAX_LABELS;
   if (doc.totalCount > maxLabels) {
     throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${doc.totalCount} labels; the maximum is ${maxLabels}`);
@@ -61,8 +67,7 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest, hooks
   }
   const raster = draw(req.index ?? 0);
   if (req.format === 'pdf') return result(await encodePdf([raster], req.widthIn * 72, req.heightIn * 72), 'application/pdf', 1);
-  const turned = rotateClockwise(raster, req.rotation ?? 0);
-  return result(encodePng(turned, req.quality === 'bitonal'), 'image/png', 1);
+  return result(encodePng(rotateClockwise(raster, req.rotation ?? 0), req.quality === 'bitonal'), 'image/png', 1);
 }
 
 function checkIndex(index: number, total: number): void {
