@@ -29,11 +29,13 @@ export interface DrawOptions {
   log?: DiagnosticLog;
   /** Called before each field; throwing stops the drawing (a cancelled or overdue render). */
   checkpoint?: () => void;
+  /** Blank pixels to draw on (`widthDots * heightDots` zeros), e.g. a reused buffer; default a fresh one. */
+  blankInk?: () => Uint8Array;
 }
 
 /** Draws copy `copy` of a label. Drawing problems in one field never stop the others. */
 export function drawLabel(plan: LabelPlan, copy: number, opts: DrawOptions): Raster {
-  const raster = new Raster(opts.widthDots, opts.heightDots);
+  const raster = new Raster(opts.widthDots, opts.heightDots, opts.blankInk?.());
   const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy };
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
   const dx = plan.printWidth !== undefined && plan.printWidth < opts.widthDots ? Math.floor((opts.widthDots - plan.printWidth) / 2) : 0;

@@ -10,6 +10,7 @@ import { interpret, type DocumentPlan } from './interpreter.js';
 import type { LabelPlan } from './model.js';
 import { MemoryBudget } from './memory-budget.js';
 import type { Raster } from './raster/raster.js';
+import { borrowInk, returnInk } from './raster/scratch.js';
 
 export const DEFAULT_MAX_LABELS = 50;
 /** Enough for a 15x15 inch label at 24 dpmm (9135 x 9135 dots). */
@@ -53,7 +54,10 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest, hooks
   hooks.checkpoint?.();
   await hooks.admit?.({ totalCount: doc.totalCount, pages: allLabels ? doc.totalCount : 1 });
   const unsupported = [...new Set([...doc.unsupported, ...undrawableKinds(doc.labels)])];
-  const drawOpts = { dpmm: req.dpmm, widthDots, heightDots, objects: doc.objects, log: doc.log, checkpoint: hooks.checkpoint };
+  const drawOpts = {
+    dpmm: req.dpmm, widthDots, heightDots, objects: doc.objects, log: doc.log, checkpoint: hooks.checkpoint,
+    blankInk: () => borrowInk(pixels),
+  };
   const draw = (i: number): Raster => {
     const { plan, copy } = locate(doc, i);
     return drawLabel(plan, copy, drawOpts);
@@ -66,8 +70,12 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest, hooks
     return result(body, 'application/pdf', doc.totalCount);
   }
   const raster = draw(req.index ?? 0);
-  if (req.format === 'pdf') return result(await encodePdf([raster], req.widthIn * 72, req.heightIn * 72), 'application/pdf', 1);
-  return result(encodePng(rotateClockwise(raster, req.rotation ?? 0), req.quality === 'bitonal'), 'image/png', 1);
+  if (req.format === 'pdf') return result(await encodePdf(eachLabel(1, () => raster), req.widthIn * 72, req.heightIn * 72), 'application/pdf', 1);
+  try {
+    return result(encodePng(rotateClockwise(raster, req.rotation ?? 0), req.quality === 'bitonal'), 'image/png', 1);
+  } finally {
+    returnInk(raster.ink);
+  }
 }
 
 function checkIndex(index: number, total: number): void {
@@ -87,7 +95,17 @@ function locate(doc: DocumentPlan, i: number): { plan: LabelPlan; copy: number }
   throw new RenderError('index-out-of-range', `label ${i} does not exist`);
 }
 
-/** Draws labels one at a time as the PDF encoder asks for them, so only one raster is alive at once. */
+/**
+ * Draws labels one at a time as the PDF encoder asks for them, so only one raster is alive at once; each
+ * raster's pixels go back for reuse when the encoder asks for the next (it has encoded this one by then).
+ */
 function* eachLabel(total: number, draw: (i: number) => Raster): Generator<Raster> {
-  for (let i = 0; i < total; i++) yield draw(i);
+  for (let i = 0; i < total; i++) {
+    const raster = draw(i);
+    try {
+      yield raster;
+    } finally {
+      returnInk(raster.ink);
+    }
+  }
 }
