@@ -10,7 +10,7 @@ import { interpret, type DocumentPlan } from './interpreter.js';
 import type { LabelPlan } from './model.js';
 import { MemoryBudget } from './memory-budget.js';
 import type { Raster } from './raster/raster.js';
-import { borrowInk, returnInk } from './raster/scratch.js';
+import { borrowInk, returnInk, trimInk } from './raster/scratch.js';
 
 export const DEFAULT_MAX_LABELS = 50;
 /** Enough for a 15x15 inch label at 24 dpmm (9135 x 9135 dots). */
@@ -31,6 +31,14 @@ export function labelDots(inches: number, dpmm: Dpmm): number {
  * `hooks.checkpoint` between fields and labels (the caller stops a cancelled or overdue render there).
  */
 export async function render(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks = {}): Promise<RenderResult> {
+  try {
+    return await renderDocument(zpl, req, hooks);
+  } finally {
+    trimInk();
+  }
+}
+
+async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks): Promise<RenderResult> {
   const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
   const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
   const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));

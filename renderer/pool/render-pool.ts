@@ -10,7 +10,7 @@ import type { RenderHooks, RenderPlan, RenderRequest, RenderResult } from '../ap
 import { RenderError } from '../errors.js';
 import { FairQueue } from './fair-queue.js';
 import {
-  CONTROL_STOP, errorFromWire, STOP, type AdmitAnswer, type AdmitAsk, type RenderReply, type RenderTask, type WireRequest,
+  CONTROL_STOP, errorFromWire, PAGES_WITH_OWN_BUDGET, renderBudgetMs, STOP, type AdmitAnswer, type AdmitAsk, type RenderReply, type RenderTask, type WireRequest,
 } from './wire.js';
 
 /** Time one render may take, from the moment a worker starts it. */
@@ -27,6 +27,8 @@ export interface RenderPoolOptions {
   threads?: number;
   /** Milliseconds a render may take once started before it fails with a `timeout` RenderError (default 10 s). */
   timeoutMs?: number;
+  /** Milliseconds each page after the first of a PDF of up to 50 pages adds to its budget (default timeoutMs / 10). */
+  pageTimeoutMs?: number;
   /** Renders that may wait for a thread (default 128); more are refused at once with `overloaded`. */
   queueLimit?: number;
   /** Milliseconds a render may wait for a thread before it is refused with `overloaded` (default: timeoutMs). */
@@ -70,6 +72,7 @@ const WORKER_EXEC_ARGV = process.allowedNodeEnvironmentFlags.has(REQUIRE_ESM_OFF
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
   const timeoutMs = options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  const pageTimeoutMs = options.pageTimeoutMs ?? timeoutMs / 10;
   const queueLimit = Math.max(0, Math.floor(options.queueLimit ?? DEFAULT_QUEUE_LIMIT));
   const piscina = new Piscina<RenderTask, RenderReply>({
     filename: WORKER_URL,
@@ -107,9 +110,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       finish(() => reject(new RenderError('cancelled', 'The request was cancelled while rendering')));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    // Past the budget the worker stops itself at a checkpoint; this only catches one stuck between checkpoints.
-    backstop = setTimeout(() => hardStop.abort(), timeoutMs + STOP_GRACE_MS);
-    const task: RenderTask = { zpl, req, control, budgetMs: timeoutMs, ...(admission && { admitPort: admission.workerPort }) };
+    // Past its budget the worker stops itself at a checkpoint; this only catches one stuck between checkpoints,
+    // so it allows the most pages the request may have.
+    const budgetMs = req.format === 'pdf' && req.index === undefined ? renderBudgetMs(timeoutMs, pageTimeoutMs, PAGES_WITH_OWN_BUDGET) : timeoutMs;
+    backstop = setTimeout(() => hardStop.abort(), budgetMs + STOP_GRACE_MS);
+    const task: RenderTask = { zpl, req, control, budgetMs: timeoutMs, pageBudgetMs: pageTimeoutMs, ...(admission && { admitPort: admission.workerPort }) };
     piscina.run(task, { signal: hardStop.signal, ...(admission && { transferList: [admission.workerPort] }) }).then(
       (reply) => {
         if (reply.ok) {
@@ -121,7 +126,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
           finish(() => reject(admission?.refusal() ?? err));
         }
       },
-      (err: unknown) => finish(() => reject(workerFailure(err, hardStop.signal.aborted, timeoutMs))),
+      (err: unknown) => finish(() => reject(workerFailure(err, hardStop.signal.aborted, budgetMs))),
     ).finally(() => {
       clearTimeout(backstop);
       signal?.removeEventListener('abort', onAbort);

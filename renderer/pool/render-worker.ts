@@ -10,6 +10,7 @@ import { RenderError } from '../errors.js';
 import { render } from '../render.js';
 import {
   CONTROL_STOP, errorToWire, ownBuffer, STOP, type AdmitAnswer, type AdmitAsk, type RenderReply, type RenderTask, type WorkerHealth,
+  renderBudgetMs,
 } from './wire.js';
 
 /** A worker whose heap (with array buffers) stays above this after a task asks to be replaced, so RSS comes back. */
@@ -17,13 +18,18 @@ export const RETIRE_HEAP_BYTES = Number(process.env.ZPL_WORKER_RETIRE_MB ?? 384)
 
 export default async function renderTask(task: RenderTask): Promise<unknown> {
   const control = new Int32Array(task.control);
-  const deadline = performance.now() + task.budgetMs;
+  let budgetMs = task.budgetMs;
+  const started = performance.now();
+  const ask = task.admitPort && askAdmission(task.admitPort);
   const hooks: RenderHooks = {
     checkpoint: () => {
       if (Atomics.load(control, CONTROL_STOP) === STOP.cancelled) throw new RenderError('cancelled', 'The request was cancelled while rendering');
-      if (performance.now() > deadline) throw new RenderError('timeout', `Rendering took longer than ${task.budgetMs} ms and was stopped`);
+      if (performance.now() - started > budgetMs) throw new RenderError('timeout', `Rendering took longer than ${budgetMs} ms and was stopped`);
     },
-    ...(task.admitPort && { admit: askAdmission(task.admitPort) }),
+    admit: async (plan) => {
+      budgetMs = renderBudgetMs(task.budgetMs, task.pageBudgetMs, plan.pages);
+      await ask?.(plan);
+    },
   };
   try {
     const { body, ...rest } = await render(task.zpl, task.req, hooks);

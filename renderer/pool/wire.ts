@@ -18,8 +18,21 @@ export interface RenderTask {
   control: SharedArrayBuffer;
   /** Milliseconds of rendering (from the worker taking the task) before it stops with a `timeout` error. */
   budgetMs: number;
+  /** Milliseconds each page after the first adds to the budget, once the page count is known. */
+  pageBudgetMs: number;
   /** Where the worker asks `admit` between interpreting and drawing, when the caller gave one. */
   admitPort?: MessagePort;
+}
+
+/** Documents of up to this many pages (the largest legal document) get a time budget per page. */
+export const PAGES_WITH_OWN_BUDGET = 50;
+
+/**
+ * The time budget of a render drawing `pages` pages: the base budget, plus `pageBudgetMs` for each page after
+ * the first of a document of up to PAGES_WITH_OWN_BUDGET pages (larger ones, allowed by a raised label limit, get the base).
+ */
+export function renderBudgetMs(budgetMs: number, pageBudgetMs: number, pages: number): number {
+  return pages <= PAGES_WITH_OWN_BUDGET ? budgetMs + Math.max(0, pages - 1) * pageBudgetMs : budgetMs;
 }
 
 export const CONTROL_STOP = 0;
