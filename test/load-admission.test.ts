@@ -57,7 +57,7 @@ describe('hostile load through the router', function () {
   });
 
   it('answers 503 with Retry-After and an ERROR: text when the render queue is full, and logs it with request and key', async () => {
-    const pool = createRenderPool({ threads: 1, queueLimit: 0, timeoutMs: 60_000 });
+    const pool = createRenderPool({ threads: 1, expressThreads: 0, queueLimit: 0, timeoutMs: 60_000 });
     const logs: string[] = [];
     const { server, url } = await listen(stores, pool, logs);
     try {
@@ -80,7 +80,7 @@ describe('hostile load through the router', function () {
   });
 
   it('drops a queued render whose client hung up, and stops a running one, without replacing the worker', async () => {
-    const pool = createRenderPool({ threads: 1, timeoutMs: 60_000 });
+    const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000 });
     const { server, url } = await listen(stores, pool);
     try {
       let stopSlow!: () => void;

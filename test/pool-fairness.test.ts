@@ -103,7 +103,7 @@ describe('render pool admission', function () {
   const SLOW: [string, RenderRequest] = ['^XA^FO10,10^GB500,500,250^FS^PQ1000^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf', maxLabels: 2000 }];
   let pool: RenderPool;
   beforeEach(async () => {
-    pool = createRenderPool({ threads: 1, timeoutMs: 60_000 });
+    pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000 });
     await pool.render(BOX, PNG); // the worker has loaded the renderer
   });
   afterEach(() => pool.close());
@@ -148,8 +148,25 @@ describe('render pool admission', function () {
     expect(pool.stats()).to.include({ busy: 0, queued: 0, recycled: 0 });
   });
 
+  it('keeps an express thread for small labels: they are answered while big documents fill the other threads', async () => {
+    const lanes = createRenderPool({ threads: 1, expressThreads: 1, timeoutMs: 60_000 });
+    try {
+      const stop = new AbortController();
+      const big = [0, 1].map(() => lanes.render(SLOW[0], { ...SLOW[1], tenant: 'a', signal: stop.signal }).catch((e: RenderError) => e.code));
+      // Big documents never take the express thread: one runs, one waits.
+      expect(lanes.stats()).to.deep.equal({ threads: 2, busy: 1, queued: 1, recycled: 0, queueLimit: 128 });
+      const small = await lanes.render(BOX, { ...PNG, tenant: 'b' });
+      expect(decodePng(small.body).width).to.equal(406);
+      expect(lanes.stats()).to.include({ busy: 1, queued: 1 });
+      stop.abort();
+      expect(await Promise.all(big)).to.deep.equal(['cancelled', 'cancelled']);
+    } finally {
+      await lanes.close();
+    }
+  });
+
   it('refuses at once when its queue is full', async () => {
-    const small = createRenderPool({ threads: 1, queueLimit: 1, timeoutMs: 60_000 });
+    const small = createRenderPool({ threads: 1, expressThreads: 0, queueLimit: 1, timeoutMs: 60_000 });
     try {
       const slow = new AbortController();
       const running = small.render(SLOW[0], { ...SLOW[1], signal: slow.signal }).catch((e: RenderError) => e.code);

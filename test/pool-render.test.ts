@@ -95,7 +95,7 @@ describe('render pool', function () {
 
   describe('time budget', () => {
     it('stops a runaway label with a timeout RenderError at a checkpoint (the worker survives), and refuses requests that waited too long', async () => {
-      const pool = createRenderPool({ threads: 1, timeoutMs: 3000, queueTimeoutMs: 500 });
+      const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 3000, queueTimeoutMs: 500 });
       try {
         await pool.render(BOX, PNG); // the worker has loaded the renderer
         const runaway = rejection(pool.render(...RUNAWAY));
@@ -116,7 +116,7 @@ describe('render pool', function () {
 
   describe('memory', () => {
     it('fails a render that exhausts its worker heap with a clean RenderError and replaces the worker', async () => {
-      const pool = createRenderPool({ threads: 1, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } });
+      const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } });
       try {
         await pool.render(BOX, PNG);
         // 120,000 fields, each with a diagnostic: far more plan than 32 MB of heap holds.

@@ -33,7 +33,7 @@ describe('raster reuse', function () {
   });
 
   it('renders each label the same after any other label in one pool worker', async () => {
-    const pool = createRenderPool({ threads: 1 });
+    const pool = createRenderPool({ threads: 1, expressThreads: 0 });
     try {
       const expected = new Map<string, Buffer>();
       for (const zpl of [BOX, TEXT]) expected.set(zpl, Buffer.from((await pool.render(zpl, PNG)).body)); // a fresh worker's

@@ -4,20 +4,28 @@
 import { RenderError } from '../errors.js';
 
 export interface FairQueueOptions {
-  /** Jobs running at once (the pool's threads). */
+  /** Jobs running at once, of any size (the pool's general threads). */
   slots: number;
+  /**
+   * More slots for small jobs only: an express lane, so small labels are not stuck behind big documents
+   * filling every general slot (the operating system shares the CPUs between the threads).
+   */
+  expressSlots?: number;
   /** Jobs waiting, all tenants together; past it the job is refused at once ('overloaded'). */
   maxQueued: number;
   /** Longest a job may wait for a slot before it is refused ('overloaded'). */
   maxWaitMs: number;
 }
 
+type Lane = 'general' | 'express';
+
 /** A job as the queue sees it: it starts when a slot frees and calls `release` when its slot is free again. */
 interface Waiting {
   tenant: string;
-  start: () => void;
+  small: boolean;
+  start: (lane: Lane) => void;
   refuse: (err: Error) => void;
-  timer: NodeJS.Timeout;
+  timer?: NodeJS.Timeout;
   unlisten: () => void;
 }
 
@@ -41,66 +49,73 @@ export class FairQueue {
   /** When each active tenant was last given a slot (a counter): among equals the longest unserved goes first. */
   readonly #lastServed = new Map<string, number>();
   #served = 0;
-  #runningTotal = 0;
+  readonly #lanes: Record<Lane, { running: number; slots: number }>;
   #queued = 0;
 
   constructor(options: FairQueueOptions) {
     this.#options = options;
+    this.#lanes = { general: { running: 0, slots: options.slots }, express: { running: 0, slots: options.expressSlots ?? 0 } };
   }
 
   stats(): FairQueueStats {
-    return { running: this.#runningTotal, queued: this.#queued };
+    return { running: this.#lanes.general.running + this.#lanes.express.running, queued: this.#queued };
   }
 
   /**
-   * Runs `job` when a slot is free and it is `tenant`'s turn. `job` gets `release`, to call once its slot is
-   * free again (which may be after the job's promise settled: a stopped worker is replaced first).
-   * Refused with RenderError 'overloaded' (queue full, waited too long) or 'cancelled' (signal aborted while waiting).
+   * Runs `job` when a slot is free and it is `tenant`'s turn; a `small` job may also take an express slot.
+   * `job` gets `release`, to call once its slot is free again (which may be after the job's promise settled:
+   * a stopped worker is replaced first). Refused with RenderError 'overloaded' (queue full, waited too long)
+   * or 'cancelled' (signal aborted while waiting).
    */
-  run<T>(tenant: string, signal: AbortSignal | undefined, job: (release: () => void) => Promise<T>): Promise<T> {
+  run<T>(tenant: string, signal: AbortSignal | undefined, job: (release: () => void) => Promise<T>, small = false): Promise<T> {
     if (signal?.aborted) return Promise.reject(cancelledWhileQueued());
     return new Promise<T>((resolve, reject) => {
-      const start = (): void => {
-        this.#runningTotal++;
-        this.#running.set(tenant, (this.#running.get(tenant) ?? 0) + 1);
-        this.#lastServed.set(tenant, ++this.#served);
-        let released = false;
-        const release = (): void => {
-          if (released) return;
-          released = true;
-          this.#runningTotal--;
-          const n = (this.#running.get(tenant) ?? 1) - 1;
-          if (n > 0) this.#running.set(tenant, n); else this.#running.delete(tenant);
-          if (n === 0 && !this.#waiting.has(tenant)) this.#lastServed.delete(tenant);
-          this.#dispatch();
-        };
-        job(release).then(resolve, reject);
-      };
-      if (this.#runningTotal < this.#options.slots && this.#queued === 0) {
-        start();
-        return;
-      }
-      if (this.#queued >= this.#options.maxQueued && !this.#evictFor(tenant)) {
-        reject(overloaded(`${this.#queued} renders waiting`));
-        return;
-      }
       const onAbort = (): void => {
         this.#remove(entry);
         reject(cancelledWhileQueued());
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       const entry: Waiting = {
         tenant,
-        start,
+        small,
+        start: (lane) => {
+          signal?.removeEventListener('abort', onAbort);
+          this.#lanes[lane].running++;
+          this.#running.set(tenant, (this.#running.get(tenant) ?? 0) + 1);
+          this.#lastServed.set(tenant, ++this.#served);
+          let released = false;
+          const release = (): void => {
+            if (released) return;
+            released = true;
+            this.#lanes[lane].running--;
+            const n = (this.#running.get(tenant) ?? 1) - 1;
+            if (n > 0) this.#running.set(tenant, n); else this.#running.delete(tenant);
+            if (n === 0 && !this.#waiting.has(tenant)) this.#lastServed.delete(tenant);
+            this.#dispatch();
+          };
+          job(release).then(resolve, reject);
+        },
         refuse: reject,
-        timer: setTimeout(() => {
-          this.#remove(entry);
-          reject(overloaded(`waited ${this.#options.maxWaitMs} ms for a worker`));
-        }, this.#options.maxWaitMs),
         unlisten: () => signal?.removeEventListener('abort', onAbort),
       };
+      const waitingBefore = this.#queued;
       this.#enqueue(entry);
+      this.#dispatch();
+      if (!this.#isWaiting(entry)) return;
+      if (waitingBefore >= this.#options.maxQueued && !this.#evictFor(entry)) {
+        this.#remove(entry);
+        reject(overloaded(`${waitingBefore} renders waiting`));
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      entry.timer = setTimeout(() => {
+        this.#remove(entry);
+        reject(overloaded(`waited ${this.#options.maxWaitMs} ms for a worker`));
+      }, this.#options.maxWaitMs);
     });
+  }
+
+  #isWaiting(entry: Waiting): boolean {
+    return this.#waiting.get(entry.tenant)?.includes(entry) ?? false;
   }
 
   #enqueue(entry: Waiting): void {
@@ -128,42 +143,52 @@ export class FairQueue {
   }
 
   /**
-   * The queue is full: makes room for `tenant` by refusing the newest job of the tenant with the longest
-   * queue, when that queue is longer than `tenant`'s would become. A flood fills its own share, not everyone's.
+   * The queue is full: makes room for the newcomer by refusing the newest job of the tenant with the longest
+   * queue, when that queue is longer than the newcomer's. A flood fills its own share, not everyone's.
    */
-  #evictFor(tenant: string): boolean {
+  #evictFor(newcomer: Waiting): boolean {
     let longest: Waiting[] | undefined;
     for (const list of this.#waiting.values()) if (!longest || list.length > longest.length) longest = list;
-    const mine = this.#waiting.get(tenant)?.length ?? 0;
-    if (!longest || longest.length <= mine + 1) return false;
+    // The newcomer is already in its tenant's list: its queue counts it.
+    const mine = this.#waiting.get(newcomer.tenant)?.length ?? 0;
+    if (!longest || longest.length <= mine) return false;
     const victim = longest[longest.length - 1];
     this.#remove(victim);
     victim.refuse(overloaded(`${this.#options.maxQueued} renders waiting`));
     return true;
   }
 
-  /** Starts waiting jobs while slots are free, each from the tenant whose turn it is. */
+  /** Starts waiting jobs while slots are free: small jobs fill the express lane first, then anything the general one. */
   #dispatch(): void {
-    while (this.#runningTotal < this.#options.slots && this.#queued > 0) {
-      const entry = this.#waiting.get(this.#nextTenant())![0];
-      this.#remove(entry);
-      entry.start();
+    for (const lane of ['express', 'general'] as const) {
+      const slots = this.#lanes[lane];
+      const fits = lane === 'express' ? (e: Waiting) => e.small : () => true;
+      while (slots.running < slots.slots && this.#queued > 0) {
+        const entry = this.#next(fits);
+        if (!entry) break;
+        this.#remove(entry);
+        entry.start(lane);
+      }
     }
   }
 
-  /** Round robin: the waiting tenant with the fewest jobs running, then the one served longest ago. */
-  #nextTenant(): string {
-    let best = '';
+  /**
+   * Round robin: the first job that `fits` of the waiting tenant with the fewest jobs running, then of the
+   * one served longest ago.
+   */
+  #next(fits: (e: Waiting) => boolean): Waiting | undefined {
+    let best: Waiting | undefined;
     let bestRunning = Infinity;
     let bestServed = Infinity;
-    for (const t of this.#waiting.keys()) {
-      const running = this.#running.get(t) ?? 0;
-      const served = this.#lastServed.get(t) ?? 0;
-      if (running < bestRunning || (running === bestRunning && served < bestServed)) {
-        best = t;
-        bestRunning = running;
-        bestServed = served;
-      }
+    for (const [tenant, list] of this.#waiting) {
+      const running = this.#running.get(tenant) ?? 0;
+      const served = this.#lastServed.get(tenant) ?? 0;
+      if (running > bestRunning || (running === bestRunning && served >= bestServed)) continue;
+      const entry = list.find(fits);
+      if (!entry) continue;
+      best = entry;
+      bestRunning = running;
+      bestServed = served;
     }
     return best;
   }

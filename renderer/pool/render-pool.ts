@@ -8,6 +8,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RenderHooks, RenderPlan, RenderRequest, RenderResult } from '../api.js';
 import { RenderError } from '../errors.js';
+import { labelDots } from '../render.js';
 import { FairQueue } from './fair-queue.js';
 import {
   CONTROL_STOP, errorFromWire, PAGES_WITH_OWN_BUDGET, renderBudgetMs, STOP, type AdmitAnswer, type AdmitAsk, type RenderReply, type RenderTask, type WireRequest,
@@ -22,9 +23,17 @@ const STOP_GRACE_MS = 1_000;
 
 export type RenderFn = (zpl: Uint8Array | string, req: RenderRequest, hooks?: RenderHooks) => Promise<RenderResult>;
 
+/** Labels up to this many pixels (4x6 in at 12 dpmm is 2.2 million), one at a time, may use the express threads. */
+export const EXPRESS_MAX_PIXELS = 3_000_000;
+
 export interface RenderPoolOptions {
-  /** Worker threads (default: one per core). */
+  /** Worker threads for any render (default: one per core). */
   threads?: number;
+  /**
+   * More threads for small renders only (one label of up to EXPRESS_MAX_PIXELS), default 1: small labels
+   * are not stuck behind big documents filling every other thread.
+   */
+  expressThreads?: number;
   /** Milliseconds a render may take once started before it fails with a `timeout` RenderError (default 10 s). */
   timeoutMs?: number;
   /** Milliseconds each page after the first of a PDF of up to 50 pages adds to its budget (default timeoutMs / 10). */
@@ -70,7 +79,9 @@ const REQUIRE_ESM_OFF = '--no-experimental-require-module';
 const WORKER_EXEC_ARGV = process.allowedNodeEnvironmentFlags.has(REQUIRE_ESM_OFF) ? [REQUIRE_ESM_OFF] : undefined;
 
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
-  const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+  const generalThreads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+  const expressThreads = Math.max(0, Math.floor(options.expressThreads ?? 1));
+  const threads = generalThreads + expressThreads;
   const timeoutMs = options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const pageTimeoutMs = options.pageTimeoutMs ?? timeoutMs / 10;
   const queueLimit = Math.max(0, Math.floor(options.queueLimit ?? DEFAULT_QUEUE_LIMIT));
@@ -88,7 +99,9 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   let closing: Promise<void> | undefined;
   let recycled = 0;
   piscina.on('workerDestroy', () => { if (!closing) recycled++; });
-  const queue = new FairQueue({ slots: threads, maxQueued: queueLimit, maxWaitMs: options.queueTimeoutMs ?? timeoutMs });
+  const queue = new FairQueue({
+    slots: generalThreads, expressSlots: expressThreads, maxQueued: queueLimit, maxWaitMs: options.queueTimeoutMs ?? timeoutMs,
+  });
 
   /** One render on a worker; `release` frees its slot once the worker is free (or replaced). */
   const runOnWorker = (zpl: Uint8Array | string, req: WireRequest, signal: AbortSignal | undefined,
@@ -138,7 +151,9 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const render: RenderFn = async (zpl, req, hooks = {}) => {
     if (closing) throw new RenderError('failed', 'The renderer is shutting down');
     const { signal, tenant, ...wireReq } = req;
-    return queue.run(tenant ?? '', signal, (release) => runOnWorker(zpl, wireReq, signal, hooks, release));
+    const small = !(req.format === 'pdf' && req.index === undefined) &&
+      labelDots(req.widthIn, req.dpmm) * labelDots(req.heightIn, req.dpmm) <= EXPRESS_MAX_PIXELS;
+    return queue.run(tenant ?? '', signal, (release) => runOnWorker(zpl, wireReq, signal, hooks, release), small);
   };
 
   return {
