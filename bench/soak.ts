@@ -2,7 +2,7 @@
 // an innocent client renders small labels, then prints what the innocent client saw, the server's memory
 // (peak, and settled 5 s after the attacks) and the pages granted against a pages-per-day limit.
 // Bounded: every attack runs a fixed number of times or until --seconds (default 20) have passed.
-// Options: --seconds=N, --server-env=NAME=VALUE (repeatable).
+// Options: --seconds=N, --only=costly,glyphs,bombs,pages (default all), --server-env=NAME=VALUE (repeatable).
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,6 +75,7 @@ const SMALL = '^XA^FO50,50^GB300,200,4^FS^FO70,80^A0N,40,40^FDInnocent^FS^XZ';
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const seconds = Number(args.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 20);
+  const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'costly,glyphs,bombs,pages').split(','));
   const serverEnv: Record<string, string> = {};
   for (const a of args.filter((x) => x.startsWith('--server-env='))) {
     const [k, ...v] = a.slice('--server-env='.length).split('=');
@@ -115,21 +116,22 @@ async function main(): Promise<void> {
     // Two connections of one key, each sending the costly document and hanging up after 0.5 s, over and over.
     const costly: Answer[] = [];
     const attackLoops = [0, 1].map(async () => {
-      while (running()) costly.push(await post(port, '/24dpmm/labels/15x15/0', keys.attacker, COSTLY, 'image/png', 500));
+      while (running() && only.has('costly')) costly.push(await post(port, '/24dpmm/labels/15x15/0', keys.attacker, COSTLY, 'image/png', 500));
     });
     const glyphs: Answer[] = [];
     const glyphLoop = (async () => {
-      for (let round = 0; round < 10 && running(); round++) glyphs.push(await post(port, '/24dpmm/labels/15x15/0', keys.glyphs, glyphSizes(round)));
+      for (let round = 0; round < 10 && running() && only.has('glyphs'); round++) glyphs.push(await post(port, '/24dpmm/labels/15x15/0', keys.glyphs, glyphSizes(round)));
     })();
     const bombs: Answer[] = [];
     const bombLoop = (async () => {
+      if (!only.has('bombs')) return;
       const doc = graphicBomb();
       for (let round = 0; round < 3 && running(); round++) {
         bombs.push(...await Promise.all([0, 1, 2].map(() => post(port, '/8dpmm/labels/4x6/0', keys.bomb, doc))));
       }
       bombs.push(await post(port, '/8dpmm/labels/4x6/0', keys.bomb, DECLARED_2GB));
     })();
-    const pdfs = await Promise.all(Array.from({ length: 32 }, () => post(port, '/8dpmm/labels/4x6', keys.pages, TEN_PAGES, 'application/pdf')));
+    const pdfs = await Promise.all(Array.from({ length: only.has('pages') ? 32 : 0 }, () => post(port, '/8dpmm/labels/4x6', keys.pages, TEN_PAGES, 'application/pdf')));
     await Promise.all([innocentLoop, ...attackLoops, glyphLoop, bombLoop]);
     const cpu1 = processCpuMs(pid);
     const attacksEnd = performance.now();

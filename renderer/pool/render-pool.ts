@@ -90,6 +90,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Infinity,
+    // Workers wait for tasks on their event loop, not blocked in Atomics.wait, so their idle memory check runs.
+    atomics: 'disabled',
     ...(WORKER_EXEC_ARGV && { execArgv: WORKER_EXEC_ARGV }),
     closeTimeout: timeoutMs + STOP_GRACE_MS,
     ...(options.resourceLimits && { resourceLimits: options.resourceLimits }),
@@ -115,7 +117,6 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       settled = true;
       settle();
     };
-    const admission = hooks.admit ? admitOverPort(hooks.admit) : undefined;
     const onAbort = (): void => {
       Atomics.store(new Int32Array(control), CONTROL_STOP, STOP.cancelled);
       clearTimeout(backstop);
@@ -127,8 +128,19 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     // so it allows the most pages the request may have.
     const budgetMs = req.format === 'pdf' && req.index === undefined ? renderBudgetMs(timeoutMs, pageTimeoutMs, PAGES_WITH_OWN_BUDGET) : timeoutMs;
     backstop = setTimeout(() => hardStop.abort(), budgetMs + STOP_GRACE_MS);
-    const task: RenderTask = { zpl, req, control, budgetMs: timeoutMs, pageBudgetMs: pageTimeoutMs, ...(admission && { admitPort: admission.workerPort }) };
-    piscina.run(task, { signal: hardStop.signal, ...(admission && { transferList: [admission.workerPort] }) }).then(
+    let admission: ReturnType<typeof admitOverPort> | undefined;
+    /** Posts the task; again, once, when its worker retired (exited between tasks) before taking it. */
+    const post = (retries: number): Promise<RenderReply> => {
+      admission?.close();
+      admission = hooks.admit ? admitOverPort(hooks.admit) : undefined;
+      const task: RenderTask = { zpl, req, control, budgetMs: timeoutMs, pageBudgetMs: pageTimeoutMs, ...(admission && { admitPort: admission.workerPort }) };
+      return piscina.run(task, { signal: hardStop.signal, ...(admission && { transferList: [admission.workerPort] }) }).catch((err: unknown) => {
+        const retired = !hardStop.signal.aborted && !admission?.asked() && /^worker exited with code: 0$/.test(String((err as Error)?.message));
+        if (retired && retries > 0 && !closing) return post(retries - 1);
+        throw err;
+      });
+    };
+    post(1).then(
       (reply) => {
         if (reply.ok) {
           const { body, ...rest } = reply.result;
@@ -171,11 +183,13 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
 
 /** The calling side of the worker's admission question: runs `admit` and answers; remembers a refusal. */
 function admitOverPort(admit: (plan: RenderPlan) => Promise<void> | void): {
-  workerPort: MessagePort; refusal: () => unknown; close: () => void;
+  workerPort: MessagePort; asked: () => boolean; refusal: () => unknown; close: () => void;
 } {
   const { port1, port2 } = new MessageChannel();
   let refused: { error: unknown } | undefined;
+  let asked = false;
   port1.on('message', (ask: AdmitAsk) => {
+    asked = true;
     Promise.resolve().then(() => admit(ask.plan)).then(
       () => port1.postMessage({ admitted: true } satisfies AdmitAnswer),
       (error: unknown) => {
@@ -184,7 +198,7 @@ function admitOverPort(admit: (plan: RenderPlan) => Promise<void> | void): {
       },
     );
   });
-  return { workerPort: port2, refusal: () => refused?.error, close: () => port1.close() };
+  return { workerPort: port2, asked: () => asked, refusal: () => refused?.error, close: () => port1.close() };
 }
 
 /** A rejection from the pool itself (never a render's own error: those come back as replies). */

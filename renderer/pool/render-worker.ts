@@ -2,7 +2,8 @@
 // The render stops itself at its next checkpoint when the caller cancels or its time budget is spent, so
 // the worker survives; the pool terminates it only when a checkpoint is not reached in time.
 
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { MessagePort } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { RenderHooks, RenderPlan } from '../api.js';
@@ -13,10 +14,28 @@ import {
   renderBudgetMs,
 } from './wire.js';
 
-/** A worker whose heap (with array buffers) stays above this after a task asks to be replaced, so RSS comes back. */
-export const RETIRE_HEAP_BYTES = Number(process.env.ZPL_WORKER_RETIRE_MB ?? 384) * 1024 * 1024;
+/** Idle this long after a task, the worker looks at its memory (big renders leave big garbage behind). */
+const IDLE_CHECK_MS = 1_000;
+/** This thread's heap and array buffers above this when idle are collected at once, so RSS comes back. */
+const COLLECT_ABOVE_BYTES = 40 * 1024 * 1024;
+/** Still above this a while after collecting: the worker exits and the pool starts a fresh one. */
+const RETIRE_ABOVE_BYTES = 256 * 1024 * 1024;
+
+let idleCheck: NodeJS.Timeout | undefined;
+let running = 0;
 
 export default async function renderTask(task: RenderTask): Promise<unknown> {
+  clearTimeout(idleCheck);
+  running++;
+  try {
+    return await renderOne(task);
+  } finally {
+    running--;
+    if (running === 0) idleCheck = setTimeout(checkMemoryWhenIdle, IDLE_CHECK_MS);
+  }
+}
+
+async function renderOne(task: RenderTask): Promise<unknown> {
   const control = new Int32Array(task.control);
   let budgetMs = task.budgetMs;
   const started = performance.now();
@@ -56,8 +75,36 @@ function askAdmission(port: MessagePort): (plan: RenderPlan) => Promise<void> {
   });
 }
 
+/** This thread's V8 heap and array buffers (process.memoryUsage() counts those per thread; rss is the process's). */
+function heldBytes(): number {
+  const { heapTotal, arrayBuffers } = process.memoryUsage();
+  return heapTotal + arrayBuffers;
+}
+
 function health(): WorkerHealth {
-  const heap = getHeapStatistics();
-  const heapBytes = heap.used_heap_size + heap.external_memory;
-  return { retire: heapBytes > RETIRE_HEAP_BYTES, heapBytes };
+  return { heapBytes: heldBytes() };
+}
+
+/** V8's collector on demand (the flag is set at run time; workers cannot be started with --expose-gc). */
+const collect = ((): (() => void) | undefined => {
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+})();
+
+/** Collects when idle and holding much; retires when still holding too much once freed buffers are counted out. */
+function checkMemoryWhenIdle(collected = false): void {
+  if (running > 0) return;
+  if (!collected) {
+    if (heldBytes() <= COLLECT_ABOVE_BYTES) return;
+    collect?.();
+    // Freed array buffers leave the count a moment after the collection.
+    idleCheck = setTimeout(() => checkMemoryWhenIdle(true), IDLE_CHECK_MS);
+    return;
+  }
+  // Only between tasks: a task sent meanwhile has not started, and the pool sends it again to another worker.
+  if (heldBytes() > RETIRE_ABOVE_BYTES) process.exit(0);
 }

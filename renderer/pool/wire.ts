@@ -52,8 +52,8 @@ export type RenderReply =
   | { ok: true; result: Omit<RenderResult, 'body'> & { body: ArrayBuffer }; worker: WorkerHealth }
   | { ok: false; error: WireError; worker: WorkerHealth };
 
-/** How the worker is after the task: `retire` asks the pool to replace it (its memory stayed high). */
-export interface WorkerHealth { retire: boolean; heapBytes: number }
+/** How the worker is after the task: its V8 heap and array buffers (garbage included), bytes. */
+export interface WorkerHealth { heapBytes: number }
 
 export function errorToWire(err: unknown): WireError {
   if (err instanceof RenderError) return { kind: 'render', code: err.code, message: err.message };
