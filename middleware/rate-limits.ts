@@ -144,6 +144,11 @@ export class PageAccount {
     this.#nowSeconds = Math.floor(now.getTime() / 1000);
   }
 
+  /** Whether the key has a daily page limit at all (without one there is nothing to reserve). */
+  get limited(): boolean {
+    return this.#key.pagesPerDay !== undefined;
+  }
+
   /** Lets the request in and holds its place; returns the 429 to send when the key's day is used up. Keys without a limit pass. */
   async open(): Promise<LimitExceeded | undefined> {
     const taken = await this.#reserve(0, 1, true);

@@ -196,14 +196,14 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
         ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
         signal: hangUp.signal,
         tenant: requestKey(res).id,
-      }, {
+      }, pages.limited ? {
         // The whole document's pages are reserved once known, before drawing: concurrent documents
         // overshoot the day's limit by at most one document.
         admit: async (plan) => {
           const exceeded = await pages.reserve(plan.pages);
           if (exceeded) throw new PagesExceededError(exceeded);
         },
-      });
+      } : {});
     } catch (err) {
       await pages.settle(0);
       if (err instanceof PagesExceededError) {

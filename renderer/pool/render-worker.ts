@@ -2,7 +2,7 @@
 // The render stops itself at its next checkpoint when the caller cancels or its time budget is spent, so
 // the worker survives; the pool terminates it only when a checkpoint is not reached in time.
 
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { MessagePort } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
@@ -10,7 +10,7 @@ import type { RenderHooks, RenderPlan } from '../api.js';
 import { RenderError } from '../errors.js';
 import { render } from '../render.js';
 import {
-  CONTROL_STOP, errorToWire, ownBuffer, STOP, type AdmitAnswer, type AdmitAsk, type RenderReply, type RenderTask, type WorkerHealth,
+  CONTROL_STOP, errorToWire, ownBuffer, STOP, type AdmitAnswer, type AdmitAsk, type RenderReply, type RenderTask,
   renderBudgetMs,
 } from './wire.js';
 
@@ -53,11 +53,11 @@ async function renderOne(task: RenderTask): Promise<unknown> {
   try {
     const { body, ...rest } = await render(task.zpl, task.req, hooks);
     const buffer = ownBuffer(body);
-    const reply: RenderReply = { ok: true, result: { ...rest, body: buffer }, worker: health() };
+    const reply: RenderReply = { ok: true, result: { ...rest, body: buffer } };
     // Piscina posts `valueSymbol` with everything under `transferableSymbol` in the transfer list.
     return move({ [transferableSymbol]: [buffer], [valueSymbol]: reply });
   } catch (err) {
-    const reply: RenderReply = { ok: false, error: errorToWire(err), worker: health() };
+    const reply: RenderReply = { ok: false, error: errorToWire(err) };
     return reply;
   } finally {
     task.admitPort?.close();
@@ -79,10 +79,6 @@ function askAdmission(port: MessagePort): (plan: RenderPlan) => Promise<void> {
 function heldBytes(): number {
   const { heapTotal, arrayBuffers } = process.memoryUsage();
   return heapTotal + arrayBuffers;
-}
-
-function health(): WorkerHealth {
-  return { heapBytes: heldBytes() };
 }
 
 /** V8's collector on demand (the flag is set at run time; workers cannot be started with --expose-gc). */

@@ -49,11 +49,8 @@ export type WireError =
   | { kind: 'other'; name: string; message: string; stack?: string };
 
 export type RenderReply =
-  | { ok: true; result: Omit<RenderResult, 'body'> & { body: ArrayBuffer }; worker: WorkerHealth }
-  | { ok: false; error: WireError; worker: WorkerHealth };
-
-/** How the worker is after the task: its V8 heap and array buffers (garbage included), bytes. */
-export interface WorkerHealth { heapBytes: number }
+  | { ok: true; result: Omit<RenderResult, 'body'> & { body: ArrayBuffer } }
+  | { ok: false; error: WireError };
 
 export function errorToWire(err: unknown): WireError {
   if (err instanceof RenderError) return { kind: 'render', code: err.code, message: err.message };
