@@ -7,8 +7,8 @@ export {
   DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
   DEFAULT_STORE_TIMEOUT_MS,
 } from './router.js';
-export type { LegacyRouterOptions, RenderFunction } from './router.js';
-export { createMemoryStores, createRedisStores } from './stores.js';
+export type { LegacyRouter, LegacyRouterOptions, RenderFunction } from './router.js';
+export { createMemoryStores, createRedisStores, DEFAULT_REDIS_READY_TIMEOUT_MS } from './stores.js';
 export type { Stores, RedisStoresOptions } from './stores.js';
 export { KeyvKeyStore, createMemoryKeyStore, seedKeys } from './keys/key-store.js';
 export type { KeyStore, KeyChanges } from './keys/key-store.js';
