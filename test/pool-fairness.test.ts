@@ -182,3 +182,20 @@ describe('render pool admission', function () {
     }
   });
 });
+
+describe('render pool close', function () {
+  this.timeout(60_000);
+
+  it('refuses renders still queued when it closes as shutting down, after the running one finishes', async () => {
+    const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000 });
+    const PNG: RenderRequest = { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 };
+    await pool.render('^XA^FO0,0^GB10,10,10^FS^XZ', PNG);
+    const running = pool.render('^XA^FO10,10^GB500,500,250^FS^PQ3^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf' });
+    const queued = pool.render('^XA^FO0,0^GB10,10,10^FS^XZ', PNG);
+    const closed = pool.close();
+    expect((await running).pages).to.equal(3);
+    const err = await refusal(queued);
+    expect([err.code, err.message]).to.deep.equal(['failed', 'The renderer is shutting down']);
+    await closed;
+  });
+});

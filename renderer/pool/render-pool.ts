@@ -108,6 +108,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   /** One render on a worker; `release` frees its slot once the worker is free (or replaced). */
   const runOnWorker = (zpl: Uint8Array | string, req: WireRequest, signal: AbortSignal | undefined,
     hooks: RenderHooks, release: () => void): Promise<RenderResult> => new Promise((resolve, reject) => {
+    if (closing) { // queued before close(): its turn came after
+      release();
+      reject(new RenderError('failed', 'The renderer is shutting down'));
+      return;
+    }
     const control = new SharedArrayBuffer(4);
     const hardStop = new AbortController();
     let backstop: NodeJS.Timeout | undefined;
