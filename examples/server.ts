@@ -74,11 +74,12 @@ async function main(): Promise<void> {
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: shutting down`);
     server.close(() => {
       Promise.all([legacy.close(), stores.close()]).finally(() => process.exit(0));
     });
     server.closeIdleConnections();
+    // Said once the listener is closed: whoever reads this line finds new connections refused.
+    log(`${signal}: shutting down`);
     setTimeout(() => process.exit(0), 10_000).unref(); // in-flight renders get 10 s
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
