@@ -31,7 +31,7 @@ export interface HttpRun {
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'server.js');
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -43,7 +43,7 @@ function freePort(): Promise<number> {
 }
 
 /** Starts the server and resolves once it prints `listening on`. */
-function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+export function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SERVER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -64,7 +64,7 @@ function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
 }
 
 /** CPU time (user + system, every thread) a process has used so far, in ms, if readable (Linux /proc). */
-function processCpuMs(pid: number): number | undefined {
+export function processCpuMs(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -373,7 +373,11 @@ export const PLAIN_ERRORS: readonly PlainErrorSpec[] = [
       '(an unknown path, or PNG asked of the all-labels endpoint).',
   },
   { status: 406, description: '`HTTP 406 Not Acceptable` followed by a line `image/png, application/pdf`.' },
-  { status: 413, description: 'The body is over the size limit, or the document produces more labels than allowed.' },
+  {
+    status: 413,
+    description: 'The body is over the size limit, the document produces more labels than allowed, or it needs more memory than ' +
+      'its budget (`maxDocumentBytes`: decoded graphics, `^XF` replays included, stored objects, rasters; the text names the sizes).',
+  },
   {
     status: 408, standaloneOnly: true,
     description: 'Standalone server: the headers or the whole request did not arrive in time (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`).',
@@ -388,4 +392,8 @@ export const PLAIN_ERRORS: readonly PlainErrorSpec[] = [
       'or a body parser of the host read the request body before the router (`The request body was already read by ...`: a set-up fault).',
   },
   { status: 502, description: 'Migration modes: the legacy service could not be reached or did not answer in time.' },
+  {
+    status: 503, headers: [RETRY_AFTER_HEADER],
+    description: 'The render queue is full (`The renderer is busy (N renders waiting); retry in 1 s`): nothing was rendered; retry after `Retry-After` seconds.',
+  },
 ];

@@ -18,16 +18,21 @@ export class PlainHttpError extends Error {
 export const NOT_FOUND_MESSAGE = 'HTTP 404 Not Found';
 export const NOT_ACCEPTABLE_MESSAGE = 'HTTP 406 Not Acceptable\nimage/png, application/pdf';
 
-/** HTTP status of each renderer failure. */
-export const RENDER_ERROR_STATUS: Readonly<Record<RenderErrorCode, number>> = {
+/** HTTP status of each renderer failure (`cancelled` has none: the client has gone, nothing is sent). */
+export const RENDER_ERROR_STATUS: Readonly<Record<Exclude<RenderErrorCode, 'cancelled'>, number>> = {
   'no-labels': 404,
   'index-out-of-range': 404,
   'too-many-labels': 413,
   'too-large': 400,
   invalid: 400,
   timeout: 500,
+  overloaded: 503,
+  memory: 413,
   failed: 500,
 };
+
+/** Seconds an `overloaded` answer asks the client to wait before retrying. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
 export function sendPlainError(res: ServerResponse, status: number, message: string): void {
   sendBody(res, status, 'text/plain; charset=utf-8', `ERROR: ${message}`);

@@ -18,7 +18,7 @@ export { generateKey, hashKey, validateKeyRecord, KEY_SCOPES } from './keys/key-
 export type { KeyRecord, KeyScope, StoredKey } from './keys/key-record.js';
 export { loadKeyFile } from './keys/key-file.js';
 export { MemoryUsageStore } from './usage/usage-store.js';
-export type { UsageStore } from './usage/usage-store.js';
+export type { ReserveOp, UsageStore } from './usage/usage-store.js';
 export { RedisUsageStore } from './usage/redis-usage-store.js';
 export { connectRedis } from './redis-connection.js';
 export type { RedisConnection, RedisConnectionOptions } from './redis-connection.js';

@@ -122,20 +122,27 @@ export function nextUtcMidnight(now: Date): number {
   return Math.floor(now.getTime() / DAY_MS + 1) * (DAY_MS / 1000);
 }
 
+/** A hold outlives its last change by this much at most (a request's render takes seconds, not minutes). */
+const HOLD_TTL_MS = 120_000;
+
 /**
- * The pages-per-day account of one request. `open` reserves one page before rendering (atomically, so
- * concurrent requests cannot all slip under the limit); `settle` books the pages actually rendered,
- * or gives the reservation back when nothing was. "Soft": a document that starts under the limit is
- * rendered in full even when its pages take the day's count past it.
+ * The pages-per-day account of one request. `open` lets the request in while the day's pages plus the
+ * holds of requests in flight are under the limit, and holds one place (atomically, so concurrent requests
+ * cannot all slip in); `reserve` turns the hold into the document's whole page count once the renderer
+ * knows it, before drawing, granted while the pages reserved or booked are under the limit (so concurrent
+ * documents overshoot it by at most one document); `settle` books the pages actually rendered and gives
+ * back what was not. "Soft": a document that starts under the limit is rendered whole.
  */
 export class PageAccount {
   readonly #usageStore: UsageStore;
   readonly #storeTimeoutMs: number;
   readonly #key: StoredKey;
   readonly #bucket: string;
+  readonly #holds: string;
   readonly #ttlMs: number;
   readonly #resetAt: number;
   readonly #nowSeconds: number;
+  #holding = false;
   #reserved = 0;
 
   constructor(usageStore: UsageStore, key: StoredKey, now: Date, storeTimeoutMs: number) {
@@ -143,22 +150,69 @@ export class PageAccount {
     this.#storeTimeoutMs = storeTimeoutMs;
     this.#key = key;
     this.#bucket = `pages:${key.id}:${utcDay(now)}`;
+    this.#holds = `${this.#bucket}:held`;
     this.#resetAt = nextUtcMidnight(now);
     this.#ttlMs = this.#resetAt * 1000 - now.getTime() + DAY_MS;
     this.#nowSeconds = Math.floor(now.getTime() / 1000);
   }
 
-  /** Reserves a page; returns the 429 to send when the key's day is used up. Keys without a limit pass. */
+  /** Whether the key has a daily page limit at all (without one there is nothing to reserve). */
+  get limited(): boolean {
+    return this.#key.pagesPerDay !== undefined;
+  }
+
+  /** Lets the request in and holds its place; returns the 429 to send when the key's day is used up. Keys without a limit pass. */
   async open(): Promise<LimitExceeded | undefined> {
+    const taken = await this.#reserve(0, 1, true);
+    if (taken === undefined || taken) {
+      this.#holding = taken === true;
+      return undefined;
+    }
+    return this.#exceeded();
+  }
+
+  /**
+   * Reserves the document's `pages` in place of the hold; returns the 429 to send when the pages reserved
+   * or booked today have reached the limit (the hold stays until `settle`).
+   */
+  async reserve(pages: number): Promise<LimitExceeded | undefined> {
+    const taken = await this.#reserve(pages - this.#reserved, this.#holding ? -1 : 0, false);
+    if (taken === false) return this.#exceeded();
+    if (taken) {
+      this.#holding = false;
+      this.#reserved = pages;
+    }
+    return undefined;
+  }
+
+  /** Books `pages` rendered pages (0 when the render failed); failures to book are returned, not thrown. */
+  async settle(pages: number): Promise<Error | undefined> {
+    const delta = pages - this.#reserved;
+    const holding = this.#holding;
+    this.#reserved = 0;
+    this.#holding = false;
+    try {
+      if (holding) await withDeadline(this.#usageStore.add(this.#holds, -1, HOLD_TTL_MS), this.#storeTimeoutMs, 'usage store');
+      if (delta !== 0) await withDeadline(this.#usageStore.add(this.#bucket, delta, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  }
+
+  /** One atomic reservation; undefined when the key has no daily limit. */
+  async #reserve(usedDelta: number, heldDelta: number, countHeld: boolean): Promise<boolean | undefined> {
     const limit = this.#key.pagesPerDay;
     if (limit === undefined) return undefined;
     if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
-    const { taken } = await withDeadline(
-      this.#usageStore.take(this.#bucket, 1, limit, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
-    if (taken) {
-      this.#reserved = 1;
-      return undefined;
-    }
+    const { taken } = await withDeadline(this.#usageStore.reserve({
+      used: this.#bucket, held: this.#holds, usedDelta, heldDelta, limit, countHeld, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
+    }), this.#storeTimeoutMs, 'usage store');
+    return taken;
+  }
+
+  #exceeded(): LimitExceeded {
+    const limit = this.#key.pagesPerDay ?? 0;
     return {
       type: 'pages_per_day',
       scope: 'key',
@@ -168,17 +222,15 @@ export class PageAccount {
       retryAfterSeconds: Math.max(1, this.#resetAt - this.#nowSeconds),
     };
   }
+}
 
-  /** Books `pages` rendered pages (0 when the render failed); failures to book are returned, not thrown. */
-  async settle(pages: number): Promise<Error | undefined> {
-    const delta = pages - this.#reserved;
-    this.#reserved = 0;
-    if (delta === 0) return undefined;
-    try {
-      await withDeadline(this.#usageStore.add(this.#bucket, delta, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
-      return undefined;
-    } catch (err) {
-      return err instanceof Error ? err : new Error(String(err));
-    }
+/** Thrown from the render's admission when the document's pages would not fit the day: answered 429. */
+export class PagesExceededError extends Error {
+  readonly exceeded: LimitExceeded;
+
+  constructor(exceeded: LimitExceeded) {
+    super(exceeded.message);
+    this.name = 'PagesExceededError';
+    this.exceeded = exceeded;
   }
 }

@@ -7,7 +7,9 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import Router from 'router';
-import { leaseSharedRenderer, RenderError, type OutputFormat, type PdfMode, type RenderRequest, type RenderResult } from '../renderer/index.js';
+import {
+  leaseSharedRenderer, RenderError, type OutputFormat, type PdfMode, type RenderHooks, type RenderRequest, type RenderResult,
+} from '../renderer/index.js';
 import { ENDPOINTS, expressPath, GRAPHICS_ENDPOINT, routeOf, type EndpointSpec } from './api-table.js';
 import { authorize, requestKey, requestKeyLabel } from './authorize.js';
 import { corsMiddleware, type CorsOption } from './cors.js';
@@ -19,6 +21,7 @@ import { graphicsEndpoint } from './graphics/endpoint.js';
 import {
   NOT_FOUND_MESSAGE,
   PlainHttpError,
+  OVERLOADED_RETRY_AFTER_SECONDS,
   RENDER_ERROR_STATUS,
   sendPlainError,
   sendStoreUnavailable,
@@ -27,7 +30,7 @@ import type { KeyStore } from './keys/key-store.js';
 import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
 import { header, locals, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from './http.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
-import { limitRequestRate, PageAccount, sendRateLimited } from './rate-limits.js';
+import { limitRequestRate, PageAccount, PagesExceededError, sendRateLimited } from './rate-limits.js';
 import { readRequestBody, readZplBody } from './request-body.js';
 import { isLinterOn, negotiateFormat, parseQuality, parseRotation } from './request-headers.js';
 import { requestId } from './request-id.js';
@@ -40,7 +43,8 @@ import { formatWarnings } from './warnings.js';
 
 export const LEGACY_MOUNT_PATH = '/compatibility/legacy/v1';
 
-export type RenderFunction = (zpl: Uint8Array | string, req: RenderRequest) => Promise<RenderResult>;
+/** `hooks.admit` is where the router reserves the document's pages; a renderer that never calls it is booked after. */
+export type RenderFunction = (zpl: Uint8Array | string, req: RenderRequest, hooks?: RenderHooks) => Promise<RenderResult>;
 
 /**
  * The router: a Connect/Express middleware (`app.use(LEGACY_MOUNT_PATH, router)` in Express 4 or 5, or
@@ -297,6 +301,9 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
       await forwardInstead(fallback, 'PDF page composition', ['page-composition']);
       return;
     }
+    // A client that hangs up cancels its render: dropped while queued, stopped while drawing.
+    const hangUp = new AbortController();
+    res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
     let result: RenderResult;
     const renderStarted = performance.now();
     try {
@@ -310,10 +317,23 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
         ...(page && { page }),
         maxLabels: settings.maxLabels,
         ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
-      });
+        signal: hangUp.signal,
+        tenant: requestKey(res).id,
+      }, pages.limited ? {
+        // The whole document's pages are reserved once known, before drawing: concurrent documents
+        // overshoot the day's limit by at most one document.
+        admit: async (plan) => {
+          const exceeded = await pages.reserve(plan.pages);
+          if (exceeded) throw new PagesExceededError(exceeded);
+        },
+      } : {});
     } catch (err) {
       noteRendered(res, { renderMs: elapsedMs(renderStarted) });
       await pages.settle(0);
+      if (err instanceof PagesExceededError) {
+        sendRateLimited(res, err.exceeded, emit);
+        return;
+      }
       throw err;
     }
     const renderMs = elapsedMs(renderStarted);
@@ -384,13 +404,19 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
       if (err.status >= 500) emit({ type: 'setup_fault', requestId: String(locals(res).requestId), status: err.status, message: err.message });
       sendPlainError(res, err.status, err.message);
     } else if (err instanceof RenderError) {
+      if (err.code === 'cancelled') { res.destroy(); return; } // the client has gone: nobody to answer
       const status = RENDER_ERROR_STATUS[err.code] ?? 500;
       const requestId = String(locals(res).requestId);
+      const keyId = locals(res).apiKey !== undefined ? requestKeyLabel(res) : undefined;
+      const who = keyId !== undefined ? { keyId } : {};
       if (err.code === 'timeout') {
-        emit({ type: 'render_timeout', requestId, message: err.message, ...(locals(res).apiKey !== undefined && { keyId: requestKeyLabel(res) }) });
+        emit({ type: 'render_timeout', requestId, message: err.message, ...who });
+      } else if (err.code === 'memory') {
+        emit({ type: 'render_memory', requestId, message: err.message, ...who });
       } else if (status === 503) {
-        emit({ type: 'overloaded', requestId, message: err.message });
+        emit({ type: 'overloaded', requestId, message: err.message, ...who });
       }
+      if (err.code === 'overloaded') res.setHeader('Retry-After', String(OVERLOADED_RETRY_AFTER_SECONDS));
       sendPlainError(res, status, err.message);
     } else if (err instanceof StoreUnavailableError) {
       emit({ type: 'unavailable', requestId: String(locals(res).requestId), cause: err.store.replace(' ', '_'), message: err.message });

@@ -14,6 +14,11 @@ export interface RenderLimits {
   maxLabels?: number;
   /** Pixels one label may have; more is a `too-large` error before anything is allocated. */
   maxPixels?: number;
+  /**
+   * Bytes one document may allocate for decoded graphics (^XF replays included), stored objects, its raster
+   * and encoding buffers; claimed before allocating, more is a `memory` error. Default 256 MiB.
+   */
+  maxDocumentBytes?: number;
 }
 
 export interface RenderRequest extends RenderLimits {
@@ -31,6 +36,10 @@ export interface RenderRequest extends RenderLimits {
   pdf?: PdfMode;
   /** PDF only: labels placed on sheets in a grid instead of one label-sized page each. */
   page?: PageComposition;
+  /** Aborting it cancels the render: dropped while queued, stopped while running (RenderError 'cancelled'). */
+  signal?: AbortSignal;
+  /** Fair-scheduling key (the API key id): one tenant's backlog cannot delay another's beyond its share. */
+  tenant?: string;
 }
 
 /** Sheets of labels (the legacy service's X-Page-* headers): a grid, aligned on the sheet, bordered. */
@@ -44,6 +53,25 @@ export interface PageComposition {
   align: 'left' | 'right' | 'center' | 'justify';
   verticalAlign: 'top' | 'bottom' | 'center' | 'justify';
   border: 'dashed' | 'solid' | 'none';
+}
+
+/** What a document will produce, known after interpreting and before anything is drawn. */
+export interface RenderPlan {
+  /** Every label the document produces. */
+  totalCount: number;
+  /** Labels this request will draw (1, or every label for an all-labels PDF). */
+  pages: number;
+}
+
+/** Calls a render makes into its caller; each optional. Functions stay on the caller's thread. */
+export interface RenderHooks {
+  /**
+   * Called once, between interpreting and drawing (e.g. to reserve pages). A rejection stops the render,
+   * and the render fails with that very error.
+   */
+  admit?: (plan: RenderPlan) => Promise<void> | void;
+  /** Called between fields and between labels; throwing stops the render with that error (cancel, time budget). */
+  checkpoint?: () => void;
 }
 
 export interface RenderResult {

@@ -8,6 +8,9 @@ export type RenderErrorCode =
   | 'too-large'          // a label or embedded object over its size budget
   | 'invalid'            // malformed input the service rejects up front
   | 'timeout'            // the render took longer than its budget
+  | 'overloaded'         // too many renders waiting: refused at once, retry later
+  | 'cancelled'          // the caller went away (its signal aborted) before the render finished
+  | 'memory'             // the document's decoded graphics and rasters exceed its memory budget
   | 'failed';            // anything else that went wrong while rendering
 
 export class RenderError extends Error {

@@ -2,6 +2,7 @@
 // Command semantics live in the family modules under commands/; this file only runs the table.
 
 import { DiagnosticLog } from './diagnostics.js';
+import { MemoryBudget } from './memory-budget.js';
 import { RenderError } from './errors.js';
 import type { Field, FontSelection, LabelPlan, StoredObject } from './model.js';
 import type { CommandContext, CommandDef, CommandTable, FieldDraft, LabelDraft, PrinterState } from './commands/context.js';
@@ -29,6 +30,8 @@ export class Interpreter implements CommandContext {
   readonly log: DiagnosticLog;
   readonly printer: PrinterState;
   readonly dpmm: number;
+  /** The document's memory budget: commands claim decoded graphics and objects here before allocating. */
+  readonly memory: MemoryBudget;
   readonly labels: LabelPlan[] = [];
   label: LabelDraft | null = null;
   field: FieldDraft;
@@ -38,8 +41,9 @@ export class Interpreter implements CommandContext {
   /** End of the token being run: where a field that it finishes ends. */
   private tokenEnd = 0;
 
-  constructor(dpmm: number, log = new DiagnosticLog(), table: CommandTable = commandTable) {
+  constructor(dpmm: number, log = new DiagnosticLog(), table: CommandTable = commandTable, memory = new MemoryBudget()) {
     this.dpmm = dpmm;
+    this.memory = memory;
     this.log = log;
     this.table = table;
     this.printer = {
@@ -255,6 +259,6 @@ function hasContent(d: FieldDraft): boolean {
 }
 
 /** Interprets a document into label plans (no drawing yet). */
-export function interpret(bytes: Uint8Array, dpmm: number, log?: DiagnosticLog): DocumentPlan {
-  return new Interpreter(dpmm, log).run(bytes);
+export function interpret(bytes: Uint8Array, dpmm: number, log?: DiagnosticLog, memory?: MemoryBudget): DocumentPlan {
+  return new Interpreter(dpmm, log, commandTable, memory).run(bytes);
 }

@@ -1,48 +1,89 @@
 // ZPL bytes -> interpreter -> display lists -> raster -> PNG/PDF. The one call the HTTP layer and CLI use.
 
-import type { RenderRequest, RenderResult } from './api.js';
+import type { RenderHooks, RenderRequest, RenderResult } from './api.js';
 import { encodePdf } from './encoders/pdf.js';
 import { encodeVectorPdf } from './encoders/pdf-vector.js';
 import { encodeSheets } from './encoders/pdf-sheet.js';
 import { encodePng } from './encoders/png.js';
 import { rotateClockwise } from './encoders/rotate.js';
 import { RenderError } from './errors.js';
-import { checkIndex, dotsPerInch, openDocument } from './layout/document.js';
+import { checkIndex, dotsPerInch, labelDots, openDocument } from './layout/document.js';
 import type { DisplayList } from './layout/display-list.js';
 import type { Raster } from './raster/raster.js';
 import { paint } from './raster/paint.js';
+import { borrowInk, returnInk, trimInk } from './raster/scratch.js';
 
 export { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS, dotsPerInch, labelDots } from './layout/document.js';
 
-export async function render(zpl: Uint8Array | string, req: RenderRequest): Promise<RenderResult> {
-  const doc = openDocument(zpl, req);
-  const draw = (i: number): Raster => paint(doc.label(i));
-  // Called after drawing: drawers record what they skip or approximate in the same log.
+/**
+ * Renders a document. `hooks.admit` runs between interpreting and drawing (the caller reserves pages there);
+ * `hooks.checkpoint` between labels and fields (the caller stops a cancelled or overdue render there).
+ */
+export async function render(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks = {}): Promise<RenderResult> {
+  try {
+    return await renderDocument(zpl, req, hooks);
+  } finally {
+    trimInk();
+  }
+}
+
+async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks): Promise<RenderResult> {
+  const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
+  const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));
+  const pixels = widthDots * heightDots;
+  // One label's raster at a time (PNG, raster PDF, or a vector page too full of XOR painted as pixels), its
+  // encoding rows and a turned copy are claimed before interpreting.
+  const turned = req.format === 'png' && (req.rotation ?? 0) !== 0;
+  const doc = openDocument(zpl, req, {
+    reserveBytes: { bytes: pixels * (turned ? 3 : 2) + heightDots, what: `A ${widthDots}x${heightDots} dot label` },
+    ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
+  });
+  const all = req.format === 'pdf' && req.index === undefined;
+  if (all && doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
+  if (!all) checkIndex(req.index ?? 0, doc.totalCount);
+  hooks.checkpoint?.();
+  await hooks.admit?.({ totalCount: doc.totalCount, pages: all ? doc.totalCount : 1 });
+
+  const draw = (i: number): Raster => paint(doc.label(i), borrowInk(pixels));
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult =>
     ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.plan.log.entries, unsupported: doc.unsupported() });
 
   if (req.format === 'pdf') {
-    const all = req.index === undefined;
-    if (all && doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
-    if (!all) checkIndex(req.index!, doc.totalCount);
     const indices = all ? Array.from({ length: doc.totalCount }, (_, i) => i) : [req.index!];
     const widthPt = req.widthIn * 72, heightPt = req.heightIn * 72;
     const dotPt = 72 / dotsPerInch(req.dpmm);
+    const lists = (): Generator<DisplayList> => each(indices, (i) => doc.label(i));
     const body = req.page
-      ? await encodeSheets(each(indices, (i): DisplayList => doc.label(i)), req.page, { labelWidthPt: widthPt, labelHeightPt: heightPt, dotPt, mode: req.pdf ?? 'vector' })
+      ? await encodeSheets(lists(), req.page, { labelWidthPt: widthPt, labelHeightPt: heightPt, dotPt, mode: req.pdf ?? 'vector' })
       : req.pdf === 'raster'
-      ? await encodePdf(each(indices, draw), widthPt, heightPt)
-      : await encodeVectorPdf(each(indices, (i): DisplayList => doc.label(i)), { widthPt, heightPt, dotPt });
+      ? await encodePdf(eachRaster(indices, draw), widthPt, heightPt)
+      : await encodeVectorPdf(lists(), { widthPt, heightPt, dotPt });
     return result(body, 'application/pdf', indices.length);
   }
-  const index = req.index ?? 0;
-  checkIndex(index, doc.totalCount);
-  const raster = draw(index);
-  const turned = rotateClockwise(raster, req.rotation ?? 0);
-  return result(encodePng(turned, req.quality === 'bitonal'), 'image/png', 1);
+  const raster = draw(req.index ?? 0);
+  try {
+    return result(encodePng(rotateClockwise(raster, req.rotation ?? 0), req.quality === 'bitonal'), 'image/png', 1);
+  } finally {
+    returnInk(raster.ink);
+  }
 }
 
-/** Lays out (and draws) labels one at a time as the PDF encoder asks for them, so only one is alive at once. */
+/** Lays out labels one at a time as the PDF encoder asks for them, so only one is alive at once. */
 function* each<T>(indices: readonly number[], make: (i: number) => T): Generator<T> {
   for (const i of indices) yield make(i);
+}
+
+/**
+ * Draws labels one at a time as the PDF encoder asks for them; each raster's pixels go back for reuse when the
+ * encoder asks for the next (it has encoded this one by then).
+ */
+function* eachRaster(indices: readonly number[], draw: (i: number) => Raster): Generator<Raster> {
+  for (const i of indices) {
+    const raster = draw(i);
+    try {
+      yield raster;
+    } finally {
+      returnInk(raster.ink);
+    }
+  }
 }

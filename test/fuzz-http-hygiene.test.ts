@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { KeyStore, LegacyRouterOptions, UsageStore } from '../middleware/index.js';
+import type { KeyStore, LegacyRouterOptions, ReserveOp, UsageStore } from '../middleware/index.js';
 import { MemoryUsageStore } from '../middleware/index.js';
 import { RenderError } from '../renderer/index.js';
 import { fuzzPool } from './helpers/fuzz-pool.js';
@@ -23,6 +23,7 @@ class RecordingUsageStore extends MemoryUsageStore {
   override hit(bucket: string, windowMs: number): Promise<number> { this.buckets.add(bucket); return super.hit(bucket, windowMs); }
   override take(bucket: string, amount: number, limit: number, ttlMs: number): Promise<{ taken: boolean; used: number }> { this.buckets.add(bucket); return super.take(bucket, amount, limit, ttlMs); }
   override add(bucket: string, amount: number, ttlMs: number): Promise<number> { this.buckets.add(bucket); return super.add(bucket, amount, ttlMs); }
+  override reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }> { this.buckets.add(op.used).add(op.held); return super.reserve(op); }
 }
 
 async function listen(options: Partial<LegacyRouterOptions>, keys = [{ key: SECRET, scope: 'all' as const }, { key: LIMITED, scope: 'all' as const, requestsPerSecond: 1 }, { key: KEYS.pdf, scope: 'pdf' as const }]): Promise<{ server: Server; base: string }> {

@@ -37,7 +37,8 @@ describe('standalone server: operations', () => {
     const health = await request(server.base).get('/healthz');
     expect(health.status).to.equal(200);
     expect(health.body).to.deep.include({ status: 'ok', keyStore: { ready: true } });
-    expect(health.body.renderPool).to.include({ workers: 1, queueDepth: 0 });
+    // RENDER_THREADS=1: one thread for any render and the express thread for small labels (issue 16).
+    expect(health.body.renderPool).to.include({ workers: 2, queueDepth: 0 });
     expect((await request(server.base).get('/readyz')).status).to.equal(200);
     const doc = await request(server.base).get('/openapi.json');
     expect(doc.body.openapi).to.equal('3.1.0');
@@ -84,7 +85,7 @@ describe('standalone server: operations', () => {
     expect(value('zpl_pages_rendered_total{format="pdf"}')).to.equal(2);
     expect(value('zpl_http_requests_total{route="/printers/{dpmm}/labels/{dimensions}/{index}",method="POST",status="413"}')).to.equal(1);
     expect(value('zpl_refused_total{status="401",error="invalid_key"}')).to.equal(2);
-    expect(value('zpl_render_pool_workers')).to.equal(1);
+    expect(value('zpl_render_pool_workers')).to.equal(2);
   });
 
   it('answers CORS preflights for the origins in CORS_ORIGINS', async () => {

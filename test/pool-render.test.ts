@@ -94,19 +94,18 @@ describe('render pool', function () {
   });
 
   describe('time budget', () => {
-    it('stops a runaway label with a timeout RenderError, replaces its worker, and drops requests that waited too long', async () => {
-      const pool = createRenderPool({ threads: 1, timeoutMs: 8000 });
+    it('stops a runaway label with a timeout RenderError at a checkpoint (the worker survives), and refuses requests that waited too long', async () => {
+      const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 3000, queueTimeoutMs: 500 });
       try {
         await pool.render(BOX, PNG); // the worker has loaded the renderer
         const runaway = rejection(pool.render(...RUNAWAY));
-        const queued = await rejection(pool.render(BOX, PNG)); // waits behind the runaway for its whole budget
-        expect([queued.code, queued.message]).to.deep.equal(['timeout', 'Rendering took longer than 8000 ms and was stopped']);
+        const queued = await rejection(pool.render(BOX, PNG)); // waits behind the runaway longer than the queue allows
+        expect([queued.code, queued.message]).to.deep.equal(['overloaded', 'The renderer is busy (waited 500 ms for a worker); retry in 1 s']);
         const err = await runaway;
         expect(err).to.be.instanceOf(RenderError);
-        expect([err.code, err.message]).to.deep.equal(['timeout', 'Rendering took longer than 8000 ms and was stopped']);
-        // Only the worker that was rendering is replaced; the queued request was just dropped.
-        expect(pool.recycled).to.equal(1);
-        // With one thread, this can only be answered by the replacement worker.
+        expect([err.code, err.message]).to.deep.equal(['timeout', 'Rendering took longer than 3000 ms and was stopped']);
+        // The render stopped itself between two labels: no worker was terminated.
+        expect(pool.recycled).to.equal(0);
         const next = await pool.render(BOX, PNG);
         expect(decodePng(next.body).width).to.equal(406);
       } finally {
@@ -117,12 +116,12 @@ describe('render pool', function () {
 
   describe('memory', () => {
     it('fails a render that exhausts its worker heap with a clean RenderError and replaces the worker', async () => {
-      const pool = createRenderPool({ threads: 1, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } });
+      const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } });
       try {
         await pool.render(BOX, PNG);
         // 120,000 fields, each with a diagnostic: far more plan than 32 MB of heap holds.
         const err = await rejection(pool.render(`^XA${'^FO10,10^FDx^FS^ZZ'.repeat(120_000)}^XZ`, PNG));
-        expect([err.code, err.message]).to.deep.equal(['failed', 'Rendering ran out of memory']);
+        expect([err.code, err.message]).to.deep.equal(['memory', 'Rendering ran out of memory']);
         expect(pool.recycled).to.equal(1);
         expect(decodePng((await pool.render(BOX, PNG)).body).width).to.equal(406);
       } finally {

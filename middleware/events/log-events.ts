@@ -101,7 +101,9 @@ function logLine(event: ServiceEvent, { outage, dropped }: Tallies): LogLine | u
         : { level: 'warn', message, fields: { event: 'store_unavailable', requestId: event.requestId, cause: event.cause } };
     }
     case 'overloaded':
-      return { level: 'warn', message: event.message, fields: { event: 'overloaded', requestId: event.requestId } };
+      return { level: 'warn', message: event.message, fields: { event: 'overloaded', ...omitType(event) } };
+    case 'render_memory':
+      return { level: 'warn', message: event.message, fields: { event: 'render_memory', ...omitType(event) } };
     case 'render_timeout':
       return { level: 'warn', message: event.message, fields: { event: 'render_timeout', ...omitType(event) } };
     case 'upstream_failed':
@@ -179,9 +181,12 @@ function legacyText(event: ServiceEvent, { outage, dropped }: Tallies): string |
       const message = outage(event.message);
       return message === undefined ? undefined : `[${event.requestId}] ${message}`;
     }
-    case 'overloaded':
     case 'render_timeout':
       return `[${event.requestId}] ${event.message}`;
+    case 'overloaded':
+      return `[${event.requestId}] render overloaded (key ${event.keyId ?? '-'}): ${event.message}`;
+    case 'render_memory':
+      return `[${event.requestId}] render memory (key ${event.keyId ?? '-'}): ${event.message}`;
     case 'failure':
       return `[${event.requestId}] unexpected failure: ${event.detail}`;
     case 'setup_fault':

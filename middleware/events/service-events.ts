@@ -72,6 +72,15 @@ export interface UnavailableEvent {
 export interface OverloadedEvent {
   type: 'overloaded';
   requestId: string;
+  keyId?: string;
+  message: string;
+}
+
+/** A 413 because the document went over its memory budget (maxDocumentBytes). */
+export interface RenderMemoryEvent {
+  type: 'render_memory';
+  requestId: string;
+  keyId?: string;
   message: string;
 }
 
@@ -174,6 +183,7 @@ export type ServiceEvent =
   | UnavailableEvent
   | OverloadedEvent
   | RenderTimeoutEvent
+  | RenderMemoryEvent
   | UpstreamFailedEvent
   | FallbackForwardEvent
   | ShadowResultEvent

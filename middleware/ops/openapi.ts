@@ -137,7 +137,8 @@ function errorResponses(): Record<string, Json> {
     const content: Json = {};
     if (plain.has(status)) content['text/plain'] = { schema: PLAIN_ERROR_SCHEMA };
     if (jsonSpecs.length > 0) content['application/json'] = { schema: { $ref: `#/components/schemas/Error${status}` } };
-    const headers = jsonSpecs.flatMap((s) => s.headers ?? []);
+    const plainHeaders = PLAIN_ERRORS.filter((s) => s.status === status).flatMap((s) => s.headers ?? []);
+    const headers = [...plainHeaders, ...jsonSpecs.flatMap((s) => s.headers ?? [])];
     return [String(status), {
       description: descriptions.join(' '),
       ...(standaloneOnly.has(status) && { 'x-standalone-only': true }),

@@ -17,7 +17,7 @@ import { packageVersion } from './version.js';
 export interface OpsRouterOptions {
   /** The key store the legacy router uses: /readyz is 503 while it is not ready. */
   keyStore: Pick<KeyStore, 'isReady'>;
-  /** The render pool: its stats() (or threads and recycled workers, or a stats function). */
+  /** The render pool: its stats() (or threads and recycled workers, or a stats function); default the shared pools. */
   pool?: PoolStatsSource;
   /** The sink the legacy router(s) emit into: metrics count its events. */
   events?: EventSink;

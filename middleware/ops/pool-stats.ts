@@ -1,16 +1,11 @@
-// What the operations router reads of the render pool. The pool's own stats() (CONTRACTS.md) is used when it
-// has one; until then busy workers and queue depth are derived from the renders in flight through it.
+// What the operations router reads of the render pool: the pool's own stats() (CONTRACTS.md), the shared pools'
+// (sharedRenderPoolStats) by default; a renderer without stats gets busy workers and queue depth derived from
+// the renders in flight through it.
 
+import { sharedRenderPoolStats, type RenderPoolStats } from '../../renderer/index.js';
 import type { RenderFunction } from '../router.js';
 
-export interface RenderPoolStats {
-  threads: number;
-  busy: number;
-  queued: number;
-  recycled: number;
-  /** Queued renders at which the pool refuses more (Infinity: never). */
-  queueLimit: number;
-}
+export type { RenderPoolStats };
 
 /** A pool with stats() (the contract), the current RenderPool (threads, recycled), or a stats function. */
 export type PoolStatsSource =
@@ -18,16 +13,18 @@ export type PoolStatsSource =
   | { stats(): RenderPoolStats }
   | { readonly threads: number; readonly recycled: number };
 
+/** The source's stats; without one, the shared pools the legacy routers lease by default. */
 export function readPoolStats(source: PoolStatsSource | undefined): RenderPoolStats {
-  if (source === undefined) return { threads: 0, busy: 0, queued: 0, recycled: 0, queueLimit: Infinity };
+  if (source === undefined) return sharedRenderPoolStats();
   if (typeof source === 'function') return source();
   if ('stats' in source && typeof source.stats === 'function') return source.stats();
   const { threads, recycled } = source as { threads: number; recycled: number };
   return { threads, busy: 0, queued: 0, recycled, queueLimit: Infinity };
 }
 
+/** Its queue is full (a pool that queues nothing is saturated once every thread is busy). */
 export function isSaturated(stats: RenderPoolStats): boolean {
-  return stats.queued >= stats.queueLimit;
+  return stats.threads > 0 && stats.queued >= stats.queueLimit && stats.busy >= stats.threads;
 }
 
 /**
@@ -40,10 +37,10 @@ export function observedRenderer(
 ): { render: RenderFunction; stats(): RenderPoolStats } {
   let inFlight = 0;
   const target = pool?.render ?? inline;
-  const render: RenderFunction = async (zpl, req) => {
+  const render: RenderFunction = async (zpl, req, hooks) => {
     inFlight++;
     try {
-      return await target(zpl, req);
+      return await target(zpl, req, hooks);
     } finally {
       inFlight--;
     }

@@ -1,7 +1,7 @@
 // Counters in Redis, shared by every instance on the same server: each update is one Lua script, so
 // concurrent requests on any number of instances never lose an increment.
 
-import type { UsageStore } from './usage-store.js';
+import type { ReserveOp, UsageStore } from './usage-store.js';
 import type { RedisConnection } from '../redis-connection.js';
 
 /** INCRBY that sets the expiry only when the counter is new, so a window never slides. */
@@ -16,6 +16,23 @@ local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 if used >= tonumber(ARGV[2]) then return {0, used} end
 used = redis.call('INCRBY', KEYS[1], ARGV[1])
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return {1, used}`;
+
+/** UsageStore.reserve: KEYS used, held; ARGV usedDelta, heldDelta, limit, countHeld (1|0), ttl, heldTtl. */
+const RESERVE = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local held = math.max(0, tonumber(redis.call('GET', KEYS[2]) or '0'))
+local gate = used
+if ARGV[4] == '1' then gate = used + held end
+if gate >= tonumber(ARGV[3]) then return {0, used} end
+if tonumber(ARGV[1]) ~= 0 then
+  used = redis.call('INCRBY', KEYS[1], ARGV[1])
+  if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+end
+if tonumber(ARGV[2]) ~= 0 then
+  redis.call('INCRBY', KEYS[2], ARGV[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[6])
+end
 return {1, used}`;
 
 export class RedisUsageStore implements UsageStore {
@@ -40,6 +57,15 @@ export class RedisUsageStore implements UsageStore {
     const reply = (await this.#redis.client.eval(TAKE, {
       keys: [this.#prefix + bucket],
       arguments: [String(amount), String(limit), String(Math.ceil(ttlMs))],
+    })) as [number, number];
+    return { taken: reply[0] === 1, used: Number(reply[1]) };
+  }
+
+  async reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }> {
+    const reply = (await this.#redis.client.eval(RESERVE, {
+      keys: [this.#prefix + op.used, this.#prefix + op.held],
+      arguments: [String(op.usedDelta), String(op.heldDelta), String(op.limit), op.countHeld ? '1' : '0',
+        String(Math.ceil(op.ttlMs)), String(Math.ceil(op.heldTtlMs))],
     })) as [number, number];
     return { taken: reply[0] === 1, used: Number(reply[1]) };
   }

@@ -10,11 +10,31 @@ export interface UsageStore {
    * Returns whether it was taken and the usage after the call.
    */
   take(bucket: string, amount: number, limit: number, ttlMs: number): Promise<{ taken: boolean; used: number }>;
+  /**
+   * A reservation against a limit shared by two counters, atomically: `used` (pages reserved or booked) and
+   * `held` (requests let in whose page count is not known yet). Allowed when `used` (plus `held` when
+   * `countHeld`) is below `limit`; then `usedDelta` is added to `used` and `heldDelta` to `held`.
+   * Returns whether it was allowed and `used` after the call.
+   */
+  reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }>;
   /** Adds `amount` (negative gives back) to `bucket` and returns the new usage. */
   add(bucket: string, amount: number, ttlMs: number): Promise<number>;
   /** Current usage of `bucket` (0 when unused). */
   used(bucket: string): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface ReserveOp {
+  used: string;
+  held: string;
+  usedDelta: number;
+  heldDelta: number;
+  limit: number;
+  countHeld: boolean;
+  /** Lifetime of `used` when it is new. */
+  ttlMs: number;
+  /** Lifetime of `held` from its last change: a hold lost with its process does not outlive it by much. */
+  heldTtlMs: number;
 }
 
 interface Counter {
@@ -45,6 +65,17 @@ export class MemoryUsageStore implements UsageStore {
     const used = this.#current(bucket)?.count ?? 0;
     if (used >= limit) return { taken: false, used };
     return { taken: true, used: this.#bump(bucket, amount, ttlMs) };
+  }
+
+  async reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }> {
+    const used = this.#current(op.used)?.count ?? 0;
+    const held = Math.max(0, this.#current(op.held)?.count ?? 0); // a hold given back after it expired counts nothing
+    if (used + (op.countHeld ? held : 0) >= op.limit) return { taken: false, used };
+    if (op.heldDelta !== 0) {
+      this.#bump(op.held, op.heldDelta, op.heldTtlMs);
+      this.#counters.get(op.held)!.expiresAt = this.#now() + op.heldTtlMs;
+    }
+    return { taken: true, used: op.usedDelta !== 0 ? this.#bump(op.used, op.usedDelta, op.ttlMs) : used };
   }
 
   async add(bucket: string, amount: number, ttlMs: number): Promise<number> {

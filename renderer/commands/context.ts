@@ -2,6 +2,7 @@
 // verbs. Commands see this narrow context, never the interpreter itself.
 
 import type { DiagnosticLog } from '../diagnostics.js';
+import type { MemoryBudget } from '../memory-budget.js';
 import type { BarcodeDefaults, Field, FieldBlock, FontSelection, Orientation, StoredObject, TextBlock } from '../model.js';
 import type { Token } from '../zpl/lexer.js';
 import type { ParamSpec, ParamValue } from '../zpl/params.js';
@@ -75,6 +76,8 @@ export interface CommandContext {
   readonly label: LabelDraft | null;
   readonly dpmm: number;
   readonly log: DiagnosticLog;
+  /** The document's memory budget: decoded graphics and stored objects are claimed here before allocating. */
+  readonly memory: MemoryBudget;
   warn(byteIndex: number, byteSize: number, command: string, param: number, message: string): void;
   /** A coordinate in ^MU units, in dots. */
   dots(v: number): number;

@@ -1,10 +1,10 @@
 // Graphic field commands: ^GB ^GC ^GE ^GD ^GS ^GF. Each makes the current field a graphic field.
 
-import { decodeGraphic } from '../graphics/grf.js';
+import { bitmapBytes, decodeGraphic } from '../graphics/grf.js';
 import type { CommandDef, CommandTable } from './context.js';
 import { latin1, type ParamSpec } from '../zpl/params.js';
 import { fieldKind, int, length, oneOf, orientation, text } from './define.js';
-import { payloadAfter, payloadCommand, payloadReporter } from './payload.js';
+import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter } from './payload.js';
 
 const color = () => oneOf('color', 'BW', 'B');
 const byteCount = (name: string) => int(name, 0, 99999999);
@@ -47,6 +47,8 @@ export const graphicCommands: CommandTable = {
       if (total === undefined || rowBytes === undefined) {
         ip.warn(tok.start, tok.end - tok.start, '^GF', total === undefined ? 3 : 4, 'Graphic field without a byte count or row width; nothing drawn');
       }
+      checkDeclaredSize(tok, graphicCount !== undefined ? 2 : 1, 'Graphic');
+      ip.memory.claim(bitmapBytes(total ?? 0, rowBytes ?? 1), 'Graphic');
       // A ^GF whose data stops short of its byte count draws nothing (the legacy service's rule).
       const bmp = decodeGraphic(data.bytes, total ?? 0, rowBytes ?? 1, format === 'B' || format === 'C', payloadReporter(ip, data, '^GF', 5), 'draw-nothing');
       f.graphic = bmp;

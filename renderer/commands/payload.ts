@@ -4,6 +4,7 @@
 import type { CommandContext, CommandDef } from './context.js';
 import type { Token } from '../zpl/lexer.js';
 import { readParams, splitParams, type ParamSpec } from '../zpl/params.js';
+import { checkObjectSize } from '../graphics/grf.js';
 
 export interface Payload {
   bytes: Uint8Array;
@@ -48,4 +49,14 @@ export function payloadCommand(def: Omit<CommandDef, 'syntax' | 'run'> & { param
       def.run?.(ip, args, tok);
     },
   };
+}
+
+/**
+ * Refuses a byte count over the object budget as it is written in parameter `index` (not as clamped to the
+ * parameter's range): a graphic declaring 2 GB is refused naming 2 GB.
+ */
+export function checkDeclaredSize(tok: Token, index: number, what: string): void {
+  const text = splitParams(tok, 0, index + 2)[index]?.text.trim();
+  const declared = text ? Number(text) : NaN;
+  if (Number.isFinite(declared)) checkObjectSize(declared, what);
 }

@@ -2,14 +2,14 @@
 // objects live in `ip.printer.objects` for the rest of the document only.
 
 import { RenderError } from '../errors.js';
-import { checkObjectSize, decodeGraphic, decodeBase64Payload } from '../graphics/grf.js';
+import { bitmapBytes, checkObjectSize, MAX_OBJECT_BYTES, decodeGraphic, decodeBase64Payload } from '../graphics/grf.js';
 import { findObject, namePattern, objectName } from '../graphics/objects.js';
 import { decodePngToBitmap, isPng } from '../graphics/png-decode.js';
 import type { StoredObject } from '../model.js';
 import type { CommandContext, CommandDef, CommandTable } from './context.js';
 import { fieldKind, int, oneOf, text } from './define.js';
 import { loadOutlineFont } from '../fonts/outline-font.js';
-import { payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
+import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
 const objectPath = (name = 'name') => text(name);
 const byteCount = (name: string) => int(name, 0, 99999999);
@@ -61,6 +61,8 @@ const downloadGraphic: CommandDef = payloadCommand({
     if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DG', 1, 'Missing object name; ignored'); return; }
     const { name } = objectName(rawName as string, 'GRF');
     const data = payloadAfter(tok, 3);
+    checkDeclaredSize(tok, 1, 'Graphic');
+    ip.memory.claim(bitmapBytes((total as number | undefined) ?? 0, (row as number | undefined) ?? 1), `Object ${name}`);
     const bits = decodeGraphic(data.bytes, (total as number | undefined) ?? 0, (row as number | undefined) ?? 1, false, payloadReporter(ip, data, '~DG', 4));
     store(ip, { name, kind: 'graphic', bits });
   },
@@ -76,13 +78,15 @@ const downloadObject: CommandDef = payloadCommand({
     const { name } = objectName(rawName as string, type.ext);
     const data = payloadAfter(tok, 5);
     const declared = total as number | undefined;
-    if (declared !== undefined) checkObjectSize(declared, `Object ${name}`);
+    checkDeclaredSize(tok, 3, `Object ${name}`);
     if (type.ext === 'GRF') {
+      ip.memory.claim(bitmapBytes(declared ?? 0, (row as number | undefined) || 1), `Object ${name}`);
       const bits = decodeGraphic(data.bytes, declared ?? 0, (row as number | undefined) || 1, format === 'B' || format === 'C', payloadReporter(ip, data, '~DY', 6));
       store(ip, { name, kind: 'graphic', bits });
       return;
     }
     // A is hex, P is a PNG as hex (or base64); B and C are binary.
+    ip.memory.claim(Math.min(declared ?? MAX_OBJECT_BYTES, MAX_OBJECT_BYTES), `Object ${name}`);
     const bytes = downloadBytes(ip, data, format === 'A' || format === 'P', '~DY', 6);
     checkObjectSize(bytes.length, `Object ${name}`);
     checkLength(ip, data, bytes.length, declared, '~DY', 6);
@@ -92,7 +96,7 @@ const downloadObject: CommandDef = payloadCommand({
         return;
       }
       try {
-        store(ip, { name, kind: 'graphic', bits: decodePngToBitmap(bytes), bytes });
+        store(ip, { name, kind: 'graphic', bits: decodePngToBitmap(bytes, (n) => ip.memory.claim(n, `Image ${name}`)), bytes });
       } catch (e) {
         if (e instanceof RenderError) throw e;
         ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, `PNG image could not be decoded: ${(e as Error).message}`);
@@ -112,7 +116,8 @@ function downloadFont(command: string, ext: string): CommandDef {
       if (!rawName) { ip.warn(tok.start, tok.end - tok.start, command, 1, 'Missing object name; ignored'); return; }
       const { name } = objectName(rawName as string, ext);
       const data = payloadAfter(tok, 2);
-      if (size !== undefined) checkObjectSize(size as number, `Object ${name}`);
+      checkDeclaredSize(tok, 1, `Object ${name}`);
+      ip.memory.claim(Math.min((size as number | undefined) ?? MAX_OBJECT_BYTES, MAX_OBJECT_BYTES), `Object ${name}`);
       const bytes = downloadBytes(ip, data, true, command, 3);
       checkObjectSize(bytes.length, `Object ${name}`);
       checkLength(ip, data, bytes.length, size as number | undefined, command, 3);
@@ -132,6 +137,7 @@ const downloadBitmapFont: CommandDef = {
     if (!rawName.trim()) { ip.warn(tok.start, tok.end - tok.start, '~DB', 1, 'Missing object name; ignored'); return; }
     checkObjectSize(raw.length, `Object ${rawName.trim()}`);
     const { name } = objectName(rawName, 'FNT');
+    ip.memory.claim(raw.length, `Object ${rawName.trim()}`);
     store(ip, { name, kind: 'font', bytes: raw.slice() });
     ip.log.add({ byteIndex: tok.start, byteSize: tok.end - tok.start, command: '~DB', param: 0,
       message: `Bitmap font ${name} is not drawn; text in it prints in a built-in font`, feature: '~DB' });

@@ -1,6 +1,7 @@
 // A face: one font at one size, as the layout and drawing code see it.
 
 import type { Contour, PathData } from '../layout/display-list.js';
+import { BoundedCache } from '../bounded-cache.js';
 import type { PlacedOutline } from './place.js';
 
 export interface Face {
@@ -35,16 +36,23 @@ export interface Face {
   mapChar?(cp: number): number;
 }
 
-const cache = new Map<string, PlacedOutline | null>();
-const MAX_CACHED = 20000;
+/** Bytes of placed outlines one thread keeps (each render worker has its own cache). */
+export const OUTLINE_CACHE_BYTES = 16 * 1024 * 1024;
+/** Outlines larger than this are placed and dropped: a few huge glyphs would evict every normal one. */
+export const MAX_CACHED_OUTLINE_BYTES = 256 * 1024;
+
+/** Bytes of a placed outline: its coordinates as doubles. */
+function outlineBytes(o: PlacedOutline): number {
+  let n = 0;
+  for (const c of o.polygons) n += c.length;
+  for (const c of o.curves) n += c.length;
+  return n * 8;
+}
+
+/** This thread's placed outlines, least recently used out past OUTLINE_CACHE_BYTES. */
+export const outlineCache = new BoundedCache<PlacedOutline>(OUTLINE_CACHE_BYTES, MAX_CACHED_OUTLINE_BYTES, outlineBytes);
 
 /** Placed glyph outlines memoised by face key, code point and shift. */
 export function cachedOutline(key: string, make: () => PlacedOutline | null): PlacedOutline | null {
-  let m = cache.get(key);
-  if (m === undefined) {
-    if (cache.size >= MAX_CACHED) cache.clear();
-    m = make();
-    cache.set(key, m);
-  }
-  return m;
+  return outlineCache.get(key, make);
 }

@@ -25,6 +25,12 @@ export function checkObjectSize(bytes: number, what: string): void {
   }
 }
 
+/** Bytes decodeGraphic allocates for a graphic of `totalBytes` in rows of `rowBytes` (claim them first). */
+export function bitmapBytes(totalBytes: number, rowBytes: number): number {
+  const stride = Math.max(1, rowBytes);
+  return stride * Math.ceil(Math.max(0, totalBytes) / stride);
+}
+
 /**
  * Decodes graphic data of `totalBytes` bytes in rows of `rowBytes`. `binary` data (^GF B/C, ~DY B)
  * is taken byte for byte unless it is a base64 payload.

@@ -18,7 +18,8 @@ export function isPng(b: Uint8Array): boolean {
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
 /** Decodes a PNG into ink bits: a pixel is ink when its luminance, composited on white, is below half. */
-export function decodePngToBitmap(png: Uint8Array): Bitmap {
+/** `claim` is asked for the bytes of the decoded pixels before they are allocated (the document's memory budget). */
+export function decodePngToBitmap(png: Uint8Array, claim?: (bytes: number) => void): Bitmap {
   if (!isPng(png)) throw new Error('not a PNG image');
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   let width = 0, height = 0, depth = 8, colorType = 0, interlace = 0;
@@ -49,6 +50,7 @@ export function decodePngToBitmap(png: Uint8Array): Bitmap {
   if (interlace) throw new Error('interlaced PNG images are not supported');
   const bpp = Math.max(1, (channels * depth) >> 3);
   const rowBytes = Math.ceil((width * channels * depth) / 8);
+  claim?.((rowBytes + 1) * height + Math.ceil(width / 8) * height);
   const raw = inflateSync(Buffer.concat(idat), { maxOutputLength: Math.max(MAX_OBJECT_BYTES, (rowBytes + 1) * height) });
   const stride = Math.ceil(width / 8);
   const out = new Uint8Array(stride * height);

@@ -4,6 +4,7 @@
 import type { Dpmm, RenderLimits } from '../api.js';
 import { ordinal, RenderError } from '../errors.js';
 import { interpret, type DocumentPlan } from '../interpreter.js';
+import { MemoryBudget } from '../memory-budget.js';
 import type { LabelPlan } from '../model.js';
 import type { DisplayList } from './display-list.js';
 import { layoutLabel, undrawableKinds } from './layout.js';
@@ -28,8 +29,18 @@ export interface DocumentRequest extends RenderLimits {
   heightIn: number;
 }
 
+/** What a caller may add while a document is laid out. */
+export interface DocumentHooks {
+  /** Claimed from the document's budget before interpreting (e.g. the raster a backend will paint into). */
+  reserveBytes?: { bytes: number; what: string };
+  /** Called before each label and each field; throwing stops the document (cancel, time budget). */
+  checkpoint?: () => void;
+}
+
 export interface LaidOutDocument {
   plan: DocumentPlan;
+  /** The document's memory budget (maxDocumentBytes): interpreting claimed its graphics and objects here. */
+  memory: MemoryBudget;
   widthDots: number;
   heightDots: number;
   totalCount: number;
@@ -43,7 +54,7 @@ export interface LaidOutDocument {
 }
 
 /** Interprets a document and checks its limits; labels are laid out one at a time when asked for. */
-export function openDocument(zpl: Uint8Array | string, req: DocumentRequest): LaidOutDocument {
+export function openDocument(zpl: Uint8Array | string, req: DocumentRequest, hooks: DocumentHooks = {}): LaidOutDocument {
   const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
   const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
   const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));
@@ -51,7 +62,9 @@ export function openDocument(zpl: Uint8Array | string, req: DocumentRequest): La
   if (widthDots * heightDots > maxPixels) {
     throw new RenderError('too-large', `Label size ${widthDots}x${heightDots} dots exceeds the limit of ${maxPixels} pixels`);
   }
-  const plan = interpret(bytes, req.dpmm);
+  const memory = new MemoryBudget(req.maxDocumentBytes);
+  if (hooks.reserveBytes) memory.claim(hooks.reserveBytes.bytes, hooks.reserveBytes.what);
+  const plan = interpret(bytes, req.dpmm, undefined, memory);
   const maxLabels = req.maxLabels ?? DEFAULT_MAX_LABELS;
   if (plan.totalCount > maxLabels) {
     throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${plan.totalCount} labels; the maximum is ${maxLabels}`);
@@ -59,11 +72,12 @@ export function openDocument(zpl: Uint8Array | string, req: DocumentRequest): La
   for (const { kind, at } of undrawableKinds(plan.labels)) {
     plan.log.add({ byteIndex: at, byteSize: 0, command: kind, param: 0, message: `Field ${kind} is not drawn`, feature: kind });
   }
-  const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log };
+  const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log, checkpoint: hooks.checkpoint };
   return {
-    plan, widthDots, heightDots, totalCount: plan.totalCount,
+    plan, memory, widthDots, heightDots, totalCount: plan.totalCount,
     unsupported: () => plan.log.features(),
     label(i) {
+      hooks.checkpoint?.();
       const { label, copy } = locate(plan, i);
       return layoutLabel(label, copy, opts);
     },

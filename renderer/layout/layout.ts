@@ -2,6 +2,7 @@
 // records its shapes, glyph runs and images on a canvas.
 
 import type { DiagnosticLog } from '../diagnostics.js';
+import { RenderError } from '../errors.js';
 import type { LabelPlan, StoredObject } from '../model.js';
 import type { DrawEnv, FieldRenderer } from './drawer.js';
 import { fieldData } from '../serial.js';
@@ -35,6 +36,8 @@ export interface LayoutLabelOptions {
   heightDots: number;
   objects: ReadonlyMap<string, StoredObject>;
   log?: DiagnosticLog;
+  /** Called before each field; throwing stops the layout (a cancelled or overdue render). */
+  checkpoint?: () => void;
 }
 
 /** Lays out copy `copy` of a label. Problems in one field never stop the others. */
@@ -44,6 +47,7 @@ export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOpti
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
   const dx = plan.printWidth !== undefined && plan.printWidth < opts.widthDots ? Math.floor((opts.widthDots - plan.printWidth) / 2) : 0;
   for (const placed of plan.fields) {
+    opts.checkpoint?.();
     const renderer = fieldRenderers[placed.kind];
     if (!renderer) continue;
     // Drawers see the copy's own data (^SN/^SF), so none of them needs to know about serialisation.
@@ -56,6 +60,7 @@ export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOpti
     try {
       for (const el of renderer(field, env)) el.draw(canvas);
     } catch (e) {
+      if (stopsDocument(e)) throw e;
       canvas.elements.length = before; // a field that fails draws nothing, not half of itself
       opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field not drawn: ${(e as Error).message}`, feature: fieldFeature(placed.kind) });
     }
@@ -64,4 +69,9 @@ export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOpti
   // ...and draws no ink outside it.
   if (plan.printWidth !== undefined && plan.printWidth < opts.widthDots) list.printArea = { x: dx, width: plan.printWidth };
   return list;
+}
+
+/** A memory budget spent, a cancel or a time budget is the document's end, not one field's failure. */
+function stopsDocument(e: unknown): boolean {
+  return e instanceof RenderError && (e.code === 'memory' || e.code === 'cancelled' || e.code === 'timeout');
 }

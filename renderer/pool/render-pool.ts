@@ -1,33 +1,68 @@
 // Renders in worker threads so a slow or hostile label neither blocks the event loop nor outlives its
-// time budget: past the budget the request fails with RenderError('timeout') and its worker is replaced.
+// time budget. Requests wait in a fair, bounded queue (per tenant, round robin) for a free thread; the time
+// budget counts rendering only, queueing has its own bound. A cancelled or overdue render stops itself at
+// its next checkpoint; a worker that does not reach one within a grace period is terminated and replaced.
 
 import { availableParallelism } from 'node:os';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { RenderRequest, RenderResult } from '../api.js';
+import type { RenderHooks, RenderPlan, RenderRequest, RenderResult } from '../api.js';
 import { RenderError } from '../errors.js';
-import { errorFromWire, type RenderReply, type RenderTask } from './wire.js';
+import { labelDots } from '../render.js';
+import { FairQueue } from './fair-queue.js';
+import {
+  CONTROL_STOP, errorFromWire, PAGES_WITH_OWN_BUDGET, renderBudgetMs, STOP, type AdmitAnswer, type AdmitAsk, type RenderReply, type RenderTask, type WireRequest,
+} from './wire.js';
 
-/** Time one request may take, waiting for a worker included. */
+/** Time one render may take, from the moment a worker starts it. */
 export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
+/** Renders that may wait for a thread, all tenants together. */
+export const DEFAULT_QUEUE_LIMIT = 128;
+/** How long past its budget (or its cancellation) a render may run before its worker is terminated. */
+const STOP_GRACE_MS = 1_000;
 
-export type RenderFn = (zpl: Uint8Array | string, req: RenderRequest) => Promise<RenderResult>;
+export type RenderFn = (zpl: Uint8Array | string, req: RenderRequest, hooks?: RenderHooks) => Promise<RenderResult>;
+
+/** Labels up to this many pixels (4x6 in at 12 dpmm is 2.2 million), one at a time, may use the express threads. */
+export const EXPRESS_MAX_PIXELS = 3_000_000;
 
 export interface RenderPoolOptions {
-  /** Worker threads (default: one per core). */
+  /** Worker threads for any render (default: one per core). */
   threads?: number;
-  /** Milliseconds a request may take before it fails with a `timeout` RenderError (default 10 s). */
+  /**
+   * More threads for small renders only (one label of up to EXPRESS_MAX_PIXELS), default 1: small labels
+   * are not stuck behind big documents filling every other thread.
+   */
+  expressThreads?: number;
+  /** Milliseconds a render may take once started before it fails with a `timeout` RenderError (default 10 s). */
   timeoutMs?: number;
+  /** Milliseconds each page after the first of a PDF of up to 50 pages adds to its budget (default timeoutMs / 10). */
+  pageTimeoutMs?: number;
+  /** Renders that may wait for a thread (default 128); more are refused at once with `overloaded`. */
+  queueLimit?: number;
+  /** Milliseconds a render may wait for a thread before it is refused with `overloaded` (default: timeoutMs). */
+  queueTimeoutMs?: number;
   /** V8 heap limits of each worker; a render past them fails instead of taking the process down. */
   resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
 }
 
+/** What the pool is doing now (for health checks and metrics); saturated when queued >= queueLimit. */
+export interface RenderPoolStats {
+  threads: number;
+  busy: number;
+  queued: number;
+  recycled: number;
+  queueLimit: number;
+}
+
 export interface RenderPool {
-  /** Same contract as `render()` from renderer/render.ts. */
+  /** Same contract as `render()` from renderer/render.ts, plus queueing: `req.tenant`, `req.signal`. */
   render: RenderFn;
   readonly threads: number;
   readonly timeoutMs: number;
-  /** Workers replaced so far: stopped past their time budget, or crashed. */
+  /** Workers replaced so far: stopped past their time budget, retired for memory, or crashed. */
   readonly recycled: number;
+  stats(): RenderPoolStats;
   /** Lets running renders finish (each within its budget), then stops the workers. Idempotent. */
   close(): Promise<void>;
 }
@@ -44,15 +79,21 @@ const REQUIRE_ESM_OFF = '--no-experimental-require-module';
 const WORKER_EXEC_ARGV = process.allowedNodeEnvironmentFlags.has(REQUIRE_ESM_OFF) ? [REQUIRE_ESM_OFF] : undefined;
 
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
-  const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+  const generalThreads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+  const expressThreads = Math.max(0, Math.floor(options.expressThreads ?? 1));
+  const threads = generalThreads + expressThreads;
   const timeoutMs = options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  const pageTimeoutMs = options.pageTimeoutMs ?? timeoutMs / 10;
+  const queueLimit = Math.max(0, Math.floor(options.queueLimit ?? DEFAULT_QUEUE_LIMIT));
   const piscina = new Piscina<RenderTask, RenderReply>({
     filename: WORKER_URL,
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Infinity,
+    // Workers wait for tasks on their event loop, not blocked in Atomics.wait, so their idle memory check runs.
+    atomics: 'disabled',
     ...(WORKER_EXEC_ARGV && { execArgv: WORKER_EXEC_ARGV }),
-    closeTimeout: timeoutMs + 1000,
+    closeTimeout: timeoutMs + STOP_GRACE_MS,
     ...(options.resourceLimits && { resourceLimits: options.resourceLimits }),
   });
   // Piscina reports a close that outlived closeTimeout as an 'error' event; without a listener that would throw.
@@ -60,20 +101,76 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   let closing: Promise<void> | undefined;
   let recycled = 0;
   piscina.on('workerDestroy', () => { if (!closing) recycled++; });
+  const queue = new FairQueue({
+    slots: generalThreads, expressSlots: expressThreads, maxQueued: queueLimit, maxWaitMs: options.queueTimeoutMs ?? timeoutMs,
+  });
 
-  const render: RenderFn = async (zpl, req) => {
-    if (closing) throw new RenderError('failed', 'The renderer is shutting down');
-    // Piscina aborts a queued task by dropping it and a running one by terminating its worker.
-    const signal = AbortSignal.timeout(timeoutMs);
-    let reply: RenderReply;
-    try {
-      reply = await piscina.run({ zpl, req }, { signal });
-    } catch (err) {
-      throw workerFailure(err, signal.aborted, timeoutMs);
+  /** One render on a worker; `release` frees its slot once the worker is free (or replaced). */
+  const runOnWorker = (zpl: Uint8Array | string, req: WireRequest, signal: AbortSignal | undefined,
+    hooks: RenderHooks, release: () => void): Promise<RenderResult> => new Promise((resolve, reject) => {
+    if (closing) { // queued before close(): its turn came after
+      release();
+      reject(new RenderError('failed', 'The renderer is shutting down'));
+      return;
     }
-    if (!reply.ok) throw errorFromWire(reply.error);
-    const { body, ...rest } = reply.result;
-    return { ...rest, body: Buffer.from(body) };
+    const control = new SharedArrayBuffer(4);
+    const hardStop = new AbortController();
+    let backstop: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (settle: () => void): void => {
+      if (settled) return;
+      settled = true;
+      settle();
+    };
+    const onAbort = (): void => {
+      Atomics.store(new Int32Array(control), CONTROL_STOP, STOP.cancelled);
+      clearTimeout(backstop);
+      backstop = setTimeout(() => hardStop.abort(), STOP_GRACE_MS);
+      finish(() => reject(new RenderError('cancelled', 'The request was cancelled while rendering')));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // Past its budget the worker stops itself at a checkpoint; this only catches one stuck between checkpoints,
+    // so it allows the most pages the request may have.
+    const budgetMs = req.format === 'pdf' && req.index === undefined ? renderBudgetMs(timeoutMs, pageTimeoutMs, PAGES_WITH_OWN_BUDGET) : timeoutMs;
+    backstop = setTimeout(() => hardStop.abort(), budgetMs + STOP_GRACE_MS);
+    let admission: ReturnType<typeof admitOverPort> | undefined;
+    /** Posts the task; again, once, when its worker retired (exited between tasks) before taking it. */
+    const post = (retries: number): Promise<RenderReply> => {
+      admission?.close();
+      admission = hooks.admit ? admitOverPort(hooks.admit) : undefined;
+      const task: RenderTask = { zpl, req, control, budgetMs: timeoutMs, pageBudgetMs: pageTimeoutMs, ...(admission && { admitPort: admission.workerPort }) };
+      return piscina.run(task, { signal: hardStop.signal, ...(admission && { transferList: [admission.workerPort] }) }).catch((err: unknown) => {
+        const retired = !hardStop.signal.aborted && !admission?.asked() && /^worker exited with code: 0$/.test(String((err as Error)?.message));
+        if (retired && retries > 0 && !closing) return post(retries - 1);
+        throw err;
+      });
+    };
+    post(1).then(
+      (reply) => {
+        if (reply.ok) {
+          const { body, ...rest } = reply.result;
+          finish(() => resolve({ ...rest, body: new Uint8Array(body) }));
+        } else {
+          const err = errorFromWire(reply.error);
+          // A refused admission ends the render with the caller's own error.
+          finish(() => reject(admission?.refusal() ?? err));
+        }
+      },
+      (err: unknown) => finish(() => reject(workerFailure(err, hardStop.signal.aborted, budgetMs))),
+    ).finally(() => {
+      clearTimeout(backstop);
+      signal?.removeEventListener('abort', onAbort);
+      admission?.close();
+      release();
+    });
+  });
+
+  const render: RenderFn = async (zpl, req, hooks = {}) => {
+    if (closing) throw new RenderError('failed', 'The renderer is shutting down');
+    const { signal, tenant, ...wireReq } = req;
+    const small = !(req.format === 'pdf' && req.index === undefined) &&
+      labelDots(req.widthIn, req.dpmm) * labelDots(req.heightIn, req.dpmm) <= EXPRESS_MAX_PIXELS;
+    return queue.run(tenant ?? '', signal, (release) => runOnWorker(zpl, wireReq, signal, hooks, release), small);
   };
 
   return {
@@ -81,15 +178,39 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     threads,
     timeoutMs,
     get recycled() { return recycled; },
+    stats: () => {
+      const { running, queued } = queue.stats();
+      return { threads, busy: running, queued, recycled, queueLimit };
+    },
     close: () => (closing ??= piscina.close()),
   };
 }
 
+/** The calling side of the worker's admission question: runs `admit` and answers; remembers a refusal. */
+function admitOverPort(admit: (plan: RenderPlan) => Promise<void> | void): {
+  workerPort: MessagePort; asked: () => boolean; refusal: () => unknown; close: () => void;
+} {
+  const { port1, port2 } = new MessageChannel();
+  let refused: { error: unknown } | undefined;
+  let asked = false;
+  port1.on('message', (ask: AdmitAsk) => {
+    asked = true;
+    Promise.resolve().then(() => admit(ask.plan)).then(
+      () => port1.postMessage({ admitted: true } satisfies AdmitAnswer),
+      (error: unknown) => {
+        refused = { error };
+        port1.postMessage({ admitted: false } satisfies AdmitAnswer);
+      },
+    );
+  });
+  return { workerPort: port2, asked: () => asked, refusal: () => refused?.error, close: () => port1.close() };
+}
+
 /** A rejection from the pool itself (never a render's own error: those come back as replies). */
-function workerFailure(err: unknown, timedOut: boolean, timeoutMs: number): Error {
-  if (timedOut) return new RenderError('timeout', `Rendering took longer than ${timeoutMs} ms and was stopped`);
+function workerFailure(err: unknown, stopped: boolean, timeoutMs: number): Error {
+  if (stopped) return new RenderError('timeout', `Rendering took longer than ${timeoutMs} ms and was stopped`);
   const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'ERR_WORKER_OUT_OF_MEMORY') return new RenderError('failed', 'Rendering ran out of memory');
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY') return new RenderError('memory', 'Rendering ran out of memory');
   if ((err as Error | null)?.name === 'AbortError' || /Terminating worker thread/.test(String((err as Error)?.message))) {
     return new RenderError('failed', 'The renderer is shutting down');
   }

@@ -1,12 +1,57 @@
 // Worker-thread entry of the render pool: one render per task, the PNG/PDF body transferred, not copied.
+// The render stops itself at its next checkpoint when the caller cancels or its time budget is spent, so
+// the worker survives; the pool terminates it only when a checkpoint is not reached in time.
 
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { MessagePort } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import type { RenderHooks, RenderPlan } from '../api.js';
+import { RenderError } from '../errors.js';
 import { render } from '../render.js';
-import { errorToWire, ownBuffer, type RenderReply, type RenderTask } from './wire.js';
+import {
+  CONTROL_STOP, errorToWire, ownBuffer, STOP, type AdmitAnswer, type AdmitAsk, type RenderReply, type RenderTask,
+  renderBudgetMs,
+} from './wire.js';
+
+/** Idle this long after a task, the worker looks at its memory (big renders leave big garbage behind). */
+const IDLE_CHECK_MS = 1_000;
+/** This thread's heap and array buffers above this when idle are collected at once, so RSS comes back. */
+const COLLECT_ABOVE_BYTES = 40 * 1024 * 1024;
+/** Still above this a while after collecting: the worker exits and the pool starts a fresh one. */
+const RETIRE_ABOVE_BYTES = 256 * 1024 * 1024;
+
+let idleCheck: NodeJS.Timeout | undefined;
+let running = 0;
 
 export default async function renderTask(task: RenderTask): Promise<unknown> {
+  clearTimeout(idleCheck);
+  running++;
   try {
-    const { body, ...rest } = await render(task.zpl, task.req);
+    return await renderOne(task);
+  } finally {
+    running--;
+    if (running === 0) idleCheck = setTimeout(checkMemoryWhenIdle, IDLE_CHECK_MS);
+  }
+}
+
+async function renderOne(task: RenderTask): Promise<unknown> {
+  const control = new Int32Array(task.control);
+  let budgetMs = task.budgetMs;
+  const started = performance.now();
+  const ask = task.admitPort && askAdmission(task.admitPort);
+  const hooks: RenderHooks = {
+    checkpoint: () => {
+      if (Atomics.load(control, CONTROL_STOP) === STOP.cancelled) throw new RenderError('cancelled', 'The request was cancelled while rendering');
+      if (performance.now() - started > budgetMs) throw new RenderError('timeout', `Rendering took longer than ${budgetMs} ms and was stopped`);
+    },
+    admit: async (plan) => {
+      budgetMs = renderBudgetMs(task.budgetMs, task.pageBudgetMs, plan.pages);
+      await ask?.(plan);
+    },
+  };
+  try {
+    const { body, ...rest } = await render(task.zpl, task.req, hooks);
     const buffer = ownBuffer(body);
     const reply: RenderReply = { ok: true, result: { ...rest, body: buffer } };
     // Piscina posts `valueSymbol` with everything under `transferableSymbol` in the transfer list.
@@ -14,5 +59,48 @@ export default async function renderTask(task: RenderTask): Promise<unknown> {
   } catch (err) {
     const reply: RenderReply = { ok: false, error: errorToWire(err) };
     return reply;
+  } finally {
+    task.admitPort?.close();
   }
+}
+
+/** Asks the calling thread to admit the plan and waits for its answer; a refusal stops the render. */
+function askAdmission(port: MessagePort): (plan: RenderPlan) => Promise<void> {
+  return (plan) => new Promise<void>((resolve, reject) => {
+    port.once('message', (answer: AdmitAnswer) => {
+      if (answer.admitted) resolve();
+      else reject(new RenderError('cancelled', 'The caller did not admit the render'));
+    });
+    port.postMessage({ plan } satisfies AdmitAsk);
+  });
+}
+
+/** This thread's V8 heap and array buffers (process.memoryUsage() counts those per thread; rss is the process's). */
+function heldBytes(): number {
+  const { heapTotal, arrayBuffers } = process.memoryUsage();
+  return heapTotal + arrayBuffers;
+}
+
+/** V8's collector on demand (the flag is set at run time; workers cannot be started with --expose-gc). */
+const collect = ((): (() => void) | undefined => {
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+})();
+
+/** Collects when idle and holding much; retires when still holding too much once freed buffers are counted out. */
+function checkMemoryWhenIdle(collected = false): void {
+  if (running > 0) return;
+  if (!collected) {
+    if (heldBytes() <= COLLECT_ABOVE_BYTES) return;
+    collect?.();
+    // Freed array buffers leave the count a moment after the collection.
+    idleCheck = setTimeout(() => checkMemoryWhenIdle(true), IDLE_CHECK_MS);
+    return;
+  }
+  // Only between tasks: a task sent meanwhile has not started, and the pool sends it again to another worker.
+  if (heldBytes() > RETIRE_ABOVE_BYTES) process.exit(0);
 }

@@ -5,7 +5,7 @@
 
 import { RenderError } from '../errors.js';
 import { render as renderInline } from '../render.js';
-import { createRenderPool, DEFAULT_RENDER_TIMEOUT_MS, type RenderFn, type RenderPool } from './render-pool.js';
+import { createRenderPool, DEFAULT_RENDER_TIMEOUT_MS, type RenderFn, type RenderPool, type RenderPoolStats } from './render-pool.js';
 
 export interface SharedRendererOptions {
   /** Worker threads (default: one per core); 0 renders on the calling thread, without a time budget. */
@@ -51,9 +51,9 @@ export function leaseSharedRenderer(options: SharedRendererOptions = {}): Render
   const holder = {};
   let released = false;
   return {
-    render: async (zpl, req) => {
+    render: async (zpl, req, hooks) => {
       if (released) throw new RenderError('failed', 'The renderer is shutting down');
-      return acquire(key, options, holder).render(zpl, req);
+      return acquire(key, options, holder).render(zpl, req, hooks);
     },
     release: async () => {
       released = true;
@@ -73,7 +73,7 @@ export function sharedRenderer(options: SharedRendererOptions = {}): RenderFn {
   let renderer = renderers.get(key);
   if (!renderer) {
     // Looks the pool up per call: after closeSharedRenderPools() the next render starts a fresh pool.
-    renderer = (zpl, req) => acquire(key, options, PERMANENT).render(zpl, req);
+    renderer = (zpl, req, hooks) => acquire(key, options, PERMANENT).render(zpl, req, hooks);
     renderers.set(key, renderer);
   }
   return renderer;
@@ -84,4 +84,20 @@ export async function closeSharedRenderPools(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
   await Promise.all(all.map((p) => p.pool.close()));
+}
+
+/** The shared pools together (threads, busy and queued renders, workers replaced, queue bound), for health and metrics. */
+export function sharedRenderPoolStats(): RenderPoolStats {
+  const total: RenderPoolStats = { threads: 0, busy: 0, queued: 0, recycled: 0, queueLimit: 0 };
+  for (const { pool } of pools.values()) {
+    const s = pool.stats();
+    total.threads += s.threads;
+    total.busy += s.busy;
+    total.queued += s.queued;
+    total.recycled += s.recycled;
+    total.queueLimit += s.queueLimit;
+  }
+  // No pool started yet (workers start on the first render): nothing can be refused.
+  if (pools.size === 0) total.queueLimit = Infinity;
+  return total;
 }

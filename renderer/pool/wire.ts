@@ -1,13 +1,47 @@
 // What crosses the thread boundary: plain, structured-clonable records (class instances and Error
 // subclasses lose their identity in postMessage, so errors travel as data and are rebuilt here).
 
-import type { RenderRequest, RenderResult } from '../api.js';
+import type { MessagePort } from 'node:worker_threads';
+import type { RenderPlan, RenderRequest, RenderResult } from '../api.js';
 import { RenderError, type RenderErrorCode } from '../errors.js';
+
+/** The request as plain data: signal and tenant stay on the calling thread. */
+export type WireRequest = Omit<RenderRequest, 'signal' | 'tenant'>;
 
 export interface RenderTask {
   zpl: Uint8Array | string;
-  req: RenderRequest;
+  req: WireRequest;
+  /**
+   * Shared with the calling thread: slot CONTROL_STOP turns STOP.cancelled when the caller gave up,
+   * and the render stops at its next checkpoint instead of having its worker terminated.
+   */
+  control: SharedArrayBuffer;
+  /** Milliseconds of rendering (from the worker taking the task) before it stops with a `timeout` error. */
+  budgetMs: number;
+  /** Milliseconds each page after the first adds to the budget, once the page count is known. */
+  pageBudgetMs: number;
+  /** Where the worker asks `admit` between interpreting and drawing, when the caller gave one. */
+  admitPort?: MessagePort;
 }
+
+/** Documents of up to this many pages (the largest legal document) get a time budget per page. */
+export const PAGES_WITH_OWN_BUDGET = 50;
+
+/**
+ * The time budget of a render drawing `pages` pages: the base budget, plus `pageBudgetMs` for each page after
+ * the first of a document of up to PAGES_WITH_OWN_BUDGET pages (larger ones, allowed by a raised label limit, get the base).
+ */
+export function renderBudgetMs(budgetMs: number, pageBudgetMs: number, pages: number): number {
+  return pages <= PAGES_WITH_OWN_BUDGET ? budgetMs + Math.max(0, pages - 1) * pageBudgetMs : budgetMs;
+}
+
+export const CONTROL_STOP = 0;
+/** Values of the control slot. */
+export const STOP = { none: 0, cancelled: 1 } as const;
+
+/** Worker -> caller on `admitPort`, and the answer. */
+export interface AdmitAsk { plan: RenderPlan }
+export interface AdmitAnswer { admitted: boolean }
 
 /** A failure as data: a RenderError keeps its code; anything else keeps name, message and stack for the log. */
 export type WireError =

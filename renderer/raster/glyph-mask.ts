@@ -2,6 +2,7 @@
 
 import type { Orientation } from '../model.js';
 import type { Contour } from '../layout/display-list.js';
+import { BoundedCache } from '../bounded-cache.js';
 import { coverageMask } from './fill-path.js';
 
 /** Coverage mask whose top-left pixel sits at (x, y) relative to the pen point. */
@@ -43,8 +44,20 @@ export function binarize(m: GlyphMask): GlyphMask {
   return { ...m, cov };
 }
 
-const cache = new Map<string, GlyphMask | null>();
-const MAX_CACHED = 20000;
+/** Bytes of glyph masks one thread keeps (each render worker has its own cache). */
+export const GLYPH_CACHE_BYTES = 32 * 1024 * 1024;
+/** Masks larger than this are drawn and dropped: a few huge glyphs would evict every normal one. */
+export const MAX_CACHED_GLYPH_BYTES = 256 * 1024;
+
+/** A least-recently-used map from key to glyph mask, bounded by the masks' bytes. */
+export class GlyphCache extends BoundedCache<GlyphMask> {
+  constructor(maxBytes = GLYPH_CACHE_BYTES, maxEntryBytes = MAX_CACHED_GLYPH_BYTES) {
+    super(maxBytes, maxEntryBytes, (m) => m.cov.byteLength);
+  }
+}
+
+/** This thread's glyph masks. */
+export const glyphCache = new GlyphCache();
 
 /**
  * The mask of a glyph outline (upright, relative to the pen) turned to an orientation, thresholded when crisp,
@@ -52,14 +65,9 @@ const MAX_CACHED = 20000;
  * and sub-dot shift, and by `widen`.
  */
 export function glyphMask(key: string, outline: readonly Contour[], o: Orientation, crisp: boolean, widen = 0): GlyphMask | null {
-  const full = `${key}:${o}:${crisp ? 1 : 0}:${widen}`;
-  let m = cache.get(full);
-  if (m === undefined) {
-    if (cache.size >= MAX_CACHED) cache.clear();
+  return glyphCache.get(`${key}:${o}:${crisp ? 1 : 0}:${widen}`, () => {
     const upright = coverageMask(outline, undefined, widen);
-    m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, o) : null;
-    if (m && crisp) m = binarize(m);
-    cache.set(full, m);
-  }
-  return m;
+    const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, o) : null;
+    return m && crisp ? binarize(m) : m;
+  });
 }

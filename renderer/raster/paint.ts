@@ -5,8 +5,9 @@ import { fillPath } from './fill-path.js';
 import { glyphMask } from './glyph-mask.js';
 import { Raster } from './raster.js';
 
-export function paint(list: DisplayList): Raster {
-  const raster = new Raster(list.width, list.height);
+/** `ink`, when given, is `width * height` zeros to paint on (a reused buffer, raster/scratch.ts); default a fresh one. */
+export function paint(list: DisplayList, ink?: Uint8Array): Raster {
+  const raster = new Raster(list.width, list.height, ink);
   for (const el of list.elements) paintElement(raster, el);
   if (list.printArea) clearOutside(raster, list.printArea);
   if (list.mirror) mirrorInPlace(raster);

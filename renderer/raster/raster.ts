@@ -9,10 +9,11 @@ export class Raster {
   readonly height: number;
   readonly ink: Uint8Array;
 
-  constructor(width: number, height: number) {
+  /** `ink`, when given, must be `width * height` bytes of zeros (a blank label). */
+  constructor(width: number, height: number, ink?: Uint8Array) {
     this.width = width;
     this.height = height;
-    this.ink = new Uint8Array(width * height);
+    this.ink = ink ?? new Uint8Array(width * height);
   }
 
   /** Combines coverage `cov` (0..255) into one pixel; out-of-bounds pixels are ignored. */
