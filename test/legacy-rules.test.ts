@@ -256,24 +256,3 @@ describe('legacy rule: ^GF data and fields', () => {
     expect(inkBox(decodePng(got))).to.deep.include({ x0: 31, y0: 29 });
   });
 });
-
-describe('legacy rule: stroke weight of font 0', () => {
-  /** Ink (in dots, from grey levels) along a row or column through the first stroke met. */
-  function strokeWeight(img: DecodedPng, at: number, vertical: boolean): number {
-    const px = (k: number) => vertical ? img.gray[k * img.width + at] : img.gray[at * img.width + k];
-    const n = vertical ? img.height : img.width;
-    let k = 0, sum = 0;
-    while (k < n && px(k) === 255) k++;
-    while (k < n && px(k) < 255) { sum += (255 - px(k)) / 255; k++; }
-    return sum;
-  }
-
-  it('draws vertical stems as heavy as the legacy service (H at 50 dots: 7.2 dots) and horizontal strokes as they were', async () => {
-    const h = await label('^XA^FO20,20^A0N,50,50^FDH^FS^XZ', { inches: 1 });
-    // 8 dots below the top of the letter, through the left stem.
-    expect(strokeWeight(h, 28, false)).to.be.closeTo(7.2, 0.15);
-    // An em dash is 4.8 dots thick at 50 dots in the legacy renders.
-    const dash = await label('^XA^CI28^FO20,20^A0N,50,50^FD—^FS^XZ', { inches: 1 });
-    expect(strokeWeight(dash, 40, true)).to.be.closeTo(4.77, 0.15);
-  });
-});

@@ -99,8 +99,8 @@ describe('render pool admission', function () {
   this.timeout(120_000);
   const PNG: RenderRequest = { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 };
   const BOX = '^XA^FO10,10^GB100,50,6^FS^XZ';
-  /** Slow enough to keep the only thread busy for a long while: 15x15 in at 24 dpmm, page after page. */
-  const SLOW: [string, RenderRequest] = ['^XA^FO10,10^GB500,500,250^FS^PQ1000^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf', maxLabels: 2000 }];
+  /** Slow enough to keep the only thread busy for minutes: 15x15 in at 24 dpmm, page after page, as pixels (vector pages are too quick). */
+  const SLOW: [string, RenderRequest] = ['^XA^FO10,10^GB500,500,250^FS^PQ1000^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf', pdf: 'raster', maxLabels: 2000 }];
   let pool: RenderPool;
   beforeEach(async () => {
     pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000 });
