@@ -24,3 +24,7 @@ export { StoreUnavailableError } from './deadline.js';
 export { UPSTREAM_MODES, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream/options.js';
 export type { UpstreamMode, UpstreamOptions, ShadowOptions, DivergenceEvent, ShadowOutcome } from './upstream/options.js';
 export { RENDERER_HEADER } from './upstream/forward.js';
+export { createPreviewRouter } from './preview/router.js';
+export type { PreviewRouterOptions, PreviewLayoutFn, PreviewLayout, PreviewLayoutOptions } from './preview/router.js';
+export { SCORE_BUCKETS } from './upstream/shadow-store.js';
+export type { ShadowSummary, StoredShadowCase } from './upstream/shadow-store.js';

@@ -1,0 +1,124 @@
+// createPreviewRouter: the label preview page and the shadow report, outside the legacy prefix.
+// Pages and scripts need no key; what shows a label (layout, stored shadow cases) asks for one, like the API.
+
+import { readFile } from 'node:fs/promises';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { RenderError, type Dpmm } from '../../renderer/index.js';
+import { authorize } from '../authorize.js';
+import { StoreUnavailableError } from '../deadline.js';
+import { PlainHttpError, RENDER_ERROR_STATUS, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
+import type { KeyStore } from '../keys/key-store.js';
+import { parseDensity, parseDimensions, parseIndex } from '../path-params.js';
+import { readRequestBody } from '../request-body.js';
+import { LEGACY_MOUNT_PATH, DEFAULT_STORE_TIMEOUT_MS } from '../router.js';
+import { readShadowCase, readShadowReport, SHADOW_IMAGE_NAME } from './shadow-report.js';
+
+export interface PreviewLayoutOptions {
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+  index: number;
+  maxLabels?: number;
+  maxPixels?: number;
+}
+
+/** What the page needs of a layout: the label's size and each element's box and source span. */
+export interface PreviewLayout {
+  totalCount: number;
+  index: number;
+  width: number;
+  height: number;
+  elements: { kind: string; box: { x: number; y: number; width: number; height: number }; span: { start: number; end: number } }[];
+}
+
+export type PreviewLayoutFn = (zpl: Uint8Array, options: PreviewLayoutOptions) => PreviewLayout | Promise<PreviewLayout>;
+
+export interface PreviewRouterOptions {
+  /** Keys that may see layouts and shadow cases (the legacy router's key store). */
+  keyStore: KeyStore;
+  /** From the renderer: element boxes and ZPL spans for hover highlighting. */
+  layout: PreviewLayoutFn;
+  /** Where the page finds the legacy API (default /compatibility/legacy/v1). */
+  apiPath?: string;
+  /** Shadow mode's `storeDir`: serves the shadow report at /shadow when set. */
+  shadowDir?: string;
+  /** Largest ZPL document the layout endpoint reads (default 256 KiB). */
+  maxBodyBytes?: number;
+  maxLabels?: number;
+  maxPixels?: number;
+  storeTimeoutMs?: number;
+  log?: (message: string) => void;
+}
+
+const DEFAULT_LAYOUT_BODY_BYTES = 256 * 1024;
+const WEB_DIR = new URL('../../../web/', import.meta.url);
+const SCRIPT_DIR = new URL('../../web/', import.meta.url);
+const SCRIPT_NAME = /^[a-z-]+\.js$/;
+
+export function createPreviewRouter(options: PreviewRouterOptions): Router {
+  const apiPath = (options.apiPath ?? LEGACY_MOUNT_PATH).replace(/\/+$/, '');
+  const log = options.log ?? ((message: string) => console.error(message));
+  const router = express.Router();
+  const withKey = authorize({
+    keyStore: options.keyStore,
+    storeTimeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
+    now: () => new Date(),
+  });
+
+  const page = (file: string) => async (_req: Request, res: Response): Promise<void> => {
+    const html = await readFile(new URL(file, WEB_DIR), 'utf8');
+    res.type('html').set('Cache-Control', 'no-store').send(html.replaceAll('{{API_PATH}}', apiPath));
+  };
+  router.get('/', page('index.html'));
+  router.get('/preview/style.css', async (_req, res) => {
+    res.type('css').send(await readFile(new URL('style.css', WEB_DIR)));
+  });
+  router.get('/preview/:script', async (req, res, next) => {
+    const name = String(req.params.script);
+    if (!SCRIPT_NAME.test(name)) return next();
+    res.type('text/javascript').send(await readFile(new URL(name, SCRIPT_DIR)));
+  });
+
+  router.post('/preview/layout/:dpmm/:dims/:index', withKey, async (req, res) => {
+    const layoutOptions: PreviewLayoutOptions = {
+      dpmm: parseDensity(String(req.params.dpmm)),
+      ...parseDimensions(String(req.params.dims)),
+      index: parseIndex(String(req.params.index)),
+      ...(options.maxLabels !== undefined && { maxLabels: options.maxLabels }),
+      ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
+    };
+    const zpl = await readRequestBody(req, options.maxBodyBytes ?? DEFAULT_LAYOUT_BODY_BYTES);
+    res.set('Cache-Control', 'no-store').json(await options.layout(zpl, layoutOptions));
+  });
+
+  if (options.shadowDir !== undefined) {
+    const dir = options.shadowDir;
+    router.get('/shadow', page('shadow.html'));
+    router.get('/shadow/cases.json', withKey, async (_req, res) => {
+      res.set('Cache-Control', 'no-store').json(await readShadowReport(dir));
+    });
+    router.get('/shadow/images/:file', withKey, async (req, res, next) => {
+      const name = String(req.params.file);
+      if (!SHADOW_IMAGE_NAME.test(name)) return next();
+      const png = await readShadowCase(dir, name);
+      if (!png) return next();
+      res.type('png').set('Cache-Control', 'no-store').send(png);
+    });
+  }
+
+  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy();
+    } else if (err instanceof PlainHttpError) {
+      sendPlainError(res, err.status, err.message);
+    } else if (err instanceof RenderError) {
+      sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
+    } else if (err instanceof StoreUnavailableError) {
+      sendStoreUnavailable(res);
+    } else {
+      log(`preview: unexpected failure: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      sendPlainError(res, 500, 'Internal server error');
+    }
+  });
+  return router;
+}
