@@ -28,7 +28,16 @@ export interface PreviewLayout {
   index: number;
   width: number;
   height: number;
-  elements: { kind: string; box: { x: number; y: number; width: number; height: number }; span: { start: number; end: number } }[];
+  /** ^PM Y mirrors, ^PO I turns the label 180 degrees; boxes are before either. */
+  mirror?: boolean;
+  invert?: boolean;
+  elements: PreviewElement[];
+}
+
+export interface PreviewElement {
+  kind: string;
+  box: { x: number; y: number; width: number; height: number };
+  span: { start: number; end: number };
 }
 
 export type PreviewLayoutFn = (zpl: Uint8Array, options: PreviewLayoutOptions) => PreviewLayout | Promise<PreviewLayout>;
@@ -88,7 +97,12 @@ export function createPreviewRouter(options: PreviewRouterOptions): Router {
       ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
     };
     const zpl = await readRequestBody(req, options.maxBodyBytes ?? DEFAULT_LAYOUT_BODY_BYTES);
-    res.set('Cache-Control', 'no-store').json(await options.layout(zpl, layoutOptions));
+    const { totalCount, index, width, height, mirror, invert, elements } = await options.layout(zpl, layoutOptions);
+    // Boxes and spans are all the page needs; outlines and bitmaps stay here.
+    res.set('Cache-Control', 'no-store').json({
+      totalCount, index, width, height, mirror: mirror === true, invert: invert === true,
+      elements: elements.map(({ kind, box, span }) => ({ kind, box, span })),
+    });
   });
 
   if (options.shadowDir !== undefined) {

@@ -6,7 +6,7 @@ import { apiErrorText, apiPath, bindApiKey, byId, byteToChar, charToByte, saveBl
 
 interface Box { x: number; y: number; width: number; height: number }
 interface LayoutElement { kind: string; box: Box; span: { start: number; end: number } }
-interface Layout { totalCount: number; index: number; width: number; height: number; elements: LayoutElement[] }
+interface Layout { totalCount: number; index: number; width: number; height: number; mirror: boolean; invert: boolean; elements: LayoutElement[] }
 interface Warning { byteIndex: number; byteSize: number; command: string; param: string; message: string }
 
 const RENDER_DELAY_MS = 250;
@@ -160,7 +160,10 @@ function drawOverlay(): void {
   const shownWidth = turned ? layout.height : layout.width;
   const shownHeight = turned ? layout.width : layout.height;
   layout.elements.forEach((element, i) => {
-    const box = rotate(element.box, rotation, layout!.width, layout!.height);
+    const { width, height, mirror, invert } = layout!;
+    // As the label is finished: ^PM mirror, then ^PO I, then the requested rotation.
+    const mirrored = mirror ? { ...element.box, x: width - element.box.x - element.box.width } : element.box;
+    const box = rotate(invert ? rotate(mirrored, 180, width, height) : mirrored, rotation, width, height);
     const div = document.createElement('div');
     div.className = 'box';
     div.dataset.testid = 'element-box';
