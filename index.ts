@@ -1,6 +1,7 @@
 // Package entry: the router factory and the renderer's narrow public surface.
 export * from './middleware/index.js';
-export { render, RenderError, createRenderPool, closeSharedRenderPools } from './renderer/index.js';
+// Routers stop the render workers they started with router.close(); createRenderPool() is for hosts that run their own.
+export { render, RenderError, createRenderPool } from './renderer/index.js';
 export type { RenderRequest, RenderResult, Dpmm, Rotation, Quality, OutputFormat, Diagnostic, RenderErrorCode, RenderPool, RenderPoolOptions } from './renderer/index.js';
 export { renderPng } from './renderer/render-png.js';
 export type { RenderPngOptions } from './renderer/render-png.js';

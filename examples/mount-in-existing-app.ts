@@ -12,9 +12,11 @@ app.get('/health', (_req, res) => {
 const stores = createMemoryStores();
 await stores.keyStore.add({ key: 'k_example_123', scope: 'all', requestsPerSecond: 5, pagesPerDay: 1000, organization: 'acme' });
 
-// Your own middleware (logging, CORS, ...) can run first; the router reads the raw body itself,
-// so mount it before any body parser that would consume or form-decode the ZPL.
-app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, maxBodyBytes: 2 * 1024 * 1024, maxLabels: 100 }));
+// Your own middleware (logging, CORS, ...) can run first; the router reads the raw body itself, so mount
+// it before any body parser that would form-decode the ZPL (one that did gets a 500 naming the fault).
+const legacy = createLegacyRouter({ ...stores, maxBodyBytes: 2 * 1024 * 1024, maxLabels: 100 });
+app.use(LEGACY_MOUNT_PATH, legacy);
 
 const server = app.listen(3001, '127.0.0.1', () => console.log('listening on http://127.0.0.1:3001'));
-process.on('SIGTERM', () => server.close(() => void stores.close()));
+// The router stops the workers it started; the stores are ours to close. Then the process exits by itself.
+process.on('SIGTERM', () => server.close(() => void legacy.close().then(() => stores.close())));

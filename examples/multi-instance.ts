@@ -12,17 +12,18 @@ const instances = ports.map((port) => {
   // In production each instance is its own process or machine; only REDIS_URL (and the namespace) is shared.
   const stores = createRedisStores({ url, namespace: 'zpl-example', log: (m) => console.error(`[${port}] ${m}`) });
   const app = express();
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, organizationRequestsPerSecond: 20 }));
+  const legacy = createLegacyRouter({ ...stores, organizationRequestsPerSecond: 20 });
+  app.use(LEGACY_MOUNT_PATH, legacy);
   const server = app.listen(port, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}`));
-  return { stores, server };
+  return { stores, server, legacy };
 });
 
 const admin = instances[0]!.stores;
-await admin.connection.connected;
+await admin.ready;
 const key = generateKey();
 await admin.keyStore.add({ key, scope: 'all', requestsPerSecond: 2, pagesPerDay: 10, organization: 'example' });
 console.log(`API key (2 requests/s, 10 pages/day across both instances): ${key}`);
 
 process.on('SIGINT', () => {
-  for (const { stores, server } of instances) server.close(() => void stores.close());
+  for (const { stores, server, legacy } of instances) server.close(() => void legacy.close().then(() => stores.close()));
 });

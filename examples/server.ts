@@ -43,13 +43,14 @@ async function main(): Promise<void> {
   const app = express();
   app.disable('x-powered-by');
   const { mode, ...upstream } = config.upstream;
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
+  const legacy = createLegacyRouter({
     ...stores,
     log,
     mode,
     ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
     shadow: config.shadow,
-  }));
+  });
+  app.use(LEGACY_MOUNT_PATH, legacy);
   if (mode !== 'off') log(`UPSTREAM_MODE=${mode}: legacy service at ${redactUrl(upstream.url!)}`);
 
   const server = app.listen(config.port, config.host, () => {
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: shutting down`);
     server.close(() => {
-      stores.close().finally(() => process.exit(0));
+      Promise.all([legacy.close(), stores.close()]).finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref(); // in-flight renders get 10 s

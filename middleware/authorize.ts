@@ -1,9 +1,9 @@
 // Authentication and authorization, before any body is read or rendered: X-API-Key, expiry, scope.
 
-import type { NextFunction, Request, Response } from 'express';
 import type { OutputFormat } from '../renderer/index.js';
 import { StoreUnavailableError, withDeadline } from './deadline.js';
 import { sendJsonError } from './http-errors.js';
+import { header, locals, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 import { isExpired, type StoredKey } from './keys/key-record.js';
 import type { KeyStore } from './keys/key-store.js';
 import { scopeFormat } from './request-headers.js';
@@ -15,8 +15,8 @@ export interface AuthorizeOptions {
 }
 
 /** The key a request was authorized with (set by `authorize`). */
-export function requestKey(res: Response): StoredKey {
-  return res.locals.apiKey as StoredKey;
+export function requestKey(res: LegacyResponse): StoredKey {
+  return locals(res).apiKey as StoredKey;
 }
 
 function scopeAllows(key: StoredKey, format: OutputFormat): boolean {
@@ -24,8 +24,8 @@ function scopeAllows(key: StoredKey, format: OutputFormat): boolean {
 }
 
 export function authorize({ keyStore, storeTimeoutMs, now }: AuthorizeOptions) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const plainKey = req.get('X-API-Key');
+  return async (req: LegacyRequest, res: LegacyResponse, next: NextFunction): Promise<void> => {
+    const plainKey = header(req, 'X-API-Key');
     if (plainKey === undefined || plainKey.trim() === '') {
       sendJsonError(res, 401, { error: 'invalid_key', message: 'Missing API key: send it in the X-API-Key header.' });
       return;
@@ -40,7 +40,7 @@ export function authorize({ keyStore, storeTimeoutMs, now }: AuthorizeOptions) {
       sendJsonError(res, 401, { error: 'key_expired', message: `API key expired at ${key.expiresAt}.` });
       return;
     }
-    const format = scopeFormat(req.get('Accept'));
+    const format = scopeFormat(header(req, 'Accept'));
     if (!scopeAllows(key, format)) {
       sendJsonError(res, 403, {
         error: 'scope_denied',
@@ -50,7 +50,7 @@ export function authorize({ keyStore, storeTimeoutMs, now }: AuthorizeOptions) {
       });
       return;
     }
-    res.locals.apiKey = key;
+    locals(res).apiKey = key;
     next();
   };
 }

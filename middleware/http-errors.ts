@@ -1,7 +1,8 @@
 // The two error shapes of the API: plain text `ERROR: ...` for render errors, JSON for key and limit errors.
 
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { RenderErrorCode } from '../renderer/index.js';
+import { sendBody } from './http.js';
 
 /** A request the service refuses with a plain-text `ERROR: <message>` body. */
 export class PlainHttpError extends Error {
@@ -28,8 +29,8 @@ export const RENDER_ERROR_STATUS: Readonly<Record<RenderErrorCode, number>> = {
   failed: 500,
 };
 
-export function sendPlainError(res: Response, status: number, message: string): void {
-  res.status(status).type('text/plain; charset=utf-8').send(`ERROR: ${message}`);
+export function sendPlainError(res: ServerResponse, status: number, message: string): void {
+  sendBody(res, status, 'text/plain; charset=utf-8', `ERROR: ${message}`);
 }
 
 export interface JsonErrorBody {
@@ -38,12 +39,12 @@ export interface JsonErrorBody {
   [field: string]: string | number;
 }
 
-export function sendJsonError(res: Response, status: number, body: JsonErrorBody): void {
-  res.status(status).json(body);
+export function sendJsonError(res: ServerResponse, status: number, body: JsonErrorBody): void {
+  sendBody(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
 }
 
-export function sendStoreUnavailable(res: Response): void {
-  res.set('Retry-After', '1');
+export function sendStoreUnavailable(res: ServerResponse): void {
+  res.setHeader('Retry-After', '1');
   sendJsonError(res, 503, {
     error: 'key_store_unavailable',
     message: 'The API key store is not ready; retry shortly.',

@@ -7,8 +7,8 @@ export {
   DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
   DEFAULT_STORE_TIMEOUT_MS,
 } from './router.js';
-export type { LegacyRouterOptions, RenderFunction } from './router.js';
-export { createMemoryStores, createRedisStores } from './stores.js';
+export type { LegacyRouter, LegacyRouterOptions, RenderFunction } from './router.js';
+export { createMemoryStores, createRedisStores, DEFAULT_REDIS_READY_TIMEOUT_MS } from './stores.js';
 export type { Stores, RedisStoresOptions } from './stores.js';
 export { KeyvKeyStore, createMemoryKeyStore, seedKeys } from './keys/key-store.js';
 export type { KeyStore, KeyChanges } from './keys/key-store.js';
@@ -25,6 +25,6 @@ export { UPSTREAM_MODES, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream/options.
 export type { UpstreamMode, UpstreamOptions, ShadowOptions, DivergenceEvent, ShadowOutcome } from './upstream/options.js';
 export { RENDERER_HEADER } from './upstream/forward.js';
 export { createPreviewRouter } from './preview/router.js';
-export type { PreviewRouterOptions, PreviewLayoutFn, PreviewLayout, PreviewLayoutOptions } from './preview/router.js';
+export type { PreviewRouter, PreviewRouterOptions, PreviewLayoutFn, PreviewLayout, PreviewLayoutOptions, PreviewElement } from './preview/router.js';
 export { SCORE_BUCKETS } from './upstream/shadow-store.js';
 export type { ShadowSummary, StoredShadowCase } from './upstream/shadow-store.js';

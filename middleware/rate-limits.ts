@@ -1,9 +1,10 @@
 // Soft rate limits: requests per second per key and per organization (fixed one-second windows), and
 // rendered pages per UTC day per key. Counters live in the UsageStore, so with Redis they hold across instances.
 
-import type { NextFunction, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { StoreUnavailableError, withDeadline } from './deadline.js';
 import { sendJsonError } from './http-errors.js';
+import { setHeaders, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 import type { StoredKey } from './keys/key-record.js';
 import { requestKey } from './authorize.js';
 import type { UsageStore } from './usage/usage-store.js';
@@ -25,8 +26,8 @@ const DAY_MS = 86_400_000;
 /** Counters outlive their window a little so a clock step between instances cannot resurrect one. */
 const SECOND_WINDOW_TTL_MS = 2_000;
 
-export function sendRateLimited(res: Response, exceeded: LimitExceeded): void {
-  res.set({
+export function sendRateLimited(res: ServerResponse, exceeded: LimitExceeded): void {
+  setHeaders(res, {
     'Retry-After': String(exceeded.retryAfterSeconds),
     'X-RateLimit-Limit': String(exceeded.limit),
     'X-RateLimit-Remaining': '0',
@@ -76,7 +77,7 @@ function requestWindows(key: StoredKey, organizationRequestsPerSecond: number): 
 
 /** Counts the request against the key's and its organization's per-second limits; 429 when over either. */
 export function limitRequestRate({ usageStore, organizationRequestsPerSecond, storeTimeoutMs, now }: RequestRateOptions) {
-  return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return async (_req: LegacyRequest, res: LegacyResponse, next: NextFunction): Promise<void> => {
     const windows = requestWindows(requestKey(res), organizationRequestsPerSecond);
     if (windows.length > 0 && !usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
     const second = Math.floor(now().getTime() / 1000);

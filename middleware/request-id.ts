@@ -1,14 +1,14 @@
 // X-Request-Id on every response: a caller's sane id is echoed so logs on both sides line up.
 
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import { header, locals, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
-export function requestId(req: Request, res: Response, next: NextFunction): void {
-  const incoming = req.get('X-Request-Id');
+export function requestId(req: LegacyRequest, res: LegacyResponse, next: NextFunction): void {
+  const incoming = header(req, 'X-Request-Id');
   const id = incoming !== undefined && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  res.locals.requestId = id;
-  res.set('X-Request-Id', id);
+  locals(res).requestId = id;
+  res.setHeader('X-Request-Id', id);
   next();
 }

@@ -1,10 +1,12 @@
-// createLegacyRouter: the legacy label API as an Express router, mounted at /compatibility/legacy/v1.
-// Per request: request id -> authorize -> request-rate limits -> validate -> read body -> pages/day -> render -> respond.
-// With an upstream (migration modes) the legacy service answers some or all requests, or shadows ours.
+// createLegacyRouter: the legacy label API as a router for Express 4 or 5 (or any Connect-style host),
+// mounted at /compatibility/legacy/v1. Built on `router`, the package inside Express 5, so the package
+// brings no Express of its own. Per request: request id -> authorize -> request-rate limits -> validate ->
+// read body -> pages/day -> render -> respond. With an upstream (migration modes) the legacy service
+// answers some or all requests, or shadows ours.
 
-import type { IncomingHttpHeaders } from 'node:http';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { RenderError, sharedRenderer, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import Router from 'router';
+import { leaseSharedRenderer, RenderError, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
 import { authorize, requestKey } from './authorize.js';
 import { StoreUnavailableError } from './deadline.js';
 import {
@@ -16,6 +18,7 @@ import {
 } from './http-errors.js';
 import type { KeyStore } from './keys/key-store.js';
 import { asksForPageComposition, validatePageHeaders } from './page-composition.js';
+import { header, locals, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from './http.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { limitRequestRate, PageAccount, sendRateLimited } from './rate-limits.js';
 import { readRequestBody, readZplBody } from './request-body.js';
@@ -30,6 +33,20 @@ import { formatWarnings } from './warnings.js';
 export const LEGACY_MOUNT_PATH = '/compatibility/legacy/v1';
 
 export type RenderFunction = (zpl: Uint8Array | string, req: RenderRequest) => Promise<RenderResult>;
+
+/**
+ * The router: a Connect/Express middleware (`app.use(LEGACY_MOUNT_PATH, router)` in Express 4 or 5, or
+ * called from a bare `http.createServer`), typed with Node's own request and response only.
+ */
+export interface LegacyRouter {
+  (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
+  /**
+   * Stops what the router started: its render workers (once no other router shares them), the shadow
+   * queue with its comparison worker, kept-alive upstream connections. Stores and a `render` function
+   * the host passed in are left alone. Later requests get `500 ERROR: The renderer is shutting down`.
+   */
+  close(): Promise<void>;
+}
 
 export interface LegacyRouterOptions {
   /** Where API keys are looked up (see createMemoryStores / createRedisStores). */
@@ -62,6 +79,12 @@ export interface LegacyRouterOptions {
   shadow?: ShadowOptions;
   /** Shadow mode: called for every label the legacy service drew differently (also logged as JSON). */
   onDivergence?: (event: DivergenceEvent) => void;
+  /**
+   * Paths that are not legacy routes (anything not under `/printers/`) go to the host's next handler,
+   * untouched and without a key check; for mounting at `/` or on a prefix the host shares (default false:
+   * every path under the mount point is the legacy API's, unknown ones get its 404).
+   */
+  fallthrough?: boolean;
   /** Clock (tests). */
   now?: () => Date;
 }
@@ -87,7 +110,12 @@ function pagesAnswered(endpoint: Endpoint, headers: IncomingHttpHeaders): number
   return Number.isSafeInteger(count) && count >= 0 ? count : 1;
 }
 
-export function createLegacyRouter(options: LegacyRouterOptions): Router {
+/** `/printers/...` below the mount point: the legacy API's namespace (matched raw and case-insensitively, as routes are). */
+function isLegacyPath(url: string): boolean {
+  return /^\/printers\//i.test(url);
+}
+
+export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   const settings = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxLabels: options.maxLabels ?? DEFAULT_MAX_LABELS,
@@ -95,7 +123,9 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     now: options.now ?? (() => new Date()),
   };
   const usageStore = options.usageStore ?? new MemoryUsageStore();
-  const render = options.render ?? sharedRenderer({ threads: options.renderThreads, timeoutMs: options.renderTimeoutMs });
+  // The default renderer's workers start with the first render, not here; close() lets go of them.
+  const lease = options.render ? undefined : leaseSharedRenderer({ threads: options.renderThreads, timeoutMs: options.renderTimeoutMs });
+  const render = options.render ?? lease!.render;
   const log = options.log ?? ((message: string) => console.error(message));
   const upstream = linkUpstream(options, log);
 
@@ -110,7 +140,13 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     refusedSinceLog = 0;
   };
 
-  const router = express.Router();
+  const router = Router();
+  if (options.fallthrough) {
+    router.use((req: Request, _res: Response, next: (to?: 'router') => void) => {
+      if (isLegacyPath(req.url ?? '/')) next();
+      else next('router'); // leaves the router: the host's next handler gets the request as it came
+    });
+  }
   router.use(requestId);
   router.use(authorize({ keyStore: options.keyStore, ...settings }));
   router.use(limitRequestRate({
@@ -133,7 +169,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
       });
     } finally {
       const booking = await pages.settle(rendered);
-      if (booking) log(`[${res.locals.requestId}] pages not counted: ${booking.message}`);
+      if (booking) log(`[${locals(res).requestId}] pages not counted: ${booking.message}`);
     }
   };
 
@@ -155,10 +191,10 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     const dpmm = parseDensity(params.dpmm as string);
     const size = parseDimensions(params.dims as string);
     const index = endpoint.allLabels ? undefined : parseIndex(params.index as string);
-    const format: OutputFormat = negotiateFormat(req.get('Accept'));
+    const format: OutputFormat = negotiateFormat(header(req, 'Accept'));
     if (endpoint.allLabels && format !== 'pdf') throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
-    const rotation = parseRotation(req.get('X-Rotation'));
-    if (format === 'pdf') validatePageHeaders((name) => req.get(name), size, rotation);
+    const rotation = parseRotation(header(req, 'X-Rotation'));
+    if (format === 'pdf') validatePageHeaders((name) => header(req, name), size, rotation);
 
     const body = endpoint.zplFromPath ? undefined : await readZplBody(req, settings.maxBodyBytes);
     const zpl = body?.zpl ?? (params.zpl as string[]).join('/');
@@ -172,10 +208,10 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
     // Fallback: what we cannot produce goes to the legacy service, with the body bytes we received.
     const fallback = upstream.mode === 'fallback' ? upstream.forward : undefined;
     const forwardInstead = (forward: Forward, reason: string): Promise<void> => {
-      log(JSON.stringify({ event: 'upstream_fallback', requestId: res.locals.requestId, reason }));
+      log(JSON.stringify({ event: 'upstream_fallback', requestId: locals(res).requestId, reason }));
       return forwardCounted(forward, req, res, body?.received ?? NO_BODY, pages, endpoint);
     };
-    if (fallback && format === 'pdf' && asksForPageComposition((name) => req.get(name))) {
+    if (fallback && format === 'pdf' && asksForPageComposition((name) => header(req, name))) {
       await forwardInstead(fallback, 'PDF page composition');
       return;
     }
@@ -186,7 +222,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
         ...size,
         format,
         ...(index !== undefined && { index }),
-        ...(format === 'png' && { rotation, quality: parseQuality(req.get('X-Quality')) }),
+        ...(format === 'png' && { rotation, quality: parseQuality(header(req, 'X-Quality')) }),
         maxLabels: settings.maxLabels,
         ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
       });
@@ -199,24 +235,25 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
       return;
     }
     const booking = await pages.settle(result.pages);
-    if (booking) log(`[${res.locals.requestId}] pages not counted: ${booking.message}`);
+    if (booking) log(`[${locals(res).requestId}] pages not counted: ${booking.message}`);
 
-    res.status(200).set({
+    res.statusCode = 200;
+    setHeaders(res, {
       'Content-Type': result.contentType,
       'X-Total-Count': String(result.totalCount),
       'Content-Disposition': `inline; filename="label.${format}"`,
       [RENDERER_HEADER]: 'local',
     });
-    if (isLinterOn(req.get('X-Linter')) && result.warnings.length > 0) {
-      res.set('X-Warnings', formatWarnings(result.warnings));
+    if (isLinterOn(header(req, 'X-Linter')) && result.warnings.length > 0) {
+      res.setHeader('X-Warnings', formatWarnings(result.warnings));
     }
     res.end(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
 
     if (upstream.mode === 'shadow' && format === 'png') {
       upstream.shadow.offer({
-        requestId: String(res.locals.requestId),
-        method: req.method,
-        url: req.url,
+        requestId: String(locals(res).requestId),
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
         headers: req.headers,
         body: body?.received ?? NO_BODY,
         index: index ?? 0,
@@ -241,21 +278,28 @@ export function createLegacyRouter(options: LegacyRouterOptions): Router {
       return;
     }
     if (err instanceof PlainHttpError) {
-      if (err.status === 413) res.set('Connection', 'close');
+      if (err.status === 413) res.setHeader('Connection', 'close');
+      if (err.status >= 500) log(`[${locals(res).requestId}] ${err.message}`); // a set-up fault the operator must see
       sendPlainError(res, err.status, err.message);
     } else if (err instanceof RenderError) {
       sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
     } else if (err instanceof StoreUnavailableError) {
-      logStoreOutage(`[${res.locals.requestId}] ${err.message}`);
+      logStoreOutage(`[${locals(res).requestId}] ${err.message}`);
       sendStoreUnavailable(res);
     } else if (isClientError(err)) {
       sendPlainError(res, err.status, err.status === 400 ? 'Malformed request URL' : `HTTP ${err.status}`);
     } else {
-      log(`[${res.locals.requestId}] unexpected failure: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      log(`[${locals(res).requestId}] unexpected failure: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       sendPlainError(res, 500, 'Internal server error');
     }
   });
-  return router;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => (closing ??= (async () => {
+    await Promise.all([lease?.release(), upstream.close()]);
+  })());
+  return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
+    router(req, res, next);
+  }, { close });
 }
 
 /** Express's own 4xx errors (e.g. an undecodable path parameter). */

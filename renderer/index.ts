@@ -4,5 +4,5 @@ export type { Diagnostic } from './diagnostics.js';
 export { RenderError, ordinal } from './errors.js';
 export type { RenderErrorCode } from './errors.js';
 export { render } from './render.js';
-export { createRenderPool, sharedRenderer, closeSharedRenderPools, DEFAULT_RENDER_TIMEOUT_MS } from './pool/index.js';
-export type { RenderFn, RenderPool, RenderPoolOptions, SharedRendererOptions } from './pool/index.js';
+export { createRenderPool, sharedRenderer, leaseSharedRenderer, closeSharedRenderPools, DEFAULT_RENDER_TIMEOUT_MS } from './pool/index.js';
+export type { RenderFn, RenderPool, RenderPoolOptions, RendererLease, SharedRendererOptions } from './pool/index.js';

@@ -30,9 +30,12 @@ export class KeyvKeyStore implements KeyStore {
   readonly #keyv: Keyv<StoredKey>;
   readonly #ready: () => boolean;
   readonly #close: () => Promise<void>;
+  readonly #whenReady: () => Promise<void>;
 
-  constructor(keyv: Keyv<StoredKey>, options: { isReady?: () => boolean; close?: () => Promise<void> } = {}) {
+  /** `whenReady`: what key management (everything but find) waits for first, e.g. the first Redis connection. */
+  constructor(keyv: Keyv<StoredKey>, options: { isReady?: () => boolean; close?: () => Promise<void>; whenReady?: () => Promise<void> } = {}) {
     this.#keyv = keyv;
+    this.#whenReady = options.whenReady ?? (() => Promise.resolve());
     this.#ready = options.isReady ?? (() => true);
     this.#close = options.close ?? (() => keyv.disconnect());
   }
@@ -49,6 +52,7 @@ export class KeyvKeyStore implements KeyStore {
 
   async add(record: KeyRecord): Promise<StoredKey> {
     const stored = toStoredKey(validateKeyRecord(record));
+    await this.#whenReady();
     await this.#keyv.set(stored.hash, stored);
     return stored;
   }
@@ -56,6 +60,7 @@ export class KeyvKeyStore implements KeyStore {
   async list(): Promise<StoredKey[]> {
     const keys: StoredKey[] = [];
     if (!this.#keyv.iterator) throw new Error('this Keyv store cannot list its entries');
+    await this.#whenReady();
     for await (const [, value] of this.#keyv.iterator(this.#keyv.namespace)) {
       if (value) keys.push(value as StoredKey);
     }
@@ -107,6 +112,7 @@ export class KeyvKeyStore implements KeyStore {
       }
     }
     const hash = hashKey(ref);
+    await this.#whenReady();
     return (await this.#keyv.has(hash)) ? hash : undefined;
   }
 }

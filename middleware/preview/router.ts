@@ -2,11 +2,13 @@
 // Pages and scripts need no key; what shows a label (layout, stored shadow cases) asks for one, like the API.
 
 import { readFile } from 'node:fs/promises';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Router from 'router';
 import { RenderError, type Dpmm } from '../../renderer/index.js';
 import { authorize } from '../authorize.js';
 import { StoreUnavailableError } from '../deadline.js';
 import { PlainHttpError, RENDER_ERROR_STATUS, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
+import { sendBody, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { parseDensity, parseDimensions, parseIndex } from '../path-params.js';
 import { readRequestBody } from '../request-body.js';
@@ -64,10 +66,13 @@ const WEB_DIR = new URL('../../../web/', import.meta.url);
 const SCRIPT_DIR = new URL('../../web/', import.meta.url);
 const SCRIPT_NAME = /^[a-z-]+\.js$/;
 
-export function createPreviewRouter(options: PreviewRouterOptions): Router {
+/** A Connect-style handler: mount it at the root of an Express 4 or 5 app (or any Connect host). */
+export type PreviewRouter = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+export function createPreviewRouter(options: PreviewRouterOptions): PreviewRouter {
   const apiPath = (options.apiPath ?? LEGACY_MOUNT_PATH).replace(/\/+$/, '');
   const log = options.log ?? ((message: string) => console.error(message));
-  const router = express.Router();
+  const router = Router();
   const withKey = authorize({
     keyStore: options.keyStore,
     storeTimeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
@@ -76,19 +81,20 @@ export function createPreviewRouter(options: PreviewRouterOptions): Router {
 
   const page = (file: string) => async (_req: Request, res: Response): Promise<void> => {
     const html = await readFile(new URL(file, WEB_DIR), 'utf8');
-    res.type('html').set('Cache-Control', 'no-store').send(html.replaceAll('{{API_PATH}}', apiPath));
+    res.setHeader('Cache-Control', 'no-store');
+    sendBody(res, 200, 'text/html; charset=utf-8', html.replaceAll('{{API_PATH}}', apiPath));
   };
   router.get('/', page('index.html'));
-  router.get('/preview/style.css', async (_req, res) => {
-    res.type('css').send(await readFile(new URL('style.css', WEB_DIR)));
+  router.get('/preview/style.css', async (_req: Request, res: Response) => {
+    sendBody(res, 200, 'text/css; charset=utf-8', await readFile(new URL('style.css', WEB_DIR)));
   });
-  router.get('/preview/:script', async (req, res, next) => {
+  router.get('/preview/:script', async (req: Request, res: Response, next: NextFunction) => {
     const name = String(req.params.script);
     if (!SCRIPT_NAME.test(name)) return next();
-    res.type('text/javascript').send(await readFile(new URL(name, SCRIPT_DIR)));
+    sendBody(res, 200, 'text/javascript; charset=utf-8', await readFile(new URL(name, SCRIPT_DIR)));
   });
 
-  router.post('/preview/layout/:dpmm/:dims/:index', withKey, async (req, res) => {
+  router.post('/preview/layout/:dpmm/:dims/:index', withKey, async (req: Request, res: Response) => {
     const layoutOptions: PreviewLayoutOptions = {
       dpmm: parseDensity(String(req.params.dpmm)),
       ...parseDimensions(String(req.params.dims)),
@@ -99,7 +105,7 @@ export function createPreviewRouter(options: PreviewRouterOptions): Router {
     const zpl = await readRequestBody(req, options.maxBodyBytes ?? DEFAULT_LAYOUT_BODY_BYTES);
     const { totalCount, index, width, height, mirror, invert, elements } = await options.layout(zpl, layoutOptions);
     // Boxes and spans are all the page needs; outlines and bitmaps stay here.
-    res.set('Cache-Control', 'no-store').json({
+    sendJson(res, {
       totalCount, index, width, height, mirror: mirror === true, invert: invert === true,
       elements: elements.map(({ kind, box, span }) => ({ kind, box, span })),
     });
@@ -108,15 +114,15 @@ export function createPreviewRouter(options: PreviewRouterOptions): Router {
   if (options.shadowDir !== undefined) {
     const dir = options.shadowDir;
     router.get('/shadow', page('shadow.html'));
-    router.get('/shadow/cases.json', withKey, async (_req, res) => {
-      res.set('Cache-Control', 'no-store').json(await readShadowReport(dir));
+    router.get('/shadow/cases.json', withKey, async (_req: Request, res: Response) => {
+      sendJson(res, await readShadowReport(dir));
     });
-    router.get('/shadow/images/:file', withKey, async (req, res, next) => {
+    router.get('/shadow/images/:file', withKey, async (req: Request, res: Response, next: NextFunction) => {
       const name = String(req.params.file);
-      if (!SHADOW_IMAGE_NAME.test(name)) return next();
-      const png = await readShadowCase(dir, name);
+      const png = SHADOW_IMAGE_NAME.test(name) ? await readShadowCase(dir, name) : undefined;
       if (!png) return next();
-      res.type('png').set('Cache-Control', 'no-store').send(png);
+      res.setHeader('Cache-Control', 'no-store');
+      sendBody(res, 200, 'image/png', png);
     });
   }
 
@@ -134,5 +140,10 @@ export function createPreviewRouter(options: PreviewRouterOptions): Router {
       sendPlainError(res, 500, 'Internal server error');
     }
   });
-  return router;
+  return (req, res, next) => router(req, res, next);
+}
+
+function sendJson(res: Response, body: unknown): void {
+  setHeaders(res, { 'Cache-Control': 'no-store' });
+  sendBody(res, 200, 'application/json; charset=utf-8', JSON.stringify(body));
 }

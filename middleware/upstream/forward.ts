@@ -5,9 +5,9 @@
 import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
-import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { sendPlainError } from '../http-errors.js';
+import { locals, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
 import type { UpstreamOptions } from './options.js';
 
 export const RENDERER_HEADER = 'X-Renderer';
@@ -22,6 +22,12 @@ export interface Forwarding {
 /** Forwards the request and resolves once the client's response is finished or closed. */
 export type Forward = (req: Request, res: Response, forwarding: Forwarding) => Promise<void>;
 
+export interface Forwarder {
+  forward: Forward;
+  /** Closes the kept-alive connections to the legacy service. */
+  close(): void;
+}
+
 interface InFlight extends Forwarding {
   timedOut: boolean;
 }
@@ -29,14 +35,15 @@ interface InFlight extends Forwarding {
 const IN_FLIGHT = 'upstreamForwarding';
 
 export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' | 'timeoutMs'>> & UpstreamOptions,
-  log: (message: string) => void): Forward {
-  const inFlight = (res: Response): InFlight => res.locals[IN_FLIGHT] as InFlight;
+  log: (message: string) => void): Forwarder {
+  const inFlight = (res: Response): InFlight => locals(res)[IN_FLIGHT] as InFlight;
+  // Reused connections: a TLS handshake to the legacy service per request would cost more than the render.
+  const agent = /^https:/i.test(upstream.url) ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
 
   const proxy = createProxyMiddleware<Request, Response>({
     target: upstream.url,
     changeOrigin: true,
-    // Reused connections: a TLS handshake to the legacy service per request would cost more than the render.
-    agent: /^https:/i.test(upstream.url) ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+    agent,
     proxyTimeout: upstream.timeoutMs,
     on: {
       proxyReq: (proxyReq: ClientRequest, req: Request, res: Response) => {
@@ -46,7 +53,7 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
         });
         if (upstream.apiKey === undefined) proxyReq.removeHeader('X-API-Key');
         else proxyReq.setHeader('X-API-Key', upstream.apiKey);
-        proxyReq.setHeader('X-Request-Id', String(res.locals.requestId));
+        proxyReq.setHeader('X-Request-Id', String(locals(res).requestId));
         if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
           proxyReq.removeHeader('Transfer-Encoding');
           proxyReq.setHeader('Content-Length', forwarding.body.length);
@@ -64,19 +71,19 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
         const reason = forwarding.timedOut
           ? `did not answer within ${upstream.timeoutMs} ms`
           : `is unavailable (${err.code ?? err.message})`;
-        log(`[${String(res.locals.requestId)}] upstream renderer ${reason}`);
+        log(`[${String(locals(res).requestId)}] upstream renderer ${reason}`);
         if (res.headersSent) {
           res.destroy();
           return;
         }
-        res.set(RENDERER_HEADER, 'upstream');
+        res.setHeader(RENDERER_HEADER, 'upstream');
         sendPlainError(res, 502, `Upstream renderer ${reason}`);
       },
     },
   });
 
-  return (req, res, forwarding) => {
-    res.locals[IN_FLIGHT] = { ...forwarding, timedOut: false } satisfies InFlight;
+  const forward: Forward = (req, res, forwarding) => {
+    locals(res)[IN_FLIGHT] = { ...forwarding, timedOut: false } satisfies InFlight;
     // Forwarding the body ourselves; an Expect header would stop http-proxy from emitting proxyReq.
     delete req.headers.expect;
     return new Promise<void>((resolve, reject) => {
@@ -86,4 +93,5 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
       }).catch(reject);
     });
   };
+  return { forward, close: () => agent.destroy() };
 }

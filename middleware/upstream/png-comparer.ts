@@ -1,5 +1,5 @@
 // Scores our PNG against the legacy one (ink F1, see ink-f1.ts) in a worker thread, started on first use.
-// The worker holds the process open only while a comparison is pending; one serves the whole process.
+// The worker holds the process open only while a comparison is pending; close() stops it.
 
 import { Worker } from 'node:worker_threads';
 
@@ -20,7 +20,12 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
-export function createPngComparer(): ComparePngs {
+export interface PngComparer extends ComparePngs {
+  /** Stops the worker (pending comparisons fail); the next comparison starts a new one. */
+  close(): Promise<void>;
+}
+
+export function createPngComparer(): PngComparer {
   let worker: Worker | undefined;
   const pending = new Map<number, Pending>();
   let nextId = 0;
@@ -46,7 +51,7 @@ export function createPngComparer(): ComparePngs {
     return started;
   };
 
-  return (reference, rendered) => {
+  const compare: ComparePngs = (reference, rendered) => {
     worker ??= start();
     const id = nextId++;
     const task: CompareTask = { id, reference, rendered };
@@ -57,12 +62,10 @@ export function createPngComparer(): ComparePngs {
       running.postMessage(task);
     });
   };
-}
-
-let shared: ComparePngs | undefined;
-
-/** The process-wide comparer (one worker however many routers shadow). */
-export function sharedPngComparer(): ComparePngs {
-  shared ??= createPngComparer();
-  return shared;
+  const close = async (): Promise<void> => {
+    const running = worker;
+    worker = undefined;
+    if (running) await running.terminate();
+  };
+  return Object.assign(compare, { close });
 }

@@ -13,7 +13,7 @@ import {
   type ShadowOutcome,
 } from './options.js';
 import { upstreamHeaders } from './outgoing-headers.js';
-import { sharedPngComparer, type ComparePngs } from './png-comparer.js';
+import { createPngComparer, type ComparePngs, type PngComparer } from './png-comparer.js';
 import { caseEndpoint, ShadowStore } from './shadow-store.js';
 import { BoundedWorkQueue } from './work-queue.js';
 
@@ -48,6 +48,10 @@ export class ShadowTraffic {
   readonly #queue: BoundedWorkQueue;
   readonly #compare: ComparePngs;
   readonly #store: ShadowStore | undefined;
+  /** The comparer this instance started (none when one was given). */
+  readonly #ownComparer: PngComparer | undefined;
+  /** Aborts the requests in flight to the legacy service on close(). */
+  readonly #stopping = new AbortController();
   #droppedSinceLog = 0;
   #dropLoggedAt = -Infinity;
 
@@ -58,13 +62,14 @@ export class ShadowTraffic {
     this.#minScore = shadow.minScore ?? DEFAULT_SHADOW_MIN_SCORE;
     this.#random = shadow.random ?? Math.random;
     this.#queue = new BoundedWorkQueue(shadow.concurrency ?? DEFAULT_SHADOW_CONCURRENCY, shadow.queueSize ?? DEFAULT_SHADOW_QUEUE_SIZE);
-    this.#compare = settings.compare ?? sharedPngComparer();
+    this.#ownComparer = settings.compare ? undefined : createPngComparer();
+    this.#compare = settings.compare ?? this.#ownComparer!;
     this.#store = shadow.storeDir === undefined ? undefined : new ShadowStore(shadow.storeDir);
   }
 
   /** Takes the sample into the queue when it is drawn and there is room; never waits. */
   offer(sample: ShadowSample): boolean {
-    if (!(this.#random() < this.#sampleRate)) return false;
+    if (this.#stopping.signal.aborted || !(this.#random() < this.#sampleRate)) return false;
     if (this.#queue.submit(() => this.#run(sample))) return true;
     this.#logDropped();
     return false;
@@ -73,6 +78,14 @@ export class ShadowTraffic {
   /** Resolves once every queued comparison has finished. */
   idle(): Promise<void> {
     return this.#queue.idle();
+  }
+
+  /** Drops waiting samples, aborts the ones in flight and stops the comparison worker. Idempotent. */
+  async close(): Promise<void> {
+    this.#stopping.abort();
+    this.#queue.clear();
+    await this.#queue.idle();
+    await this.#ownComparer?.close();
   }
 
   async #run(sample: ShadowSample): Promise<void> {
@@ -86,13 +99,14 @@ export class ShadowTraffic {
         headers: upstreamHeaders(sample.headers, upstream.apiKey, sample.requestId),
         ...(sample.body.length > 0 && { body: Uint8Array.from(sample.body) }),
         redirect: 'manual',
-        signal: AbortSignal.timeout(upstream.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(upstream.timeoutMs), this.#stopping.signal]),
       });
       status = answer.status;
       const count = Number(answer.headers.get('X-Total-Count') ?? NaN);
       upstreamLabels = Number.isInteger(count) ? count : null;
       png = new Uint8Array(await answer.arrayBuffer());
     } catch (err) {
+      if (this.#stopping.signal.aborted) return; // closed: nothing to report
       const timedOut = (err as Error).name === 'TimeoutError';
       this.#failed(sample, timedOut ? `did not answer within ${upstream.timeoutMs} ms` : `is unavailable (${describe(err)})`);
       return;

@@ -18,31 +18,31 @@ export interface UpstreamSettings {
   onDivergence?: (event: DivergenceEvent) => void;
 }
 
-export type UpstreamLink =
+/** `close()` stops what the link started: kept-alive upstream connections, the shadow queue and its worker. */
+export type UpstreamLink = { close(): Promise<void> } & (
   | { mode: 'off' }
   | { mode: 'fallback' | 'proxy'; forward: Forward }
-  | { mode: 'shadow'; shadow: ShadowTraffic };
+  | { mode: 'shadow'; shadow: ShadowTraffic });
 
 /** Checks the settings (a mode other than `off` needs an http(s) upstream URL) and builds what the mode uses. */
 export function linkUpstream(settings: UpstreamSettings, log: (message: string) => void): UpstreamLink {
   const mode = settings.mode ?? 'off';
   if (!isUpstreamMode(mode)) throw new Error(`Upstream mode must be off, fallback, shadow or proxy, not ${String(mode)}`);
-  if (mode === 'off') return { mode };
+  if (mode === 'off') return { mode, close: async () => {} };
   const url = settings.upstream?.url;
   if (url === undefined || !/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) {
     throw new Error(`Upstream mode ${mode} needs the legacy service's base URL (http or https) in upstream.url`);
   }
   const upstream = { ...settings.upstream, url, timeoutMs: settings.upstream?.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS };
   if (mode === 'shadow') {
-    return {
-      mode,
-      shadow: new ShadowTraffic({
-        upstream,
-        shadow: settings.shadow ?? {},
-        ...(settings.onDivergence && { onDivergence: settings.onDivergence }),
-        log,
-      }),
-    };
+    const shadow = new ShadowTraffic({
+      upstream,
+      shadow: settings.shadow ?? {},
+      ...(settings.onDivergence && { onDivergence: settings.onDivergence }),
+      log,
+    });
+    return { mode, shadow, close: () => shadow.close() };
   }
-  return { mode, forward: createForwarder(upstream, log) };
+  const forwarder = createForwarder(upstream, log);
+  return { mode, forward: forwarder.forward, close: async () => forwarder.close() };
 }

@@ -25,6 +25,13 @@ export class BoundedWorkQueue {
     return this.#waiting.length + this.#running;
   }
 
+  /** Drops the jobs still waiting (running ones go on); returns how many were dropped. */
+  clear(): number {
+    const dropped = this.#waiting.splice(0).length;
+    this.#settleIdle();
+    return dropped;
+  }
+
   /** Resolves once nothing waits or runs. */
   idle(): Promise<void> {
     if (this.size === 0) return Promise.resolve();
@@ -40,8 +47,12 @@ export class BoundedWorkQueue {
         .finally(() => {
           this.#running--;
           this.#pump();
-          if (this.size === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
+          this.#settleIdle();
         });
     }
+  }
+
+  #settleIdle(): void {
+    if (this.size === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 }

@@ -1,6 +1,9 @@
 // The renderer routers use when none is given: one worker pool per process (per thread count and time
-// budget), started when the first router asks for it so importing the package starts no threads.
+// budget), shared by every router that asks for the same. A router leases it: the pool starts on the
+// lease's first render (importing the package or creating a router starts no threads) and stops when the
+// last lease that used it is released.
 
+import { RenderError } from '../errors.js';
 import { render as renderInline } from '../render.js';
 import { createRenderPool, DEFAULT_RENDER_TIMEOUT_MS, type RenderFn, type RenderPool } from './render-pool.js';
 
@@ -11,34 +14,74 @@ export interface SharedRendererOptions {
   timeoutMs?: number;
 }
 
-const pools = new Map<string, RenderPool>();
-const renderers = new Map<string, RenderFn>();
-
-function poolFor(key: string, options: SharedRendererOptions): RenderPool {
-  let pool = pools.get(key);
-  if (!pool) {
-    pool = createRenderPool(options);
-    pools.set(key, pool);
-  }
-  return pool;
+interface SharedPool {
+  pool: RenderPool;
+  /** Who rendered on it and has not let go yet: leases, or PERMANENT for sharedRenderer(). */
+  holders: Set<object>;
 }
 
+const pools = new Map<string, SharedPool>();
+const renderers = new Map<string, RenderFn>();
+const PERMANENT = {};
+
+function poolKey(options: SharedRendererOptions): string {
+  return `${options.threads ?? 'cores'}/${options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS}`;
+}
+
+function acquire(key: string, options: SharedRendererOptions, holder: object): RenderPool {
+  let shared = pools.get(key);
+  if (!shared) {
+    shared = { pool: createRenderPool(options), holders: new Set() };
+    pools.set(key, shared);
+  }
+  shared.holders.add(holder);
+  return shared.pool;
+}
+
+export interface RendererLease {
+  render: RenderFn;
+  /** Stops using the pool; the last holder to let go stops its workers (after running renders). */
+  release(): Promise<void>;
+}
+
+/** The shared renderer for `options`, started on first use; after release() renders fail as shutting down. */
+export function leaseSharedRenderer(options: SharedRendererOptions = {}): RendererLease {
+  if (options.threads === 0) return { render: renderInline, release: async () => {} };
+  const key = poolKey(options);
+  const holder = {};
+  let released = false;
+  return {
+    render: async (zpl, req) => {
+      if (released) throw new RenderError('failed', 'The renderer is shutting down');
+      return acquire(key, options, holder).render(zpl, req);
+    },
+    release: async () => {
+      released = true;
+      const shared = pools.get(key);
+      if (!shared || !shared.holders.delete(holder) || shared.holders.size > 0) return;
+      pools.delete(key);
+      await shared.pool.close();
+    },
+  };
+}
+
+/** A process-wide renderer that is never released (its workers start now); closeSharedRenderPools() stops it. */
 export function sharedRenderer(options: SharedRendererOptions = {}): RenderFn {
   if (options.threads === 0) return renderInline;
-  const key = `${options.threads ?? 'cores'}/${options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS}`;
-  poolFor(key, options); // workers start loading the renderer now, not on the first request
+  const key = poolKey(options);
+  acquire(key, options, PERMANENT); // workers start loading the renderer now, not on the first request
   let renderer = renderers.get(key);
   if (!renderer) {
     // Looks the pool up per call: after closeSharedRenderPools() the next render starts a fresh pool.
-    renderer = (zpl, req) => poolFor(key, options).render(zpl, req);
+    renderer = (zpl, req) => acquire(key, options, PERMANENT).render(zpl, req);
     renderers.set(key, renderer);
   }
   return renderer;
 }
 
-/** Waits for running renders, then stops every shared pool's workers (graceful shutdown, tests). */
+/** Waits for running renders, then stops every shared pool's workers, leased or not (tests). */
 export async function closeSharedRenderPools(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  await Promise.all(all.map((p) => p.close()));
+  await Promise.all(all.map((p) => p.pool.close()));
 }
