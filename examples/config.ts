@@ -1,6 +1,10 @@
 // The standalone server's settings, from environment variables (see README "Environment variables").
 
+import type { LevelWithSilent } from 'pino';
+import { parseCorsOrigins, type CorsOption } from '../middleware/cors.js';
+import { LOG_LEVELS } from '../middleware/events/log-events.js';
 import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
 export interface ServerConfig {
   port: number;
@@ -9,6 +13,18 @@ export interface ServerConfig {
   redisUrl?: string;
   upstream: { mode: UpstreamMode; url?: string; apiKey?: string; timeoutMs?: number };
   shadow: { sampleRate?: number; storeDir?: string };
+  /** pino level of the JSON log lines on standard output. */
+  logLevel: LevelWithSilent;
+  /** Router limits; unset ones keep the router's defaults. */
+  limits: { maxBodyBytes?: number; maxLabels?: number; organizationRequestsPerSecond?: number };
+  /** The render pool: worker threads (0 renders on the event loop) and the time budget of one render. */
+  render: { threads?: number; timeoutMs?: number };
+  /** CORS for browser clients; unset is off. */
+  cors?: CorsOption;
+  /** Request headers sent upstream (UPSTREAM_FORWARD_HEADERS, comma-separated); unset: the router's default. */
+  forwardHeaders?: string[];
+  /** Slow clients: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS. */
+  timeouts: HttpTimeouts;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -23,6 +39,25 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   }
   const timeoutMs = optionalNumber(env, 'UPSTREAM_TIMEOUT_MS', (n) => Number.isInteger(n) && n > 0, 'a whole number of milliseconds above 0');
   const sampleRate = optionalNumber(env, 'SHADOW_SAMPLE_RATE', (n) => n >= 0 && n <= 1, 'a share between 0 and 1');
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${env.LOG_LEVEL}`);
+  }
+  const whole = (n: number): boolean => Number.isInteger(n) && n > 0;
+  const wholeOrZero = (n: number): boolean => Number.isInteger(n) && n >= 0;
+  const maxBodyBytes = optionalNumber(env, 'MAX_BODY_BYTES', whole, 'a whole number of bytes above 0');
+  const maxLabels = optionalNumber(env, 'MAX_LABELS', whole, 'a whole number above 0');
+  const organizationRequestsPerSecond = optionalNumber(env, 'ORG_REQUESTS_PER_SECOND', wholeOrZero, 'a whole number (0 turns the limit off)');
+  const renderThreads = optionalNumber(env, 'RENDER_THREADS', wholeOrZero, 'a whole number of threads (0 renders on the event loop)');
+  const renderTimeoutMs = optionalNumber(env, 'RENDER_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0');
+  const cors = parseCorsOrigins(env.CORS_ORIGINS);
+  const headersTimeoutMs = optionalNumber(env, 'HEADERS_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0')
+    ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeoutMs = optionalNumber(env, 'REQUEST_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0')
+    ?? Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -38,6 +73,19 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
       ...(sampleRate !== undefined ? { sampleRate } : {}),
       ...(env.SHADOW_DIR ? { storeDir: env.SHADOW_DIR } : {}),
     },
+    logLevel: logLevel as LevelWithSilent,
+    limits: {
+      ...(maxBodyBytes !== undefined && { maxBodyBytes }),
+      ...(maxLabels !== undefined && { maxLabels }),
+      ...(organizationRequestsPerSecond !== undefined && { organizationRequestsPerSecond }),
+    },
+    render: {
+      ...(renderThreads !== undefined && { threads: renderThreads }),
+      ...(renderTimeoutMs !== undefined && { timeoutMs: renderTimeoutMs }),
+    },
+    ...(cors && { cors }),
+    timeouts: { headersTimeoutMs, requestTimeoutMs },
+    ...(env.UPSTREAM_FORWARD_HEADERS ? { forwardHeaders: env.UPSTREAM_FORWARD_HEADERS.split(',').map((h) => h.trim()).filter(Boolean) } : {}),
   };
 }
 

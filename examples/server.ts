@@ -1,83 +1,165 @@
-// The standalone server behind `npm start`: the legacy router on /compatibility/legacy/v1.
+// The standalone server behind `npm start`: the operations routes at the root (/healthz, /readyz, /metrics,
+// /openapi.json) and the legacy router on /compatibility/legacy/v1, built from the environment (config.ts).
+// Logs are JSON lines on standard output (pino); the two plain start-up lines (`dev API key: ...`,
+// `listening on ...`) stay as they were, since scripts wait for them.
 
 import type { AddressInfo } from 'node:net';
-import express from 'express';
+import express, { type Express } from 'express';
 import {
+  createEventSink,
   createLegacyRouter,
+  createLogger,
   createMemoryStores,
+  createOpsRouter,
+  createPreviewRouter,
   createRedisStores,
   generateKey,
   LEGACY_MOUNT_PATH,
   loadKeyFile,
+  logEvents,
+  observedRenderer,
   seedKeys,
+  type EventSink,
   type KeyRecord,
+  type LegacyRouterOptions,
+  type RenderFunction,
+  type RenderPoolStats,
+  type ServiceEvent,
   type Stores,
 } from '../middleware/index.js';
-import { readServerConfig } from './config.js';
+import { accessEvents } from '../middleware/events/access-events.js';
+import { NOT_FOUND_MESSAGE, sendPlainError } from '../middleware/http-errors.js';
+import { requestId } from '../middleware/request-id.js';
+import { createRenderPool, layout, render as renderInline, type RenderPool } from '../renderer/index.js';
+import { readServerConfig, type ServerConfig } from './config.js';
+import { createHttpServer } from './http-server.js';
+import { keepKeysSeeded } from './key-seeding.js';
 
-const log = (message: string): void => console.error(message);
+/** What the routers share: stores, the event sink, the render pool. */
+export interface ServiceParts {
+  config: ServerConfig;
+  stores: Stores;
+  events: EventSink;
+  renderer: { render: RenderFunction; stats(): RenderPoolStats };
+}
 
-async function main(): Promise<void> {
-  const config = readServerConfig();
-
-  const records: KeyRecord[] = config.apiKeysFile ? await loadKeyFile(config.apiKeysFile) : [];
-  if (!config.apiKeysFile) {
-    const key = generateKey('zpl_dev_');
-    records.push({ key, scope: 'all' });
-    console.log(`dev API key: ${key}`);
-  }
-
-  let stores: Stores;
-  if (config.redisUrl) {
-    const redis = createRedisStores({ url: config.redisUrl, log });
-    stores = redis;
-    // Keys are seeded once Redis answers; until then requests get 503, not a hang.
-    redis.connection.connected
-      .then(() => seedKeys(redis.keyStore, records))
-      .catch((err: unknown) => log(`seeding API keys failed: ${(err as Error).message}`));
-  } else {
-    stores = createMemoryStores();
-    await seedKeys(stores.keyStore, records);
-  }
-
-  const app = express();
-  app.disable('x-powered-by');
+/** The legacy router's options from the config: new router options and their env vars go here. */
+function legacyRouterOptions({ config, stores, events, renderer }: ServiceParts): LegacyRouterOptions {
   const { mode, ...upstream } = config.upstream;
-  const legacy = createLegacyRouter({
+  return {
     ...stores,
-    log,
+    events,
+    render: renderer.render,
+    ...config.limits,
     mode,
     ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
     shadow: config.shadow,
-  });
-  app.use(LEGACY_MOUNT_PATH, legacy);
-  if (mode !== 'off') log(`UPSTREAM_MODE=${mode}: legacy service at ${redactUrl(upstream.url!)}`);
+    ...(config.cors && { cors: config.cors }),
+    ...(config.forwardHeaders && { forwardHeaders: config.forwardHeaders }),
+  };
+}
 
-  const server = app.listen(config.port, config.host, () => {
+/** The standalone server's app, and `close()` for what its legacy routers started (not the stores or pool). */
+export interface ServiceApp {
+  app: Express;
+  close(): Promise<void>;
+}
+
+/** Every route of the standalone server: the ops router at the root, the legacy router(s) on their paths. */
+export function buildApp(parts: ServiceParts): ServiceApp {
+  const { stores, events, renderer } = parts;
+  const legacyPaths = [LEGACY_MOUNT_PATH];
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(createOpsRouter({ keyStore: stores.keyStore, pool: renderer, events, legacyPaths }));
+  const legacyRouters = legacyPaths.map((path) => {
+    const legacy = createLegacyRouter(legacyRouterOptions(parts));
+    app.use(path, legacy);
+    return legacy;
+  });
+  // The preview page at /, and the shadow report at /shadow when shadow mode stores its cases.
+  app.use(createPreviewRouter({
+    keyStore: stores.keyStore,
+    layout,
+    apiPath: legacyPaths[0],
+    emit: events.emit,
+    ...(parts.config.shadow.storeDir !== undefined && { shadowDir: parts.config.shadow.storeDir }),
+    ...(parts.config.limits.maxLabels !== undefined && { maxLabels: parts.config.limits.maxLabels }),
+  }));
+  // Anything else: the API's own 404 text, not Express's HTML page.
+  app.use(requestId, accessEvents(events.emit, { route: () => 'unmatched' }), (_req, res) => {
+    sendPlainError(res, 404, NOT_FOUND_MESSAGE);
+  });
+  return { app, close: async () => { await Promise.allSettled(legacyRouters.map((legacy) => legacy.close())); } };
+}
+
+/** Keys from API_KEYS_FILE, or one development key printed on standard output. */
+async function keyRecords(config: ServerConfig): Promise<KeyRecord[]> {
+  if (config.apiKeysFile) return loadKeyFile(config.apiKeysFile);
+  const key = generateKey('zpl_dev_');
+  console.log(`dev API key: ${key}`);
+  return [{ key, scope: 'all' }];
+}
+
+async function openStores(config: ServerConfig, events: EventSink): Promise<Stores> {
+  const records = await keyRecords(config);
+  if (!config.redisUrl) {
+    const stores = createMemoryStores();
+    await seedKeys(stores.keyStore, records);
+    return stores;
+  }
+  const redis = createRedisStores({ url: config.redisUrl, log: (message) => events.emit(redisStoreEvent(message)), requireSeed: true });
+  // Keys are seeded once Redis answers, and again if it loses them; until then requests get 503, not a hang.
+  keepKeysSeeded({ keyStore: redis.keyStore, records, emit: events.emit, ...(config.apiKeysFile && { apiKeysFile: config.apiKeysFile }) },
+    redis.connection.connected);
+  return redis;
+}
+
+/** The Redis stores' log lines as events: connection state, or the key store finding its seeding gone. */
+function redisStoreEvent(message: string): ServiceEvent {
+  if (/^key store lost its data/.test(message)) return { type: 'key_seeding', outcome: 'lost', message };
+  return { type: 'store_state', ready: / available again$/.test(message), message };
+}
+
+/** The render pool (RENDER_THREADS workers; 0 renders on the event loop) with its stats for the ops routes. */
+function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer']; pool?: RenderPool } {
+  const pool = config.render.threads === 0 ? undefined : createRenderPool(config.render);
+  return { renderer: observedRenderer(pool, renderInline), ...(pool && { pool }) };
+}
+
+async function main(): Promise<void> {
+  const config = readServerConfig();
+  const events = createEventSink();
+  logEvents(events, createLogger({ level: config.logLevel }));
+  const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void => events.emit({ type: 'notice', level, message });
+
+  const stores = await openStores(config, events);
+  const { renderer, pool } = startRenderer(config);
+  const service = buildApp({ config, stores, events, renderer });
+  if (config.upstream.mode !== 'off') note(`UPSTREAM_MODE=${config.upstream.mode}: legacy service at ${redactUrl(config.upstream.url!)}`);
+
+  const server = createHttpServer(service.app, config.timeouts);
+  server.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
     console.log(`listening on http://${config.host}:${port}`);
   });
   server.on('error', (err) => {
-    log(`server error: ${err.message}`);
+    console.error(`ERROR: ${err.message}`);
     process.exit(1);
-  });
-  // Requests Node's HTTP parser rejects (a URL or headers over ~16 KB, garbage) still get an `ERROR: ` text.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) { socket.destroy(); return; }
-    const tooLong = err.code === 'HPE_HEADER_OVERFLOW';
-    const body = tooLong ? 'ERROR: Request URL or headers are too long; send long labels with POST\n' : 'ERROR: Bad request\n';
-    socket.end(`HTTP/1.1 ${tooLong ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n`
-      + `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
 
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: shutting down`);
+    // The line comes after the listener is closed: whoever reads it finds new connections refused.
     server.close(() => {
-      Promise.all([legacy.close(), stores.close()]).finally(() => process.exit(0));
+      // The routers stop what they started (upstream connections, the shadow queue); the pool and stores are ours.
+      service.close()
+        .then(() => Promise.allSettled([stores.close(), pool?.close()]))
+        .finally(() => process.exit(0));
     });
+    note(`${signal}: shutting down`);
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref(); // in-flight renders get 10 s
   };

@@ -1,11 +1,12 @@
 // PDF page-composition headers. The service validates them like the legacy one but composes no page.
 
 import type { Rotation } from '../renderer/index.js';
+import { CHOICE_HEADERS, PAGE_LAYOUT_HEADER, segmentPattern, type PageSizeName } from './api-table.js';
 import { PlainHttpError } from './http-errors.js';
 import type { LabelSize } from './path-params.js';
 
 /** Page sizes in inches, portrait. */
-const PAGE_SIZES: Readonly<Record<string, { widthIn: number; heightIn: number }>> = {
+const PAGE_SIZES: Readonly<Record<PageSizeName, { widthIn: number; heightIn: number }>> = {
   letter: { widthIn: 8.5, heightIn: 11 },
   legal: { widthIn: 8.5, heightIn: 14 },
   a4: { widthIn: 210 / 25.4, heightIn: 297 / 25.4 },
@@ -13,15 +14,12 @@ const PAGE_SIZES: Readonly<Record<string, { widthIn: number; heightIn: number }>
   a6: { widthIn: 105 / 25.4, heightIn: 148 / 25.4 },
 };
 
-/** Each choice header, its accepted values (case-insensitive) and the start of its 400 message. */
-const CHOICE_HEADERS = [
-  { header: 'X-Page-Orientation', values: ['portrait', 'landscape'], error: 'Invalid page orientation' },
-  { header: 'X-Page-Align', values: ['left', 'right', 'center', 'justify'], error: 'Invalid alignment' },
-  { header: 'X-Page-Vertical-Align', values: ['top', 'bottom', 'center', 'justify'], error: 'Invalid vertical alignment' },
-  { header: 'X-Label-Border', values: ['dashed', 'solid', 'none'], error: 'Invalid label border' },
-] as const;
+/** The page headers whose values are a fixed list (accepted values and 400 texts: api-table.ts). */
+const PAGE_CHOICE_HEADERS = [
+  CHOICE_HEADERS.pageOrientation, CHOICE_HEADERS.pageAlign, CHOICE_HEADERS.pageVerticalAlign, CHOICE_HEADERS.labelBorder,
+];
 
-const LAYOUT = /^(\d+)x(\d+)$/i;
+const LAYOUT = segmentPattern(PAGE_LAYOUT_HEADER);
 
 type HeaderLookup = (name: string) => string | undefined;
 
@@ -30,27 +28,25 @@ type HeaderLookup = (name: string) => string | undefined;
  * X-Label-Border, and that a layout's rows of labels fit the page height when a page size is given.
  */
 export function validatePageHeaders(header: HeaderLookup, label: LabelSize, rotation: Rotation): void {
-  for (const { header: name, values, error } of CHOICE_HEADERS) {
+  for (const { name, values, refusal } of PAGE_CHOICE_HEADERS) {
     const value = header(name);
     if (value !== undefined && !(values as readonly string[]).includes(value.toLowerCase())) {
-      throw new PlainHttpError(400, `${error}: ${value}`);
+      throw new PlainHttpError(400, refusal(value));
     }
   }
 
   const layout = header('X-Page-Layout');
   let rows = 1;
   if (layout !== undefined) {
-    const match = LAYOUT.exec(layout);
-    if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
-      throw new PlainHttpError(400, `Invalid page layout: ${layout}`);
-    }
-    rows = Number(match[2]);
+    if (!LAYOUT.test(layout)) throw new PlainHttpError(400, PAGE_LAYOUT_HEADER.refusal(layout));
+    rows = Number(layout.split(/x/i)[1]);
   }
 
   const sizeName = header('X-Page-Size');
   if (sizeName === undefined) return;
-  const page = PAGE_SIZES[sizeName.toLowerCase()];
-  if (!page) throw new PlainHttpError(400, `Invalid page size: ${sizeName}`);
+  const sizeKey = sizeName.toLowerCase();
+  if (!Object.hasOwn(PAGE_SIZES, sizeKey)) throw new PlainHttpError(400, CHOICE_HEADERS.pageSize.refusal(sizeName));
+  const page = PAGE_SIZES[sizeKey as PageSizeName];
 
   const landscape = header('X-Page-Orientation')?.toLowerCase() === 'landscape';
   const pageHeightIn = landscape ? page.widthIn : page.heightIn;
@@ -67,7 +63,7 @@ export function validatePageHeaders(header: HeaderLookup, label: LabelSize, rota
 
 /** Headers that ask the legacy service to compose PDF pages (this service only validates them). */
 export const PAGE_COMPOSITION_HEADERS: readonly string[] = [
-  'X-Page-Size', 'X-Page-Layout', ...CHOICE_HEADERS.map(({ header }) => header),
+  CHOICE_HEADERS.pageSize.name, PAGE_LAYOUT_HEADER.name, ...PAGE_CHOICE_HEADERS.map(({ name }) => name),
 ];
 
 export function asksForPageComposition(header: HeaderLookup): boolean {

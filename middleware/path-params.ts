@@ -1,15 +1,12 @@
-// Path segments of the render endpoints: density, label size in inches, label index.
+// Path segments of the render endpoints: density, label size in inches, label index (forms: api-table.ts).
 
 import type { Dpmm } from '../renderer/index.js';
+import { MAX_LABEL_INCHES, MIN_LABEL_INCHES, PATH_PARAMETERS, segmentPattern } from './api-table.js';
 import { PlainHttpError } from './http-errors.js';
 
-const DENSITY = /^(6|8|12|24)(?:dpmm)?$/i;
-const NUMBER = '(\\d+(?:\\.\\d*)?|\\.\\d+)';
-const DIMENSIONS = new RegExp(`^${NUMBER}x${NUMBER}$`, 'i');
-const INDEX = /^\d+$/;
-
-export const MAX_LABEL_INCHES = 15;
-export const MIN_LABEL_INCHES = 0.001;
+const DENSITY = segmentPattern(PATH_PARAMETERS.dpmm);
+const DIMENSIONS = segmentPattern(PATH_PARAMETERS.dimensions);
+const INDEX = segmentPattern(PATH_PARAMETERS.index);
 
 /** `8dpmm` or `8` (6, 8, 12, 24). */
 export function parseDensity(segment: string): Dpmm {

@@ -3,8 +3,9 @@
 
 import type { ServerResponse } from 'node:http';
 import { StoreUnavailableError, withDeadline } from './deadline.js';
+import type { Emit } from './events/service-events.js';
 import { sendJsonError } from './http-errors.js';
-import { setHeaders, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
+import { locals, setHeaders, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 import type { StoredKey } from './keys/key-record.js';
 import { requestKey } from './authorize.js';
 import type { UsageStore } from './usage/usage-store.js';
@@ -26,7 +27,16 @@ const DAY_MS = 86_400_000;
 /** Counters outlive their window a little so a clock step between instances cannot resurrect one. */
 const SECOND_WINDOW_TTL_MS = 2_000;
 
-export function sendRateLimited(res: ServerResponse, exceeded: LimitExceeded): void {
+/** Answers 429 (and says so on the event sink). */
+export function sendRateLimited(res: ServerResponse, exceeded: LimitExceeded, emit: Emit): void {
+  emit({
+    type: 'rate_limited',
+    requestId: String(locals(res).requestId),
+    keyId: requestKey(res).id,
+    limitType: exceeded.type,
+    limitScope: exceeded.scope,
+    limit: exceeded.limit,
+  });
   setHeaders(res, {
     'Retry-After': String(exceeded.retryAfterSeconds),
     'X-RateLimit-Limit': String(exceeded.limit),
@@ -49,6 +59,7 @@ export interface RequestRateOptions {
   organizationRequestsPerSecond: number;
   storeTimeoutMs: number;
   now: () => Date;
+  emit: Emit;
 }
 
 interface RequestWindow {
@@ -76,10 +87,10 @@ function requestWindows(key: StoredKey, organizationRequestsPerSecond: number): 
 }
 
 /** Counts the request against the key's and its organization's per-second limits; 429 when over either. */
-export function limitRequestRate({ usageStore, organizationRequestsPerSecond, storeTimeoutMs, now }: RequestRateOptions) {
+export function limitRequestRate({ usageStore, organizationRequestsPerSecond, storeTimeoutMs, now, emit }: RequestRateOptions) {
   return async (_req: LegacyRequest, res: LegacyResponse, next: NextFunction): Promise<void> => {
     const windows = requestWindows(requestKey(res), organizationRequestsPerSecond);
-    if (windows.length > 0 && !usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
+    if (windows.length > 0 && !usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
     const second = Math.floor(now().getTime() / 1000);
     const deadline = Date.now() + storeTimeoutMs;
     for (const { bucket, limit, scope, who } of windows) {
@@ -93,7 +104,7 @@ export function limitRequestRate({ usageStore, organizationRequestsPerSecond, st
           message: `${who} exceeded its limit of ${limit} requests per second.`,
           resetAt: second + 1,
           retryAfterSeconds: 1,
-        });
+        }, emit);
         return;
       }
     }
@@ -141,7 +152,7 @@ export class PageAccount {
   async open(): Promise<LimitExceeded | undefined> {
     const limit = this.#key.pagesPerDay;
     if (limit === undefined) return undefined;
-    if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready');
+    if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
     const { taken } = await withDeadline(
       this.#usageStore.take(this.#bucket, 1, limit, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
     if (taken) {

@@ -24,10 +24,45 @@ export async function readZplBody(req: Request, maxBytes: number): Promise<ZplBo
   return { zpl, received };
 }
 
-/** The whole body as received, at most `maxBytes` (413 beyond, by declared length or by counting). */
+/**
+ * Past the limit, the rest of an upload is still read (and dropped) up to this many bytes in all, for this long,
+ * so that the client, still sending, gets the 413 instead of a reset connection. Beyond that the 413 is sent
+ * at once and the connection closed.
+ */
+export const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
+export const MAX_DRAIN_MS = 5000;
+
+/** Reads and drops the rest of the body; resolves when it has ended, or once `MAX_DRAIN_*` is reached. */
+function discardRest(req: Request, alreadyRead: number): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let size = alreadyRead;
+    const done = (): void => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > MAX_DRAIN_BYTES) done();
+    };
+    const timer = setTimeout(done, MAX_DRAIN_MS);
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+  });
+}
+
+/** The whole body as received, at most `maxBytes` (413 beyond, by declared length or by counting, once drained). */
 export function readRequestBody(req: Request, maxBytes: number): Promise<Buffer> {
   const declared = Number(header(req, 'Content-Length'));
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    if (declared > MAX_DRAIN_BYTES) return Promise.reject(tooLarge(maxBytes));
+    return discardRest(req, 0).then(() => { throw tooLarge(maxBytes); });
+  }
   // The stream has been read to its end already: waiting for 'end' would wait forever.
   if (req._body === true || req.readableEnded || (req.complete && !req.readable)) {
     try {
@@ -39,18 +74,19 @@ export function readRequestBody(req: Request, maxBytes: number): Promise<Buffer>
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let overflowed = false;
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > maxBytes) {
+        overflowed = true;
         req.off('data', onData);
-        req.resume(); // drain the rest so the client sees our 413, not a reset
-        reject(tooLarge(maxBytes));
+        void discardRest(req, size).then(() => reject(tooLarge(maxBytes)));
         return;
       }
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('end', () => { if (!overflowed) resolve(Buffer.concat(chunks)); });
     // A client that goes away mid-upload is a client error, not a server failure.
     req.once('error', () => reject(new PlainHttpError(400, 'Request body was not completely received')));
     req.once('close', () => { if (!req.complete) reject(new PlainHttpError(400, 'Request body was not completely received')); });

@@ -1,6 +1,7 @@
 // Output-selecting request headers: Accept, X-Rotation, X-Quality, X-Linter.
 
 import type { OutputFormat, Quality, Rotation } from '../renderer/index.js';
+import { CHOICE_HEADERS } from './api-table.js';
 import { NOT_ACCEPTABLE_MESSAGE, PlainHttpError } from './http-errors.js';
 
 /** Media ranges in an Accept header, in order, lower-cased, parameters dropped. */
@@ -42,15 +43,15 @@ export function negotiateFormat(accept: string | undefined): OutputFormat {
   return format;
 }
 
-const ROTATIONS: readonly Rotation[] = [0, 90, 180, 270];
+const { rotation: ROTATION } = CHOICE_HEADERS;
 
 export function parseRotation(value: string | undefined): Rotation {
   if (value === undefined) return 0;
-  const rotation = Number(value.trim());
-  if (value.trim() === '' || !ROTATIONS.includes(rotation as Rotation)) {
-    throw new PlainHttpError(400, 'Label rotation must be 0, 90, 180 or 270 degrees');
+  const trimmed = value.trim();
+  if (!(ROTATION.values as readonly string[]).includes(String(Number(trimmed))) || trimmed === '') {
+    throw new PlainHttpError(400, ROTATION.refusal());
   }
-  return rotation as Rotation;
+  return Number(trimmed) as Rotation;
 }
 
 /** `Bitonal` in any case gives a 1-bit PNG; any other value keeps the default, never an error. */

@@ -1,9 +1,10 @@
 // X-Request-Id on every response: a caller's sane id is echoed so logs on both sides line up.
 
 import { randomUUID } from 'node:crypto';
+import { REQUEST_ID_PATTERN } from './api-table.js';
 import { header, locals, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
+const SANE_REQUEST_ID = new RegExp(REQUEST_ID_PATTERN);
 
 export function requestId(req: LegacyRequest, res: LegacyResponse, next: NextFunction): void {
   const incoming = header(req, 'X-Request-Id');

@@ -5,10 +5,16 @@
 // answers some or all requests, or shadows ours.
 
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import Router from 'router';
 import { leaseSharedRenderer, RenderError, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
+import { ENDPOINTS, expressPath, routeOf, type EndpointSpec } from './api-table.js';
 import { authorize, requestKey } from './authorize.js';
+import { corsMiddleware, type CorsOption } from './cors.js';
 import { StoreUnavailableError } from './deadline.js';
+import { accessEvents, elapsedMs, noteRendered } from './events/access-events.js';
+import { createLogger, logEvents, logEventsAsText, type EventLogger } from './events/log-events.js';
+import { createEventSink, type EventSink } from './events/service-events.js';
 import {
   NOT_FOUND_MESSAGE,
   PlainHttpError,
@@ -27,6 +33,7 @@ import { requestId } from './request-id.js';
 import { RENDERER_HEADER, type Forward } from './upstream/forward.js';
 import type { DivergenceEvent, ShadowOptions, UpstreamMode, UpstreamOptions } from './upstream/options.js';
 import { linkUpstream } from './upstream/upstream.js';
+import { labelUpstreamPath, proxiedPath, tryLabelUpstreamPath, type LabelTarget } from './upstream/upstream-path.js';
 import { MemoryUsageStore, type UsageStore } from './usage/usage-store.js';
 import { formatWarnings } from './warnings.js';
 
@@ -63,8 +70,21 @@ export interface LegacyRouterOptions {
   organizationRequestsPerSecond?: number;
   /** Time budget for key and counter look-ups before answering 503 (default 75 ms). */
   storeTimeoutMs?: number;
-  /** Where unexpected failures are reported (default console.error); never given keys or bodies. */
+  /**
+   * Where the service's events go: the router emits into this sink and subscribes no logger of its own
+   * unless `logger` or `log` is given (see createOpsRouter for metrics). Default: a sink of its own.
+   */
+  events?: EventSink;
+  /** A pino (or pino-compatible) logger for the JSON lines: access, refusals, timeouts, outages, upstream. */
+  logger?: EventLogger;
+  /**
+   * Older plain-function log: gets only the lines it always did (unexpected failures, store outages,
+   * upstream errors as text; upstream_fallback and shadow lines as JSON), no access lines. Without
+   * `log`, `logger` or `events` the router logs with pino to standard output at `info`.
+   */
   log?: (message: string) => void;
+  /** CORS for browser clients (default off): `true` for any origin, or `{ origins }`. */
+  cors?: CorsOption;
   /** The renderer (default: this package's, in a worker pool shared by the process; see renderThreads). */
   render?: RenderFunction;
   /** Worker threads of the default renderer (default: one per core); 0 renders on the event loop, without a time budget. */
@@ -85,6 +105,11 @@ export interface LegacyRouterOptions {
    * every path under the mount point is the legacy API's, unknown ones get its 404).
    */
   fallthrough?: boolean;
+  /**
+   * Request headers sent to the legacy service (proxy, fallback, shadow); replaces the default allowlist:
+   * Accept, Content-Type, Content-Length and the legacy X-* headers. Our X-API-Key and X-Request-Id always go.
+   */
+  forwardHeaders?: string[];
   /** Clock (tests). */
   now?: () => Date;
 }
@@ -93,13 +118,21 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_LABELS = 50;
 export const DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND = 100;
 export const DEFAULT_STORE_TIMEOUT_MS = 75;
-const STORE_OUTAGE_LOG_INTERVAL_MS = 10_000;
 
 /** What one render endpoint takes from the path; the ZPL comes from the path (GET) or the body (POST). */
-interface Endpoint {
-  allLabels: boolean;
-  zplFromPath: boolean;
+type Endpoint = Pick<EndpointSpec, 'allLabels' | 'zplFromPath'>;
+
+let defaultLogger: EventLogger | undefined;
+
+/** The sink the router emits into, with the log writer the options ask for subscribed. */
+function eventSink(options: LegacyRouterOptions): EventSink {
+  const events = options.events ?? createEventSink();
+  if (options.logger) logEvents(events, options.logger);
+  else if (options.log) logEventsAsText(events, options.log);
+  else if (!options.events) logEvents(events, (defaultLogger ??= createLogger()));
+  return events;
 }
+
 
 const NO_BODY = Buffer.alloc(0);
 
@@ -126,18 +159,10 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   // The default renderer's workers start with the first render, not here; close() lets go of them.
   const lease = options.render ? undefined : leaseSharedRenderer({ threads: options.renderThreads, timeoutMs: options.renderTimeoutMs });
   const render = options.render ?? lease!.render;
-  const log = options.log ?? ((message: string) => console.error(message));
-  const upstream = linkUpstream(options, log);
-
-  // During an outage every request fails the same way: one line per interval, with how many were refused.
-  let outageLoggedAt = -Infinity;
-  let refusedSinceLog = 0;
-  const logStoreOutage = (message: string): void => {
-    refusedSinceLog++;
-    if (Date.now() - outageLoggedAt < STORE_OUTAGE_LOG_INTERVAL_MS) return;
-    log(`${message} (${refusedSinceLog} request${refusedSinceLog === 1 ? '' : 's'} answered 503 since the last report)`);
-    outageLoggedAt = Date.now();
-    refusedSinceLog = 0;
+  const { emit } = eventSink(options);
+  const upstream = linkUpstream(options, emit);
+  const notCounted = (res: Response, booking: Error | undefined): void => {
+    if (booking) emit({ type: 'pages_not_counted', requestId: String(locals(res).requestId), message: booking.message });
   };
 
   const router = Router();
@@ -148,48 +173,54 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     });
   }
   router.use(requestId);
-  router.use(authorize({ keyStore: options.keyStore, ...settings }));
+  router.use(accessEvents(emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url)) ?? 'unmatched' }));
+  const cors = corsMiddleware(options.cors);
+  if (cors) router.use(cors);
+  router.use(authorize({ keyStore: options.keyStore, ...settings, emit }));
   router.use(limitRequestRate({
     usageStore,
     organizationRequestsPerSecond: options.organizationRequestsPerSecond ?? DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
     ...settings,
+    emit,
   }));
 
   /** Sends the request to the legacy service and books the pages it rendered against the day's account. */
   const forwardCounted = async (
-    forward: Forward, req: Request, res: Response, body: Buffer, pages: PageAccount, endpoint: Endpoint,
+    forward: Forward, req: Request, res: Response, request: { path: string; body: Buffer }, pages: PageAccount, endpoint: Endpoint,
   ): Promise<void> => {
     let rendered = 0;
     try {
       await forward(req, res, {
-        body,
+        ...request,
         onAnswer: (status, headers) => {
           rendered = status === 200 ? pagesAnswered(endpoint, headers) : 0;
+          const labels = Number(headers['x-total-count']);
+          noteRendered(res, { pages: rendered, ...(Number.isSafeInteger(labels) && { labels }) });
         },
       });
     } finally {
-      const booking = await pages.settle(rendered);
-      if (booking) log(`[${locals(res).requestId}] pages not counted: ${booking.message}`);
+      notCounted(res, await pages.settle(rendered));
     }
   };
 
   /** Proxy mode: no validation or rendering here, only the body limit and the pages-per-day account. */
   const passThrough = async (forward: Forward, req: Request, res: Response, endpoint: Endpoint): Promise<void> => {
+    const path = proxiedPath(req.originalUrl, req.url ?? '/');
     const body = await readRequestBody(req, settings.maxBodyBytes);
     const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
     const exceeded = await pages.open();
     if (exceeded) {
-      sendRateLimited(res, exceeded);
+      sendRateLimited(res, exceeded, emit);
       return;
     }
-    await forwardCounted(forward, req, res, body, pages, endpoint);
+    await forwardCounted(forward, req, res, { path, body }, pages, endpoint);
   };
 
   const handle = (endpoint: Endpoint) => async (req: Request, res: Response): Promise<void> => {
     if (upstream.mode === 'proxy') return passThrough(upstream.forward, req, res, endpoint);
     const params = req.params as Record<string, string | string[]>;
     const dpmm = parseDensity(params.dpmm as string);
-    const size = parseDimensions(params.dims as string);
+    const size = parseDimensions(params.dimensions as string);
     const index = endpoint.allLabels ? undefined : parseIndex(params.index as string);
     const format: OutputFormat = negotiateFormat(header(req, 'Accept'));
     if (endpoint.allLabels && format !== 'pdf') throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
@@ -198,24 +229,36 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
 
     const body = endpoint.zplFromPath ? undefined : await readZplBody(req, settings.maxBodyBytes);
     const zpl = body?.zpl ?? (params.zpl as string[]).join('/');
+    // The legacy service only ever sees this request rebuilt from what was validated above.
+    const target: LabelTarget = {
+      dpmm, ...size, ...(index !== undefined && { index }), ...(endpoint.zplFromPath && { zplSegments: params.zpl as string[] }),
+    };
 
     const pages = new PageAccount(usageStore, requestKey(res), settings.now(), settings.storeTimeoutMs);
     const exceeded = await pages.open();
     if (exceeded) {
-      sendRateLimited(res, exceeded);
+      sendRateLimited(res, exceeded, emit);
       return;
     }
     // Fallback: what we cannot produce goes to the legacy service, with the body bytes we received.
     const fallback = upstream.mode === 'fallback' ? upstream.forward : undefined;
-    const forwardInstead = (forward: Forward, reason: string): Promise<void> => {
-      log(JSON.stringify({ event: 'upstream_fallback', requestId: locals(res).requestId, reason }));
-      return forwardCounted(forward, req, res, body?.received ?? NO_BODY, pages, endpoint);
+    const forwardInstead = async (forward: Forward, reason: string, commands: string[]): Promise<void> => {
+      let path: string;
+      try {
+        path = labelUpstreamPath(target);
+      } catch (err) {
+        await pages.settle(0);
+        throw err;
+      }
+      emit({ type: 'fallback_forward', requestId: String(locals(res).requestId), reason, commands });
+      await forwardCounted(forward, req, res, { path, body: body?.received ?? NO_BODY }, pages, endpoint);
     };
     if (fallback && format === 'pdf' && asksForPageComposition((name) => header(req, name))) {
-      await forwardInstead(fallback, 'PDF page composition');
+      await forwardInstead(fallback, 'PDF page composition', ['page-composition']);
       return;
     }
     let result: RenderResult;
+    const renderStarted = performance.now();
     try {
       result = await render(zpl, {
         dpmm,
@@ -227,19 +270,26 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
         ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
       });
     } catch (err) {
+      noteRendered(res, { renderMs: elapsedMs(renderStarted) });
       await pages.settle(0);
       throw err;
     }
+    const renderMs = elapsedMs(renderStarted);
     if (fallback && result.unsupported.length > 0) {
-      await forwardInstead(fallback, `unsupported ${result.unsupported.join(' ')}`);
+      await forwardInstead(fallback, `unsupported ${result.unsupported.join(' ')}`, result.unsupported);
       return;
     }
-    const booking = await pages.settle(result.pages);
-    if (booking) log(`[${locals(res).requestId}] pages not counted: ${booking.message}`);
+    emit({
+      type: 'render', requestId: String(locals(res).requestId), dpmm, format,
+      labels: result.totalCount, pages: result.pages, durationMs: renderMs,
+    });
+    noteRendered(res, { labels: result.totalCount, pages: result.pages, renderMs });
+    notCounted(res, await pages.settle(result.pages));
 
     res.statusCode = 200;
     setHeaders(res, {
       'Content-Type': result.contentType,
+      'Content-Length': String(result.body.byteLength),
       'X-Total-Count': String(result.totalCount),
       'Content-Disposition': `inline; filename="label.${format}"`,
       [RENDERER_HEADER]: 'local',
@@ -249,11 +299,13 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     }
     res.end(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
 
-    if (upstream.mode === 'shadow' && format === 'png') {
+    // A GET whose ZPL has a dot segment has no path the legacy service would read the same: not shadowed.
+    const shadowPath = upstream.mode === 'shadow' && format === 'png' ? tryLabelUpstreamPath(target) : undefined;
+    if (upstream.mode === 'shadow' && shadowPath !== undefined) {
       upstream.shadow.offer({
         requestId: String(locals(res).requestId),
         method: req.method ?? 'GET',
-        url: req.url ?? '/',
+        path: shadowPath,
         headers: req.headers,
         body: body?.received ?? NO_BODY,
         index: index ?? 0,
@@ -262,34 +314,41 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     }
   };
 
-  const labels = '/printers/:dpmm/labels/:dims';
-  router.get(`${labels}/:index/*zpl`, handle({ allLabels: false, zplFromPath: true }));
-  router.post(`${labels}/:index`, handle({ allLabels: false, zplFromPath: false }));
-  router.post(labels, handle({ allLabels: true, zplFromPath: false }));
+  for (const endpoint of ENDPOINTS) router[endpoint.method](expressPath(endpoint.template), handle(endpoint));
 
   router.use(async (req: Request, res: Response) => {
     if (upstream.mode !== 'proxy') return sendPlainError(res, 404, NOT_FOUND_MESSAGE);
-    // Proxy mode forwards everything; paths that render nothing count no pages.
-    await upstream.forward(req, res, { body: await readRequestBody(req, settings.maxBodyBytes) });
+    // Proxy mode forwards every path that stays below the upstream base; paths that render nothing count no pages.
+    const path = proxiedPath(req.originalUrl, req.url ?? '/');
+    await upstream.forward(req, res, { path, body: await readRequestBody(req, settings.maxBodyBytes) });
   });
-  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
       res.destroy();
       return;
     }
     if (err instanceof PlainHttpError) {
-      if (err.status === 413) res.setHeader('Connection', 'close');
-      if (err.status >= 500) log(`[${locals(res).requestId}] ${err.message}`); // a set-up fault the operator must see
+      // An upload still arriving past the drain bound (request-body.ts) is cut off after the answer.
+      if (err.status === 413 && !req.complete) res.setHeader('Connection', 'close');
+      // a set-up fault the operator must see
+      if (err.status >= 500) emit({ type: 'setup_fault', requestId: String(locals(res).requestId), status: err.status, message: err.message });
       sendPlainError(res, err.status, err.message);
     } else if (err instanceof RenderError) {
-      sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
+      const status = RENDER_ERROR_STATUS[err.code] ?? 500;
+      const requestId = String(locals(res).requestId);
+      if (err.code === 'timeout') {
+        emit({ type: 'render_timeout', requestId, message: err.message, ...(locals(res).apiKey !== undefined && { keyId: requestKey(res).id }) });
+      } else if (status === 503) {
+        emit({ type: 'overloaded', requestId, message: err.message });
+      }
+      sendPlainError(res, status, err.message);
     } else if (err instanceof StoreUnavailableError) {
-      logStoreOutage(`[${locals(res).requestId}] ${err.message}`);
+      emit({ type: 'unavailable', requestId: String(locals(res).requestId), cause: err.store.replace(' ', '_'), message: err.message });
       sendStoreUnavailable(res);
     } else if (isClientError(err)) {
       sendPlainError(res, err.status, err.status === 400 ? 'Malformed request URL' : `HTTP ${err.status}`);
     } else {
-      log(`[${locals(res).requestId}] unexpected failure: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      emit({ type: 'failure', requestId: String(locals(res).requestId), detail: err instanceof Error ? err.stack ?? err.message : String(err) });
       sendPlainError(res, 500, 'Internal server error');
     }
   });
@@ -300,6 +359,12 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     router(req, res, next);
   }, { close });
+}
+
+/** The path of a request URL (below the mount point), without its query. */
+function pathOf(url: string | undefined): string {
+  const path = (url ?? '/').split('?')[0]!;
+  return path === '' ? '/' : path;
 }
 
 /** Express's own 4xx errors (e.g. an undecodable path parameter). */

@@ -5,6 +5,7 @@ import { Keyv } from 'keyv';
 import { createMemoryKeyStore, KeyvKeyStore, type KeyStore } from './keys/key-store.js';
 import type { StoredKey } from './keys/key-record.js';
 import { StoreUnavailableError } from './deadline.js';
+import { RedisSeedMarker } from './keys/seed-marker.js';
 import { connectRedis, redactUrl, type RedisConnection, type RedisConnectionOptions } from './redis-connection.js';
 import { RedisUsageStore } from './usage/redis-usage-store.js';
 import { MemoryUsageStore, type UsageStore } from './usage/usage-store.js';
@@ -29,6 +30,11 @@ export interface RedisStoresOptions extends RedisConnectionOptions {
   namespace?: string;
   /** How long `ready` (and key management calls made before the first connection) wait for Redis (default 10 s). */
   readyTimeoutMs?: number;
+  /**
+   * Not ready (503) until the keys are seeded (seedKeys writes a marker `<namespace>:seeded`), from the start.
+   * Default false: only after a seeding has been seen does a missing marker count as lost data.
+   */
+  requireSeed?: boolean;
 }
 
 export const DEFAULT_REDIS_READY_TIMEOUT_MS = 10_000;
@@ -52,9 +58,13 @@ export function createRedisStores(options: RedisStoresOptions): Stores & { conne
   const ready = firstConnection(connection, options.url, options.readyTimeoutMs ?? DEFAULT_REDIS_READY_TIMEOUT_MS);
   const adapter = new KeyvRedis<StoredKey>(connection.client, { throwOnErrors: true, throwOnConnectError: true });
   const keyv = new Keyv<StoredKey>({ store: adapter, namespace: `${namespace}:keys`, useKeyPrefix: false, throwOnErrors: true });
+  const seedMarker = new RedisSeedMarker(connection, `${namespace}:seeded`, {
+    ...(options.requireSeed !== undefined && { requireSeed: options.requireSeed }),
+    ...(options.log && { log: options.log }),
+  });
   // Key management waits for the first connection (`await keyStore.add()` right after start-up works);
   // request-time look-ups (find) never wait: the router answers 503 while Redis is not ready.
-  const keyStore = new KeyvKeyStore(keyv, { isReady: connection.isReady, close: connection.close, whenReady: () => ready });
+  const keyStore = new KeyvKeyStore(keyv, { isReady: connection.isReady, close: connection.close, whenReady: () => ready, seedMarker });
   const usageStore = new RedisUsageStore(connection, namespace);
   return { keyStore, usageStore, connection, ready, close: connection.close };
 }

@@ -20,13 +20,14 @@ describe('standalone server with UPSTREAM_* variables', () => {
     const key = devKey!;
     try {
       expect((await request(base).post(PATH).type('form').send('^XA^XZ')).status).to.equal(401);
-      const res = await request(base).post(PATH).set('X-API-Key', key).type('form').send('^XA^FDa+b%25^FS^XZ')
+      const res = await request(base).post(PATH).set('X-API-Key', key).set('Cookie', 'sid=host-secret').type('form').send('^XA^FDa+b%25^FS^XZ')
         .buffer(true).parse((r, cb) => { const c: Buffer[] = []; r.on('data', (d: Buffer) => c.push(d)); r.on('end', () => cb(null, Buffer.concat(c))); });
       expect(res.status).to.equal(200);
       expect(res.headers['x-renderer']).to.equal('upstream');
       expect(Buffer.compare(res.body as Buffer, UPSTREAM_PNG)).to.equal(0);
       expect(upstream.received).to.have.length(1);
       expect(upstream.received[0]!.headers['x-api-key']).to.equal('k_legacy');
+      expect(upstream.received[0]!.headers).to.not.have.property('cookie');
       expect(upstream.received[0]!.body.toString()).to.equal('^XA^FDa+b%25^FS^XZ');
     } finally {
       await stop(child);
@@ -53,6 +54,8 @@ describe('standalone server with UPSTREAM_* variables', () => {
         shadow: { sampleRate: 0.25, storeDir: '/tmp/d' },
       });
     expect(readServerConfig({}).upstream).to.deep.equal({ mode: 'off' });
+    expect(readServerConfig({ UPSTREAM_FORWARD_HEADERS: 'Accept, X-Tenant,' }).forwardHeaders).to.deep.equal(['Accept', 'X-Tenant']);
+    expect(readServerConfig({})).to.not.have.property('forwardHeaders');
     for (const [env, message] of [
       [{ UPSTREAM_MODE: 'shadow' }, 'UPSTREAM_MODE=shadow needs UPSTREAM_URL'],
       [{ UPSTREAM_MODE: 'mirror', UPSTREAM_URL: upstream.url }, 'UPSTREAM_MODE must be off, fallback, shadow or proxy, not mirror'],

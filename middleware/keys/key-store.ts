@@ -2,6 +2,7 @@
 
 import { Keyv } from 'keyv';
 import { hashKey, KEY_ID_LENGTH, sameHash, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from './key-record.js';
+import type { SeedMarker } from './seed-marker.js';
 
 /** What may change on a stored key after it was created. */
 export type KeyChanges = Partial<Pick<StoredKey, 'scope' | 'expiresAt' | 'revoked' | 'requestsPerSecond' | 'pagesPerDay' | 'organization'>>;
@@ -22,32 +23,51 @@ export interface KeyStore {
   expire(ref: string, at?: Date): Promise<StoredKey | undefined>;
   remove(ref: string): Promise<boolean>;
   close(): Promise<void>;
+  /** Records that a complete seeding is in the store (see seedKeys); stores that can lose their data check for it. */
+  markSeeded?(): Promise<void>;
+  /**
+   * `listener` runs whenever the store finds the seeding it expects missing (its data lost, e.g. Redis restarted
+   * without persistence); the store answers not ready until it is seeded again, e.g. by the listener.
+   */
+  onSeedMissing?(listener: () => void): void;
 }
 
 const HEX_PREFIX = /^[0-9a-f]{8,64}$/;
+const FULL_HASH = /^[0-9a-f]{64}$/;
 
 export class KeyvKeyStore implements KeyStore {
   readonly #keyv: Keyv<StoredKey>;
   readonly #ready: () => boolean;
   readonly #close: () => Promise<void>;
   readonly #whenReady: () => Promise<void>;
+  readonly #marker: SeedMarker | undefined;
 
-  /** `whenReady`: what key management (everything but find) waits for first, e.g. the first Redis connection. */
-  constructor(keyv: Keyv<StoredKey>, options: { isReady?: () => boolean; close?: () => Promise<void>; whenReady?: () => Promise<void> } = {}) {
+  /**
+   * `whenReady`: what key management (everything but find) waits for first, e.g. the first Redis connection;
+   * `seedMarker`: how the store knows it lost its seeding (see seed-marker.ts).
+   */
+  constructor(
+    keyv: Keyv<StoredKey>,
+    options: { isReady?: () => boolean; close?: () => Promise<void>; whenReady?: () => Promise<void>; seedMarker?: SeedMarker } = {},
+  ) {
     this.#keyv = keyv;
     this.#whenReady = options.whenReady ?? (() => Promise.resolve());
     this.#ready = options.isReady ?? (() => true);
     this.#close = options.close ?? (() => keyv.disconnect());
+    this.#marker = options.seedMarker;
   }
 
   isReady(): boolean {
-    return this.#ready();
+    return this.#ready() && !(this.#marker?.blocking() ?? false);
   }
 
   async find(plainKey: string): Promise<StoredKey | undefined> {
     const hash = hashKey(plainKey);
     const stored = await this.#keyv.get(hash);
-    return stored !== undefined && sameHash(stored.hash, hash) ? stored : undefined;
+    if (stored !== undefined && sameHash(stored.hash, hash)) return stored;
+    // An unknown key may mean the store was emptied (e.g. Redis flushed): a 503, not a 401, until re-seeded.
+    if (this.#marker && !(await this.#marker.confirm())) throw new Error('key store lost its data; waiting to be seeded again');
+    return undefined;
   }
 
   async add(record: KeyRecord): Promise<StoredKey> {
@@ -101,13 +121,24 @@ export class KeyvKeyStore implements KeyStore {
     return this.#close();
   }
 
+  async markSeeded(): Promise<void> {
+    await this.#marker?.mark();
+  }
+
+  onSeedMissing(listener: () => void): void {
+    this.#marker?.onMissing(listener);
+  }
+
   /** The hash a reference names: an id or hash prefix matching exactly one key, else the hash of a plain key. */
   async #resolve(ref: string): Promise<string | undefined> {
     const lower = ref.toLowerCase();
-    if (HEX_PREFIX.test(lower)) {
+    // A whole hash needs no listing (seeding looks every key up this way).
+    if (FULL_HASH.test(lower)) {
+      if (await this.#keyv.has(lower)) return lower;
+    } else if (HEX_PREFIX.test(lower)) {
       const matches = (await this.list()).filter((k) => k.hash.startsWith(lower));
       if (matches.length === 1) return matches[0]!.hash;
-      if (matches.length > 1 && lower.length < 64) {
+      if (matches.length > 1) {
         throw new Error(`key reference ${ref} is ambiguous; give at least ${KEY_ID_LENGTH} hex digits`);
       }
     }
@@ -120,11 +151,4 @@ export class KeyvKeyStore implements KeyStore {
 /** An in-memory key store (one process; the default). */
 export function createMemoryKeyStore(): KeyStore {
   return new KeyvKeyStore(new Keyv<StoredKey>({ store: new Map(), namespace: 'zpl-keys', throwOnErrors: true }));
-}
-
-/** Adds every record to the store (e.g. from API_KEYS_FILE). */
-export async function seedKeys(store: KeyStore, records: readonly KeyRecord[]): Promise<StoredKey[]> {
-  const stored: StoredKey[] = [];
-  for (const record of records) stored.push(await store.add(record));
-  return stored;
 }

@@ -9,9 +9,11 @@ import { authorize } from '../authorize.js';
 import { StoreUnavailableError } from '../deadline.js';
 import { PlainHttpError, RENDER_ERROR_STATUS, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
 import { sendBody, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
+import type { Emit } from '../events/service-events.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { parseDensity, parseDimensions, parseIndex } from '../path-params.js';
 import { readRequestBody } from '../request-body.js';
+import { requestId } from '../request-id.js';
 import { LEGACY_MOUNT_PATH, DEFAULT_STORE_TIMEOUT_MS } from '../router.js';
 import { readShadowCase, readShadowReport, SHADOW_IMAGE_NAME } from './shadow-report.js';
 
@@ -58,6 +60,8 @@ export interface PreviewRouterOptions {
   maxLabels?: number;
   maxPixels?: number;
   storeTimeoutMs?: number;
+  /** The service's event sink (refusals, failures); default: events go nowhere but failures to `log`. */
+  emit?: Emit;
   log?: (message: string) => void;
 }
 
@@ -73,11 +77,14 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
   const apiPath = (options.apiPath ?? LEGACY_MOUNT_PATH).replace(/\/+$/, '');
   const log = options.log ?? ((message: string) => console.error(message));
   const router = Router();
-  const withKey = authorize({
+  const emit: Emit = options.emit ?? (() => {});
+  // Each keyed route gets a request id first, as the legacy API's answers do.
+  const withKey = [requestId, authorize({
     keyStore: options.keyStore,
     storeTimeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
     now: () => new Date(),
-  });
+    emit,
+  })] as const;
 
   const page = (file: string) => async (_req: Request, res: Response): Promise<void> => {
     const html = await readFile(new URL(file, WEB_DIR), 'utf8');
@@ -94,7 +101,7 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
     sendBody(res, 200, 'text/javascript; charset=utf-8', await readFile(new URL(name, SCRIPT_DIR)));
   });
 
-  router.post('/preview/layout/:dpmm/:dims/:index', withKey, async (req: Request, res: Response) => {
+  router.post('/preview/layout/:dpmm/:dims/:index', ...withKey, async (req: Request, res: Response) => {
     const layoutOptions: PreviewLayoutOptions = {
       dpmm: parseDensity(String(req.params.dpmm)),
       ...parseDimensions(String(req.params.dims)),
@@ -114,10 +121,10 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
   if (options.shadowDir !== undefined) {
     const dir = options.shadowDir;
     router.get('/shadow', page('shadow.html'));
-    router.get('/shadow/cases.json', withKey, async (_req: Request, res: Response) => {
+    router.get('/shadow/cases.json', ...withKey, async (_req: Request, res: Response) => {
       sendJson(res, await readShadowReport(dir));
     });
-    router.get('/shadow/images/:file', withKey, async (req: Request, res: Response, next: NextFunction) => {
+    router.get('/shadow/images/:file', ...withKey, async (req: Request, res: Response, next: NextFunction) => {
       const name = String(req.params.file);
       const png = SHADOW_IMAGE_NAME.test(name) ? await readShadowCase(dir, name) : undefined;
       if (!png) return next();

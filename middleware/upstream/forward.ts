@@ -1,18 +1,24 @@
-// Forwarding one request to the legacy service with http-proxy-middleware: same method, path, headers and
-// body bytes (our body parser already read the stream, so the bytes we kept are written again), the
-// client's X-API-Key replaced by ours; the answer streams back unchanged, marked `X-Renderer: upstream`.
+// Forwarding one request to the legacy service with http-proxy-middleware: same method, a path the caller
+// built (never the raw request target), an allowlist of headers and the body bytes (our body parser already
+// read the stream, so the bytes we kept are written again), the client's X-API-Key replaced by ours; the
+// answer streams back unchanged, marked `X-Renderer: upstream`.
 
 import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { RENDERER_HEADER } from '../api-table.js';
+import type { Emit } from '../events/service-events.js';
 import { sendPlainError } from '../http-errors.js';
 import { locals, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
 import type { UpstreamOptions } from './options.js';
+import { keepsHeader, type HeaderAllowlist } from './outgoing-headers.js';
 
-export const RENDERER_HEADER = 'X-Renderer';
+export { RENDERER_HEADER };
 
 export interface Forwarding {
+  /** Path (and query) below the upstream base URL: built from validated parameters, or checked by proxiedPath. */
+  path: string;
   /** The request body exactly as received (empty for GET). */
   body: Buffer;
   /** Called with the legacy service's status and headers before they are sent on. */
@@ -33,9 +39,12 @@ interface InFlight extends Forwarding {
 }
 
 const IN_FLIGHT = 'upstreamForwarding';
+/** The path below the upstream base that forward() sends a request to. */
+const UPSTREAM_PATH = Symbol('upstreamPath');
+type UpstreamBound = Request & { [UPSTREAM_PATH]?: string };
 
 export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' | 'timeoutMs'>> & UpstreamOptions,
-  log: (message: string) => void): Forwarder {
+  forwardHeaders: HeaderAllowlist, emit: Emit): Forwarder {
   const inFlight = (res: Response): InFlight => locals(res)[IN_FLIGHT] as InFlight;
   // Reused connections: a TLS handshake to the legacy service per request would cost more than the render.
   const agent = /^https:/i.test(upstream.url) ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
@@ -45,14 +54,18 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
     changeOrigin: true,
     agent,
     proxyTimeout: upstream.timeoutMs,
+    // pathRewrite sees only the request (no Express req.res in other hosts): the path forward() put on it.
+    pathRewrite: (_path: string, req: Request) => (req as UpstreamBound)[UPSTREAM_PATH]!,
     on: {
       proxyReq: (proxyReq: ClientRequest, req: Request, res: Response) => {
         const forwarding = inFlight(res);
         proxyReq.once('timeout', () => {
           forwarding.timedOut = true;
         });
-        if (upstream.apiKey === undefined) proxyReq.removeHeader('X-API-Key');
-        else proxyReq.setHeader('X-API-Key', upstream.apiKey);
+        for (const name of proxyReq.getHeaderNames()) {
+          if (!keepsHeader(forwardHeaders, name)) proxyReq.removeHeader(name);
+        }
+        if (upstream.apiKey !== undefined) proxyReq.setHeader('X-API-Key', upstream.apiKey);
         proxyReq.setHeader('X-Request-Id', String(locals(res).requestId));
         if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
           proxyReq.removeHeader('Transfer-Encoding');
@@ -71,7 +84,7 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
         const reason = forwarding.timedOut
           ? `did not answer within ${upstream.timeoutMs} ms`
           : `is unavailable (${err.code ?? err.message})`;
-        log(`[${String(locals(res).requestId)}] upstream renderer ${reason}`);
+        emit({ type: 'upstream_failed', requestId: String(locals(res).requestId), reason });
         if (res.headersSent) {
           res.destroy();
           return;
@@ -84,6 +97,7 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
 
   const forward: Forward = (req, res, forwarding) => {
     locals(res)[IN_FLIGHT] = { ...forwarding, timedOut: false } satisfies InFlight;
+    (req as UpstreamBound)[UPSTREAM_PATH] = forwarding.path;
     // Forwarding the body ourselves; an Expect header would stop http-proxy from emitting proxyReq.
     delete req.headers.expect;
     return new Promise<void>((resolve, reject) => {

@@ -3,6 +3,7 @@
 // is queued (bounded; full means dropped), runs on later turns, and every failure is only logged.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Emit } from '../events/service-events.js';
 import {
   DEFAULT_SHADOW_CONCURRENCY,
   DEFAULT_SHADOW_MIN_SCORE,
@@ -12,7 +13,7 @@ import {
   type ShadowOptions,
   type ShadowOutcome,
 } from './options.js';
-import { upstreamHeaders } from './outgoing-headers.js';
+import { upstreamHeaders, type HeaderAllowlist } from './outgoing-headers.js';
 import { createPngComparer, type ComparePngs, type PngComparer } from './png-comparer.js';
 import { caseEndpoint, ShadowStore } from './shadow-store.js';
 import { BoundedWorkQueue } from './work-queue.js';
@@ -21,8 +22,8 @@ import { BoundedWorkQueue } from './work-queue.js';
 export interface ShadowSample {
   requestId: string;
   method: string;
-  /** Path and query below the mount point, as received. */
-  url: string;
+  /** Path below the upstream base, built from the validated parameters (labelUpstreamPath). */
+  path: string;
   headers: IncomingHttpHeaders;
   /** The request body exactly as received (empty for GET). */
   body: Buffer;
@@ -32,13 +33,12 @@ export interface ShadowSample {
 
 export interface ShadowSettings {
   upstream: { url: string; apiKey?: string; timeoutMs: number };
+  forwardHeaders: HeaderAllowlist;
   shadow: ShadowOptions;
   onDivergence?: (event: DivergenceEvent) => void;
-  log: (message: string) => void;
+  emit: Emit;
   compare?: ComparePngs;
 }
-
-const DROP_LOG_INTERVAL_MS = 10_000;
 
 export class ShadowTraffic {
   readonly #settings: ShadowSettings;
@@ -52,8 +52,6 @@ export class ShadowTraffic {
   readonly #ownComparer: PngComparer | undefined;
   /** Aborts the requests in flight to the legacy service on close(). */
   readonly #stopping = new AbortController();
-  #droppedSinceLog = 0;
-  #dropLoggedAt = -Infinity;
 
   constructor(settings: ShadowSettings) {
     const { shadow } = settings;
@@ -71,7 +69,7 @@ export class ShadowTraffic {
   offer(sample: ShadowSample): boolean {
     if (this.#stopping.signal.aborted || !(this.#random() < this.#sampleRate)) return false;
     if (this.#queue.submit(() => this.#run(sample))) return true;
-    this.#logDropped();
+    this.#settings.emit({ type: 'shadow_dropped', dropped: 1 });
     return false;
   }
 
@@ -94,9 +92,9 @@ export class ShadowTraffic {
     let upstreamLabels: number | null;
     let png: Uint8Array;
     try {
-      const answer = await fetch(upstream.url.replace(/\/+$/, '') + sample.url, {
+      const answer = await fetch(upstream.url.replace(/\/+$/, '') + sample.path, {
         method: sample.method,
-        headers: upstreamHeaders(sample.headers, upstream.apiKey, sample.requestId),
+        headers: upstreamHeaders(sample.headers, this.#settings.forwardHeaders, upstream.apiKey, sample.requestId),
         ...(sample.body.length > 0 && { body: Uint8Array.from(sample.body) }),
         redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(upstream.timeoutMs), this.#stopping.signal]),
@@ -129,6 +127,7 @@ export class ShadowTraffic {
     const labels = { local: sample.local.labels, upstream: upstreamLabels };
     const divergent = status !== 200 || score < this.#minScore || (labels.upstream !== null && labels.upstream !== labels.local);
     if (!divergent) {
+      this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'matched', score });
       this.#settled({ requestId: sample.requestId, outcome: 'same', score });
       return;
     }
@@ -142,7 +141,7 @@ export class ShadowTraffic {
     };
     const files = await this.#save(sample, png, event);
     if (files) event.files = files;
-    this.#settings.log(JSON.stringify({ event: 'shadow_divergence', ...event }));
+    this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'diverged', divergence: event });
     this.#callHook('onDivergence', () => this.#settings.onDivergence?.(event));
     this.#settled({ requestId: sample.requestId, outcome: 'divergent', event });
   }
@@ -153,23 +152,23 @@ export class ShadowTraffic {
     const now = new Date();
     const id = `${now.getTime()}-${sample.requestId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
     try {
-      const record = { ...event, id, time: now.toISOString(), endpoint: caseEndpoint(sample.method, sample.url) };
+      const record = { ...event, id, time: now.toISOString(), endpoint: caseEndpoint(sample.method, sample.path) };
       return await this.#store.saveCase(record, sample.local.png, upstreamPng);
     } catch (err) {
-      this.#settings.log(JSON.stringify({ event: 'shadow_store_failed', requestId: sample.requestId, reason: describe(err) }));
+      this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_store_failed', requestId: sample.requestId, reason: describe(err) });
       return undefined;
     }
   }
 
   #failed(sample: ShadowSample, why: string): void {
     const reason = `upstream renderer ${why}`;
-    this.#settings.log(JSON.stringify({ event: 'shadow_failed', requestId: sample.requestId, reason }));
+    this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'upstream_error', reason });
     this.#settled({ requestId: sample.requestId, outcome: 'failed', reason });
   }
 
   #settled(outcome: ShadowOutcome): void {
     this.#store?.tally(outcome).catch((err: unknown) => {
-      this.#settings.log(JSON.stringify({ event: 'shadow_store_failed', requestId: outcome.requestId, reason: describe(err) }));
+      this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_store_failed', requestId: outcome.requestId, reason: describe(err) });
     });
     this.#callHook('onSettled', () => this.#settings.shadow.onSettled?.(outcome));
   }
@@ -179,16 +178,8 @@ export class ShadowTraffic {
     try {
       call();
     } catch (err) {
-      this.#settings.log(JSON.stringify({ event: 'shadow_hook_failed', hook: name, reason: describe(err) }));
+      this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_hook_failed', hook: name, reason: describe(err) });
     }
-  }
-
-  #logDropped(): void {
-    this.#droppedSinceLog++;
-    if (Date.now() - this.#dropLoggedAt < DROP_LOG_INTERVAL_MS) return;
-    this.#settings.log(JSON.stringify({ event: 'shadow_dropped', dropped: this.#droppedSinceLog, reason: 'queue full' }));
-    this.#dropLoggedAt = Date.now();
-    this.#droppedSinceLog = 0;
   }
 }
 

@@ -1,5 +1,7 @@
 // An Express app that mounts the legacy router the way users do, with a memory key store and a set of keys.
 
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import type request from 'supertest';
 import {
@@ -12,6 +14,7 @@ import {
   type Stores,
 } from '../../middleware/index.js';
 import type { RenderRequest, RenderResult } from '../../renderer/index.js';
+import { checkAnswers } from './openapi-check.js';
 
 export const BASE = LEGACY_MOUNT_PATH;
 
@@ -72,6 +75,9 @@ export async function buildApp(options: Partial<LegacyRouterOptions> = {}, keys:
   const stores = createMemoryStores();
   for (const record of keys) await stores.keyStore.add(record);
   const app = express();
+  // Answers of our own (not the legacy service's, passed through in proxy and fallback modes) are checked
+  // against the OpenAPI document; test/ops-openapi.test.ts fails the run on any mismatch.
+  if ((options.mode ?? 'off') === 'off' || options.mode === 'shadow') app.use(BASE, checkAnswers);
   app.use(BASE, createLegacyRouter({ ...stores, log: () => {}, ...options }));
   return { app, stores };
 }
@@ -86,4 +92,27 @@ export function binaryBody(res: request.Response, cb: (err: Error | null, body: 
 /** Path of a render endpoint under the mount point. */
 export function labelsPath(dpmm = '8dpmm', size = '4x6', ...rest: string[]): string {
   return [`${BASE}/printers/${dpmm}/labels/${size}`, ...rest].join('/');
+}
+
+export interface Listening {
+  server: Server;
+  port: number;
+  /** Closes the server and every connection still open. */
+  close(): void;
+}
+
+/** Serves `app` on an ephemeral port of 127.0.0.1, for clients that need a real socket. */
+export function listen(app: Express): Promise<Listening> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => {
+      resolve({
+        server,
+        port: (server.address() as AddressInfo).port,
+        close: () => {
+          server.closeAllConnections();
+          server.close();
+        },
+      });
+    });
+  });
 }

@@ -19,6 +19,14 @@ export interface ReceivedRequest {
 
 export type Answer = (received: ReceivedRequest, res: Response) => void;
 
+/** Any request that reached the fake's server, below the base path or not. */
+export interface Arrival {
+  method: string;
+  /** The request target as it arrived. */
+  target: string;
+  host: string | undefined;
+}
+
 /** The known label the fake answers with by default. */
 export const UPSTREAM_PNG = boxPng(16, 8, { x: 2, y: 2, w: 5, h: 3 });
 
@@ -30,6 +38,8 @@ export interface FakeUpstream {
   /** Base URL to configure as `upstream.url`. */
   url: string;
   received: ReceivedRequest[];
+  /** Every request that reached the server, wherever it was going (paths outside the base get a 404). */
+  arrivals: Arrival[];
   /** How the next requests are answered (default `answerPng`). */
   answer: Answer;
   /** Resolves once `count` requests have arrived in all. */
@@ -41,11 +51,13 @@ export interface FakeUpstream {
 
 export async function startFakeUpstream(answer: Answer = answerPng): Promise<FakeUpstream> {
   const received: ReceivedRequest[] = [];
+  const arrivals: Arrival[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const app = express();
   const fake: FakeUpstream = {
     url: '',
     received,
+    arrivals,
     answer,
     held: [],
     requests: (count) => new Promise((resolve) => {
@@ -57,6 +69,10 @@ export async function startFakeUpstream(answer: Answer = answerPng): Promise<Fak
       server.close(() => resolve());
     }),
   };
+  app.use((req, _res, next) => {
+    arrivals.push({ method: req.method, target: req.originalUrl, host: req.headers.host });
+    next();
+  });
   app.use(UPSTREAM_BASE_PATH, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -1,0 +1,67 @@
+// One request_done event per request, when the answer is finished or the client has gone away: the access
+// line and the HTTP metrics. Handlers put what they rendered into locals(res).rendered (see RenderedSummary).
+
+import { performance } from 'node:perf_hooks';
+import { RENDERER_HEADER } from '../api-table.js';
+import { locals, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
+import type { StoredKey } from '../keys/key-record.js';
+import type { Emit } from './service-events.js';
+
+/** What a handler rendered or forwarded, for the access line. */
+export interface RenderedSummary {
+  labels?: number;
+  pages?: number;
+  renderMs?: number;
+}
+
+/** Records what the request rendered, for its access line. */
+export function noteRendered(res: Response, summary: RenderedSummary): void {
+  const state = locals(res);
+  state.rendered = { ...(state.rendered as RenderedSummary | undefined), ...summary };
+}
+
+/** Milliseconds since a performance.now() reading, to 0.01 ms. */
+export function elapsedMs(since: number): number {
+  return Math.round((performance.now() - since) * 100) / 100;
+}
+
+export interface AccessEventOptions {
+  /** The route template of a request (below the mount point), or `unmatched`. */
+  route: (req: Request) => string;
+  /** Operations routes: their access lines are debug. */
+  operational?: boolean;
+}
+
+export function accessEvents(emit: Emit, { route, operational }: AccessEventOptions) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = performance.now();
+    const template = route(req);
+    let reported = false;
+    const report = (): void => {
+      if (reported) return;
+      reported = true;
+      const state = locals(res);
+      const key = state.apiKey as StoredKey | undefined;
+      const rendered = state.rendered as RenderedSummary | undefined;
+      const length = Number(res.getHeader('Content-Length'));
+      const renderer = res.getHeader(RENDERER_HEADER);
+      emit({
+        type: 'request_done',
+        requestId: String(state.requestId ?? ''),
+        method: req.method ?? 'GET',
+        route: template,
+        status: res.statusCode,
+        ...(key && { keyId: key.id }),
+        ...rendered,
+        ...(Number.isFinite(length) && { bytes: length }),
+        durationMs: elapsedMs(started),
+        ...(typeof renderer === 'string' && { renderer }),
+        completed: res.writableFinished,
+        ...(operational && { operational }),
+      });
+    };
+    res.once('finish', report);
+    res.once('close', report);
+    next();
+  };
+}

@@ -1,0 +1,215 @@
+// The service's typed event sink: the routers say what happened as plain records; logging and metrics are
+// subscribers, so neither router knows pino or prom-client. Events never carry keys, bodies or HTTP objects.
+
+import type { DivergenceEvent } from '../upstream/options.js';
+
+/** One request answered (or abandoned by its client): the access line and the HTTP metrics. */
+export interface RequestDoneEvent {
+  type: 'request_done';
+  requestId: string;
+  method: string;
+  /** The endpoint's path template (`/printers/{dpmm}/labels/{dimensions}/{index}`), or `unmatched`. */
+  route: string;
+  status: number;
+  /** Id of the key the request was authorized with (never the key itself). */
+  keyId?: string;
+  /** Labels the document produces (X-Total-Count), when something was rendered or forwarded. */
+  labels?: number;
+  /** Label pages drawn into the answer. */
+  pages?: number;
+  /** Time spent rendering, waiting for a worker included. */
+  renderMs?: number;
+  /** Body bytes sent, when the answer declared them. */
+  bytes?: number;
+  durationMs: number;
+  /** Who drew the answer: `local` or `upstream`. */
+  renderer?: string;
+  /** False when the client went away before the answer was complete. */
+  completed: boolean;
+  /** Operations routes (probes, scrapes) are logged at debug so they do not drown the access log. */
+  operational?: boolean;
+}
+
+/** One successful render here. */
+export interface RenderEvent {
+  type: 'render';
+  requestId: string;
+  dpmm: number;
+  format: string;
+  labels: number;
+  pages: number;
+  durationMs: number;
+}
+
+/** A request refused by a key check (401, 403). */
+export interface RefusedEvent {
+  type: 'refused';
+  requestId: string;
+  status: number;
+  error: string;
+  keyId?: string;
+}
+
+/** A 429. */
+export interface RateLimitedEvent {
+  type: 'rate_limited';
+  requestId: string;
+  keyId: string;
+  limitType: string;
+  limitScope: string;
+  limit: number;
+}
+
+/** A 503 because a store did not answer (`key_store`, `usage_store`). */
+export interface UnavailableEvent {
+  type: 'unavailable';
+  requestId: string;
+  cause: string;
+  message: string;
+}
+
+/** A 503 because the render pool's queue is full. */
+export interface OverloadedEvent {
+  type: 'overloaded';
+  requestId: string;
+  message: string;
+}
+
+/** A render stopped past its time budget. */
+export interface RenderTimeoutEvent {
+  type: 'render_timeout';
+  requestId: string;
+  keyId?: string;
+  message: string;
+}
+
+/** The legacy service could not be reached, or stayed silent (a 502 to the client). */
+export interface UpstreamFailedEvent {
+  type: 'upstream_failed';
+  requestId: string;
+  reason: string;
+}
+
+/** Fallback mode sent a request to the legacy service instead of rendering it. */
+export interface FallbackForwardEvent {
+  type: 'fallback_forward';
+  requestId: string;
+  reason: string;
+  /** The commands this renderer does not draw, or `page-composition` for composed PDFs. */
+  commands: string[];
+}
+
+export type ShadowResultEvent =
+  | { type: 'shadow_result'; requestId: string; outcome: 'matched'; score: number }
+  | { type: 'shadow_result'; requestId: string; outcome: 'diverged'; divergence: DivergenceEvent }
+  | { type: 'shadow_result'; requestId: string; outcome: 'upstream_error'; reason: string };
+
+/** Shadow samples dropped because the queue was full (log lines add them up per interval). */
+export interface ShadowDroppedEvent {
+  type: 'shadow_dropped';
+  dropped: number;
+}
+
+/** Shadow-mode trouble of our own: storing images, a throwing hook. */
+export interface ShadowProblemEvent {
+  type: 'shadow_problem';
+  problem: 'shadow_store_failed' | 'shadow_hook_failed';
+  requestId?: string;
+  hook?: string;
+  reason: string;
+}
+
+/** Pages rendered but not booked against the key's day (the usage store failed after the render). */
+export interface PagesNotCountedEvent {
+  type: 'pages_not_counted';
+  requestId: string;
+  message: string;
+}
+
+/** A failure nobody expected (a 500 without a render error); `detail` has the stack for the log. */
+export interface FailureEvent {
+  type: 'failure';
+  requestId: string;
+  detail: string;
+}
+
+/** A set-up fault of the host answered 5xx (e.g. a body parser read the body before the router). */
+export interface SetupFaultEvent {
+  type: 'setup_fault';
+  requestId: string;
+  status: number;
+  message: string;
+}
+
+/** The key store lost its seeded keys (Redis came back empty), was seeded again, or seeding failed. */
+export interface KeySeedingEvent {
+  type: 'key_seeding';
+  outcome: 'lost' | 'seeded_again' | 'failed';
+  message: string;
+  /** seeded_again: how many keys were written. */
+  keys?: number;
+}
+
+/** A store's connection went down or came back. */
+export interface StoreStateEvent {
+  type: 'store_state';
+  ready: boolean;
+  message: string;
+}
+
+/** Anything else worth a log line (start-up, shutdown). */
+export interface NoticeEvent {
+  type: 'notice';
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
+
+export type ServiceEvent =
+  | RequestDoneEvent
+  | RenderEvent
+  | RefusedEvent
+  | RateLimitedEvent
+  | UnavailableEvent
+  | OverloadedEvent
+  | RenderTimeoutEvent
+  | UpstreamFailedEvent
+  | FallbackForwardEvent
+  | ShadowResultEvent
+  | ShadowDroppedEvent
+  | ShadowProblemEvent
+  | PagesNotCountedEvent
+  | FailureEvent
+  | SetupFaultEvent
+  | KeySeedingEvent
+  | StoreStateEvent
+  | NoticeEvent;
+
+export type ServiceEventType = ServiceEvent['type'];
+export type EventListener = (event: ServiceEvent) => void;
+export type Emit = (event: ServiceEvent) => void;
+
+export interface EventSink {
+  emit: Emit;
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: EventListener): () => void;
+}
+
+/** A synchronous fan-out. A throwing listener is a subscriber's bug: it never reaches the request. */
+export function createEventSink(): EventSink {
+  const listeners = new Set<EventListener>();
+  return {
+    emit(event) {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch {
+          // a broken log or metric must not fail a request
+        }
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,225 @@
+// The OpenAPI 3.1 document of the legacy API, built from the tables the router validates with (api-table.ts)
+// and the renderer-error table (http-errors.ts), so the document says what the code does.
+
+import {
+  API_KEY_HEADER,
+  ENDPOINTS,
+  JSON_ERRORS,
+  LABEL_RESPONSE_HEADERS,
+  PLAIN_ERRORS,
+  REQUEST_HEADERS,
+  REQUEST_ID_RESPONSE_HEADER,
+  templateParameters,
+  type EndpointSpec,
+  type JsonErrorSpec,
+  type RequestHeaderSpec,
+  type ResponseHeaderSpec,
+} from '../api-table.js';
+import { RENDER_ERROR_STATUS } from '../http-errors.js';
+import { LEGACY_MOUNT_PATH } from '../router.js';
+
+type Json = Record<string, unknown>;
+
+export interface OpenApiOptions {
+  /** The package version (info.version). */
+  version: string;
+  /** Mount paths of the legacy router (servers); default the legacy one. */
+  legacyPaths?: readonly string[];
+}
+
+/** A pattern that matches its letters in either case (JSON Schema patterns have no `i` flag). */
+export function anyCasePattern(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      out += c + (pattern[++i] ?? '');
+    } else if (inClass) {
+      out += c;
+      if (c === ']') inClass = false;
+    } else if (c === '[') {
+      out += c;
+      inClass = true;
+    } else if (/[a-z]/i.test(c)) {
+      out += `[${c.toLowerCase()}${c.toUpperCase()}]`;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function headerValueSchema(spec: RequestHeaderSpec): Json {
+  if (spec.values && spec.refusal) {
+    return { type: 'string', pattern: anyCasePattern(`^(?:${spec.values.map(escapeRegExp).join('|')})$`), examples: [...spec.values] };
+  }
+  if (spec.values) return { type: 'string', examples: [...spec.values], default: spec.values[0] };
+  if (spec.pattern) return { type: 'string', pattern: spec.refusal ? anyCasePattern(spec.pattern) : spec.pattern, ...(spec.example && { examples: [spec.example] }) };
+  return { type: 'string' };
+}
+
+function headerParameter(spec: RequestHeaderSpec): Json {
+  const values = spec.values ? ` Values (any case): ${spec.values.map((v) => `\`${v}\``).join(', ')}.` : '';
+  const refused = spec.refusal ? ' Other values are a 400.' : '';
+  return {
+    name: spec.name,
+    in: 'header',
+    required: false,
+    description: `${spec.description}${values}${refused}${spec.pdfOnly ? ' PDF output only.' : ''}`,
+    schema: headerValueSchema(spec),
+  };
+}
+
+function responseHeader(spec: ResponseHeaderSpec): Json {
+  return {
+    description: spec.description,
+    required: spec.required,
+    schema: spec.type === 'integer' ? { type: 'string', pattern: '^\\d+$' } : { type: 'string', ...(spec.pattern && { pattern: spec.pattern }) },
+  };
+}
+
+function responseHeaders(specs: readonly ResponseHeaderSpec[]): Json {
+  return Object.fromEntries([REQUEST_ID_RESPONSE_HEADER, ...specs].map((h) => [h.name, responseHeader(h)]));
+}
+
+/** The JSON body schema of one status: its `error` codes and their extra fields. */
+function jsonErrorSchema(specs: readonly JsonErrorSpec[]): Json {
+  const fields: Record<string, object> = Object.assign({}, ...specs.map((s) => s.fields ?? {}));
+  return {
+    type: 'object',
+    required: ['error', 'message', ...Object.keys(fields)],
+    properties: {
+      error: { type: 'string', enum: specs.map((s) => s.error) },
+      message: { type: 'string' },
+      ...fields,
+    },
+    additionalProperties: false,
+  };
+}
+
+const PLAIN_ERROR_SCHEMA = { type: 'string', pattern: '^ERROR: ' };
+
+/** Every error status: plain-text ones from the table and the renderer's codes, JSON ones by `error` code. */
+function errorResponses(): Record<string, Json> {
+  const plain = new Map(PLAIN_ERRORS.map((e) => [e.status, e.description]));
+  const standaloneOnly = new Set(PLAIN_ERRORS.filter((e) => e.standaloneOnly).map((e) => e.status));
+  for (const [code, status] of Object.entries(RENDER_ERROR_STATUS)) {
+    if (!plain.has(status)) plain.set(status, `The renderer failed with \`${code}\`.`);
+  }
+  const json = new Map<number, JsonErrorSpec[]>();
+  for (const spec of JSON_ERRORS) json.set(spec.status, [...(json.get(spec.status) ?? []), spec]);
+
+  const statuses = [...new Set([...plain.keys(), ...json.keys()])].sort((a, b) => a - b);
+  return Object.fromEntries(statuses.map((status) => {
+    const jsonSpecs = json.get(status) ?? [];
+    const descriptions = [
+      ...(plain.has(status) ? [`Plain text: ${plain.get(status)}`] : []),
+      ...jsonSpecs.map((s) => `JSON \`${s.error}\`: ${s.description}`),
+    ];
+    const content: Json = {};
+    if (plain.has(status)) content['text/plain'] = { schema: PLAIN_ERROR_SCHEMA };
+    if (jsonSpecs.length > 0) content['application/json'] = { schema: { $ref: `#/components/schemas/Error${status}` } };
+    const headers = jsonSpecs.flatMap((s) => s.headers ?? []);
+    return [String(status), {
+      description: descriptions.join(' '),
+      ...(standaloneOnly.has(status) && { 'x-standalone-only': true }),
+      headers: responseHeaders([...new Map(headers.map((h) => [h.name, h])).values()]),
+      content,
+    }];
+  }));
+}
+
+function jsonErrorSchemas(): Json {
+  const byStatus = new Map<number, JsonErrorSpec[]>();
+  for (const spec of JSON_ERRORS) byStatus.set(spec.status, [...(byStatus.get(spec.status) ?? []), spec]);
+  return Object.fromEntries([...byStatus].map(([status, specs]) => [`Error${status}`, jsonErrorSchema(specs)]));
+}
+
+const ZPL_TEXT = { type: 'string', description: 'The ZPL document, byte for byte (never form-decoded).' };
+
+const REQUEST_BODY = {
+  required: true,
+  description: 'The ZPL document: the raw body (any content type; `application/x-www-form-urlencoded` is read as is), ' +
+    'or the `file` field of a multipart form.',
+  content: {
+    'application/x-www-form-urlencoded': { schema: ZPL_TEXT },
+    'text/plain': { schema: ZPL_TEXT },
+    'application/octet-stream': { schema: ZPL_TEXT },
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The ZPL document (a file or a plain field).' } },
+      },
+    },
+  },
+};
+
+function operation(endpoint: EndpointSpec, errors: Record<string, Json>): Json {
+  const formats = endpoint.allLabels ? ['application/pdf'] : ['image/png', 'application/pdf'];
+  return {
+    operationId: endpoint.id,
+    summary: endpoint.summary,
+    description: endpoint.description,
+    parameters: [
+      ...templateParameters(endpoint.template).map((p) => ({ $ref: `#/components/parameters/${p.name}` })),
+      ...REQUEST_HEADERS.map((h) => ({ $ref: `#/components/parameters/${headerComponentName(h.name)}` })),
+    ],
+    ...(!endpoint.zplFromPath && { requestBody: REQUEST_BODY }),
+    responses: {
+      200: {
+        description: endpoint.allLabels ? 'Every label, one PDF page each.' : 'The label.',
+        headers: responseHeaders(LABEL_RESPONSE_HEADERS),
+        content: Object.fromEntries(formats.map((f) => [f, { schema: { type: 'string', contentMediaType: f } }])),
+      },
+      ...errors,
+    },
+  };
+}
+
+function headerComponentName(header: string): string {
+  return `header.${header}`;
+}
+
+export function buildOpenApiDocument(options: OpenApiOptions): Json {
+  const errors = errorResponses();
+  const paths: Record<string, Json> = {};
+  for (const endpoint of ENDPOINTS) {
+    paths[endpoint.template] = { ...paths[endpoint.template], [endpoint.method]: operation(endpoint, errors) };
+  }
+  const pathParameters = Object.fromEntries(ENDPOINTS.flatMap((e) => templateParameters(e.template)).map((p) => [p.name, {
+    name: p.name,
+    in: 'path',
+    required: true,
+    description: p.description,
+    schema: { type: 'string', pattern: anyCasePattern(p.pattern) },
+    example: p.example,
+  }]));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Legacy ZPL label-rendering API (zpl-legacy-compat)',
+      version: options.version,
+      description: 'Renders ZPL to PNG or PDF like the legacy service. Render errors are `text/plain` bodies beginning ' +
+        '`ERROR: `; key and limit errors are JSON. Every answer carries `X-Request-Id`.',
+    },
+    servers: (options.legacyPaths ?? [LEGACY_MOUNT_PATH]).map((url) => ({ url })),
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'Required on every request; checked before anything is read or rendered.' },
+      },
+      parameters: {
+        ...pathParameters,
+        ...Object.fromEntries(REQUEST_HEADERS.map((h) => [headerComponentName(h.name), headerParameter(h)])),
+      },
+      schemas: jsonErrorSchemas(),
+    },
+  };
+}

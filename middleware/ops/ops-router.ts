@@ -1,0 +1,114 @@
+// createOpsRouter: the operations routes, mounted at the root beside (never under) the legacy prefix, no key:
+// GET /healthz, /readyz, /metrics (Prometheus text) and /openapi.json (OpenAPI 3.1 of the legacy API).
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Registry } from 'prom-client';
+import Router from 'router';
+import { accessEvents } from '../events/access-events.js';
+import type { EventSink } from '../events/service-events.js';
+import { sendBody, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
+import type { KeyStore } from '../keys/key-store.js';
+import { requestId } from '../request-id.js';
+import { createServiceMetrics, type ServiceMetrics } from './metrics.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { isSaturated, readPoolStats, type PoolStatsSource } from './pool-stats.js';
+import { packageVersion } from './version.js';
+
+export interface OpsRouterOptions {
+  /** The key store the legacy router uses: /readyz is 503 while it is not ready. */
+  keyStore: Pick<KeyStore, 'isReady'>;
+  /** The render pool: its stats() (or threads and recycled workers, or a stats function). */
+  pool?: PoolStatsSource;
+  /** The sink the legacy router(s) emit into: metrics count its events. */
+  events?: EventSink;
+  /** Where metrics are registered (default: a registry of this router's own, never prom-client's global). */
+  registry?: Registry;
+  /** Node.js process metrics in the registry (default: only when the registry is this router's own). */
+  defaultMetrics?: boolean;
+  /** Mount paths of the legacy router(s), the `servers` of the OpenAPI document (default the legacy one). */
+  legacyPaths?: readonly string[];
+  /** Reported version (default: this package's). */
+  version?: string;
+}
+
+/** A Connect/Express middleware (`app.use(opsRouter)`), typed with Node's own request and response only. */
+export interface OpsRouter {
+  (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
+  readonly registry: Registry;
+  readonly metrics: ServiceMetrics;
+}
+
+type Handler = (req: Request, res: Response, next: NextFunction) => void;
+
+/** A JSON answer the probes give (never cached). */
+function sendJson(res: Response, status: number, body: unknown): void {
+  res.setHeader('Cache-Control', 'no-store');
+  sendBody(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
+}
+
+export function createOpsRouter(options: OpsRouterOptions): OpsRouter {
+  const version = options.version ?? packageVersion();
+  const poolStats = () => readPoolStats(options.pool);
+  const metrics = createServiceMetrics({
+    ...(options.registry && { registry: options.registry }),
+    ...(options.defaultMetrics !== undefined && { defaultMetrics: options.defaultMetrics }),
+    keyStoreReady: () => options.keyStore.isReady(),
+    poolStats,
+  });
+  if (options.events) metrics.subscribe(options.events);
+  let openapi: string | undefined; // built on first request: the tables do not change while running
+
+  /** What both probes report. */
+  const status = () => {
+    const pool = poolStats();
+    const keyStoreReady = options.keyStore.isReady();
+    const saturated = isSaturated(pool);
+    return {
+      ready: keyStoreReady && !saturated,
+      body: {
+        version,
+        keyStore: { ready: keyStoreReady },
+        renderPool: {
+          workers: pool.threads,
+          busy: pool.busy,
+          queueDepth: pool.queued,
+          // JSON has no Infinity: an unbounded queue has no limit
+          queueLimit: Number.isFinite(pool.queueLimit) ? pool.queueLimit : null,
+          recycled: pool.recycled,
+          saturated,
+        },
+      },
+    };
+  };
+
+  // Only the ops routes get a request id and an access event: every other request passes through untouched.
+  const events = options.events;
+  const access = (route: string): Handler => events
+    ? accessEvents(events.emit, { route: () => route, operational: true })
+    : (_req, _res, next) => next();
+  const router = Router();
+  const common = (route: string): [string, Handler, Handler] => [route, requestId, access(route)];
+  router.get(...common('/healthz'), (_req: Request, res: Response) => {
+    sendJson(res, 200, { status: 'ok', ...status().body });
+  });
+  router.get(...common('/readyz'), (_req: Request, res: Response) => {
+    const { ready, body } = status();
+    const reasons = [
+      ...(body.keyStore.ready ? [] : ['key store not ready']),
+      ...(body.renderPool.saturated ? ['render pool saturated'] : []),
+    ];
+    sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', ...(reasons.length > 0 && { reasons }), ...body });
+  });
+  router.get(...common('/metrics'), async (_req: Request, res: Response) => {
+    const text = await metrics.registry.metrics();
+    res.setHeader('Cache-Control', 'no-store');
+    sendBody(res, 200, metrics.registry.contentType, text);
+  });
+  router.get(...common('/openapi.json'), (_req: Request, res: Response) => {
+    openapi ??= JSON.stringify(buildOpenApiDocument({ version, ...(options.legacyPaths && { legacyPaths: options.legacyPaths }) }));
+    sendBody(res, 200, 'application/json; charset=utf-8', openapi);
+  });
+  return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
+    router(req, res, next);
+  }, { registry: metrics.registry, metrics });
+}
