@@ -1,12 +1,12 @@
-// In-process render speed: real carrier labels at 8, 12 and 24 dpmm, as 8-bit PNG, 1-bit PNG and PDF.
+// In-process render speed: real carrier labels at 8, 12 and 24 dpmm, as 8-bit PNG, 1-bit PNG, raster PDF and vector PDF.
 
 import type { Dpmm, RenderRequest } from '../renderer/api.js';
 import { render } from '../renderer/render.js';
 import type { BenchLabel } from './labels.js';
 import { median, peakRss, percentile, timed } from './stats.js';
 
-export type BenchFormat = 'png8' | 'png1' | 'pdf';
-export const FORMATS: readonly BenchFormat[] = ['png8', 'png1', 'pdf'];
+export type BenchFormat = 'png8' | 'png1' | 'pdf' | 'pdfv';
+export const FORMATS: readonly BenchFormat[] = ['png8', 'png1', 'pdf', 'pdfv'];
 export const DENSITIES: readonly Dpmm[] = [8, 12, 24];
 
 export interface Size {
@@ -24,6 +24,8 @@ export interface Figures {
   medianMs: number;
   p95Ms: number;
   medianCpuMs: number;
+  /** Median size of the encoded label. */
+  medianBytes: number;
   /** Peak RSS of the process when this density finished. */
   peakRssBytes: number;
 }
@@ -33,9 +35,10 @@ export function renderRequest(label: BenchLabel, dpmm: Dpmm, format: BenchFormat
     dpmm,
     widthIn: size.widthIn ?? label.widthIn,
     heightIn: size.heightIn ?? label.heightIn,
-    format: format === 'pdf' ? 'pdf' : 'png',
+    format: format === 'pdf' || format === 'pdfv' ? 'pdf' : 'png',
     index: 0,
     ...(format === 'png1' && { quality: 'bitonal' as const }),
+    ...(format === 'pdf' && { pdf: 'raster' as const }),
   };
 }
 
@@ -51,6 +54,7 @@ export async function benchInProcess(labels: readonly BenchLabel[], opts: {
   for (const dpmm of opts.densities) {
     const wall = new Map<BenchFormat, number[]>(opts.formats.map((f) => [f, []]));
     const cpu = new Map<BenchFormat, number[]>(opts.formats.map((f) => [f, []]));
+    const bytes = new Map<BenchFormat, number[]>(opts.formats.map((f) => [f, []]));
     // Warm-up: JIT, font and glyph caches (a long-running server has them too).
     for (let round = 0; round < (opts.warmupRounds ?? 1); round++) {
       for (const label of labels) for (const f of opts.formats) await render(label.zpl, renderRequest(label, dpmm, f, opts.size));
@@ -61,6 +65,7 @@ export async function benchInProcess(labels: readonly BenchLabel[], opts: {
           const t = await timed(() => render(label.zpl, renderRequest(label, dpmm, f, opts.size)));
           wall.get(f)!.push(t.wallMs);
           cpu.get(f)!.push(t.cpuMs);
+          bytes.get(f)!.push(t.value.body.length);
         }
       }
     }
@@ -69,7 +74,7 @@ export async function benchInProcess(labels: readonly BenchLabel[], opts: {
       const w = wall.get(f)!;
       out.push({
         dpmm, format: f, size: opts.size.name, renders: w.length,
-        medianMs: median(w), p95Ms: percentile(w, 95), medianCpuMs: median(cpu.get(f)!), peakRssBytes: peak,
+        medianMs: median(w), p95Ms: percentile(w, 95), medianCpuMs: median(cpu.get(f)!), medianBytes: median(bytes.get(f)!), peakRssBytes: peak,
       });
     }
   }

@@ -40,7 +40,7 @@ function parseArgs(argv: readonly string[]): Args {
   };
 }
 
-const formatName = { png8: 'PNG 8-bit', png1: 'PNG 1-bit', pdf: 'PDF' } as const;
+const formatName = { png8: 'PNG 8-bit', png1: 'PNG 1-bit', pdf: 'PDF raster', pdfv: 'PDF vector' } as const;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -64,9 +64,9 @@ async function main(): Promise<void> {
     ours = await benchInProcess(labels, { densities: DENSITIES, formats: FORMATS, size: { name: 'native' }, rounds, warmupRounds: 3 });
     ours4x6 = await benchInProcess(labels, { densities: [8, 24], formats: ['png8'], size: { name: '4x6', widthIn: 4, heightIn: 6 }, rounds });
     console.log('## In-process render (ms per label, wall clock; CPU = process CPU time)\n');
-    console.log(table(['dpmm', 'label size', 'format', 'renders', 'median ms', 'p95 ms', 'median CPU ms', 'peak RSS'],
+    console.log(table(['dpmm', 'label size', 'format', 'renders', 'median ms', 'p95 ms', 'median CPU ms', 'median KiB', 'peak RSS'],
       [...ours, ...ours4x6].map((f) => [String(f.dpmm), f.size === 'native' ? '4x8 (manifest)' : f.size, formatName[f.format],
-        String(f.renders), ms(f.medianMs), ms(f.p95Ms), ms(f.medianCpuMs), mib(f.peakRssBytes)])));
+        String(f.renders), ms(f.medianMs), ms(f.p95Ms), ms(f.medianCpuMs), (f.medianBytes / 1024).toFixed(1), mib(f.peakRssBytes)])));
     console.log();
   }
 
@@ -134,6 +134,13 @@ async function main(): Promise<void> {
   for (const dpmm of DENSITIES) {
     const cells = FORMATS.map((fmt) => pick(ours, dpmm, fmt)).filter((f): f is Figures => !!f);
     if (cells.length) rows.push([`4x8 carrier labels, ${dpmm} dpmm: median ${cells.map((c) => formatName[c.format]).join(' / ')}`, cells.map((c) => ms(c.medianMs)).join(' / ') + ' ms', '']);
+    const raster = pick(ours, dpmm, 'pdf'), vector = pick(ours, dpmm, 'pdfv');
+    if (raster && vector) {
+      const ratio = vector.medianCpuMs / raster.medianCpuMs;
+      rows.push([`4x8 carrier labels, ${dpmm} dpmm: vector PDF vs raster PDF, median CPU ms; KiB per label`,
+        `${ms(vector.medianCpuMs)} vs ${ms(raster.medianCpuMs)} ms (${ratio.toFixed(2)}x); ${(vector.medianBytes / 1024).toFixed(1)} vs ${(raster.medianBytes / 1024).toFixed(1)} KiB`,
+        `<= 1.5x raster PDF: ${check(ratio <= 1.5)}`]);
+    }
   }
   for (const p of peer) {
     const o = pick(ours, p.dpmm, 'png8');

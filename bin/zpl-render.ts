@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // zpl-render: the HTTP API's renderer on the command line (same bytes for the same inputs).
 //   zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf]
-//              [--rotation 0|90|180|270] [--quality grayscale|bitonal] [--lint] [-o out.png]
+//              [--rotation 0|90|180|270] [--quality grayscale|bitonal] [--pdf vector|raster] [--lint] [-o out.png]
 
 import fs from 'node:fs';
 import { render } from '../renderer/render.js';
 import { RenderError } from '../renderer/errors.js';
-import type { Dpmm, Rotation } from '../renderer/api.js';
+import type { Dpmm, PdfMode, Rotation } from '../renderer/api.js';
 import { lineColumn } from '../renderer/text-position.js';
 
 interface CliArgs {
@@ -18,16 +18,17 @@ interface CliArgs {
   format: 'png' | 'pdf';
   rotation: Rotation;
   bitonal: boolean;
+  pdf: PdfMode;
   lint: boolean;
   out?: string;
 }
 
-const USAGE = 'usage: zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf] [--rotation 0|90|180|270] [--quality grayscale|bitonal] [--lint] [-o out.png]';
+const USAGE = 'usage: zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf] [--rotation 0|90|180|270] [--quality grayscale|bitonal] [--pdf vector|raster] [--lint] [-o out.png]';
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): CliArgs {
-  const a: Partial<CliArgs> & { size?: string } = { format: 'png', rotation: 0, bitonal: false, lint: false, dpmm: 8 };
+  const a: Partial<CliArgs> & { size?: string } = { format: 'png', rotation: 0, bitonal: false, pdf: 'vector', lint: false, dpmm: 8 };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -62,6 +63,12 @@ function parseArgs(argv: string[]): CliArgs {
         break;
       }
       case '--quality': a.bitonal = value(i++, arg).toLowerCase() === 'bitonal'; break;
+      case '--pdf': {
+        const v = value(i++, arg).toLowerCase();
+        if (v !== 'vector' && v !== 'raster') throw new UsageError(`Invalid PDF mode: ${v}; valid values: vector, raster`);
+        a.pdf = v;
+        break;
+      }
       case '--lint': a.lint = true; break;
       case '-o': case '--output': a.out = value(i++, arg); break;
       case '-h': case '--help': process.stdout.write(USAGE + '\n'); process.exit(0); break;
@@ -92,7 +99,7 @@ async function main(): Promise<void> {
   const zpl = args.input === '-' ? fs.readFileSync(0) : fs.readFileSync(args.input);
   const result = await render(zpl, {
     dpmm: args.dpmm, widthIn: args.widthIn, heightIn: args.heightIn, format: args.format,
-    index: args.index, rotation: args.format === 'png' ? args.rotation : 0, quality: args.bitonal ? 'bitonal' : 'grayscale',
+    index: args.index, rotation: args.format === 'png' ? args.rotation : 0, quality: args.bitonal ? 'bitonal' : 'grayscale', pdf: args.pdf,
   });
   if (args.lint) {
     for (const w of result.warnings) {

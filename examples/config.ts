@@ -4,6 +4,7 @@ import type { LevelWithSilent } from 'pino';
 import { parseCorsOrigins, type CorsOption } from '../middleware/cors.js';
 import { LOG_LEVELS } from '../middleware/events/log-events.js';
 import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
+import type { PdfMode } from '../renderer/api.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
 export interface ServerConfig {
@@ -25,6 +26,8 @@ export interface ServerConfig {
   forwardHeaders?: string[];
   /** Slow clients: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS. */
   timeouts: HttpTimeouts;
+  /** PDF_MODE: `vector` (default) or `raster`. */
+  pdf?: PdfMode;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -58,7 +61,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   }
+  const pdf = (env.PDF_MODE || 'vector').toLowerCase();
+  if (pdf !== 'vector' && pdf !== 'raster') throw new Error(`PDF_MODE must be vector or raster, not ${env.PDF_MODE}`);
   return {
+    pdf,
     port,
     host: env.HOST || '127.0.0.1',
     ...(env.API_KEYS_FILE ? { apiKeysFile: env.API_KEYS_FILE } : {}),

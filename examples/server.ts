@@ -56,6 +56,7 @@ function legacyRouterOptions({ config, stores, events, renderer }: ServiceParts)
     shadow: config.shadow,
     ...(config.cors && { cors: config.cors }),
     ...(config.forwardHeaders && { forwardHeaders: config.forwardHeaders }),
+    ...(config.pdf !== undefined && { pdf: config.pdf }),
   };
 }
 

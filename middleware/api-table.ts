@@ -106,35 +106,35 @@ export const CHOICE_HEADERS = {
     values: PAGE_SIZE_NAMES,
     refusal: (value: string) => `Invalid page size: ${value}`,
     pdfOnly: true,
-    description: 'PDF page size. Validated only: pages stay label-sized.',
+    description: 'PDF sheet size (Letter, Legal, A4, A5, A6). Applied with `pageComposition: \'apply\'`; by default only validated and pages stay label-sized.',
   },
   pageOrientation: {
     name: 'X-Page-Orientation',
     values: ['portrait', 'landscape'],
     refusal: (value: string) => `Invalid page orientation: ${value}`,
     pdfOnly: true,
-    description: 'PDF page orientation. Validated only.',
+    description: 'PDF sheet orientation. With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
   },
   pageAlign: {
     name: 'X-Page-Align',
     values: ['justify', 'left', 'right', 'center'],
     refusal: (value: string) => `Invalid alignment: ${value}`,
     pdfOnly: true,
-    description: 'Horizontal placement of labels on a PDF page. Validated only.',
+    description: 'Horizontal placement of labels on a PDF page (`justify`, the default, spreads the spare space evenly). With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
   },
   pageVerticalAlign: {
     name: 'X-Page-Vertical-Align',
     values: ['justify', 'top', 'bottom', 'center'],
     refusal: (value: string) => `Invalid vertical alignment: ${value}`,
     pdfOnly: true,
-    description: 'Vertical placement of labels on a PDF page. Validated only.',
+    description: 'Vertical placement of labels on a PDF page (`justify` by default). With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
   },
   labelBorder: {
     name: 'X-Label-Border',
     values: ['dashed', 'solid', 'none'],
     refusal: (value: string) => `Invalid label border: ${value}`,
     pdfOnly: true,
-    description: 'Border around each label on a PDF page. Validated only.',
+    description: 'Border around each label on a PDF page (`dashed` by default). With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
   },
 } as const satisfies Record<string, RequestHeaderSpec>;
 
@@ -144,7 +144,7 @@ export const PAGE_LAYOUT_HEADER = {
   refusal: (value: string) => `Invalid page layout: ${value}`,
   pdfOnly: true,
   example: '2x3',
-  description: '`{columns}x{rows}` of labels per PDF page. Validated only; with `X-Page-Size` the rows must fit the page height.',
+  description: '`{columns}x{rows}` of labels per PDF page, filled row by row; with `X-Page-Size` the rows must fit the page height (else 400). Without `X-Page-Size` the sheet is the grid\'s own size. With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
 } as const satisfies RequestHeaderSpec;
 
 /** Every request header the API reads besides X-API-Key (a security scheme in the document). */

@@ -1,6 +1,7 @@
-// PDF page-composition headers. The service validates them like the legacy one but composes no page.
+// PDF page-composition headers: validated like the legacy service does; composed into sheets only when the
+// router is set to apply them (`pageComposition: 'apply'`).
 
-import type { Rotation } from '../renderer/index.js';
+import type { PageComposition, Rotation } from '../renderer/index.js';
 import { CHOICE_HEADERS, PAGE_LAYOUT_HEADER, segmentPattern, type PageSizeName } from './api-table.js';
 import { PlainHttpError } from './http-errors.js';
 import type { LabelSize } from './path-params.js';
@@ -61,11 +62,31 @@ export function validatePageHeaders(header: HeaderLookup, label: LabelSize, rota
   }
 }
 
-/** Headers that ask the legacy service to compose PDF pages (this service only validates them). */
+/** Headers that ask for composed PDF pages (validated; applied only with `pageComposition: 'apply'`). */
 export const PAGE_COMPOSITION_HEADERS: readonly string[] = [
   CHOICE_HEADERS.pageSize.name, PAGE_LAYOUT_HEADER.name, ...PAGE_CHOICE_HEADERS.map(({ name }) => name),
 ];
 
 export function asksForPageComposition(header: HeaderLookup): boolean {
   return PAGE_COMPOSITION_HEADERS.some((name) => header(name) !== undefined);
+}
+
+/**
+ * The sheets the (already validated) headers ask for, with the legacy defaults: one label per sheet, justified both
+ * ways, a dashed border; without X-Page-Size the sheet is the grid's own size.
+ */
+export function pageComposition(header: HeaderLookup): PageComposition {
+  const lower = (name: string) => header(name)?.toLowerCase();
+  const [columns, rows] = (header('X-Page-Layout') ?? '1x1').split(/x/i).map(Number);
+  const sizeName = lower('X-Page-Size');
+  const size = sizeName !== undefined && Object.hasOwn(PAGE_SIZES, sizeName) ? PAGE_SIZES[sizeName as PageSizeName] : undefined;
+  const landscape = lower('X-Page-Orientation') === 'landscape';
+  return {
+    ...(size && (landscape ? { widthIn: size.heightIn, heightIn: size.widthIn } : { ...size })),
+    columns: columns ?? 1,
+    rows: rows ?? 1,
+    align: (lower('X-Page-Align') ?? 'justify') as PageComposition['align'],
+    verticalAlign: (lower('X-Page-Vertical-Align') ?? 'justify') as PageComposition['verticalAlign'],
+    border: (lower('X-Label-Border') ?? 'dashed') as PageComposition['border'],
+  };
 }

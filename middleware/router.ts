@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import Router from 'router';
-import { leaseSharedRenderer, RenderError, type OutputFormat, type RenderRequest, type RenderResult } from '../renderer/index.js';
+import { leaseSharedRenderer, RenderError, type OutputFormat, type PdfMode, type RenderRequest, type RenderResult } from '../renderer/index.js';
 import { ENDPOINTS, expressPath, routeOf, type EndpointSpec } from './api-table.js';
 import { authorize, requestKey } from './authorize.js';
 import { corsMiddleware, type CorsOption } from './cors.js';
@@ -23,7 +23,7 @@ import {
   sendStoreUnavailable,
 } from './http-errors.js';
 import type { KeyStore } from './keys/key-store.js';
-import { asksForPageComposition, validatePageHeaders } from './page-composition.js';
+import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
 import { header, locals, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from './http.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { limitRequestRate, PageAccount, sendRateLimited } from './rate-limits.js';
@@ -112,6 +112,10 @@ export interface LegacyRouterOptions {
   forwardHeaders?: string[];
   /** Clock (tests). */
   now?: () => Date;
+  /** How PDF pages are drawn: `vector` paths and searchable text (default), or `raster`, each label one 1-bit image. */
+  pdf?: PdfMode;
+  /** X-Page-* and X-Label-Border: `validate` only (default, as the spec says) or `apply` (labels placed on sheets). */
+  pageComposition?: 'validate' | 'apply';
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -253,7 +257,9 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
       emit({ type: 'fallback_forward', requestId: String(locals(res).requestId), reason, commands });
       await forwardCounted(forward, req, res, { path, body: body?.received ?? NO_BODY }, pages, endpoint);
     };
-    if (fallback && format === 'pdf' && asksForPageComposition((name) => header(req, name))) {
+    const composes = format === 'pdf' && asksForPageComposition((name) => header(req, name));
+    const page = composes && options.pageComposition === 'apply' ? pageComposition((name) => header(req, name)) : undefined;
+    if (fallback && composes && !page) {
       await forwardInstead(fallback, 'PDF page composition', ['page-composition']);
       return;
     }
@@ -266,6 +272,8 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
         format,
         ...(index !== undefined && { index }),
         ...(format === 'png' && { rotation, quality: parseQuality(header(req, 'X-Quality')) }),
+        ...(format === 'pdf' && options.pdf !== undefined && { pdf: options.pdf }),
+        ...(page && { page }),
         maxLabels: settings.maxLabels,
         ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
       });

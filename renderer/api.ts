@@ -6,6 +6,8 @@ export type Dpmm = 6 | 8 | 12 | 24;
 export type Rotation = 0 | 90 | 180 | 270;
 export type Quality = 'grayscale' | 'bitonal';
 export type OutputFormat = 'png' | 'pdf';
+/** `vector`: paths, glyph outlines and searchable text (default); `raster`: each label as one 1-bit image. */
+export type PdfMode = 'vector' | 'raster';
 
 export interface RenderLimits {
   /** Labels a document may produce (^PQ copies included); more is a `too-many-labels` error. Default 50. */
@@ -25,6 +27,23 @@ export interface RenderRequest extends RenderLimits {
   rotation?: Rotation;
   /** PNG only: `bitonal` gives a 1-bit PNG. */
   quality?: Quality;
+  /** PDF only: how labels are drawn on the pages. Default `vector`. */
+  pdf?: PdfMode;
+  /** PDF only: labels placed on sheets in a grid instead of one label-sized page each. */
+  page?: PageComposition;
+}
+
+/** Sheets of labels (the legacy service's X-Page-* headers): a grid, aligned on the sheet, bordered. */
+export interface PageComposition {
+  /** Sheet size in inches as it prints (landscape already turned); omitted, the grid's own size. */
+  widthIn?: number;
+  heightIn?: number;
+  columns: number;
+  rows: number;
+  /** `justify` spreads the spare space evenly before, between and after the labels. */
+  align: 'left' | 'right' | 'center' | 'justify';
+  verticalAlign: 'top' | 'bottom' | 'center' | 'justify';
+  border: 'dashed' | 'solid' | 'none';
 }
 
 export interface RenderResult {

@@ -3,69 +3,11 @@
 
 import { DiagnosticLog } from './diagnostics.js';
 import { RenderError } from './errors.js';
-import type { BarcodeDefaults, Field, FieldBlock, FontSelection, LabelPlan, Orientation, StoredObject, TextBlock } from './model.js';
-import type { CommandDef, CommandTable } from './zpl/command.js';
+import type { Field, FontSelection, LabelPlan, StoredObject } from './model.js';
+import type { CommandContext, CommandDef, CommandTable, FieldDraft, LabelDraft, PrinterState } from './commands/context.js';
 import { lex, type Token } from './zpl/lexer.js';
 import { latin1, readParams, splitParams, type ParamValue, type RawParam } from './zpl/params.js';
 import { commandTable } from './commands/index.js';
-
-/** Settings that persist from one label to the next within a document (a request is a fresh printer). */
-export interface PrinterState {
-  defaultFont: { name: string; height: number; width: number };
-  orientation: Orientation;
-  justification: number;
-  barcode: BarcodeDefaults;
-  charset: number;
-  home: { x: number; y: number };
-  shiftLeft: number;
-  shiftTop: number;
-  /** ^MU: dots per unit of the format's coordinates (1 for dots). */
-  unitScale: number;
-  fontAliases: Map<string, string>;
-  printWidth?: number;
-  labelLength?: number;
-  invert: boolean;
-  mirror: boolean;
-  reverseAll: boolean;
-  objects: Map<string, StoredObject>;
-  formats: Map<string, Token[]>;
-}
-
-/** The field being assembled between ^FO/^FT and ^FS. */
-export interface FieldDraft {
-  kind?: string;
-  params: ParamValue[];
-  payload?: Uint8Array;
-  x: number;
-  y: number;
-  origin: 'FO' | 'FT';
-  positioned: boolean;
-  justification: number;
-  font?: FontSelection;
-  data?: Uint8Array;
-  dataAt?: Field['dataAt'];
-  hexIndicator?: number;
-  reverse: boolean;
-  block?: FieldBlock;
-  textBlock?: TextBlock;
-  direction?: Field['direction'];
-  fieldNumber?: number;
-  serial?: Field['serial'];
-  continues?: boolean;
-  at: number;
-}
-
-export interface LabelDraft {
-  fields: Field[];
-  copies: number;
-  /** Set while ^DF is capturing the rest of this format instead of printing it. */
-  capturing?: { name: string; tokens: Token[] };
-  /** A ^DF in this format: it stores a format and prints nothing. */
-  storesFormat: boolean;
-  start: number;
-  /** ^FN data given before the recalled format that has the variable (filled in when it arrives). */
-  pendingFills?: Map<number, Pick<Field, 'data' | 'serial'>>;
-}
 
 export interface DocumentPlan {
   labels: LabelPlan[];
@@ -81,7 +23,9 @@ const MAX_REPLAY_DEPTH = 8;
 /** Commands all ^XF recalls of one document may run: formats recalling each other would otherwise grow exponentially. */
 export const MAX_REPLAYED_COMMANDS = 50_000;
 
-export class Interpreter {
+export type { FieldDraft, LabelDraft, PrinterState } from './commands/context.js';
+
+export class Interpreter implements CommandContext {
   readonly log: DiagnosticLog;
   readonly printer: PrinterState;
   readonly dpmm: number;
@@ -93,6 +37,8 @@ export class Interpreter {
   private readonly table: CommandTable;
   private replayDepth = 0;
   private replayed = 0;
+  /** End of the token being run: where a field that it finishes ends. */
+  private tokenEnd = 0;
 
   constructor(dpmm: number, log = new DiagnosticLog(), table: CommandTable = commandTable) {
     this.dpmm = dpmm;
@@ -172,6 +118,7 @@ export class Interpreter {
       return;
     }
     if (def.noop || !def.run) return;
+    this.tokenEnd = tok.end;
     try {
       def.run(this, this.args(key, def, tok), tok);
     } catch (e) {
@@ -242,7 +189,7 @@ export class Interpreter {
   // ---- fields ------------------------------------------------------------------------------
 
   newField(at: number): FieldDraft {
-    return { params: [], x: 0, y: 0, origin: 'FO', positioned: false, justification: this.printer?.justification ?? 0, reverse: false, at };
+    return { params: [], args: {}, x: 0, y: 0, origin: 'FO', positioned: false, justification: this.printer?.justification ?? 0, reverse: false, at };
   }
 
   /** Whether the field in progress holds anything that would print. */
@@ -279,7 +226,10 @@ export class Interpreter {
     label.fields.push({
       kind: d.kind ?? 'text',
       params: d.params,
+      args: d.args,
       payload: d.payload,
+      graphic: d.graphic,
+      object: d.object,
       x: d.x,
       y: d.y,
       origin: d.origin,
@@ -298,6 +248,7 @@ export class Interpreter {
       serial: d.serial,
       continues: d.continues,
       at: d.at,
+      end: Math.max(d.at, this.tokenEnd),
     });
   }
 }

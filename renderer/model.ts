@@ -1,8 +1,7 @@
 // The label model: what the interpreter hands to the drawers. Nothing here knows about HTTP.
 
-import type { DiagnosticLog } from './diagnostics.js';
-import type { Raster } from './raster/raster.js';
-import type { ParamValue } from './zpl/params.js';
+import type { NamedArgs, ParamValue } from './zpl/params.js';
+import type { OutlineFont } from './fonts/outline-font.js';
 
 export type Orientation = 'N' | 'R' | 'I' | 'B';
 
@@ -49,8 +48,14 @@ export interface Field {
   kind: string;
   /** Parameters of the command named by `kind`, as read through its parameter table. */
   params: ParamValue[];
+  /** The same parameters by their names in the table. */
+  args: NamedArgs;
   /** Raw parameter bytes of that command, for payloads such as ^GF data. */
   payload?: Uint8Array;
+  /** ^GF: the graphic, decoded (with its diagnostics) when the command ran. */
+  graphic?: Bits;
+  /** ^XG/^IM: the stored object the field named, as it was when the field was made. */
+  object?: StoredObject;
   /** Position in dots, label home (^LH) and shifts (^LS, ^LT) already applied. */
   x: number;
   y: number;
@@ -80,38 +85,25 @@ export interface Field {
   serial?: { increment: string; leadingZeros: boolean; mask?: string; maskIncrement?: string };
   /** Byte offset of the ^FO/^FT (or first command) of the field, for diagnostics. */
   at: number;
+  /** Byte offset just past the command that ended the field (^FS, or ^XZ without one). */
+  end: number;
   /** ^FT without coordinates: the field starts where the previous text field ended. */
   continues?: boolean;
 }
 
-/** Something drawn on a label. */
-export interface LabelElement {
-  draw(target: Raster): void;
-}
-
-/** What a drawer knows about the label it draws on. */
-export interface DrawEnv {
-  dpmm: number;
-  widthDots: number;
-  heightDots: number;
-  log?: DiagnosticLog;
-  /** Stored objects (~DG, ~DY, ~DU...) of this request, by normalised name (`R:LOGO.GRF`). */
-  objects: ReadonlyMap<string, StoredObject>;
-  /** The copy being drawn (0-based), for ^SN serialisation. */
-  copy: number;
-}
-
-/** Turns one finished field into drawable elements. */
-export type FieldRenderer = (field: Field, env: DrawEnv) => LabelElement[];
+/** A 1-bit image: rows MSB first, `stride` bytes a row, set bits are ink. */
+export interface Bits { data: Uint8Array; stride: number; width: number; height: number }
 
 export interface StoredObject {
   /** Normalised name with drive and extension, e.g. `R:LOGO.GRF`. */
   name: string;
   kind: 'graphic' | 'font' | 'format' | 'image' | 'other';
   /** Bitmap objects: 1-bit rows, MSB first. */
-  bits?: { data: Uint8Array; stride: number; width: number; height: number };
+  bits?: Bits;
   /** Fonts and other binary objects. */
   bytes?: Uint8Array;
+  /** Fonts: the outlines parsed from `bytes` when the object was stored (null when they cannot be read). */
+  outlines?: OutlineFont | null;
 }
 
 /** One ^XA..^XZ format as interpreted: its fields, and how many labels it prints. */

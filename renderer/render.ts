@@ -1,82 +1,47 @@
-// ZPL bytes -> interpreter -> label plans -> raster -> PNG/PDF. The one call the HTTP layer and CLI use.
+// ZPL bytes -> interpreter -> display lists -> raster -> PNG/PDF. The one call the HTTP layer and CLI use.
 
-import type { Dpmm, RenderRequest, RenderResult } from './api.js';
-import { drawLabel, undrawableKinds } from './draw.js';
+import type { RenderRequest, RenderResult } from './api.js';
 import { encodePdf } from './encoders/pdf.js';
+import { encodeVectorPdf } from './encoders/pdf-vector.js';
+import { encodeSheets } from './encoders/pdf-sheet.js';
 import { encodePng } from './encoders/png.js';
 import { rotateClockwise } from './encoders/rotate.js';
-import { ordinal, RenderError } from './errors.js';
-import { interpret, type DocumentPlan } from './interpreter.js';
-import type { LabelPlan } from './model.js';
+import { RenderError } from './errors.js';
+import { checkIndex, dotsPerInch, openDocument } from './layout/document.js';
+import type { DisplayList } from './layout/display-list.js';
 import type { Raster } from './raster/raster.js';
+import { paint } from './raster/paint.js';
 
-export const DEFAULT_MAX_LABELS = 50;
-/** Enough for a 15x15 inch label at 24 dpmm (9135 x 9135 dots). */
-export const DEFAULT_MAX_PIXELS = 9135 * 9135;
-
-/** Dots per inch as the legacy service computes it: floor(dpmm x 25.4). */
-export function dotsPerInch(dpmm: Dpmm): number {
-  return Math.floor(dpmm * 25.4);
-}
-
-/** Label size in dots: trunc(inches x dpi) per axis (4x6 at 8 dpmm = 812x1218). */
-export function labelDots(inches: number, dpmm: Dpmm): number {
-  return Math.floor(inches * dotsPerInch(dpmm) + 1e-9);
-}
+export { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS, dotsPerInch, labelDots } from './layout/document.js';
 
 export async function render(zpl: Uint8Array | string, req: RenderRequest): Promise<RenderResult> {
-  const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
-  const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
-  const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));
-  const maxPixels = req.maxPixels ?? DEFAULT_MAX_PIXELS;
-  if (widthDots * heightDots > maxPixels) {
-    throw new RenderError('too-large', `Label size ${widthDots}x${heightDots} dots exceeds the limit of ${maxPixels} pixels`);
-  }
-  const doc = interpret(bytes, req.dpmm);
-  const maxLabels = req.maxLabels ?? DEFAULT_MAX_LABELS;
-  if (doc.totalCount > maxLabels) {
-    throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${doc.totalCount} labels; the maximum is ${maxLabels}`);
-  }
-  const unsupported = [...new Set([...doc.unsupported, ...undrawableKinds(doc.labels)])];
-  const drawOpts = { dpmm: req.dpmm, widthDots, heightDots, objects: doc.objects, log: doc.log };
-  const draw = (i: number): Raster => {
-    const { plan, copy } = locate(doc, i);
-    return drawLabel(plan, copy, drawOpts);
-  };
+  const doc = openDocument(zpl, req);
+  const draw = (i: number): Raster => paint(doc.label(i));
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult =>
-    ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.log.entries, unsupported });
+    ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.plan.log.entries, unsupported: doc.unsupported });
 
-  if (req.format === 'pdf' && req.index === undefined) {
-    if (doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
-    const body = await encodePdf(eachLabel(doc.totalCount, draw), req.widthIn * 72, req.heightIn * 72);
-    return result(body, 'application/pdf', doc.totalCount);
+  if (req.format === 'pdf') {
+    const all = req.index === undefined;
+    if (all && doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
+    if (!all) checkIndex(req.index!, doc.totalCount);
+    const indices = all ? Array.from({ length: doc.totalCount }, (_, i) => i) : [req.index!];
+    const widthPt = req.widthIn * 72, heightPt = req.heightIn * 72;
+    const dotPt = 72 / dotsPerInch(req.dpmm);
+    const body = req.page
+      ? await encodeSheets(each(indices, (i): DisplayList => doc.label(i)), req.page, { labelWidthPt: widthPt, labelHeightPt: heightPt, dotPt, mode: req.pdf ?? 'vector' })
+      : req.pdf === 'raster'
+      ? await encodePdf(each(indices, draw), widthPt, heightPt)
+      : await encodeVectorPdf(each(indices, (i): DisplayList => doc.label(i)), { widthPt, heightPt, dotPt });
+    return result(body, 'application/pdf', indices.length);
   }
   const index = req.index ?? 0;
   checkIndex(index, doc.totalCount);
   const raster = draw(index);
-  if (req.format === 'pdf') return result(await encodePdf([raster], req.widthIn * 72, req.heightIn * 72), 'application/pdf', 1);
   const turned = rotateClockwise(raster, req.rotation ?? 0);
   return result(encodePng(turned, req.quality === 'bitonal'), 'image/png', 1);
 }
 
-function checkIndex(index: number, total: number): void {
-  if (total === 0) throw new RenderError('no-labels', `Requested ${ordinal(index + 1)} label but ZPL generated no labels`);
-  if (index >= total) {
-    throw new RenderError('index-out-of-range', `Requested ${ordinal(index + 1)} label but ZPL only generated ${total} label${total === 1 ? '' : 's'}`);
-  }
-}
-
-/** The plan and copy number behind the i-th printed label. */
-function locate(doc: DocumentPlan, i: number): { plan: LabelPlan; copy: number } {
-  let rest = i;
-  for (const plan of doc.labels) {
-    if (rest < plan.copies) return { plan, copy: rest };
-    rest -= plan.copies;
-  }
-  throw new RenderError('index-out-of-range', `label ${i} does not exist`);
-}
-
-/** Draws labels one at a time as the PDF encoder asks for them, so only one raster is alive at once. */
-function* eachLabel(total: number, draw: (i: number) => Raster): Generator<Raster> {
-  for (let i = 0; i < total; i++) yield draw(i);
+/** Lays out (and draws) labels one at a time as the PDF encoder asks for them, so only one is alive at once. */
+function* each<T>(indices: readonly number[], make: (i: number) => T): Generator<T> {
+  for (const i of indices) yield make(i);
 }

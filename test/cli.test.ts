@@ -41,6 +41,18 @@ describe('zpl-render CLI', () => {
     expect(r.stdout.toString('latin1').match(/\/Type \/Page\b/g)).to.have.length(2);
   });
 
+  it('writes the vector PDF by default and the raster one under --pdf raster, the same bytes as the library', async () => {
+    for (const mode of ['vector', 'raster'] as const) {
+      const r = run(mode === 'vector' ? [file, '--format', 'pdf'] : [file, '--format', 'pdf', '--pdf', mode]);
+      expect(r.status, r.stderr.toString()).to.equal(0);
+      const lib = await render(zpl, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf', pdf: mode });
+      expect(Buffer.compare(r.stdout, Buffer.from(lib.body)), mode).to.equal(0);
+      expect(/\/Subtype \/Image/.test(r.stdout.toString('latin1')), mode).to.equal(mode === 'raster');
+    }
+    const bad = run([file, '--format', 'pdf', '--pdf', 'svg']);
+    expect([bad.status, bad.stderr.toString()]).to.deep.equal([2, 'ERROR: Invalid PDF mode: svg; valid values: vector, raster\n']);
+  });
+
   it('prints warnings with line:column under --lint', () => {
     const r = run(['-', '--lint', '-o', path.join(dir, 'lint.png')], '^XA\n^FO10,10^GB99999,5^FS\n^XZ');
     expect(r.status).to.equal(0);

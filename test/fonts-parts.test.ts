@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { render } from '../renderer/render.js';
 import { fitParts, glyphParts, matchParts, type PartBox } from '../renderer/fonts/glyph-parts.js';
+import { coverageMask } from '../renderer/raster/fill-path.js';
 import { font0Baseline } from '../renderer/fonts/font0.js';
 import { font0Metrics } from '../renderer/fonts/font0-metrics.js';
 import type { OutlineGlyph } from '../renderer/fonts/outline-font.js';
@@ -15,6 +16,7 @@ const reversedSquare = (x0: number, y0: number, x1: number, y1: number) => [x0, 
 /** A ring (outer square with a square hole) at the top left and a solid block at the bottom right. */
 const ringAndBlock: OutlineGlyph = {
   contours: [square(0, 500, 400, 1000), reversedSquare(100, 600, 300, 900), square(600, 0, 1000, 400)],
+  paths: [],
   advance: 1000, minX: 0, maxX: 1000, minY: 0, maxY: 1000,
 };
 
@@ -56,7 +58,7 @@ describe('font 0 glyphs drawn part by part', () => {
 
   it('stretches each part into its own box', () => {
     // 100 dots tall: the ring goes to x 0..20, the block to x 60..100, both on the baseline.
-    const m = fitParts(ringAndBlock, [0, 1, 1, 0], [[0, 0.2, 0.5, 0], [0.6, 1, 0.4, 0]], 100, 1)!;
+    const m = coverageMask(fitParts(ringAndBlock, [0, 1, 1, 0], [[0, 0.2, 0.5, 0], [0.6, 1, 0.4, 0]], 100, 1)!.polygons)!;
     const at = (x: number, y: number) => m.cov[(y - m.y) * m.w + (x - m.x)] ?? 0;
     expect(m.x).to.equal(0);
     expect(at(2, -2)).to.equal(255); // ring, bottom-left

@@ -24,7 +24,8 @@ interface Started {
 
 function startServer(): Promise<Started> {
   const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off' },
+    // Raster PDFs: thirty 15x15 inch pages take seconds that way (vector pages of one box take milliseconds).
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off', PDF_MODE: 'raster' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

@@ -68,8 +68,8 @@ describe('render: sizes and encodings', () => {
     expect(Buffer.compare(Buffer.from(p1.body), Buffer.from(p2.body))).to.equal(0);
   });
 
-  it('makes one label-sized PDF page per label, copies included', async () => {
-    const r = await render('^XA^FO0,0^GB10,10,10^FS^PQ2^XZ^XA^FO5,5^GB9,9,9^FS^XZ', { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf' });
+  it('makes one label-sized PDF page per label, copies included (raster PDF: each label a 1-bit image)', async () => {
+    const r = await render('^XA^FO0,0^GB10,10,10^FS^PQ2^XZ^XA^FO5,5^GB9,9,9^FS^XZ', { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf', pdf: 'raster' });
     expect(r.contentType).to.equal('application/pdf');
     expect(r.totalCount).to.equal(3);
     expect(r.pages).to.equal(3);

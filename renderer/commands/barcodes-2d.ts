@@ -2,7 +2,7 @@
 // the ZPL II guide; each makes the field a barcode field drawn by renderer/barcodes/matrix. Parameters whose
 // default depends on ^FW, ^BY or the print density are left undefined here and settled by the drawer.
 
-import type { CommandTable } from '../zpl/command.js';
+import type { CommandTable } from './context.js';
 import type { ParamSpec } from '../zpl/params.js';
 import { fieldKind, int, oneOf, orientation, text, yesNo } from './define.js';
 

@@ -2,7 +2,7 @@
 // barcode field whose drawer (renderer/barcodes/linear) reads these values. Orientation and height left
 // undefined default to ^FW and ^BY at drawing time.
 
-import type { CommandTable } from '../zpl/command.js';
+import type { CommandTable } from './context.js';
 import { fieldKind, float, int, oneOf, orientation, yesNo } from './define.js';
 
 // Heights are read as decimals: the legacy renderer rounds `186.966` to 187 dots.

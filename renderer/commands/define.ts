@@ -1,7 +1,7 @@
 // Small builders shared by the command families.
 
-import type { CommandDef } from '../zpl/command.js';
-import type { ParamSpec } from '../zpl/params.js';
+import type { CommandDef } from './context.js';
+import { namedArgs, type ParamSpec } from '../zpl/params.js';
 
 /** A command that makes the current field a `kind` field (barcodes, graphics): its parameters are kept for the drawer. */
 export function fieldKind(kind: string, params: readonly ParamSpec[], extra: Partial<CommandDef> = {}): CommandDef {
@@ -10,6 +10,7 @@ export function fieldKind(kind: string, params: readonly ParamSpec[], extra: Par
     run(ip, args, tok) {
       ip.field.kind = kind;
       ip.field.params = args;
+      ip.field.args = namedArgs(params, args);
       ip.field.payload = tok.raw;
       if (!ip.field.positioned) ip.field.at = tok.start;
     },

@@ -1,12 +1,11 @@
 // Field assembly: ^FO ^FT ^FS ^FD ^FV ^FR ^FH ^FN ^SN ^SF ^FP ^FW ^BY.
 
-import type { Interpreter } from '../interpreter.js';
 import type { Orientation } from '../model.js';
-import type { CommandTable } from '../zpl/command.js';
+import type { CommandContext, CommandTable } from './context.js';
 import type { Token } from '../zpl/lexer.js';
 import { float, int, oneOf, orientation, text, yesNo } from './define.js';
 
-function place(ip: Interpreter, origin: 'FO' | 'FT', x: number | undefined, y: number | undefined, z: number | undefined, tok: Token): void {
+function place(ip: CommandContext, origin: 'FO' | 'FT', x: number | undefined, y: number | undefined, z: number | undefined, tok: Token): void {
   // A new origin before ^FS ends the previous field (a missing ^FS is common in the wild).
   if (ip.fieldHasContent()) {
     ip.warn(tok.start, tok.end - tok.start, '^' + origin, 0, 'Missing ^FS; field ended by the next field origin');
@@ -44,7 +43,7 @@ function isHex(c: number | undefined): boolean {
 }
 
 /** ^FD/^FV: the field's data, ^FH escapes decoded, with its place in the document. */
-function setData(ip: Interpreter, tok: Token): void {
+function setData(ip: CommandContext, tok: Token): void {
   ip.field.data = decodeHexEscapes(tok.raw, ip.field.hexIndicator);
   ip.field.dataAt = { offset: tok.paramStart, size: tok.end - tok.paramStart };
 }

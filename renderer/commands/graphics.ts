@@ -1,8 +1,7 @@
 // Graphic field commands: ^GB ^GC ^GE ^GD ^GS ^GF. Each makes the current field a graphic field.
 
 import { decodeGraphic } from '../graphics/grf.js';
-import { rememberGraphicField } from '../graphics/image.js';
-import type { CommandDef, CommandTable } from '../zpl/command.js';
+import type { CommandDef, CommandTable } from './context.js';
 import type { ParamSpec } from '../zpl/params.js';
 import { fieldKind, float, int, oneOf, orientation, text } from './define.js';
 import { payloadAfter, payloadCommand, payloadReporter } from './payload.js';
@@ -37,6 +36,7 @@ export const graphicCommands: CommandTable = {
       const f = ip.field;
       f.kind = 'GF';
       f.params = args.slice(0, 4);
+      f.args = { format, binaryCount, graphicCount, rowBytes };
       f.payload = data.bytes;
       if (!f.positioned) f.at = tok.start;
       const total = graphicCount ?? binaryCount;
@@ -44,7 +44,7 @@ export const graphicCommands: CommandTable = {
         ip.warn(tok.start, tok.end - tok.start, '^GF', total === undefined ? 3 : 4, 'Graphic field without a byte count or row width; nothing drawn');
       }
       const bmp = decodeGraphic(data.bytes, total ?? 0, rowBytes ?? 1, format === 'B' || format === 'C', payloadReporter(ip, data, '^GF', 5));
-      rememberGraphicField(data.bytes, bmp);
+      f.graphic = bmp;
     },
   }),
 };

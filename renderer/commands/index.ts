@@ -1,6 +1,6 @@
 // The whole command table: every family contributes its own entries.
 
-import type { CommandTable } from '../zpl/command.js';
+import type { CommandTable } from './context.js';
 import { linearBarcodeCommands } from './barcodes-linear.js';
 import { matrixBarcodeCommands } from './barcodes-2d.js';
 import { fieldCommands } from './field.js';

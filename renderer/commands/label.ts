@@ -1,6 +1,6 @@
 // Label boundaries and label-wide settings: ^XA ^XZ ^PQ ^LH ^LS ^LT ^PW ^LL ^PO ^PM ^LR ^MU.
 
-import type { CommandTable } from '../zpl/command.js';
+import type { CommandTable } from './context.js';
 import { float, int, oneOf, yesNo } from './define.js';
 
 /** Dots per unit for ^MU, from the printer's density. */

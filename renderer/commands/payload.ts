@@ -1,8 +1,7 @@
 // The data part of commands whose last parameter is a payload (^GF, ~DG, ~DY, ~DU): its bytes and
 // document offsets, and a reporter that turns payload positions into diagnostics.
 
-import type { Interpreter } from '../interpreter.js';
-import type { CommandDef } from '../zpl/command.js';
+import type { CommandContext, CommandDef } from './context.js';
 import type { Token } from '../zpl/lexer.js';
 import { readParams, splitParams, type ParamSpec } from '../zpl/params.js';
 
@@ -26,7 +25,7 @@ export function payloadAfter(tok: Token, n: number): Payload {
 }
 
 /** A decode reporter logging at the payload's document offsets. */
-export function payloadReporter(ip: Interpreter, p: Payload, command: string, param: number) {
+export function payloadReporter(ip: CommandContext, p: Payload, command: string, param: number) {
   return (at: number, size: number, message: string): void => {
     const start = at < p.offsets.length ? p.offsets[at] : p.end;
     const last = at + size - 1;

@@ -1,6 +1,6 @@
 // Printer and host commands that change nothing in the picture: accepted silently (not "unknown").
 
-import type { CommandTable } from '../zpl/command.js';
+import type { CommandTable } from './context.js';
 
 const FORMAT_NOOPS = ['^MM', '^MN', '^MT', '^MD', '^MF', '^ML', '^MW', '^PR', '^PF', '^PP', '^PA', '^PH', '^JU', '^JM', '^JJ', '^JT',
   '^JZ', '^JB', '^JS', '^KN', '^KP', '^KD', '^KL', '^SZ', '^SS', '^ST', '^SE', '^SL', '^SO', '^SQ', '^SR', '^SX', '^SC', '^SP',

@@ -3,19 +3,20 @@
 
 import { RenderError } from '../errors.js';
 import { checkObjectSize, decodeGraphic, decodeBase64Payload } from '../graphics/grf.js';
-import { rememberRecalledObject } from '../graphics/image.js';
 import { findObject, namePattern, objectName } from '../graphics/objects.js';
 import { decodePngToBitmap, isPng } from '../graphics/png-decode.js';
-import type { Interpreter } from '../interpreter.js';
 import type { StoredObject } from '../model.js';
-import type { CommandDef, CommandTable } from '../zpl/command.js';
+import type { CommandContext, CommandDef, CommandTable } from './context.js';
 import { fieldKind, int, oneOf, text } from './define.js';
+import { loadOutlineFont } from '../fonts/outline-font.js';
 import { payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
 const objectPath = (name = 'name') => text(name);
 const byteCount = (name: string) => int(name, 0, 99999999);
 
-function store(ip: Interpreter, obj: StoredObject): void {
+function store(ip: CommandContext, obj: StoredObject): void {
+  // A font file is parsed once, when it arrives; its fields then draw from the parsed outlines.
+  if (obj.kind === 'font' && obj.bytes) obj.outlines = loadOutlineFont(obj.bytes, obj.name);
   ip.printer.objects.set(obj.name, obj);
 }
 
@@ -32,7 +33,7 @@ const DY_EXTENSIONS: Record<string, { ext: string; kind: StoredObject['kind'] }>
 };
 
 /** Data bytes of a download: base64 payloads decoded, ASCII hex (A) turned into bytes, binary as is. */
-function downloadBytes(ip: Interpreter, data: Payload, ascii: boolean, command: string, param: number): Uint8Array {
+function downloadBytes(ip: CommandContext, data: Payload, ascii: boolean, command: string, param: number): Uint8Array {
   const report = payloadReporter(ip, data, command, param);
   let i = 0;
   while (i < data.bytes.length && (data.bytes[i] === 0x20 || data.bytes[i] === 0x0d || data.bytes[i] === 0x0a)) i++;
@@ -45,7 +46,7 @@ function downloadBytes(ip: Interpreter, data: Payload, ascii: boolean, command: 
 }
 
 /** Warns about a payload whose size disagrees with the declared byte count. */
-function checkLength(ip: Interpreter, data: Payload, got: number, declared: number | undefined, command: string, param: number): void {
+function checkLength(ip: CommandContext, data: Payload, got: number, declared: number | undefined, command: string, param: number): void {
   if (declared === undefined || got === declared) return;
   const where = payloadReporter(ip, data, command, param);
   where(0, data.bytes.length, got < declared
@@ -143,11 +144,12 @@ function recallField(kind: string, command: string, params: CommandDef['params']
       base.run?.(ip, args, tok);
       const rawName = args[0] as string | undefined;
       const found = rawName && (findObject(ip.printer.objects, rawName, ext) ?? (kind === 'IM' ? findObject(ip.printer.objects, rawName, 'PNG') : undefined));
-      if (found) rememberRecalledObject(ip.field.params, found);
+      if (found) ip.field.object = found;
       else {
         const name = rawName ? objectName(rawName, ext).name : '(none)';
         ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), command, 1, `Object ${name} not found; nothing drawn`);
         ip.field.params = []; // a later download of the same name does not reach back to this field
+        ip.field.args = {};
       }
     },
   };

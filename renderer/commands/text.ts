@@ -1,7 +1,7 @@
 // Text selection and layout commands: ^A ^CF ^CW ^FB ^TB ^CI.
 
 import type { Orientation } from '../model.js';
-import type { CommandTable } from '../zpl/command.js';
+import type { CommandTable } from './context.js';
 import { int, oneOf, orientation, text } from './define.js';
 
 const fontName = (name: string) => text(name);

@@ -3,8 +3,8 @@
 
 import type { OutlineFont } from './outline-font.js';
 import { dejaVuSansMono, dejaVuSansMonoBold, dejaVuSansCondensedBold, ocrA, ocrB, withGlyph } from './builtin.js';
-import { outlineMask } from '../text/glyph-mask.js';
-import { cachedGlyph, type Face } from './face.js';
+import { cachedOutline, type Face } from './face.js';
+import { placeOutline } from './place.js';
 import { deviceMetrics, type DeviceGlyphBox } from './device-metrics.js';
 
 export interface DeviceFont {
@@ -64,6 +64,24 @@ export function deviceFace(name: string, height: number, width: number): Face | 
   const ref = referenceBox(name, f);
   const measured = deviceMetrics[name] ?? {};
   const baseline = Math.round(ref[4]);
+  const placed = (cp: number) => cachedOutline(`${key}:${cp}`, () => {
+    const font = withGlyph(cp, chain);
+    const g = font?.glyph(cp);
+    const m = font?.glyph(0x4d);
+    if (!font || !g || !m || !g.contours.length) return null;
+    const box = measured[cp];
+    if (box) {
+      // Stretch the outline onto the measured ink box (y measured down from the cell top).
+      const sx = ((box[2] - box[1]) * mx) / Math.max(1, g.maxX - g.minX);
+      const sy = ((box[4] - box[3]) * my) / Math.max(1, g.maxY - g.minY);
+      return placeOutline(g, sx, sy, box[1] * mx - g.minX * sx, (box[4] - baseline) * my + g.minY * sy);
+    }
+    // Unmeasured glyph: the scale that fits M onto its measured box.
+    const sx = ((ref[2] - ref[1]) * mx) / Math.max(1, m.maxX - m.minX);
+    const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
+    const wide = g.maxX - g.minX >= 0.7 * (m.maxX - m.minX);
+    return placeOutline(g, sx, sy, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx, 0);
+  });
   return {
     key,
     height: f.cellHeight * my,
@@ -71,25 +89,11 @@ export function deviceFace(name: string, height: number, width: number): Face | 
     antialias: true,
     mapChar,
     advance: () => Math.round(ref[0]) * mx,
-    glyph(cp) {
-      return cachedGlyph(`${key}:${cp}`, () => {
-        const font = withGlyph(cp, chain);
-        const g = font?.glyph(cp);
-        const m = font?.glyph(0x4d);
-        if (!font || !g || !m || !g.contours.length) return null;
-        const box = measured[cp];
-        if (box) {
-          // Stretch the outline onto the measured ink box (y measured down from the cell top).
-          const sx = ((box[2] - box[1]) * mx) / Math.max(1, g.maxX - g.minX);
-          const sy = ((box[4] - box[3]) * my) / Math.max(1, g.maxY - g.minY);
-          return outlineMask(g.contours, sx, sy, box[1] * mx - g.minX * sx, (box[4] - baseline) * my + g.minY * sy);
-        }
-        // Unmeasured glyph: the scale that fits M onto its measured box.
-        const sx = ((ref[2] - ref[1]) * mx) / Math.max(1, m.maxX - m.minX);
-        const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
-        const wide = g.maxX - g.minX >= 0.7 * (m.maxX - m.minX);
-        return outlineMask(g.contours, sx, sy, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx, 0);
-      });
+    outline(cp) {
+      return placed(cp)?.polygons ?? null;
+    },
+    curves(cp) {
+      return placed(cp)?.curves ?? null;
     },
   };
 }

@@ -2,22 +2,8 @@
 // the em square scaled so that ascent + descent fill the cell, the width parameter stretching it.
 
 import type { StoredObject } from '../model.js';
-import { outlineMask } from '../text/glyph-mask.js';
-import { cachedGlyph, type Face } from './face.js';
-import { loadOutlineFont, type OutlineFont } from './outline-font.js';
-
-const parsed = new WeakMap<Uint8Array, OutlineFont | null>();
-
-function parse(obj: StoredObject): OutlineFont | null {
-  const bytes = obj.bytes;
-  if (!bytes) return null;
-  let f = parsed.get(bytes);
-  if (f === undefined) {
-    f = loadOutlineFont(bytes, obj.name);
-    parsed.set(bytes, f);
-  }
-  return f;
-}
+import { cachedOutline, type Face } from './face.js';
+import { placeOutline } from './place.js';
 
 /** Looks a font up by name as ^A@ / ^CW give it (`E:ARIAL.TTF`, `ARIAL.TTF`, `E:ARIAL`). */
 export function findFontObject(objects: ReadonlyMap<string, StoredObject>, name: string): StoredObject | undefined {
@@ -35,23 +21,27 @@ export function findFontObject(objects: ReadonlyMap<string, StoredObject>, name:
 }
 
 export function downloadedFace(obj: StoredObject, height: number, width: number): Face | null {
-  const font = parse(obj);
+  const font = obj.outlines;
   if (!font) return null;
   const h = Math.max(1, height);
   const sy = h / Math.max(1, font.ascent - font.descent);
   const sx = width > 0 ? (sy * width) / h : sy;
   const key = `${font.id}:${h}:${width}`;
+  const placed = (cp: number) => cachedOutline(`${key}:${cp}`, () => {
+    const g = font.glyph(cp);
+    return g ? placeOutline(g, sx, sy, 0, 0) : null;
+  });
   return {
     key,
     height: h,
     baseline: Math.round(font.ascent * sy),
     antialias: true,
     advance: (cp) => (font.glyph(cp)?.advance ?? font.unitsPerEm / 2) * sx,
-    glyph(cp) {
-      return cachedGlyph(`${key}:${cp}`, () => {
-        const g = font.glyph(cp);
-        return g ? outlineMask(g.contours, sx, sy, 0, 0) : null;
-      });
+    outline(cp) {
+      return placed(cp)?.polygons ?? null;
+    },
+    curves(cp) {
+      return placed(cp)?.curves ?? null;
     },
   };
 }

@@ -2,13 +2,12 @@
 // fitted glyph by glyph into the boxes measured from the legacy renderer's output (font0-metrics.ts),
 // glyphs of separate parts (%, ‰, ½) part by part where that matches the reference better.
 
-import { outlineMask, type GlyphMask } from '../text/glyph-mask.js';
-import { coverageMask } from '../raster/fill-path.js';
+import { joinOutlines, nonEmpty, placeContours, placeOutline, type PlacedOutline } from './place.js';
 import {
   dejaVuSans, dejaVuSansBold, dejaVuSansCondensed, dejaVuSansCondensedBold, robotoCondensedBold, robotoCondensedBoldExt,
   robotoCondensedBoldItalic, robotoCondensedWeight, withGlyph,
 } from './builtin.js';
-import { cachedGlyph, type Face } from './face.js';
+import { cachedOutline, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
 import { fitParts } from './glyph-parts.js';
 import type { OutlineFont, OutlineGlyph } from './outline-font.js';
@@ -36,12 +35,12 @@ function sourceFont(cp: number): OutlineFont | null {
 }
 
 /** Stretches an outline's ink box onto a measured box (units of the height; `sx` is the width stretch). */
-export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, shift = 0): GlyphMask | null {
+export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, shift = 0): PlacedOutline | null {
   if (!g.contours.length) return null;
   const [, left, right, top, bottom] = b;
   const gx = ((right - left) * h * sx) / Math.max(1, g.maxX - g.minX);
   const gy = ((top - bottom) * h) / Math.max(1, g.maxY - g.minY);
-  return outlineMask(g.contours, gx, gy, shift + left * h * sx - g.minX * gx, -(bottom * h - g.minY * gy));
+  return placeOutline(g, gx, gy, shift + left * h * sx - g.minX * gx, -(bottom * h - g.minY * gy));
 }
 
 /**
@@ -49,7 +48,7 @@ export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, sh
  * base's scale, hung from the measured top. A single stretch would squash the base when the legacy
  * accent sits higher than Roboto's. Null when the glyph does not split that way.
  */
-export function accentedMask(cp: number, b: GlyphBox, h: number, sx: number, shift: number): GlyphMask | null {
+export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, shift: number): PlacedOutline | null {
   const parts = String.fromCodePoint(cp).normalize('NFD');
   if (parts.length !== 2 || font0Metrics.sources?.[cp]) return null;
   const baseCp = parts.codePointAt(0)!;
@@ -81,14 +80,10 @@ export function accentedMask(cp: number, b: GlyphBox, h: number, sx: number, shi
   const gx = ((right - left) * h * sx) / Math.max(1, be.x1 - be.x0);
   const gy = ((top - bottom) * h) / Math.max(1, be.y1 - be.y0);
   const ox = shift + left * h * sx - be.x0 * gx;
-  const place = (cs: number[][], oy: number) => cs.map((c) => {
-    const out = new Float64Array(c.length);
-    for (let i = 0; i < c.length; i += 2) { out[i] = ox + c[i] * gx; out[i + 1] = oy - c[i + 1] * gy; }
-    return out;
-  });
-  const placed = [...place(base, -(bottom * h - be.y0 * gy)), ...place(accent, -(b[3] * h - ae.y1 * gy))];
-  const m = coverageMask(placed);
-  return m ? { x: m.x, y: m.y, w: m.w, h: m.h, cov: m.cov } : null;
+  return nonEmpty(joinOutlines([
+    placeContours(g, base, gx, gy, ox, -(bottom * h - be.y0 * gy)),
+    placeContours(g, accent, gx, gy, ox, -(b[3] * h - ae.y1 * gy)),
+  ]));
 }
 
 /** ^TB line pitch per dot of height (h84_tb_ft: 106 dots at height 84); ^FB lines are one height apart. */
@@ -122,6 +117,14 @@ export function font0Face(height: number, width: number): Face {
   const h = Math.max(1, height);
   const sx = widthScale(h, width);
   const key = `0:${h}:${width}`;
+  const placed = (cp: number, shift: number) => cachedOutline(`${key}:${cp}:${shift}`, () => {
+    const b = box(cp);
+    const g = sourceFont(cp)?.glyph(cp);
+    if (!b || !g) return null;
+    const parts = font0Metrics.parts?.[cp];
+    return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, shift))
+      || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, shift)) || fitGlyph(g, b, h, sx, shift);
+  });
   return {
     key,
     height: h,
@@ -133,15 +136,11 @@ export function font0Face(height: number, width: number): Face {
       return b ? b[0] * h * sx : h * 0.5 * sx;
     },
     subpixel: true,
-    glyph(cp, shift = 0) {
-      return cachedGlyph(`${key}:${cp}:${shift}`, () => {
-        const b = box(cp);
-        const g = sourceFont(cp)?.glyph(cp);
-        if (!b || !g) return null;
-        const parts = font0Metrics.parts?.[cp];
-        return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, shift))
-          || (font0Metrics.glyphs[cp] && accentedMask(cp, b, h, sx, shift)) || fitGlyph(g, b, h, sx, shift);
-      });
+    outline(cp, shift = 0) {
+      return placed(cp, shift)?.polygons ?? null;
+    },
+    curves(cp) {
+      return placed(cp, 0)?.curves ?? null;
     },
   };
 }

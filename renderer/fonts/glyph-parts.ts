@@ -2,24 +2,12 @@
 // legacy font places its parts differently from our outline, each part is stretched into its own box
 // measured from the reference (font0-metrics `parts`) instead of stretching the glyph as one piece.
 
-import type { GlyphMask } from '../text/glyph-mask.js';
-import { coverageMask } from '../raster/fill-path.js';
+import { extentOf } from '../layout/display-list.js';
+import { joinOutlines, nonEmpty, placeContours, type PlacedOutline } from './place.js';
 import type { OutlineGlyph } from './outline-font.js';
 
 /** [inkLeft, inkRight, inkTop, inkBottom] of one part in units of the font height; y up from the baseline. */
 export type PartBox = readonly [number, number, number, number];
-
-interface Extent { minX: number; maxX: number; minY: number; maxY: number }
-
-function extentOf(cs: readonly (readonly number[])[]): Extent {
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-  for (const c of cs) {
-    for (let i = 0; i < c.length; i += 2) {
-      minX = Math.min(minX, c[i]); maxX = Math.max(maxX, c[i]); minY = Math.min(minY, c[i + 1]); maxY = Math.max(maxY, c[i + 1]);
-    }
-  }
-  return { minX, maxX, minY, maxY };
-}
 
 /** Even-odd point-in-polygon test. */
 function inside(x: number, y: number, c: readonly number[]): boolean {
@@ -74,24 +62,16 @@ export function matchParts(parts: readonly (readonly number[][])[], g: OutlineGl
   return out as PartBox[];
 }
 
-/** Each part stretched into its matched box (units of the height `h`, width stretch `sx`), as one mask. */
-export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0): GlyphMask | null {
+/** Each part stretched into its matched box (units of the height `h`, width stretch `sx`), as one outline in dots. */
+export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0): PlacedOutline | null {
   const parts = glyphParts(g);
   const matched = matchParts(parts, g, glyphBox, boxes);
   if (!matched) return null;
-  const placed: Float64Array[] = [];
-  parts.forEach((part, i) => {
+  return nonEmpty(joinOutlines(parts.map((part, i) => {
     const e = extentOf(part);
     const [left, right, top, bottom] = matched[i];
     const gx = ((right - left) * h * sx) / Math.max(1, e.maxX - e.minX);
     const gy = ((top - bottom) * h) / Math.max(1, e.maxY - e.minY);
-    const ox = shift + left * h * sx - e.minX * gx, oy = -(bottom * h - e.minY * gy);
-    for (const c of part) {
-      const out = new Float64Array(c.length);
-      for (let k = 0; k < c.length; k += 2) { out[k] = ox + c[k] * gx; out[k + 1] = oy - c[k + 1] * gy; }
-      placed.push(out);
-    }
-  });
-  const m = coverageMask(placed);
-  return m ? { x: m.x, y: m.y, w: m.w, h: m.h, cov: m.cov } : null;
+    return placeContours(g, part, gx, gy, shift + left * h * sx - e.minX * gx, -(bottom * h - e.minY * gy));
+  })));
 }

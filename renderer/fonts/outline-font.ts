@@ -12,6 +12,8 @@ export interface PathCommand {
 export interface OutlineGlyph {
   /** Closed polygons, x/y pairs in font units, y up. */
   contours: number[][];
+  /** The same contours with their curves kept (path data, see PathData), one per polygon. */
+  paths: number[][];
   advance: number;
   minX: number;
   maxX: number;
@@ -71,7 +73,7 @@ export function loadOutlineFont(bytes: Uint8Array, label = 'font'): OutlineFont 
 
 function flattenGlyph(font: Font, cp: number): OutlineGlyph {
   const glyph = font.glyphForCodePoint(cp);
-  const contours = flatten(glyph.path.commands);
+  const { contours, paths } = flattenWithPaths(glyph.path.commands);
   let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
   for (const c of contours) {
     for (let i = 0; i < c.length; i += 2) {
@@ -80,20 +82,29 @@ function flattenGlyph(font: Font, cp: number): OutlineGlyph {
     }
   }
   if (!contours.length) minX = maxX = minY = maxY = 0;
-  return { contours, advance: glyph.advanceWidth, minX, maxX, minY, maxY };
+  return { contours, paths, advance: glyph.advanceWidth, minX, maxX, minY, maxY };
 }
 
-/** Path commands to polygons (curves subdivided evenly). */
-export function flatten(commands: readonly PathCommand[]): number[][] {
+/**
+ * Path commands to polygons (curves subdivided evenly) and, for each polygon, its path data with the curves kept:
+ * `0 x y` move, `1 x y` line, `2 cx cy x y` quadratic, `3 c1x c1y c2x c2y x y` cubic.
+ */
+export function flattenWithPaths(commands: readonly PathCommand[]): { contours: number[][]; paths: number[][] } {
   const out: number[][] = [];
+  const paths: number[][] = [];
   let cur: number[] = [];
+  let path: number[] = [];
   let x = 0, y = 0;
-  const close = () => { if (cur.length >= 6) out.push(cur); cur = []; };
+  const close = () => { if (cur.length >= 6) { out.push(cur); paths.push(path); } cur = []; path = []; };
+  // A contour that does not begin with a move starts from the current point.
+  const start = () => { if (!path.length) path.push(0, x, y); };
   for (const { command, args: a } of commands) {
     switch (command) {
-      case 'moveTo': close(); x = a[0]; y = a[1]; cur.push(x, y); break;
-      case 'lineTo': x = a[0]; y = a[1]; cur.push(x, y); break;
+      case 'moveTo': close(); x = a[0]; y = a[1]; cur.push(x, y); path.push(0, x, y); break;
+      case 'lineTo': start(); x = a[0]; y = a[1]; cur.push(x, y); path.push(1, x, y); break;
       case 'quadraticCurveTo':
+        start();
+        path.push(2, a[0], a[1], a[2], a[3]);
         for (let i = 1; i <= CURVE_STEPS; i++) {
           const t = i / CURVE_STEPS, u = 1 - t;
           cur.push(u * u * x + 2 * u * t * a[0] + t * t * a[2], u * u * y + 2 * u * t * a[1] + t * t * a[3]);
@@ -101,6 +112,8 @@ export function flatten(commands: readonly PathCommand[]): number[][] {
         x = a[2]; y = a[3];
         break;
       case 'bezierCurveTo':
+        start();
+        path.push(3, a[0], a[1], a[2], a[3], a[4], a[5]);
         for (let i = 1; i <= CURVE_STEPS; i++) {
           const t = i / CURVE_STEPS, u = 1 - t;
           cur.push(u * u * u * x + 3 * u * u * t * a[0] + 3 * u * t * t * a[2] + t * t * t * a[4],
@@ -112,5 +125,5 @@ export function flatten(commands: readonly PathCommand[]): number[][] {
     }
   }
   close();
-  return out;
+  return { contours: out, paths };
 }

@@ -1,8 +1,9 @@
 // ^GB graphic box: a border of the given thickness, or a solid block when thickness fills it.
 
-import type { DrawEnv, Field, LabelElement } from '../model.js';
-import { fillPath, type Contour } from '../raster/fill-path.js';
-import type { InkMode, Raster } from '../raster/raster.js';
+import type { Field } from '../model.js';
+import type { DrawEnv, LabelElement } from '../layout/drawer.js';
+import type { Canvas } from '../layout/canvas.js';
+import type { Contour, InkMode } from '../layout/display-list.js';
 import { reversed, roundedRectContour } from './shape-paths.js';
 
 export interface BoxSpec {
@@ -16,9 +17,12 @@ export interface BoxSpec {
   rounding: number;
 }
 
+/** ^GB parameters, named as in its parameter table (sizes already in dots). */
+interface BoxArgs { width?: number; height?: number; thickness?: number; color?: string; rounding?: number }
+
 /** Box geometry as the printer computes it: width and height never below the thickness. */
 export function boxFromField(f: Field): BoxSpec {
-  const [w, h, t, color, rounding] = f.params as [number | undefined, number | undefined, number, string, number | undefined];
+  const { width: w, height: h, thickness: t, color, rounding } = f.args as BoxArgs;
   const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   const width = Math.max(w ?? thickness, thickness);
   const height = Math.max(h ?? thickness, thickness);
@@ -36,20 +40,20 @@ export function roundedBoxContours(b: BoxSpec): Contour[] {
   return [outer, reversed(roundedRectContour(b.x + t, b.y + t, iw, ih, (b.rounding * Math.min(iw, ih)) / 16))];
 }
 
-export function drawBox(r: Raster, b: BoxSpec): void {
+export function drawBox(r: Canvas, b: BoxSpec): void {
   const t = b.thickness;
   if (b.rounding > 0) {
-    fillPath(r, roundedBoxContours(b), b.mode);
+    r.path(roundedBoxContours(b), b.mode);
     return;
   }
   if (t * 2 >= b.width || t * 2 >= b.height) {
-    r.fillRect(b.x, b.y, b.width, b.height, b.mode);
+    r.rect(b.x, b.y, b.width, b.height, b.mode);
     return;
   }
-  r.fillRect(b.x, b.y, b.width, t, b.mode);
-  r.fillRect(b.x, b.y + b.height - t, b.width, t, b.mode);
-  r.fillRect(b.x, b.y + t, t, b.height - 2 * t, b.mode);
-  r.fillRect(b.x + b.width - t, b.y + t, t, b.height - 2 * t, b.mode);
+  r.rect(b.x, b.y, b.width, t, b.mode);
+  r.rect(b.x, b.y + b.height - t, b.width, t, b.mode);
+  r.rect(b.x, b.y + t, t, b.height - 2 * t, b.mode);
+  r.rect(b.x + b.width - t, b.y + t, t, b.height - 2 * t, b.mode);
 }
 
 export function renderBox(f: Field, _env: DrawEnv): LabelElement[] {

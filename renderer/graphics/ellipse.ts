@@ -1,8 +1,8 @@
 // ^GE ellipses and ^GC circles: an anti-aliased ring between the outer ellipse and the one `thickness` inside it.
 
-import type { DrawEnv, Field, LabelElement } from '../model.js';
-import { fillPath, type Contour } from '../raster/fill-path.js';
-import type { InkMode } from '../raster/raster.js';
+import type { Field } from '../model.js';
+import type { DrawEnv, LabelElement } from '../layout/drawer.js';
+import type { Contour, InkMode } from '../layout/display-list.js';
 import { ellipseContour, reversed } from './shape-paths.js';
 
 export function ringContours(x: number, y: number, w: number, h: number, t: number): Contour[] {
@@ -19,19 +19,23 @@ function drawRing(f: Field, w: number, h: number, t: number, color: unknown): La
   const y = f.origin === 'FT' ? f.y - h : f.y;
   const contours = ringContours(f.x, y, w, h, t);
   const mode = inkMode(f, color);
-  return [{ draw: (r) => fillPath(r, contours, mode) }];
+  return [{ draw: (r) => r.path(contours, mode) }];
 }
+
+/** ^GE and ^GC parameters, named as in their parameter tables (sizes already in dots). */
+interface EllipseArgs { width?: number; height?: number; thickness?: number; color?: string }
+interface CircleArgs { diameter?: number; thickness?: number; color?: string }
 
 /** ^GEw,h,t,c */
 export function renderEllipse(f: Field, _env: DrawEnv): LabelElement[] {
-  const [w, h, t, c] = f.params as [number, number, number, string];
+  const { width: w, height: h, thickness: t, color: c } = f.args as EllipseArgs;
   const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   return drawRing(f, Math.max(w ?? thickness, thickness), Math.max(h ?? thickness, thickness), thickness, c);
 }
 
 /** ^GCd,t,c */
 export function renderCircle(f: Field, _env: DrawEnv): LabelElement[] {
-  const [d, t, c] = f.params as [number, number, string];
+  const { diameter: d, thickness: t, color: c } = f.args as CircleArgs;
   const thickness = Math.max(1, t ?? 1); // a thickness under one dot (^MU fractions) still draws
   const diameter = Math.max(d ?? thickness, thickness);
   return drawRing(f, diameter, diameter, thickness, c);

@@ -1,7 +1,8 @@
 // Anti-aliased polygon filling with exact area coverage (non-zero winding), for glyph outlines,
 // circles, ellipses and diagonal lines. Curves are flattened by the caller into polylines.
 
-import type { InkMode, Raster } from './raster.js';
+import { extentOf, type InkMode } from '../layout/display-list.js';
+import type { Raster } from './raster.js';
 
 /** A closed polygon: x0, y0, x1, y1, ... in dots (y down). */
 export type Contour = ArrayLike<number>;
@@ -37,14 +38,7 @@ export interface Clip { x0: number; y0: number; x1: number; y1: number }
  * With `clip`, only the part inside it is computed.
  */
 export function coverageMask(contours: readonly Contour[], clip?: Clip): CoverageMask | null {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const c of contours) {
-    for (let i = 0; i + 1 < c.length; i += 2) {
-      const x = c[i], y = c[i + 1];
-      if (x < minX) minX = x; if (x > maxX) maxX = x;
-      if (y < minY) minY = y; if (y > maxY) maxY = y;
-    }
-  }
+  const { minX, minY, maxX, maxY } = extentOf(contours);
   if (!(minX < maxX) || !(minY < maxY)) return null;
   let x0 = Math.floor(minX), y0 = Math.floor(minY);
   let x1 = Math.ceil(maxX) + 1, y1 = Math.ceil(maxY);

@@ -1,7 +1,8 @@
 // An 8-bit ink-coverage bitmap: 0 = paper, 255 = full ink. Encoders invert it to grey levels.
 
-/** How a drawing operation combines with what is already on the label. */
-export type InkMode = 'black' | 'white' | 'xor';
+import type { InkMode } from '../layout/display-list.js';
+
+export type { InkMode };
 
 export class Raster {
   readonly width: number;

@@ -1,7 +1,8 @@
 // Text drawing for other families (barcode interpretation lines): one line of text in a given font.
 
 import type { FontSelection, StoredObject } from '../model.js';
-import type { InkMode, Raster } from '../raster/raster.js';
+import type { Canvas } from '../layout/canvas.js';
+import type { InkMode } from '../layout/display-list.js';
 import { resolveFace } from '../fonts/resolve.js';
 import { boxFrame, codePoints, drawRun, pointFrame, runWidth } from './line.js';
 
@@ -33,12 +34,12 @@ export function measureTextLine(text: string, font: FontSelection, objects?: Rea
   return { width: runWidth(face, codePoints(text, face)), height: face.height, baseline: face.baseline };
 }
 
-export function drawTextLine(r: Raster, line: TextLine): void {
+export function drawTextLine(r: Canvas, line: TextLine): void {
   const face = resolveFace(line.font, line.objects);
   const cps = codePoints(line.text, face);
   const o = line.font.orientation;
   const frame = line.origin === 'FT'
     ? pointFrame(line.x, line.y, face.baseline, o)
     : boxFrame(line.x, line.y, runWidth(face, cps), face.height, o);
-  drawRun(r, face, cps, frame, 0, face.baseline, { mode: line.mode, crisp: line.crisp ?? false, gap: 0 });
+  drawRun(r, face, line.text, frame, 0, face.baseline, { mode: line.mode, crisp: line.crisp ?? false, gap: 0 });
 }

@@ -1,32 +1,17 @@
 // The `text` field drawer: ^FD text in the field's font, as a single line, a ^FB block or a ^TB block.
 
-import type { DrawEnv, Field, FieldRenderer, LabelElement } from '../model.js';
-import type { Raster } from '../raster/raster.js';
+import type { Field } from '../model.js';
+import type { DrawEnv, FieldRenderer, LabelElement } from '../layout/drawer.js';
+import type { Canvas } from '../layout/canvas.js';
 import type { Face } from '../fonts/face.js';
 import { resolveFace } from '../fonts/resolve.js';
 import { decodeFieldText } from './charset.js';
 import { hardLineBytes, layoutBlock, wrapParagraph, type BlockLine } from './block.js';
 import { boxFrame, codePoints, drawRun, pointFrame, runWidth, toLabel, type Frame, type RunStyle } from './line.js';
 
-/** Where the last single-line text field of a label ended (its pen on the baseline), for ^FT without coordinates. */
-const penEnd = new WeakMap<DrawEnv, { x: number; y: number }>();
-
-/** Lets other inline fields (^GS symbols) move the pen that a following coordinate-less ^FT continues from. */
-export function notePenEnd(env: DrawEnv, x: number, y: number): void {
-  penEnd.set(env, { x, y });
-}
-
-/** The font of the last text field drawn on a label: ^GS without a size takes it (the legacy renderer does). */
-const lastFont = new WeakMap<DrawEnv, Field['font']>();
-
-/** The font the previous text field of this label used, if any. */
-export function previousFieldFont(env: DrawEnv): Field['font'] | undefined {
-  return lastFont.get(env);
-}
-
 /** Where a field starts: its own origin, or for ^FT without coordinates where the previous field ended. */
 export function fieldStart(env: DrawEnv, field: Field): { x: number; y: number } {
-  return (field.continues && penEnd.get(env)) || { x: field.x, y: field.y };
+  return (field.continues && env.state.penEnd) || { x: field.x, y: field.y };
 }
 
 function styleOf(field: Field): RunStyle {
@@ -41,11 +26,11 @@ function styleOf(field: Field): RunStyle {
 }
 
 /** Draws block lines: line i sits in slot min(i, maxLines - 1), so overflow overprints the last line. */
-function drawLines(r: Raster, face: Face, lines: readonly BlockLine[], frame: Frame, pitch: number, maxLines: number, style: RunStyle): void {
+function drawLines(r: Canvas, face: Face, lines: readonly BlockLine[], frame: Frame, pitch: number, maxLines: number, style: RunStyle): void {
   lines.forEach((line, i) => {
     const v = Math.min(i, maxLines - 1) * pitch + face.baseline;
     if (!line.spaceStretch) {
-      drawRun(r, face, codePoints(line.text, face), frame, line.indent, v, style);
+      drawRun(r, face, line.text, frame, line.indent, v, style);
       return;
     }
     // J: spread the free width over the spaces, word by word.
@@ -53,14 +38,14 @@ function drawLines(r: Raster, face: Face, lines: readonly BlockLine[], frame: Fr
     let u = line.indent;
     for (const word of line.text.split(' ')) {
       const cps = codePoints(word, face);
-      drawRun(r, face, cps, frame, Math.round(u), v, style);
+      drawRun(r, face, word, frame, Math.round(u), v, style);
       u += runWidth(face, cps, style.gap) + space + line.spaceStretch;
     }
   });
 }
 
 export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelElement[] => {
-  lastFont.set(env, field.font);
+  env.state.lastFont = field.font;
   if (!field.data || !field.data.length) return [];
   const data = field.data;
   const text = decodeFieldText(data, field.charset);
@@ -108,8 +93,8 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
     ? pointFrame(start.x, start.y, face.baseline, o)
     : boxFrame(field.x, field.y, width, height, o);
   const [ex, ey] = toLabel(frame, shift + width, face.baseline);
-  penEnd.set(env, { x: Math.round(ex), y: Math.round(ey) });
-  return [{ draw: (r) => drawRun(r, face, cps, frame, shift, face.baseline, style) }];
+  env.state.penEnd = { x: Math.round(ex), y: Math.round(ey) };
+  return [{ draw: (r) => drawRun(r, face, text, frame, shift, face.baseline, style) }];
 };
 
 /** ^TB with ^FT: the block's bottom-left corner is the origin. */

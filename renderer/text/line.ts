@@ -1,10 +1,9 @@
 // One line of text: pen positions along the line, and drawing it in any orientation.
 
 import type { Orientation } from '../model.js';
-import type { InkMode, Raster } from '../raster/raster.js';
+import type { Canvas } from '../layout/canvas.js';
+import type { Contour, InkMode, PathData, PlacedGlyph } from '../layout/display-list.js';
 import type { Face } from '../fonts/face.js';
-import { cachedGlyph } from '../fonts/face.js';
-import { binarize, rotateMask, type GlyphMask } from './glyph-mask.js';
 
 /** Code points of `text` after the font's own substitutions. */
 export function codePoints(text: string, face: Face): number[] {
@@ -73,21 +72,15 @@ export interface RunStyle {
   reverse?: boolean;
 }
 
-function orientedGlyph(face: Face, cp: number, o: Orientation, crisp: boolean, shift: number): GlyphMask | null {
-  if (o === 'N' && !crisp) return face.glyph(cp, shift);
-  return cachedGlyph(`${face.key}:${cp}:${shift}:${o}:${crisp ? 1 : 0}`, () => {
-    const m = face.glyph(cp, shift);
-    if (!m) return null;
-    const r = rotateMask(m, o);
-    return crisp ? binarize(r) : r;
-  });
-}
-
 /** Sub-dot pen positions of outline fonts are kept to this fraction of a dot. */
 const SUBPIXELS = 4;
 
-/** Draws code points with the pen starting at frame point (u, v) on the baseline. */
-export function drawRun(r: Raster, face: Face, cps: readonly number[], frame: Frame, u: number, v: number, style: RunStyle): void {
+/** Lays out `text` as one glyph run with the pen starting at frame point (u, v) on the baseline. */
+export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: number, v: number, style: RunStyle): void {
+  const cps = codePoints(text, face);
+  const glyphs: PlacedGlyph[] = [];
+  const outlines: Record<string, Contour[]> = {};
+  const curves: Record<string, PathData[]> = {};
   let pen = 0;
   const total = style.reverse ? runWidth(face, cps, style.gap) : 0;
   for (let i = 0; i < cps.length; i++) {
@@ -103,11 +96,16 @@ export function drawRun(r: Raster, face: Face, cps: readonly number[], frame: Fr
     } else { pu = u + Math.round(pen); pv = v; }
     pen += adv;
     const [px, py] = toLabel(frame, pu, pv);
-    // Glyphs wholly off the label are not rasterized (huge fonts, far-away fields).
+    // Glyphs wholly off the label are not laid out (huge fonts, far-away fields).
     const reach = 2 * face.height + adv;
-    if (px < -reach || py < -reach || px > r.width + reach || py > r.height + reach) continue;
-    const m = orientedGlyph(face, cp, frame.orientation, style.crisp, shift);
-    if (!m) continue;
-    r.blitCoverage(m.cov, m.w, m.h, Math.round(px) + m.x, Math.round(py) + m.y, style.mode);
+    if (px < -reach || py < -reach || px > c.width + reach || py > c.height + reach) continue;
+    const outline = face.outline(cp, shift);
+    if (!outline) continue;
+    outlines[`${cp}:${shift}`] ??= outline;
+    // The unshifted outline too: vector backends draw one shape per glyph and move it by the shift.
+    if (shift !== 0 && !(`${cp}:0` in outlines)) { const upright = face.outline(cp, 0); if (upright) outlines[`${cp}:0`] = upright; }
+    if (!(cp in curves)) { const c = face.curves(cp); if (c) curves[cp] = c; }
+    glyphs.push({ cp, x: Math.round(px), y: Math.round(py), shift });
   }
+  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, curves }, style.mode);
 }

@@ -28,6 +28,15 @@ export interface RawParam {
 
 export type ParamValue = number | string | undefined;
 
+/** Parameter values by the names the command's table gives them (a drawer reads `args.width`, not `params[0]`). */
+export type NamedArgs = Readonly<Record<string, ParamValue>>;
+
+export function namedArgs(specs: readonly ParamSpec[], values: readonly ParamValue[]): NamedArgs {
+  const out: Record<string, ParamValue> = {};
+  specs.forEach((s, i) => { if (i < values.length) out[s.name] = values[i]; });
+  return out;
+}
+
 /** Splits a token's parameter bytes at the delimiter. `skip` leading bytes are left out (^A's font letter). */
 export function splitParams(tok: Token, skip = 0, maxParts = Infinity): RawParam[] {
   const out: RawParam[] = [];

@@ -1,6 +1,7 @@
 // Bars of a linear symbol as whole-dot rectangles in the symbol's upright frame.
 
-import type { InkMode, Raster } from '../../raster/raster.js';
+import type { Canvas } from '../../layout/canvas.js';
+import type { InkMode } from '../../layout/display-list.js';
 import { fillFrameRect, type SymbolFrame } from './frame.js';
 
 /** One bar: starts `u` dots along the symbol, `w` dots wide, from `v` down `h` dots (upright frame). */
@@ -22,7 +23,7 @@ export function barsFromRuns(runs: readonly number[], v: number, h: number, u0 =
 }
 
 /** Draws bars into a frame. */
-export function drawBars(r: Raster, f: SymbolFrame, bars: readonly Bar[], mode: InkMode): void {
+export function drawBars(r: Canvas, f: SymbolFrame, bars: readonly Bar[], mode: InkMode): void {
   for (const b of bars) fillFrameRect(r, f, b.u, b.v, b.w, b.h, mode);
 }
 

@@ -1,7 +1,8 @@
 // Field data as barcode drawers read it, and the one way they report data they cannot encode.
 
 import { fieldDataSpan } from '../../diagnostics.js';
-import type { DrawEnv, Field } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv } from '../../layout/drawer.js';
 import { latin1 } from '../../zpl/params.js';
 
 /** Field data as a byte string (one char per byte, Latin-1), empty when the field has none. */

@@ -2,7 +2,8 @@
 // symbol, v downwards, in dots) and these helpers turn that frame onto the label for N, R, I and B.
 
 import type { Field, Orientation } from '../../model.js';
-import type { InkMode, Raster } from '../../raster/raster.js';
+import type { Canvas } from '../../layout/canvas.js';
+import type { InkMode } from '../../layout/display-list.js';
 
 export interface Rect { x: number; y: number; w: number; h: number }
 
@@ -50,10 +51,10 @@ export function toLabelRect(f: SymbolFrame, u: number, v: number, w: number, h: 
 }
 
 /** Fills the upright rectangle (u, v, w, h) of a frame with whole dots. */
-export function fillFrameRect(r: Raster, f: SymbolFrame, u: number, v: number, w: number, h: number, mode: InkMode): void {
+export function fillFrameRect(r: Canvas, f: SymbolFrame, u: number, v: number, w: number, h: number, mode: InkMode): void {
   if (w <= 0 || h <= 0) return;
   const q = toLabelRect(f, u, v, w, h);
-  r.fillRect(q.x, q.y, q.w, q.h, mode);
+  r.rect(q.x, q.y, q.w, q.h, mode);
 }
 
 /** Ink mode of a barcode field: ^FR (or ^LR) draws it reversed. */

@@ -1,7 +1,8 @@
 // Human-readable interpretation lines under (or over) a symbol, drawn through the shared text-line API.
 
 import type { FontSelection, Orientation } from '../../model.js';
-import type { InkMode, Raster } from '../../raster/raster.js';
+import type { Canvas } from '../../layout/canvas.js';
+import type { InkMode } from '../../layout/display-list.js';
 import { drawTextLine, measureTextLine } from '../../text/api.js';
 import { toLabelRect, type SymbolFrame } from './frame.js';
 
@@ -36,7 +37,7 @@ export function centredLine(text: string, frame: SymbolFrame, font: FontSelectio
 }
 
 /** Draws a text placed in a frame, turned with the frame. */
-export function drawFrameText(r: Raster, frame: SymbolFrame, t: FrameText, mode: InkMode): void {
+export function drawFrameText(r: Canvas, frame: SymbolFrame, t: FrameText, mode: InkMode): void {
   if (!t.text) return;
   const m = measure(t.text, t.font);
   const rect = toLabelRect(frame, t.u, t.v, m.width, m.height);

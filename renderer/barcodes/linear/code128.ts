@@ -1,6 +1,7 @@
 // ^BC Code 128 (and GS1-128 in modes U and D).
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import { barsFromRuns, modulesToDots } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
@@ -8,7 +9,7 @@ import { code128Modules, encodeCode128, type Code128Mode } from './code128-encod
 import { barHeight, flag, interpretationLine, linearElement } from './layout.js';
 
 export function drawCode128(field: Field, env: DrawEnv): LabelElement[] {
-  const [o, h, line, above, , m] = field.params;
+  const { orientation: o, height: h, line, lineAbove: above, mode: m } = field.args;
   const data = fieldText(field);
   const mode = (typeof m === 'string' ? m : 'N') as Code128Mode;
   const sym = encodeCode128(data, mode);

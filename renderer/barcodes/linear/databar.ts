@@ -3,7 +3,8 @@
 // stacked rows 5 + 7 and 33 + 33 with separator rows of `separatorHeight` modules). The height
 // parameter only sizes the linear part of composites, whose 2D part we do not draw.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
@@ -63,7 +64,7 @@ export function bracketAis(data: string): string {
 }
 
 export function drawDataBar(field: Field, env: DrawEnv): LabelElement[] {
-  const [o, typeP, magP, sepP] = field.params;
+  const { orientation: o, type: typeP, magnification: magP, separatorHeight: sepP } = field.args;
   const type = TYPES[(typeP as number | undefined) ?? 1];
   if (!type) {
     env.log?.add({ byteIndex: field.at, byteSize: 0, command: '^BR', param: 2, message: 'GS1 DataBar composite types (7-12) are not supported; field not printed' });

@@ -1,7 +1,8 @@
 // ^BE EAN-13, ^B8 EAN-8, ^BU UPC-A, ^B9 UPC-E and ^BS UPC/EAN add-ons. bwip-js encodes (and marks the
 // guard bars); we draw at the ^BY module width with the legacy renderer's guard and digit layout.
 
-import type { DrawEnv, Field, FieldRenderer, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, FieldRenderer, LabelElement } from '../../layout/drawer.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
@@ -68,7 +69,7 @@ function encode(bcid: string, text: string): Encoded | { error: string } {
 
 function drawerFor(spec: UpcEanSpec): FieldRenderer {
   return (field: Field, env: DrawEnv): LabelElement[] => {
-    const [o, h, lineP, aboveP, checkP] = field.params;
+    const { orientation: o, height: h, line: lineP, lineAbove: aboveP, lineCheckDigit: checkP } = field.args;
     const raw = fieldText(field);
     const digits = raw.replace(/[^0-9]/g, '');
     if (!digits) {
@@ -134,7 +135,7 @@ function guardLayout(spec: UpcEanSpec, shown: string, full: string, m: number, h
 
 /** ^BS: the 2- or 5-digit add-on, its digits above it by default. */
 function drawAddOn(field: Field, env: DrawEnv): LabelElement[] {
-  const [o, h, lineP, aboveP] = field.params;
+  const { orientation: o, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field);
   let digits = raw.replace(/[^0-9]/g, '');
   if (!digits) {

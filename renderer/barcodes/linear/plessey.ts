@@ -1,7 +1,8 @@
 // ^BP Plessey: written out here because bwip-js lays it out in other element units than ZPL's narrow/wide.
 // Start 1101, each hex digit as 4 bits LSB first, an 8-bit CRC, then the termination bar and reverse start.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import { barsFromRuns } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
@@ -33,7 +34,7 @@ function crcHex(bits: readonly number[]): string {
 }
 
 export function drawPlessey(field: Field, env: DrawEnv): LabelElement[] {
-  const [o, showCheck, h, lineP, aboveP] = field.params;
+  const { orientation: o, lineCheckDigit: showCheck, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field).toUpperCase();
   const hex = raw.replace(/[^0-9A-F]/g, '');
   if (hex.length !== raw.length) {

@@ -1,7 +1,8 @@
 // ^BZ POSTNET / PLANET / USPS Intelligent Mail and ^B5 PLANET: bwip-js gives each bar's height and
 // offset; bars are one module wide with 1.5-module spaces (5 dots a bar at ^BY2 in the references).
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
@@ -16,7 +17,7 @@ const BZ_TYPES: Record<number, { bcid: string; name: string }> = {
 };
 
 function drawPostal(field: Field, env: DrawEnv, command: string, bcid: string, name: string): LabelElement[] {
-  const [o, h, lineP, aboveP] = field.params;
+  const { orientation: o, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field);
   const digits = raw.replace(/[^0-9]/g, '');
   if (digits.length !== raw.length) {
@@ -45,7 +46,7 @@ function drawPostal(field: Field, env: DrawEnv, command: string, bcid: string, n
 }
 
 export function drawBZ(field: Field, env: DrawEnv): LabelElement[] {
-  const t = BZ_TYPES[(field.params[4] as number | undefined) ?? 0] ?? BZ_TYPES[0];
+  const t = BZ_TYPES[(field.args.type as number | undefined) ?? 0] ?? BZ_TYPES[0];
   return drawPostal(field, env, '^BZ', t.bcid, t.name);
 }
 

@@ -2,7 +2,8 @@
 // ^B3 Code 39, ^BL LOGMARS, ^BA Code 93, ^B2 Interleaved 2 of 5, ^BI Industrial 2 of 5, ^BJ Standard 2 of 5,
 // ^BK Codabar, ^B1 Code 11, ^BM MSI. Each entry says where its parameters are and how data becomes text.
 
-import type { DrawEnv, Field, FieldRenderer, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, FieldRenderer, LabelElement } from '../../layout/drawer.js';
 import type { ParamValue } from '../../zpl/params.js';
 import { barsFromRuns, modulesToDots, narrowWideToDots } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';

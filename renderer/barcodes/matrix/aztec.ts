@@ -1,6 +1,7 @@
 // ^BO / ^B0 Aztec: magnification, error control / symbol size code, reader initialisation (menu symbol).
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import { encodeGrid, type ModuleGrid } from './grid.js';
 import { aztecBits, aztecSize } from './aztec-bits.js';
 import { gridElement, num, report, tryEncode } from './field.js';
@@ -37,7 +38,7 @@ export function encodeAztec(data: Uint8Array, o: AztecOptions): ModuleGrid {
 }
 
 export function renderAztec(field: Field, env: DrawEnv): LabelElement[] {
-  const [orientation, magParam, , errorControl, menu, count] = field.params;
+  const { orientation, magnification: magParam, errorControl, menuSymbol: menu, symbolCount: count } = field.args;
   const mag = num(magParam, defaultQrMagnification(env.dpmm));
   const data = field.data ?? new Uint8Array(0);
   if (!data.length) return [];

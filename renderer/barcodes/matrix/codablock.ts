@@ -1,7 +1,8 @@
 // ^BB Codablock: the legacy renderer does not draw the symbol; it prints the field data as a plain text field
 // in the field's font (measured on its output), so we do the same.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import { drawTextField } from '../../text/field.js';
 
 export function renderCodablock(field: Field, env: DrawEnv): LabelElement[] {

@@ -1,6 +1,7 @@
 // ^B4 Code 49: stacked rows 70 modules wide between one-module separator bars; row height is h x module width.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import { drawTextLine, measureTextLine } from '../../text/api.js';
 import { barcodeInk, fieldOrientation, placeSymbol } from '../common/frame.js';
 import { byteString, drawGrid, encodeGrid, type ModuleGrid } from './grid.js';
@@ -35,7 +36,7 @@ export function encodeCode49(text: string): StackedGrid {
 }
 
 export function renderCode49(field: Field, env: DrawEnv): LabelElement[] {
-  const [orientationParam, h, line] = field.params;
+  const { orientation: orientationParam, rowHeight: h, line } = field.args;
   const text = byteString(field.data);
   if (!text) return [];
   const s = tryEncode(env, field, '^B4', () => encodeCode49(text));

@@ -1,6 +1,7 @@
 // ^BX Data Matrix (ECC 200): square modules of `h` dots, optional fixed size, escape sequences in the data.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import { byteString, encodeGrid, rawCodewords, type ModuleGrid } from './grid.js';
 import { DM_SIZES, FNC1, dataMatrixSize, encodeDataMatrixData, finishDataMatrix } from './datamatrix-codewords.js';
 import { gridElement, num, report, str, tryEncode } from './field.js';
@@ -44,7 +45,7 @@ export function encodeDataMatrix(values: readonly number[], rows: number, column
 }
 
 export function renderDataMatrix(field: Field, env: DrawEnv): LabelElement[] {
-  const [orientation, h, quality, columns, rows, , escape, aspect] = field.params;
+  const { orientation, moduleSize: h, quality, columns, rows, escape, aspect } = field.args;
   if (quality !== 200) report(env, field, '^BX', `Quality ${quality ?? 0} (ECC 000-140) is drawn as ECC 200`, 3);
   // Escape sequences belong to quality 200 field data (default escape character: underscore).
   const data = byteString(field.data).slice(0, 3072);

@@ -1,7 +1,8 @@
 // What every 2D drawer needs from a field: its data as bytes, parameters by position, and one way to report problems.
 
 import { fieldDataSpan } from '../../diagnostics.js';
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import type { ParamValue } from '../../zpl/params.js';
 import { barcodeInk, fieldOrientation, placeSymbol } from '../common/frame.js';
 import { drawGrid, type ModuleGrid } from './grid.js';

@@ -1,7 +1,8 @@
 // A symbol as a grid of dark/light modules, encoded by bwip-js and drawn by us at whole dots.
 
 import bwipjs from 'bwip-js';
-import type { InkMode, Raster } from '../../raster/raster.js';
+import type { Canvas } from '../../layout/canvas.js';
+import type { InkMode } from '../../layout/display-list.js';
 import { fillFrameRect, type SymbolFrame } from '../common/frame.js';
 import { latin1 } from '../../zpl/params.js';
 
@@ -48,7 +49,7 @@ export function byteString(bytes: Uint8Array | undefined): string {
  * Draws a grid into an upright frame: column x is `moduleWidth` dots wide, row y spans `rowHeights[y]`
  * dots (or `moduleHeight` for all rows). Dark runs along a row become one rectangle each.
  */
-export function drawGrid(r: Raster, frame: SymbolFrame, g: ModuleGrid, moduleWidth: number, moduleHeight: number | readonly number[],
+export function drawGrid(r: Canvas, frame: SymbolFrame, g: ModuleGrid, moduleWidth: number, moduleHeight: number | readonly number[],
   mode: InkMode, u0 = 0, v0 = 0): void {
   let v = v0;
   for (let y = 0; y < g.height; y++) {

@@ -1,7 +1,8 @@
 // ^BD MaxiCode: 33 rows of 30 hexagons around a bullseye, drawn at the legacy renderer's fixed size.
 // Modes 2 and 3 carry a structured carrier message: class of service, country and postal code lead ^FD.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import bwipjs from 'bwip-js';
 import { barcodeInk, fillFrameRect, placeSymbol } from '../common/frame.js';
 import { byteString } from './grid.js';
@@ -79,7 +80,7 @@ export function maxiCodeBitmap(dark: Set<number>, dpmm: number): { width: number
 }
 
 export function renderMaxiCode(field: Field, env: DrawEnv): LabelElement[] {
-  const [modeParam, symbolNumber, symbolCount] = field.params;
+  const { mode: modeParam, symbolNumber, symbolCount } = field.args;
   const mode = num(modeParam, 2);
   const data = byteString(field.data);
   if (!data) return [];

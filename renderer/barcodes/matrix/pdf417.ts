@@ -1,6 +1,7 @@
 // ^B7 PDF417 and ^BF MicroPDF417: stacked rows of `h` dots, modules ^BY wide.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import { encodeGrid, rawCodewords, type ModuleGrid } from './grid.js';
 import { pdf417DataCodewords } from './pdf417-codewords.js';
 import { gridElement, num, tryEncode } from './field.js';
@@ -31,7 +32,7 @@ export function encodePdf417(data: Uint8Array, o: Pdf417Options): ModuleGrid {
 }
 
 export function renderPdf417(field: Field, env: DrawEnv): LabelElement[] {
-  const [orientation, h, security, columns, rows, truncate] = field.params;
+  const { orientation, rowHeight: h, security, columns, rows, truncate } = field.args;
   const data = field.data ?? new Uint8Array(0);
   if (!data.length) return [];
   const o: Pdf417Options = { security: num(security, 0), columns: num(columns, 0), rows: num(rows, 0), truncate: truncate === 'Y' };
@@ -57,7 +58,7 @@ export function encodeMicroPdf417(data: Uint8Array, mode: number): ModuleGrid {
 }
 
 export function renderMicroPdf417(field: Field, env: DrawEnv): LabelElement[] {
-  const [orientation, h, mode] = field.params;
+  const { orientation, rowHeight: h, mode } = field.args;
   const data = field.data ?? new Uint8Array(0);
   if (!data.length) return [];
   const g = tryEncode(env, field, '^BF', () => encodeMicroPdf417(data, num(mode, 0)));

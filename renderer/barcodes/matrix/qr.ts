@@ -2,7 +2,8 @@
 // The symbol is built here rather than by bwip-js: the legacy renderer segments the data its own way (see
 // qr-segments.ts) and bwip-js takes no raw QR input.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import { byteString, type ModuleGrid } from './grid.js';
 import { planQr, qrDataCodewords, type QrLevel } from './qr-segments.js';
 import { interleave, qrSymbol } from './qr-symbol.js';
@@ -130,7 +131,7 @@ export function encodeQr(q: QrData): ModuleGrid {
 }
 
 export function renderQr(field: Field, env: DrawEnv): LabelElement[] {
-  const [, model, magParam] = field.params;
+  const { model, magnification: magParam } = field.args;
   const mag = num(magParam, defaultQrMagnification(env.dpmm));
   if (model === 1) report(env, field, '^BQ', 'QR Model 1 is drawn as Model 2', 2);
   const data = parseQrData(byteString(field.data));

@@ -2,7 +2,8 @@
 // number and additional data (everything after the comma that must follow the ECI number) printed directly
 // above it, left edges aligned. Without that comma only the Code 39 part prints.
 
-import type { DrawEnv, Field, LabelElement } from '../../model.js';
+import type { Field } from '../../model.js';
+import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
 import bwipjs from 'bwip-js';
 import { barsFromRuns, drawBars, narrowWideToDots } from '../common/bars.js';
 import { barcodeInk, fieldOrientation, fillFrameRect, placeSymbol } from '../common/frame.js';
@@ -38,7 +39,7 @@ function code39Elements(text: string): number[] {
 }
 
 export function renderTlc39(field: Field, env: DrawEnv): LabelElement[] {
-  const [orientationParam, w1, r1, h1, w2, h2] = field.params;
+  const { orientation: orientationParam, code39Width: w1, code39Ratio: r1, code39Height: h1, pdfWidth: w2, pdfRowHeight: h2 } = field.args;
   const parts = splitTlc39(byteString(field.data));
   if (!parts.eci) return [];
   const encoded = tryEncode(env, field, '^BT', () => ({

@@ -11,7 +11,8 @@ import { decodeHexEscapes } from '../../commands/field.js';
 import { decodeFieldText } from '../../text/charset.js';
 import { extent, flatPeriod, inkParts, loadDecoder, period, profiles, runsPeriod, type Gray } from './ink.js';
 import { fitParts, type PartBox } from '../glyph-parts.js';
-import { FONT0_SOURCES, accentedMask, fitGlyph } from '../font0.js';
+import { FONT0_SOURCES, accentedOutline, fitGlyph } from '../font0.js';
+import { coverageMask } from '../../raster/fill-path.js';
 import type { GlyphBox } from '../font0-metrics.js';
 
 interface Case { id: string; zpl: string; png?: string; group: string }
@@ -77,7 +78,8 @@ async function chooseSources(samples: { cp: number; png?: string }[], glyphs: Re
     const partBoxes: PartBox[] = inkParts(img, x0, y0, x1, y1)
       .map(([l, r, t, b]) => [(l - ORIGIN) / h, (r - ORIGIN) / h, (ORIGIN + baseline - t) / h, (ORIGIN + baseline - b) / h] as const)
       .filter(([l, r]) => (l + r) / 2 >= box[1] && (l + r) / 2 <= box[2]);
-    const score = (m: ReturnType<typeof fitGlyph>) => {
+    const score = (outline: ReturnType<typeof fitGlyph>) => {
+      const m = outline && coverageMask(outline.polygons);
       const got = new Uint8Array(w * wh);
       if (m) {
         const px = ORIGIN - x0 + m.x, py = Math.round(ORIGIN + baseline) - y0 + m.y;
@@ -91,7 +93,7 @@ async function chooseSources(samples: { cp: number; png?: string }[], glyphs: Re
     let best = 'roboto', bestF1 = -1, bestParts = false;
     // Small letters with accents have their own rule in font0.ts (the accent hung from the measured top):
     // the score to beat when it applies.
-    const accented = accentedMask(s.cp, box, h, 1, 0);
+    const accented = accentedOutline(s.cp, box, h, 1, 0);
     if (accented) bestF1 = score(accented);
     for (const [name, get] of Object.entries(FONT0_SOURCES)) {
       const g = get()?.glyph(s.cp);

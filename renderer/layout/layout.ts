@@ -1,12 +1,15 @@
-// From a label plan to a raster: every field goes to the drawer registered for its kind.
+// From a label plan to a display list: every field goes to the drawer registered for its kind, which
+// records its shapes, glyph runs and images on a canvas.
 
-import type { DiagnosticLog } from './diagnostics.js';
-import type { DrawEnv, FieldRenderer, LabelPlan, StoredObject } from './model.js';
-import { Raster } from './raster/raster.js';
-import { fieldData } from './serial.js';
-import { graphicRenderers } from './graphics/index.js';
-import { textRenderers } from './text/index.js';
-import { barcodeRenderers } from './barcodes/index.js';
+import type { DiagnosticLog } from '../diagnostics.js';
+import type { LabelPlan, StoredObject } from '../model.js';
+import type { DrawEnv, FieldRenderer } from './drawer.js';
+import { fieldData } from '../serial.js';
+import { graphicRenderers } from '../graphics/index.js';
+import { textRenderers } from '../text/index.js';
+import { barcodeRenderers } from '../barcodes/index.js';
+import { DisplayListBuilder } from './canvas.js';
+import type { DisplayList } from './display-list.js';
 
 const fieldRenderers: Record<string, FieldRenderer> = {
   ...textRenderers,
@@ -21,7 +24,7 @@ export function undrawableKinds(plans: readonly LabelPlan[]): string[] {
   return [...out];
 }
 
-export interface DrawOptions {
+export interface LayoutLabelOptions {
   dpmm: number;
   widthDots: number;
   heightDots: number;
@@ -29,10 +32,10 @@ export interface DrawOptions {
   log?: DiagnosticLog;
 }
 
-/** Draws copy `copy` of a label. Drawing problems in one field never stop the others. */
-export function drawLabel(plan: LabelPlan, copy: number, opts: DrawOptions): Raster {
-  const raster = new Raster(opts.widthDots, opts.heightDots);
-  const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy };
+/** Lays out copy `copy` of a label. Problems in one field never stop the others. */
+export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOptions): DisplayList {
+  const canvas = new DisplayListBuilder(opts.widthDots, opts.heightDots);
+  const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy, state: {} };
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
   const dx = plan.printWidth !== undefined && plan.printWidth < opts.widthDots ? Math.floor((opts.widthDots - plan.printWidth) / 2) : 0;
   for (const placed of plan.fields) {
@@ -43,21 +46,14 @@ export function drawLabel(plan: LabelPlan, copy: number, opts: DrawOptions): Ras
     if (copy === 0 && (field.x >= opts.widthDots || field.y >= opts.heightDots)) {
       opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field at ${field.x},${field.y} is outside the ${opts.widthDots}x${opts.heightDots} label` });
     }
+    canvas.span = { start: field.at, end: field.end };
+    const before = canvas.elements.length;
     try {
-      for (const el of renderer(field, env)) el.draw(raster);
+      for (const el of renderer(field, env)) el.draw(canvas);
     } catch (e) {
+      canvas.elements.length = before; // a field that fails draws nothing, not half of itself
       opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field not drawn: ${(e as Error).message}` });
     }
   }
-  if (plan.mirror) mirrorInPlace(raster);
-  if (plan.invert) rotate180InPlace(raster);
-  return raster;
-}
-
-function mirrorInPlace(r: Raster): void {
-  for (let y = 0; y < r.height; y++) r.ink.subarray(y * r.width, (y + 1) * r.width).reverse();
-}
-
-function rotate180InPlace(r: Raster): void {
-  r.ink.reverse();
+  return { width: opts.widthDots, height: opts.heightDots, elements: canvas.elements, mirror: plan.mirror, invert: plan.invert };
 }

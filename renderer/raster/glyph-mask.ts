@@ -1,7 +1,8 @@
 // Glyph coverage masks relative to the pen (a point on the baseline), and their quarter-turn rotations.
 
 import type { Orientation } from '../model.js';
-import { coverageMask } from '../raster/fill-path.js';
+import type { Contour } from '../layout/display-list.js';
+import { coverageMask } from './fill-path.js';
 
 /** Coverage mask whose top-left pixel sits at (x, y) relative to the pen point. */
 export interface GlyphMask {
@@ -10,24 +11,6 @@ export interface GlyphMask {
   w: number;
   h: number;
   cov: Uint8Array;
-}
-
-/**
- * Rasterizes an outline (font units, y up) with an affine map: X = ox + gx * sx, Y = oy - gy * sy, where
- * (ox, oy) is the glyph's origin relative to the pen in dots. Returns null for blank glyphs.
- */
-export function outlineMask(contours: readonly number[][], sx: number, sy: number, ox: number, oy: number): GlyphMask | null {
-  if (!contours.length) return null;
-  const placed = contours.map((c) => {
-    const out = new Float64Array(c.length);
-    for (let i = 0; i < c.length; i += 2) {
-      out[i] = ox + c[i] * sx;
-      out[i + 1] = oy - c[i + 1] * sy;
-    }
-    return out;
-  });
-  const m = coverageMask(placed);
-  return m ? { x: m.x, y: m.y, w: m.w, h: m.h, cov: m.cov } : null;
 }
 
 /** Turns a mask (drawn for orientation N) clockwise by the orientation's angle about the pen point. */
@@ -58,4 +41,24 @@ export function binarize(m: GlyphMask): GlyphMask {
   const cov = new Uint8Array(m.cov.length);
   for (let i = 0; i < cov.length; i++) cov[i] = m.cov[i] >= 128 ? 255 : 0;
   return { ...m, cov };
+}
+
+const cache = new Map<string, GlyphMask | null>();
+const MAX_CACHED = 20000;
+
+/**
+ * The mask of a glyph outline (upright, relative to the pen) turned to an orientation, thresholded when crisp;
+ * memoised by `key`, which names the font, code point and sub-dot shift.
+ */
+export function glyphMask(key: string, outline: readonly Contour[], o: Orientation, crisp: boolean): GlyphMask | null {
+  const full = `${key}:${o}:${crisp ? 1 : 0}`;
+  let m = cache.get(full);
+  if (m === undefined) {
+    if (cache.size >= MAX_CACHED) cache.clear();
+    const upright = coverageMask(outline);
+    m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, o) : null;
+    if (m && crisp) m = binarize(m);
+    cache.set(full, m);
+  }
+  return m;
 }

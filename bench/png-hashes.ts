@@ -1,0 +1,72 @@
+// `npm run png-hashes -- [--manifest FILE] [--out FILE] [--compare FILE] [--only SUBSTR]`: SHA-256 of the PNG of every
+// corpus case at rotations 0/90/180/270 in both qualities, plus the page count and hash of its raster PDF. A drawing
+// refactor compares against a baseline saved before it: every hash must stay the same.
+
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { render } from '../renderer/render.js';
+import { RenderError } from '../renderer/errors.js';
+import type { Dpmm, RenderRequest, Rotation } from '../renderer/api.js';
+
+interface Case { id: string; zpl: string; dpmm: Dpmm; widthIn: number; heightIn: number; index?: number }
+
+const ROTATIONS: Rotation[] = [0, 90, 180, 270];
+const QUALITIES = ['grayscale', 'bitonal'] as const;
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex').slice(0, 24);
+
+async function outcome(zpl: Uint8Array, req: RenderRequest): Promise<{ hash: string; pages: number }> {
+  try {
+    const r = await render(zpl, req);
+    return { hash: sha(r.body), pages: r.pages };
+  } catch (e) {
+    if (e instanceof RenderError) return { hash: `error:${e.code}`, pages: 0 };
+    throw e;
+  }
+}
+
+async function main(): Promise<void> {
+  const manifest = path.resolve(arg('manifest') ?? '../shared/fixtures/manifest.json');
+  const only = arg('only');
+  const cases = (JSON.parse(readFileSync(manifest, 'utf8')) as Case[]).filter((c) => !only || c.id.includes(only));
+  const out: Record<string, Record<string, string | number>> = {};
+  for (const c of cases) {
+    const zpl = readFileSync(path.join(path.dirname(manifest), c.zpl));
+    const base = { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn };
+    const row: Record<string, string | number> = {};
+    for (const rotation of ROTATIONS) {
+      for (const quality of QUALITIES) {
+        row[`png-${rotation}-${quality}`] = (await outcome(zpl, { ...base, format: 'png', index: c.index ?? 0, rotation, quality })).hash;
+      }
+    }
+    // The raster PDF of every label; `pdf` is ignored by renderers that only have the raster one.
+    const pdf = await outcome(zpl, { ...base, format: 'pdf', pdf: 'raster' } as RenderRequest);
+    row['pdf-raster'] = pdf.hash;
+    row['pdf-pages'] = pdf.pages;
+    out[c.id] = row;
+  }
+  const save = arg('out');
+  if (save) writeFileSync(save, JSON.stringify(out, null, 1));
+  const against = arg('compare');
+  if (!against) { console.log(`${cases.length} cases hashed${save ? ` into ${save}` : ''}`); return; }
+  const base = JSON.parse(readFileSync(against, 'utf8')) as typeof out;
+  let same = 0, differ = 0, missing = 0;
+  for (const [id, row] of Object.entries(out)) {
+    const was = base[id];
+    if (!was) { missing++; continue; }
+    for (const [k, v] of Object.entries(row)) {
+      if (was[k] === v) same++;
+      else { differ++; console.log(`DIFFERS ${id} ${k}: ${was[k]} -> ${v}`); }
+    }
+  }
+  console.log(`${same} hashes identical, ${differ} differ, ${missing} cases not in the baseline (${cases.length} cases)`);
+  if (differ || missing) process.exitCode = 1;
+}
+
+await main();

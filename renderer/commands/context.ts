@@ -1,0 +1,107 @@
+// What a command may touch while it runs: the printer state, the field and label being assembled, and a few
+// verbs. Commands see this narrow context, never the interpreter itself.
+
+import type { DiagnosticLog } from '../diagnostics.js';
+import type { BarcodeDefaults, Field, FieldBlock, FontSelection, Orientation, StoredObject, TextBlock } from '../model.js';
+import type { Token } from '../zpl/lexer.js';
+import type { ParamSpec, ParamValue } from '../zpl/params.js';
+
+/** Settings that persist from one label to the next within a document (a request is a fresh printer). */
+export interface PrinterState {
+  defaultFont: { name: string; height: number; width: number };
+  orientation: Orientation;
+  justification: number;
+  barcode: BarcodeDefaults;
+  charset: number;
+  home: { x: number; y: number };
+  shiftLeft: number;
+  shiftTop: number;
+  /** ^MU: dots per unit of the format's coordinates (1 for dots). */
+  unitScale: number;
+  fontAliases: Map<string, string>;
+  printWidth?: number;
+  labelLength?: number;
+  invert: boolean;
+  mirror: boolean;
+  reverseAll: boolean;
+  objects: Map<string, StoredObject>;
+  formats: Map<string, Token[]>;
+}
+
+/** The field being assembled between ^FO/^FT and ^FS. */
+export interface FieldDraft {
+  kind?: string;
+  params: ParamValue[];
+  args: Field['args'];
+  payload?: Uint8Array;
+  graphic?: Field['graphic'];
+  object?: Field['object'];
+  x: number;
+  y: number;
+  origin: 'FO' | 'FT';
+  positioned: boolean;
+  justification: number;
+  font?: FontSelection;
+  data?: Uint8Array;
+  dataAt?: Field['dataAt'];
+  hexIndicator?: number;
+  reverse: boolean;
+  block?: FieldBlock;
+  textBlock?: TextBlock;
+  direction?: Field['direction'];
+  fieldNumber?: number;
+  serial?: Field['serial'];
+  continues?: boolean;
+  at: number;
+}
+
+export interface LabelDraft {
+  fields: Field[];
+  copies: number;
+  /** Set while ^DF is capturing the rest of this format instead of printing it. */
+  capturing?: { name: string; tokens: Token[] };
+  /** A ^DF in this format: it stores a format and prints nothing. */
+  storesFormat: boolean;
+  start: number;
+  /** ^FN data given before the recalled format that has the variable (filled in when it arrives). */
+  pendingFills?: Map<number, Pick<Field, 'data' | 'serial'>>;
+}
+
+export interface CommandContext {
+  readonly printer: PrinterState;
+  /** The field being assembled (a new draft after each ^FS). */
+  field: FieldDraft;
+  /** The format between ^XA and ^XZ, or null outside one. */
+  readonly label: LabelDraft | null;
+  readonly dpmm: number;
+  readonly log: DiagnosticLog;
+  warn(byteIndex: number, byteSize: number, command: string, param: number, message: string): void;
+  /** A coordinate in ^MU units, in dots. */
+  dots(v: number): number;
+  startLabel(at: number): void;
+  endLabel(): void;
+  /** ^FS: the draft becomes a field of the current label. */
+  finishField(): void;
+  fieldHasContent(): boolean;
+  /** Runs a stored format's tokens (^XF), guarded against formats that recall themselves. */
+  replay(tokens: readonly Token[], at: number): void;
+}
+
+// How a command family declares its commands: parameter table plus what running it does.
+export interface CommandDef {
+  /** The parameter table (ranges and defaults); the linter reads it too. */
+  params?: readonly ParamSpec[];
+  /**
+   * How the parameter bytes are read: `split` (default) at the delimiter; `font` for ^A (font letter then
+   * orientation without a delimiter); `text` as one free-text value (^FD, ^FX...); `raw` not at all.
+   */
+  syntax?: 'split' | 'font' | 'text' | 'raw';
+  /** Runs outside ^XA..^XZ too (downloads, host commands). Format commands outside a label are ignored. */
+  anywhere?: boolean;
+  /** Accepted but has no effect on the picture (printer settings). */
+  noop?: boolean;
+  run?(ip: CommandContext, args: ParamValue[], tok: Token): void;
+}
+
+/** Keyed by prefix and name: `^FO`, `~DG`. */
+export type CommandTable = Record<string, CommandDef>;

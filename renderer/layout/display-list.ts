@@ -1,0 +1,124 @@
+// The display list: what a label looks like, as plain data between layout and the backends (raster -> PNG,
+// vector -> PDF). Coordinates are label dots before ^PO/^PM and X-Rotation; y runs down.
+
+import type { Orientation } from '../model.js';
+
+/** How an element combines with what is under it: `reverse` (^FR, ^LR) flips ink and paper. */
+export type Ink = 'normal' | 'reverse';
+/** Colour of `normal` ink: `white` (^GB...,W) erases. Reverse ink ignores it. */
+export type InkColor = 'black' | 'white';
+
+export interface Box { x: number; y: number; width: number; height: number }
+/** Byte offsets of the ZPL field that made an element; `end` exclusive. */
+export interface Span { start: number; end: number }
+
+/** A closed polygon in dots: x0, y0, x1, y1, ... (curves flattened as the raster fills them). */
+export type Contour = number[];
+
+/**
+ * One closed contour with its curves kept, in dots: `0 x y` move, `1 x y` line, `2 cx cy x y` quadratic Bézier,
+ * `3 c1x c1y c2x c2y x y` cubic Bézier (each from the current point).
+ */
+export type PathData = number[];
+
+interface ElementBase {
+  ink: Ink;
+  color: InkColor;
+  /** Bounding box in dots, label coordinates. */
+  box: Box;
+  span: Span;
+}
+
+/** A rectangle filled with whole dots: [floor(x), floor(x + width)) x [floor(y), floor(y + height)). */
+export interface RectElement extends ElementBase {
+  kind: 'rect';
+}
+
+/** Polygons filled by the non-zero winding rule, anti-aliased on the raster. */
+export interface PathElement extends ElementBase {
+  kind: 'path';
+  contours: Contour[];
+}
+
+/** A 1-bit image (rows MSB first, `stride` bytes a row, set bits are ink), each bit `scaleX` x `scaleY` dots. */
+export interface BitmapElement extends ElementBase {
+  kind: 'bitmap';
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  stride: number;
+  scaleX: number;
+  scaleY: number;
+  bits: Uint8Array;
+}
+
+/** One glyph of a run: the pen point on the baseline (whole dots) and the sub-dot shift drawn into its outline. */
+export interface PlacedGlyph { cp: number; x: number; y: number; shift: number }
+
+/** A line (or word) of text: glyph outlines, where each glyph goes, and the text they spell. */
+export interface GlyphRunElement extends ElementBase {
+  kind: 'glyphRun';
+  text: string;
+  /** Identifies font and size: equal keys and outline keys mean equal outlines. */
+  font: string;
+  orientation: Orientation;
+  /** Pure ink/paper edges instead of anti-aliased ones (reverse-printed text). */
+  crisp: boolean;
+  glyphs: PlacedGlyph[];
+  /**
+   * Outlines by `${cp}:${shift}`, in dots relative to the pen, drawn upright (orientation N, y down); a glyph of
+   * orientation R, I or B is this outline turned clockwise by 90, 180 or 270 degrees about its pen point. A glyph
+   * drawn at a sub-dot shift also has its `${cp}:0` outline: the same shape, `shift` dots further left.
+   */
+  outlines: Record<string, Contour[]>;
+  /** Glyph outlines with their Bézier segments, by code point: upright and unshifted, like `outlines[`${cp}:0`]`. */
+  curves?: Record<string, PathData[]>;
+}
+
+export type DisplayElement = RectElement | PathElement | BitmapElement | GlyphRunElement;
+
+/** One printed label, laid out. */
+export interface DisplayList {
+  width: number;
+  height: number;
+  elements: DisplayElement[];
+  /** ^PM Y: the whole label mirrored left to right (applied after drawing). */
+  mirror: boolean;
+  /** ^PO I: the whole label turned 180 degrees (applied after mirroring). */
+  invert: boolean;
+}
+
+/** Extent of polygons: min/max x and y over every point (Infinity/-Infinity when there is none). */
+export function extentOf(contours: readonly ArrayLike<number>[]): { minX: number; minY: number; maxX: number; maxY: number } {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const c of contours) {
+    for (let i = 0; i + 1 < c.length; i += 2) {
+      const x = c[i], y = c[i + 1];
+      if (x < minX) minX = x; if (x > maxX) maxX = x;
+      if (y < minY) minY = y; if (y > maxY) maxY = y;
+    }
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+/** A point of an upright outline turned to a glyph orientation (clockwise about the pen point). */
+export function turn(o: Orientation, u: number, v: number): [number, number] {
+  switch (o) {
+    case 'R': return [-v, u];
+    case 'I': return [-u, -v];
+    case 'B': return [v, -u];
+    default: return [u, v];
+  }
+}
+
+/** How a drawer asks for ink: black, white (erase) or xor (reverse). */
+export type InkMode = 'black' | 'white' | 'xor';
+
+export function inkOf(mode: InkMode): { ink: Ink; color: InkColor } {
+  return mode === 'xor' ? { ink: 'reverse', color: 'black' } : { ink: 'normal', color: mode };
+}
+
+export function modeOf(e: Pick<ElementBase, 'ink' | 'color'>): InkMode {
+  return e.ink === 'reverse' ? 'xor' : e.color;
+}

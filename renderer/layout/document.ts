@@ -1,0 +1,83 @@
+// A whole document laid out on demand: size and label-count limits checked once, then any printed
+// label (^PQ copies included) as a display list. render() and layout() share it.
+
+import type { Dpmm, RenderLimits } from '../api.js';
+import { ordinal, RenderError } from '../errors.js';
+import { interpret, type DocumentPlan } from '../interpreter.js';
+import type { LabelPlan } from '../model.js';
+import type { DisplayList } from './display-list.js';
+import { layoutLabel, undrawableKinds } from './layout.js';
+
+export const DEFAULT_MAX_LABELS = 50;
+/** Enough for a 15x15 inch label at 24 dpmm (9135 x 9135 dots). */
+export const DEFAULT_MAX_PIXELS = 9135 * 9135;
+
+/** Dots per inch as the legacy service computes it: floor(dpmm x 25.4). */
+export function dotsPerInch(dpmm: Dpmm): number {
+  return Math.floor(dpmm * 25.4);
+}
+
+/** Label size in dots: trunc(inches x dpi) per axis (4x6 at 8 dpmm = 812x1218). */
+export function labelDots(inches: number, dpmm: Dpmm): number {
+  return Math.floor(inches * dotsPerInch(dpmm) + 1e-9);
+}
+
+export interface DocumentRequest extends RenderLimits {
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+}
+
+export interface LaidOutDocument {
+  plan: DocumentPlan;
+  widthDots: number;
+  heightDots: number;
+  totalCount: number;
+  /** Commands the picture lacks (unknown, or known without a drawer), e.g. `^BD`. */
+  unsupported: string[];
+  /** The i-th printed label's display list (0-based; the caller checks the index first). */
+  label(i: number): DisplayList;
+}
+
+/** Interprets a document and checks its limits; labels are laid out one at a time when asked for. */
+export function openDocument(zpl: Uint8Array | string, req: DocumentRequest): LaidOutDocument {
+  const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
+  const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
+  const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));
+  const maxPixels = req.maxPixels ?? DEFAULT_MAX_PIXELS;
+  if (widthDots * heightDots > maxPixels) {
+    throw new RenderError('too-large', `Label size ${widthDots}x${heightDots} dots exceeds the limit of ${maxPixels} pixels`);
+  }
+  const plan = interpret(bytes, req.dpmm);
+  const maxLabels = req.maxLabels ?? DEFAULT_MAX_LABELS;
+  if (plan.totalCount > maxLabels) {
+    throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${plan.totalCount} labels; the maximum is ${maxLabels}`);
+  }
+  const unsupported = [...new Set([...plan.unsupported, ...undrawableKinds(plan.labels)])];
+  const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log };
+  return {
+    plan, widthDots, heightDots, totalCount: plan.totalCount, unsupported,
+    label(i) {
+      const { label, copy } = locate(plan, i);
+      return layoutLabel(label, copy, opts);
+    },
+  };
+}
+
+/** Throws the legacy service's error for an index the document does not have. */
+export function checkIndex(index: number, total: number): void {
+  if (total === 0) throw new RenderError('no-labels', `Requested ${ordinal(index + 1)} label but ZPL generated no labels`);
+  if (index >= total) {
+    throw new RenderError('index-out-of-range', `Requested ${ordinal(index + 1)} label but ZPL only generated ${total} label${total === 1 ? '' : 's'}`);
+  }
+}
+
+/** The plan and copy number behind the i-th printed label. */
+function locate(doc: DocumentPlan, i: number): { label: LabelPlan; copy: number } {
+  let rest = i;
+  for (const label of doc.labels) {
+    if (rest < label.copies) return { label, copy: rest };
+    rest -= label.copies;
+  }
+  throw new RenderError('index-out-of-range', `label ${i} does not exist`);
+}
