@@ -175,7 +175,11 @@ describe('preview page and shadow report in Chromium', function () {
 
     it('takes the screenshot the README shows', async () => {
       await page.getByTestId('zpl-editor').evaluate((e: HTMLTextAreaElement) => e.dispatchEvent(new Event('input')));
-      await typeLabel(page, await page.getByTestId('zpl-editor').inputValue());
+      const zpl = await page.getByTestId('zpl-editor').inputValue();
+      await typeLabel(page, zpl);
+      // Point at the text field of the sample label, as a person trying the page would.
+      await page.locator(`[data-testid=element-box][data-start="${zpl.indexOf('^FO70,80')}"]`).first().hover();
+      await page.getByTestId('zpl-highlight').waitFor();
       const shot = await page.screenshot();
       expect(shot.subarray(1, 4).toString('latin1')).to.equal('PNG');
       if (process.env.UPDATE_SCREENSHOT === '1') {
