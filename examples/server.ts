@@ -11,6 +11,7 @@ import {
   createLogger,
   createMemoryStores,
   createOpsRouter,
+  createPreviewRouter,
   createRedisStores,
   generateKey,
   LEGACY_MOUNT_PATH,
@@ -29,7 +30,7 @@ import {
 import { accessEvents } from '../middleware/events/access-events.js';
 import { NOT_FOUND_MESSAGE, sendPlainError } from '../middleware/http-errors.js';
 import { requestId } from '../middleware/request-id.js';
-import { createRenderPool, render as renderInline, type RenderPool } from '../renderer/index.js';
+import { createRenderPool, layout, render as renderInline, type RenderPool } from '../renderer/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { keepKeysSeeded } from './key-seeding.js';
@@ -81,6 +82,15 @@ export function buildApp(parts: ServiceParts): ServiceApp {
     app.use(path, legacy);
     return legacy;
   });
+  // The preview page at /, and the shadow report at /shadow when shadow mode stores its cases.
+  app.use(createPreviewRouter({
+    keyStore: stores.keyStore,
+    layout,
+    apiPath: legacyPaths[0],
+    emit: events.emit,
+    ...(parts.config.shadow.storeDir !== undefined && { shadowDir: parts.config.shadow.storeDir }),
+    ...(parts.config.limits.maxLabels !== undefined && { maxLabels: parts.config.limits.maxLabels }),
+  }));
   // Anything else: the API's own 404 text, not Express's HTML page.
   app.use(requestId, accessEvents(events.emit, { route: () => 'unmatched' }), (_req, res) => {
     sendPlainError(res, 404, NOT_FOUND_MESSAGE);

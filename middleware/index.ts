@@ -40,3 +40,7 @@ export { createLogger, logEvents, logEventsAsText, LOG_LEVELS } from './events/l
 export type { EventLogger, LoggerOptions } from './events/log-events.js';
 export { parseCorsOrigins } from './cors.js';
 export type { CorsOption } from './cors.js';
+export { createPreviewRouter } from './preview/router.js';
+export type { PreviewRouter, PreviewRouterOptions, PreviewLayoutFn, PreviewLayout, PreviewLayoutOptions, PreviewElement } from './preview/router.js';
+export { SCORE_BUCKETS } from './upstream/shadow-store.js';
+export type { ShadowSummary, StoredShadowCase } from './upstream/shadow-store.js';

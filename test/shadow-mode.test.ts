@@ -216,7 +216,14 @@ describe('shadow mode against the legacy service', () => {
     const files = seen.divergences[0]!.files!;
     expect(Buffer.compare(await readFile(files.local), local)).to.equal(0);
     expect(Buffer.compare(await readFile(files.upstream), UPSTREAM_PNG)).to.equal(0);
-    expect((await readdir(dir)).sort()).to.have.length(2).and.to.satisfy((names: string[]) => names.every((n) => /^\d+-keep_me_1\.(local|upstream)\.png$/.test(n)));
+    const names = await readdir(dir);
+    expect(names.filter((n) => n.endsWith('.png'))).to.have.length(2)
+      .and.to.satisfy((pngs: string[]) => pngs.every((n) => /^\d+-keep_me_1\.(local|upstream)\.png$/.test(n)));
+    // The record the shadow report lists: the event, when, and which endpoint (without the query).
+    const recordName = names.find((n) => /^\d+-keep_me_1\.json$/.test(n))!;
+    const record = JSON.parse(await readFile(join(dir, recordName), 'utf8')) as Record<string, unknown>;
+    expect(record).to.include({ requestId: 'keep.me:1', id: recordName.slice(0, -5), endpoint: 'POST /printers/8dpmm/labels/2x1/0', score: 0 });
+    expect(Date.parse(record.time as string)).to.be.a('number').and.not.NaN;
   });
 
   it('survives a throwing onDivergence hook', async () => {

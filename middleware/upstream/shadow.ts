@@ -2,9 +2,7 @@
 // background and the two labels are compared. Nothing here can delay or fail the client's response: work
 // is queued (bounded; full means dropped), runs on later turns, and every failure is only logged.
 
-import { mkdir, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
-import { join } from 'node:path';
 import type { Emit } from '../events/service-events.js';
 import {
   DEFAULT_SHADOW_CONCURRENCY,
@@ -17,6 +15,7 @@ import {
 } from './options.js';
 import { upstreamHeaders, type HeaderAllowlist } from './outgoing-headers.js';
 import { createPngComparer, type ComparePngs, type PngComparer } from './png-comparer.js';
+import { caseEndpoint, ShadowStore } from './shadow-store.js';
 import { BoundedWorkQueue } from './work-queue.js';
 
 /** One request we answered with a PNG, as the legacy service should see it. */
@@ -48,6 +47,7 @@ export class ShadowTraffic {
   readonly #random: () => number;
   readonly #queue: BoundedWorkQueue;
   readonly #compare: ComparePngs;
+  readonly #store: ShadowStore | undefined;
   /** The comparer this instance started (none when one was given). */
   readonly #ownComparer: PngComparer | undefined;
   /** Aborts the requests in flight to the legacy service on close(). */
@@ -62,6 +62,7 @@ export class ShadowTraffic {
     this.#queue = new BoundedWorkQueue(shadow.concurrency ?? DEFAULT_SHADOW_CONCURRENCY, shadow.queueSize ?? DEFAULT_SHADOW_QUEUE_SIZE);
     this.#ownComparer = settings.compare ? undefined : createPngComparer();
     this.#compare = settings.compare ?? this.#ownComparer!;
+    this.#store = shadow.storeDir === undefined ? undefined : new ShadowStore(shadow.storeDir);
   }
 
   /** Takes the sample into the queue when it is drawn and there is room; never waits. */
@@ -138,23 +139,21 @@ export class ShadowTraffic {
       bytes: { local: sample.local.png.byteLength, upstream: png.byteLength },
       upstreamStatus: status,
     };
-    const files = await this.#store(sample, png);
+    const files = await this.#save(sample, png, event);
     if (files) event.files = files;
     this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'diverged', divergence: event });
     this.#callHook('onDivergence', () => this.#settings.onDivergence?.(event));
     this.#settled({ requestId: sample.requestId, outcome: 'divergent', event });
   }
 
-  /** Both images of a divergent case in `storeDir`, named by time and request id. */
-  async #store(sample: ShadowSample, upstreamPng: Uint8Array): Promise<DivergenceEvent['files']> {
-    const dir = this.#settings.shadow.storeDir;
-    if (dir === undefined) return undefined;
-    const stem = `${Date.now()}-${sample.requestId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-    const files = { local: join(dir, `${stem}.local.png`), upstream: join(dir, `${stem}.upstream.png`) };
+  /** Both images and the case record in `storeDir`, named by time and request id. */
+  async #save(sample: ShadowSample, upstreamPng: Uint8Array, event: DivergenceEvent): Promise<DivergenceEvent['files']> {
+    if (!this.#store) return undefined;
+    const now = new Date();
+    const id = `${now.getTime()}-${sample.requestId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
     try {
-      await mkdir(dir, { recursive: true });
-      await Promise.all([writeFile(files.local, sample.local.png), writeFile(files.upstream, upstreamPng)]);
-      return files;
+      const record = { ...event, id, time: now.toISOString(), endpoint: caseEndpoint(sample.method, sample.path) };
+      return await this.#store.saveCase(record, sample.local.png, upstreamPng);
     } catch (err) {
       this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_store_failed', requestId: sample.requestId, reason: describe(err) });
       return undefined;
@@ -168,6 +167,9 @@ export class ShadowTraffic {
   }
 
   #settled(outcome: ShadowOutcome): void {
+    this.#store?.tally(outcome).catch((err: unknown) => {
+      this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_store_failed', requestId: outcome.requestId, reason: describe(err) });
+    });
     this.#callHook('onSettled', () => this.#settings.shadow.onSettled?.(outcome));
   }
 

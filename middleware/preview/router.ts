@@ -1,0 +1,156 @@
+// createPreviewRouter: the label preview page and the shadow report, outside the legacy prefix.
+// Pages and scripts need no key; what shows a label (layout, stored shadow cases) asks for one, like the API.
+
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Router from 'router';
+import { RenderError, type Dpmm } from '../../renderer/index.js';
+import { authorize } from '../authorize.js';
+import { StoreUnavailableError } from '../deadline.js';
+import { PlainHttpError, RENDER_ERROR_STATUS, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
+import { sendBody, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
+import type { Emit } from '../events/service-events.js';
+import type { KeyStore } from '../keys/key-store.js';
+import { parseDensity, parseDimensions, parseIndex } from '../path-params.js';
+import { readRequestBody } from '../request-body.js';
+import { requestId } from '../request-id.js';
+import { LEGACY_MOUNT_PATH, DEFAULT_STORE_TIMEOUT_MS } from '../router.js';
+import { readShadowCase, readShadowReport, SHADOW_IMAGE_NAME } from './shadow-report.js';
+
+export interface PreviewLayoutOptions {
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+  index: number;
+  maxLabels?: number;
+  maxPixels?: number;
+}
+
+/** What the page needs of a layout: the label's size and each element's box and source span. */
+export interface PreviewLayout {
+  totalCount: number;
+  index: number;
+  width: number;
+  height: number;
+  /** ^PM Y mirrors, ^PO I turns the label 180 degrees; boxes are before either. */
+  mirror?: boolean;
+  invert?: boolean;
+  elements: PreviewElement[];
+}
+
+export interface PreviewElement {
+  kind: string;
+  box: { x: number; y: number; width: number; height: number };
+  span: { start: number; end: number };
+}
+
+export type PreviewLayoutFn = (zpl: Uint8Array, options: PreviewLayoutOptions) => PreviewLayout | Promise<PreviewLayout>;
+
+export interface PreviewRouterOptions {
+  /** Keys that may see layouts and shadow cases (the legacy router's key store). */
+  keyStore: KeyStore;
+  /** From the renderer: element boxes and ZPL spans for hover highlighting. */
+  layout: PreviewLayoutFn;
+  /** Where the page finds the legacy API (default /compatibility/legacy/v1). */
+  apiPath?: string;
+  /** Shadow mode's `storeDir`: serves the shadow report at /shadow when set. */
+  shadowDir?: string;
+  /** Largest ZPL document the layout endpoint reads (default 256 KiB). */
+  maxBodyBytes?: number;
+  maxLabels?: number;
+  maxPixels?: number;
+  storeTimeoutMs?: number;
+  /** The service's event sink (refusals, failures); default: events go nowhere but failures to `log`. */
+  emit?: Emit;
+  log?: (message: string) => void;
+}
+
+const DEFAULT_LAYOUT_BODY_BYTES = 256 * 1024;
+const WEB_DIR = new URL('../../../web/', import.meta.url);
+const SCRIPT_DIR = new URL('../../web/', import.meta.url);
+const SCRIPT_NAME = /^[a-z-]+\.js$/;
+
+/** A Connect-style handler: mount it at the root of an Express 4 or 5 app (or any Connect host). */
+export type PreviewRouter = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+export function createPreviewRouter(options: PreviewRouterOptions): PreviewRouter {
+  const apiPath = (options.apiPath ?? LEGACY_MOUNT_PATH).replace(/\/+$/, '');
+  const log = options.log ?? ((message: string) => console.error(message));
+  const router = Router();
+  const emit: Emit = options.emit ?? (() => {});
+  // Each keyed route gets a request id first, as the legacy API's answers do.
+  const withKey = [requestId, authorize({
+    keyStore: options.keyStore,
+    storeTimeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
+    now: () => new Date(),
+    emit,
+  })] as const;
+
+  const page = (file: string) => async (_req: Request, res: Response): Promise<void> => {
+    const html = await readFile(new URL(file, WEB_DIR), 'utf8');
+    res.setHeader('Cache-Control', 'no-store');
+    sendBody(res, 200, 'text/html; charset=utf-8', html.replaceAll('{{API_PATH}}', apiPath));
+  };
+  router.get('/', page('index.html'));
+  router.get('/preview/style.css', async (_req: Request, res: Response) => {
+    sendBody(res, 200, 'text/css; charset=utf-8', await readFile(new URL('style.css', WEB_DIR)));
+  });
+  router.get('/preview/:script', async (req: Request, res: Response, next: NextFunction) => {
+    const name = String(req.params.script);
+    if (!SCRIPT_NAME.test(name)) return next();
+    sendBody(res, 200, 'text/javascript; charset=utf-8', await readFile(new URL(name, SCRIPT_DIR)));
+  });
+
+  router.post('/preview/layout/:dpmm/:dims/:index', ...withKey, async (req: Request, res: Response) => {
+    const layoutOptions: PreviewLayoutOptions = {
+      dpmm: parseDensity(String(req.params.dpmm)),
+      ...parseDimensions(String(req.params.dims)),
+      index: parseIndex(String(req.params.index)),
+      ...(options.maxLabels !== undefined && { maxLabels: options.maxLabels }),
+      ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
+    };
+    const zpl = await readRequestBody(req, options.maxBodyBytes ?? DEFAULT_LAYOUT_BODY_BYTES);
+    const { totalCount, index, width, height, mirror, invert, elements } = await options.layout(zpl, layoutOptions);
+    // Boxes and spans are all the page needs; outlines and bitmaps stay here.
+    sendJson(res, {
+      totalCount, index, width, height, mirror: mirror === true, invert: invert === true,
+      elements: elements.map(({ kind, box, span }) => ({ kind, box, span })),
+    });
+  });
+
+  if (options.shadowDir !== undefined) {
+    const dir = options.shadowDir;
+    router.get('/shadow', page('shadow.html'));
+    router.get('/shadow/cases.json', ...withKey, async (_req: Request, res: Response) => {
+      sendJson(res, await readShadowReport(dir));
+    });
+    router.get('/shadow/images/:file', ...withKey, async (req: Request, res: Response, next: NextFunction) => {
+      const name = String(req.params.file);
+      const png = SHADOW_IMAGE_NAME.test(name) ? await readShadowCase(dir, name) : undefined;
+      if (!png) return next();
+      res.setHeader('Cache-Control', 'no-store');
+      sendBody(res, 200, 'image/png', png);
+    });
+  }
+
+  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy();
+    } else if (err instanceof PlainHttpError) {
+      sendPlainError(res, err.status, err.message);
+    } else if (err instanceof RenderError) {
+      sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
+    } else if (err instanceof StoreUnavailableError) {
+      sendStoreUnavailable(res);
+    } else {
+      log(`preview: unexpected failure: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      sendPlainError(res, 500, 'Internal server error');
+    }
+  });
+  return (req, res, next) => router(req, res, next);
+}
+
+function sendJson(res: Response, body: unknown): void {
+  setHeaders(res, { 'Cache-Control': 'no-store' });
+  sendBody(res, 200, 'application/json; charset=utf-8', JSON.stringify(body));
+}
