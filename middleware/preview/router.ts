@@ -139,6 +139,7 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
     } else if (err instanceof PlainHttpError) {
       sendPlainError(res, err.status, err.message);
     } else if (err instanceof RenderError) {
+      if (err.code === 'cancelled') { res.destroy(); return; } // the client has gone: nobody to answer
       sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
     } else if (err instanceof StoreUnavailableError) {
       sendStoreUnavailable(res);
