@@ -36,8 +36,9 @@ export interface Face {
   mapChar?(cp: number): number;
 }
 
-/** Bytes of placed outlines one thread keeps (each render worker has its own cache). */
-export const OUTLINE_CACHE_BYTES = 16 * 1024 * 1024;
+/** Bytes of placed outlines one thread keeps (each render worker has its own cache): the 26 carrier labels at 8 dpmm
+ * alone keep 17 MB (outlines with their curves), and a cache smaller than its working set misses on every glyph. */
+export const OUTLINE_CACHE_BYTES = 32 * 1024 * 1024;
 /** Outlines larger than this are placed and dropped: a few huge glyphs would evict every normal one. */
 export const MAX_CACHED_OUTLINE_BYTES = 256 * 1024;
 
