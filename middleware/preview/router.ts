@@ -15,7 +15,7 @@ import { parseDensity, parseDimensions, parseIndex } from '../path-params.js';
 import { readRequestBody } from '../request-body.js';
 import { requestId } from '../request-id.js';
 import { LEGACY_MOUNT_PATH, DEFAULT_STORE_TIMEOUT_MS } from '../router.js';
-import { readShadowCase, readShadowReport, SHADOW_IMAGE_NAME } from './shadow-report.js';
+import { readShadowCase, readShadowReport } from './shadow-report.js';
 
 export interface PreviewLayoutOptions {
   dpmm: Dpmm;
@@ -126,7 +126,7 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
     });
     router.get('/shadow/images/:file', ...withKey, async (req: Request, res: Response, next: NextFunction) => {
       const name = String(req.params.file);
-      const png = SHADOW_IMAGE_NAME.test(name) ? await readShadowCase(dir, name) : undefined;
+      const png = await readShadowCase(dir, name); // stored image names only, never a path
       if (!png) return next();
       res.setHeader('Cache-Control', 'no-store');
       sendBody(res, 200, 'image/png', png);

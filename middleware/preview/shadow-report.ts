@@ -2,7 +2,7 @@
 
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { emptySummary, SUMMARY_FILE, type ShadowSummary, type StoredShadowCase } from '../upstream/shadow-store.js';
+import { readSummary, type ShadowSummary, type StoredShadowCase } from '../upstream/shadow-store.js';
 
 export interface ShadowReport {
   summary: ShadowSummary;
@@ -22,10 +22,7 @@ export async function readShadowReport(dir: string): Promise<ShadowReport> {
     const { files: _files, ...record } = JSON.parse(await readFile(join(dir, name), 'utf8')) as StoredShadowCase;
     return { ...record, images: { local: `${record.id}.local.png`, upstream: `${record.id}.upstream.png` } };
   }));
-  const summary = await readFile(join(dir, SUMMARY_FILE), 'utf8')
-    .then((text) => ({ ...emptySummary(), ...(JSON.parse(text) as Partial<ShadowSummary>) }))
-    .catch(() => emptySummary());
-  return { summary, cases };
+  return { summary: await readSummary(dir), cases };
 }
 
 export async function readShadowCase(dir: string, name: string): Promise<Buffer | undefined> {

@@ -51,6 +51,13 @@ export function emptySummary(): ShadowSummary {
   };
 }
 
+/** The summary kept in `dir`; an empty one when there is none yet (or it cannot be read). */
+export function readSummary(dir: string): Promise<ShadowSummary> {
+  return readFile(join(dir, SUMMARY_FILE), 'utf8')
+    .then((text) => ({ ...emptySummary(), ...(JSON.parse(text) as Partial<ShadowSummary>) }))
+    .catch(() => emptySummary());
+}
+
 export function scoreBucket(score: number): string {
   return (SCORE_BUCKETS.find((b) => score >= b.floor) ?? SCORE_BUCKETS[SCORE_BUCKETS.length - 1]!).label;
 }
@@ -68,9 +75,7 @@ export class ShadowStore {
   constructor(dir: string) {
     this.#dir = dir;
     // Counting goes on across restarts: start from the summary already in the folder.
-    this.#summary = readFile(join(dir, SUMMARY_FILE), 'utf8')
-      .then((text) => ({ ...emptySummary(), ...(JSON.parse(text) as Partial<ShadowSummary>) }))
-      .catch(() => emptySummary());
+    this.#summary = readSummary(dir);
   }
 
   /** Both images and the case record; resolves to the image paths. */
