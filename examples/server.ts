@@ -22,6 +22,7 @@ import {
   type EventSink,
   type KeyRecord,
   type LegacyRouterOptions,
+  type PreviewLayoutFn,
   type RenderFunction,
   type RenderPoolStats,
   type ServiceEvent,
@@ -30,7 +31,7 @@ import {
 import { accessEvents } from '../middleware/events/access-events.js';
 import { NOT_FOUND_MESSAGE, sendPlainError } from '../middleware/http-errors.js';
 import { requestId } from '../middleware/request-id.js';
-import { createRenderPool, layout, render as renderInline, type RenderPool } from '../renderer/index.js';
+import { createRenderPool, fieldBoxes as fieldBoxesInline, render as renderInline, type RenderPool } from '../renderer/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { keepKeysSeeded } from './key-seeding.js';
@@ -40,7 +41,7 @@ export interface ServiceParts {
   config: ServerConfig;
   stores: Stores;
   events: EventSink;
-  renderer: { render: RenderFunction; stats(): RenderPoolStats };
+  renderer: { render: RenderFunction; layout: PreviewLayoutFn; stats(): RenderPoolStats };
 }
 
 /** The legacy router's options from the config: new router options and their env vars go here. */
@@ -85,7 +86,7 @@ export function buildApp(parts: ServiceParts): ServiceApp {
   // The preview page at /, and the shadow report at /shadow when shadow mode stores its cases.
   app.use(createPreviewRouter({
     keyStore: stores.keyStore,
-    layout,
+    layout: renderer.layout,
     apiPath: legacyPaths[0],
     emit: events.emit,
     ...(parts.config.shadow.storeDir !== undefined && { shadowDir: parts.config.shadow.storeDir }),
@@ -132,10 +133,13 @@ function redisStoreEvent(message: string): ServiceEvent {
   return { type: 'store_state', ready: / available again$/.test(message), message };
 }
 
-/** The render pool (RENDER_THREADS workers; 0 renders on the event loop) with its stats for the ops routes. */
+/**
+ * The render pool (RENDER_THREADS workers; 0 renders on the event loop) with its stats for the ops routes.
+ * The preview page's field boxes are laid out on the same pool: a costly document cannot stall the event loop.
+ */
 function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer']; pool?: RenderPool } {
   const pool = config.render.threads === 0 ? undefined : createRenderPool(config.render);
-  return { renderer: observedRenderer(pool, renderInline), ...(pool && { pool }) };
+  return { renderer: { ...observedRenderer(pool, renderInline), layout: pool?.fieldBoxes ?? fieldBoxesInline }, ...(pool && { pool }) };
 }
 
 async function main(): Promise<void> {

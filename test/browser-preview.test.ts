@@ -15,7 +15,7 @@ import {
   createMemoryStores,
   createPreviewRouter,
   LEGACY_MOUNT_PATH,
-  layout,
+  fieldBoxes,
   type LegacyRouterOptions,
   type ShadowOutcome,
 } from '../index.js';
@@ -38,7 +38,7 @@ async function startSite(router: Partial<LegacyRouterOptions> = {}, shadowDir?: 
     ...router,
     ...(router.shadow && { shadow: { ...router.shadow, onSettled: (outcome) => { outcomes.push(outcome); } } }),
   }));
-  app.use(createPreviewRouter({ keyStore: stores.keyStore, layout, ...(shadowDir !== undefined && { shadowDir }) }));
+  app.use(createPreviewRouter({ keyStore: stores.keyStore, layout: fieldBoxes, ...(shadowDir !== undefined && { shadowDir }) }));
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });

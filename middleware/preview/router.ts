@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'router';
 import { RenderError, type Dpmm } from '../../renderer/index.js';
-import { authorize } from '../authorize.js';
+import { authorize, requestKey } from '../authorize.js';
 import { StoreUnavailableError } from '../deadline.js';
 import { PlainHttpError, RENDER_ERROR_STATUS, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
 import { sendBody, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
@@ -24,6 +24,10 @@ export interface PreviewLayoutOptions {
   index: number;
   maxLabels?: number;
   maxPixels?: number;
+  /** Aborted when the client hangs up: a layout on a worker pool stops. */
+  signal?: AbortSignal;
+  /** The key's id: a pool schedules layouts fairly across keys, as it does renders. */
+  tenant?: string;
 }
 
 /** What the page needs of a layout: the label's size and each element's box and source span. */
@@ -49,7 +53,10 @@ export type PreviewLayoutFn = (zpl: Uint8Array, options: PreviewLayoutOptions) =
 export interface PreviewRouterOptions {
   /** Keys that may see layouts and shadow cases (the legacy router's key store). */
   keyStore: KeyStore;
-  /** From the renderer: element boxes and ZPL spans for hover highlighting. */
+  /**
+   * From the renderer: element boxes and ZPL spans for hover highlighting. A render pool's `layout` keeps costly
+   * documents off the event loop; the in-process `layout()` is for hosts without one.
+   */
   layout: PreviewLayoutFn;
   /** Where the page finds the legacy API (default /compatibility/legacy/v1). */
   apiPath?: string;
@@ -102,12 +109,17 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
   });
 
   router.post('/preview/layout/:dpmm/:dims/:index', ...withKey, async (req: Request, res: Response) => {
+    // A client that hangs up cancels its layout, as it does a render.
+    const hangUp = new AbortController();
+    res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
     const layoutOptions: PreviewLayoutOptions = {
       dpmm: parseDensity(String(req.params.dpmm)),
       ...parseDimensions(String(req.params.dims)),
       index: parseIndex(String(req.params.index)),
       ...(options.maxLabels !== undefined && { maxLabels: options.maxLabels }),
       ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
+      signal: hangUp.signal,
+      tenant: requestKey(res).id,
     };
     const zpl = await readRequestBody(req, options.maxBodyBytes ?? DEFAULT_LAYOUT_BODY_BYTES);
     const { totalCount, index, width, height, mirror, invert, elements } = await options.layout(zpl, layoutOptions);

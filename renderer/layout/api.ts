@@ -1,10 +1,11 @@
-// `layout()`: one label's display list as JSON-ready data (the preview page connects what it shows to the
-// ZPL bytes that made it). Synchronous and in process; errors are RenderErrors exactly as render() throws them.
+// `layout()`: one label's display list as JSON-ready data; `fieldBoxes()`: its fields as boxes (the preview page
+// connects what it shows to the ZPL bytes that made it). Synchronous and in process; errors are RenderErrors
+// exactly as render() throws them.
 
 import type { Dpmm } from '../api.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { checkIndex, openDocument } from './document.js';
-import type { BitmapElement, DisplayElement, PrintArea } from './display-list.js';
+import { checkIndex, openDocument, type DocumentHooks, type LaidOutDocument } from './document.js';
+import type { BitmapElement, Box, DisplayElement, DisplayList, PrintArea, Span } from './display-list.js';
 
 export interface LayoutOptions {
   dpmm: Dpmm;
@@ -38,11 +39,19 @@ export interface LayoutResult {
   unsupported: string[];
 }
 
-export function layout(zpl: Uint8Array | string, options: LayoutOptions): LayoutResult {
-  const doc = openDocument(zpl, options);
+/** What a caller may add while a label is laid out: a checkpoint before each label and field (cancel, time budget). */
+export type LayoutHooks = Pick<DocumentHooks, 'checkpoint'>;
+
+/** The document opened and the wanted label laid out, or the legacy error for an index it does not have. */
+function laidOutLabel(zpl: Uint8Array | string, options: LayoutOptions, hooks: LayoutHooks): { doc: LaidOutDocument; index: number; list: DisplayList } {
+  const doc = openDocument(zpl, options, hooks.checkpoint ? { checkpoint: hooks.checkpoint } : {});
   const index = options.index ?? 0;
   checkIndex(index, doc.totalCount);
-  const list = doc.label(index);
+  return { doc, index, list: doc.label(index) };
+}
+
+export function layout(zpl: Uint8Array | string, options: LayoutOptions, hooks: LayoutHooks = {}): LayoutResult {
+  const { doc, index, list } = laidOutLabel(zpl, options, hooks);
   return {
     totalCount: doc.totalCount, index, width: list.width, height: list.height,
     elements: list.elements.map(toJson), mirror: list.mirror, invert: list.invert, ...(list.printArea && { printArea: list.printArea }),
@@ -52,4 +61,52 @@ export function layout(zpl: Uint8Array | string, options: LayoutOptions): Layout
 
 function toJson(e: DisplayElement): LayoutElement {
   return e.kind === 'bitmap' ? { ...e, bits: Buffer.from(e.bits.buffer, e.bits.byteOffset, e.bits.byteLength).toString('base64') } : e;
+}
+
+/** What the preview page shows of a label: per field (its byte span) and element kind, one box around all it drew. */
+export interface FieldBoxes {
+  totalCount: number;
+  index: number;
+  width: number;
+  height: number;
+  mirror: boolean;
+  invert: boolean;
+  elements: FieldBox[];
+}
+
+export interface FieldBox {
+  kind: DisplayElement['kind'];
+  box: Box;
+  span: Span;
+}
+
+/**
+ * One label's fields as boxes, in the order each first drew. A QR code's modules or a 3,000-box ^GB loop are one
+ * box each, so what travels to the page stays in proportion to the fields, not to what they drew.
+ */
+export function fieldBoxes(zpl: Uint8Array | string, options: LayoutOptions, hooks: LayoutHooks = {}): FieldBoxes {
+  const { doc, index, list } = laidOutLabel(zpl, options, hooks);
+  return {
+    totalCount: doc.totalCount, index, width: list.width, height: list.height, mirror: list.mirror, invert: list.invert,
+    elements: mergeByField(list.elements),
+  };
+}
+
+function mergeByField(elements: readonly DisplayElement[]): FieldBox[] {
+  const merged = new Map<string, FieldBox>();
+  for (const { kind, box, span } of elements) {
+    const key = `${span.start}:${span.end}:${kind}`;
+    const seen = merged.get(key);
+    if (!seen) {
+      merged.set(key, { kind, box: { ...box }, span: { ...span } });
+      continue;
+    }
+    const x = Math.min(seen.box.x, box.x), y = Math.min(seen.box.y, box.y);
+    seen.box = {
+      x, y,
+      width: Math.max(seen.box.x + seen.box.width, box.x + box.width) - x,
+      height: Math.max(seen.box.y + seen.box.height, box.y + box.height) - y,
+    };
+  }
+  return [...merged.values()];
 }

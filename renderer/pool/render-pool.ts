@@ -7,11 +7,13 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RenderHooks, RenderPlan, RenderRequest, RenderResult } from '../api.js';
+import type { FieldBoxes, LayoutOptions } from '../layout/api.js';
 import { RenderError } from '../errors.js';
 import { labelDots } from '../render.js';
 import { FairQueue } from './fair-queue.js';
 import {
-  CONTROL_STOP, errorFromWire, PAGES_WITH_OWN_BUDGET, renderBudgetMs, STOP, type AdmitAnswer, type AdmitAsk, type RenderReply, type RenderTask, type WireRequest,
+  CONTROL_STOP, errorFromWire, PAGES_WITH_OWN_BUDGET, renderBudgetMs, STOP, type AdmitAnswer, type AdmitAsk, type FieldBoxesReply, type PoolTask,
+  type RenderReply, type RenderTask, type WireRequest,
 } from './wire.js';
 
 /** Time one render may take, from the moment a worker starts it. */
@@ -22,6 +24,9 @@ export const DEFAULT_QUEUE_LIMIT = 128;
 const STOP_GRACE_MS = 1_000;
 
 export type RenderFn = (zpl: Uint8Array | string, req: RenderRequest, hooks?: RenderHooks) => Promise<RenderResult>;
+
+/** `fieldBoxes()` on a worker, queued fairly like a render: `signal` cancels it, `tenant` is its fair-scheduling key. */
+export type PoolFieldBoxesFn = (zpl: Uint8Array | string, req: LayoutOptions & { signal?: AbortSignal; tenant?: string }) => Promise<FieldBoxes>;
 
 /** Labels up to this many pixels (4x6 in at 12 dpmm is 2.2 million), one at a time, may use the express threads. */
 export const EXPRESS_MAX_PIXELS = 3_000_000;
@@ -58,6 +63,8 @@ export interface RenderPoolStats {
 export interface RenderPool {
   /** Same contract as `render()` from renderer/render.ts, plus queueing: `req.tenant`, `req.signal`. */
   render: RenderFn;
+  /** Same contract as `fieldBoxes()` from renderer/layout/api.ts, with a render's queue, time budget and cancellation. */
+  fieldBoxes: PoolFieldBoxesFn;
   readonly threads: number;
   readonly timeoutMs: number;
   /** Workers replaced so far: stopped past their time budget, retired for memory, or crashed. */
@@ -85,7 +92,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const pageTimeoutMs = options.pageTimeoutMs ?? timeoutMs / 10;
   const queueLimit = Math.max(0, Math.floor(options.queueLimit ?? DEFAULT_QUEUE_LIMIT));
-  const piscina = new Piscina<RenderTask, RenderReply>({
+  const piscina = new Piscina<PoolTask, RenderReply | FieldBoxesReply>({
     filename: WORKER_URL,
     minThreads: threads,
     maxThreads: threads,
@@ -105,9 +112,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     slots: generalThreads, expressSlots: expressThreads, maxQueued: queueLimit, maxWaitMs: options.queueTimeoutMs ?? timeoutMs,
   });
 
-  /** One render on a worker; `release` frees its slot once the worker is free (or replaced). */
-  const runOnWorker = (zpl: Uint8Array | string, req: WireRequest, signal: AbortSignal | undefined,
-    hooks: RenderHooks, release: () => void): Promise<RenderResult> => new Promise((resolve, reject) => {
+  /**
+   * One task on a worker; `release` frees its slot once the worker is free (or replaced). Cancelling stops it at
+   * its next checkpoint; past `budgetMs` plus a grace period (or the grace after a cancel) its worker is terminated.
+   */
+  const runOnWorker = <T>(job: WorkerJob<T>, signal: AbortSignal | undefined, release: () => void): Promise<T> => new Promise((resolve, reject) => {
     if (closing) { // queued before close(): its turn came after
       release();
       reject(new RenderError('failed', 'The renderer is shutting down'));
@@ -129,40 +138,62 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       finish(() => reject(new RenderError('cancelled', 'The request was cancelled while rendering')));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    // Past its budget the worker stops itself at a checkpoint; this only catches one stuck between checkpoints,
-    // so it allows the most pages the request may have.
-    const budgetMs = req.format === 'pdf' && req.index === undefined ? renderBudgetMs(timeoutMs, pageTimeoutMs, PAGES_WITH_OWN_BUDGET) : timeoutMs;
-    backstop = setTimeout(() => hardStop.abort(), budgetMs + STOP_GRACE_MS);
-    let admission: ReturnType<typeof admitOverPort> | undefined;
-    /** Posts the task; again, once, when its worker retired (exited between tasks) before taking it. */
-    const post = (retries: number): Promise<RenderReply> => {
-      admission?.close();
-      admission = hooks.admit ? admitOverPort(hooks.admit) : undefined;
-      const task: RenderTask = { zpl, req, control, budgetMs: timeoutMs, pageBudgetMs: pageTimeoutMs, ...(admission && { admitPort: admission.workerPort }) };
-      return piscina.run(task, { signal: hardStop.signal, ...(admission && { transferList: [admission.workerPort] }) }).catch((err: unknown) => {
-        const retired = !hardStop.signal.aborted && !admission?.asked() && /^worker exited with code: 0$/.test(String((err as Error)?.message));
-        if (retired && retries > 0 && !closing) return post(retries - 1);
-        throw err;
-      });
-    };
-    post(1).then(
-      (reply) => {
-        if (reply.ok) {
-          const { body, ...rest } = reply.result;
-          finish(() => resolve({ ...rest, body: new Uint8Array(body) }));
-        } else {
-          const err = errorFromWire(reply.error);
-          // A refused admission ends the render with the caller's own error.
-          finish(() => reject(admission?.refusal() ?? err));
-        }
-      },
-      (err: unknown) => finish(() => reject(workerFailure(err, hardStop.signal.aborted, budgetMs))),
+    backstop = setTimeout(() => hardStop.abort(), job.budgetMs + STOP_GRACE_MS);
+    job.run(control, hardStop.signal).then(
+      (value) => finish(() => resolve(value)),
+      (err: unknown) => finish(() => reject(err instanceof PoolReplyError ? err.error : workerFailure(err, hardStop.signal.aborted, job.budgetMs))),
     ).finally(() => {
       clearTimeout(backstop);
       signal?.removeEventListener('abort', onAbort);
-      admission?.close();
       release();
     });
+  });
+
+  /** Posts a task; again, once, when its worker retired (exited between tasks) before taking it. */
+  const post = <R>(task: () => { task: PoolTask; transferList?: MessagePort[]; asked?: () => boolean }, hardStop: AbortSignal, retries = 1): Promise<R> => {
+    const { task: t, transferList, asked } = task();
+    return (piscina.run(t, { signal: hardStop, ...(transferList && { transferList }) }) as Promise<R>).catch((err: unknown) => {
+      const retired = !hardStop.aborted && !asked?.() && /^worker exited with code: 0$/.test(String((err as Error)?.message));
+      if (retired && retries > 0 && !closing) return post<R>(task, hardStop, retries - 1);
+      throw err;
+    });
+  };
+
+  /** A render: its PDF budget allows every page, and the worker asks `hooks.admit` over a port between interpreting and drawing. */
+  const renderJob = (zpl: Uint8Array | string, req: WireRequest, hooks: RenderHooks): WorkerJob<RenderResult> => ({
+    // Past its budget the worker stops itself at a checkpoint; the backstop only catches one stuck between
+    // checkpoints, so it allows the most pages the request may have.
+    budgetMs: req.format === 'pdf' && req.index === undefined ? renderBudgetMs(timeoutMs, pageTimeoutMs, PAGES_WITH_OWN_BUDGET) : timeoutMs,
+    run: async (control, hardStop) => {
+      let admission: ReturnType<typeof admitOverPort> | undefined;
+      try {
+        const reply = await post<RenderReply>(() => {
+          admission?.close();
+          admission = hooks.admit ? admitOverPort(hooks.admit) : undefined;
+          const task: RenderTask = {
+            kind: 'render', zpl, req, control, budgetMs: timeoutMs, pageBudgetMs: pageTimeoutMs, ...(admission && { admitPort: admission.workerPort }),
+          };
+          return { task, ...(admission && { transferList: [admission.workerPort], asked: admission.asked }) };
+        }, hardStop);
+        if (reply.ok) {
+          const { body, ...rest } = reply.result;
+          return { ...rest, body: new Uint8Array(body) };
+        }
+        // A refused admission ends the render with the caller's own error.
+        throw new PoolReplyError(admission?.refusal() ?? errorFromWire(reply.error));
+      } finally {
+        admission?.close();
+      }
+    },
+  });
+
+  const fieldBoxesJob = (zpl: Uint8Array | string, req: LayoutOptions): WorkerJob<FieldBoxes> => ({
+    budgetMs: timeoutMs,
+    run: async (control, hardStop) => {
+      const reply = await post<FieldBoxesReply>(() => ({ task: { kind: 'fieldBoxes', zpl, req, control, budgetMs: timeoutMs } }), hardStop);
+      if (reply.ok) return reply.boxes;
+      throw new PoolReplyError(errorFromWire(reply.error));
+    },
   });
 
   const render: RenderFn = async (zpl, req, hooks = {}) => {
@@ -170,11 +201,19 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     const { signal, tenant, ...wireReq } = req;
     const small = !(req.format === 'pdf' && req.index === undefined) &&
       labelDots(req.widthIn, req.dpmm) * labelDots(req.heightIn, req.dpmm) <= EXPRESS_MAX_PIXELS;
-    return queue.run(tenant ?? '', signal, (release) => runOnWorker(zpl, wireReq, signal, hooks, release), small);
+    return queue.run(tenant ?? '', signal, (release) => runOnWorker(renderJob(zpl, wireReq, hooks), signal, release), small);
+  };
+
+  const fieldBoxes: PoolFieldBoxesFn = async (zpl, req) => {
+    if (closing) throw new RenderError('failed', 'The renderer is shutting down');
+    const { signal, tenant, ...options } = req;
+    const small = labelDots(req.widthIn, req.dpmm) * labelDots(req.heightIn, req.dpmm) <= EXPRESS_MAX_PIXELS;
+    return queue.run(tenant ?? '', signal, (release) => runOnWorker(fieldBoxesJob(zpl, options), signal, release), small);
   };
 
   return {
     render,
+    fieldBoxes,
     threads,
     timeoutMs,
     get recycled() { return recycled; },
@@ -184,6 +223,17 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     },
     close: () => (closing ??= piscina.close()),
   };
+}
+
+/** A task for runOnWorker: its backstop budget, and posting it to a worker (settling with its result or error). */
+interface WorkerJob<T> {
+  budgetMs: number;
+  run(control: SharedArrayBuffer, hardStop: AbortSignal): Promise<T>;
+}
+
+/** A worker's own answer (a render error, a refused admission): passed to the caller as it is, never as a worker failure. */
+class PoolReplyError {
+  constructor(readonly error: unknown) {}
 }
 
 /** The calling side of the worker's admission question: runs `admit` and answers; remembers a refusal. */

@@ -1,4 +1,5 @@
-// Worker-thread entry of the render pool: one render per task, the PNG/PDF body transferred, not copied.
+// Worker-thread entry of the render pool: one render (or one label's field boxes) per task, the PNG/PDF body
+// transferred, not copied.
 // The render stops itself at its next checkpoint when the caller cancels or its time budget is spent, so
 // the worker survives; the pool terminates it only when a checkpoint is not reached in time.
 
@@ -8,10 +9,11 @@ import type { MessagePort } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { RenderHooks, RenderPlan } from '../api.js';
 import { RenderError } from '../errors.js';
+import { fieldBoxes } from '../layout/api.js';
 import { render } from '../render.js';
 import {
-  CONTROL_STOP, errorToWire, ownBuffer, STOP, type AdmitAnswer, type AdmitAsk, type RenderReply, type RenderTask,
-  renderBudgetMs,
+  CONTROL_STOP, errorToWire, ownBuffer, STOP, type AdmitAnswer, type AdmitAsk, type FieldBoxesReply, type FieldBoxesTask, type PoolTask,
+  type RenderReply, type RenderTask, renderBudgetMs,
 } from './wire.js';
 
 /** Idle this long after a task, the worker looks at its memory (big renders leave big garbage behind). */
@@ -24,27 +26,41 @@ const RETIRE_ABOVE_BYTES = 256 * 1024 * 1024;
 let idleCheck: NodeJS.Timeout | undefined;
 let running = 0;
 
-export default async function renderTask(task: RenderTask): Promise<unknown> {
+export default async function runTask(task: PoolTask): Promise<unknown> {
   clearTimeout(idleCheck);
   running++;
   try {
-    return await renderOne(task);
+    return task.kind === 'fieldBoxes' ? fieldBoxesOne(task) : await renderOne(task);
   } finally {
     running--;
     if (running === 0) idleCheck = setTimeout(checkMemoryWhenIdle, IDLE_CHECK_MS);
   }
 }
 
-async function renderOne(task: RenderTask): Promise<unknown> {
-  const control = new Int32Array(task.control);
-  let budgetMs = task.budgetMs;
+/** Throws at a checkpoint once the caller has cancelled or the budget (read at each call) is spent. */
+function stopCheck(controlBuffer: SharedArrayBuffer, budgetMs: () => number): () => void {
+  const control = new Int32Array(controlBuffer);
   const started = performance.now();
+  return () => {
+    if (Atomics.load(control, CONTROL_STOP) === STOP.cancelled) throw new RenderError('cancelled', 'The request was cancelled while rendering');
+    const budget = budgetMs();
+    if (performance.now() - started > budget) throw new RenderError('timeout', `Rendering took longer than ${budget} ms and was stopped`);
+  };
+}
+
+function fieldBoxesOne(task: FieldBoxesTask): FieldBoxesReply {
+  try {
+    return { ok: true, boxes: fieldBoxes(task.zpl, task.req, { checkpoint: stopCheck(task.control, () => task.budgetMs) }) };
+  } catch (err) {
+    return { ok: false, error: errorToWire(err) };
+  }
+}
+
+async function renderOne(task: RenderTask): Promise<unknown> {
+  let budgetMs = task.budgetMs;
   const ask = task.admitPort && askAdmission(task.admitPort);
   const hooks: RenderHooks = {
-    checkpoint: () => {
-      if (Atomics.load(control, CONTROL_STOP) === STOP.cancelled) throw new RenderError('cancelled', 'The request was cancelled while rendering');
-      if (performance.now() - started > budgetMs) throw new RenderError('timeout', `Rendering took longer than ${budgetMs} ms and was stopped`);
-    },
+    checkpoint: stopCheck(task.control, () => budgetMs),
     admit: async (plan) => {
       budgetMs = renderBudgetMs(task.budgetMs, task.pageBudgetMs, plan.pages);
       await ask?.(plan);

@@ -3,12 +3,14 @@
 
 import type { MessagePort } from 'node:worker_threads';
 import type { RenderPlan, RenderRequest, RenderResult } from '../api.js';
+import type { FieldBoxes, LayoutOptions } from '../layout/api.js';
 import { RenderError, type RenderErrorCode } from '../errors.js';
 
 /** The request as plain data: signal and tenant stay on the calling thread. */
 export type WireRequest = Omit<RenderRequest, 'signal' | 'tenant'>;
 
 export interface RenderTask {
+  kind: 'render';
   zpl: Uint8Array | string;
   req: WireRequest;
   /**
@@ -23,6 +25,17 @@ export interface RenderTask {
   /** Where the worker asks `admit` between interpreting and drawing, when the caller gave one. */
   admitPort?: MessagePort;
 }
+
+/** One label's field boxes (the preview page's layout), under the same cancellation and time budget as a render. */
+export interface FieldBoxesTask {
+  kind: 'fieldBoxes';
+  zpl: Uint8Array | string;
+  req: LayoutOptions;
+  control: SharedArrayBuffer;
+  budgetMs: number;
+}
+
+export type PoolTask = RenderTask | FieldBoxesTask;
 
 /** Documents of up to this many pages (the largest legal document) get a time budget per page. */
 export const PAGES_WITH_OWN_BUDGET = 50;
@@ -51,6 +64,8 @@ export type WireError =
 export type RenderReply =
   | { ok: true; result: Omit<RenderResult, 'body'> & { body: ArrayBuffer } }
   | { ok: false; error: WireError };
+
+export type FieldBoxesReply = { ok: true; boxes: FieldBoxes } | { ok: false; error: WireError };
 
 export function errorToWire(err: unknown): WireError {
   if (err instanceof RenderError) return { kind: 'render', code: err.code, message: err.message };

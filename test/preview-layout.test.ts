@@ -1,0 +1,119 @@
+// The preview page's layout endpoint on a render pool: costly documents are laid out on a worker (the event loop
+// keeps answering), stopped at the pool's time budget, cancelled when their client hangs up; and what it answers
+// is one box per field and element kind, however many rectangles a field drew.
+
+import { expect } from 'chai';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createMemoryStores, createPreviewRouter, createRenderPool, fieldBoxes, layout, type RenderPool } from '../index.js';
+
+const KEY = 'k_preview_layout';
+const LAYOUT_PATH = '/preview/layout/8dpmm/4x6/0';
+
+/** QR codes of 620 bytes each, `count` of them: about 8 ms of layout apiece (400 of them fill 248 KiB). */
+function qrDocument(count: number): string {
+  const field = (i: number) => `^FO${i % 50},${i % 70}^BQN,2,4^FDMA,${String(i).padStart(4, '0')}${'X1Y2Z3'.repeat(100)}^FS`;
+  return `^XA${Array.from({ length: count }, (_, i) => field(i)).join('')}^XZ`;
+}
+
+interface Site { url: string; server: Server; pool: RenderPool }
+
+async function startSite(pool: RenderPool, maxBodyBytes: number): Promise<Site> {
+  const stores = createMemoryStores();
+  await stores.keyStore.add({ key: KEY, scope: 'all' });
+  const app = express();
+  app.use(createPreviewRouter({ keyStore: stores.keyStore, layout: pool.fieldBoxes, maxBodyBytes }));
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, pool };
+}
+
+async function stopSite(site: Site | undefined): Promise<void> {
+  if (!site) return;
+  site.server.closeAllConnections();
+  await new Promise<void>((resolve) => site.server.close(() => resolve()));
+  await site.pool.close();
+}
+
+function postLayout(site: Site, zpl: string, signal?: AbortSignal, path = LAYOUT_PATH): Promise<Response> {
+  return fetch(`${site.url}${path}`, { method: 'POST', headers: { 'X-API-Key': KEY }, body: zpl, ...(signal && { signal }) });
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe('preview layout on a render pool', function () {
+  this.timeout(60_000);
+  let site: Site | undefined;
+  afterEach(async () => {
+    await stopSite(site);
+    site = undefined;
+  });
+
+  it('lays out a costly document on a worker: the server answers other requests meanwhile', async () => {
+    site = await startSite(createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000 }), 1024 * 1024);
+    const finished: string[] = [];
+    const costly = postLayout(site, qrDocument(400)).then(async (res) => { finished.push('layout'); return res; });
+    await until(() => site!.pool.stats().busy === 1);
+    const css = await fetch(`${site.url}/preview/style.css`);
+    finished.push('css');
+    expect(css.status).to.equal(200);
+    const res = await costly;
+    expect(finished).to.deep.equal(['css', 'layout']);
+    expect(res.status).to.equal(200);
+    const body = await res.json() as { elements: unknown[] };
+    expect(body.elements).to.have.length(400);
+  });
+
+  it('stops a layout past the pool\'s time budget with the render timeout error', async () => {
+    site = await startSite(createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 100 }), 1024 * 1024);
+    const res = await postLayout(site, qrDocument(400));
+    expect(res.status).to.equal(500);
+    expect(await res.text()).to.equal('ERROR: Rendering took longer than 100 ms and was stopped');
+  });
+
+  it('cancels the layout of a client that hangs up, and its worker takes the next one', async () => {
+    const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 600_000 });
+    site = await startSite(pool, 8 * 1024 * 1024);
+    // About two minutes of layout: only a cancelled one frees the single worker within the test's timeout.
+    const hangUp = new AbortController();
+    const costly = postLayout(site, qrDocument(13_000), hangUp.signal).catch((err: unknown) => err);
+    await until(() => pool.stats().busy === 1);
+    hangUp.abort();
+    expect(await costly).to.have.property('name', 'AbortError');
+    await until(() => pool.stats().busy === 0);
+    const next = await postLayout(site, '^XA^FO10,10^GB100,50,3^FS^XZ');
+    expect(next.status).to.equal(200);
+  });
+
+  it('answers a document error as the API does', async () => {
+    site = await startSite(createRenderPool({ threads: 1, expressThreads: 0 }), 1024);
+    const res = await postLayout(site, '^XA^FO10,10^GB100,50,3^FS^XZ', undefined, '/preview/layout/8dpmm/4x6/5');
+    expect(res.status).to.equal(404);
+    expect(await res.text()).to.equal('ERROR: Requested 6th label but ZPL only generated 1 label');
+  });
+});
+
+describe('fieldBoxes', () => {
+  const zpl = '^XA^FO20,20^BQN,2,4^FDMA,HELLO WORLD^FS^FO20,300^A0N,40,40^FDHi there^FS^FO20,400^BCN,60,Y^FD12345^FS^XZ';
+  const options = { dpmm: 8 as const, widthIn: 4, heightIn: 6 };
+
+  it('gives one box per field and element kind, around everything that field drew', () => {
+    const full = layout(zpl, options);
+    const boxes = fieldBoxes(zpl, options);
+    const keyOf = (e: { kind: string; span: { start: number; end: number } }) => `${e.span.start}:${e.span.end}:${e.kind}`;
+    const keys = [...new Set(full.elements.map(keyOf))];
+    expect(boxes.elements.map(keyOf)).to.deep.equal(keys);
+    expect(full.elements.length).to.be.greaterThan(keys.length + 20); // the QR code's modules alone
+    for (const field of boxes.elements) {
+      const drawn = full.elements.filter((e) => keyOf(e) === keyOf(field));
+      const x0 = Math.min(...drawn.map((e) => e.box.x)), y0 = Math.min(...drawn.map((e) => e.box.y));
+      const x1 = Math.max(...drawn.map((e) => e.box.x + e.box.width)), y1 = Math.max(...drawn.map((e) => e.box.y + e.box.height));
+      expect(field.box).to.deep.equal({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+    }
+    expect(boxes).to.include({ totalCount: 1, index: 0, width: full.width, height: full.height, mirror: false, invert: false });
+  });
+});
