@@ -24,4 +24,9 @@ export class MemoryBudget {
     }
     this.#used += bytes;
   }
+
+  /** Gives back bytes claimed for something that is gone (a label's display list once the next is laid out). */
+  release(bytes: number): void {
+    this.#used = Math.max(0, this.#used - bytes);
+  }
 }

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { deflateSync } from 'node:zlib';
 import request from 'supertest';
-import { render, RenderError, type RenderRequest } from '../renderer/index.js';
+import { layout, render, RenderError, type RenderRequest } from '../renderer/index.js';
 import { BASE, buildApp, KEYS } from './helpers/http-app.js';
 
 const PNG: RenderRequest = { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0 };
@@ -72,6 +72,31 @@ describe('document memory budget', function () {
       const err = await failure(render(zpl, PNG));
       expect([err.code, err.message], zpl).to.deep.equal(['too-large', 'Graphic is 2000000000 bytes; the maximum object size is 2097152 bytes']);
     }
+  });
+
+  it('claims the display list: a label of QR codes past the budget is refused, naming the display list', async () => {
+    const qr = (i: number) => `^FO${i % 40},${i % 60}^BQN,2,4^FDMA,${String(i).padStart(4, '0')}${'X1Y2Z3'.repeat(100)}^FS`;
+    const zpl = (n: number) => `^XA${Array.from({ length: n }, (_, i) => qr(i)).join('')}^XZ`;
+    const budget = 4 * MB2; // the raster's 2 MB and about 2,000 module rects a code
+    expect((await render(zpl(2), { ...PNG, maxDocumentBytes: budget })).pages).to.equal(1);
+    const err = await failure(render(zpl(40), { ...PNG, maxDocumentBytes: budget }));
+    expect(err.code).to.equal('memory');
+    expect(err.message).to.match(/^The display list needs \d+ bytes; with the \d+ bytes this document already uses, that exceeds its memory budget of 8388608 bytes$/);
+  });
+
+  it('gives a label\'s display list back when the next is laid out: ten copies fit where one does', async () => {
+    const qr = (i: number) => `^FO${i * 120},0^BQN,2,4^FDMA,${'X1Y2Z3'.repeat(100)}^FS`;
+    const zpl = `^XA^PQ10${[0, 1, 2].map(qr).join('')}^XZ`;
+    const budget = 4 * MB2;
+    for (const pdf of ['vector', 'raster'] as const) {
+      const one = await render(zpl, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf', index: 0, pdf, maxDocumentBytes: budget });
+      expect(one.pages).to.equal(1);
+      const all = await render(zpl, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf', pdf, maxDocumentBytes: budget });
+      expect(all.pages, pdf).to.equal(10);
+    }
+    // Ten labels' lists at once would not have fitted.
+    const elements = layout(zpl, { dpmm: 8, widthIn: 4, heightIn: 6 }).elements.length;
+    expect(10 * elements * 180).to.be.greaterThan(budget - 812 * 1218 * 2);
   });
 
   it('answers a document over its budget with 413 and an ERROR: text over HTTP', async () => {

@@ -49,7 +49,7 @@ export interface LaidOutDocument {
    * what drawers skip or approximate), as far as known: call it after the labels wanted were laid out.
    */
   unsupported(): string[];
-  /** The i-th printed label's display list (0-based; the caller checks the index first). */
+  /** The i-th printed label's display list (0-based; the caller checks the index first), valid until the next call. */
   label(i: number): DisplayList;
 }
 
@@ -72,12 +72,20 @@ export function openDocument(zpl: Uint8Array | string, req: DocumentRequest, hoo
   for (const { kind, at } of undrawableKinds(plan.labels)) {
     plan.log.add({ byteIndex: at, byteSize: 0, command: kind, param: 0, message: `Field ${kind} is not drawn`, feature: kind });
   }
-  const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log, checkpoint: hooks.checkpoint };
+  // Callers hold one label's display list at a time: laying out the next one gives back what the last one claimed.
+  let heldByLastLabel = 0;
+  const claim = (bytes: number): void => {
+    memory.claim(bytes, 'The display list');
+    heldByLastLabel += bytes;
+  };
+  const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log, checkpoint: hooks.checkpoint, claim };
   return {
     plan, memory, widthDots, heightDots, totalCount: plan.totalCount,
     unsupported: () => plan.log.features(),
     label(i) {
       hooks.checkpoint?.();
+      memory.release(heldByLastLabel);
+      heldByLastLabel = 0;
       const { label, copy } = locate(plan, i);
       return layoutLabel(label, copy, opts);
     },

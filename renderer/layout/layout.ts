@@ -38,11 +38,13 @@ export interface LayoutLabelOptions {
   log?: DiagnosticLog;
   /** Called before each field; throwing stops the layout (a cancelled or overdue render). */
   checkpoint?: () => void;
+  /** Takes the bytes of each display-list record before it is made; throws a `memory` RenderError when spent. */
+  claim?: (bytes: number) => void;
 }
 
 /** Lays out copy `copy` of a label. Problems in one field never stop the others. */
 export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOptions): DisplayList {
-  const canvas = new DisplayListBuilder(opts.widthDots, opts.heightDots);
+  const canvas = new DisplayListBuilder(opts.widthDots, opts.heightDots, opts.claim);
   const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy, state: {} };
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
   const dx = plan.printWidth !== undefined && plan.printWidth < opts.widthDots ? Math.floor((opts.widthDots - plan.printWidth) / 2) : 0;
