@@ -2,7 +2,7 @@
 // an innocent client renders small labels, then prints what the innocent client saw, the server's memory
 // (peak, and settled 5 s after the attacks) and the pages granted against a pages-per-day limit.
 // Bounded: every attack runs a fixed number of times or until --seconds (default 20) have passed.
-// Options: --seconds=N, --only=costly,glyphs,bombs,pages (default all), --server-env=NAME=VALUE (repeatable).
+// Options: --seconds=N, --only=costly,glyphs,bombs,modules,pages (default all), --server-env=NAME=VALUE (repeatable).
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,9 @@ interface Answer { status: number; ms: number; text: string }
 function post(port: number, path: string, key: string, body: string, accept = 'image/png', hangUpAfterMs?: number): Promise<Answer> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, path: PREFIX + path, method: 'POST', agent: false,
+    // The preview page's routes live outside the legacy prefix.
+    const target = path.startsWith('/preview/') ? path : PREFIX + path;
+    const req = http.request({ host: '127.0.0.1', port, path: target, method: 'POST', agent: false,
       headers: { 'X-API-Key': key, Accept: accept, 'Content-Type': 'text/plain' } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -66,6 +68,12 @@ function graphicBomb(): string {
 /** Item 12: a graphic declaring 2 GB. */
 const DECLARED_2GB = '^XA^FO0,0^GFA,2000000000,2000000000,100,FFFF^FS^XZ';
 
+/** QR codes of 620 bytes each: `count` of them make `count` x 1,700 module rects in the display list. */
+function qrCodes(count: number): string {
+  const field = (i: number) => `^FO${i % 50},${i % 70}^BQN,2,4^FDMA,${String(i).padStart(4, '0')}${'X1Y2Z3'.repeat(100)}^FS`;
+  return `^XA${Array.from({ length: count }, (_, i) => field(i)).join('')}^XZ`;
+}
+
 /** Item 4: a 10-page PDF. */
 const TEN_PAGES = '^XA^FO20,20^GB100,100,10^FS^FO20,140^A0N,30,30^FDPage^FS^PQ10^XZ';
 
@@ -75,7 +83,7 @@ const SMALL = '^XA^FO50,50^GB300,200,4^FS^FO70,80^A0N,40,40^FDInnocent^FS^XZ';
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const seconds = Number(args.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 20);
-  const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'costly,glyphs,bombs,pages').split(','));
+  const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'costly,glyphs,bombs,modules,pages').split(','));
   const serverEnv: Record<string, string> = {};
   for (const a of args.filter((x) => x.startsWith('--server-env='))) {
     const [k, ...v] = a.slice('--server-env='.length).split('=');
@@ -86,6 +94,7 @@ async function main(): Promise<void> {
     attacker: `soak_attacker_${randomBytes(8).toString('hex')}`,
     glyphs: `soak_glyphs_${randomBytes(8).toString('hex')}`,
     bomb: `soak_bomb_${randomBytes(8).toString('hex')}`,
+    modules: `soak_modules_${randomBytes(8).toString('hex')}`,
     pages: `soak_pages_${randomBytes(8).toString('hex')}`,
   };
   const dir = mkdtempSync(join(tmpdir(), 'zpl-soak-'));
@@ -131,8 +140,20 @@ async function main(): Promise<void> {
       }
       bombs.push(await post(port, '/8dpmm/labels/4x6/0', keys.bomb, DECLARED_2GB));
     })();
+    // 1 MiB of QR codes (2.9 million module rects) three at a time, and the preview page's 256 KiB layouts of them.
+    const modules: Answer[] = [];
+    const moduleLoop = (async () => {
+      if (!only.has('modules')) return;
+      const [render, preview] = [qrCodes(1600), qrCodes(400)];
+      for (let round = 0; round < 2 && running(); round++) {
+        modules.push(...await Promise.all([
+          ...[0, 1, 2].map(() => post(port, '/8dpmm/labels/4x6/0', keys.modules, render)),
+          ...[0, 1, 2].map(() => post(port, '/preview/layout/8dpmm/4x6/0', keys.modules, preview, 'application/json')),
+        ]));
+      }
+    })();
     const pdfs = await Promise.all(Array.from({ length: only.has('pages') ? 32 : 0 }, () => post(port, '/8dpmm/labels/4x6', keys.pages, TEN_PAGES, 'application/pdf')));
-    await Promise.all([innocentLoop, ...attackLoops, glyphLoop, bombLoop]);
+    await Promise.all([innocentLoop, ...attackLoops, glyphLoop, bombLoop, moduleLoop]);
     const cpu1 = processCpuMs(pid);
     const attacksEnd = performance.now();
     await new Promise((r) => setTimeout(r, 5000));
@@ -156,6 +177,7 @@ async function main(): Promise<void> {
       ['costly documents, hung up after 0.5 s', statusCount(costly), ''],
       ['glyph-size requests (30 new ^A0 sizes each)', `${statusCount(glyphs)}, median ${ms(percentile(glyphs.map((g) => g.ms), 50))} ms`, ''],
       ['^DF/^XF graphic bombs (3 at once) and a declared 2 GB graphic', statusCount(bombs), ''],
+      ['1 MiB of QR codes (3 at once) and preview layouts of 256 KiB of them (3 at once)', statusCount(modules), ''],
       ['server CPU during the attacks', cpu0 !== undefined && cpu1 !== undefined ? `${((cpu1 - cpu0) / 1000).toFixed(1)} s in ${((attacksEnd - (until - seconds * 1000)) / 1000).toFixed(1)} s` : '-', ''],
     ]));
     const declared = bombs.at(-1);
@@ -163,6 +185,8 @@ async function main(): Promise<void> {
     if (failedInnocent.length) console.log(`innocent failures: ${statusCount(failedInnocent)}; first: ${failedInnocent[0].text.slice(0, 200)}`);
     const bombText = bombs.find((b) => b.status !== 200)?.text;
     if (bombText && bombText !== declared?.text) console.log(`graphic bomb answer: ${bombText.slice(0, 200)}`);
+    const moduleText = modules.find((m) => m.status !== 200)?.text;
+    if (moduleText) console.log(`QR codes answer: ${moduleText.slice(0, 200)}`);
   } finally {
     server.removeAllListeners('exit');
     await new Promise<void>((resolve) => { server.once('exit', () => resolve()); server.kill('SIGTERM'); });

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { RenderError, type RenderRequest } from '../renderer/index.js';
 import { FairQueue } from '../renderer/pool/fair-queue.js';
 import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
+import { EXPRESS_MAX_BYTES } from '../renderer/pool/render-pool.js';
 import { decodePng } from './helpers/png.js';
 
 /** A job the test finishes by hand, recording when it started. */
@@ -160,6 +161,24 @@ describe('render pool admission', function () {
       expect(lanes.stats()).to.include({ busy: 1, queued: 1 });
       stop.abort();
       expect(await Promise.all(big)).to.deep.equal(['cancelled', 'cancelled']);
+    } finally {
+      await lanes.close();
+    }
+  });
+
+  it('keeps the express thread from small labels of much ZPL: 40 KB of QR codes on 4x6 in waits for a general thread', async () => {
+    const lanes = createRenderPool({ threads: 1, expressThreads: 1, timeoutMs: 60_000 });
+    try {
+      const qr = `^FO0,0^BQN,2,4^FDMA,${'X1Y2Z3'.repeat(100)}^FS`;
+      const codes = `^XA${qr.repeat(64)}^XZ`;
+      expect(codes.length).to.be.greaterThan(EXPRESS_MAX_BYTES);
+      const stop = new AbortController();
+      const heavy = [0, 1].map(() => lanes.render(codes, { ...PNG, tenant: 'a', signal: stop.signal }).catch((e: RenderError) => e.code));
+      expect(lanes.stats()).to.include({ busy: 1, queued: 1 });
+      const small = await lanes.render(BOX, { ...PNG, tenant: 'b' });
+      expect(decodePng(small.body).width).to.equal(406);
+      stop.abort();
+      await Promise.all(heavy);
     } finally {
       await lanes.close();
     }

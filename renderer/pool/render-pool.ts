@@ -30,12 +30,22 @@ export type PoolFieldBoxesFn = (zpl: Uint8Array | string, req: LayoutOptions & {
 
 /** Labels up to this many pixels (4x6 in at 12 dpmm is 2.2 million), one at a time, may use the express threads. */
 export const EXPRESS_MAX_PIXELS = 3_000_000;
+/**
+ * ...and documents of up to this many bytes (carrier labels are 2-10 KB): 1 MiB of QR codes on a 4x6 label takes
+ * seconds, and in the express lane it kept small labels of other keys waiting for a worker.
+ */
+export const EXPRESS_MAX_BYTES = 32 * 1024;
+
+/** One label, small in pixels and in ZPL: it may take an express thread. */
+function isSmall(zpl: Uint8Array | string, label: { dpmm: RenderRequest['dpmm']; widthIn: number; heightIn: number }): boolean {
+  return zpl.length <= EXPRESS_MAX_BYTES && labelDots(label.widthIn, label.dpmm) * labelDots(label.heightIn, label.dpmm) <= EXPRESS_MAX_PIXELS;
+}
 
 export interface RenderPoolOptions {
   /** Worker threads for any render (default: one per core). */
   threads?: number;
   /**
-   * More threads for small renders only (one label of up to EXPRESS_MAX_PIXELS), default 1: small labels
+   * More threads for small renders only (one label of up to EXPRESS_MAX_PIXELS from up to EXPRESS_MAX_BYTES of ZPL), default 1: small labels
    * are not stuck behind big documents filling every other thread.
    */
   expressThreads?: number;
@@ -199,16 +209,14 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const render: RenderFn = async (zpl, req, hooks = {}) => {
     if (closing) throw new RenderError('failed', 'The renderer is shutting down');
     const { signal, tenant, ...wireReq } = req;
-    const small = !(req.format === 'pdf' && req.index === undefined) &&
-      labelDots(req.widthIn, req.dpmm) * labelDots(req.heightIn, req.dpmm) <= EXPRESS_MAX_PIXELS;
+    const small = !(req.format === 'pdf' && req.index === undefined) && isSmall(zpl, req);
     return queue.run(tenant ?? '', signal, (release) => runOnWorker(renderJob(zpl, wireReq, hooks), signal, release), small);
   };
 
   const fieldBoxes: PoolFieldBoxesFn = async (zpl, req) => {
     if (closing) throw new RenderError('failed', 'The renderer is shutting down');
     const { signal, tenant, ...options } = req;
-    const small = labelDots(req.widthIn, req.dpmm) * labelDots(req.heightIn, req.dpmm) <= EXPRESS_MAX_PIXELS;
-    return queue.run(tenant ?? '', signal, (release) => runOnWorker(fieldBoxesJob(zpl, options), signal, release), small);
+    return queue.run(tenant ?? '', signal, (release) => runOnWorker(fieldBoxesJob(zpl, options), signal, release), isSmall(zpl, req));
   };
 
   return {
