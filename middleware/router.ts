@@ -21,8 +21,6 @@ import { graphicsEndpoint } from './graphics/endpoint.js';
 import {
   NOT_FOUND_MESSAGE,
   PlainHttpError,
-  OVERLOADED_RETRY_AFTER_SECONDS,
-  RENDER_ERROR_STATUS,
   sendPlainError,
   sendStoreUnavailable,
 } from './http-errors.js';
@@ -31,6 +29,7 @@ import { asksForPageComposition, pageComposition, validatePageHeaders } from './
 import { header, locals, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from './http.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { limitRequestRate, PageAccount, PagesExceededError, sendRateLimited } from './rate-limits.js';
+import { sendRenderError } from './render-errors.js';
 import { readRequestBody, readZplBody } from './request-body.js';
 import { isLinterOn, negotiateFormat, parseQuality, parseRotation } from './request-headers.js';
 import { requestId } from './request-id.js';
@@ -404,20 +403,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
       if (err.status >= 500) emit({ type: 'setup_fault', requestId: String(locals(res).requestId), status: err.status, message: err.message });
       sendPlainError(res, err.status, err.message);
     } else if (err instanceof RenderError) {
-      if (err.code === 'cancelled') { res.destroy(); return; } // the client has gone: nobody to answer
-      const status = RENDER_ERROR_STATUS[err.code] ?? 500;
-      const requestId = String(locals(res).requestId);
-      const keyId = locals(res).apiKey !== undefined ? requestKeyLabel(res) : undefined;
-      const who = keyId !== undefined ? { keyId } : {};
-      if (err.code === 'timeout') {
-        emit({ type: 'render_timeout', requestId, message: err.message, ...who });
-      } else if (err.code === 'memory') {
-        emit({ type: 'render_memory', requestId, message: err.message, ...who });
-      } else if (status === 503) {
-        emit({ type: 'overloaded', requestId, message: err.message, ...who });
-      }
-      if (err.code === 'overloaded') res.setHeader('Retry-After', String(OVERLOADED_RETRY_AFTER_SECONDS));
-      sendPlainError(res, status, err.message);
+      sendRenderError(res, err, emit);
     } else if (err instanceof StoreUnavailableError) {
       emit({ type: 'unavailable', requestId: String(locals(res).requestId), cause: err.store.replace(' ', '_'), message: err.message });
       sendStoreUnavailable(res);

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createMemoryStores, createPreviewRouter, createRenderPool, fieldBoxes, layout, type RenderPool } from '../index.js';
+import { createMemoryStores, createPreviewRouter, createRenderPool, fieldBoxes, layout, type RenderPool, type ServiceEvent } from '../index.js';
 
 const KEY = 'k_preview_layout';
 const LAYOUT_PATH = '/preview/layout/8dpmm/4x6/0';
@@ -17,17 +17,18 @@ function qrDocument(count: number): string {
   return `^XA${Array.from({ length: count }, (_, i) => field(i)).join('')}^XZ`;
 }
 
-interface Site { url: string; server: Server; pool: RenderPool }
+interface Site { url: string; server: Server; pool: RenderPool; events: ServiceEvent[] }
 
 async function startSite(pool: RenderPool, maxBodyBytes: number): Promise<Site> {
+  const events: ServiceEvent[] = [];
   const stores = createMemoryStores();
   await stores.keyStore.add({ key: KEY, scope: 'all' });
   const app = express();
-  app.use(createPreviewRouter({ keyStore: stores.keyStore, layout: pool.fieldBoxes, maxBodyBytes }));
+  app.use(createPreviewRouter({ keyStore: stores.keyStore, layout: pool.fieldBoxes, maxBodyBytes, emit: (e) => { events.push(e); } }));
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, pool };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, pool, events };
 }
 
 async function stopSite(site: Site | undefined): Promise<void> {
@@ -56,7 +57,7 @@ describe('preview layout on a render pool', function () {
   it('lays out a costly document on a worker: the server answers other requests meanwhile', async () => {
     site = await startSite(createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000 }), 1024 * 1024);
     const finished: string[] = [];
-    const costly = postLayout(site, qrDocument(400)).then(async (res) => { finished.push('layout'); return res; });
+    const costly = postLayout(site, qrDocument(150)).then(async (res) => { finished.push('layout'); return res; });
     await until(() => site!.pool.stats().busy === 1);
     const css = await fetch(`${site.url}/preview/style.css`);
     finished.push('css');
@@ -65,14 +66,17 @@ describe('preview layout on a render pool', function () {
     expect(finished).to.deep.equal(['css', 'layout']);
     expect(res.status).to.equal(200);
     const body = await res.json() as { elements: unknown[] };
-    expect(body.elements).to.have.length(400);
+    expect(body.elements).to.have.length(150);
   });
 
-  it('stops a layout past the pool\'s time budget with the render timeout error', async () => {
+  it('stops a layout past the pool\'s time budget with the render timeout error, and logs it with the key', async () => {
     site = await startSite(createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 100 }), 1024 * 1024);
-    const res = await postLayout(site, qrDocument(400));
+    const res = await postLayout(site, qrDocument(150));
     expect(res.status).to.equal(500);
     expect(await res.text()).to.equal('ERROR: Rendering took longer than 100 ms and was stopped');
+    const timeout = site.events.find((e) => e.type === 'render_timeout');
+    expect(timeout).to.include({ requestId: res.headers.get('x-request-id'), message: 'Rendering took longer than 100 ms and was stopped' });
+    expect(timeout).to.have.property('keyId').that.is.a('string');
   });
 
   it('cancels the layout of a client that hangs up, and its worker takes the next one', async () => {

@@ -7,7 +7,8 @@ import Router from 'router';
 import { RenderError, type Dpmm } from '../../renderer/index.js';
 import { authorize, requestKey } from '../authorize.js';
 import { StoreUnavailableError } from '../deadline.js';
-import { PlainHttpError, RENDER_ERROR_STATUS, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
+import { PlainHttpError, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
+import { sendRenderError } from '../render-errors.js';
 import { sendBody, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
 import type { Emit } from '../events/service-events.js';
 import type { KeyStore } from '../keys/key-store.js';
@@ -151,8 +152,7 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
     } else if (err instanceof PlainHttpError) {
       sendPlainError(res, err.status, err.message);
     } else if (err instanceof RenderError) {
-      if (err.code === 'cancelled') { res.destroy(); return; } // the client has gone: nobody to answer
-      sendPlainError(res, RENDER_ERROR_STATUS[err.code] ?? 500, err.message);
+      sendRenderError(res, err, emit);
     } else if (err instanceof StoreUnavailableError) {
       sendStoreUnavailable(res);
     } else {
