@@ -7,7 +7,7 @@ import { Jimp } from 'jimp';
 import request from 'supertest';
 import { hashKey, KEY_ID_LENGTH } from '../middleware/keys/key-record.js';
 import { render } from '../renderer/index.js';
-import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
+import { binaryBody, buildApp, buildFallbackApp, KEYS, labelsPath } from './helpers/http-app.js';
 import { decodePng } from './helpers/png.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 
@@ -148,11 +148,7 @@ describe('allowQueryKey: ?key= for <img src> embeds and form posts', () => {
   let upstream: FakeUpstream;
   let app: Express;
   let logged: string[];
-  before(async () => {
-    upstream = await startFakeUpstream();
-    logged = [];
-    ({ app } = await buildApp({ allowQueryKey: true, mode: 'fallback', upstream: { url: upstream.url, apiKey: 'k_up' }, log: (m) => logged.push(m) }));
-  });
+  before(async () => { ({ app, upstream, logged } = await buildFallbackApp({ allowQueryKey: true })); });
   after(() => upstream.close());
 
   it('accepts the key in the query of a GET with the ZPL in the path', async () => {

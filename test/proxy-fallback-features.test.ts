@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { render } from '../renderer/index.js';
-import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
-import { startFakeUpstream, UPSTREAM_PNG, type FakeUpstream } from './helpers/upstream-fake.js';
+import { binaryBody, buildFallbackApp, KEYS, labelsPath } from './helpers/http-app.js';
+import { UPSTREAM_PNG, type FakeUpstream } from './helpers/upstream-fake.js';
 
 /** Every feature the renderer reports as not drawn, with a document that has only that one. */
 const NOT_DRAWN: ReadonlyArray<[feature: string, what: string, zpl: string]> = [
@@ -30,11 +30,7 @@ describe('fallback forwards every feature not drawn', () => {
   let app: Express;
   let logged: string[];
 
-  before(async () => {
-    upstream = await startFakeUpstream();
-    logged = [];
-    ({ app } = await buildApp({ mode: 'fallback', upstream: { url: upstream.url, apiKey: 'k_up' }, log: (m) => logged.push(m) }));
-  });
+  before(async () => { ({ app, upstream, logged } = await buildFallbackApp()); });
   after(() => upstream.close());
 
   const post = (zpl: string, accept = 'image/png') => request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.all)

@@ -4,12 +4,11 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
-import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
+import { binaryBody, buildApp, buildFallbackApp, KEYS, labelsPath } from './helpers/http-app.js';
 import { decodePng, inkCount } from './helpers/png.js';
 import {
   deadUpstreamUrl,
   hang,
-  startFakeUpstream,
   UPSTREAM_PNG,
   type FakeUpstream,
 } from './helpers/upstream-fake.js';
@@ -24,15 +23,7 @@ describe('proxy fallback to the legacy service', () => {
   let app: Express;
   let logged: string[];
 
-  beforeEach(async () => {
-    upstream = await startFakeUpstream();
-    logged = [];
-    ({ app } = await buildApp({
-      mode: 'fallback',
-      upstream: { url: upstream.url, apiKey: UPSTREAM_KEY },
-      log: (m) => logged.push(m),
-    }));
-  });
+  beforeEach(async () => { ({ app, upstream, logged } = await buildFallbackApp({}, UPSTREAM_KEY)); });
   afterEach(() => upstream.close());
 
   const path = labelsPath('8dpmm', '2x1', '0');

@@ -15,6 +15,7 @@ import {
 } from '../../middleware/index.js';
 import type { RenderRequest, RenderResult } from '../../renderer/index.js';
 import { checkAnswersFor } from './openapi-check.js';
+import { startFakeUpstream, type FakeUpstream } from './upstream-fake.js';
 
 export const BASE = LEGACY_MOUNT_PATH;
 
@@ -119,4 +120,18 @@ export function listen(app: Express): Promise<Listening> {
       });
     });
   });
+}
+
+export interface FallbackApp extends TestApp {
+  upstream: FakeUpstream;
+  /** What the router logged (its `log` lines). */
+  logged: string[];
+}
+
+/** A legacy router in fallback mode in front of a fake legacy service, keeping what it logs; close `upstream` after. */
+export async function buildFallbackApp(options: Partial<LegacyRouterOptions> = {}, upstreamKey = 'k_up'): Promise<FallbackApp> {
+  const upstream = await startFakeUpstream();
+  const logged: string[] = [];
+  const built = await buildApp({ mode: 'fallback', upstream: { url: upstream.url, apiKey: upstreamKey }, log: (m) => logged.push(m), ...options });
+  return { ...built, upstream, logged };
 }
