@@ -38,13 +38,17 @@ export class Interpreter implements CommandContext {
   private readonly table: CommandTable;
   private replayDepth = 0;
   private replayed = 0;
+  /** Called every CHECKPOINT_TOKENS commands run (replays included): 1 MiB of ZPL takes a second to interpret. */
+  private readonly checkpoint?: () => void;
+  private tokensRun = 0;
   /** End of the token being run: where a field that it finishes ends. */
   private tokenEnd = 0;
 
-  constructor(dpmm: number, log = new DiagnosticLog(), table: CommandTable = commandTable, memory = new MemoryBudget()) {
+  constructor(dpmm: number, context: InterpretContext = {}, table: CommandTable = commandTable) {
     this.dpmm = dpmm;
-    this.memory = memory;
-    this.log = log;
+    this.memory = context.memory ?? new MemoryBudget();
+    this.log = context.log ?? new DiagnosticLog();
+    this.checkpoint = context.checkpoint;
     this.table = table;
     this.printer = {
       defaultFont: { name: 'A', height: 9, width: 5 },
@@ -83,7 +87,10 @@ export class Interpreter implements CommandContext {
 
   /** Runs tokens in order (also used to replay a stored format for ^XF). */
   runTokens(tokens: readonly Token[]): void {
-    for (const tok of tokens) this.step(tok);
+    for (const tok of tokens) {
+      if (++this.tokensRun % CHECKPOINT_TOKENS === 0) this.checkpoint?.();
+      this.step(tok);
+    }
   }
 
   /** Replays a stored format's tokens, guarding against formats that recall themselves. */
@@ -258,7 +265,18 @@ function hasContent(d: FieldDraft): boolean {
   return d.kind !== undefined || d.data !== undefined || d.fieldNumber !== undefined;
 }
 
+/** Commands between checkpoints: a few milliseconds of interpreting. */
+const CHECKPOINT_TOKENS = 1024;
+
+export interface InterpretContext {
+  log?: DiagnosticLog;
+  /** The document's memory budget (decoded graphics, stored objects). */
+  memory?: MemoryBudget;
+  /** Called now and then while interpreting; throwing stops it (a cancelled or overdue render). */
+  checkpoint?: () => void;
+}
+
 /** Interprets a document into label plans (no drawing yet). */
-export function interpret(bytes: Uint8Array, dpmm: number, log?: DiagnosticLog, memory?: MemoryBudget): DocumentPlan {
-  return new Interpreter(dpmm, log, commandTable, memory).run(bytes);
+export function interpret(bytes: Uint8Array, dpmm: number, context: InterpretContext = {}): DocumentPlan {
+  return new Interpreter(dpmm, context).run(bytes);
 }

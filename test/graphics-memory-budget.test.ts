@@ -61,6 +61,15 @@ describe('document memory budget', function () {
     expect((await render(zpl, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf' }, { checkpoint: () => { calls++; } })).pages).to.equal(3);
   });
 
+  it('checks in while interpreting: a 10,000-command document stops at a checkpoint before it is refused for its labels', async () => {
+    const zpl = '^XA^XZ'.repeat(5000);
+    expect((await failure(render(zpl, PNG))).code).to.equal('too-many-labels');
+    let calls = 0;
+    const stop = new RenderError('cancelled', 'gone');
+    expect(await failure(render(zpl, PNG, { checkpoint: () => { calls++; throw stop; } }))).to.equal(stop);
+    expect(calls).to.equal(1);
+  });
+
   it('refuses a label whose raster alone is over the budget before interpreting it', async () => {
     const err = await failure(render('^XA^FO0,0^GB10,10,10^FS^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'png', index: 0, rotation: 90, maxDocumentBytes: 200e6 }));
     expect(err.code).to.equal('memory');

@@ -64,7 +64,7 @@ export function openDocument(zpl: Uint8Array | string, req: DocumentRequest, hoo
   }
   const memory = new MemoryBudget(req.maxDocumentBytes);
   if (hooks.reserveBytes) memory.claim(hooks.reserveBytes.bytes, hooks.reserveBytes.what);
-  const plan = interpret(bytes, req.dpmm, undefined, memory);
+  const plan = interpret(bytes, req.dpmm, { memory, ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) });
   const maxLabels = req.maxLabels ?? DEFAULT_MAX_LABELS;
   if (plan.totalCount > maxLabels) {
     throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${plan.totalCount} labels; the maximum is ${maxLabels}`);
