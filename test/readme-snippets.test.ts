@@ -158,7 +158,10 @@ describe('README code blocks', function () {
     writeFileSync(join(root, 'examples', 'labels.zpl'), readFileSync(join(REPO, 'examples', 'labels.zpl')));
   });
 
-  /** The section's server, if a block started one, stops when a block of another section (or the end) comes. */
+  /**
+   * The section's server, if a block started one, stops when a block of another section, a program of its own
+   * section (which starts its own server) or the end comes.
+   */
   async function leaveSectionServer(section?: string): Promise<void> {
     if (!sectionServer || sectionServer.section === section) return;
     const { server } = sectionServer;
@@ -201,7 +204,8 @@ describe('README code blocks', function () {
     }
 
     it(`${title} runs`, async function () {
-      await leaveSectionServer(block.section);
+      // A program replaces the section's server: the shell blocks after it talk to its own.
+      await leaveSectionServer(block.lang === 'ts' ? undefined : block.section);
       if (block.lang === 'ts') {
         let code = block.code;
         if (code.includes('createRedisStores')) {
