@@ -1,11 +1,26 @@
-// A least-recently-used map bounded by the bytes of what it holds: per-thread glyph caches stay within a known
-// size however many fonts, sizes and shifts documents ask for.
+// A cache bounded by the bytes of what it holds: per-thread glyph caches stay within a known size however many
+// fonts, sizes and shifts documents ask for. Glyph lookups are the hot path of text layout and painting, so a hit
+// is cheap: the key comes in two parts, a group (a font at a size, reused for a whole run) and a number in it (a
+// glyph), so no key string is built per glyph; and a hit only marks its entry as used, without reordering.
+// Room is made by second chance (CLOCK), close to least recently used: the sweep from the oldest entry passes over
+// a marked entry once, clearing its mark and moving it to the back, and drops the first unmarked one.
 
-/** What an entry costs beyond its own bytes (key, record, typed-array header), roughly. */
+/** What an entry costs beyond its own bytes (key, record, map slots, typed-array header), roughly. */
 const ENTRY_OVERHEAD_BYTES = 128;
 
+interface Entry<V> {
+  readonly group: string;
+  readonly key: number;
+  readonly value: V | null;
+  readonly cost: number;
+  /** Hit since the sweep last passed it. */
+  used: boolean;
+}
+
 export class BoundedCache<V> {
-  readonly #entries = new Map<string, V | null>();
+  readonly #groups = new Map<string, Map<number, Entry<V>>>();
+  /** Every entry in sweep order: oldest, or longest since its second chance, first. */
+  readonly #order = new Set<Entry<V>>();
   readonly #maxBytes: number;
   readonly #maxEntryBytes: number;
   readonly #sizeOf: (value: V) => number;
@@ -19,35 +34,49 @@ export class BoundedCache<V> {
   }
 
   get bytes(): number { return this.#bytes; }
-  get size(): number { return this.#entries.size; }
+  get size(): number { return this.#order.size; }
 
-  get(key: string, make: () => V | null): V | null {
-    const hit = this.#entries.get(key);
-    if (hit !== undefined) {
-      // Most recently used goes last: Map iteration order is insertion order.
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      return hit;
+  /** The value kept for `key` in `group`, else `make()`'s, kept while the bound allows. */
+  get(group: string, key: number, make: () => V | null): V | null {
+    const hit = this.#groups.get(group)?.get(key);
+    if (hit) {
+      hit.used = true;
+      return hit.value;
     }
     const made = make();
-    const cost = this.#cost(made);
-    if (cost > this.#maxEntryBytes) return made;
-    this.#entries.set(key, made);
+    const cost = ENTRY_OVERHEAD_BYTES + (made === null ? 0 : this.#sizeOf(made));
+    if (cost > this.#maxEntryBytes || cost > this.#maxBytes) return made;
+    this.#makeRoom(cost);
+    let entries = this.#groups.get(group); // after making room: it may have dropped the group
+    if (!entries) this.#groups.set(group, entries = new Map());
+    const entry: Entry<V> = { group, key, value: made, cost, used: false };
+    entries.set(key, entry);
+    this.#order.add(entry);
     this.#bytes += cost;
-    for (const [oldest, value] of this.#entries) {
-      if (this.#bytes <= this.#maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= this.#cost(value);
-    }
     return made;
   }
 
   clear(): void {
-    this.#entries.clear();
+    this.#groups.clear();
+    this.#order.clear();
     this.#bytes = 0;
   }
 
-  #cost(value: V | null): number {
-    return ENTRY_OVERHEAD_BYTES + (value === null ? 0 : this.#sizeOf(value));
+  /** Drops entries until `cost` more bytes fit. */
+  #makeRoom(cost: number): void {
+    // A Set visits entries added while it is iterated: a marked entry moved to the back comes round again.
+    for (const e of this.#order) {
+      if (this.#bytes + cost <= this.#maxBytes) return;
+      this.#order.delete(e);
+      if (e.used) {
+        e.used = false;
+        this.#order.add(e);
+        continue;
+      }
+      const entries = this.#groups.get(e.group)!;
+      entries.delete(e.key);
+      if (!entries.size) this.#groups.delete(e.group);
+      this.#bytes -= e.cost;
+    }
   }
 }

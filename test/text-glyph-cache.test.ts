@@ -12,7 +12,7 @@ describe('glyph cache', () => {
   it('evicts the least recently used masks past its byte bound', () => {
     const cache = new GlyphCache(10_000, 5_000);
     let made = 0;
-    const get = (key: string) => cache.get(key, () => { made++; return mask(3_000); });
+    const get = (key: string) => cache.get('font', key.charCodeAt(0), () => { made++; return mask(3_000); });
     get('a'); get('b'); get('c');
     expect(made).to.equal(3);
     expect(cache.bytes).to.be.at.most(10_000);
@@ -30,8 +30,8 @@ describe('glyph cache', () => {
     const cache = new GlyphCache(10_000_000, 1_000);
     let made = 0;
     const huge = () => { made++; return mask(50_000); };
-    expect(cache.get('huge', huge)?.cov.length).to.equal(50_000);
-    expect(cache.get('huge', huge)?.cov.length).to.equal(50_000);
+    expect(cache.get('huge', 1, huge)?.cov.length).to.equal(50_000);
+    expect(cache.get('huge', 1, huge)?.cov.length).to.equal(50_000);
     expect(made).to.equal(2);
     expect(cache.size).to.equal(0);
     expect(cache.bytes).to.equal(0);

@@ -64,7 +64,7 @@ export function deviceFace(name: string, height: number, width: number): Face | 
   const ref = referenceBox(name, f);
   const measured = deviceMetrics[name] ?? {};
   const baseline = Math.round(ref[4]);
-  const placed = (cp: number) => cachedOutline(`${key}:${cp}`, () => {
+  const placed = (cp: number) => cachedOutline(key, cp, () => {
     const font = withGlyph(cp, chain);
     const g = font?.glyph(cp);
     const m = font?.glyph(0x4d);
@@ -89,11 +89,6 @@ export function deviceFace(name: string, height: number, width: number): Face | 
     antialias: true,
     mapChar,
     advance: () => Math.round(ref[0]) * mx,
-    outline(cp) {
-      return placed(cp)?.polygons ?? null;
-    },
-    curves(cp) {
-      return placed(cp)?.curves ?? null;
-    },
+    outline: (cp) => placed(cp),
   };
 }

@@ -27,7 +27,7 @@ export function downloadedFace(obj: StoredObject, height: number, width: number)
   const sy = h / Math.max(1, font.ascent - font.descent);
   const sx = width > 0 ? (sy * width) / h : sy;
   const key = `${font.id}:${h}:${width}`;
-  const placed = (cp: number) => cachedOutline(`${key}:${cp}`, () => {
+  const placed = (cp: number) => cachedOutline(key, cp, () => {
     const g = font.glyph(cp);
     return g ? placeOutline(g, sx, sy, 0, 0) : null;
   });
@@ -37,11 +37,6 @@ export function downloadedFace(obj: StoredObject, height: number, width: number)
     baseline: Math.round(font.ascent * sy),
     antialias: true,
     advance: (cp) => (font.glyph(cp)?.advance ?? font.unitsPerEm / 2) * sx,
-    outline(cp) {
-      return placed(cp)?.polygons ?? null;
-    },
-    curves(cp) {
-      return placed(cp)?.curves ?? null;
-    },
+    outline: (cp) => placed(cp),
   };
 }

@@ -8,6 +8,7 @@ import {
   robotoCondensedBoldItalic, robotoCondensedWeight, withGlyph,
 } from './builtin.js';
 import { cachedOutline, type Face } from './face.js';
+import { glyphKey } from '../layout/display-list.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
 import { fitParts } from './glyph-parts.js';
 import type { OutlineFont, OutlineGlyph } from './outline-font.js';
@@ -131,7 +132,7 @@ export function font0Face(height: number, width: number): Face {
   const sx = widthScale(h, width);
   const key = `0:${h}:${width}`;
   const widen = strokeWiden(h);
-  const placed = (cp: number, shift: number) => cachedOutline(`${key}:${cp}:${shift}`, () => {
+  const placed = (cp: number, shift: number) => cachedOutline(key, glyphKey(cp, shift), () => {
     const b = box(cp);
     const g = sourceFont(cp)?.glyph(cp);
     if (!b || !g) return null;
@@ -151,11 +152,6 @@ export function font0Face(height: number, width: number): Face {
       return b ? b[0] * h * sx : h * 0.5 * sx;
     },
     subpixel: true,
-    outline(cp, shift = 0) {
-      return placed(cp, shift)?.polygons ?? null;
-    },
-    curves(cp) {
-      return placed(cp, 0)?.curves ?? null;
-    },
+    outline: (cp, shift = 0) => placed(cp, shift),
   };
 }

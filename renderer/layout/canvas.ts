@@ -2,7 +2,7 @@
 // with the span of the field being laid out. Drawers never see pixels.
 
 import type { Bits } from '../model.js';
-import { extentOf, inkOf, turn, type Box, type Contour, type DisplayElement, type GlyphRunElement, type InkMode, type Span } from './display-list.js';
+import { extentOf, glyphKey, glyphName, inkOf, turn, type Box, type Contour, type DisplayElement, type Extent, type GlyphRunElement, type InkMode, type OutputKind, type Span } from './display-list.js';
 
 /** A glyph run as a drawer hands it over (ink and position on the page come from the canvas). */
 export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves' | 'widen'>;
@@ -11,10 +11,13 @@ export interface Canvas {
   /** Label size in dots (drawers skip work wholly off the label). */
   readonly width: number;
   readonly height: number;
+  /** The backend the list is for: drawers leave out what it would not use. */
+  readonly output: OutputKind;
   rect(x: number, y: number, w: number, h: number, mode: InkMode): void;
   path(contours: readonly ArrayLike<number>[], mode: InkMode): void;
   bitmap(bits: Bits, x: number, y: number, mode: InkMode, scaleX?: number, scaleY?: number): void;
-  glyphRun(run: GlyphRunSpec, mode: InkMode): void;
+  /** `extents`: each outline's extent by the same keys, where the drawer has them at hand (else they are measured). */
+  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: Readonly<Record<string, Extent>>): void;
 }
 
 export class DisplayListBuilder implements Canvas {
@@ -22,7 +25,7 @@ export class DisplayListBuilder implements Canvas {
   /** Span of the field being laid out; every element made meanwhile carries it. */
   span: Span = { start: 0, end: 0 };
 
-  constructor(readonly width: number, readonly height: number) {}
+  constructor(readonly width: number, readonly height: number, readonly output: OutputKind = 'vector') {}
 
   rect(x: number, y: number, w: number, h: number, mode: InkMode): void {
     this.elements.push({ kind: 'rect', ...inkOf(mode), box: { x, y, width: w, height: h }, span: this.span });
@@ -41,20 +44,21 @@ export class DisplayListBuilder implements Canvas {
     });
   }
 
-  glyphRun(run: GlyphRunSpec, mode: InkMode): void {
+  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: Readonly<Record<string, Extent>>): void {
     if (!run.glyphs.length) return;
     // Each outline's extent once, turned as a box; each glyph moves it to its pen point.
-    const extents = new Map<string, { minX: number; minY: number; maxX: number; maxY: number }>();
+    const turned = new Map<number, Extent>();
     const half = (run.widen ?? 0) / 2; // widened spans reach past the outline sideways (upright)
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const g of run.glyphs) {
-      const key = `${g.cp}:${g.shift}`;
-      let e = extents.get(key);
+      const key = glyphKey(g.cp, g.shift);
+      let e = turned.get(key);
       if (!e) {
-        const u = extentOf(run.outlines[key] ?? []);
+        const name = glyphName(g.cp, g.shift);
+        const u = extents?.[name] ?? extentOf(run.outlines[name] ?? []);
         const [ax, ay] = turn(run.orientation, u.minX - half, u.minY), [bx, by] = turn(run.orientation, u.maxX + half, u.maxY);
         e = { minX: Math.min(ax, bx), minY: Math.min(ay, by), maxX: Math.max(ax, bx), maxY: Math.max(ay, by) };
-        extents.set(key, e);
+        turned.set(key, e);
       }
       if (!(e.minX <= e.maxX)) continue;
       x0 = Math.min(x0, g.x + e.minX); x1 = Math.max(x1, g.x + e.maxX);

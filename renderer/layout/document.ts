@@ -6,7 +6,7 @@ import { ordinal, RenderError } from '../errors.js';
 import { interpret, type DocumentPlan } from '../interpreter.js';
 import { MemoryBudget } from '../memory-budget.js';
 import type { LabelPlan } from '../model.js';
-import type { DisplayList } from './display-list.js';
+import type { DisplayList, OutputKind } from './display-list.js';
 import { layoutLabel, undrawableKinds } from './layout.js';
 
 export const DEFAULT_MAX_LABELS = 50;
@@ -27,6 +27,8 @@ export interface DocumentRequest extends RenderLimits {
   dpmm: Dpmm;
   widthIn: number;
   heightIn: number;
+  /** The backend the labels are laid out for (default `vector`: everything any backend draws). */
+  output?: OutputKind;
 }
 
 /** What a caller may add while a document is laid out. */
@@ -72,7 +74,7 @@ export function openDocument(zpl: Uint8Array | string, req: DocumentRequest, hoo
   for (const { kind, at } of undrawableKinds(plan.labels)) {
     plan.log.add({ byteIndex: at, byteSize: 0, command: kind, param: 0, message: `Field ${kind} is not drawn`, feature: kind });
   }
-  const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log, checkpoint: hooks.checkpoint };
+  const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log, checkpoint: hooks.checkpoint, output: req.output };
   return {
     plan, memory, widthDots, heightDots, totalCount: plan.totalCount,
     unsupported: () => plan.log.features(),

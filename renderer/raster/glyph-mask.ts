@@ -49,7 +49,7 @@ export const GLYPH_CACHE_BYTES = 32 * 1024 * 1024;
 /** Masks larger than this are drawn and dropped: a few huge glyphs would evict every normal one. */
 export const MAX_CACHED_GLYPH_BYTES = 256 * 1024;
 
-/** A least-recently-used map from key to glyph mask, bounded by the masks' bytes. */
+/** Glyph masks by group (maskGroup) and glyph (glyphKey), bounded by the masks' bytes. */
 export class GlyphCache extends BoundedCache<GlyphMask> {
   constructor(maxBytes = GLYPH_CACHE_BYTES, maxEntryBytes = MAX_CACHED_GLYPH_BYTES) {
     super(maxBytes, maxEntryBytes, (m) => m.cov.byteLength);
@@ -59,14 +59,19 @@ export class GlyphCache extends BoundedCache<GlyphMask> {
 /** This thread's glyph masks. */
 export const glyphCache = new GlyphCache();
 
+/** Names the masks of one font (Face key) at one orientation, crispness and widening: built once per glyph run. */
+export function maskGroup(font: string, o: Orientation, crisp: boolean, widen = 0): string {
+  return `${font}:${o}:${crisp ? 1 : 0}:${widen}`;
+}
+
 /**
  * The mask of a glyph outline (upright, relative to the pen) turned to an orientation, thresholded when crisp,
- * its vertical strokes `widen` dots heavier (coverageMask); memoised by `key`, which names the font, code point
- * and sub-dot shift, and by `widen`.
+ * its vertical strokes `widen` dots heavier (coverageMask); memoised in `group` (maskGroup of the same font,
+ * orientation, crispness and widening) by `glyph` (glyphKey). `outline` is only asked for when the mask is made.
  */
-export function glyphMask(key: string, outline: readonly Contour[], o: Orientation, crisp: boolean, widen = 0): GlyphMask | null {
-  return glyphCache.get(`${key}:${o}:${crisp ? 1 : 0}:${widen}`, () => {
-    const upright = coverageMask(outline, undefined, widen);
+export function glyphMask(group: string, glyph: number, outline: () => readonly Contour[] | undefined, o: Orientation, crisp: boolean, widen = 0): GlyphMask | null {
+  return glyphCache.get(group, glyph, () => {
+    const upright = coverageMask(outline() ?? [], undefined, widen);
     const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, o) : null;
     return m && crisp ? binarize(m) : m;
   });
