@@ -38,22 +38,30 @@ export class BoundedCache<V> {
 
   /** The value kept for `key` in `group`, else `make()`'s, kept while the bound allows. */
   get(group: string, key: number, make: () => V | null): V | null {
+    const hit = this.find(group, key);
+    return hit !== undefined ? hit : this.keep(group, key, make());
+  }
+
+  /** The value kept for `key` in `group` (null is a kept value), or undefined. */
+  find(group: string, key: number): V | null | undefined {
     const hit = this.#groups.get(group)?.get(key);
-    if (hit) {
-      hit.used = true;
-      return hit.value;
-    }
-    const made = make();
-    const cost = ENTRY_OVERHEAD_BYTES + (made === null ? 0 : this.#sizeOf(made));
-    if (cost > this.#maxEntryBytes || cost > this.#maxBytes) return made;
+    if (!hit) return undefined;
+    hit.used = true;
+    return hit.value;
+  }
+
+  /** Keeps `value` for `key` in `group` (not yet kept) while the bound allows; returns it. */
+  keep(group: string, key: number, value: V | null): V | null {
+    const cost = ENTRY_OVERHEAD_BYTES + (value === null ? 0 : this.#sizeOf(value));
+    if (cost > this.#maxEntryBytes || cost > this.#maxBytes) return value;
     this.#makeRoom(cost);
     let entries = this.#groups.get(group); // after making room: it may have dropped the group
     if (!entries) this.#groups.set(group, entries = new Map());
-    const entry: Entry<V> = { group, key, value: made, cost, used: false };
+    const entry: Entry<V> = { group, key, value, cost, used: false };
     entries.set(key, entry);
     this.#order.add(entry);
     this.#bytes += cost;
-    return made;
+    return value;
   }
 
   clear(): void {

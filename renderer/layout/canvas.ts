@@ -16,8 +16,8 @@ export interface Canvas {
   rect(x: number, y: number, w: number, h: number, mode: InkMode): void;
   path(contours: readonly ArrayLike<number>[], mode: InkMode): void;
   bitmap(bits: Bits, x: number, y: number, mode: InkMode, scaleX?: number, scaleY?: number): void;
-  /** `extents`: each outline's extent by the same keys, where the drawer has them at hand (else they are measured). */
-  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: Readonly<Record<string, Extent>>): void;
+  /** `extents`: outlines' extents by glyphKey, where the drawer has them at hand (others are measured). */
+  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: ReadonlyMap<number, Extent>): void;
 }
 
 export class DisplayListBuilder implements Canvas {
@@ -28,7 +28,9 @@ export class DisplayListBuilder implements Canvas {
   constructor(readonly width: number, readonly height: number, readonly output: OutputKind = 'vector') {}
 
   rect(x: number, y: number, w: number, h: number, mode: InkMode): void {
-    this.elements.push({ kind: 'rect', ...inkOf(mode), box: { x, y, width: w, height: h }, span: this.span });
+    // inkOf written out: a label has hundreds of rects (bars, 2D-code module runs), and the spread costs more than the rest.
+    const ink = mode === 'xor' ? 'reverse' : 'normal', color = mode === 'white' ? 'white' : 'black';
+    this.elements.push({ kind: 'rect', ink, color, box: { x, y, width: w, height: h }, span: this.span });
   }
 
   path(contours: readonly ArrayLike<number>[], mode: InkMode): void {
@@ -44,7 +46,7 @@ export class DisplayListBuilder implements Canvas {
     });
   }
 
-  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: Readonly<Record<string, Extent>>): void {
+  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: ReadonlyMap<number, Extent>): void {
     if (!run.glyphs.length) return;
     // Each outline's extent once, turned as a box; each glyph moves it to its pen point.
     const turned = new Map<number, Extent>();
@@ -54,8 +56,7 @@ export class DisplayListBuilder implements Canvas {
       const key = glyphKey(g.cp, g.shift);
       let e = turned.get(key);
       if (!e) {
-        const name = glyphName(g.cp, g.shift);
-        const u = extents?.[name] ?? extentOf(run.outlines[name] ?? []);
+        const u = extents?.get(key) ?? extentOf(run.outlines[glyphName(g.cp, g.shift)] ?? []);
         const [ax, ay] = turn(run.orientation, u.minX - half, u.minY), [bx, by] = turn(run.orientation, u.maxX + half, u.maxY);
         e = { minX: Math.min(ax, bx), minY: Math.min(ay, by), maxX: Math.max(ax, bx), maxY: Math.max(ay, by) };
         turned.set(key, e);

@@ -1,7 +1,7 @@
 // Glyph coverage masks relative to the pen (a point on the baseline), and their quarter-turn rotations.
 
 import type { Orientation } from '../model.js';
-import type { Contour } from '../layout/display-list.js';
+import { glyphKey, glyphName, type GlyphRunElement, type PlacedGlyph } from '../layout/display-list.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { coverageMask } from './fill-path.js';
 
@@ -65,14 +65,15 @@ export function maskGroup(font: string, o: Orientation, crisp: boolean, widen = 
 }
 
 /**
- * The mask of a glyph outline (upright, relative to the pen) turned to an orientation, thresholded when crisp,
- * its vertical strokes `widen` dots heavier (coverageMask); memoised in `group` (maskGroup of the same font,
- * orientation, crispness and widening) by `glyph` (glyphKey). `outline` is only asked for when the mask is made.
+ * The mask of a run's glyph: its outline (upright, relative to the pen) turned to the run's orientation,
+ * thresholded when crisp, its vertical strokes `widen` dots heavier (coverageMask); memoised in `group` (maskGroup
+ * of the run) by glyphKey.
  */
-export function glyphMask(group: string, glyph: number, outline: () => readonly Contour[] | undefined, o: Orientation, crisp: boolean, widen = 0): GlyphMask | null {
-  return glyphCache.get(group, glyph, () => {
-    const upright = coverageMask(outline() ?? [], undefined, widen);
-    const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, o) : null;
-    return m && crisp ? binarize(m) : m;
-  });
+export function glyphMask(group: string, run: GlyphRunElement, g: PlacedGlyph): GlyphMask | null {
+  const key = glyphKey(g.cp, g.shift);
+  const kept = glyphCache.find(group, key);
+  if (kept !== undefined) return kept;
+  const upright = coverageMask(run.outlines[glyphName(g.cp, g.shift)] ?? [], undefined, run.widen ?? 0);
+  const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation) : null;
+  return glyphCache.keep(group, key, m && run.crisp ? binarize(m) : m);
 }

@@ -1,6 +1,6 @@
 // The raster backend: a display list painted into an 8-bit coverage raster, element by element in order.
 
-import { glyphKey, glyphName, modeOf, type DisplayElement, type DisplayList, type PrintArea } from '../layout/display-list.js';
+import { modeOf, type DisplayElement, type DisplayList, type PrintArea } from '../layout/display-list.js';
 import { fillPath } from './fill-path.js';
 import { glyphMask, maskGroup } from './glyph-mask.js';
 import { Raster } from './raster.js';
@@ -24,7 +24,7 @@ function paintElement(r: Raster, el: DisplayElement): void {
     case 'glyphRun': {
       const group = maskGroup(el.font, el.orientation, el.crisp, el.widen);
       for (const g of el.glyphs) {
-        const m = glyphMask(group, glyphKey(g.cp, g.shift), () => el.outlines[glyphName(g.cp, g.shift)], el.orientation, el.crisp, el.widen);
+        const m = glyphMask(group, el, g);
         if (m) r.blitCoverage(m.cov, m.w, m.h, g.x + m.x, g.y + m.y, mode);
       }
     }

@@ -80,7 +80,7 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
   const cps = codePoints(text, face);
   const glyphs: PlacedGlyph[] = [];
   const outlines: Record<string, Contour[]> = {};
-  const extents: Record<string, Extent> = {};
+  const extents = new Map<number, Extent>();
   const curves: Record<string, PathData[]> = {};
   const vector = c.output === 'vector';
   /** Whether each glyph (glyphKey) met so far has an outline. */
@@ -112,11 +112,11 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
       if (!outline) continue;
       const name = glyphName(cp, shift);
       outlines[name] = outline.polygons;
-      extents[name] = outline.extent;
+      extents.set(id, outline.extent);
       if (vector) {
         // The unshifted outline and its curves too: vector backends draw one shape per glyph and move it by the shift.
         const upright = shift === 0 ? outline : face.outline(cp, 0);
-        if (upright && !(`${cp}:0` in outlines)) { outlines[`${cp}:0`] = upright.polygons; extents[`${cp}:0`] = upright.extent; }
+        if (upright && !(`${cp}:0` in outlines)) { outlines[`${cp}:0`] = upright.polygons; extents.set(glyphKey(cp, 0), upright.extent); }
         if (upright && !(cp in curves)) curves[cp] = upright.curves;
       }
     } else if (!drawn) continue;
