@@ -2,7 +2,7 @@
 // with the span of the field being laid out. Drawers never see pixels.
 
 import type { Bits } from '../model.js';
-import { extentOf, glyphKey, glyphName, inkOf, turn, type Box, type Contour, type DisplayElement, type Extent, type GlyphRunElement, type InkMode, type OutputKind, type Span } from './display-list.js';
+import { extentOf, glyphKey, glyphName, inkOf, type Box, type Contour, type DisplayElement, type Extent, type GlyphRunElement, type InkMode, type OutputKind, type Span } from './display-list.js';
 
 /** A glyph run as a drawer hands it over (ink and position on the page come from the canvas). */
 export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves' | 'widen'>;
@@ -17,7 +17,7 @@ export interface Canvas {
   path(contours: readonly ArrayLike<number>[], mode: InkMode): void;
   bitmap(bits: Bits, x: number, y: number, mode: InkMode, scaleX?: number, scaleY?: number): void;
   /** `extents`: outlines' extents by glyphKey, where the drawer has them at hand (others are measured). */
-  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: ReadonlyMap<number, Extent>): void;
+  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: ReadonlyMap<number, Extent | null>): void;
 }
 
 export class DisplayListBuilder implements Canvas {
@@ -46,24 +46,25 @@ export class DisplayListBuilder implements Canvas {
     });
   }
 
-  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: ReadonlyMap<number, Extent>): void {
+  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: ReadonlyMap<number, Extent | null>): void {
     if (!run.glyphs.length) return;
-    // Each outline's extent once, turned as a box; each glyph moves it to its pen point.
-    const turned = new Map<number, Extent>();
+    // Each glyph's outline extent, turned as a box, moved to its pen point. Written out without arrays (turn()
+    // gives one per corner): a label has hundreds of glyphs.
     const half = (run.widen ?? 0) / 2; // widened spans reach past the outline sideways (upright)
+    const o = run.orientation;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const g of run.glyphs) {
-      const key = glyphKey(g.cp, g.shift);
-      let e = turned.get(key);
-      if (!e) {
-        const u = extents?.get(key) ?? extentOf(run.outlines[glyphName(g.cp, g.shift)] ?? []);
-        const [ax, ay] = turn(run.orientation, u.minX - half, u.minY), [bx, by] = turn(run.orientation, u.maxX + half, u.maxY);
-        e = { minX: Math.min(ax, bx), minY: Math.min(ay, by), maxX: Math.max(ax, bx), maxY: Math.max(ay, by) };
-        turned.set(key, e);
-      }
-      if (!(e.minX <= e.maxX)) continue;
-      x0 = Math.min(x0, g.x + e.minX); x1 = Math.max(x1, g.x + e.maxX);
-      y0 = Math.min(y0, g.y + e.minY); y1 = Math.max(y1, g.y + e.maxY);
+      const u = extents?.get(glyphKey(g.cp, g.shift)) ?? extentOf(run.outlines[glyphName(g.cp, g.shift)] ?? []);
+      // turn(o, ...) of the corners (minX - half, minY) and (maxX + half, maxY)
+      const p = u.minX - half, q = u.minY, r = u.maxX + half, s = u.maxY;
+      let ax = p, ay = q, bx = r, by = s;
+      if (o === 'R') { ax = -q; ay = p; bx = -s; by = r; }
+      else if (o === 'I') { ax = -p; ay = -q; bx = -r; by = -s; }
+      else if (o === 'B') { ax = q; ay = -p; bx = s; by = -r; }
+      const minX = Math.min(ax, bx), maxX = Math.max(ax, bx);
+      if (!(minX <= maxX)) continue;
+      x0 = Math.min(x0, g.x + minX); x1 = Math.max(x1, g.x + maxX);
+      y0 = Math.min(y0, g.y + Math.min(ay, by)); y1 = Math.max(y1, g.y + Math.max(ay, by));
     }
     if (x0 > x1) { x0 = x1 = run.glyphs[0].x; y0 = y1 = run.glyphs[0].y; }
     this.elements.push({ kind: 'glyphRun', ...inkOf(mode), box: boxOf(x0, y0, x1, y1), span: this.span, ...run });

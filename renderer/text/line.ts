@@ -80,11 +80,10 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
   const cps = codePoints(text, face);
   const glyphs: PlacedGlyph[] = [];
   const outlines: Record<string, Contour[]> = {};
-  const extents = new Map<number, Extent>();
   const curves: Record<string, PathData[]> = {};
   const vector = c.output === 'vector';
-  /** Whether each glyph (glyphKey) met so far has an outline. */
-  const seen = new Map<number, boolean>();
+  /** Each glyph (glyphKey) met so far: its outline's extent, null when it has no outline. */
+  const extents = new Map<number, Extent | null>();
   let pen = 0;
   const total = style.reverse ? runWidth(face, cps, style.gap) : 0;
   for (let i = 0; i < cps.length; i++) {
@@ -105,21 +104,19 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     if (px < -reach || py < -reach || px > c.width + reach || py > c.height + reach) continue;
     // Each glyph's outline once per run, found by number (glyphKey): no key string per glyph.
     const id = glyphKey(cp, shift);
-    let drawn = seen.get(id);
-    if (drawn === undefined) {
+    const known = extents.get(id);
+    if (known === undefined) {
       const outline = face.outline(cp, shift);
-      seen.set(id, drawn = outline !== null);
+      extents.set(id, outline && outline.extent);
       if (!outline) continue;
-      const name = glyphName(cp, shift);
-      outlines[name] = outline.polygons;
-      extents.set(id, outline.extent);
+      outlines[glyphName(cp, shift)] = outline.polygons;
       if (vector) {
         // The unshifted outline and its curves too: vector backends draw one shape per glyph and move it by the shift.
         const upright = shift === 0 ? outline : face.outline(cp, 0);
-        if (upright && !(`${cp}:0` in outlines)) { outlines[`${cp}:0`] = upright.polygons; extents.set(glyphKey(cp, 0), upright.extent); }
+        if (upright && !(`${cp}:0` in outlines)) outlines[`${cp}:0`] = upright.polygons;
         if (upright && !(cp in curves)) curves[cp] = upright.curves;
       }
-    } else if (!drawn) continue;
+    } else if (known === null) continue;
     glyphs.push({ cp, x: Math.round(px), y: Math.round(py), shift });
   }
   const widen = face.widen ? { widen: face.widen } : {};
