@@ -26,6 +26,28 @@ describe('glyph cache', () => {
     expect(made).to.equal(1);
   });
 
+  it('gives a hit entry a second chance instead of reordering on every hit', () => {
+    const cache = new GlyphCache(10_000, 5_000);
+    let made = 0;
+    const get = (group: string, key: number) => cache.get(group, key, () => { made++; return mask(3_000); });
+    get('x', 1); get('x', 2); get('y', 1); // x1, x2, y1: full
+    get('x', 1); get('x', 1); // x1 marked used; its place in the sweep order stays
+    get('z', 1); // sweeps: x1 used -> moved back unmarked; x2 dropped
+    expect(cache.size).to.equal(3);
+    made = 0;
+    get('x', 1); get('y', 1); get('z', 1);
+    expect(made).to.equal(0);
+    get('x', 2);
+    expect(made).to.equal(1);
+    expect(cache.find('x', 2)).to.not.equal(undefined);
+    expect(cache.find('nothing', 2)).to.equal(undefined);
+    expect(cache.bytes).to.be.at.most(10_000);
+    // A kept null (a blank glyph) is a hit, not a miss.
+    const blanks = new GlyphCache(10_000, 5_000);
+    blanks.keep('b', 32, null);
+    expect(blanks.find('b', 32)).to.equal(null);
+  });
+
   it('draws a huge mask but does not keep it', () => {
     const cache = new GlyphCache(10_000_000, 1_000);
     let made = 0;
