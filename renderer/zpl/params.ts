@@ -113,8 +113,12 @@ export function readParams(command: string, parts: RawParam[], specs: readonly P
   return values;
 }
 
+/** 0..n-1, by n: the evaluation order of every table without dependencies (most), made once. */
+const TABLE_ORDER: number[][] = [];
+
 /** Table order, each parameter preceded by the one its range depends on. */
-function evaluationOrder(specs: readonly ParamSpec[]): number[] {
+function evaluationOrder(specs: readonly ParamSpec[]): readonly number[] {
+  if (!specs.some((s) => s.atLeast !== undefined)) return (TABLE_ORDER[specs.length] ??= Array.from(specs, (_, k) => k));
   const order: number[] = [];
   const visit = (k: number, depth: number): void => {
     if (order.includes(k) || depth > specs.length) return;
