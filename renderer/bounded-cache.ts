@@ -1,26 +1,27 @@
 // A cache bounded by the bytes of what it holds: per-thread glyph caches stay within a known size however many
 // fonts, sizes and shifts documents ask for. Glyph lookups are the hot path of text layout and painting, so a hit
 // is cheap: the key comes in two parts, a group (a font at a size, reused for a whole run) and a number in it (a
-// glyph), so no key string is built per glyph; and a hit only marks its entry as used, without reordering.
-// Room is made by second chance (CLOCK), close to least recently used: the sweep from the oldest entry passes over
-// a marked entry once, clearing its mark and moving it to the back, and drops the first unmarked one.
+// glyph), so no key string is built per glyph; a hit finds a slot number and marks it used in a byte array, with no
+// record to reach and nothing reordered. Room is made by second chance (CLOCK), close to least recently used: a
+// hand goes round the slots, clearing the mark of a used one and dropping the first unmarked one.
 
-/** What an entry costs beyond its own bytes (key, record, map slots, typed-array header), roughly. */
+/** What an entry costs beyond its own bytes (key, slot, map slots, typed-array header), roughly. */
 const ENTRY_OVERHEAD_BYTES = 128;
-
-interface Entry<V> {
-  readonly group: string;
-  readonly key: number;
-  readonly value: V | null;
-  readonly cost: number;
-  /** Hit since the sweep last passed it. */
-  used: boolean;
-}
+const FIRST_SLOTS = 64;
 
 export class BoundedCache<V> {
-  readonly #groups = new Map<string, Map<number, Entry<V>>>();
-  /** Every entry in sweep order: oldest, or longest since its second chance, first. */
-  readonly #order = new Set<Entry<V>>();
+  /** Slot of each kept value, by group and key. */
+  readonly #groups = new Map<string, Map<number, number>>();
+  // Slot i: its value, group, key, cost, and whether it was hit since the hand last passed (0/1).
+  #values: (V | null)[] = [];
+  #slotGroups: string[] = [];
+  #slotKeys: number[] = [];
+  #costs: number[] = [];
+  #used = new Uint8Array(FIRST_SLOTS);
+  /** Free slots; a slot in use has a cost above 0. */
+  readonly #free: number[] = [];
+  #hand = 0;
+  #size = 0;
   readonly #maxBytes: number;
   readonly #maxEntryBytes: number;
   readonly #sizeOf: (value: V) => number;
@@ -34,7 +35,7 @@ export class BoundedCache<V> {
   }
 
   get bytes(): number { return this.#bytes; }
-  get size(): number { return this.#order.size; }
+  get size(): number { return this.#size; }
 
   /** The value kept for `key` in `group`, else `make()`'s, kept while the bound allows. */
   get(group: string, key: number, make: () => V | null): V | null {
@@ -44,10 +45,10 @@ export class BoundedCache<V> {
 
   /** The value kept for `key` in `group` (null is a kept value), or undefined. */
   find(group: string, key: number): V | null | undefined {
-    const hit = this.#groups.get(group)?.get(key);
-    if (!hit) return undefined;
-    hit.used = true;
-    return hit.value;
+    const slot = this.#groups.get(group)?.get(key);
+    if (slot === undefined) return undefined;
+    this.#used[slot] = 1;
+    return this.#values[slot];
   }
 
   /** Keeps `value` for `key` in `group` (not yet kept) while the bound allows; returns it. */
@@ -57,34 +58,63 @@ export class BoundedCache<V> {
     this.#makeRoom(cost);
     let entries = this.#groups.get(group); // after making room: it may have dropped the group
     if (!entries) this.#groups.set(group, entries = new Map());
-    const entry: Entry<V> = { group, key, value, cost, used: false };
-    entries.set(key, entry);
-    this.#order.add(entry);
+    const slot = this.#free.pop() ?? this.#newSlot();
+    this.#values[slot] = value;
+    this.#slotGroups[slot] = group;
+    this.#slotKeys[slot] = key;
+    this.#costs[slot] = cost;
+    this.#used[slot] = 0;
+    entries.set(key, slot);
     this.#bytes += cost;
+    this.#size++;
     return value;
   }
 
   clear(): void {
     this.#groups.clear();
-    this.#order.clear();
+    this.#values = [];
+    this.#slotGroups = [];
+    this.#slotKeys = [];
+    this.#costs = [];
+    this.#used = new Uint8Array(FIRST_SLOTS);
+    this.#free.length = 0;
+    this.#hand = 0;
+    this.#size = 0;
     this.#bytes = 0;
   }
 
-  /** Drops entries until `cost` more bytes fit. */
+  /** A slot past the last one, the used marks grown to hold it. */
+  #newSlot(): number {
+    const slot = this.#costs.length;
+    this.#costs.push(0);
+    if (slot >= this.#used.length) {
+      const grown = new Uint8Array(this.#used.length * 2);
+      grown.set(this.#used);
+      this.#used = grown;
+    }
+    return slot;
+  }
+
+  /** Drops entries until `cost` more bytes fit: the hand passes each used slot once, clearing its mark. */
   #makeRoom(cost: number): void {
-    // A Set visits entries added while it is iterated: a marked entry moved to the back comes round again.
-    for (const e of this.#order) {
-      if (this.#bytes + cost <= this.#maxBytes) return;
-      this.#order.delete(e);
-      if (e.used) {
-        e.used = false;
-        this.#order.add(e);
+    const slots = this.#costs.length;
+    while (this.#bytes + cost > this.#maxBytes && this.#size > 0) {
+      const slot = this.#hand;
+      this.#hand = (slot + 1) % slots;
+      if (this.#costs[slot] === 0) continue; // free
+      if (this.#used[slot]) {
+        this.#used[slot] = 0;
         continue;
       }
-      const entries = this.#groups.get(e.group)!;
-      entries.delete(e.key);
-      if (!entries.size) this.#groups.delete(e.group);
-      this.#bytes -= e.cost;
+      const group = this.#slotGroups[slot];
+      const entries = this.#groups.get(group)!;
+      entries.delete(this.#slotKeys[slot]);
+      if (!entries.size) this.#groups.delete(group);
+      this.#bytes -= this.#costs[slot];
+      this.#values[slot] = null; // let the value go
+      this.#costs[slot] = 0;
+      this.#free.push(slot);
+      this.#size--;
     }
   }
 }

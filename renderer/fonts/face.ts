@@ -16,7 +16,7 @@ export interface Face {
   advance(cp: number): number;
   /**
    * Outline for orientation N in dots relative to the pen point on the baseline (y down): its polygons, the same
-   * contours with their Bézier segments kept (vector output) and its extent; null for blank glyphs. `shift` (a
+   * contours with their Bézier segments kept (vector output) and the polygons' extent; null for blank glyphs. `shift` (a
    * fraction of a dot, in quarters) moves the glyph right for sub-dot pen positions: the outline at shift s is
    * the one at shift 0 moved s dots right (the vector PDF draws the shift-0 shape, moved).
    */

@@ -10,10 +10,11 @@ export interface PlacedContours {
   curves: PathData[];
 }
 
-/** A placed glyph that encloses some area, with the extent of its polygons (measured once, when placed). */
-export interface PlacedOutline extends PlacedContours {
-  extent: Extent;
-}
+/**
+ * A placed glyph that encloses some area, with the extent of its polygons (measured once, when placed) in the same
+ * record: text layout reads it for every glyph, and one record is one memory access fewer than two.
+ */
+export interface PlacedOutline extends PlacedContours, Extent {}
 
 /**
  * Maps contours of `g` (font units, y up; each one of g.contours) with X = ox + gx * sx, Y = oy - gy * sy, where
@@ -55,6 +56,6 @@ export function joinOutlines(parts: readonly PlacedContours[]): PlacedContours {
 
 /** The outline, or null when it encloses no area (nothing would be filled). */
 export function nonEmpty(placed: PlacedContours): PlacedOutline | null {
-  const extent = extentOf(placed.polygons);
-  return extent.minX < extent.maxX && extent.minY < extent.maxY ? { ...placed, extent } : null;
+  const { minX, minY, maxX, maxY } = extentOf(placed.polygons);
+  return minX < maxX && minY < maxY ? { polygons: placed.polygons, curves: placed.curves, minX, minY, maxX, maxY } : null;
 }

@@ -107,7 +107,7 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     const known = extents.get(id);
     if (known === undefined) {
       const outline = face.outline(cp, shift);
-      extents.set(id, outline && outline.extent);
+      extents.set(id, outline);
       if (!outline) continue;
       outlines[glyphName(cp, shift)] = outline.polygons;
       if (vector) {
