@@ -1,6 +1,7 @@
 // A face: one font at one size, as the layout and drawing code see it.
 
 import { BoundedCache } from '../bounded-cache.js';
+import { glyphKey } from '../layout/display-list.js';
 import type { PlacedOutline } from './place.js';
 
 export interface Face {
@@ -51,7 +52,12 @@ function outlineBytes(o: PlacedOutline): number {
 /** This thread's placed outlines, least recently used out past OUTLINE_CACHE_BYTES. */
 export const outlineCache = new BoundedCache<PlacedOutline>(OUTLINE_CACHE_BYTES, MAX_CACHED_OUTLINE_BYTES, outlineBytes);
 
-/** Placed glyph outlines memoised by face key and glyph (glyphKey: code point and shift). */
-export function cachedOutline(face: string, glyph: number, make: () => PlacedOutline | null): PlacedOutline | null {
-  return outlineCache.get(face, glyph, make);
+/**
+ * Placed glyph outlines memoised by face key, code point and shift; `place` makes a missing one (one function per
+ * face, not a closure per lookup: faces look glyphs up hundreds of times a label).
+ */
+export function cachedOutline(face: string, cp: number, shift: number, place: (cp: number, shift: number) => PlacedOutline | null): PlacedOutline | null {
+  const key = glyphKey(cp, shift);
+  const kept = outlineCache.find(face, key);
+  return kept !== undefined ? kept : outlineCache.keep(face, key, place(cp, shift));
 }

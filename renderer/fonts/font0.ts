@@ -8,7 +8,6 @@ import {
   robotoCondensedBoldItalic, robotoCondensedWeight, withGlyph,
 } from './builtin.js';
 import { cachedOutline, type Face } from './face.js';
-import { glyphKey } from '../layout/display-list.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
 import { fitParts } from './glyph-parts.js';
 import type { OutlineFont, OutlineGlyph } from './outline-font.js';
@@ -132,14 +131,15 @@ export function font0Face(height: number, width: number): Face {
   const sx = widthScale(h, width);
   const key = `0:${h}:${width}`;
   const widen = strokeWiden(h);
-  const placed = (cp: number, shift: number) => cachedOutline(key, glyphKey(cp, shift), () => {
+  const place = (cp: number, shift: number): PlacedOutline | null => {
     const b = box(cp);
     const g = sourceFont(cp)?.glyph(cp);
     if (!b || !g) return null;
     const parts = font0Metrics.parts?.[cp];
     return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, shift, widen))
       || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, shift, widen)) || fitGlyph(g, b, h, sx, shift, widen);
-  });
+  };
+  const placed = (cp: number, shift: number) => cachedOutline(key, cp, shift, place);
   return {
     key,
     height: h,
