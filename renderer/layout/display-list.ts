@@ -57,8 +57,8 @@ export interface BitmapElement extends ElementBase {
 export interface PlacedGlyph { cp: number; x: number; y: number; shift: number }
 
 /**
- * A glyph's code point and sub-dot shift (under one dot) as one number: the key of its outline and mask in caches,
- * which a lookup per glyph can afford where building the `${cp}:${shift}` string is not.
+ * A glyph's code point and sub-dot shift (0 <= shift < 1, as drawRun makes them) as one number: the key of its outline
+ * and mask in caches, which a lookup per glyph can afford where building the `${cp}:${shift}` string is not.
  */
 export function glyphKey(cp: number, shift: number): number {
   return cp + shift;
