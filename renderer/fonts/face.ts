@@ -49,7 +49,7 @@ function outlineBytes(o: PlacedOutline): number {
   return n * 8;
 }
 
-/** This thread's placed outlines, least recently used out past OUTLINE_CACHE_BYTES. */
+/** This thread's placed outlines, dropped by second chance (close to least recently used) past OUTLINE_CACHE_BYTES. */
 export const outlineCache = new BoundedCache<PlacedOutline>(OUTLINE_CACHE_BYTES, MAX_CACHED_OUTLINE_BYTES, outlineBytes);
 
 /**

@@ -28,7 +28,7 @@ export class DisplayListBuilder implements Canvas {
   constructor(readonly width: number, readonly height: number, readonly output: OutputKind = 'vector') {}
 
   rect(x: number, y: number, w: number, h: number, mode: InkMode): void {
-    // inkOf written out: a label has hundreds of rects (bars, 2D-code module runs), and the spread costs more than the rest.
+    // inkOf written out rather than spread into the record: a label has hundreds of rects (bars, 2D-code module runs).
     const ink = mode === 'xor' ? 'reverse' : 'normal', color = mode === 'white' ? 'white' : 'black';
     this.elements.push({ kind: 'rect', ink, color, box: { x, y, width: w, height: h }, span: this.span });
   }
