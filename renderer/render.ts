@@ -8,7 +8,7 @@ import { encodePng } from './encoders/png.js';
 import { rotateClockwise } from './encoders/rotate.js';
 import { RenderError } from './errors.js';
 import { checkIndex, dotsPerInch, labelDots, openDocument } from './layout/document.js';
-import type { DisplayList } from './layout/display-list.js';
+import type { DisplayList, OutputKind } from './layout/display-list.js';
 import type { Raster } from './raster/raster.js';
 import { paint } from './raster/paint.js';
 import { borrowInk, returnInk, trimInk } from './raster/scratch.js';
@@ -34,7 +34,9 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   // One label's raster at a time (PNG, raster PDF, or a vector page too full of XOR painted as pixels), its
   // encoding rows and a turned copy are claimed before interpreting.
   const turned = req.format === 'png' && (req.rotation ?? 0) !== 0;
-  const doc = openDocument(zpl, req, {
+  // Only vector pages draw curves and unshifted glyph shapes: a PNG or raster PDF is laid out without them.
+  const output: OutputKind = req.format === 'pdf' && req.pdf !== 'raster' ? 'vector' : 'raster';
+  const doc = openDocument(zpl, { ...req, output }, {
     reserveBytes: { bytes: pixels * (turned ? 3 : 2) + heightDots, what: `A ${widthDots}x${heightDots} dot label` },
     ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
   });

@@ -2,6 +2,8 @@
 
 import { expect } from 'chai';
 import { layout, RenderError, type LayoutElement } from '../index.js';
+import { openDocument } from '../renderer/layout/document.js';
+import type { GlyphRunElement } from '../renderer/layout/display-list.js';
 
 const opts = { dpmm: 8 as const, widthIn: 4, heightIn: 6 };
 
@@ -71,6 +73,29 @@ describe('layout(): the display list', () => {
     const r = layout('^XA^PW400^FO0,0^A0N,50^FDH^FS^FO0,60^ADN,18^FDH^FS^XZ', opts);
     expect(r.printArea).to.deep.equal({ x: 206, width: 400 });
     expect(layout('^XA^FO0,0^GB5,5,5^FS^XZ', opts).printArea).to.equal(undefined);
+  });
+
+  it('lays out for the backend asked: curves and unshifted outlines only for vector output', () => {
+    // Font 0 advances are fractional: most glyphs of the line sit at a sub-dot shift.
+    const z = '^XA^FO10,10^A0N,37,29^FDWavy shifted glyphs^FS^XZ';
+    const runOf = (output?: 'raster' | 'vector') => {
+      const e = openDocument(z, { ...opts, ...(output && { output }) }).label(0).elements.find((x) => x.kind === 'glyphRun');
+      if (!e) throw new Error('no glyph run');
+      return e as GlyphRunElement;
+    };
+    const vector = runOf('vector'), raster = runOf('raster');
+    const shifted = vector.glyphs.filter((g) => g.shift !== 0);
+    expect(shifted).to.not.be.empty;
+    for (const g of shifted) expect(vector.outlines).to.have.property(`${g.cp}:0`);
+    expect(Object.keys(vector.curves ?? {})).to.not.be.empty;
+    // The raster list has each glyph's own outline and nothing else; glyphs, box and outlines match the vector list's.
+    expect(raster.curves).to.equal(undefined);
+    expect(Object.keys(raster.outlines).sort()).to.deep.equal([...new Set(raster.glyphs.map((g) => `${g.cp}:${g.shift}`))].sort());
+    expect(raster.glyphs).to.deep.equal(vector.glyphs);
+    expect(raster.box).to.deep.equal(vector.box);
+    for (const [k, o] of Object.entries(raster.outlines)) expect(o).to.deep.equal(vector.outlines[k]);
+    // Without a kind, everything (layout() gives it).
+    expect(runOf().curves).to.deep.equal(vector.curves);
   });
 
   it('throws RenderErrors as render() does', () => {

@@ -12,7 +12,7 @@ describe('glyph cache', () => {
   it('evicts the least recently used masks past its byte bound', () => {
     const cache = new GlyphCache(10_000, 5_000);
     let made = 0;
-    const get = (key: string) => cache.get(key, () => { made++; return mask(3_000); });
+    const get = (key: string) => cache.get('font', key.charCodeAt(0), () => { made++; return mask(3_000); });
     get('a'); get('b'); get('c');
     expect(made).to.equal(3);
     expect(cache.bytes).to.be.at.most(10_000);
@@ -26,12 +26,34 @@ describe('glyph cache', () => {
     expect(made).to.equal(1);
   });
 
+  it('gives a hit entry a second chance instead of reordering on every hit', () => {
+    const cache = new GlyphCache(10_000, 5_000);
+    let made = 0;
+    const get = (group: string, key: number) => cache.get(group, key, () => { made++; return mask(3_000); });
+    get('x', 1); get('x', 2); get('y', 1); // x1, x2, y1: full
+    get('x', 1); get('x', 1); // x1 marked used; its place in the sweep order stays
+    get('z', 1); // sweeps: x1 used -> moved back unmarked; x2 dropped
+    expect(cache.size).to.equal(3);
+    made = 0;
+    get('x', 1); get('y', 1); get('z', 1);
+    expect(made).to.equal(0);
+    get('x', 2);
+    expect(made).to.equal(1);
+    expect(cache.find('x', 2)).to.not.equal(undefined);
+    expect(cache.find('nothing', 2)).to.equal(undefined);
+    expect(cache.bytes).to.be.at.most(10_000);
+    // A kept null (a blank glyph) is a hit, not a miss.
+    const blanks = new GlyphCache(10_000, 5_000);
+    blanks.keep('b', 32, null);
+    expect(blanks.find('b', 32)).to.equal(null);
+  });
+
   it('draws a huge mask but does not keep it', () => {
     const cache = new GlyphCache(10_000_000, 1_000);
     let made = 0;
     const huge = () => { made++; return mask(50_000); };
-    expect(cache.get('huge', huge)?.cov.length).to.equal(50_000);
-    expect(cache.get('huge', huge)?.cov.length).to.equal(50_000);
+    expect(cache.get('huge', 1, huge)?.cov.length).to.equal(50_000);
+    expect(cache.get('huge', 1, huge)?.cov.length).to.equal(50_000);
     expect(made).to.equal(2);
     expect(cache.size).to.equal(0);
     expect(cache.bytes).to.equal(0);

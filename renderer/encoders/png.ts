@@ -92,6 +92,7 @@ function greyRows(r: Raster): Uint8Array {
   let cur = new Int32Array(words);
   const diff = new Int32Array(words);
   const diffBytes = new Uint8Array(diff.buffer, 0, width);
+  const whole = width % 4 === 0 && r.ink.byteOffset % 4 === 0 ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2) : undefined;
   for (let y = 0; y < height; y++) {
     const o = y * stride;
     out[o] = FILTER_UP;
@@ -103,6 +104,16 @@ function greyRows(r: Raster): Uint8Array {
     }
     if (sameAsRowAbove(ink, width, y)) {
       out.fill(0, o + 1, o + 1 + width);
+      continue;
+    }
+    if (whole) {
+      // Rows already 4-byte aligned (most label widths): the words are read in place, nothing copied.
+      const a0 = (y - 1) * words, b0 = y * words;
+      for (let i = 0; i < words; i++) {
+        const a = whole[a0 + i], b = whole[b0 + i];
+        diff[i] = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
+      }
+      out.set(diffBytes, o + 1);
       continue;
     }
     new Uint8Array(cur.buffer).set(ink.subarray(src, src + width));

@@ -4,7 +4,7 @@
 import type { OutlineFont } from './outline-font.js';
 import { dejaVuSansMono, dejaVuSansMonoBold, dejaVuSansCondensedBold, ocrA, ocrB, withGlyph } from './builtin.js';
 import { cachedOutline, type Face } from './face.js';
-import { placeOutline } from './place.js';
+import { placeOutline, type PlacedOutline } from './place.js';
 import { deviceMetrics, type DeviceGlyphBox } from './device-metrics.js';
 
 export interface DeviceFont {
@@ -64,7 +64,7 @@ export function deviceFace(name: string, height: number, width: number): Face | 
   const ref = referenceBox(name, f);
   const measured = deviceMetrics[name] ?? {};
   const baseline = Math.round(ref[4]);
-  const placed = (cp: number) => cachedOutline(`${key}:${cp}`, () => {
+  const place = (cp: number): PlacedOutline | null => {
     const font = withGlyph(cp, chain);
     const g = font?.glyph(cp);
     const m = font?.glyph(0x4d);
@@ -81,7 +81,8 @@ export function deviceFace(name: string, height: number, width: number): Face | 
     const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
     const wide = g.maxX - g.minX >= 0.7 * (m.maxX - m.minX);
     return placeOutline(g, sx, sy, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx, 0);
-  });
+  };
+  const placed = (cp: number) => cachedOutline(key, cp, 0, place);
   return {
     key,
     height: f.cellHeight * my,
@@ -89,11 +90,6 @@ export function deviceFace(name: string, height: number, width: number): Face | 
     antialias: true,
     mapChar,
     advance: () => Math.round(ref[0]) * mx,
-    outline(cp) {
-      return placed(cp)?.polygons ?? null;
-    },
-    curves(cp) {
-      return placed(cp)?.curves ?? null;
-    },
+    outline: (cp) => placed(cp),
   };
 }

@@ -3,7 +3,7 @@
 
 import type { StoredObject } from '../model.js';
 import { cachedOutline, type Face } from './face.js';
-import { placeOutline } from './place.js';
+import { placeOutline, type PlacedOutline } from './place.js';
 
 /** Looks a font up by name as ^A@ / ^CW give it (`E:ARIAL.TTF`, `ARIAL.TTF`, `E:ARIAL`). */
 export function findFontObject(objects: ReadonlyMap<string, StoredObject>, name: string): StoredObject | undefined {
@@ -27,21 +27,17 @@ export function downloadedFace(obj: StoredObject, height: number, width: number)
   const sy = h / Math.max(1, font.ascent - font.descent);
   const sx = width > 0 ? (sy * width) / h : sy;
   const key = `${font.id}:${h}:${width}`;
-  const placed = (cp: number) => cachedOutline(`${key}:${cp}`, () => {
+  const place = (cp: number): PlacedOutline | null => {
     const g = font.glyph(cp);
     return g ? placeOutline(g, sx, sy, 0, 0) : null;
-  });
+  };
+  const placed = (cp: number) => cachedOutline(key, cp, 0, place);
   return {
     key,
     height: h,
     baseline: Math.round(font.ascent * sy),
     antialias: true,
     advance: (cp) => (font.glyph(cp)?.advance ?? font.unitsPerEm / 2) * sx,
-    outline(cp) {
-      return placed(cp)?.polygons ?? null;
-    },
-    curves(cp) {
-      return placed(cp)?.curves ?? null;
-    },
+    outline: (cp) => placed(cp),
   };
 }

@@ -1,7 +1,7 @@
 // A face: one font at one size, as the layout and drawing code see it.
 
-import type { Contour, PathData } from '../layout/display-list.js';
 import { BoundedCache } from '../bounded-cache.js';
+import { glyphKey } from '../layout/display-list.js';
 import type { PlacedOutline } from './place.js';
 
 export interface Face {
@@ -16,13 +16,12 @@ export interface Face {
   /** Pen advance after `cp`, in dots (may be fractional). */
   advance(cp: number): number;
   /**
-   * Outline for orientation N in dots relative to the pen point on the baseline (y down); null for blank glyphs.
-   * `shift` (a fraction of a dot, in quarters) moves the glyph right for sub-dot pen positions: the outline at
-   * shift s is the one at shift 0 moved s dots right (the vector PDF draws the shift-0 shape, moved).
+   * Outline for orientation N in dots relative to the pen point on the baseline (y down): its polygons, the same
+   * contours with their Bézier segments kept (vector output) and the polygons' extent; null for blank glyphs. `shift` (a
+   * fraction of a dot, in quarters) moves the glyph right for sub-dot pen positions: the outline at shift s is
+   * the one at shift 0 moved s dots right (the vector PDF draws the shift-0 shape, moved).
    */
-  outline(cp: number, shift?: number): Contour[] | null;
-  /** The unshifted outline with its Bézier segments kept (vector output); null for blank glyphs. */
-  curves(cp: number): PathData[] | null;
+  outline(cp: number, shift?: number): PlacedOutline | null;
   /**
    * Dots by which vertical strokes are drawn heavier than the outline: every horizontal span of the filled upright
    * outline grows by half of it on each side (font 0 as the legacy service weighs it). 0 or absent: as outlined.
@@ -50,10 +49,15 @@ function outlineBytes(o: PlacedOutline): number {
   return n * 8;
 }
 
-/** This thread's placed outlines, least recently used out past OUTLINE_CACHE_BYTES. */
+/** This thread's placed outlines, dropped by second chance (close to least recently used) past OUTLINE_CACHE_BYTES. */
 export const outlineCache = new BoundedCache<PlacedOutline>(OUTLINE_CACHE_BYTES, MAX_CACHED_OUTLINE_BYTES, outlineBytes);
 
-/** Placed glyph outlines memoised by face key, code point and shift. */
-export function cachedOutline(key: string, make: () => PlacedOutline | null): PlacedOutline | null {
-  return outlineCache.get(key, make);
+/**
+ * Placed glyph outlines memoised by face key, code point and shift; `place` makes a missing one (one function per
+ * face, not a closure per lookup: faces look glyphs up hundreds of times a label).
+ */
+export function cachedOutline(face: string, cp: number, shift: number, place: (cp: number, shift: number) => PlacedOutline | null): PlacedOutline | null {
+  const key = glyphKey(cp, shift);
+  const kept = outlineCache.find(face, key);
+  return kept !== undefined ? kept : outlineCache.keep(face, key, place(cp, shift));
 }

@@ -131,14 +131,15 @@ export function font0Face(height: number, width: number): Face {
   const sx = widthScale(h, width);
   const key = `0:${h}:${width}`;
   const widen = strokeWiden(h);
-  const placed = (cp: number, shift: number) => cachedOutline(`${key}:${cp}:${shift}`, () => {
+  const place = (cp: number, shift: number): PlacedOutline | null => {
     const b = box(cp);
     const g = sourceFont(cp)?.glyph(cp);
     if (!b || !g) return null;
     const parts = font0Metrics.parts?.[cp];
     return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, shift, widen))
       || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, shift, widen)) || fitGlyph(g, b, h, sx, shift, widen);
-  });
+  };
+  const placed = (cp: number, shift: number) => cachedOutline(key, cp, shift, place);
   return {
     key,
     height: h,
@@ -151,11 +152,6 @@ export function font0Face(height: number, width: number): Face {
       return b ? b[0] * h * sx : h * 0.5 * sx;
     },
     subpixel: true,
-    outline(cp, shift = 0) {
-      return placed(cp, shift)?.polygons ?? null;
-    },
-    curves(cp) {
-      return placed(cp, 0)?.curves ?? null;
-    },
+    outline: (cp, shift = 0) => placed(cp, shift),
   };
 }

@@ -1,20 +1,26 @@
 // Glyph outlines placed relative to the pen: font units (y up) mapped to dots (y down), ready to fill, with the
 // curves kept beside the polygons for vector output.
 
-import { extentOf, type Contour, type PathData } from '../layout/display-list.js';
+import { extentOf, type Contour, type Extent, type PathData } from '../layout/display-list.js';
 import type { OutlineGlyph } from './outline-font.js';
 
-/** A placed glyph: polygons to fill (curves flattened) and the same contours as path data with their curves. */
-export interface PlacedOutline {
+/** Placed contours: polygons to fill (curves flattened) and the same contours as path data with their curves. */
+export interface PlacedContours {
   polygons: Contour[];
   curves: PathData[];
 }
 
 /**
+ * A placed glyph that encloses some area, with the extent of its polygons (measured once, when placed) in the same
+ * record: text layout reads it for every glyph, and one record is one memory access fewer than two.
+ */
+export interface PlacedOutline extends PlacedContours, Extent {}
+
+/**
  * Maps contours of `g` (font units, y up; each one of g.contours) with X = ox + gx * sx, Y = oy - gy * sy, where
  * (ox, oy) is the glyph's origin relative to the pen in dots.
  */
-export function placeContours(g: OutlineGlyph, contours: readonly (readonly number[])[], sx: number, sy: number, ox: number, oy: number): PlacedOutline {
+export function placeContours(g: OutlineGlyph, contours: readonly (readonly number[])[], sx: number, sy: number, ox: number, oy: number): PlacedContours {
   const polygons = contours.map((c) => {
     const out = new Array<number>(c.length);
     for (let i = 0; i < c.length; i += 2) {
@@ -44,12 +50,12 @@ export function placeOutline(g: OutlineGlyph, sx: number, sy: number, ox: number
 }
 
 /** Parts placed separately, as one outline. */
-export function joinOutlines(parts: readonly PlacedOutline[]): PlacedOutline {
+export function joinOutlines(parts: readonly PlacedContours[]): PlacedContours {
   return { polygons: parts.flatMap((p) => p.polygons), curves: parts.flatMap((p) => p.curves) };
 }
 
 /** The outline, or null when it encloses no area (nothing would be filled). */
-export function nonEmpty(placed: PlacedOutline): PlacedOutline | null {
+export function nonEmpty(placed: PlacedContours): PlacedOutline | null {
   const { minX, minY, maxX, maxY } = extentOf(placed.polygons);
-  return minX < maxX && minY < maxY ? placed : null;
+  return minX < maxX && minY < maxY ? { polygons: placed.polygons, curves: placed.curves, minX, minY, maxX, maxY } : null;
 }

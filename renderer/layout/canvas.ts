@@ -2,7 +2,7 @@
 // with the span of the field being laid out. Drawers never see pixels.
 
 import type { Bits } from '../model.js';
-import { extentOf, inkOf, turn, type Box, type Contour, type DisplayElement, type GlyphRunElement, type InkMode, type Span } from './display-list.js';
+import { extentOf, glyphKey, glyphName, inkOf, type Box, type Contour, type DisplayElement, type Extent, type GlyphRunElement, type InkMode, type OutputKind, type Span } from './display-list.js';
 
 /** A glyph run as a drawer hands it over (ink and position on the page come from the canvas). */
 export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves' | 'widen'>;
@@ -11,10 +11,13 @@ export interface Canvas {
   /** Label size in dots (drawers skip work wholly off the label). */
   readonly width: number;
   readonly height: number;
+  /** The backend the list is for: drawers leave out what it would not use. */
+  readonly output: OutputKind;
   rect(x: number, y: number, w: number, h: number, mode: InkMode): void;
   path(contours: readonly ArrayLike<number>[], mode: InkMode): void;
   bitmap(bits: Bits, x: number, y: number, mode: InkMode, scaleX?: number, scaleY?: number): void;
-  glyphRun(run: GlyphRunSpec, mode: InkMode): void;
+  /** `extents`: outlines' extents by glyphKey, where the drawer has them at hand (others are measured). */
+  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: ReadonlyMap<number, Extent | null>): void;
 }
 
 /**
@@ -31,12 +34,21 @@ export class DisplayListBuilder implements Canvas {
   /** Span of the field being laid out; every element made meanwhile carries it. */
   span: Span = { start: 0, end: 0 };
 
-  /** `claim` takes the bytes of each record before it is made (and throws when the document's budget is spent). */
-  constructor(readonly width: number, readonly height: number, private readonly claim: (bytes: number) => void = () => {}) {}
+  /** The backend the list is for (default `vector`: everything any backend draws). */
+  readonly output: OutputKind;
+  /** Takes the bytes of each record before it is made (and throws when the document's budget is spent). */
+  private readonly claim: (bytes: number) => void;
+
+  constructor(readonly width: number, readonly height: number, options: { output?: OutputKind; claim?: (bytes: number) => void } = {}) {
+    this.output = options.output ?? 'vector';
+    this.claim = options.claim ?? (() => {});
+  }
 
   rect(x: number, y: number, w: number, h: number, mode: InkMode): void {
     this.claim(ELEMENT_BYTES);
-    this.elements.push({ kind: 'rect', ...inkOf(mode), box: { x, y, width: w, height: h }, span: this.span });
+    // inkOf written out rather than spread into the record: a label has hundreds of rects (bars, 2D-code module runs).
+    const ink = mode === 'xor' ? 'reverse' : 'normal', color = mode === 'white' ? 'white' : 'black';
+    this.elements.push({ kind: 'rect', ink, color, box: { x, y, width: w, height: h }, span: this.span });
   }
 
   path(contours: readonly ArrayLike<number>[], mode: InkMode): void {
@@ -56,25 +68,26 @@ export class DisplayListBuilder implements Canvas {
     });
   }
 
-  glyphRun(run: GlyphRunSpec, mode: InkMode): void {
+  glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: ReadonlyMap<number, Extent | null>): void {
     if (!run.glyphs.length) return;
     this.claim(ELEMENT_BYTES + run.glyphs.length * GLYPH_BYTES); // outlines are shared with the glyph cache
-    // Each outline's extent once, turned as a box; each glyph moves it to its pen point.
-    const extents = new Map<string, { minX: number; minY: number; maxX: number; maxY: number }>();
+    // Each glyph's outline extent, turned as a box, moved to its pen point. Written out without arrays (turn()
+    // gives one per corner): a label has hundreds of glyphs.
     const half = (run.widen ?? 0) / 2; // widened spans reach past the outline sideways (upright)
+    const o = run.orientation;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const g of run.glyphs) {
-      const key = `${g.cp}:${g.shift}`;
-      let e = extents.get(key);
-      if (!e) {
-        const u = extentOf(run.outlines[key] ?? []);
-        const [ax, ay] = turn(run.orientation, u.minX - half, u.minY), [bx, by] = turn(run.orientation, u.maxX + half, u.maxY);
-        e = { minX: Math.min(ax, bx), minY: Math.min(ay, by), maxX: Math.max(ax, bx), maxY: Math.max(ay, by) };
-        extents.set(key, e);
-      }
-      if (!(e.minX <= e.maxX)) continue;
-      x0 = Math.min(x0, g.x + e.minX); x1 = Math.max(x1, g.x + e.maxX);
-      y0 = Math.min(y0, g.y + e.minY); y1 = Math.max(y1, g.y + e.maxY);
+      const u = extents?.get(glyphKey(g.cp, g.shift)) ?? extentOf(run.outlines[glyphName(g.cp, g.shift)] ?? []);
+      // turn(o, ...) of the corners (minX - half, minY) and (maxX + half, maxY)
+      const p = u.minX - half, q = u.minY, r = u.maxX + half, s = u.maxY;
+      let ax = p, ay = q, bx = r, by = s;
+      if (o === 'R') { ax = -q; ay = p; bx = -s; by = r; }
+      else if (o === 'I') { ax = -p; ay = -q; bx = -r; by = -s; }
+      else if (o === 'B') { ax = q; ay = -p; bx = s; by = -r; }
+      const minX = Math.min(ax, bx), maxX = Math.max(ax, bx);
+      if (!(minX <= maxX)) continue;
+      x0 = Math.min(x0, g.x + minX); x1 = Math.max(x1, g.x + maxX);
+      y0 = Math.min(y0, g.y + Math.min(ay, by)); y1 = Math.max(y1, g.y + Math.max(ay, by));
     }
     if (x0 > x1) { x0 = x1 = run.glyphs[0].x; y0 = y1 = run.glyphs[0].y; }
     this.elements.push({ kind: 'glyphRun', ...inkOf(mode), box: boxOf(x0, y0, x1, y1), span: this.span, ...run });

@@ -56,6 +56,32 @@ export interface BitmapElement extends ElementBase {
 /** One glyph of a run: the pen point on the baseline (whole dots) and the sub-dot shift drawn into its outline. */
 export interface PlacedGlyph { cp: number; x: number; y: number; shift: number }
 
+/**
+ * A glyph's code point and sub-dot shift (0 <= shift < 1, as drawRun makes them) as one number: the key of its outline
+ * and mask in caches, which a lookup per glyph can afford where building the `${cp}:${shift}` string is not.
+ */
+export function glyphKey(cp: number, shift: number): number {
+  return cp + shift;
+}
+
+/** Names made so far by glyphKey; dropped whole past a size no text needs (any code point may come). */
+const glyphNames = new Map<number, string>();
+const MAX_GLYPH_NAMES = 1 << 16;
+
+/**
+ * `${cp}:${shift}`, a glyph's name in GlyphRunElement.outlines: the same string each time, so using it as a
+ * property name skips converting the shift to text and hashing the result.
+ */
+export function glyphName(cp: number, shift: number): string {
+  const key = glyphKey(cp, shift);
+  let name = glyphNames.get(key);
+  if (name === undefined) {
+    if (glyphNames.size >= MAX_GLYPH_NAMES) glyphNames.clear();
+    glyphNames.set(key, name = `${cp}:${shift}`);
+  }
+  return name;
+}
+
 /** A line (or word) of text: glyph outlines, where each glyph goes, and the text they spell. */
 export interface GlyphRunElement extends ElementBase {
   kind: 'glyphRun';
@@ -68,11 +94,15 @@ export interface GlyphRunElement extends ElementBase {
   glyphs: PlacedGlyph[];
   /**
    * Outlines by `${cp}:${shift}`, in dots relative to the pen, drawn upright (orientation N, y down); a glyph of
-   * orientation R, I or B is this outline turned clockwise by 90, 180 or 270 degrees about its pen point. A glyph
-   * drawn at a sub-dot shift also has its `${cp}:0` outline: the same shape, `shift` dots further left.
+   * orientation R, I or B is this outline turned clockwise by 90, 180 or 270 degrees about its pen point. Laid out
+   * for `vector` output, a glyph drawn at a sub-dot shift also has its `${cp}:0` outline: the same shape, `shift`
+   * dots further left.
    */
   outlines: Record<string, Contour[]>;
-  /** Glyph outlines with their Bézier segments, by code point: upright and unshifted, like `outlines[`${cp}:0`]`. */
+  /**
+   * Glyph outlines with their Bézier segments, by code point: upright and unshifted, like `outlines[`${cp}:0`]`.
+   * Only laid out for `vector` output.
+   */
   curves?: Record<string, PathData[]>;
   /**
    * Vertical strokes heavier by this many dots (font 0): each horizontal span of an upright outline, filled, grows
@@ -99,8 +129,11 @@ export interface DisplayList {
   invert: boolean;
 }
 
+/** Min/max x and y of a shape's points. */
+export interface Extent { minX: number; minY: number; maxX: number; maxY: number }
+
 /** Extent of polygons: min/max x and y over every point (Infinity/-Infinity when there is none). */
-export function extentOf(contours: readonly ArrayLike<number>[]): { minX: number; minY: number; maxX: number; maxY: number } {
+export function extentOf(contours: readonly ArrayLike<number>[]): Extent {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const c of contours) {
     for (let i = 0; i + 1 < c.length; i += 2) {
@@ -121,6 +154,13 @@ export function turn(o: Orientation, u: number, v: number): [number, number] {
     default: return [u, v];
   }
 }
+
+/**
+ * Which backend a display list is laid out for. `raster` fills each glyph's outline at its own sub-dot shift;
+ * `vector` also draws one unshifted shape per glyph with its Bézier segments, so glyph runs carry the `${cp}:0`
+ * outlines and `curves` too (work a PNG would pay for and never use).
+ */
+export type OutputKind = 'raster' | 'vector';
 
 /** How a drawer asks for ink: black, white (erase) or xor (reverse). */
 export type InkMode = 'black' | 'white' | 'xor';

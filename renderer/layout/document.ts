@@ -6,7 +6,7 @@ import { ordinal, RenderError } from '../errors.js';
 import { interpret, type DocumentPlan } from '../interpreter.js';
 import { MemoryBudget } from '../memory-budget.js';
 import type { LabelPlan } from '../model.js';
-import type { DisplayList } from './display-list.js';
+import type { DisplayList, OutputKind } from './display-list.js';
 import { layoutLabel, undrawableKinds } from './layout.js';
 
 export const DEFAULT_MAX_LABELS = 50;
@@ -27,6 +27,8 @@ export interface DocumentRequest extends RenderLimits {
   dpmm: Dpmm;
   widthIn: number;
   heightIn: number;
+  /** The backend the labels are laid out for (default `vector`: everything any backend draws). */
+  output?: OutputKind;
 }
 
 /** What a caller may add while a document is laid out. */
@@ -78,7 +80,7 @@ export function openDocument(zpl: Uint8Array | string, req: DocumentRequest, hoo
     memory.claim(bytes, 'The display list');
     heldByLastLabel += bytes;
   };
-  const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log, checkpoint: hooks.checkpoint, claim };
+  const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log, checkpoint: hooks.checkpoint, output: req.output, claim };
   return {
     plan, memory, widthDots, heightDots, totalCount: plan.totalCount,
     unsupported: () => plan.log.features(),

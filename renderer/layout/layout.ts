@@ -10,7 +10,7 @@ import { graphicRenderers } from '../graphics/index.js';
 import { textRenderers } from '../text/index.js';
 import { barcodeRenderers } from '../barcodes/index.js';
 import { DisplayListBuilder } from './canvas.js';
-import type { DisplayList } from './display-list.js';
+import type { DisplayList, OutputKind } from './display-list.js';
 
 const fieldRenderers: Record<string, FieldRenderer> = {
   ...textRenderers,
@@ -36,6 +36,8 @@ export interface LayoutLabelOptions {
   heightDots: number;
   objects: ReadonlyMap<string, StoredObject>;
   log?: DiagnosticLog;
+  /** The backend the list is for (default `vector`: everything any backend draws). */
+  output?: OutputKind;
   /** Called before each field; throwing stops the layout (a cancelled or overdue render). */
   checkpoint?: () => void;
   /** Takes the bytes of each display-list record before it is made; throws a `memory` RenderError when spent. */
@@ -44,7 +46,9 @@ export interface LayoutLabelOptions {
 
 /** Lays out copy `copy` of a label. Problems in one field never stop the others. */
 export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOptions): DisplayList {
-  const canvas = new DisplayListBuilder(opts.widthDots, opts.heightDots, opts.claim);
+  const canvas = new DisplayListBuilder(opts.widthDots, opts.heightDots, {
+    ...(opts.output && { output: opts.output }), ...(opts.claim && { claim: opts.claim }),
+  });
   const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy, state: {} };
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
   const dx = plan.printWidth !== undefined && plan.printWidth < opts.widthDots ? Math.floor((opts.widthDots - plan.printWidth) / 2) : 0;

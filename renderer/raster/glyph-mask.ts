@@ -1,7 +1,7 @@
 // Glyph coverage masks relative to the pen (a point on the baseline), and their quarter-turn rotations.
 
 import type { Orientation } from '../model.js';
-import type { Contour } from '../layout/display-list.js';
+import { glyphKey, glyphName, type GlyphRunElement, type PlacedGlyph } from '../layout/display-list.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { coverageMask } from './fill-path.js';
 
@@ -49,7 +49,7 @@ export const GLYPH_CACHE_BYTES = 32 * 1024 * 1024;
 /** Masks larger than this are drawn and dropped: a few huge glyphs would evict every normal one. */
 export const MAX_CACHED_GLYPH_BYTES = 256 * 1024;
 
-/** A least-recently-used map from key to glyph mask, bounded by the masks' bytes. */
+/** Glyph masks by group (maskGroup) and glyph (glyphKey), bounded by the masks' bytes. */
 export class GlyphCache extends BoundedCache<GlyphMask> {
   constructor(maxBytes = GLYPH_CACHE_BYTES, maxEntryBytes = MAX_CACHED_GLYPH_BYTES) {
     super(maxBytes, maxEntryBytes, (m) => m.cov.byteLength);
@@ -59,15 +59,21 @@ export class GlyphCache extends BoundedCache<GlyphMask> {
 /** This thread's glyph masks. */
 export const glyphCache = new GlyphCache();
 
+/** Names the masks of one font (Face key) at one orientation, crispness and widening: built once per glyph run. */
+export function maskGroup(font: string, o: Orientation, crisp: boolean, widen = 0): string {
+  return `${font}:${o}:${crisp ? 1 : 0}:${widen}`;
+}
+
 /**
- * The mask of a glyph outline (upright, relative to the pen) turned to an orientation, thresholded when crisp,
- * its vertical strokes `widen` dots heavier (coverageMask); memoised by `key`, which names the font, code point
- * and sub-dot shift, and by `widen`.
+ * The mask of a run's glyph: its outline (upright, relative to the pen) turned to the run's orientation,
+ * thresholded when crisp, its vertical strokes `widen` dots heavier (coverageMask); memoised in `group` (maskGroup
+ * of the run) by glyphKey.
  */
-export function glyphMask(key: string, outline: readonly Contour[], o: Orientation, crisp: boolean, widen = 0): GlyphMask | null {
-  return glyphCache.get(`${key}:${o}:${crisp ? 1 : 0}:${widen}`, () => {
-    const upright = coverageMask(outline, undefined, widen);
-    const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, o) : null;
-    return m && crisp ? binarize(m) : m;
-  });
+export function glyphMask(group: string, run: GlyphRunElement, g: PlacedGlyph): GlyphMask | null {
+  const key = glyphKey(g.cp, g.shift);
+  const kept = glyphCache.find(group, key);
+  if (kept !== undefined) return kept;
+  const upright = coverageMask(run.outlines[glyphName(g.cp, g.shift)] ?? [], undefined, run.widen ?? 0);
+  const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation) : null;
+  return glyphCache.keep(group, key, m && run.crisp ? binarize(m) : m);
 }

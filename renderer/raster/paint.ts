@@ -2,7 +2,7 @@
 
 import { modeOf, type DisplayElement, type DisplayList, type PrintArea } from '../layout/display-list.js';
 import { fillPath } from './fill-path.js';
-import { glyphMask } from './glyph-mask.js';
+import { glyphMask, maskGroup } from './glyph-mask.js';
 import { Raster } from './raster.js';
 
 /** `ink`, when given, is `width * height` zeros to paint on (a reused buffer, raster/scratch.ts); default a fresh one. */
@@ -21,12 +21,13 @@ function paintElement(r: Raster, el: DisplayElement): void {
     case 'rect': r.fillRect(el.box.x, el.box.y, el.box.width, el.box.height, mode); return;
     case 'path': fillPath(r, el.contours, mode); return;
     case 'bitmap': r.blitBits(el.bits, el.stride, el.width, el.height, el.x, el.y, mode, el.scaleX, el.scaleY); return;
-    case 'glyphRun':
+    case 'glyphRun': {
+      const group = maskGroup(el.font, el.orientation, el.crisp, el.widen);
       for (const g of el.glyphs) {
-        const key = `${g.cp}:${g.shift}`;
-        const m = glyphMask(`${el.font}:${key}`, el.outlines[key], el.orientation, el.crisp, el.widen);
+        const m = glyphMask(group, el, g);
         if (m) r.blitCoverage(m.cov, m.w, m.h, g.x + m.x, g.y + m.y, mode);
       }
+    }
   }
 }
 

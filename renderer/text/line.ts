@@ -2,7 +2,7 @@
 
 import type { Orientation } from '../model.js';
 import type { Canvas } from '../layout/canvas.js';
-import type { Contour, InkMode, PathData, PlacedGlyph } from '../layout/display-list.js';
+import { glyphKey, glyphName, type Contour, type Extent, type InkMode, type PathData, type PlacedGlyph } from '../layout/display-list.js';
 import type { Face } from '../fonts/face.js';
 
 /** Code points of `text` after the font's own substitutions. */
@@ -81,6 +81,9 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
   const glyphs: PlacedGlyph[] = [];
   const outlines: Record<string, Contour[]> = {};
   const curves: Record<string, PathData[]> = {};
+  const vector = c.output === 'vector';
+  /** Each glyph (glyphKey) met so far: its outline's extent, null when it has no outline. */
+  const extents = new Map<number, Extent | null>();
   let pen = 0;
   const total = style.reverse ? runWidth(face, cps, style.gap) : 0;
   for (let i = 0; i < cps.length; i++) {
@@ -99,14 +102,24 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     // Glyphs wholly off the label are not laid out (huge fonts, far-away fields).
     const reach = 2 * face.height + adv;
     if (px < -reach || py < -reach || px > c.width + reach || py > c.height + reach) continue;
-    const outline = face.outline(cp, shift);
-    if (!outline) continue;
-    outlines[`${cp}:${shift}`] ??= outline;
-    // The unshifted outline too: vector backends draw one shape per glyph and move it by the shift.
-    if (shift !== 0 && !(`${cp}:0` in outlines)) { const upright = face.outline(cp, 0); if (upright) outlines[`${cp}:0`] = upright; }
-    if (!(cp in curves)) { const c = face.curves(cp); if (c) curves[cp] = c; }
+    // Each glyph's outline once per run, found by number (glyphKey): no key string per glyph.
+    const id = glyphKey(cp, shift);
+    const known = extents.get(id);
+    if (known === undefined) {
+      const outline = face.outline(cp, shift);
+      extents.set(id, outline);
+      if (!outline) continue;
+      outlines[glyphName(cp, shift)] = outline.polygons;
+      if (vector) {
+        // The unshifted outline and its curves too: vector backends draw one shape per glyph and move it by the shift.
+        const upright = shift === 0 ? outline : face.outline(cp, 0);
+        if (upright && !(`${cp}:0` in outlines)) outlines[`${cp}:0`] = upright.polygons;
+        if (upright && !(cp in curves)) curves[cp] = upright.curves;
+      }
+    } else if (known === null) continue;
     glyphs.push({ cp, x: Math.round(px), y: Math.round(py), shift });
   }
   const widen = face.widen ? { widen: face.widen } : {};
-  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, curves, ...widen }, style.mode);
+  const kept = vector ? { curves } : {};
+  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, ...kept, ...widen }, style.mode, extents);
 }

@@ -175,5 +175,6 @@ function payload(bytes: Uint8Array, a: number, b: number, stripLineBreaks: boole
     offsets[k] = p;
     k++;
   }
-  return { raw: raw.subarray(0, k), offsets: offsets.subarray(0, k) };
+  // Nothing stripped (most tokens): the arrays as they are, without two more views of them.
+  return k === len ? { raw, offsets } : { raw: raw.subarray(0, k), offsets: offsets.subarray(0, k) };
 }

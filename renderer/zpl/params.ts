@@ -71,7 +71,10 @@ export function splitParams(tok: Token, skip = 0, maxParts = Infinity): RawParam
   return out;
 }
 
+/** Bytes [a, b) as text, one character per byte (ISO-8859-1). */
 export function latin1(raw: Uint8Array, a = 0, b = raw.length): string {
+  // Long runs (^GF and ~DG payloads) in one native call; a parameter of a few bytes is cheaper as a loop.
+  if (b - a > 32) return Buffer.from(raw.buffer, raw.byteOffset + a, b - a).toString('latin1');
   let s = '';
   for (let k = a; k < b; k++) s += String.fromCharCode(raw[k]);
   return s;
@@ -110,8 +113,12 @@ export function readParams(command: string, parts: RawParam[], specs: readonly P
   return values;
 }
 
+/** 0..n-1, by n: the evaluation order of every table without dependencies (most), made once. */
+const TABLE_ORDER: number[][] = [];
+
 /** Table order, each parameter preceded by the one its range depends on. */
-function evaluationOrder(specs: readonly ParamSpec[]): number[] {
+function evaluationOrder(specs: readonly ParamSpec[]): readonly number[] {
+  if (!specs.some((s) => s.atLeast !== undefined)) return (TABLE_ORDER[specs.length] ??= Array.from(specs, (_, k) => k));
   const order: number[] = [];
   const visit = (k: number, depth: number): void => {
     if (order.includes(k) || depth > specs.length) return;

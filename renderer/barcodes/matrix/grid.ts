@@ -32,7 +32,10 @@ export function encodeGrid(bcid: string, text: string, options: BwipOptions = {}
   const out = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{ pixs?: number[]; pixx?: number; pixy?: number }>;
   const m = out[0];
   if (!m?.pixs || !m.pixx || !m.pixy) throw new Error(`${bcid}: no module matrix`);
-  return { width: m.pixx, height: m.pixy, bits: Uint8Array.from(m.pixs, (v) => (v ? 1 : 0)) };
+  // A plain loop: Uint8Array.from with a map function goes through the iterator protocol, module by module.
+  const bits = new Uint8Array(m.pixs.length);
+  for (let i = 0; i < bits.length; i++) bits[i] = m.pixs[i] ? 1 : 0;
+  return { width: m.pixx, height: m.pixy, bits };
 }
 
 /** Codewords as bwip-js `raw` input: `^NNN` each. */
