@@ -5,7 +5,7 @@
 import type { Dpmm } from '../api.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { checkIndex, openDocument, type DocumentHooks, type LaidOutDocument } from './document.js';
-import type { BitmapElement, Box, DisplayElement, DisplayList, PrintArea, Span } from './display-list.js';
+import type { BitmapElement, Box, DisplayElement, DisplayList, OutputKind, PrintArea, Span } from './display-list.js';
 
 export interface LayoutOptions {
   dpmm: Dpmm;
@@ -43,7 +43,7 @@ export interface LayoutResult {
 export type LayoutHooks = Pick<DocumentHooks, 'checkpoint'>;
 
 /** The document opened and the wanted label laid out, or the legacy error for an index it does not have. */
-function laidOutLabel(zpl: Uint8Array | string, options: LayoutOptions, hooks: LayoutHooks): { doc: LaidOutDocument; index: number; list: DisplayList } {
+function laidOutLabel(zpl: Uint8Array | string, options: LayoutOptions & { output?: OutputKind }, hooks: LayoutHooks): { doc: LaidOutDocument; index: number; list: DisplayList } {
   const doc = openDocument(zpl, options, hooks.checkpoint ? { checkpoint: hooks.checkpoint } : {});
   const index = options.index ?? 0;
   checkIndex(index, doc.totalCount);
@@ -85,7 +85,7 @@ export interface FieldBox {
  * box each, so what travels to the page stays in proportion to the fields, not to what they drew.
  */
 export function fieldBoxes(zpl: Uint8Array | string, options: LayoutOptions, hooks: LayoutHooks = {}): FieldBoxes {
-  const { doc, index, list } = laidOutLabel(zpl, options, hooks);
+  const { doc, index, list } = laidOutLabel(zpl, { ...options, output: 'raster' }, hooks); // boxes only: no curves or unshifted outlines
   return {
     totalCount: doc.totalCount, index, width: list.width, height: list.height, mirror: list.mirror, invert: list.invert,
     elements: mergeByField(list.elements),
