@@ -256,3 +256,29 @@ describe('legacy rule: ^GF data and fields', () => {
     expect(inkBox(decodePng(got))).to.deep.include({ x0: 31, y0: 29 });
   });
 });
+
+describe('legacy rule: font 0 baseline on a whole row', () => {
+  // Flat capitals end on the baseline: rows 15, 22, 37 and 60 below the ^FO y at heights 20, 30, 50 and 80
+  // (zplab h20_A .. h80_A), floor(0.75 h) and not round(): 22.5 at height 30 is row 22.
+  for (const [h, row] of [[20, 15], [30, 22], [50, 37], [80, 60], [200, 150]]) {
+    it(`puts the bottom of H ${row} rows below the cell top at height ${h}`, async () => {
+      const box = inkBox(await label(`^XA^FO20,20^A0N,${h},${h}^FDH^FS^XZ`, { inches: 4 }));
+      expect(box?.y1).to.equal(20 + row - 1);
+    });
+  }
+});
+
+describe('legacy rule: font 0 pens on whole dots', () => {
+  it('draws every copy of a glyph alike, at the rounded pen (iii at height 30: 0, 8 and 15 dots)', async () => {
+    // The advance of i at height 30 is 7.5 to 7.75 dots (zplab h30_lcI): pens 0, 7.6, 15.2 round to 0, 8, 15.
+    const img = await label('^XA^FO20,20^A0N,30,30^FDiii^FS^XZ');
+    const at = (x: number, y: number) => img.gray[y * img.width + x];
+    const same = (d: number) => {
+      for (let y = 10; y < 60; y++) for (let x = 20; x < 27; x++) if (at(x, y) !== at(x + d, y)) return false;
+      return true;
+    };
+    expect(inkBox(img)?.x0).to.be.within(20, 22);
+    expect([same(8), same(15)]).to.deep.equal([true, true]);
+    expect([same(7), same(16)]).to.deep.equal([false, false]);
+  });
+});

@@ -43,7 +43,7 @@ export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, sh
   const [, left, right, top, bottom] = b;
   const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, g.maxX - g.minX);
   const gy = ((top - bottom) * h) / Math.max(1, g.maxY - g.minY);
-  return placeOutline(g, gx, gy, shift + left * h * sx + widen / 2 - g.minX * gx, -(bottom * h - g.minY * gy));
+  return placeOutline(g, gx, gy, shift + left * h * sx + widen / 2 - g.minX * gx, g.minY * gy - bottom * h);
 }
 
 /**
@@ -84,18 +84,25 @@ export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, 
   const gy = ((top - bottom) * h) / Math.max(1, be.y1 - be.y0);
   const ox = shift + left * h * sx + widen / 2 - be.x0 * gx;
   return nonEmpty(joinOutlines([
-    placeContours(g, base, gx, gy, ox, -(bottom * h - be.y0 * gy)),
-    placeContours(g, accent, gx, gy, ox, -(b[3] * h - ae.y1 * gy)),
+    placeContours(g, base, gx, gy, ox, be.y0 * gy - bottom * h),
+    placeContours(g, accent, gx, gy, ox, ae.y1 * gy - b[3] * h),
   ]));
 }
 
 /** ^TB line pitch per dot of height (h84_tb_ft: 106 dots at height 84); ^FB lines are one height apart. */
 const TEXT_BLOCK_PITCH = 106 / 84;
 
+/**
+ * The row of the baseline below the cell top: the legacy renderer puts it on a whole row, floor(ratio * h)
+ * (flat capitals end exactly on rows 15, 22, 37 and 60 at heights 20, 30, 50 and 80 with a ratio of 0.75).
+ */
+export function baselineRow(ratio: number, h: number): number {
+  return Math.floor(ratio * h + 1e-9);
+}
+
 /** Baseline below the top of the cell for a height of `h` dots. */
 export function font0Baseline(h: number): number {
-  const [a, b] = font0Metrics.baseline;
-  return Math.round(a * h + b);
+  return baselineRow(font0Metrics.baseline, h);
 }
 
 /**
@@ -150,7 +157,8 @@ export function font0Face(height: number, width: number): Face {
       const b = box(cp);
       return b ? b[0] * h * sx : h * 0.5 * sx;
     },
-    subpixel: true,
+    // Whole-dot pens (round of the exact pen): the legacy renderer draws every copy of a glyph alike.
+    subpixel: false,
     outline(cp, shift = 0) {
       return placed(cp, shift)?.polygons ?? null;
     },

@@ -75,6 +75,6 @@ export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly Par
     const [left, right, top, bottom] = matched[i];
     const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, e.maxX - e.minX);
     const gy = ((top - bottom) * h) / Math.max(1, e.maxY - e.minY);
-    return placeContours(g, part, gx, gy, shift + left * h * sx + widen / 2 - e.minX * gx, -(bottom * h - e.minY * gy));
+    return placeContours(g, part, gx, gy, shift + left * h * sx + widen / 2 - e.minX * gx, e.minY * gy - bottom * h);
   })));
 }

@@ -9,15 +9,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeHexEscapes } from '../../commands/field.js';
 import { decodeFieldText } from '../../text/charset.js';
-import { decodeReference, extent, flatPeriod, inkParts, period, profiles, runsPeriod, type Gray } from './ink.js';
+import { advanceRange, copyOffsets, decodeReference, extent, flatPeriod, inkParts, period, profiles, runsPeriod, type Gray } from './ink.js';
 import { fitParts, type PartBox } from '../glyph-parts.js';
-import { FONT0_SOURCES, accentedOutline, fitGlyph } from '../font0.js';
+import { FONT0_SOURCES, accentedOutline, baselineRow, fitGlyph } from '../font0.js';
 import { coverageMask } from '../../raster/fill-path.js';
 import type { GlyphBox } from '../font0-metrics.js';
 
 interface Case { id: string; zpl: string; png?: string; group: string }
 
-interface Sample { cp: number; h: number; w: number; advance: number; left: number; right: number; top: number; bottom: number }
+interface Sample { cp: number; h: number; w: number; advance: number; range: [number, number]; left: number; right: number; top: number; bottom: number }
+
+/** What the advance ratio needs of a sample. */
+type Sized = Pick<Sample, 'cp' | 'h' | 'w' | 'range'>;
 
 const ORIGIN = 200;
 
@@ -35,8 +38,15 @@ function measure(img: Gray, cp: number, h: number, w: number, y0: number): Omit<
   const { colMax, rowMax, colSum } = profiles(img);
   const xs = extent(colMax), ys = extent(rowMax);
   if (!xs || !ys) return null;
-  const adv = runsPeriod(colMax) ?? flatPeriod(colSum, xs) ?? period(colSum, Math.floor(xs[0]), Math.ceil(xs[1]));
-  return { cp, h, w, advance: adv, left: xs[0] - ORIGIN, right: xs[1] - 2 * adv - ORIGIN, topEdge: ys[0] - y0, bottomEdge: ys[1] - y0 };
+  const estimate = runsPeriod(colMax) ?? flatPeriod(colSum, xs) ?? period(colSum, Math.floor(xs[0]), Math.ceil(xs[1]));
+  // The copies stand at whole-dot pens: their offsets bound the advance, the third copy's gives the right edge.
+  const offsets = copyOffsets(img, xs, ys, estimate);
+  const range = offsets && advanceRange(offsets);
+  const third = offsets && range ? offsets[1] : 2 * estimate;
+  return {
+    cp, h, w, advance: range ? (range[0] + range[1]) / 2 : estimate, range: range ?? [estimate, estimate],
+    left: xs[0] - ORIGIN, right: xs[1] - third - ORIGIN, topEdge: ys[0] - y0, bottomEdge: ys[1] - y0,
+  };
 }
 
 /** Ink F1 with one dot of tolerance (as the fidelity scorer counts) between two binary images of one window. */
@@ -110,6 +120,19 @@ async function chooseSources(samples: { cp: number; png?: string }[], glyphs: Re
   return chosen;
 }
 
+/**
+ * Advance per dot of height of the glyph of sample `s`: the middle of the ratios every size of it allows (the copies'
+ * whole-dot pens bound it at each size), or of the ratios its own size allows when the sizes disagree.
+ */
+function advanceRatio(samples: readonly Sized[], s: Sized): number {
+  let lo = -Infinity, hi = Infinity;
+  for (const o of samples) {
+    if (o.cp !== s.cp || o.w !== o.h) continue;
+    lo = Math.max(lo, o.range[0] / o.h); hi = Math.min(hi, o.range[1] / o.h);
+  }
+  return lo <= hi ? (lo + hi) / 2 : (s.range[0] + s.range[1]) / 2 / s.h;
+}
+
 async function main(): Promise<void> {
   const manifestPath = path.resolve(process.argv[2] ?? 'corpus/manifest.json');
   const base = path.dirname(manifestPath);
@@ -134,28 +157,23 @@ async function main(): Promise<void> {
   }
   const samples = raw.filter((s): s is NonNullable<typeof s> => s !== null);
 
-  // Baseline: the bottom of flat-bottomed capitals and digits at each size.
-  const flat = new Set([0x41, 0x4d, 0x57 /* W is pointed but sits on the line */, 0x35, 0x39, 0x30]);
-  const baseByH = new Map<number, number[]>();
-  for (const s of samples) {
-    if (!flat.has(s.cp) || s.cp === 0x57) continue;
-    const list = baseByH.get(s.h) ?? [];
-    list.push(s.bottomEdge);
-    baseByH.set(s.h, list);
+  // Baseline: the legacy renderer puts it on a whole row, floor(ratio * h) below the cell top; flat-bottomed
+  // capitals end exactly there at every size. The ratio is the smallest one that gives every measured size its row.
+  const flat = new Set([0x41, 0x4d]);
+  const rowByH = new Map<number, number>();
+  for (const s of samples) if (flat.has(s.cp)) rowByH.set(s.h, Math.round(s.bottomEdge));
+  const ratio = Math.max(...[...rowByH].map(([h, row]) => row / h));
+  for (const [h, row] of rowByH) {
+    if (baselineRow(ratio, h) !== row) throw new Error(`no baseline ratio fits: ${ratio} puts size ${h} on row ${baselineRow(ratio, h)}, not ${row}`);
   }
-  const pts = [...baseByH].map(([h, l]) => [h, l.reduce((a, b) => a + b, 0) / l.length] as const);
-  // least squares baseline = a * h + b
-  const n = pts.length, sx = pts.reduce((s, p) => s + p[0], 0), sy = pts.reduce((s, p) => s + p[1], 0);
-  const sxx = pts.reduce((s, p) => s + p[0] * p[0], 0), sxy = pts.reduce((s, p) => s + p[0] * p[1], 0);
-  const a = (n * sxy - sx * sy) / (n * sxx - sx * sx), b = (sy - a * sx) / n;
 
   // Glyph boxes in units of the height, from the size-50 fixtures (all of printable Latin-1 is there).
   const glyphs: Record<number, number[]> = {};
   const r4 = (v: number) => Math.round(v * 10000) / 10000;
   for (const s of samples) {
     if (s.h !== 50 || s.w !== 50) continue;
-    const baseline = a * s.h + b;
-    glyphs[s.cp] = [s.advance, s.left, s.right, baseline - s.topEdge, baseline - s.bottomEdge].map((v) => r4(v / s.h));
+    const baseline = baselineRow(ratio, s.h);
+    glyphs[s.cp] = [advanceRatio(samples, s), s.left / s.h, s.right / s.h, (baseline - s.topEdge) / s.h, (baseline - s.bottomEdge) / s.h].map(r4);
   }
   // Space: the fixtures show it only inside phrases; solve each phrase's length for it.
   const spaces: number[] = [];
@@ -180,7 +198,7 @@ async function main(): Promise<void> {
   const advBySize = samples.filter((s) => s.h !== 50).map((s) => `${String.fromCodePoint(s.cp)}@${s.h}: ${(s.advance / s.h).toFixed(4)}`);
 
   // Outline source per glyph: whichever candidate font, fitted into the measured box, matches the reference best.
-  const { sources, parts } = await chooseSources(samples.filter((x) => x.h === 50 && x.w === 50), glyphs, a * 50 + b, base);
+  const { sources, parts } = await chooseSources(samples.filter((x) => x.h === 50 && x.w === 50), glyphs, baselineRow(ratio, 50), base);
 
   const out = `// Generated by renderer/fonts/measure/measure-font0.ts from the legacy renderer's reference PNGs
 // (${samples.length} fixtures). Do not edit by hand; rerun the script.
@@ -190,8 +208,8 @@ async function main(): Promise<void> {
 export type GlyphBox = readonly [number, number, number, number, number];
 
 export interface Font0Metrics {
-  /** baseline below the cell top = a * h + b */
-  baseline: readonly [number, number];
+  /** The baseline lies on the row floor(baseline * h) below the cell top. */
+  baseline: number;
   /** Em size per dot of height, and the horizontal squeeze, for glyphs the table lacks. */
   emPerHeight: number;
   condense: number;
@@ -203,7 +221,7 @@ export interface Font0Metrics {
 }
 
 export const font0Metrics: Font0Metrics = {
-  baseline: [${r4(a)}, ${r4(b)}],
+  baseline: ${ratio},
   emPerHeight: 1.04,
   condense: 0.87,
   sources: {${Object.entries(sources).map(([cp, n]) => ` ${cp}: '${n}'`).join(',')} },
@@ -217,7 +235,7 @@ ${Object.entries(glyphs).sort((x, y) => +x[0] - +y[0]).map(([cp, v]) => `    ${c
 `;
   const target = path.resolve('renderer/fonts/font0-metrics.ts');
   writeFileSync(target, out);
-  console.log(`wrote ${target}: ${Object.keys(glyphs).length} glyphs, baseline ${r4(a)} h + ${r4(b)}; sizes ${pts.map((p) => `${p[0]}:${p[1].toFixed(2)}`).join(' ')}`);
+  console.log(`wrote ${target}: ${Object.keys(glyphs).length} glyphs, baseline floor(${ratio} h); rows ${[...rowByH].map(([h, row]) => `${h}:${row}`).join(' ')}`);
 }
 
 await main();
