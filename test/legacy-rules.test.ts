@@ -282,3 +282,14 @@ describe('legacy rule: font 0 pens on whole dots', () => {
     expect([same(7), same(16)]).to.deep.equal([false, false]);
   });
 });
+
+describe('legacy rule: font 0 outlines chosen over every measured size', () => {
+  it('draws the period as a square block (h80_dot: 11 x 11 dots), not a round dot', async () => {
+    const img = await label('^XA^FO20,20^A0N,80,80^FD.^FS^XZ');
+    const box = inkBox(img)!;
+    let ink = 0;
+    for (let y = box.y0; y <= box.y1; y++) for (let x = box.x0; x <= box.x1; x++) if (img.gray[y * img.width + x] < 128) ink++;
+    expect([box.width, box.height]).to.deep.equal([11, 11]);
+    expect(ink).to.equal(11 * 11);
+  });
+});

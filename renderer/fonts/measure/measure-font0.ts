@@ -50,9 +50,9 @@ function measure(img: Gray, cp: number, h: number, w: number, y0: number): Omit<
 }
 
 /** Ink F1 with one dot of tolerance (as the fidelity scorer counts) between two binary images of one window. */
-function f1(ref: Uint8Array, got: Uint8Array, w: number, h: number): number {
+function f1(ref: Uint8Array, got: Uint8Array, w: number, h: number, tolerance = 1): number {
   const near = (img: Uint8Array, x: number, y: number) => {
-    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+    for (let dy = -tolerance; dy <= tolerance; dy++) for (let dx = -tolerance; dx <= tolerance; dx++) {
       const xx = x + dx, yy = y + dy;
       if (xx >= 0 && yy >= 0 && xx < w && yy < h && img[yy * w + xx]) return true;
     }
@@ -67,51 +67,65 @@ function f1(ref: Uint8Array, got: Uint8Array, w: number, h: number): number {
   return p + r ? (2 * p * r) / (p + r) : 0;
 }
 
-/** The outline source per glyph, and the part boxes of glyphs drawn part by part (see glyph-parts.ts). */
+/** The outline source per glyph, and the part boxes of glyphs drawn part by part. */
 interface Choice { sources: Record<number, string>; parts: Record<number, PartBox[]> }
 
-async function chooseSources(samples: { cp: number; png?: string }[], glyphs: Record<number, number[]>, baseline: number,
-  base: string): Promise<Choice> {
-  const h = 50;
+/** A reference window around the first copy of a glyph at one size, and how well an outline drawn at that size matches it. */
+async function scorer(s: { h: number; png?: string }, box: GlyphBox, baseline: number, base: string) {
+  const h = s.h;
+  const img = await decodeReference(readFileSync(path.join(base, s.png!)));
+  // window: the first copy's box plus a margin, short of where the second copy starts
+  const x0 = Math.floor(ORIGIN + box[1] * h) - 3;
+  const x1 = Math.min(Math.ceil(ORIGIN + box[2] * h) + 3, Math.floor(ORIGIN + (box[0] + box[1]) * h));
+  const y0 = Math.floor(ORIGIN + baseline - box[3] * h) - 3, y1 = Math.ceil(ORIGIN + baseline - box[4] * h) + 3;
+  const w = x1 - x0, wh = y1 - y0;
+  const ref = new Uint8Array(w * wh);
+  for (let y = 0; y < wh; y++) for (let x = 0; x < w; x++) ref[y * w + x] = img.gray[(y + y0) * img.width + x + x0] < 128 ? 1 : 0;
+  const score = (outline: ReturnType<typeof fitGlyph>) => {
+    const m = outline && coverageMask(outline.polygons);
+    const got = new Uint8Array(w * wh);
+    if (m) {
+      const px = ORIGIN - x0 + m.x, py = ORIGIN + baseline - y0 + m.y;
+      for (let y = 0; y < m.h; y++) for (let x = 0; x < m.w; x++) {
+        const xx = px + x, yy = py + y;
+        if (xx >= 0 && yy >= 0 && xx < w && yy < wh && m.cov[y * m.w + x] >= 128) got[yy * w + xx] = 1;
+      }
+    }
+    // The fidelity score's two F1s: with a dot of tolerance and without.
+    return f1(ref, got, w, wh) + f1(ref, got, w, wh, 0);
+  };
+  return { img, window: [x0, y0, x1, y1] as const, score };
+}
+
+/**
+ * The outline source per glyph, and the part boxes of glyphs drawn part by part (see glyph-parts.ts): whichever
+ * candidate, fitted into the measured box, matches the reference best over every size measured of the glyph.
+ */
+async function chooseSources(samples: { cp: number; h: number; w: number; png?: string }[], glyphs: Record<number, number[]>,
+  ratio: number, base: string): Promise<Choice> {
   const chosen: Choice = { sources: {}, parts: {} };
   for (const s of samples) {
     const box = glyphs[s.cp] as unknown as GlyphBox | undefined;
-    if (!box || !s.png) continue;
-    const img = await decodeReference(readFileSync(path.join(base, s.png)));
-    // window: the first copy's box plus a margin, short of where the second copy starts
-    const x0 = Math.floor(ORIGIN + box[1] * h) - 3;
-    const x1 = Math.min(Math.ceil(ORIGIN + box[2] * h) + 3, Math.floor(ORIGIN + (box[0] + box[1]) * h));
-    const y0 = Math.floor(ORIGIN + baseline - box[3] * h) - 3, y1 = Math.ceil(ORIGIN + baseline - box[4] * h) + 3;
-    const w = x1 - x0, wh = y1 - y0;
-    const ref = new Uint8Array(w * wh);
-    for (let y = 0; y < wh; y++) for (let x = 0; x < w; x++) ref[y * w + x] = img.gray[(y + y0) * img.width + x + x0] < 128 ? 1 : 0;
-    const partBoxes: PartBox[] = inkParts(img, x0, y0, x1, y1)
-      .map(([l, r, t, b]) => [(l - ORIGIN) / h, (r - ORIGIN) / h, (ORIGIN + baseline - t) / h, (ORIGIN + baseline - b) / h] as const)
+    if (s.h !== 50 || s.w !== 50 || !box || !s.png) continue;
+    const sizes = await Promise.all(samples.filter((o) => o.cp === s.cp && o.w === o.h && o.png)
+      .map(async (o) => ({ h: o.h, ...await scorer(o, box, baselineRow(ratio, o.h), base) })));
+    const at50 = sizes.find((z) => z.h === 50)!;
+    const baseline = baselineRow(ratio, 50);
+    const partBoxes: PartBox[] = inkParts(at50.img, ...at50.window)
+      .map(([l, r, t, b]) => [(l - ORIGIN) / 50, (r - ORIGIN) / 50, (ORIGIN + baseline - t) / 50, (ORIGIN + baseline - b) / 50] as const)
       .filter(([l, r]) => (l + r) / 2 >= box[1] && (l + r) / 2 <= box[2]);
-    const score = (outline: ReturnType<typeof fitGlyph>) => {
-      const m = outline && coverageMask(outline.polygons);
-      const got = new Uint8Array(w * wh);
-      if (m) {
-        const px = ORIGIN - x0 + m.x, py = Math.round(ORIGIN + baseline) - y0 + m.y;
-        for (let y = 0; y < m.h; y++) for (let x = 0; x < m.w; x++) {
-          const xx = px + x, yy = py + y;
-          if (xx >= 0 && yy >= 0 && xx < w && yy < wh && m.cov[y * m.w + x] >= 128) got[yy * w + xx] = 1;
-        }
-      }
-      return f1(ref, got, w, wh);
-    };
+    const mean = (draw: (h: number) => ReturnType<typeof fitGlyph>) => sizes.reduce((t, z) => t + z.score(draw(z.h)), 0) / sizes.length;
     let best = 'roboto', bestF1 = -1, bestParts = false;
     // Small letters with accents have their own rule in font0.ts (the accent hung from the measured top):
     // the score to beat when it applies.
-    const accented = accentedOutline(s.cp, box, h, 1, 0);
-    if (accented) bestF1 = score(accented);
+    if (accentedOutline(s.cp, box, 50, 1, 0)) bestF1 = mean((h) => accentedOutline(s.cp, box, h, 1, 0));
     for (const [name, get] of Object.entries(FONT0_SOURCES)) {
       const g = get()?.glyph(s.cp);
       if (!g) continue;
-      const whole = score(fitGlyph(g, box, h, 1));
+      const whole = mean((h) => fitGlyph(g, box, h, 1));
       if (whole > bestF1 + 0.01) { bestF1 = whole; best = name; bestParts = false; }
-      const split = partBoxes.length > 1 ? fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, h, 1) : null;
-      const parted = split ? score(split) : -1;
+      const parted = partBoxes.length > 1 && fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, 50, 1)
+        ? mean((h) => fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, h, 1)) : -1;
       if (parted > bestF1 + 0.01) { bestF1 = parted; best = name; bestParts = true; }
     }
     if (best !== 'roboto') chosen.sources[s.cp] = best;
@@ -198,7 +212,7 @@ async function main(): Promise<void> {
   const advBySize = samples.filter((s) => s.h !== 50).map((s) => `${String.fromCodePoint(s.cp)}@${s.h}: ${(s.advance / s.h).toFixed(4)}`);
 
   // Outline source per glyph: whichever candidate font, fitted into the measured box, matches the reference best.
-  const { sources, parts } = await chooseSources(samples.filter((x) => x.h === 50 && x.w === 50), glyphs, baselineRow(ratio, 50), base);
+  const { sources, parts } = await chooseSources(samples, glyphs, ratio, base);
 
   const out = `// Generated by renderer/fonts/measure/measure-font0.ts from the legacy renderer's reference PNGs
 // (${samples.length} fixtures). Do not edit by hand; rerun the script.
