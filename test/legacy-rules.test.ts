@@ -293,3 +293,17 @@ describe('legacy rule: font 0 outlines chosen over every measured size', () => {
     expect(ink).to.equal(11 * 11);
   });
 });
+
+describe('legacy rule: font 0 letters hang their descenders from the baseline', () => {
+  it('keeps the bowl of p on the baseline (h50_lcP: the row above it crosses stem and bowl)', async () => {
+    // Height 50 at ^FO20,20: the baseline is row 20 + 37. Stretched as one piece, Roboto's longer descender
+    // lifted the bowl two rows above it.
+    const img = await label('^XA^FO20,20^A0N,50,50^FDp^FS^XZ');
+    const runs = (y: number) => {
+      let n = 0;
+      for (let x = 1; x < img.width; x++) if (img.gray[y * img.width + x] < 128 && img.gray[y * img.width + x - 1] >= 128) n++;
+      return n;
+    };
+    expect([runs(20 + 36), runs(20 + 38)]).to.deep.equal([2, 1]);
+  });
+});

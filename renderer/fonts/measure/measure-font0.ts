@@ -11,7 +11,7 @@ import { decodeHexEscapes } from '../../commands/field.js';
 import { decodeFieldText } from '../../text/charset.js';
 import { advanceRange, copyOffsets, decodeReference, extent, flatPeriod, inkParts, period, profiles, runsPeriod, type Gray } from './ink.js';
 import { fitParts, type PartBox } from '../glyph-parts.js';
-import { FONT0_SOURCES, accentedOutline, baselineRow, fitGlyph } from '../font0.js';
+import { FONT0_SOURCES, accentedOutline, baselineAnchored, baselineRow, fitGlyph } from '../font0.js';
 import { coverageMask } from '../../raster/fill-path.js';
 import type { GlyphBox } from '../font0-metrics.js';
 
@@ -119,13 +119,14 @@ async function chooseSources(samples: { cp: number; h: number; w: number; png?: 
     // Small letters with accents have their own rule in font0.ts (the accent hung from the measured top):
     // the score to beat when it applies.
     if (accentedOutline(s.cp, box, 50, 1, 0)) bestF1 = mean((h) => accentedOutline(s.cp, box, h, 1, 0));
+    const anchored = baselineAnchored(s.cp);
     for (const [name, get] of Object.entries(FONT0_SOURCES)) {
       const g = get()?.glyph(s.cp);
       if (!g) continue;
-      const whole = mean((h) => fitGlyph(g, box, h, 1));
+      const whole = mean((h) => fitGlyph(g, box, h, 1, 0, 0, anchored));
       if (whole > bestF1 + 0.01) { bestF1 = whole; best = name; bestParts = false; }
-      const parted = partBoxes.length > 1 && fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, 50, 1)
-        ? mean((h) => fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, h, 1)) : -1;
+      const parted = partBoxes.length > 1 && fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, 50, 1, 0, 0, anchored)
+        ? mean((h) => fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, h, 1, 0, 0, anchored)) : -1;
       if (parted > bestF1 + 0.01) { bestF1 = parted; best = name; bestParts = true; }
     }
     if (best !== 'roboto') chosen.sources[s.cp] = best;
