@@ -307,3 +307,15 @@ describe('legacy rule: font 0 letters hang their descenders from the baseline', 
     expect([runs(20 + 36), runs(20 + 38)]).to.deep.equal([2, 1]);
   });
 });
+
+describe('legacy rule: reversed font 0 text inks every pixel its outline touches', () => {
+  it('draws the stem of E 5 dots wide at ^A0N,,28 (labelize text_fo_n), where half coverage gives 4', async () => {
+    const img = await label('^XA^FO30,30^A0N,,28^FR^FDE^FS^XZ');
+    const box = inkBox(img)!;
+    const y = box.y0 + 14; // between the middle bar and the bottom bar
+    let run = 0;
+    for (let x = box.x0; x <= box.x1 && img.gray[y * img.width + x] < 128; x++) run++;
+    expect(run).to.equal(5);
+    expect(img.gray.every((v) => v === 0 || v === 255)).to.equal(true);
+  });
+});

@@ -37,10 +37,17 @@ export function rotateMask(m: GlyphMask, o: Orientation): GlyphMask {
     : { x: m.y, y: -(m.x + w), w: h, h: w, cov: out };
 }
 
+/**
+ * Coverage from which a crisp glyph's pixel is ink: the legacy service draws reversed text without anti-aliasing
+ * and inks every pixel the outline touches (labelize text_fo_n: the stems of N at ^A0N,,28 are 5 dots where half
+ * coverage gives 4). 8 of 255 rather than 1 so that rounding slivers of an edge stay paper.
+ */
+const CRISP_INK = 8;
+
 /** Thresholds a mask to pure ink/paper (reverse-printed fields come out this way). */
 export function binarize(m: GlyphMask): GlyphMask {
   const cov = new Uint8Array(m.cov.length);
-  for (let i = 0; i < cov.length; i++) cov[i] = m.cov[i] >= 128 ? 255 : 0;
+  for (let i = 0; i < cov.length; i++) cov[i] = m.cov[i] >= CRISP_INK ? 255 : 0;
   return { ...m, cov };
 }
 
