@@ -253,7 +253,7 @@ describe('legacy rule: ^GF data and fields', () => {
     const got = await png('^XA^LH30,30^FO50,50^GFB,3,3,1,^FS^A0N,30^FDabc^FS^XZ');
     const expected = await png('^XA^LH30,30^FO50,50^GFB,3,3,1,^FS^FS^FO0,0^A0N,30^FDabc^FS^XZ');
     expect(got.equals(expected)).to.equal(true);
-    expect(inkBox(decodePng(got))).to.deep.include({ x0: 31, y0: 29 });
+    expect(inkBox(decodePng(got))).to.deep.include({ x0: 31, y0: 30 }); // b reaches 0.2 dot above row 30: paper
   });
 });
 
@@ -317,5 +317,16 @@ describe('legacy rule: reversed font 0 text inks every pixel its outline touches
     for (let x = box.x0; x <= box.x1 && img.gray[y * img.width + x] < 128; x++) run++;
     expect(run).to.equal(5);
     expect(img.gray.every((v) => v === 0 || v === 255)).to.equal(true);
+  });
+});
+
+describe('legacy rule: font 0 anti-aliased by the area covered', () => {
+  it('leaves the row a cap top covers 0.375 of paper (h50_H: ink from row 200, not 199)', async () => {
+    // Height 50 at ^FO200,200: baseline row 237, cap height 0.7475 * 50 = 37.4, so the top edge is 199.625.
+    const img = await label('^XA^FO200,200^A0N,50,50^FDH^FS^XZ', { inches: 4 });
+    const box = inkBox(img)!;
+    expect([box.y0, box.y1]).to.deep.equal([200, 236]);
+    const fringe = img.gray[199 * img.width + box.x0 + 2];
+    expect(fringe).to.be.within(150, 170); // 255 * (1 - 0.375) = 159
   });
 });

@@ -69,11 +69,11 @@ export const glyphCache = new GlyphCache();
 /**
  * The mask of a glyph outline (upright, relative to the pen) turned to an orientation, thresholded when crisp,
  * its vertical strokes `widen` dots heavier (coverageMask); memoised by `key`, which names the font, code point
- * and sub-dot shift, and by `widen`.
+ * and sub-dot shift, and by `widen` and the sub-scanlines per row `rows` (coverageMask).
  */
-export function glyphMask(key: string, outline: readonly Contour[], o: Orientation, crisp: boolean, widen = 0): GlyphMask | null {
-  return glyphCache.get(`${key}:${o}:${crisp ? 1 : 0}:${widen}`, () => {
-    const upright = coverageMask(outline, undefined, widen);
+export function glyphMask(key: string, outline: readonly Contour[], o: Orientation, crisp: boolean, widen = 0, rows?: number): GlyphMask | null {
+  return glyphCache.get(`${key}:${o}:${crisp ? 1 : 0}:${widen}:${rows ?? ''}`, () => {
+    const upright = coverageMask(outline, undefined, widen, rows);
     const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, o) : null;
     return m && crisp ? binarize(m) : m;
   });

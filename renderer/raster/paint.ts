@@ -24,7 +24,7 @@ function paintElement(r: Raster, el: DisplayElement): void {
     case 'glyphRun':
       for (const g of el.glyphs) {
         const key = `${g.cp}:${g.shift}`;
-        const m = glyphMask(`${el.font}:${key}`, el.outlines[key], el.orientation, el.crisp, el.widen);
+        const m = glyphMask(`${el.font}:${key}`, el.outlines[key], el.orientation, el.crisp, el.widen, el.coverageRows);
         if (m) r.blitCoverage(m.cov, m.w, m.h, g.x + m.x, g.y + m.y, mode);
       }
   }

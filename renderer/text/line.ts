@@ -108,5 +108,6 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     glyphs.push({ cp, x: Math.round(px), y: Math.round(py), shift });
   }
   const widen = face.widen ? { widen: face.widen } : {};
-  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, curves, ...widen }, style.mode);
+  const rows = face.coverageRows ? { coverageRows: face.coverageRows } : {};
+  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, curves, ...widen, ...rows }, style.mode);
 }

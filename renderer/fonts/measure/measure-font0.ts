@@ -11,7 +11,7 @@ import { decodeHexEscapes } from '../../commands/field.js';
 import { decodeFieldText } from '../../text/charset.js';
 import { advanceRange, copyOffsets, decodeReference, extent, flatPeriod, inkParts, period, profiles, runsPeriod, type Gray } from './ink.js';
 import { fitParts, type PartBox } from '../glyph-parts.js';
-import { FONT0_SOURCES, accentedOutline, baselineAnchored, baselineRow, fitGlyph } from '../font0.js';
+import { FONT0_SOURCES, accentedOutline, baselineAnchored, baselineRow, fitGlyph, font0Face } from '../font0.js';
 import { coverageMask } from '../../raster/fill-path.js';
 import type { GlyphBox } from '../font0-metrics.js';
 
@@ -82,7 +82,7 @@ async function scorer(s: { h: number; png?: string }, box: GlyphBox, baseline: n
   const ref = new Uint8Array(w * wh);
   for (let y = 0; y < wh; y++) for (let x = 0; x < w; x++) ref[y * w + x] = img.gray[(y + y0) * img.width + x + x0] < 128 ? 1 : 0;
   const score = (outline: ReturnType<typeof fitGlyph>) => {
-    const m = outline && coverageMask(outline.polygons);
+    const m = outline && coverageMask(outline.polygons, undefined, 0, font0Face(h, h).coverageRows);
     const got = new Uint8Array(w * wh);
     if (m) {
       const px = ORIGIN - x0 + m.x, py = ORIGIN + baseline - y0 + m.y;
