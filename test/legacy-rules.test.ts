@@ -330,3 +330,14 @@ describe('legacy rule: font 0 anti-aliased by the area covered', () => {
     expect(fringe).to.be.within(150, 170); // 255 * (1 - 0.375) = 159
   });
 });
+
+describe('legacy rule: font 0 ø sits on the baseline', () => {
+  it('keeps the bowl of ø on the baseline though our slash pokes further below it (h50_lcOstroke)', async () => {
+    // Height 50 at ^FO20,20: baseline row 57. The legacy bowl's bottom row is 56; stretched as one piece from the
+    // slash's end, ours ended on row 55.
+    const img = await label('^XA^CI28^FO20,20^A0N,50,50^FDø^FS^XZ');
+    let widest = 0;
+    for (let x = 0; x < img.width; x++) if (img.gray[56 * img.width + x] < 128) widest++;
+    expect(widest).to.be.greaterThan(8);
+  });
+});

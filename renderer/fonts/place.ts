@@ -19,13 +19,14 @@ export interface VerticalMap {
 
 /**
  * The vertical map that puts ink from font units minY..maxY between `bottom` and `top` (dots up from the baseline).
- * One stretch, except for `anchored` glyphs that reach well below the baseline in both fonts (p, Q, ç): there the
- * parts above and below the baseline are stretched apart, so the bowl of p still sits on the baseline when the two
- * fonts' descenders differ in proportion.
+ * One stretch, except for `anchored` glyphs whose outline reaches well below its baseline and whose measured ink
+ * reaches below ours at all (p, Q, ç; ø, whose slash pokes out further in the outline font): there the parts above
+ * and below the baseline are stretched apart, so the bowl of p or ø still sits on the baseline when the two fonts'
+ * descenders differ in proportion.
  */
 export function verticalFit(minY: number, maxY: number, bottom: number, top: number, anchored = false): VerticalMap {
   const deep = (lo: number, hi: number) => lo < 0 && hi > 0 && -lo > DESCENDER_SHARE * (hi - lo);
-  if (anchored && deep(minY, maxY) && deep(bottom, top)) return { sy: top / maxY, oy: 0, syBelow: bottom / minY };
+  if (anchored && deep(minY, maxY) && bottom < 0) return { sy: top / maxY, oy: 0, syBelow: bottom / minY };
   const sy = (top - bottom) / Math.max(1, maxY - minY);
   return { sy, oy: minY * sy - bottom };
 }
