@@ -92,7 +92,7 @@ async function scorer(s: { h: number; png?: string }, box: GlyphBox, baseline: n
       }
     }
     // The fidelity score's two F1s: with a dot of tolerance and without.
-    return f1(ref, got, w, wh) + f1(ref, got, w, wh, 0);
+    return [f1(ref, got, w, wh), f1(ref, got, w, wh, 0)] as const;
   };
   return { img, window: [x0, y0, x1, y1] as const, score };
 }
@@ -114,23 +114,32 @@ async function chooseSources(samples: { cp: number; h: number; w: number; png?: 
     const partBoxes: PartBox[] = inkParts(at50.img, ...at50.window)
       .map(([l, r, t, b]) => [(l - ORIGIN) / 50, (r - ORIGIN) / 50, (ORIGIN + baseline - t) / 50, (ORIGIN + baseline - b) / 50] as const)
       .filter(([l, r]) => (l + r) / 2 >= box[1] && (l + r) / 2 <= box[2]);
-    const mean = (draw: (h: number) => ReturnType<typeof fitGlyph>) => sizes.reduce((t, z) => t + z.score(draw(z.h)), 0) / sizes.length;
-    let best = 'roboto', bestF1 = -1, bestParts = false;
+    const mean = (draw: (h: number) => ReturnType<typeof fitGlyph>) => {
+      const scores = sizes.map((z) => z.score(draw(z.h)));
+      const tolerant = scores.reduce((t, [f]) => t + f, 0) / sizes.length;
+      return { tolerant, sum: tolerant + scores.reduce((t, [, f]) => t + f, 0) / sizes.length };
+    };
+    const candidates: { name: string; parts: boolean; tolerant: number; sum: number }[] = [];
     // Small letters with accents have their own rule in font0.ts (the accent hung from the measured top):
     // the score to beat when it applies.
-    if (accentedOutline(s.cp, box, 50, 1, 0)) bestF1 = mean((h) => accentedOutline(s.cp, box, h, 1, 0));
+    if (accentedOutline(s.cp, box, 50, 1, 0)) candidates.push({ name: 'roboto', parts: false, ...mean((h) => accentedOutline(s.cp, box, h, 1, 0)) });
     const anchored = baselineAnchored(s.cp);
     for (const [name, get] of Object.entries(FONT0_SOURCES)) {
       const g = get()?.glyph(s.cp);
       if (!g) continue;
-      const whole = mean((h) => fitGlyph(g, box, h, 1, 0, 0, anchored));
-      if (whole > bestF1 + 0.01) { bestF1 = whole; best = name; bestParts = false; }
-      const parted = partBoxes.length > 1 && fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, 50, 1, 0, 0, anchored)
-        ? mean((h) => fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, h, 1, 0, 0, anchored)) : -1;
-      if (parted > bestF1 + 0.01) { bestF1 = parted; best = name; bestParts = true; }
+      candidates.push({ name, parts: false, ...mean((h) => fitGlyph(g, box, h, 1, 0, 0, anchored)) });
+      if (partBoxes.length > 1 && fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, 50, 1, 0, 0, anchored)) {
+        candidates.push({ name, parts: true, ...mean((h) => fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, h, 1, 0, 0, anchored)) });
+      }
     }
-    if (best !== 'roboto') chosen.sources[s.cp] = best;
-    if (bestParts) chosen.parts[s.cp] = partBoxes.map((b) => b.map((v) => Math.round(v * 10000) / 10000) as unknown as PartBox);
+    let best = candidates[0];
+    if (!best) continue;
+    // A later candidate wins by 0.01 of the summed F1s, or, within that, by 0.005 of the tolerant one.
+    for (const c of candidates) {
+      if (c.sum > best.sum + 0.01 || (c.sum > best.sum - 0.01 && c.tolerant > best.tolerant + 0.005)) best = c;
+    }
+    if (best.name !== 'roboto') chosen.sources[s.cp] = best.name;
+    if (best.parts) chosen.parts[s.cp] = partBoxes.map((b) => b.map((v) => Math.round(v * 10000) / 10000) as unknown as PartBox);
   }
   return chosen;
 }
