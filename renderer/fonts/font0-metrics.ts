@@ -22,7 +22,7 @@ export const font0Metrics: Font0Metrics = {
   baseline: 0.75,
   emPerHeight: 1.04,
   condense: 0.87,
-  sources: { 33: 'dejavu-cb', 35: 'roboto-italic', 36: 'dejavu-cb', 37: 'dejavu-cb', 40: 'dejavu-cb', 41: 'dejavu-cb', 42: 'roboto-900', 43: 'dejavu-cb', 46: 'dejavu-cb', 47: 'roboto-900', 54: 'dejavu-cb', 57: 'dejavu-cb', 58: 'dejavu-cb', 59: 'dejavu-cb', 60: 'dejavu-c', 62: 'dejavu-c', 63: 'roboto-italic', 64: 'roboto-900', 65: 'dejavu-cb', 66: 'dejavu-cb', 67: 'roboto-900', 72: 'roboto-900', 77: 'roboto-900', 78: 'dejavu-cb', 80: 'dejavu-cb', 86: 'roboto-900', 91: 'dejavu-cb', 93: 'dejavu-cb', 94: 'dejavu-cb', 96: 'roboto-italic', 99: 'roboto-900', 102: 'dejavu-cb', 105: 'dejavu-cb', 106: 'roboto-900', 107: 'roboto-900', 116: 'roboto-900', 119: 'dejavu-cb', 121: 'dejavu-cb', 123: 'dejavu-cb', 125: 'dejavu-cb', 126: 'dejavu-cb', 161: 'dejavu-cb', 165: 'roboto-500', 168: 'dejavu-cb', 171: 'dejavu-cb', 172: 'dejavu-c', 174: 'dejavu-c', 177: 'dejavu-c', 180: 'roboto-900', 181: 'roboto-italic', 182: 'roboto-italic', 183: 'dejavu-cb', 184: 'roboto-500', 187: 'dejavu-cb', 190: 'roboto-900', 191: 'roboto-italic', 192: 'dejavu-cb', 193: 'dejavu-cb', 194: 'dejavu-cb', 195: 'dejavu-cb', 196: 'dejavu-cb', 198: 'dejavu-cb', 206: 'dejavu-cb', 207: 'dejavu-cb', 215: 'dejavu-cb', 223: 'roboto-900', 238: 'roboto-500', 240: 'dejavu-cb', 247: 'dejavu-cb', 248: 'dejavu-cb', 255: 'dejavu-cb', 8217: 'roboto-500', 8218: 'roboto-900', 8220: 'roboto-900', 8221: 'roboto-900', 8222: 'roboto-900', 8230: 'dejavu-cb', 8240: 'dejavu-cb', 8364: 'dejavu-cb' },
+  sources: { 33: 'dejavu-cb', 35: 'roboto-italic', 36: 'dejavu-cb', 37: 'dejavu-cb', 40: 'dejavu-cb', 41: 'dejavu-cb', 42: 'roboto-900', 43: 'dejavu-cb', 46: 'dejavu-cb', 47: 'roboto-900', 54: 'dejavu-cb', 57: 'dejavu-cb', 58: 'dejavu-cb', 59: 'dejavu-cb', 60: 'dejavu-c', 62: 'dejavu-c', 63: 'roboto-italic', 64: 'roboto-900', 66: 'dejavu-cb', 67: 'roboto-900', 72: 'roboto-900', 77: 'roboto-900', 78: 'dejavu-cb', 80: 'dejavu-cb', 86: 'roboto-900', 91: 'dejavu-cb', 93: 'dejavu-cb', 94: 'dejavu-cb', 96: 'roboto-italic', 99: 'roboto-900', 102: 'dejavu-cb', 105: 'dejavu-cb', 106: 'roboto-900', 107: 'roboto-900', 116: 'roboto-900', 119: 'dejavu-cb', 121: 'dejavu-cb', 123: 'dejavu-cb', 125: 'dejavu-cb', 126: 'dejavu-cb', 161: 'dejavu-cb', 165: 'roboto-500', 168: 'dejavu-cb', 171: 'dejavu-cb', 172: 'dejavu-c', 174: 'dejavu-c', 177: 'dejavu-c', 180: 'roboto-900', 181: 'roboto-italic', 182: 'roboto-italic', 183: 'dejavu-cb', 184: 'roboto-500', 187: 'dejavu-cb', 190: 'roboto-900', 191: 'roboto-italic', 192: 'dejavu-cb', 193: 'dejavu-cb', 194: 'dejavu-cb', 195: 'dejavu-cb', 196: 'dejavu-cb', 198: 'dejavu-cb', 206: 'dejavu-cb', 207: 'dejavu-cb', 215: 'dejavu-cb', 223: 'roboto-900', 240: 'dejavu-cb', 247: 'dejavu-cb', 248: 'dejavu-cb', 255: 'dejavu-cb', 8217: 'roboto-500', 8218: 'roboto-900', 8220: 'roboto-900', 8221: 'roboto-900', 8222: 'roboto-900', 8230: 'dejavu-cb', 8240: 'dejavu-cb', 8364: 'dejavu-cb' },
   parts: {
     33: [[0.08, 0.2173, 0.7475, 0.1868], [0.08, 0.2173, 0.1379, 0]], // !
     37: [[0.0362, 0.3272, 0.7555, 0.2497], [0.23, 0.67, 0.756, -0.0157], [0.58, 0.8707, 0.49, -0.0153]], // %
@@ -105,7 +105,7 @@ export const font0Metrics: Font0Metrics = {
     46: [0.2944, 0.0903, 0.2282, 0.1379, 0], // .
     47: [0.2925, 0.0091, 0.2911, 0.7475, -0.0157], // /
     48: [0.4797, 0.0365, 0.4351, 0.7556, -0.015], // 0
-    49: [0.48, 0.0653, 0.3622, 0.74, 0], // 1
+    49: [0.48, 0.0653, 0.3622, 0.73, -0.01], // 1
     50: [0.48, 0.0296, 0.4429, 0.7553, 0], // 2
     51: [0.48, 0.0296, 0.4529, 0.7555, -0.015], // 3
     52: [0.48, 0.0215, 0.456, 0.74, 0], // 4
@@ -204,7 +204,7 @@ export const font0Metrics: Font0Metrics = {
     181: [0.5875, -0.0533, 0.5869, 0.4791, -0.1669], // µ
     182: [0.48, 0.044, 0.4525, 0.74, -0.1598], // ¶
     183: [0.1035, -0.0182, 0.0853, 0.4668, 0.3376], // ·
-    184: [0.48, 0.13, 0.3397, 0.0072, -0.2029], // ¸
+    184: [0.48, 0.14, 0.3497, -0.0028, -0.2129], // ¸
     185: [0.3675, 0.0581, 0.2551, 0.74, 0.254], // ¹
     186: [0.3675, 0.0434, 0.3219, 0.7555, 0.3704], // º
     187: [0.4075, 0.0493, 0.3688, 0.4711, 0.0876], // »
@@ -283,7 +283,7 @@ export const font0Metrics: Font0Metrics = {
     8218: [0.2925, 0.0843, 0.2222, 0.1322, -0.1475], // ‚
     8220: [0.42, 0.0578, 0.3625, 0.7454, 0.4649], // “
     8221: [0.42, 0.06, 0.3647, 0.7475, 0.4667], // ”
-    8222: [0.42, 0.06, 0.3647, 0.1322, -0.1486], // „
+    8222: [0.42, 0.06, 0.3647, 0.1222, -0.1586], // „
     8226: [0.1035, -0.0182, 0.0853, 0.4668, 0.3376], // •
     8230: [0.9, 0.0884, 0.8056, 0.1269, 0], // …
     8240: [1.2725, 0.0384, 1.23, 0.756, -0.0157], // ‰

@@ -5,7 +5,7 @@
 // Each measured fixture draws one glyph three times with ^FO200,200^A0N,h,w. The advance is the
 // period of the column ink profile; the glyph's ink box comes from the outermost pixels' coverage.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeHexEscapes } from '../../commands/field.js';
 import { decodeFieldText } from '../../text/charset.js';
@@ -68,7 +68,7 @@ function f1(ref: Uint8Array, got: Uint8Array, w: number, h: number, tolerance = 
 }
 
 /** The outline source per glyph, and the part boxes of glyphs drawn part by part. */
-interface Choice { sources: Record<number, string>; parts: Record<number, PartBox[]> }
+interface Choice { sources: Record<number, string>; parts: Record<number, PartBox[]>; boxes: Record<number, GlyphBox> }
 
 /** A reference window around the first copy of a glyph at one size, and how well an outline drawn at that size matches it. */
 async function scorer(s: { h: number; png?: string }, box: GlyphBox, baseline: number, base: string) {
@@ -101,48 +101,82 @@ async function scorer(s: { h: number; png?: string }, box: GlyphBox, baseline: n
  * The outline source per glyph, and the part boxes of glyphs drawn part by part (see glyph-parts.ts): whichever
  * candidate, fitted into the measured box, matches the reference best over every size measured of the glyph.
  */
-async function chooseSources(samples: { cp: number; h: number; w: number; png?: string }[], glyphs: Record<number, number[]>,
-  ratio: number, base: string): Promise<Choice> {
-  const chosen: Choice = { sources: {}, parts: {} };
+async function chooseSources(samples: { cp: number; h: number; w: number; png?: string; id?: string }[], glyphs: Record<number, number[]>,
+  ratio: number, base: string, floors: Readonly<Record<string, number>>): Promise<Choice> {
+  const chosen: Choice = { sources: {}, parts: {}, boxes: {} };
   for (const s of samples) {
     const box = glyphs[s.cp] as unknown as GlyphBox | undefined;
     if (s.h !== 50 || s.w !== 50 || !box || !s.png) continue;
     const sizes = await Promise.all(samples.filter((o) => o.cp === s.cp && o.w === o.h && o.png)
-      .map(async (o) => ({ h: o.h, ...await scorer(o, box, baselineRow(ratio, o.h), base) })));
+      .map(async (o) => ({ h: o.h, floor: (o.id && floors[o.id]) || 0, ...await scorer(o, box, baselineRow(ratio, o.h), base) })));
     const at50 = sizes.find((z) => z.h === 50)!;
     const baseline = baselineRow(ratio, 50);
     const partBoxes: PartBox[] = inkParts(at50.img, ...at50.window)
       .map(([l, r, t, b]) => [(l - ORIGIN) / 50, (r - ORIGIN) / 50, (ORIGIN + baseline - t) / 50, (ORIGIN + baseline - b) / 50] as const)
       .filter(([l, r]) => (l + r) / 2 >= box[1] && (l + r) / 2 <= box[2]);
-    const mean = (draw: (h: number) => ReturnType<typeof fitGlyph>) => {
-      const scores = sizes.map((z) => z.score(draw(z.h)));
+    type Draw = (b: GlyphBox, h: number) => ReturnType<typeof fitGlyph>;
+    const mean = (draw: Draw, b: GlyphBox = box) => {
+      const scores = sizes.map((z) => z.score(draw(b, z.h)));
       const tolerant = scores.reduce((t, [f]) => t + f, 0) / sizes.length;
-      return { tolerant, sum: tolerant + scores.reduce((t, [, f]) => t + f, 0) / sizes.length };
+      // How far the worst size falls short of its case's fidelity floor (0: none does).
+      const short = Math.max(0, ...scores.map(([f], i) => sizes[i].floor - f));
+      return { tolerant, short, sum: tolerant + scores.reduce((t, [, f]) => t + f, 0) / sizes.length };
     };
-    const candidates: { name: string; parts: boolean; tolerant: number; sum: number }[] = [];
+    type Candidate = { name: string; parts: boolean; draw: Draw; box: GlyphBox } & ReturnType<typeof mean>;
+    const candidates: Candidate[] = [];
+    const add = (name: string, parts: boolean, draw: Draw) => candidates.push({ name, parts, draw, box, ...mean(draw) });
     // Small letters with accents have their own rule in font0.ts (the accent hung from the measured top):
     // the score to beat when it applies.
-    if (accentedOutline(s.cp, box, 50, 1, 0)) candidates.push({ name: 'roboto', parts: false, ...mean((h) => accentedOutline(s.cp, box, h, 1, 0)) });
+    if (accentedOutline(s.cp, box, 50, 1, 0)) add('roboto', false, (b, h) => accentedOutline(s.cp, b, h, 1, 0));
     const anchored = baselineAnchored(s.cp);
     for (const [name, get] of Object.entries(FONT0_SOURCES)) {
       const g = get()?.glyph(s.cp);
       if (!g) continue;
-      candidates.push({ name, parts: false, ...mean((h) => fitGlyph(g, box, h, 1, 0, 0, anchored)) });
+      add(name, false, (b, h) => fitGlyph(g, b, h, 1, 0, 0, anchored));
       if (partBoxes.length > 1 && fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, 50, 1, 0, 0, anchored)) {
-        candidates.push({ name, parts: true, ...mean((h) => fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, h, 1, 0, 0, anchored)) });
+        add(name, true, (_b, h) => fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, h, 1, 0, 0, anchored));
       }
     }
-    let best = candidates[0];
-    if (!best) continue;
     // A later candidate wins by 0.01 of the summed F1s, or, within that, by 0.005 of the tolerant one.
-    for (const c of candidates) {
-      if (c.sum > best.sum + 0.01 || (c.sum > best.sum - 0.01 && c.tolerant > best.tolerant + 0.005)) best = c;
+    const pick = (cs: Candidate[]) => {
+      let best = cs[0];
+      for (const c of cs) if (c.sum > best.sum + 0.01 || (c.sum > best.sum - 0.01 && c.tolerant > best.tolerant + 0.005)) best = c;
+      return best;
+    };
+    let best = pick(candidates);
+    if (!best) continue;
+    // A choice that drops a measured case below its fidelity floor is not taken. First the best source moved by
+    // quarter dots (at height 50; the box edges are measured to about that), then the other sources; when none
+    // keeps the floors, the one that falls least short.
+    if (best.short > 0) {
+      const moved: Candidate[] = [];
+      for (const c of best.parts ? [] : [best]) {
+        for (const dx of NUDGES) for (const dy of NUDGES) {
+          if (!dx && !dy) continue;
+          const b = [box[0], box[1] + dx / 50, box[2] + dx / 50, box[3] + dy / 50, box[4] + dy / 50].map(r4) as unknown as GlyphBox;
+          moved.push({ ...c, box: b, ...mean(c.draw, b) });
+        }
+      }
+      const keeps = (cs: Candidate[]) => cs.filter((c) => c.short === 0);
+      const all = [...candidates, ...moved];
+      best = keeps(moved).length ? pick(keeps(moved)) : keeps(candidates).length ? pick(keeps(candidates))
+        : all.reduce((a, c) => (c.short < a.short ? c : a));
+      console.log(`${String.fromCodePoint(s.cp)}: below a floor as measured; takes ${best.name}${best.box === box ? '' : ` moved to [${best.box.join(', ')}]`}, short ${best.short.toFixed(4)}`);
+    }
+    if (process.env.MEASURE_DEBUG?.includes(String.fromCodePoint(s.cp))) {
+      for (const c of candidates) console.log(String.fromCodePoint(s.cp), c.name, c.parts, c.tolerant.toFixed(4), (c.sum - c.tolerant).toFixed(4), c.short.toFixed(4));
     }
     if (best.name !== 'roboto') chosen.sources[s.cp] = best.name;
     if (best.parts) chosen.parts[s.cp] = partBoxes.map((b) => b.map((v) => Math.round(v * 10000) / 10000) as unknown as PartBox);
+    if (best.box !== box) chosen.boxes[s.cp] = best.box;
   }
   return chosen;
 }
+
+/** Moves (dots at height 50) tried on a glyph whose best source falls below a fidelity floor. */
+const NUDGES = [-0.5, -0.25, 0, 0.25, 0.5];
+
+const r4 = (v: number) => Math.round(v * 10000) / 10000;
 
 /**
  * Advance per dot of height of the glyph of sample `s`: the middle of the ratios every size of it allows (the copies'
@@ -163,7 +197,7 @@ async function main(): Promise<void> {
   const cases = (JSON.parse(readFileSync(manifestPath, 'utf8')) as Case[])
     .filter((c) => c.group === 'text' && c.png && c.id.includes('labelary_text_default_images'));
 
-  const raw: ((NonNullable<ReturnType<typeof measure>> & { png?: string }) | null)[] = [];
+  const raw: ((NonNullable<ReturnType<typeof measure>> & { png?: string; id?: string }) | null)[] = [];
   const phrases: { text: string; h: number; w: number; x: number; right: number }[] = [];
   for (const c of cases) {
     const zplBytes = readFileSync(path.join(base, c.zpl));
@@ -177,7 +211,7 @@ async function main(): Promise<void> {
     }
     if (p.x !== ORIGIN || chars.length !== 3 || chars[0] !== chars[1] || chars[1] !== chars[2]) continue;
     const sample = measure(img, chars[0].codePointAt(0)!, p.h, p.w, p.y);
-    raw.push(sample && { ...sample, png: c.png });
+    raw.push(sample && { ...sample, png: c.png, id: c.id });
   }
   const samples = raw.filter((s): s is NonNullable<typeof s> => s !== null);
 
@@ -193,7 +227,6 @@ async function main(): Promise<void> {
 
   // Glyph boxes in units of the height, from the size-50 fixtures (all of printable Latin-1 is there).
   const glyphs: Record<number, number[]> = {};
-  const r4 = (v: number) => Math.round(v * 10000) / 10000;
   for (const s of samples) {
     if (s.h !== 50 || s.w !== 50) continue;
     const baseline = baselineRow(ratio, s.h);
@@ -222,7 +255,11 @@ async function main(): Promise<void> {
   const advBySize = samples.filter((s) => s.h !== 50).map((s) => `${String.fromCodePoint(s.cp)}@${s.h}: ${(s.advance / s.h).toFixed(4)}`);
 
   // Outline source per glyph: whichever candidate font, fitted into the measured box, matches the reference best.
-  const { sources, parts } = await chooseSources(samples, glyphs, ratio, base);
+  // The fidelity ratchet's floors (corpus/fidelity-floors.json) bound the choice: see chooseSources.
+  const floorsPath = path.join(base, 'fidelity-floors.json');
+  const floors = existsSync(floorsPath) ? (JSON.parse(readFileSync(floorsPath, 'utf8')) as { cases: Record<string, number> }).cases : {};
+  const { sources, parts, boxes } = await chooseSources(samples, glyphs, ratio, base, floors);
+  for (const [cp, b] of Object.entries(boxes)) glyphs[+cp] = [...b];
 
   const out = `// Generated by renderer/fonts/measure/measure-font0.ts from the legacy renderer's reference PNGs
 // (${samples.length} fixtures). Do not edit by hand; rerun the script.
