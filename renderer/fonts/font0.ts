@@ -28,8 +28,7 @@ export const FONT0_SOURCES: Readonly<Record<string, () => OutlineFont | null>> =
 const FALLBACKS = [robotoCondensedBold, robotoCondensedBoldExt, dejaVuSansCondensedBold];
 
 /** The outline font drawing `cp`: the measured best match, else the first of the fallbacks that has it. */
-function sourceFont(cp: number): OutlineFont | null {
-  const named = font0Metrics.sources?.[cp];
+function sourceFont(cp: number, named: string | null = font0Metrics.sources?.[cp] ?? null): OutlineFont | null {
   const f = named ? FONT0_SOURCES[named]?.() : null;
   return f && f.glyph(cp) ? f : withGlyph(cp, FALLBACKS);
 }
@@ -51,19 +50,20 @@ export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, sh
  * base's scale, hung from the measured top. A single stretch would squash the base when the legacy
  * accent sits higher than Roboto's. Null when the glyph does not split that way.
  */
-export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, shift: number, widen = 0): PlacedOutline | null {
+export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, shift: number, widen = 0,
+  named: string | null = font0Metrics.sources?.[cp] ?? null, boxes: Readonly<Record<number, GlyphBox>> = font0Metrics.glyphs): PlacedOutline | null {
   const parts = String.fromCodePoint(cp).normalize('NFD');
-  if (parts.length !== 2 || font0Metrics.sources?.[cp]) return null;
+  if (parts.length !== 2 || named) return null;
   const baseCp = parts.codePointAt(0)!;
   // Capitals keep their single stretch: their accents already sit where the legacy renderer puts them.
   if (baseCp < 0x61 || baseCp > 0x7a) return null;
-  const font = sourceFont(cp);
+  const font = sourceFont(cp, named);
   const g = font?.glyph(cp);
-  let baseBox = font0Metrics.glyphs[baseCp];
+  let baseBox = boxes[baseCp];
   if (!font || !g || !baseBox) return null;
   const partTop = font.glyph(0x78)?.maxY ?? font.capHeight * 0.75;
   // The dot of i and j is not part of the accented letter: its stem ends at the x-height of n.
-  if ((baseCp === 0x69 || baseCp === 0x6a) && font0Metrics.glyphs[0x6e]) baseBox = [...baseBox.slice(0, 3), font0Metrics.glyphs[0x6e][3], baseBox[4]] as unknown as GlyphBox;
+  if ((baseCp === 0x69 || baseCp === 0x6a) && boxes[0x6e]) baseBox = [...baseBox.slice(0, 3), boxes[0x6e][3], baseBox[4]] as unknown as GlyphBox;
   const accent: number[][] = [], base: number[][] = [];
   for (const c of g.contours) {
     let minY = Infinity;

@@ -68,7 +68,7 @@ function f1(ref: Uint8Array, got: Uint8Array, w: number, h: number, tolerance = 
 }
 
 /** The outline source per glyph, and the part boxes of glyphs drawn part by part. */
-interface Choice { sources: Record<number, string>; parts: Record<number, PartBox[]>; boxes: Record<number, GlyphBox> }
+interface Choice { sources: Record<number, string>; parts: Record<number, PartBox[]> }
 
 /** A reference window around the first copy of a glyph at one size, and how well an outline drawn at that size matches it. */
 async function scorer(s: { h: number; png?: string }, box: GlyphBox, baseline: number, base: string) {
@@ -103,10 +103,13 @@ async function scorer(s: { h: number; png?: string }, box: GlyphBox, baseline: n
  */
 async function chooseSources(samples: { cp: number; h: number; w: number; png?: string; id?: string }[], glyphs: Record<number, number[]>,
   ratio: number, base: string, floors: Readonly<Record<string, number>>): Promise<Choice> {
-  const chosen: Choice = { sources: {}, parts: {}, boxes: {} };
+  const chosen: Choice = { sources: {}, parts: {} };
+  // Some glyphs have two fixtures at 50 (the same image): one choice each.
+  const done = new Set<number>();
   for (const s of samples) {
     const box = glyphs[s.cp] as unknown as GlyphBox | undefined;
-    if (s.h !== 50 || s.w !== 50 || !box || !s.png) continue;
+    if (s.h !== 50 || s.w !== 50 || !box || !s.png || done.has(s.cp)) continue;
+    done.add(s.cp);
     const sizes = await Promise.all(samples.filter((o) => o.cp === s.cp && o.w === o.h && o.png)
       .map(async (o) => ({ h: o.h, floor: (o.id && floors[o.id]) || 0, ...await scorer(o, box, baselineRow(ratio, o.h), base) })));
     const at50 = sizes.find((z) => z.h === 50)!;
@@ -127,7 +130,10 @@ async function chooseSources(samples: { cp: number; h: number; w: number; png?: 
     const add = (name: string, parts: boolean, draw: Draw) => candidates.push({ name, parts, draw, box, ...mean(draw) });
     // Small letters with accents have their own rule in font0.ts (the accent hung from the measured top):
     // the score to beat when it applies.
-    if (accentedOutline(s.cp, box, 50, 1, 0)) add('roboto', false, (b, h) => accentedOutline(s.cp, b, h, 1, 0));
+    // (As drawn from the boxes measured now when the table names no source, not from the table in use while
+    // measuring: reruns agree.)
+    const measured = glyphs as unknown as Record<number, GlyphBox>;
+    if (accentedOutline(s.cp, box, 50, 1, 0, 0, null, measured)) add('roboto', false, (b, h) => accentedOutline(s.cp, b, h, 1, 0, 0, null, measured));
     const anchored = baselineAnchored(s.cp);
     for (const [name, get] of Object.entries(FONT0_SOURCES)) {
       const g = get()?.glyph(s.cp);
@@ -153,7 +159,7 @@ async function chooseSources(samples: { cp: number; h: number; w: number; png?: 
       for (const c of best.parts ? [] : [best]) {
         for (const dx of NUDGES) for (const dy of NUDGES) {
           if (!dx && !dy) continue;
-          const b = [box[0], box[1] + dx / 50, box[2] + dx / 50, box[3] + dy / 50, box[4] + dy / 50].map(r4) as unknown as GlyphBox;
+          const b = movedBox(box, dx, dy);
           moved.push({ ...c, box: b, ...mean(c.draw, b) });
         }
       }
@@ -168,7 +174,8 @@ async function chooseSources(samples: { cp: number; h: number; w: number; png?: 
     }
     if (best.name !== 'roboto') chosen.sources[s.cp] = best.name;
     if (best.parts) chosen.parts[s.cp] = partBoxes.map((b) => b.map((v) => Math.round(v * 10000) / 10000) as unknown as PartBox);
-    if (best.box !== box) chosen.boxes[s.cp] = best.box;
+    // The moved box from here on, as the renderer will draw it (accented letters hang from their base's box).
+    if (best.box !== box) glyphs[s.cp] = [...best.box];
   }
   return chosen;
 }
@@ -177,6 +184,11 @@ async function chooseSources(samples: { cp: number; h: number; w: number; png?: 
 const NUDGES = [-0.5, -0.25, 0, 0.25, 0.5];
 
 const r4 = (v: number) => Math.round(v * 10000) / 10000;
+
+/** A box moved right by dx and up by dy dots at height 50 (in units of the height, as every size scales it). */
+function movedBox(box: GlyphBox, dx: number, dy: number): GlyphBox {
+  return [box[0], box[1] + dx / 50, box[2] + dx / 50, box[3] + dy / 50, box[4] + dy / 50].map(r4) as unknown as GlyphBox;
+}
 
 /**
  * Advance per dot of height of the glyph of sample `s`: the middle of the ratios every size of it allows (the copies'
@@ -258,8 +270,7 @@ async function main(): Promise<void> {
   // The fidelity ratchet's floors (corpus/fidelity-floors.json) bound the choice: see chooseSources.
   const floorsPath = path.join(base, 'fidelity-floors.json');
   const floors = existsSync(floorsPath) ? (JSON.parse(readFileSync(floorsPath, 'utf8')) as { cases: Record<string, number> }).cases : {};
-  const { sources, parts, boxes } = await chooseSources(samples, glyphs, ratio, base, floors);
-  for (const [cp, b] of Object.entries(boxes)) glyphs[+cp] = [...b];
+  const { sources, parts } = await chooseSources(samples, glyphs, ratio, base, floors);
 
   const out = `// Generated by renderer/fonts/measure/measure-font0.ts from the legacy renderer's reference PNGs
 // (${samples.length} fixtures). Do not edit by hand; rerun the script.
