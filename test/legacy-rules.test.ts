@@ -253,7 +253,7 @@ describe('legacy rule: ^GF data and fields', () => {
     const got = await png('^XA^LH30,30^FO50,50^GFB,3,3,1,^FS^A0N,30^FDabc^FS^XZ');
     const expected = await png('^XA^LH30,30^FO50,50^GFB,3,3,1,^FS^FS^FO0,0^A0N,30^FDabc^FS^XZ');
     expect(got.equals(expected)).to.equal(true);
-    expect(inkBox(decodePng(got))).to.deep.include({ x0: 31, y0: 30 }); // b reaches 0.2 dot above row 30: paper
+    expect(inkBox(decodePng(got))).to.deep.include({ x0: 31, y0: 29 }); // b's ascender (raised half a dot at 50, as measured) inks row 29
   });
 });
 
@@ -339,5 +339,21 @@ describe('legacy rule: font 0 ø sits on the baseline', () => {
     let widest = 0;
     for (let x = 0; x < img.width; x++) if (img.gray[56 * img.width + x] < 128) widest++;
     expect(widest).to.be.greaterThan(8);
+  });
+});
+
+describe('legacy rule: font 0 glyph boxes placed to the quarter dot by the reference', () => {
+  it('raises the terminal of e at height 30 to the row the legacy e inks (labelize fo_lenient_coord)', async () => {
+    // "Hello" at ^FO50,660, height 30: the legacy e's terminal inks rows 676-677 at columns 77-80. Our e sat
+    // half a dot (at 50) lower and ended on row 678; the measured move lifts it.
+    const img = await label('^XA^FO50,660^A0N,30,30^FDHello^FS^XZ', { heightIn: 4 });
+    const inked = (x: number, y: number) => img.gray[y * img.width + x] < 128;
+    expect([77, 78, 79, 80].some((x) => inked(x, 677))).to.equal(true);
+  });
+
+  it('keeps the floor-bound glyphs where the script moved them (the 1 at 50 reaches row 57)', async () => {
+    // ^FO20,20 at height 50: baseline row 57 (floor 37.5 + 20). The 1 moved half a dot down ends on that row.
+    const img = await label('^XA^FO20,20^A0N,50,50^FD1^FS^XZ');
+    expect(inkBox(img)?.y1).to.equal(57);
   });
 });
