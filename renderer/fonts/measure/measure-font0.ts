@@ -203,6 +203,48 @@ function movedBox(box: GlyphBox, dx: number, dy: number): GlyphBox {
 }
 
 /**
+ * The space advance that puts the most words of the phrase fixtures on the whole dots where their first glyph starts
+ * (the pens are whole dots, see measure): every word after k spaces bounds the space, given the other advances;
+ * the middle of the range most words allow. Null when no word start is found near where `guess` puts it.
+ */
+function wholeDotSpace(phrases: readonly { text: string; h: number; w: number; x: number; colMax: Float64Array }[],
+  glyphs: Record<number, number[]>, guess: number): number | null {
+  const bounds: [number, number][] = [];
+  for (const ph of phrases) {
+    let known = 0, k = 0;
+    const chars = [...ph.text];
+    for (let i = 0; i < chars.length; i++) {
+      if (chars[i] === ' ') { k++; continue; }
+      const g = glyphs[chars[i].codePointAt(0)!];
+      if (!g) break;
+      if (k && chars[i - 1] === ' ') {
+        // The ink edge where a paper column turns to ink nearest the guessed start of the word.
+        const at = ph.x + ph.h * (known + k * guess + g[1]);
+        let edge: number | null = null;
+        for (let c = Math.floor(at) - 3; c <= Math.ceil(at) + 3; c++) {
+          if (ph.colMax[c] > 0.02 && !(ph.colMax[c - 1] > 0.02) && (edge === null || Math.abs(c - at) < Math.abs(edge - at))) edge = c + 1 - ph.colMax[c];
+        }
+        if (edge !== null) {
+          const pen = Math.round(edge - ph.x - g[1] * ph.h);
+          bounds.push([((pen - 0.5) / ph.h - known) / k, ((pen + 0.5) / ph.h - known) / k]);
+        }
+      }
+      known += g[0];
+    }
+  }
+  if (!bounds.length) return null;
+  // The segment between two bound ends that lies inside the most bounds.
+  const ends = bounds.flat().sort((a, b) => a - b);
+  let best: [number, number] | null = null, most = 0;
+  for (let i = 0; i + 1 < ends.length; i++) {
+    const mid = (ends[i] + ends[i + 1]) / 2;
+    const n = bounds.filter(([lo, hi]) => lo <= mid && mid < hi).length;
+    if (n > most) { most = n; best = [ends[i], ends[i + 1]]; }
+  }
+  return best && (best[0] + best[1]) / 2;
+}
+
+/**
  * Advance per dot of height of the glyph of sample `s`: the middle of the ratios every size of it allows (the copies'
  * whole-dot pens bound it at each size), or of the ratios its own size allows when the sizes disagree.
  */
@@ -222,7 +264,7 @@ async function main(): Promise<void> {
     .filter((c) => c.group === 'text' && c.png && c.id.includes('labelary_text_default_images'));
 
   const raw: ((NonNullable<ReturnType<typeof measure>> & { png?: string; id?: string }) | null)[] = [];
-  const phrases: { text: string; h: number; w: number; x: number; right: number }[] = [];
+  const phrases: { text: string; h: number; w: number; x: number; right: number; colMax: Float64Array }[] = [];
   for (const c of cases) {
     const zplBytes = readFileSync(path.join(base, c.zpl));
     const p = parseCase(zplBytes);
@@ -230,8 +272,9 @@ async function main(): Promise<void> {
     const chars = [...p.text];
     const img = await decodeReference(readFileSync(path.join(base, c.png!)));
     if (p.text.includes(' ') && p.h === p.w) {
-      const xs = extent(profiles(img).colMax);
-      if (xs) phrases.push({ text: p.text, h: p.h, w: p.w, x: p.x, right: xs[1] });
+      const { colMax } = profiles(img);
+      const xs = extent(colMax);
+      if (xs) phrases.push({ text: p.text, h: p.h, w: p.w, x: p.x, right: xs[1], colMax });
     }
     if (p.x !== ORIGIN || chars.length !== 3 || chars[0] !== chars[1] || chars[1] !== chars[2]) continue;
     const sample = measure(img, chars[0].codePointAt(0)!, p.h, p.w, p.y);
@@ -273,8 +316,8 @@ async function main(): Promise<void> {
     spaces.push(((ph.right - ph.x) / ph.h - known - last[2]) / nSpace);
   }
   if (spaces.length) {
-    const sp = spaces.reduce((x, y) => x + y, 0) / spaces.length;
-    glyphs[0x20] = [r4(sp), 0, 0, 0, 0];
+    const mean = spaces.reduce((x, y) => x + y, 0) / spaces.length;
+    glyphs[0x20] = [r4(wholeDotSpace(phrases, glyphs, mean) ?? mean), 0, 0, 0, 0];
   }
   const advBySize = samples.filter((s) => s.h !== 50).map((s) => `${String.fromCodePoint(s.cp)}@${s.h}: ${(s.advance / s.h).toFixed(4)}`);
 
