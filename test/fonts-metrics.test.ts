@@ -31,15 +31,18 @@ function inkBox(img: DecodedPng): { x0: number; y0: number; x1: number; y1: numb
 }
 
 describe('font 0 metrics (measured from the reference labels)', () => {
-  it('advances M by 15, 38 and 61 dots at heights 20, 50 and 80', () => {
+  it('advances M by 15, 38 and 60 dots at heights 20, 50 and 80', () => {
+    // h80_M: the copies of MMM stand at 0, 60 and 121 dots, so one M advances 60.25 to 60.5 dots.
     expect(measureTextLine('M', font('0', 20)).width).to.equal(15);
     expect(measureTextLine('M', font('0', 50)).width).to.equal(38);
-    expect(measureTextLine('M', font('0', 80)).width).to.equal(61);
+    expect(measureTextLine('M', font('0', 80)).width).to.equal(60);
   });
 
-  it('advances digits by 24 dots, A by 27.6 and the space by 15 at height 50', () => {
+  it('advances digits by 24 dots, A by 27.5 to 27.75 and the space by 15 at height 50', () => {
+    // h50_A: the copies of AAA stand at 0, 28 and 55 dots.
     expect(measureTextLine('0', font('0', 50)).width).to.equal(24);
-    expect(measureTextLine('AAAAA', font('0', 50)).width).to.equal(138);
+    expect(measureTextLine('A', font('0', 50)).width).to.equal(28);
+    expect(measureTextLine('AA', font('0', 50)).width).to.equal(55);
     expect(measureTextLine(' ', font('0', 50)).width).to.equal(15);
   });
 

@@ -253,6 +253,107 @@ describe('legacy rule: ^GF data and fields', () => {
     const got = await png('^XA^LH30,30^FO50,50^GFB,3,3,1,^FS^A0N,30^FDabc^FS^XZ');
     const expected = await png('^XA^LH30,30^FO50,50^GFB,3,3,1,^FS^FS^FO0,0^A0N,30^FDabc^FS^XZ');
     expect(got.equals(expected)).to.equal(true);
-    expect(inkBox(decodePng(got))).to.deep.include({ x0: 31, y0: 29 });
+    expect(inkBox(decodePng(got))).to.deep.include({ x0: 31, y0: 29 }); // b's ascender (raised half a dot at 50, as measured) inks row 29
+  });
+});
+
+describe('legacy rule: font 0 baseline on a whole row', () => {
+  // Flat capitals end on the baseline: rows 15, 22, 37 and 60 below the ^FO y at heights 20, 30, 50 and 80
+  // (zplab h20_A .. h80_A), floor(0.75 h) and not round(): 22.5 at height 30 is row 22.
+  for (const [h, row] of [[20, 15], [30, 22], [50, 37], [80, 60], [200, 150]]) {
+    it(`puts the bottom of H ${row} rows below the cell top at height ${h}`, async () => {
+      const box = inkBox(await label(`^XA^FO20,20^A0N,${h},${h}^FDH^FS^XZ`, { inches: 4 }));
+      expect(box?.y1).to.equal(20 + row - 1);
+    });
+  }
+});
+
+describe('legacy rule: font 0 pens on whole dots', () => {
+  it('draws every copy of a glyph alike, at the rounded pen (iii at height 30: 0, 8 and 15 dots)', async () => {
+    // The advance of i at height 30 is 7.5 to 7.75 dots (zplab h30_lcI): pens 0, 7.6, 15.2 round to 0, 8, 15.
+    const img = await label('^XA^FO20,20^A0N,30,30^FDiii^FS^XZ');
+    const at = (x: number, y: number) => img.gray[y * img.width + x];
+    const same = (d: number) => {
+      for (let y = 10; y < 60; y++) for (let x = 20; x < 27; x++) if (at(x, y) !== at(x + d, y)) return false;
+      return true;
+    };
+    expect(inkBox(img)?.x0).to.be.within(20, 22);
+    expect([same(8), same(15)]).to.deep.equal([true, true]);
+    expect([same(7), same(16)]).to.deep.equal([false, false]);
+  });
+});
+
+describe('legacy rule: font 0 outlines chosen over every measured size', () => {
+  it('draws the period as a square block (h80_dot: 11 x 11 dots), not a round dot', async () => {
+    const img = await label('^XA^FO20,20^A0N,80,80^FD.^FS^XZ');
+    const box = inkBox(img)!;
+    let ink = 0;
+    for (let y = box.y0; y <= box.y1; y++) for (let x = box.x0; x <= box.x1; x++) if (img.gray[y * img.width + x] < 128) ink++;
+    expect([box.width, box.height]).to.deep.equal([11, 11]);
+    expect(ink).to.equal(11 * 11);
+  });
+});
+
+describe('legacy rule: font 0 letters hang their descenders from the baseline', () => {
+  it('keeps the bowl of p on the baseline (h50_lcP: the row above it crosses stem and bowl)', async () => {
+    // Height 50 at ^FO20,20: the baseline is row 20 + 37. Stretched as one piece, Roboto's longer descender
+    // lifted the bowl two rows above it.
+    const img = await label('^XA^FO20,20^A0N,50,50^FDp^FS^XZ');
+    const runs = (y: number) => {
+      let n = 0;
+      for (let x = 1; x < img.width; x++) if (img.gray[y * img.width + x] < 128 && img.gray[y * img.width + x - 1] >= 128) n++;
+      return n;
+    };
+    expect([runs(20 + 36), runs(20 + 38)]).to.deep.equal([2, 1]);
+  });
+});
+
+describe('legacy rule: reversed font 0 text inks every pixel its outline touches', () => {
+  it('draws the stem of E 5 dots wide at ^A0N,,28 (labelize text_fo_n), where half coverage gives 4', async () => {
+    const img = await label('^XA^FO30,30^A0N,,28^FR^FDE^FS^XZ');
+    const box = inkBox(img)!;
+    const y = box.y0 + 14; // between the middle bar and the bottom bar
+    let run = 0;
+    for (let x = box.x0; x <= box.x1 && img.gray[y * img.width + x] < 128; x++) run++;
+    expect(run).to.equal(5);
+    expect(img.gray.every((v) => v === 0 || v === 255)).to.equal(true);
+  });
+});
+
+describe('legacy rule: font 0 anti-aliased by the area covered', () => {
+  it('leaves the row a cap top covers 0.375 of paper (h50_H: ink from row 200, not 199)', async () => {
+    // Height 50 at ^FO200,200: baseline row 237, cap height 0.7475 * 50 = 37.4, so the top edge is 199.625.
+    const img = await label('^XA^FO200,200^A0N,50,50^FDH^FS^XZ', { inches: 4 });
+    const box = inkBox(img)!;
+    expect([box.y0, box.y1]).to.deep.equal([200, 236]);
+    const fringe = img.gray[199 * img.width + box.x0 + 2];
+    expect(fringe).to.be.within(150, 170); // 255 * (1 - 0.375) = 159
+  });
+});
+
+describe('legacy rule: font 0 ø sits on the baseline', () => {
+  it('keeps the bowl of ø on the baseline though our slash pokes further below it (h50_lcOstroke)', async () => {
+    // Height 50 at ^FO20,20: baseline row 57. The legacy bowl's bottom row is 56; stretched as one piece from the
+    // slash's end, ours ended on row 55.
+    const img = await label('^XA^CI28^FO20,20^A0N,50,50^FDø^FS^XZ');
+    let widest = 0;
+    for (let x = 0; x < img.width; x++) if (img.gray[56 * img.width + x] < 128) widest++;
+    expect(widest).to.be.greaterThan(8);
+  });
+});
+
+describe('legacy rule: font 0 glyph boxes placed to the quarter dot by the reference', () => {
+  it('raises the terminal of e at height 30 to the row the legacy e inks (labelize fo_lenient_coord)', async () => {
+    // "Hello" at ^FO50,660, height 30: the legacy e's terminal inks rows 676-677 at columns 77-80. Our e sat
+    // half a dot (at 50) lower and ended on row 678; the measured move lifts it.
+    const img = await label('^XA^FO50,660^A0N,30,30^FDHello^FS^XZ', { heightIn: 4 });
+    const inked = (x: number, y: number) => img.gray[y * img.width + x] < 128;
+    expect([77, 78, 79, 80].some((x) => inked(x, 677))).to.equal(true);
+  });
+
+  it('keeps the floor-bound glyphs where the script moved them (the 1 at 50 reaches row 57)', async () => {
+    // ^FO20,20 at height 50: baseline row 57 (floor 37.5 + 20). The 1 moved half a dot down ends on that row.
+    const img = await label('^XA^FO20,20^A0N,50,50^FD1^FS^XZ');
+    expect(inkBox(img)?.y1).to.equal(57);
   });
 });

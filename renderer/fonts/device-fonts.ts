@@ -74,13 +74,13 @@ export function deviceFace(name: string, height: number, width: number): Face | 
       // Stretch the outline onto the measured ink box (y measured down from the cell top).
       const sx = ((box[2] - box[1]) * mx) / Math.max(1, g.maxX - g.minX);
       const sy = ((box[4] - box[3]) * my) / Math.max(1, g.maxY - g.minY);
-      return placeOutline(g, sx, sy, box[1] * mx - g.minX * sx, (box[4] - baseline) * my + g.minY * sy);
+      return placeOutline(g, sx, { sy, oy: (box[4] - baseline) * my + g.minY * sy }, box[1] * mx - g.minX * sx);
     }
     // Unmeasured glyph: the scale that fits M onto its measured box.
     const sx = ((ref[2] - ref[1]) * mx) / Math.max(1, m.maxX - m.minX);
     const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
     const wide = g.maxX - g.minX >= 0.7 * (m.maxX - m.minX);
-    return placeOutline(g, sx, sy, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx, 0);
+    return placeOutline(g, sx, { sy, oy: 0 }, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx);
   };
   const placed = (cp: number) => cachedOutline(key, cp, 0, place);
   return {

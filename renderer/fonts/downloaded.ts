@@ -29,7 +29,7 @@ export function downloadedFace(obj: StoredObject, height: number, width: number)
   const key = `${font.id}:${h}:${width}`;
   const place = (cp: number): PlacedOutline | null => {
     const g = font.glyph(cp);
-    return g ? placeOutline(g, sx, sy, 0, 0) : null;
+    return g ? placeOutline(g, sx, { sy, oy: 0 }, 0) : null;
   };
   const placed = (cp: number) => cachedOutline(key, cp, 0, place);
   return {

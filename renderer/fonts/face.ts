@@ -27,6 +27,8 @@ export interface Face {
    * outline grows by half of it on each side (font 0 as the legacy service weighs it). 0 or absent: as outlined.
    */
   readonly widen?: number;
+  /** Sub-scanlines per dot row its glyphs are anti-aliased with (coverageMask); absent: the default 4. */
+  readonly coverageRows?: number;
   /** Whether the face draws at sub-dot pen positions (outline fonts with fractional advances). */
   readonly subpixel?: boolean;
   /** Line pitch inside a ^TB block when it differs from the cell height (font 0 spaces lines wider there). */

@@ -2,7 +2,7 @@
 // fitted glyph by glyph into the boxes measured from the legacy renderer's output (font0-metrics.ts),
 // glyphs of separate parts (%, ‰, ½) part by part where that matches the reference better.
 
-import { joinOutlines, nonEmpty, placeContours, placeOutline, type PlacedOutline } from './place.js';
+import { joinOutlines, nonEmpty, placeContours, placeOutline, verticalFit, type PlacedOutline } from './place.js';
 import {
   dejaVuSans, dejaVuSansBold, dejaVuSansCondensed, dejaVuSansCondensedBold, robotoCondensedBold, robotoCondensedBoldExt,
   robotoCondensedBoldItalic, robotoCondensedWeight, withGlyph,
@@ -28,8 +28,7 @@ export const FONT0_SOURCES: Readonly<Record<string, () => OutlineFont | null>> =
 const FALLBACKS = [robotoCondensedBold, robotoCondensedBoldExt, dejaVuSansCondensedBold];
 
 /** The outline font drawing `cp`: the measured best match, else the first of the fallbacks that has it. */
-function sourceFont(cp: number): OutlineFont | null {
-  const named = font0Metrics.sources?.[cp];
+function sourceFont(cp: number, named: string | null = font0Metrics.sources?.[cp] ?? null): OutlineFont | null {
   const f = named ? FONT0_SOURCES[named]?.() : null;
   return f && f.glyph(cp) ? f : withGlyph(cp, FALLBACKS);
 }
@@ -37,13 +36,13 @@ function sourceFont(cp: number): OutlineFont | null {
 /**
  * Stretches an outline's ink box onto a measured box (units of the height; `sx` is the width stretch), `widen`
  * dots narrower and centred in it: filled with its vertical strokes `widen` dots heavier (Face.widen), it fills the box.
+ * `anchored` (letters, see baselineAnchored) keeps what sits on the outline's baseline on the measured one.
  */
-export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, shift = 0, widen = 0): PlacedOutline | null {
+export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, shift = 0, widen = 0, anchored = false): PlacedOutline | null {
   if (!g.contours.length) return null;
   const [, left, right, top, bottom] = b;
   const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, g.maxX - g.minX);
-  const gy = ((top - bottom) * h) / Math.max(1, g.maxY - g.minY);
-  return placeOutline(g, gx, gy, shift + left * h * sx + widen / 2 - g.minX * gx, -(bottom * h - g.minY * gy));
+  return placeOutline(g, gx, verticalFit(g.minY, g.maxY, bottom * h, top * h, anchored), shift + left * h * sx + widen / 2 - g.minX * gx);
 }
 
 /**
@@ -51,19 +50,20 @@ export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, sh
  * base's scale, hung from the measured top. A single stretch would squash the base when the legacy
  * accent sits higher than Roboto's. Null when the glyph does not split that way.
  */
-export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, shift: number, widen = 0): PlacedOutline | null {
+export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, shift: number, widen = 0,
+  named: string | null = font0Metrics.sources?.[cp] ?? null, boxes: Readonly<Record<number, GlyphBox>> = font0Metrics.glyphs): PlacedOutline | null {
   const parts = String.fromCodePoint(cp).normalize('NFD');
-  if (parts.length !== 2 || font0Metrics.sources?.[cp]) return null;
+  if (parts.length !== 2 || named) return null;
   const baseCp = parts.codePointAt(0)!;
   // Capitals keep their single stretch: their accents already sit where the legacy renderer puts them.
   if (baseCp < 0x61 || baseCp > 0x7a) return null;
-  const font = sourceFont(cp);
+  const font = sourceFont(cp, named);
   const g = font?.glyph(cp);
-  let baseBox = font0Metrics.glyphs[baseCp];
+  let baseBox = boxes[baseCp];
   if (!font || !g || !baseBox) return null;
   const partTop = font.glyph(0x78)?.maxY ?? font.capHeight * 0.75;
   // The dot of i and j is not part of the accented letter: its stem ends at the x-height of n.
-  if ((baseCp === 0x69 || baseCp === 0x6a) && font0Metrics.glyphs[0x6e]) baseBox = [...baseBox.slice(0, 3), font0Metrics.glyphs[0x6e][3], baseBox[4]] as unknown as GlyphBox;
+  if ((baseCp === 0x69 || baseCp === 0x6a) && boxes[0x6e]) baseBox = [...baseBox.slice(0, 3), boxes[0x6e][3], baseBox[4]] as unknown as GlyphBox;
   const accent: number[][] = [], base: number[][] = [];
   for (const c of g.contours) {
     let minY = Infinity;
@@ -81,21 +81,37 @@ export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, 
   const be = extent(base), ae = extent(accent);
   const [, left, right, top, bottom] = baseBox;
   const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, be.x1 - be.x0);
-  const gy = ((top - bottom) * h) / Math.max(1, be.y1 - be.y0);
+  const v = verticalFit(be.y0, be.y1, bottom * h, top * h, true);
   const ox = shift + left * h * sx + widen / 2 - be.x0 * gx;
   return nonEmpty(joinOutlines([
-    placeContours(g, base, gx, gy, ox, -(bottom * h - be.y0 * gy)),
-    placeContours(g, accent, gx, gy, ox, -(b[3] * h - ae.y1 * gy)),
+    placeContours(g, base, gx, v, ox),
+    placeContours(g, accent, gx, { sy: v.sy, oy: ae.y1 * v.sy - b[3] * h }, ox),
   ]));
+}
+
+/**
+ * Letters hang their descenders from the baseline: the bowls of p, q and Q and the arms of y sit on it in both fonts
+ * whatever the descender's length (strict text F1 +0.0007 over the corpus, h50_lcP +0.021). Symbols spanning the
+ * baseline ({, §, @, $) are drawn centred on their box instead and keep one stretch (h50_Section -0.09 anchored).
+ */
+export function baselineAnchored(cp: number): boolean {
+  return /\p{L}/u.test(String.fromCodePoint(cp));
 }
 
 /** ^TB line pitch per dot of height (h84_tb_ft: 106 dots at height 84); ^FB lines are one height apart. */
 const TEXT_BLOCK_PITCH = 106 / 84;
 
+/**
+ * The row of the baseline below the cell top: the legacy renderer puts it on a whole row, floor(ratio * h)
+ * (flat capitals end exactly on rows 15, 22, 37 and 60 at heights 20, 30, 50 and 80 with a ratio of 0.75).
+ */
+export function baselineRow(ratio: number, h: number): number {
+  return Math.floor(ratio * h + 1e-9);
+}
+
 /** Baseline below the top of the cell for a height of `h` dots. */
 export function font0Baseline(h: number): number {
-  const [a, b] = font0Metrics.baseline;
-  return Math.round(a * h + b);
+  return baselineRow(font0Metrics.baseline, h);
 }
 
 /**
@@ -136,8 +152,9 @@ export function font0Face(height: number, width: number): Face {
     const g = sourceFont(cp)?.glyph(cp);
     if (!b || !g) return null;
     const parts = font0Metrics.parts?.[cp];
-    return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, shift, widen))
-      || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, shift, widen)) || fitGlyph(g, b, h, sx, shift, widen);
+    const anchored = baselineAnchored(cp);
+    return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, shift, widen, anchored))
+      || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, shift, widen)) || fitGlyph(g, b, h, sx, shift, widen, anchored);
   };
   const placed = (cp: number, shift: number) => cachedOutline(key, cp, shift, place);
   return {
@@ -147,11 +164,15 @@ export function font0Face(height: number, width: number): Face {
     textBlockPitch: Math.round(h * TEXT_BLOCK_PITCH),
     antialias: true,
     widen,
+    // The legacy service anti-aliases font 0 with the area covered: with 4 sub-scanlines a top edge 0.4 dot into a row
+    // still inked it (h50_H row 199: 0.375 covered, half sampled). 16 leave an error of 1/32 dot.
+    coverageRows: 16,
     advance(cp) {
       const b = box(cp);
       return b ? b[0] * h * sx : h * 0.5 * sx;
     },
-    subpixel: true,
+    // Whole-dot pens (round of the exact pen): the legacy renderer draws every copy of a glyph alike.
+    subpixel: false,
     outline: (cp, shift = 0) => placed(cp, shift),
   };
 }

@@ -3,7 +3,7 @@
 // measured from the reference (font0-metrics `parts`) instead of stretching the glyph as one piece.
 
 import { extentOf } from '../layout/display-list.js';
-import { joinOutlines, nonEmpty, placeContours, type PlacedOutline } from './place.js';
+import { joinOutlines, nonEmpty, placeContours, verticalFit, type PlacedOutline } from './place.js';
 import type { OutlineGlyph } from './outline-font.js';
 
 /** [inkLeft, inkRight, inkTop, inkBottom] of one part in units of the font height; y up from the baseline. */
@@ -64,9 +64,11 @@ export function matchParts(parts: readonly (readonly number[][])[], g: OutlineGl
 
 /**
  * Each part stretched into its matched box (units of the height `h`, width stretch `sx`), as one outline in dots;
- * each part `widen` dots narrower and centred, for filling with heavier vertical strokes (see fitGlyph).
+ * each part `widen` dots narrower and centred, for filling with heavier vertical strokes (see fitGlyph), `anchored`
+ * parts hung from the baseline as fitGlyph hangs them.
  */
-export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0, widen = 0): PlacedOutline | null {
+export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0, widen = 0,
+  anchored = false): PlacedOutline | null {
   const parts = glyphParts(g);
   const matched = matchParts(parts, g, glyphBox, boxes);
   if (!matched) return null;
@@ -74,7 +76,6 @@ export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly Par
     const e = extentOf(part);
     const [left, right, top, bottom] = matched[i];
     const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, e.maxX - e.minX);
-    const gy = ((top - bottom) * h) / Math.max(1, e.maxY - e.minY);
-    return placeContours(g, part, gx, gy, shift + left * h * sx + widen / 2 - e.minX * gx, -(bottom * h - e.minY * gy));
+    return placeContours(g, part, gx, verticalFit(e.minY, e.maxY, bottom * h, top * h, anchored), shift + left * h * sx + widen / 2 - e.minX * gx);
   })));
 }

@@ -109,6 +109,8 @@ export interface GlyphRunElement extends ElementBase {
    * by half of it on each side, before the glyph is turned. Absent: filled as outlined.
    */
   widen?: number;
+  /** Sub-scanlines a dot row of its anti-aliased glyphs is sampled with (font 0: 16); absent: 4. */
+  coverageRows?: number;
 }
 
 export type DisplayElement = RectElement | PathElement | BitmapElement | GlyphRunElement;

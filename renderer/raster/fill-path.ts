@@ -8,8 +8,8 @@ import type { Raster } from './raster.js';
 export type Contour = ArrayLike<number>;
 
 /**
- * Fills the union of `contours` (non-zero winding) into `raster`. Each pixel gets the exact share
- * of its area covered (4x vertical supersampling of the signed-area accumulation per scanline).
+ * Fills the union of `contours` (non-zero winding) into `raster`. Each pixel gets the share of its area covered:
+ * exact along a sub-scanline, sampled on SUB_ROWS sub-scanlines per row.
  */
 export function fillPath(raster: Raster, contours: readonly Contour[], mode: InkMode = 'black'): void {
   // Only the part on the raster is rasterized: memory stays bounded by the label size.
@@ -25,7 +25,8 @@ export interface CoverageMask {
   cov: Uint8Array;
 }
 
-const SUB = 4; // vertical sub-scanlines per pixel row
+/** Vertical sub-scanlines per pixel row unless a caller asks for more. */
+const SUB_ROWS = 4;
 
 /** Largest unclipped mask (a glyph far bigger than any label is not drawn). */
 const MAX_UNCLIPPED = 16e6;
@@ -37,8 +38,10 @@ export interface Clip { x0: number; y0: number; x1: number; y1: number }
  * Rasterizes contours into a coverage mask positioned at integer (x, y), or null when empty.
  * With `clip`, only the part inside it is computed. `widen` (dots) grows every filled span by half of it on
  * each side, sub-scanline by sub-scanline: vertical strokes get heavier, horizontal ones keep their weight.
+ * `rows` sub-scanlines sample each pixel row: an edge lands within 1 / (2 rows) of a dot of where it is, and half
+ * coverage (the ink threshold) is crossed up to that much early.
  */
-export function coverageMask(contours: readonly Contour[], clip?: Clip, widen = 0): CoverageMask | null {
+export function coverageMask(contours: readonly Contour[], clip?: Clip, widen = 0, rows = SUB_ROWS): CoverageMask | null {
   const { minX, minY, maxX, maxY } = extentOf(contours);
   if (!(minX < maxX) || !(minY < maxY)) return null;
   const half = widen / 2;
@@ -67,8 +70,8 @@ export function coverageMask(contours: readonly Contour[], clip?: Clip, widen = 
     }
   }
   const order: number[] = [];
-  for (let s = 0; s < h * SUB; s++) {
-    const sy = (s + 0.5) / SUB;
+  for (let s = 0; s < h * rows; s++) {
+    const sy = (s + 0.5) / rows;
     xs.length = 0; dirs.length = 0;
     for (let e = 0; e < edges.length; e += 5) {
       const ey0 = edges[e + 1], ey1 = edges[e + 3];
@@ -81,7 +84,7 @@ export function coverageMask(contours: readonly Contour[], clip?: Clip, widen = 
     order.length = 0;
     for (let k = 0; k < xs.length; k++) order.push(k);
     order.sort((a, b) => xs[a] - xs[b]);
-    const row = Math.floor(s / SUB) * w;
+    const row = Math.floor(s / rows) * w;
     let wind = 0;
     // Filled spans, neighbours joined, so that a widened span never counts a pixel twice.
     let a = NaN, b = NaN;
@@ -97,7 +100,7 @@ export function coverageMask(contours: readonly Contour[], clip?: Clip, widen = 
   }
   const out = new Uint8Array(w * h);
   for (let i = 0; i < out.length; i++) {
-    const v = Math.round((cov[i] / SUB) * 255);
+    const v = Math.round((cov[i] / rows) * 255);
     out[i] = v > 255 ? 255 : v;
   }
   return { x: x0, y: y0, w, h, cov: out };

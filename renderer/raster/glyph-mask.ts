@@ -37,10 +37,17 @@ export function rotateMask(m: GlyphMask, o: Orientation): GlyphMask {
     : { x: m.y, y: -(m.x + w), w: h, h: w, cov: out };
 }
 
+/**
+ * Coverage from which a crisp glyph's pixel is ink: the legacy service draws reversed text without anti-aliasing
+ * and inks every pixel the outline touches (labelize text_fo_n: the stems of N at ^A0N,,28 are 5 dots where half
+ * coverage gives 4). 8 of 255 rather than 1 so that rounding slivers of an edge stay paper.
+ */
+const CRISP_INK = 8;
+
 /** Thresholds a mask to pure ink/paper (reverse-printed fields come out this way). */
 export function binarize(m: GlyphMask): GlyphMask {
   const cov = new Uint8Array(m.cov.length);
-  for (let i = 0; i < cov.length; i++) cov[i] = m.cov[i] >= 128 ? 255 : 0;
+  for (let i = 0; i < cov.length; i++) cov[i] = m.cov[i] >= CRISP_INK ? 255 : 0;
   return { ...m, cov };
 }
 
@@ -59,21 +66,21 @@ export class GlyphCache extends BoundedCache<GlyphMask> {
 /** This thread's glyph masks. */
 export const glyphCache = new GlyphCache();
 
-/** Names the masks of one font (Face key) at one orientation, crispness and widening: built once per glyph run. */
-export function maskGroup(font: string, o: Orientation, crisp: boolean, widen = 0): string {
-  return `${font}:${o}:${crisp ? 1 : 0}:${widen}`;
+/** Names the masks of one font (Face key) at one orientation, crispness, widening and sub-scanlines a row: built once per glyph run. */
+export function maskGroup(font: string, o: Orientation, crisp: boolean, widen = 0, rows?: number): string {
+  return `${font}:${o}:${crisp ? 1 : 0}:${widen}:${rows ?? ''}`;
 }
 
 /**
  * The mask of a run's glyph: its outline (upright, relative to the pen) turned to the run's orientation,
- * thresholded when crisp, its vertical strokes `widen` dots heavier (coverageMask); memoised in `group` (maskGroup
- * of the run) by glyphKey.
+ * thresholded when crisp, its vertical strokes `widen` dots heavier, sampled with the run's sub-scanlines per row
+ * (coverageMask); memoised in `group` (maskGroup of the run) by glyphKey.
  */
 export function glyphMask(group: string, run: GlyphRunElement, g: PlacedGlyph): GlyphMask | null {
   const key = glyphKey(g.cp, g.shift);
   const kept = glyphCache.find(group, key);
   if (kept !== undefined) return kept;
-  const upright = coverageMask(run.outlines[glyphName(g.cp, g.shift)] ?? [], undefined, run.widen ?? 0);
+  const upright = coverageMask(run.outlines[glyphName(g.cp, g.shift)] ?? [], undefined, run.widen ?? 0, run.coverageRows);
   const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation) : null;
   return glyphCache.keep(group, key, m && run.crisp ? binarize(m) : m);
 }

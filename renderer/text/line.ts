@@ -121,5 +121,6 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
   }
   const widen = face.widen ? { widen: face.widen } : {};
   const kept = vector ? { curves } : {};
-  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, ...kept, ...widen }, style.mode, extents);
+  const rows = face.coverageRows ? { coverageRows: face.coverageRows } : {};
+  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, ...kept, ...widen, ...rows }, style.mode, extents);
 }

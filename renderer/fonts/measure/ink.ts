@@ -120,3 +120,39 @@ export function inkParts(img: Gray, x0: number, y0: number, x1: number, y1: numb
   }
   return out;
 }
+
+/**
+ * Whole-dot offsets of the second and third copies of a glyph from the first: the legacy renderer draws every copy
+ * alike at a whole-dot pen, so the image shifted by a copy's offset matches the first copy pixel for pixel (up to the
+ * few pixels where neighbours overlap). Null when no single shift matches best (copies joined into one bar).
+ */
+export function copyOffsets(img: Gray, xs: [number, number], ys: [number, number], estimate: number): [number, number] | null {
+  const x0 = Math.floor(xs[0]), y0 = Math.floor(ys[0]), y1 = Math.ceil(ys[1]);
+  const span = Math.max(1, Math.floor(estimate * 0.9));
+  const mismatches = (d: number) => {
+    let n = 0;
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x0 + span && x + d < img.width; x++) {
+        const a = img.gray[y * img.width + x], b = img.gray[y * img.width + x + d];
+        if (a !== b) n++;
+      }
+    }
+    return n;
+  };
+  const best = (center: number): number | null => {
+    let bestD = -1, bestN = Infinity, tie = false;
+    for (let d = Math.round(center) - 2; d <= Math.round(center) + 2; d++) {
+      const n = mismatches(d);
+      if (n < bestN) { bestN = n; bestD = d; tie = false; } else if (n === bestN) tie = true;
+    }
+    return tie ? null : bestD;
+  };
+  const d1 = best(estimate), d2 = best(2 * estimate);
+  return d1 !== null && d2 !== null ? [d1, d2] : null;
+}
+
+/** The advances a for which whole-dot pens round(a) and round(2a) (halves up) land on the copies' offsets. */
+export function advanceRange([d1, d2]: [number, number]): [number, number] | null {
+  const lo = Math.max(d1 - 0.5, (d2 - 0.5) / 2), hi = Math.min(d1 + 0.5, (d2 + 0.5) / 2);
+  return lo < hi ? [lo, hi] : null;
+}
