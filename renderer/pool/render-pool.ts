@@ -159,12 +159,12 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     });
   });
 
-  /** Posts a task; again, once, when its worker retired (exited between tasks) before taking it. */
-  const post = <R>(task: () => { task: PoolTask; transferList?: MessagePort[]; asked?: () => boolean }, hardStop: AbortSignal, retries = 1): Promise<R> => {
-    const { task: t, transferList, asked } = task();
-    return (piscina.run(t, { signal: hardStop, ...(transferList && { transferList }) }) as Promise<R>).catch((err: unknown) => {
+  /** Posts the task `make` makes; again, once (made anew), when its worker retired (exited between tasks) before taking it. */
+  const post = <R>(make: () => { task: PoolTask; transferList?: MessagePort[]; asked?: () => boolean }, hardStop: AbortSignal, retries = 1): Promise<R> => {
+    const { task, transferList, asked } = make();
+    return (piscina.run(task, { signal: hardStop, ...(transferList && { transferList }) }) as Promise<R>).catch((err: unknown) => {
       const retired = !hardStop.aborted && !asked?.() && /^worker exited with code: 0$/.test(String((err as Error)?.message));
-      if (retired && retries > 0 && !closing) return post<R>(task, hardStop, retries - 1);
+      if (retired && retries > 0 && !closing) return post<R>(make, hardStop, retries - 1);
       throw err;
     });
   };
