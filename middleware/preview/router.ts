@@ -55,8 +55,8 @@ export interface PreviewRouterOptions {
   /** Keys that may see layouts and shadow cases (the legacy router's key store). */
   keyStore: KeyStore;
   /**
-   * From the renderer: element boxes and ZPL spans for hover highlighting. A render pool's `layout` keeps costly
-   * documents off the event loop; the in-process `layout()` is for hosts without one.
+   * From the renderer: element boxes and ZPL spans for hover highlighting. A render pool's `fieldBoxes` keeps costly
+   * documents off the event loop; the in-process `fieldBoxes()` is for hosts without one.
    */
   layout: PreviewLayoutFn;
   /** Where the page finds the legacy API (default /compatibility/legacy/v1). */
