@@ -29,8 +29,6 @@ export interface Face {
   readonly widen?: number;
   /** Sub-scanlines per dot row its glyphs are anti-aliased with (coverageMask); absent: the default 4. */
   readonly coverageRows?: number;
-  /** Whether the face draws at sub-dot pen positions (outline fonts with fractional advances). */
-  readonly subpixel?: boolean;
   /** Line pitch inside a ^TB block when it differs from the cell height (font 0 spaces lines wider there). */
   readonly textBlockPitch?: number;
   /** Character substitution the font makes (font B has upper case only). */

@@ -171,8 +171,6 @@ export function font0Face(height: number, width: number): Face {
       const b = box(cp);
       return b ? b[0] * h * sx : h * 0.5 * sx;
     },
-    // Whole-dot pens (round of the exact pen): the legacy renderer draws every copy of a glyph alike.
-    subpixel: false,
     outline: (cp, shift = 0) => placed(cp, shift),
   };
 }

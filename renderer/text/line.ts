@@ -72,9 +72,6 @@ export interface RunStyle {
   reverse?: boolean;
 }
 
-/** Sub-dot pen positions of outline fonts are kept to this fraction of a dot. */
-const SUBPIXELS = 4;
-
 /** Lays out `text` as one glyph run with the pen starting at frame point (u, v) on the baseline. */
 export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: number, v: number, style: RunStyle): void {
   const cps = codePoints(text, face);
@@ -89,14 +86,12 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
   for (let i = 0; i < cps.length; i++) {
     const cp = cps[i];
     const adv = face.advance(cp) + style.gap;
-    let pu: number, pv: number, shift = 0;
+    // Pens on whole dots, every font (the legacy renderer draws every copy of a glyph alike): no glyph has a sub-dot shift.
+    const shift = 0;
+    let pu: number, pv: number;
     if (style.vertical) { pu = u; pv = v + i * (face.height + style.gap); }
     else if (style.reverse) { pu = u + Math.round(total - pen - adv); pv = v; }
-    else if (face.subpixel) {
-      // Whole dots for the position, the rest (in quarters) drawn into the glyph.
-      const q = Math.round(pen * SUBPIXELS);
-      pu = u + Math.floor(q / SUBPIXELS); pv = v; shift = (q % SUBPIXELS) / SUBPIXELS;
-    } else { pu = u + Math.round(pen); pv = v; }
+    else { pu = u + Math.round(pen); pv = v; }
     pen += adv;
     const [px, py] = toLabel(frame, pu, pv);
     // Glyphs wholly off the label are not laid out (huge fonts, far-away fields).
@@ -110,12 +105,7 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
       extents.set(id, outline);
       if (!outline) continue;
       outlines[glyphName(cp, shift)] = outline.polygons;
-      if (vector) {
-        // The unshifted outline and its curves too: vector backends draw one shape per glyph and move it by the shift.
-        const upright = shift === 0 ? outline : face.outline(cp, 0);
-        if (upright && !(`${cp}:0` in outlines)) outlines[`${cp}:0`] = upright.polygons;
-        if (upright && !(cp in curves)) curves[cp] = upright.curves;
-      }
+      if (vector) curves[cp] = outline.curves;
     } else if (known === null) continue;
     glyphs.push({ cp, x: Math.round(px), y: Math.round(py), shift });
   }
