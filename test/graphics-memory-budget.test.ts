@@ -7,6 +7,7 @@ import { deflateSync } from 'node:zlib';
 import request from 'supertest';
 import { layout, render, RenderError, type RenderRequest } from '../renderer/index.js';
 import { BASE, buildApp, KEYS } from './helpers/http-app.js';
+import { qrCodesDocument } from './helpers/qr-codes.js';
 
 const PNG: RenderRequest = { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0 };
 const MB2 = 2 * 1024 * 1024;
@@ -84,11 +85,9 @@ describe('document memory budget', function () {
   });
 
   it('claims the display list: a label of QR codes past the budget is refused, naming the display list', async () => {
-    const qr = (i: number) => `^FO${i % 40},${i % 60}^BQN,2,4^FDMA,${String(i).padStart(4, '0')}${'X1Y2Z3'.repeat(100)}^FS`;
-    const zpl = (n: number) => `^XA${Array.from({ length: n }, (_, i) => qr(i)).join('')}^XZ`;
     const budget = 4 * MB2; // the raster's 2 MB and about 2,000 module rects a code
-    expect((await render(zpl(2), { ...PNG, maxDocumentBytes: budget })).pages).to.equal(1);
-    const err = await failure(render(zpl(40), { ...PNG, maxDocumentBytes: budget }));
+    expect((await render(qrCodesDocument(2), { ...PNG, maxDocumentBytes: budget })).pages).to.equal(1);
+    const err = await failure(render(qrCodesDocument(40), { ...PNG, maxDocumentBytes: budget }));
     expect(err.code).to.equal('memory');
     expect(err.message).to.match(/^The display list needs \d+ bytes; with the \d+ bytes this document already uses, that exceeds its memory budget of 8388608 bytes$/);
   });

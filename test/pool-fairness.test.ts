@@ -8,6 +8,7 @@ import { FairQueue } from '../renderer/pool/fair-queue.js';
 import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
 import { EXPRESS_MAX_BYTES } from '../renderer/pool/render-pool.js';
 import { decodePng } from './helpers/png.js';
+import { qrCodesDocument } from './helpers/qr-codes.js';
 
 /** A job the test finishes by hand, recording when it started. */
 interface HeldJob { tenant: string; started: boolean; finish: () => void; result: Promise<string> }
@@ -169,8 +170,7 @@ describe('render pool admission', function () {
   it('keeps the express thread from small labels of much ZPL: 40 KB of QR codes on 4x6 in waits for a general thread', async () => {
     const lanes = createRenderPool({ threads: 1, expressThreads: 1, timeoutMs: 60_000 });
     try {
-      const qr = `^FO0,0^BQN,2,4^FDMA,${'X1Y2Z3'.repeat(100)}^FS`;
-      const codes = `^XA${qr.repeat(64)}^XZ`;
+      const codes = qrCodesDocument(64);
       expect(codes.length).to.be.greaterThan(EXPRESS_MAX_BYTES);
       const stop = new AbortController();
       const heavy = [0, 1].map(() => lanes.render(codes, { ...PNG, tenant: 'a', signal: stop.signal }).catch((e: RenderError) => e.code));

@@ -6,16 +6,12 @@ import { expect } from 'chai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { qrCodesDocument } from './helpers/qr-codes.js';
 import { createMemoryStores, createPreviewRouter, createRenderPool, fieldBoxes, layout, type RenderPool, type ServiceEvent } from '../index.js';
 
 const KEY = 'k_preview_layout';
 const LAYOUT_PATH = '/preview/layout/8dpmm/4x6/0';
 
-/** QR codes of 620 bytes each, `count` of them: about 8 ms of layout apiece (400 of them fill 248 KiB). */
-function qrDocument(count: number): string {
-  const field = (i: number) => `^FO${i % 50},${i % 70}^BQN,2,4^FDMA,${String(i).padStart(4, '0')}${'X1Y2Z3'.repeat(100)}^FS`;
-  return `^XA${Array.from({ length: count }, (_, i) => field(i)).join('')}^XZ`;
-}
 
 interface Site { url: string; server: Server; pool: RenderPool; events: ServiceEvent[] }
 
@@ -57,7 +53,7 @@ describe('preview layout on a render pool', function () {
   it('lays out a costly document on a worker: the server answers other requests meanwhile', async () => {
     site = await startSite(createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000 }), 1024 * 1024);
     const finished: string[] = [];
-    const costly = postLayout(site, qrDocument(150)).then(async (res) => { finished.push('layout'); return res; });
+    const costly = postLayout(site, qrCodesDocument(150)).then(async (res) => { finished.push('layout'); return res; });
     await until(() => site!.pool.stats().busy === 1);
     const css = await fetch(`${site.url}/preview/style.css`);
     finished.push('css');
@@ -71,7 +67,7 @@ describe('preview layout on a render pool', function () {
 
   it('stops a layout past the pool\'s time budget with the render timeout error, and logs it with the key', async () => {
     site = await startSite(createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 100 }), 1024 * 1024);
-    const res = await postLayout(site, qrDocument(150));
+    const res = await postLayout(site, qrCodesDocument(150));
     expect(res.status).to.equal(500);
     expect(await res.text()).to.equal('ERROR: Rendering took longer than 100 ms and was stopped');
     const timeout = site.events.find((e) => e.type === 'render_timeout');
@@ -84,7 +80,7 @@ describe('preview layout on a render pool', function () {
     site = await startSite(pool, 8 * 1024 * 1024);
     // About two minutes of layout: only a cancelled one frees the single worker within the test's timeout.
     const hangUp = new AbortController();
-    const costly = postLayout(site, qrDocument(13_000), hangUp.signal).catch((err: unknown) => err);
+    const costly = postLayout(site, qrCodesDocument(13_000), hangUp.signal).catch((err: unknown) => err);
     await until(() => pool.stats().busy === 1);
     hangUp.abort();
     expect(await costly).to.have.property('name', 'AbortError');
