@@ -65,13 +65,13 @@ function sameAsRowAbove(ink: Buffer, width: number, y: number): boolean {
 }
 
 /** Filtered rows are rebuilt for every label; small ones reuse one buffer (encoding is synchronous). */
-const REUSE_LIMIT = 16 << 20;
+export const MAX_REUSED_ROWS_BYTES = 16 << 20;
 let reusable = new Uint8Array(0);
 
 /** A buffer for `size` bytes of filtered rows, valid until the next call; contents are garbage. */
 function rowsBuffer(size: number): Uint8Array {
-  if (size > REUSE_LIMIT) return new Uint8Array(size);
-  if (reusable.length < size) reusable = new Uint8Array(Math.min(REUSE_LIMIT, Math.max(size, reusable.length * 2)));
+  if (size > MAX_REUSED_ROWS_BYTES) return new Uint8Array(size);
+  if (reusable.length < size) reusable = new Uint8Array(Math.min(MAX_REUSED_ROWS_BYTES, Math.max(size, reusable.length * 2)));
   return reusable.subarray(0, size);
 }
 

@@ -8,8 +8,12 @@ import { runInNewContext } from 'node:vm';
 import type { MessagePort } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { RenderHooks, RenderPlan } from '../api.js';
+import { MAX_REUSED_ROWS_BYTES } from '../encoders/png.js';
 import { RenderError } from '../errors.js';
+import { OUTLINE_CACHE_BYTES } from '../fonts/face.js';
 import { fieldBoxes } from '../layout/api.js';
+import { GLYPH_CACHE_BYTES } from '../raster/glyph-mask.js';
+import { MAX_KEPT_INK_BYTES } from '../raster/scratch.js';
 import { render } from '../render.js';
 import {
   CONTROL_STOP, errorToWire, ownBuffer, STOP, type AdmitAnswer, type AdmitAsk, type FieldBoxesReply, type FieldBoxesTask, type PoolTask,
@@ -18,8 +22,14 @@ import {
 
 /** Idle this long after a task, the worker looks at its memory (big renders leave big garbage behind). */
 const IDLE_CHECK_MS = 1_000;
-/** This thread's heap and array buffers above this when idle are collected at once, so RSS comes back. */
-const COLLECT_ABOVE_BYTES = 40 * 1024 * 1024;
+/**
+ * What a worker keeps between renders on purpose: glyph masks, placed outlines, the spare raster and the PNG row
+ * buffer, each bounded, plus about 32 MB of code and heap. Collecting below this only threw away warm caches and
+ * compiled code: a worker idle for a second then took 200 ms longer over its next few labels.
+ */
+const KEPT_BYTES = GLYPH_CACHE_BYTES + OUTLINE_CACHE_BYTES + MAX_KEPT_INK_BYTES + MAX_REUSED_ROWS_BYTES + 32 * 1024 * 1024;
+/** This thread's heap and array buffers above this when idle (what big renders leave behind) are collected at once, so RSS comes back. */
+const COLLECT_ABOVE_BYTES = KEPT_BYTES;
 /** Still above this a while after collecting: the worker exits and the pool starts a fresh one. */
 const RETIRE_ABOVE_BYTES = 256 * 1024 * 1024;
 
