@@ -5,16 +5,15 @@
 // answers some or all requests, or shadows ours.
 
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import Router from 'router';
 import {
-  leaseSharedRenderer, RenderError, type OutputFormat, type PdfMode, type RenderHooks, type RenderRequest, type RenderResult,
+  leaseSharedRenderer, RenderError, type OutputFormat, type PdfMode, type RenderHooks, type RenderPlan, type RenderRequest, type RenderResult,
 } from '../renderer/index.js';
 import { ENDPOINTS, expressPath, GRAPHICS_ENDPOINT, routeOf, type EndpointSpec } from './api-table.js';
 import { authorize, requestKey, requestKeyLabel } from './authorize.js';
 import { corsMiddleware, type CorsOption } from './cors.js';
 import { StoreUnavailableError } from './deadline.js';
-import { accessEvents, elapsedMs, noteRendered } from './events/access-events.js';
+import { accessEvents, noteRendered, renderTiming } from './events/access-events.js';
 import { createLogger, logEvents, logEventsAsText, type EventLogger } from './events/log-events.js';
 import { createEventSink, type EventSink } from './events/service-events.js';
 import { graphicsEndpoint } from './graphics/endpoint.js';
@@ -42,7 +41,10 @@ import { formatWarnings } from './warnings.js';
 
 export const LEGACY_MOUNT_PATH = '/compatibility/legacy/v1';
 
-/** `hooks.admit` is where the router reserves the document's pages; a renderer that never calls it is booked after. */
+/**
+ * `hooks.admit` is where the router reserves the document's pages; a renderer that never calls it is booked after.
+ * `hooks.started` ends the render's time in a queue (metrics and access lines count queueing and rendering apart).
+ */
 export type RenderFunction = (zpl: Uint8Array | string, req: RenderRequest, hooks?: RenderHooks) => Promise<RenderResult>;
 
 /**
@@ -304,7 +306,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     const hangUp = new AbortController();
     res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
     let result: RenderResult;
-    const renderStarted = performance.now();
+    const timing = renderTiming();
     try {
       result = await render(zpl, {
         dpmm,
@@ -318,16 +320,19 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
         ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
         signal: hangUp.signal,
         tenant: requestKey(res).id,
-      }, pages.limited ? {
+      }, {
+        started: timing.started,
         // The whole document's pages are reserved once known, before drawing: concurrent documents
         // overshoot the day's limit by at most one document.
-        admit: async (plan) => {
-          const exceeded = await pages.reserve(plan.pages);
-          if (exceeded) throw new PagesExceededError(exceeded);
-        },
-      } : {});
+        ...(pages.limited && {
+          admit: async (plan: RenderPlan) => {
+            const exceeded = await pages.reserve(plan.pages);
+            if (exceeded) throw new PagesExceededError(exceeded);
+          },
+        }),
+      });
     } catch (err) {
-      noteRendered(res, { renderMs: elapsedMs(renderStarted) });
+      noteRendered(res, timing.done());
       await pages.settle(0);
       if (err instanceof PagesExceededError) {
         sendRateLimited(res, err.exceeded, emit);
@@ -335,16 +340,16 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
       }
       throw err;
     }
-    const renderMs = elapsedMs(renderStarted);
+    const times = timing.done();
     if (fallback && result.unsupported.length > 0) {
       await forwardInstead(fallback, `unsupported ${result.unsupported.join(' ')}`, result.unsupported);
       return;
     }
     emit({
       type: 'render', requestId: String(locals(res).requestId), dpmm, format,
-      labels: result.totalCount, pages: result.pages, durationMs: renderMs,
+      labels: result.totalCount, pages: result.pages, durationMs: times.renderMs, queuedMs: times.queuedMs,
     });
-    noteRendered(res, { labels: result.totalCount, pages: result.pages, renderMs });
+    noteRendered(res, { labels: result.totalCount, pages: result.pages, ...times });
     notCounted(res, await pages.settle(result.pages));
 
     res.statusCode = 200;

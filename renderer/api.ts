@@ -72,6 +72,8 @@ export interface RenderHooks {
   admit?: (plan: RenderPlan) => Promise<void> | void;
   /** Called between fields and between labels; throwing stops the render with that error (cancel, time budget). */
   checkpoint?: () => void;
+  /** Called once when rendering begins: on a render pool, when a thread takes the render after its wait in the queue. */
+  started?: () => void;
 }
 
 export interface RenderResult {

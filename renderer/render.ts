@@ -28,6 +28,7 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest, hooks
 }
 
 async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks): Promise<RenderResult> {
+  hooks.started?.();
   const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
   const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));
   const pixels = widthDots * heightDots;

@@ -18,7 +18,9 @@ import {
   type EventSink,
   type KeyStore,
   type LegacyRouterOptions,
+  type RenderFunction,
   type RenderPoolStats,
+  type ServiceEvent,
 } from '../middleware/index.js';
 import { RenderError } from '../renderer/index.js';
 import { KEY_RECORDS, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
@@ -131,6 +133,32 @@ describe('ops router', () => {
       expect(sample(text, 'zpl_render_pool_workers')).to.equal(2);
       expect(sample(text, 'zpl_render_pool_recycled_workers')).to.equal(3);
       expect(text).to.contain('process_cpu_user_seconds_total');
+    });
+
+    it('counts waiting for a render thread apart from rendering (the render\'s started hook ends the wait)', async () => {
+      const fake = recordingRender();
+      const queued: RenderFunction = async (zpl, req, hooks) => {
+        await new Promise((resolve) => setTimeout(resolve, 60)); // in a queue
+        hooks?.started?.();
+        return fake(zpl, req);
+      };
+      const { app, events } = await opsApp({ render: queued });
+      const lines: ServiceEvent[] = [];
+      events.subscribe((e) => { if (e.type === 'request_done') lines.push(e); });
+      expect((await post(app, KEYS.all).send(ZPL)).status).to.equal(200);
+      const text = (await request(app).get('/metrics')).text;
+      expect(sample(text, 'zpl_render_queue_seconds_count{dpmm="8",format="png"}')).to.equal(1);
+      expect(sample(text, 'zpl_render_queue_seconds_sum{dpmm="8",format="png"}')).to.be.at.least(0.06);
+      expect(sample(text, 'zpl_render_duration_seconds_count{dpmm="8",format="png"}')).to.equal(1);
+      expect(lines[0]).to.include.keys('queuedMs', 'renderMs');
+      expect((lines[0] as { queuedMs: number }).queuedMs).to.be.at.least(60);
+
+      // A render function that never says when it started counts its whole time as rendering.
+      const plain = await opsApp({ render: async (zpl, req) => { await new Promise((resolve) => setTimeout(resolve, 60)); return fake(zpl, req); } });
+      expect((await post(plain.app, KEYS.all).send(ZPL)).status).to.equal(200);
+      const plainText = (await request(plain.app).get('/metrics')).text;
+      expect(sample(plainText, 'zpl_render_queue_seconds_sum{dpmm="8",format="png"}')).to.equal(0);
+      expect(sample(plainText, 'zpl_render_duration_seconds_sum{dpmm="8",format="png"}')).to.be.at.least(0.06);
     });
 
     it('counts 503s by cause: key store, and an overloaded render pool', async () => {

@@ -122,6 +122,22 @@ describe('render pool admission', function () {
     expect(order).to.deep.equal(['a-slow', 'b', 'a0', 'a1', 'a2', 'a3']);
   });
 
+  it('calls started when a thread takes the render: never for one dropped while queued, after the one ahead for the next', async () => {
+    const log: string[] = [];
+    const slow = new AbortController();
+    const first = pool.render(SLOW[0], { ...SLOW[1], signal: slow.signal }, { started: () => log.push('first started') })
+      .catch(() => log.push('first stopped'));
+    const gone = new AbortController();
+    const dropped = pool.render(BOX, { ...PNG, signal: gone.signal }, { started: () => log.push('dropped started') });
+    const next = pool.render(BOX, PNG, { started: () => log.push('next started') }).then(() => log.push('next done'));
+    expect(log).to.deep.equal(['first started']);
+    gone.abort();
+    expect((await refusal(dropped)).code).to.equal('cancelled');
+    slow.abort();
+    await Promise.all([first, next]);
+    expect(log).to.deep.equal(['first started', 'first stopped', 'next started', 'next done']);
+  });
+
   it('stops a running render whose caller went away at its next checkpoint, without replacing the worker', async () => {
     const hangUp = new AbortController();
     const running = pool.render(SLOW[0], { ...SLOW[1], signal: hangUp.signal });

@@ -12,7 +12,10 @@ import type { Emit } from './service-events.js';
 export interface RenderedSummary {
   labels?: number;
   pages?: number;
+  /** Rendering, from a thread taking the render (queueing not included). */
   renderMs?: number;
+  /** Waiting for a render thread. */
+  queuedMs?: number;
 }
 
 /** Records what the request rendered, for its access line. */
@@ -24,6 +27,22 @@ export function noteRendered(res: Response, summary: RenderedSummary): void {
 /** Milliseconds since a performance.now() reading, to 0.01 ms. */
 export function elapsedMs(since: number): number {
   return Math.round((performance.now() - since) * 100) / 100;
+}
+
+/**
+ * Times one render from now: pass `started` as its RenderHooks.started; `done` splits the time since into
+ * waiting for a thread and rendering (a render function that never calls `started` counts all as rendering).
+ */
+export function renderTiming(): { started: () => void; done: () => { queuedMs: number; renderMs: number } } {
+  const asked = performance.now();
+  let began: number | undefined;
+  return {
+    started: () => { began ??= performance.now(); },
+    done: () => {
+      const from = began ?? asked;
+      return { queuedMs: Math.round((from - asked) * 100) / 100, renderMs: elapsedMs(from) };
+    },
+  };
 }
 
 export interface AccessEventOptions {

@@ -17,8 +17,10 @@ export interface RequestDoneEvent {
   labels?: number;
   /** Label pages drawn into the answer. */
   pages?: number;
-  /** Time spent rendering, waiting for a worker included. */
+  /** Time spent rendering, from a thread taking the render. */
   renderMs?: number;
+  /** Time the render waited for a thread. */
+  queuedMs?: number;
   /** Body bytes sent, when the answer declared them. */
   bytes?: number;
   durationMs: number;
@@ -38,7 +40,10 @@ export interface RenderEvent {
   format: string;
   labels: number;
   pages: number;
+  /** Rendering, from a thread taking the render. */
   durationMs: number;
+  /** Waiting for a render thread before that. */
+  queuedMs: number;
 }
 
 /** A request refused by a key check (401, 403). */

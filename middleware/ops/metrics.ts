@@ -44,7 +44,11 @@ export function createServiceMetrics(options: ServiceMetricsOptions): ServiceMet
     labelNames: ['route', 'method'] as const, buckets: REQUEST_SECONDS_BUCKETS, registers,
   });
   const renderSeconds = new Histogram({
-    name: 'zpl_render_duration_seconds', help: 'Time one render took here (waiting for a worker included), by density and format.',
+    name: 'zpl_render_duration_seconds', help: 'Time one render took here, from a worker thread taking it (queueing not included), by density and format.',
+    labelNames: ['dpmm', 'format'] as const, buckets: RENDER_SECONDS_BUCKETS, registers,
+  });
+  const renderQueueSeconds = new Histogram({
+    name: 'zpl_render_queue_seconds', help: 'Time a render waited for a worker thread before rendering, by density and format.',
     labelNames: ['dpmm', 'format'] as const, buckets: RENDER_SECONDS_BUCKETS, registers,
   });
   const documentLabels = new Counter({
@@ -126,6 +130,7 @@ export function createServiceMetrics(options: ServiceMetricsOptions): ServiceMet
         break;
       case 'render':
         renderSeconds.observe({ dpmm: String(event.dpmm), format: event.format }, event.durationMs / 1000);
+        renderQueueSeconds.observe({ dpmm: String(event.dpmm), format: event.format }, event.queuedMs / 1000);
         documentLabels.inc({ format: event.format }, event.labels);
         pagesRendered.inc({ format: event.format }, event.pages);
         break;

@@ -210,7 +210,10 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     if (closing) throw new RenderError('failed', 'The renderer is shutting down');
     const { signal, tenant, ...wireReq } = req;
     const small = !(req.format === 'pdf' && req.index === undefined) && isSmall(zpl, req);
-    return queue.run(tenant ?? '', signal, (release) => runOnWorker(renderJob(zpl, wireReq, hooks), signal, release), small);
+    return queue.run(tenant ?? '', signal, (release) => {
+      hooks.started?.();
+      return runOnWorker(renderJob(zpl, wireReq, hooks), signal, release);
+    }, small);
   };
 
   const fieldBoxes: PoolFieldBoxesFn = async (zpl, req) => {
