@@ -23,13 +23,13 @@ import {
 /** Idle this long after a task, the worker looks at its memory (big renders leave big garbage behind). */
 const IDLE_CHECK_MS = 1_000;
 /**
- * What a worker keeps between renders on purpose: glyph masks, placed outlines, the spare raster and the PNG row
- * buffer, each bounded, plus about 32 MB of code and heap. Collecting below this only threw away warm caches and
- * compiled code: a worker idle for a second then took 200 ms longer over its next few labels.
+ * Heap and array buffers above this when idle (what big renders leave behind) are collected at once, so RSS comes
+ * back. Below it is what a worker keeps on purpose: glyph masks, placed outlines, the spare raster and the PNG row
+ * buffer, each bounded, plus about 32 MB of code and heap. Collecting those bought nothing back (they stay
+ * referenced) and cost the next burst: a forced collection drops compiled code and shrinks the young generation,
+ * and a worker idle for a second took 200 ms longer over its next few labels.
  */
-const KEPT_BYTES = GLYPH_CACHE_BYTES + OUTLINE_CACHE_BYTES + MAX_KEPT_INK_BYTES + MAX_REUSED_ROWS_BYTES + 32 * 1024 * 1024;
-/** This thread's heap and array buffers above this when idle (what big renders leave behind) are collected at once, so RSS comes back. */
-const COLLECT_ABOVE_BYTES = KEPT_BYTES;
+const COLLECT_ABOVE_BYTES = GLYPH_CACHE_BYTES + OUTLINE_CACHE_BYTES + MAX_KEPT_INK_BYTES + MAX_REUSED_ROWS_BYTES + 32 * 1024 * 1024;
 /** Still above this a while after collecting: the worker exits and the pool starts a fresh one. */
 const RETIRE_ABOVE_BYTES = 256 * 1024 * 1024;
 
