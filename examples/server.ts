@@ -89,6 +89,9 @@ export function buildApp(parts: ServiceParts): ServiceApp {
     layout: renderer.layout,
     apiPath: legacyPaths[0],
     emit: events.emit,
+    // Layouts count against the same per-second limits as the API's requests.
+    usageStore: stores.usageStore,
+    ...(parts.config.limits.organizationRequestsPerSecond !== undefined && { organizationRequestsPerSecond: parts.config.limits.organizationRequestsPerSecond }),
     ...(parts.config.shadow.storeDir !== undefined && { shadowDir: parts.config.shadow.storeDir }),
     ...(parts.config.limits.maxLabels !== undefined && { maxLabels: parts.config.limits.maxLabels }),
   }));

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import request from 'supertest';
 import { qrCodesDocument } from './helpers/qr-codes.js';
 import { createMemoryStores, createPreviewRouter, createRenderPool, fieldBoxes, layout, type RenderPool, type ServiceEvent } from '../index.js';
 
@@ -94,6 +95,28 @@ describe('preview layout on a render pool', function () {
     const res = await postLayout(site, '^XA^FO10,10^GB100,50,3^FS^XZ', undefined, '/preview/layout/8dpmm/4x6/5');
     expect(res.status).to.equal(404);
     expect(await res.text()).to.equal('ERROR: Requested 6th label but ZPL only generated 1 label');
+  });
+});
+
+describe('preview layout limits', () => {
+  it('counts each layout against the key\'s requests per second, with the usage store the API uses', async () => {
+    const stores = createMemoryStores();
+    await stores.keyStore.add({ key: 'k_slow', scope: 'all', requestsPerSecond: 2 });
+    await stores.keyStore.add({ key: 'k_free', scope: 'all' });
+    const now = () => new Date('2026-11-27T06:00:00.250Z'); // one second's window for the whole test
+    const app = express().use(createPreviewRouter({ keyStore: stores.keyStore, layout: fieldBoxes, usageStore: stores.usageStore, now }));
+    const post = (key: string) => request(app).post(LAYOUT_PATH).set('X-API-Key', key).send('^XA^FO10,10^GB100,50,3^FS^XZ');
+    expect((await post('k_slow')).status).to.equal(200);
+    expect((await post('k_slow')).status).to.equal(200);
+    const third = await post('k_slow');
+    expect(third.status).to.equal(429);
+    expect(third.body).to.include({ error: 'rate_limited' });
+    expect(third.headers['retry-after']).to.equal('1');
+    expect((await post('k_free')).status).to.equal(200); // another key is not held back
+
+    // Without the usage store, layouts are not counted (a router built before this option keeps working).
+    const uncounted = express().use(createPreviewRouter({ keyStore: stores.keyStore, layout: fieldBoxes }));
+    for (let i = 0; i < 3; i++) expect((await request(uncounted).post(LAYOUT_PATH).set('X-API-Key', 'k_slow').send('^XA^XZ')).status).to.equal(200);
   });
 });
 

@@ -13,9 +13,11 @@ import { sendBody, setHeaders, type LegacyRequest as Request, type LegacyRespons
 import type { Emit } from '../events/service-events.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { parseDensity, parseDimensions, parseIndex } from '../path-params.js';
+import { limitRequestRate } from '../rate-limits.js';
 import { readRequestBody } from '../request-body.js';
 import { requestId } from '../request-id.js';
-import { LEGACY_MOUNT_PATH, DEFAULT_STORE_TIMEOUT_MS } from '../router.js';
+import { LEGACY_MOUNT_PATH, DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND, DEFAULT_STORE_TIMEOUT_MS } from '../router.js';
+import type { UsageStore } from '../usage/usage-store.js';
 import { readShadowCase, readShadowReport } from './shadow-report.js';
 
 export interface PreviewLayoutOptions {
@@ -67,6 +69,15 @@ export interface PreviewRouterOptions {
   maxBodyBytes?: number;
   maxLabels?: number;
   maxPixels?: number;
+  /**
+   * The legacy router's usage store: when given, each layout counts as a request against the key's requests per
+   * second (and `organizationRequestsPerSecond`, default 100), as renders do, so the page cannot spend worker time
+   * past them. Without it layouts are only queued fairly.
+   */
+  usageStore?: UsageStore;
+  organizationRequestsPerSecond?: number;
+  /** The clock of the per-second windows (default: the system's). */
+  now?: () => Date;
   storeTimeoutMs?: number;
   /** The service's event sink (refusals, failures); default: events go nowhere but failures to `log`. */
   emit?: Emit;
@@ -87,12 +98,16 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
   const router = Router();
   const emit: Emit = options.emit ?? (() => {});
   // Each keyed route gets a request id first, as the legacy API's answers do.
-  const withKey = [requestId, authorize({
-    keyStore: options.keyStore,
-    storeTimeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
-    now: () => new Date(),
+  const storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  const now = options.now ?? (() => new Date());
+  const withKey = [requestId, authorize({ keyStore: options.keyStore, storeTimeoutMs, now, emit })] as const;
+  const counted = options.usageStore ? [limitRequestRate({
+    usageStore: options.usageStore,
+    organizationRequestsPerSecond: options.organizationRequestsPerSecond ?? DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
+    storeTimeoutMs,
+    now,
     emit,
-  })] as const;
+  })] : [];
 
   const page = (file: string) => async (_req: Request, res: Response): Promise<void> => {
     const html = await readFile(new URL(file, WEB_DIR), 'utf8');
@@ -109,7 +124,7 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
     sendBody(res, 200, 'text/javascript; charset=utf-8', await readFile(new URL(name, SCRIPT_DIR)));
   });
 
-  router.post('/preview/layout/:dpmm/:dims/:index', ...withKey, async (req: Request, res: Response) => {
+  router.post('/preview/layout/:dpmm/:dims/:index', ...withKey, ...counted, async (req: Request, res: Response) => {
     // A client that hangs up cancels its layout, as it does a render.
     const hangUp = new AbortController();
     res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
