@@ -21,6 +21,44 @@ export interface HttpFigures {
   serverCpuMsPerRequest?: number;
   /** CPU time of the load generator (autocannon, in this process) per request. */
   clientCpuMsPerRequest: number;
+  /** The server's own split of a request's time (its /metrics): mean ms waiting for a render thread, rendering, and in all. */
+  serverMeanMs?: { queued: number; rendering: number; request: number };
+}
+
+/** Sum and count of the series of one histogram in Prometheus text, over all its label sets. */
+function histogramTotals(text: string, name: string): { sum: number; count: number } {
+  let sum = 0, count = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name}_sum`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+    else if (line.startsWith(`${name}_count`)) count += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return { sum, count };
+}
+
+const SPLIT = { queued: 'zpl_render_queue_seconds', rendering: 'zpl_render_duration_seconds', request: 'zpl_http_request_duration_seconds' } as const;
+
+/** The histograms of SPLIT as the server's /metrics has them now (undefined when it cannot be read). */
+async function splitTotals(metricsUrl: string): Promise<Record<keyof typeof SPLIT, { sum: number; count: number }> | undefined> {
+  try {
+    const text = await (await fetch(metricsUrl)).text();
+    return {
+      queued: histogramTotals(text, SPLIT.queued), rendering: histogramTotals(text, SPLIT.rendering), request: histogramTotals(text, SPLIT.request),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Mean ms of each part between two readings. */
+function meanSplit(
+  before: Awaited<ReturnType<typeof splitTotals>>, after: Awaited<ReturnType<typeof splitTotals>>,
+): HttpFigures['serverMeanMs'] {
+  if (!before || !after) return undefined;
+  const mean = (k: keyof typeof SPLIT): number => {
+    const n = after[k].count - before[k].count;
+    return n > 0 ? ((after[k].sum - before[k].sum) / n) * 1000 : 0;
+  };
+  return { queued: mean('queued'), rendering: mean('rendering'), request: mean('request') };
 }
 
 export interface HttpRun {
@@ -115,13 +153,16 @@ export async function benchHttp(label: BenchLabel, opts: {
     await autocannon({ url, method: 'POST', headers, body: label.zpl, connections: 4, duration: 3 }); // warm-up: both workers' JIT and caches
     const levels: HttpFigures[] = [];
     for (const connections of opts.connections) {
+      const split0 = await splitTotals(`http://127.0.0.1:${port}/metrics`);
       const serverCpu0 = processCpuMs(server.pid!);
       const clientCpu0 = process.cpuUsage();
       const r = await autocannon({ url, method: 'POST', headers, body: label.zpl, connections, duration: opts.seconds, timeout: 10 });
       const clientCpu = process.cpuUsage(clientCpu0);
       const serverCpu1 = processCpuMs(server.pid!);
+      const serverMeanMs = meanSplit(split0, await splitTotals(`http://127.0.0.1:${port}/metrics`));
       const answered = Math.max(1, r.requests.total);
       levels.push({
+        ...(serverMeanMs && { serverMeanMs }),
         ...(serverCpu0 !== undefined && serverCpu1 !== undefined && { serverCpuMsPerRequest: (serverCpu1 - serverCpu0) / answered }),
         clientCpuMsPerRequest: (clientCpu.user + clientCpu.system) / 1000 / answered,
         connections,

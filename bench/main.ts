@@ -103,6 +103,15 @@ async function main(): Promise<void> {
     console.log(table(['connections', 'requests', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU ms/request', 'autocannon CPU ms/request'],
       http.levels.map((l) => [String(l.connections), String(l.requests), l.requestsPerSec.toFixed(0), String(l.p50Ms), String(l.p99Ms), String(l.errors),
         l.serverCpuMsPerRequest !== undefined ? ms(l.serverCpuMsPerRequest) : '-', ms(l.clientCpuMsPerRequest)])));
+    const split = http.levels.filter((l) => l.serverMeanMs);
+    if (split.length > 0) {
+      console.log('\nWhere a request\'s time goes, as the server counts it (its /metrics), mean ms:\n');
+      console.log(table(['connections', 'waiting for a render thread', 'rendering', 'whole request in the server', 'rest (main thread, I/O)'],
+        split.map((l) => {
+          const s = l.serverMeanMs!;
+          return [String(l.connections), ms(s.queued), ms(s.rendering), ms(s.request), ms(Math.max(0, s.request - s.queued - s.rendering))];
+        })));
+    }
     if (http.serverPeakRssBytes) console.log(`\nserver peak RSS ${mib(http.serverPeakRssBytes)}`);
     console.log();
   }
