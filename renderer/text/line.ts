@@ -101,7 +101,7 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     const id = glyphKey(cp, shift);
     const known = extents.get(id);
     if (known === undefined) {
-      const outline = face.outline(cp, shift);
+      const outline = face.outline(cp);
       extents.set(id, outline);
       if (!outline) continue;
       outlines[glyphName(cp, shift)] = outline.polygons;
