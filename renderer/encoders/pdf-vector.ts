@@ -287,7 +287,7 @@ class Painter {
     if (e.kind === 'glyphRun') {
       // Each glyph shape once per document, filled where the pen puts it (one fill per glyph, as the raster blits them).
       for (const g of e.glyphs) {
-        const outline = e.outlines[`${g.cp}:${g.shift}`];
+        const outline = e.outlines[g.cp];
         if (!outline) continue;
         // One form per glyph and orientation, from its outline with the Bézier segments kept.
         const name = this.pdf.glyph(`${e.font}:${g.cp}:${e.orientation}`, () => formOps(e.orientation, outline, e.curves?.[g.cp]));
@@ -322,7 +322,7 @@ class Painter {
         return;
       case 'glyphRun':
         for (const g of e.glyphs) {
-          const outline = e.outlines[`${g.cp}:${g.shift}`];
+          const outline = e.outlines[g.cp];
           if (outline) for (const [wx, wy] of widenOffsets(e)) glyphPath(out, e, g.x + wx, g.y + wy, outline);
         }
     }
