@@ -1,5 +1,5 @@
 // A cache bounded by the bytes of what it holds: per-thread glyph caches stay within a known size however many
-// fonts, sizes and shifts documents ask for. Glyph lookups are the hot path of text layout and painting, so a hit
+// fonts and sizes documents ask for. Glyph lookups are the hot path of text layout and painting, so a hit
 // is cheap: the key comes in two parts, a group (a font at a size, reused for a whole run) and a number in it (a
 // glyph), so no key string is built per glyph; a hit finds a slot number and marks it used in a byte array, with no
 // record to reach and nothing reordered. Room is made by second chance (CLOCK), close to least recently used: a

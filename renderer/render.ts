@@ -35,7 +35,7 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   // One label's raster at a time (PNG, raster PDF, or a vector page too full of XOR painted as pixels), its
   // encoding rows and a turned copy are claimed before interpreting.
   const turned = req.format === 'png' && (req.rotation ?? 0) !== 0;
-  // Only vector pages draw curves and unshifted glyph shapes: a PNG or raster PDF is laid out without them.
+  // Only vector pages draw glyph curves: a PNG or raster PDF is laid out without them.
   const output: OutputKind = req.format === 'pdf' && req.pdf !== 'raster' ? 'vector' : 'raster';
   const doc = openDocument(zpl, { ...req, output }, {
     reserveBytes: { bytes: pixels * (turned ? 3 : 2) + heightDots, what: `A ${widthDots}x${heightDots} dot label` },

@@ -47,7 +47,7 @@ const LABELS: Record<string, string> = {
 describe('vector PDF bytes', () => {
   it('are the same whatever the process rendered before (glyph shapes are cached across requests)', async () => {
     const zpl = '^XA^FO10,10^A0N,31^FDWavy lines 0123^FS^FO10,80^A0R,27^FDWavy^FS^XZ';
-    // First other text at other sub-dot positions, so the cache holds these glyphs from another document.
+    // First the same glyphs at other pen positions, so the cache holds them from another document.
     await render('^XA^FO13,10^A0N,31^FD  aWavy lines 0123 0123^FS^FO10,80^A0R,27^FDx Wavy^FS^XZ', { ...base, format: 'pdf' });
     const here = createHash('sha256').update((await render(zpl, { ...base, format: 'pdf' })).body).digest('hex');
     const renderModule = new URL('../renderer/render.js', import.meta.url).href;

@@ -100,7 +100,7 @@ export class PdfResources {
 
   /**
    * Name of a form XObject that fills one glyph outline (dots relative to the pen, already turned), in the
-   * current fill colour; `key` names font, code point, shift and orientation.
+   * current fill colour; `key` names font, code point and orientation.
    */
   glyph(key: string, outline: () => GlyphShape): string {
     let name = this.glyphs.get(key);
@@ -287,17 +287,11 @@ class Painter {
     if (e.kind === 'glyphRun') {
       // Each glyph shape once per document, filled where the pen puts it (one fill per glyph, as the raster blits them).
       for (const g of e.glyphs) {
-        const key = `${g.cp}:${g.shift}`;
-        const outline = e.outlines[key];
+        const outline = e.outlines[g.cp];
         if (!outline) continue;
-        // One form per glyph and orientation, from its unshifted outline (Bézier segments kept), moved by the sub-dot shift.
-        const upright = e.outlines[`${g.cp}:0`];
-        const curves = e.curves?.[g.cp];
-        const name = upright
-          ? this.pdf.glyph(`${e.font}:${g.cp}:${e.orientation}`, () => formOps(e.orientation, upright, curves))
-          : this.pdf.glyph(`${e.font}:${key}:${e.orientation}`, () => formOps(e.orientation, outline, g.shift === 0 ? curves : undefined));
-        const [dx, dy] = upright ? turn(e.orientation, g.shift, 0) : [0, 0];
-        for (const [wx, wy] of widenOffsets(e)) out.push(`q 1 0 0 1 ${n(g.x + dx + wx)} ${n(g.y + dy + wy)} cm /${name} Do Q`);
+        // One form per glyph and orientation, from its outline with the Bézier segments kept.
+        const name = this.pdf.glyph(`${e.font}:${g.cp}:${e.orientation}`, () => formOps(e.orientation, outline, e.curves?.[g.cp]));
+        for (const [wx, wy] of widenOffsets(e)) out.push(`q 1 0 0 1 ${n(g.x + wx)} ${n(g.y + wy)} cm /${name} Do Q`);
       }
       return;
     }
@@ -328,7 +322,7 @@ class Painter {
         return;
       case 'glyphRun':
         for (const g of e.glyphs) {
-          const outline = e.outlines[`${g.cp}:${g.shift}`];
+          const outline = e.outlines[g.cp];
           if (outline) for (const [wx, wy] of widenOffsets(e)) glyphPath(out, e, g.x + wx, g.y + wy, outline);
         }
     }

@@ -82,7 +82,6 @@ export function deviceFace(name: string, height: number, width: number): Face | 
     const wide = g.maxX - g.minX >= 0.7 * (m.maxX - m.minX);
     return placeOutline(g, sx, { sy, oy: 0 }, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx);
   };
-  const placed = (cp: number) => cachedOutline(key, cp, 0, place);
   return {
     key,
     height: f.cellHeight * my,
@@ -90,6 +89,6 @@ export function deviceFace(name: string, height: number, width: number): Face | 
     antialias: true,
     mapChar,
     advance: () => Math.round(ref[0]) * mx,
-    outline: (cp) => placed(cp),
+    outline: (cp) => cachedOutline(key, cp, place),
   };
 }

@@ -31,13 +31,12 @@ export function downloadedFace(obj: StoredObject, height: number, width: number)
     const g = font.glyph(cp);
     return g ? placeOutline(g, sx, { sy, oy: 0 }, 0) : null;
   };
-  const placed = (cp: number) => cachedOutline(key, cp, 0, place);
   return {
     key,
     height: h,
     baseline: Math.round(font.ascent * sy),
     antialias: true,
     advance: (cp) => (font.glyph(cp)?.advance ?? font.unitsPerEm / 2) * sx,
-    outline: (cp) => placed(cp),
+    outline: (cp) => cachedOutline(key, cp, place),
   };
 }

@@ -1,7 +1,6 @@
 // A face: one font at one size, as the layout and drawing code see it.
 
 import { BoundedCache } from '../bounded-cache.js';
-import { glyphKey } from '../layout/display-list.js';
 import type { PlacedOutline } from './place.js';
 
 export interface Face {
@@ -17,11 +16,9 @@ export interface Face {
   advance(cp: number): number;
   /**
    * Outline for orientation N in dots relative to the pen point on the baseline (y down): its polygons, the same
-   * contours with their Bézier segments kept (vector output) and the polygons' extent; null for blank glyphs. `shift` (a
-   * fraction of a dot, in quarters) moves the glyph right for sub-dot pen positions: the outline at shift s is
-   * the one at shift 0 moved s dots right (the vector PDF draws the shift-0 shape, moved).
+   * contours with their Bézier segments kept (vector output) and the polygons' extent; null for blank glyphs.
    */
-  outline(cp: number, shift?: number): PlacedOutline | null;
+  outline(cp: number): PlacedOutline | null;
   /**
    * Dots by which vertical strokes are drawn heavier than the outline: every horizontal span of the filled upright
    * outline grows by half of it on each side (font 0 as the legacy service weighs it). 0 or absent: as outlined.
@@ -53,11 +50,10 @@ function outlineBytes(o: PlacedOutline): number {
 export const outlineCache = new BoundedCache<PlacedOutline>(OUTLINE_CACHE_BYTES, MAX_CACHED_OUTLINE_BYTES, outlineBytes);
 
 /**
- * Placed glyph outlines memoised by face key, code point and shift; `place` makes a missing one (one function per
+ * Placed glyph outlines memoised by face key and code point; `place` makes a missing one (one function per
  * face, not a closure per lookup: faces look glyphs up hundreds of times a label).
  */
-export function cachedOutline(face: string, cp: number, shift: number, place: (cp: number, shift: number) => PlacedOutline | null): PlacedOutline | null {
-  const key = glyphKey(cp, shift);
-  const kept = outlineCache.find(face, key);
-  return kept !== undefined ? kept : outlineCache.keep(face, key, place(cp, shift));
+export function cachedOutline(face: string, cp: number, place: (cp: number) => PlacedOutline | null): PlacedOutline | null {
+  const kept = outlineCache.find(face, cp);
+  return kept !== undefined ? kept : outlineCache.keep(face, cp, place(cp));
 }

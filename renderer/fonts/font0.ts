@@ -38,11 +38,11 @@ function sourceFont(cp: number, named: string | null = font0Metrics.sources?.[cp
  * dots narrower and centred in it: filled with its vertical strokes `widen` dots heavier (Face.widen), it fills the box.
  * `anchored` (letters, see baselineAnchored) keeps what sits on the outline's baseline on the measured one.
  */
-export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, shift = 0, widen = 0, anchored = false): PlacedOutline | null {
+export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, widen = 0, anchored = false): PlacedOutline | null {
   if (!g.contours.length) return null;
   const [, left, right, top, bottom] = b;
   const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, g.maxX - g.minX);
-  return placeOutline(g, gx, verticalFit(g.minY, g.maxY, bottom * h, top * h, anchored), shift + left * h * sx + widen / 2 - g.minX * gx);
+  return placeOutline(g, gx, verticalFit(g.minY, g.maxY, bottom * h, top * h, anchored), left * h * sx + widen / 2 - g.minX * gx);
 }
 
 /**
@@ -50,7 +50,7 @@ export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, sh
  * base's scale, hung from the measured top. A single stretch would squash the base when the legacy
  * accent sits higher than Roboto's. Null when the glyph does not split that way.
  */
-export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, shift: number, widen = 0,
+export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, widen = 0,
   named: string | null = font0Metrics.sources?.[cp] ?? null, boxes: Readonly<Record<number, GlyphBox>> = font0Metrics.glyphs): PlacedOutline | null {
   const parts = String.fromCodePoint(cp).normalize('NFD');
   if (parts.length !== 2 || named) return null;
@@ -82,7 +82,7 @@ export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, 
   const [, left, right, top, bottom] = baseBox;
   const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, be.x1 - be.x0);
   const v = verticalFit(be.y0, be.y1, bottom * h, top * h, true);
-  const ox = shift + left * h * sx + widen / 2 - be.x0 * gx;
+  const ox = left * h * sx + widen / 2 - be.x0 * gx;
   return nonEmpty(joinOutlines([
     placeContours(g, base, gx, v, ox),
     placeContours(g, accent, gx, { sy: v.sy, oy: ae.y1 * v.sy - b[3] * h }, ox),
@@ -147,16 +147,15 @@ export function font0Face(height: number, width: number): Face {
   const sx = widthScale(h, width);
   const key = `0:${h}:${width}`;
   const widen = strokeWiden(h);
-  const place = (cp: number, shift: number): PlacedOutline | null => {
+  const place = (cp: number): PlacedOutline | null => {
     const b = box(cp);
     const g = sourceFont(cp)?.glyph(cp);
     if (!b || !g) return null;
     const parts = font0Metrics.parts?.[cp];
     const anchored = baselineAnchored(cp);
-    return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, shift, widen, anchored))
-      || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, shift, widen)) || fitGlyph(g, b, h, sx, shift, widen, anchored);
+    return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, widen, anchored))
+      || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, widen)) || fitGlyph(g, b, h, sx, widen, anchored);
   };
-  const placed = (cp: number, shift: number) => cachedOutline(key, cp, shift, place);
   return {
     key,
     height: h,
@@ -171,6 +170,6 @@ export function font0Face(height: number, width: number): Face {
       const b = box(cp);
       return b ? b[0] * h * sx : h * 0.5 * sx;
     },
-    outline: (cp, shift = 0) => placed(cp, shift),
+    outline: (cp) => cachedOutline(key, cp, place),
   };
 }

@@ -67,7 +67,7 @@ export function matchParts(parts: readonly (readonly number[][])[], g: OutlineGl
  * each part `widen` dots narrower and centred, for filling with heavier vertical strokes (see fitGlyph), `anchored`
  * parts hung from the baseline as fitGlyph hangs them.
  */
-export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, shift = 0, widen = 0,
+export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, widen = 0,
   anchored = false): PlacedOutline | null {
   const parts = glyphParts(g);
   const matched = matchParts(parts, g, glyphBox, boxes);
@@ -76,6 +76,6 @@ export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly Par
     const e = extentOf(part);
     const [left, right, top, bottom] = matched[i];
     const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, e.maxX - e.minX);
-    return placeContours(g, part, gx, verticalFit(e.minY, e.maxY, bottom * h, top * h, anchored), shift + left * h * sx + widen / 2 - e.minX * gx);
+    return placeContours(g, part, gx, verticalFit(e.minY, e.maxY, bottom * h, top * h, anchored), left * h * sx + widen / 2 - e.minX * gx);
   })));
 }

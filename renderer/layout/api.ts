@@ -85,7 +85,7 @@ export interface FieldBox {
  * box each, so what travels to the page stays in proportion to the fields, not to what they drew.
  */
 export function fieldBoxes(zpl: Uint8Array | string, options: LayoutOptions, hooks: LayoutHooks = {}): FieldBoxes {
-  const { doc, index, list } = laidOutLabel(zpl, { ...options, output: 'raster' }, hooks); // boxes only: no curves or unshifted outlines
+  const { doc, index, list } = laidOutLabel(zpl, { ...options, output: 'raster' }, hooks); // boxes only: no curves
   return {
     totalCount: doc.totalCount, index, width: list.width, height: list.height, mirror: list.mirror, invert: list.invert,
     elements: mergeByField(list.elements),

@@ -2,7 +2,7 @@
 // with the span of the field being laid out. Drawers never see pixels.
 
 import type { Bits } from '../model.js';
-import { extentOf, glyphKey, glyphName, inkOf, type Box, type Contour, type DisplayElement, type Extent, type GlyphRunElement, type InkMode, type OutputKind, type Span } from './display-list.js';
+import { extentOf, inkOf, type Box, type Contour, type DisplayElement, type Extent, type GlyphRunElement, type InkMode, type OutputKind, type Span } from './display-list.js';
 
 /** A glyph run as a drawer hands it over (ink and position on the page come from the canvas). */
 export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves' | 'widen' | 'coverageRows'>;
@@ -16,7 +16,7 @@ export interface Canvas {
   rect(x: number, y: number, w: number, h: number, mode: InkMode): void;
   path(contours: readonly ArrayLike<number>[], mode: InkMode): void;
   bitmap(bits: Bits, x: number, y: number, mode: InkMode, scaleX?: number, scaleY?: number): void;
-  /** `extents`: outlines' extents by glyphKey, where the drawer has them at hand (others are measured). */
+  /** `extents`: outlines' extents by code point, where the drawer has them at hand (others are measured). */
   glyphRun(run: GlyphRunSpec, mode: InkMode, extents?: ReadonlyMap<number, Extent | null>): void;
 }
 
@@ -77,7 +77,7 @@ export class DisplayListBuilder implements Canvas {
     const o = run.orientation;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const g of run.glyphs) {
-      const u = extents?.get(glyphKey(g.cp, g.shift)) ?? extentOf(run.outlines[glyphName(g.cp, g.shift)] ?? []);
+      const u = extents?.get(g.cp) ?? extentOf(run.outlines[g.cp] ?? []);
       // turn(o, ...) of the corners (minX - half, minY) and (maxX + half, maxY)
       const p = u.minX - half, q = u.minY, r = u.maxX + half, s = u.maxY;
       let ax = p, ay = q, bx = r, by = s;

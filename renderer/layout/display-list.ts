@@ -53,34 +53,8 @@ export interface BitmapElement extends ElementBase {
   bits: Uint8Array;
 }
 
-/** One glyph of a run: the pen point on the baseline (whole dots) and the sub-dot shift drawn into its outline. */
-export interface PlacedGlyph { cp: number; x: number; y: number; shift: number }
-
-/**
- * A glyph's code point and sub-dot shift (0 <= shift < 1, as drawRun makes them) as one number: the key of its outline
- * and mask in caches, which a lookup per glyph can afford where building the `${cp}:${shift}` string is not.
- */
-export function glyphKey(cp: number, shift: number): number {
-  return cp + shift;
-}
-
-/** Names made so far by glyphKey; dropped whole past a size no text needs (any code point may come). */
-const glyphNames = new Map<number, string>();
-const MAX_GLYPH_NAMES = 1 << 16;
-
-/**
- * `${cp}:${shift}`, a glyph's name in GlyphRunElement.outlines: the same string each time, so using it as a
- * property name skips converting the shift to text and hashing the result.
- */
-export function glyphName(cp: number, shift: number): string {
-  const key = glyphKey(cp, shift);
-  let name = glyphNames.get(key);
-  if (name === undefined) {
-    if (glyphNames.size >= MAX_GLYPH_NAMES) glyphNames.clear();
-    glyphNames.set(key, name = `${cp}:${shift}`);
-  }
-  return name;
-}
+/** One glyph of a run: its code point and the pen point on the baseline (whole dots). */
+export interface PlacedGlyph { cp: number; x: number; y: number }
 
 /** A line (or word) of text: glyph outlines, where each glyph goes, and the text they spell. */
 export interface GlyphRunElement extends ElementBase {
@@ -93,14 +67,12 @@ export interface GlyphRunElement extends ElementBase {
   crisp: boolean;
   glyphs: PlacedGlyph[];
   /**
-   * Outlines by `${cp}:${shift}`, in dots relative to the pen, drawn upright (orientation N, y down); a glyph of
-   * orientation R, I or B is this outline turned clockwise by 90, 180 or 270 degrees about its pen point. Laid out
-   * for `vector` output, a glyph drawn at a sub-dot shift also has its `${cp}:0` outline: the same shape, `shift`
-   * dots further left.
+   * Outlines by code point, in dots relative to the pen, drawn upright (orientation N, y down); a glyph of
+   * orientation R, I or B is this outline turned clockwise by 90, 180 or 270 degrees about its pen point.
    */
   outlines: Record<string, Contour[]>;
   /**
-   * Glyph outlines with their Bézier segments, by code point: upright and unshifted, like `outlines[`${cp}:0`]`.
+   * Glyph outlines with their Bézier segments, by code point: the same shapes as `outlines`, upright.
    * Only laid out for `vector` output.
    */
   curves?: Record<string, PathData[]>;
@@ -158,9 +130,8 @@ export function turn(o: Orientation, u: number, v: number): [number, number] {
 }
 
 /**
- * Which backend a display list is laid out for. `raster` fills each glyph's outline at its own sub-dot shift;
- * `vector` also draws one unshifted shape per glyph with its Bézier segments, so glyph runs carry the `${cp}:0`
- * outlines and `curves` too (work a PNG would pay for and never use).
+ * Which backend a display list is laid out for. `raster` fills each glyph's polygon outline; `vector` draws each
+ * glyph's shape with its Bézier segments, so glyph runs carry `curves` too (work a PNG would pay for and never use).
  */
 export type OutputKind = 'raster' | 'vector';
 

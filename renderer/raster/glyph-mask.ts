@@ -1,7 +1,7 @@
 // Glyph coverage masks relative to the pen (a point on the baseline), and their quarter-turn rotations.
 
 import type { Orientation } from '../model.js';
-import { glyphKey, glyphName, type GlyphRunElement, type PlacedGlyph } from '../layout/display-list.js';
+import type { GlyphRunElement, PlacedGlyph } from '../layout/display-list.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { coverageMask } from './fill-path.js';
 
@@ -56,7 +56,7 @@ export const GLYPH_CACHE_BYTES = 32 * 1024 * 1024;
 /** Masks larger than this are drawn and dropped: a few huge glyphs would evict every normal one. */
 export const MAX_CACHED_GLYPH_BYTES = 256 * 1024;
 
-/** Glyph masks by group (maskGroup) and glyph (glyphKey), bounded by the masks' bytes. */
+/** Glyph masks by group (maskGroup) and glyph (code point), bounded by the masks' bytes. */
 export class GlyphCache extends BoundedCache<GlyphMask> {
   constructor(maxBytes = GLYPH_CACHE_BYTES, maxEntryBytes = MAX_CACHED_GLYPH_BYTES) {
     super(maxBytes, maxEntryBytes, (m) => m.cov.byteLength);
@@ -74,13 +74,12 @@ export function maskGroup(font: string, o: Orientation, crisp: boolean, widen = 
 /**
  * The mask of a run's glyph: its outline (upright, relative to the pen) turned to the run's orientation,
  * thresholded when crisp, its vertical strokes `widen` dots heavier, sampled with the run's sub-scanlines per row
- * (coverageMask); memoised in `group` (maskGroup of the run) by glyphKey.
+ * (coverageMask); memoised in `group` (maskGroup of the run) by code point.
  */
 export function glyphMask(group: string, run: GlyphRunElement, g: PlacedGlyph): GlyphMask | null {
-  const key = glyphKey(g.cp, g.shift);
-  const kept = glyphCache.find(group, key);
+  const kept = glyphCache.find(group, g.cp);
   if (kept !== undefined) return kept;
-  const upright = coverageMask(run.outlines[glyphName(g.cp, g.shift)] ?? [], undefined, run.widen ?? 0, run.coverageRows);
+  const upright = coverageMask(run.outlines[g.cp] ?? [], undefined, run.widen ?? 0, run.coverageRows);
   const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation) : null;
-  return glyphCache.keep(group, key, m && run.crisp ? binarize(m) : m);
+  return glyphCache.keep(group, g.cp, m && run.crisp ? binarize(m) : m);
 }

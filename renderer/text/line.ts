@@ -2,7 +2,7 @@
 
 import type { Orientation } from '../model.js';
 import type { Canvas } from '../layout/canvas.js';
-import { glyphKey, glyphName, type Contour, type Extent, type InkMode, type PathData, type PlacedGlyph } from '../layout/display-list.js';
+import { type Contour, type Extent, type InkMode, type PathData, type PlacedGlyph } from '../layout/display-list.js';
 import type { Face } from '../fonts/face.js';
 
 /** Code points of `text` after the font's own substitutions. */
@@ -79,15 +79,14 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
   const outlines: Record<string, Contour[]> = {};
   const curves: Record<string, PathData[]> = {};
   const vector = c.output === 'vector';
-  /** Each glyph (glyphKey) met so far: its outline's extent, null when it has no outline. */
+  /** Each glyph (code point) met so far: its outline's extent, null when it has no outline. */
   const extents = new Map<number, Extent | null>();
   let pen = 0;
   const total = style.reverse ? runWidth(face, cps, style.gap) : 0;
   for (let i = 0; i < cps.length; i++) {
     const cp = cps[i];
     const adv = face.advance(cp) + style.gap;
-    // Pens on whole dots, every font (the legacy renderer draws every copy of a glyph alike): no glyph has a sub-dot shift.
-    const shift = 0;
+    // Pens on whole dots, every font: the legacy renderer draws every copy of a glyph alike.
     let pu: number, pv: number;
     if (style.vertical) { pu = u; pv = v + i * (face.height + style.gap); }
     else if (style.reverse) { pu = u + Math.round(total - pen - adv); pv = v; }
@@ -97,17 +96,16 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     // Glyphs wholly off the label are not laid out (huge fonts, far-away fields).
     const reach = 2 * face.height + adv;
     if (px < -reach || py < -reach || px > c.width + reach || py > c.height + reach) continue;
-    // Each glyph's outline once per run, found by number (glyphKey): no key string per glyph.
-    const id = glyphKey(cp, shift);
-    const known = extents.get(id);
+    // Each glyph's outline once per run, found by code point: no key string per glyph.
+    const known = extents.get(cp);
     if (known === undefined) {
-      const outline = face.outline(cp, shift);
-      extents.set(id, outline);
+      const outline = face.outline(cp);
+      extents.set(cp, outline);
       if (!outline) continue;
-      outlines[glyphName(cp, shift)] = outline.polygons;
+      outlines[cp] = outline.polygons;
       if (vector) curves[cp] = outline.curves;
     } else if (known === null) continue;
-    glyphs.push({ cp, x: Math.round(px), y: Math.round(py), shift });
+    glyphs.push({ cp, x: Math.round(px), y: Math.round(py) });
   }
   const widen = face.widen ? { widen: face.widen } : {};
   const kept = vector ? { curves } : {};
