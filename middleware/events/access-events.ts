@@ -26,7 +26,11 @@ export function noteRendered(res: Response, summary: RenderedSummary): void {
 
 /** Milliseconds since a performance.now() reading, to 0.01 ms. */
 export function elapsedMs(since: number): number {
-  return Math.round((performance.now() - since) * 100) / 100;
+  return toHundredths(performance.now() - since);
+}
+
+function toHundredths(ms: number): number {
+  return Math.round(ms * 100) / 100;
 }
 
 /**
@@ -40,7 +44,7 @@ export function renderTiming(): { started: () => void; done: () => { queuedMs: n
     started: () => { began ??= performance.now(); },
     done: () => {
       const from = began ?? asked;
-      return { queuedMs: Math.round((from - asked) * 100) / 100, renderMs: elapsedMs(from) };
+      return { queuedMs: toHundredths(from - asked), renderMs: elapsedMs(from) };
     },
   };
 }
