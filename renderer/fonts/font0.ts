@@ -119,6 +119,9 @@ export function font0Baseline(h: number): number {
  * Measured: 0.3 + 0.4 % of the height (stems of H 7.2 dots at 50 dots against our 6.9); that widening raised the
  * strict text score 0.9291 -> 0.9309 but dropped 18 glyph cases below their fidelity floors (accents, ™, W at
  * 50 and 80 dots: h50_Trade 0.9956 -> 0.9837), so it stays off until it is calibrated glyph by glyph.
+ * Above 60 dots alone (measure/measure-font0-weight.ts) the corpus finds no rule of the height either: legacy minus
+ * our stems +0.45 (0 at 80), 0.0 (l at 120), +0.3..0.6 (E, T at 125), -0.9 (C at 190), M and W at 80 already 8-9 %
+ * too heavy; 0.0125 * (h - 60) broke h80_M, h80_W, h84_tb_ft and lowered text, carrier and strict means.
  */
 export function strokeWiden(_h: number): number {
   return 0;
