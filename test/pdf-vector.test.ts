@@ -90,6 +90,13 @@ describe('vector PDF read back with poppler', function () {
     expect(Number(pdfInfo(pdf).Pages)).to.equal(3);
   });
 
+  it('carries text beyond Latin-1 (^CI28) as the text itself, not as question marks', async () => {
+    const zpl = '^XA^CI28^FO40,40^A0N,40,40^FDПривет мир^FS^FO40,120^A0N,40,40^FDStraße Ωmega 東京^FS^FO40,200^A0N,40,40^FDPlain ASCII^FS^XZ';
+    const text = pdfText((await render(zpl, { ...base, format: 'pdf' })).body);
+    for (const s of ['Привет мир', 'Straße Ωmega 東京', 'Plain ASCII']) expect(text, s).to.include(s);
+    expect(text).not.to.include('?');
+  });
+
   it('has no image for labels without a graphic; a stencil image for ^GF (a reverse one is a clip path)', async () => {
     for (const name of Object.keys(LABELS).filter((n) => !n.includes('^GF'))) {
       expect(pdfImages((await render(LABELS[name], { ...base, format: 'pdf' })).body), name).to.deep.equal([]);

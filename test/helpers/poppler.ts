@@ -46,7 +46,7 @@ export async function rasterisePdfAsync(pdf: Uint8Array, width: number, height: 
 }
 
 export function pdfText(pdf: Uint8Array): string {
-  return withPdf(pdf, (file) => execFileSync('pdftotext', [file, '-'], { encoding: 'latin1' }));
+  return withPdf(pdf, (file) => execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
 }
 
 /** `pdfimages -list` rows (one per image), header lines dropped. */
