@@ -416,8 +416,8 @@ function invisibleText(out: string[], run: GlyphRunElement, pdf: PdfResources): 
 const AVERAGE_ADVANCE = 0.55;
 
 /**
- * The text in WinAnsi bytes (as a Latin-1 string): Latin-1 outside 0x80-0x9F, anything else (controls aside) as
- * `?`; `whole` when nothing was replaced.
+ * The text in WinAnsi bytes (as a Latin-1 string): Latin-1 outside 0x80-0x9F, characters beyond Latin-1 as `?`,
+ * control characters left out; `whole` when nothing was replaced.
  */
 function winAnsi(text: string): { shown: string; whole: boolean } {
   let shown = '';
@@ -425,7 +425,7 @@ function winAnsi(text: string): { shown: string; whole: boolean } {
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
     if ((c >= 0x20 && c < 0x7f) || (c >= 0xa0 && c <= 0xff)) shown += ch;
-    else if (c >= 0x20 && (c < 0x7f || c > 0x9f)) {
+    else if (c > 0xff) {
       shown += '?';
       whole = false;
     }
