@@ -5,6 +5,7 @@ import { parseCorsOrigins, type CorsOption } from '../middleware/cors.js';
 import { LOG_LEVELS } from '../middleware/events/log-events.js';
 import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
 import type { PdfMode } from '../renderer/api.js';
+import { readFleetConfig, type FleetConfig } from './fleet-config.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
 export interface ServerConfig {
@@ -32,6 +33,8 @@ export interface ServerConfig {
   pdf?: PdfMode;
   /** Options for clients that cannot change (README "Pointing an existing client at this service"). */
   clients: ClientOptions;
+  /** Which Redis, and where shadow cases live (fleet-config.ts). */
+  fleet: FleetConfig;
 }
 
 export interface ClientOptions {
@@ -138,6 +141,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     ...(env.UPSTREAM_FORWARD_HEADERS ? { forwardHeaders: env.UPSTREAM_FORWARD_HEADERS.split(',').map((h) => h.trim()).filter(Boolean) } : {}),
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
     clients: readClientOptions(env),
+    fleet: readFleetConfig(env),
   };
 }
 

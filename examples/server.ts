@@ -115,12 +115,12 @@ function developmentKey(inRedis: boolean): KeyRecord {
 /** The stores, seeded from API_KEYS_FILE and the development key (if any). */
 async function openStores(config: ServerConfig, events: EventSink, devKey: KeyRecord | undefined): Promise<Stores> {
   const records = config.apiKeysFile ? await loadKeyFile(config.apiKeysFile) : [];
-  if (!config.redisUrl) {
+  if (!config.fleet.redis) {
     const stores = createMemoryStores();
     await seedKeys(stores.keyStore, devKey ? [...records, devKey] : records);
     return stores;
   }
-  const redis = createRedisStores({ url: config.redisUrl, log: (message) => events.emit(redisStoreEvent(message)), requireSeed: true });
+  const redis = createRedisStores({ ...config.fleet.redis, log: (message) => events.emit(redisStoreEvent(message)), requireSeed: true });
   // Keys are seeded once Redis answers, and again if it loses them; until then requests get 503, not a hang.
   keepKeysSeeded({
     keyStore: redis.keyStore, records, emit: events.emit,
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
   logEvents(events, createLogger({ level: config.logLevel }));
   const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void => events.emit({ type: 'notice', level, message });
 
-  const devKey = config.apiKeysFile ? undefined : developmentKey(config.redisUrl !== undefined);
+  const devKey = config.apiKeysFile ? undefined : developmentKey(config.fleet.redis !== undefined);
   const stores = await openStores(config, events, devKey);
   const { renderer, pool } = startRenderer(config);
   const service = buildApp({ config, stores, events, renderer });
