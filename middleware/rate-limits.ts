@@ -191,9 +191,14 @@ export class PageAccount {
     const holding = this.#holding;
     this.#reserved = 0;
     this.#holding = false;
+    if (!holding && delta === 0) return undefined;
     try {
-      if (holding) await withDeadline(this.#usageStore.add(this.#holds, -1, HOLD_TTL_MS), this.#storeTimeoutMs, 'usage store');
-      if (delta !== 0) await withDeadline(this.#usageStore.add(this.#bucket, delta, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
+      // The hold goes and the pages come in one step: between two steps another request would see neither, and
+      // slip in past the limit.
+      await withDeadline(this.#usageStore.reserve({
+        used: this.#bucket, held: this.#holds, usedDelta: delta, heldDelta: holding ? -1 : 0,
+        limit: Number.MAX_SAFE_INTEGER, countHeld: false, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
+      }), this.#storeTimeoutMs, 'usage store');
       return undefined;
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));
