@@ -13,19 +13,23 @@ import {
   createOpsRouter,
   createPreviewRouter,
   createRedisStores,
+  FileShadowStore,
   generateKey,
   LEGACY_MOUNT_PATH,
   loadKeyFile,
   logEvents,
   observedRenderer,
+  RedisShadowStore,
   seedKeys,
   type EventSink,
   type KeyRecord,
   type LegacyRouterOptions,
   type PreviewLayoutFn,
   type RenderFunction,
+  type RedisConnection,
   type RenderPoolStats,
   type ServiceEvent,
+  type ShadowCaseStore,
   type Stores,
 } from '../middleware/index.js';
 import { accessEvents } from '../middleware/events/access-events.js';
@@ -42,10 +46,12 @@ export interface ServiceParts {
   stores: Stores;
   events: EventSink;
   renderer: { render: RenderFunction; layout: PreviewLayoutFn; stats(): RenderPoolStats };
+  /** Shadow mode's cases: in Redis (SHADOW_STORE=redis) or SHADOW_DIR; none without either. */
+  shadowStore?: ShadowCaseStore;
 }
 
 /** The legacy router's options from the config: new router options and their env vars go here. */
-function legacyRouterOptions({ config, stores, events, renderer }: ServiceParts): LegacyRouterOptions {
+function legacyRouterOptions({ config, stores, events, renderer, shadowStore }: ServiceParts): LegacyRouterOptions {
   const { mode, ...upstream } = config.upstream;
   const { legacyPaths: _paths, ...clientOptions } = config.clients;
   return {
@@ -55,7 +61,7 @@ function legacyRouterOptions({ config, stores, events, renderer }: ServiceParts)
     ...config.limits,
     mode,
     ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
-    shadow: config.shadow,
+    shadow: { ...config.shadow, ...(shadowStore && { store: shadowStore }) },
     ...(config.cors && { cors: config.cors }),
     ...(config.forwardHeaders && { forwardHeaders: config.forwardHeaders }),
     ...(config.pdf !== undefined && { pdf: config.pdf }),
@@ -92,7 +98,7 @@ export function buildApp(parts: ServiceParts): ServiceApp {
     // Layouts count against the same per-second limits as the API's requests.
     usageStore: stores.usageStore,
     ...(parts.config.limits.organizationRequestsPerSecond !== undefined && { organizationRequestsPerSecond: parts.config.limits.organizationRequestsPerSecond }),
-    ...(parts.config.shadow.storeDir !== undefined && { shadowDir: parts.config.shadow.storeDir }),
+    ...(parts.shadowStore && { shadowStore: parts.shadowStore }),
     ...(parts.config.limits.maxLabels !== undefined && { maxLabels: parts.config.limits.maxLabels }),
   }));
   // Anything else: the API's own 404 text, not Express's HTML page.
@@ -136,6 +142,15 @@ function redisStoreEvent(message: string): ServiceEvent {
   return { type: 'store_state', ready: / available again$/.test(message), message };
 }
 
+/** Where shadow mode keeps its cases: the Redis every replica shares, or SHADOW_DIR (SHADOW_STORE, fleet-config.ts). */
+function openShadowStore(config: ServerConfig, stores: Stores): ShadowCaseStore | undefined {
+  if (config.upstream.mode !== 'shadow') return undefined;
+  const { shadowStore, shadowMaxCases, shadowMaxBytes } = config.fleet;
+  const caps = { ...(shadowMaxCases !== undefined && { maxCases: shadowMaxCases }), ...(shadowMaxBytes !== undefined && { maxBytes: shadowMaxBytes }) };
+  if (shadowStore === 'redis' && 'connection' in stores) return new RedisShadowStore(stores.connection as RedisConnection, caps);
+  return config.shadow.storeDir === undefined ? undefined : new FileShadowStore(config.shadow.storeDir, caps);
+}
+
 /**
  * The render pool (RENDER_THREADS workers; 0 renders on the event loop) with its stats for the ops routes.
  * The preview page's field boxes are laid out on the same pool: a costly document cannot stall the event loop.
@@ -154,7 +169,8 @@ async function main(): Promise<void> {
   const devKey = config.apiKeysFile ? undefined : developmentKey(config.fleet.redis !== undefined);
   const stores = await openStores(config, events, devKey);
   const { renderer, pool } = startRenderer(config);
-  const service = buildApp({ config, stores, events, renderer });
+  const shadowStore = openShadowStore(config, stores);
+  const service = buildApp({ config, stores, events, renderer, ...(shadowStore && { shadowStore }) });
   const { legacyPaths } = config.clients;
   if (legacyPaths.join() !== LEGACY_MOUNT_PATH) note(`LEGACY_PATHS: legacy API at ${legacyPaths.join(', ')}`);
   if (config.upstream.mode !== 'off') note(`UPSTREAM_MODE=${config.upstream.mode}: legacy service at ${redactUrl(config.upstream.url!)}`);
