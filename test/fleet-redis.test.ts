@@ -115,6 +115,9 @@ for (const kind of ['cluster', 'sentinel'] as const) {
       expect(after.map((k) => k?.pagesPerDay)).to.deep.equal(records.map(() => 20));
       const statuses = await Promise.all(records.map((r, i) => send(i % 2 ? a.app : b.app, r.key).then((res) => res.status)));
       expect(statuses).to.deep.equal(records.map(() => 401));
+      // Listing (zpl-keys list, a revocation by id prefix) finds every key, wherever the cluster put it.
+      expect(await b.stores.keyStore.list()).to.have.length(keys.length + records.length);
+      expect((await b.stores.keyStore.revoke(after[0]!.id))?.revoked).to.equal(true);
     });
   });
 }
