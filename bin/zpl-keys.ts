@@ -3,6 +3,7 @@
 
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { readRedisTarget } from '../examples/fleet-config.js';
 import { createRedisStores } from '../middleware/stores.js';
 import { generateKey, hashKey, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from '../middleware/keys/key-record.js';
 import type { KeyChanges, KeyStore } from '../middleware/keys/key-store.js';
@@ -18,7 +19,8 @@ commands:
   expire  <id|key> [--at ISO-DATE] the key expires at that instant (default now; 401 key_expired)
   remove  <id|key>                 deletes the key
 
-store: --redis URL (default $REDIS_URL) with --namespace NAME (default zpl),
+store: --redis URL (default $REDIS_URL, or a Cluster or Sentinels as $REDIS_CLUSTER_NODES or $REDIS_SENTINELS
+       name them) with --namespace NAME (default zpl),
        or --file PATH (default $API_KEYS_FILE), the JSON key file the server seeds from.`;
 
 /** The operations every admin target offers; Redis and the key file implement them. */
@@ -98,9 +100,10 @@ function formatKey(k: StoredKey): string {
 
 async function openAdmin(values: { redis?: string; file?: string; namespace?: string }): Promise<KeyAdmin> {
   const file = values.file ?? (values.redis ? undefined : process.env.API_KEYS_FILE);
-  const redisUrl = values.redis ?? (values.file ? undefined : process.env.REDIS_URL);
-  if (redisUrl) {
-    const stores = createRedisStores({ url: redisUrl, ...(values.namespace ? { namespace: values.namespace } : {}) });
+  // Without --redis or --file: the server's own variables (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS).
+  const redis = values.redis ? { url: values.redis } : values.file ? undefined : readRedisTarget(process.env);
+  if (redis) {
+    const stores = createRedisStores({ ...redis, ...(values.namespace ? { namespace: values.namespace } : {}) });
     const reachable = await Promise.race([
       stores.connection.connected.then(() => stores.connection.isReady()),
       new Promise<false>((resolve) => setTimeout(resolve, 3000, false).unref()),

@@ -29,8 +29,8 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return Number(text);
 }
 
-/** Throws `REDIS_URL and REDIS_SENTINELS cannot both be set` (naming both) and other bad values by name. */
-export function readFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
+/** Which Redis the variables name, if any; throws `REDIS_URL and REDIS_SENTINELS cannot both be set` (naming both). */
+export function readRedisTarget(env: NodeJS.ProcessEnv = process.env): RedisTarget | undefined {
   const set = REDIS_VARIABLES.filter((name) => (env[name] ?? '').trim() !== '');
   if (set.length > 1) throw new Error(`${set.join(' and ')} cannot both be set: choose one Redis`);
   if ((env.REDIS_SENTINEL_MASTER ?? '') !== '' && !set.includes('REDIS_SENTINELS')) {
@@ -56,6 +56,12 @@ export function readFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConf
     }
     redis = { sentinels, ...(env.REDIS_SENTINEL_MASTER ? { sentinelMaster: env.REDIS_SENTINEL_MASTER.trim() } : {}) };
   }
+  return redis;
+}
+
+/** The fleet's variables; bad values throw naming the variable. */
+export function readFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
+  const redis = readRedisTarget(env);
   const store = (env.SHADOW_STORE ?? '').trim().toLowerCase() || (redis ? 'redis' : 'files');
   if (store !== 'redis' && store !== 'files') throw new Error(`SHADOW_STORE must be redis or files, not ${env.SHADOW_STORE}`);
   if (store === 'redis' && !redis) throw new Error('SHADOW_STORE=redis needs a Redis (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS)');
