@@ -1,7 +1,7 @@
 // The label model: what the interpreter hands to the drawers. Nothing here knows about HTTP.
 
 import type { NamedArgs, ParamValue } from './zpl/params.js';
-import type { OutlineFont } from './fonts/outline-font.js';
+import type { OutlineFont } from './decode/outline-font.js';
 
 export type Orientation = 'N' | 'R' | 'I' | 'B';
 

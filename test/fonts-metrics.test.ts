@@ -1,5 +1,5 @@
 // Font metrics pinned to what the legacy renderer's reference labels show (measured by
-// renderer/fonts/measure/*), and drawn through render() with the PNG decoded back.
+// tools/measure/*), and drawn through render() with the PNG decoded back.
 
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // Graphic field commands: ^GB ^GC ^GE ^GD ^GS ^GF. Each makes the current field a graphic field.
 
-import { bitmapBytes, decodeGraphic } from '../graphics/grf.js';
+import { bitmapBytes, decodeGraphic } from '../decode/grf.js';
 import type { CommandDef, CommandTable } from './context.js';
 import { latin1, type ParamSpec } from '../zpl/params.js';
 import { fieldKind, int, length, oneOf, orientation, text } from './define.js';

@@ -4,7 +4,7 @@
 import type { CommandContext, CommandDef } from './context.js';
 import type { Token } from '../zpl/lexer.js';
 import { readParams, splitParams, type ParamSpec } from '../zpl/params.js';
-import { checkObjectSize } from '../graphics/grf.js';
+import { checkObjectSize } from '../decode/grf.js';
 
 export interface Payload {
   bytes: Uint8Array;

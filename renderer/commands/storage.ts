@@ -2,13 +2,13 @@
 // objects live in `ip.printer.objects` for the rest of the document only.
 
 import { RenderError } from '../errors.js';
-import { bitmapBytes, checkObjectSize, MAX_OBJECT_BYTES, decodeGraphic, decodeBase64Payload } from '../graphics/grf.js';
+import { bitmapBytes, checkObjectSize, MAX_OBJECT_BYTES, decodeGraphic, decodeBase64Payload } from '../decode/grf.js';
 import { findObject, namePattern, objectName } from '../graphics/objects.js';
-import { decodePngToBitmap, isPng } from '../graphics/png-decode.js';
+import { decodePngToBitmap, isPng } from '../decode/png-decode.js';
 import type { StoredObject } from '../model.js';
 import type { CommandContext, CommandDef, CommandTable } from './context.js';
 import { fieldKind, int, oneOf, text } from './define.js';
-import { loadOutlineFont } from '../fonts/outline-font.js';
+import { loadOutlineFont } from '../decode/outline-font.js';
 import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
 const objectPath = (name = 'name') => text(name);

@@ -3,7 +3,7 @@
 
 import { PDFDocument } from 'pdf-lib';
 import type { PageComposition, PdfMode } from '../api.js';
-import type { DisplayList } from '../layout/display-list.js';
+import type { DisplayList } from '../display/display-list.js';
 import { paint } from '../raster/paint.js';
 import { rasterImage } from './pdf.js';
 import { pageContent, PdfResources } from './pdf-vector.js';

@@ -8,7 +8,7 @@
 import { deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName, type PDFPage, type PDFRef } from 'pdf-lib';
 import type { Orientation } from '../model.js';
-import { extentOf, turn, type Box, type DisplayElement, type DisplayList, type GlyphRunElement } from '../layout/display-list.js';
+import { extentOf, turn, type Box, type DisplayElement, type DisplayList, type GlyphRunElement } from '../display/display-list.js';
 import { paint } from '../raster/paint.js';
 import { encodeRasterPage } from './pdf.js';
 

@@ -1,9 +1,9 @@
 // ^GB graphic box: a border of the given thickness, or a solid block when thickness fills it.
 
 import type { Field } from '../model.js';
-import type { DrawEnv, LabelElement } from '../layout/drawer.js';
-import type { Canvas } from '../layout/canvas.js';
-import type { Contour, InkMode } from '../layout/display-list.js';
+import type { DrawEnv, LabelElement } from '../display/drawer.js';
+import type { Canvas } from '../display/canvas.js';
+import type { Contour, InkMode } from '../display/display-list.js';
 import { reversed, roundedRectContour } from './shape-paths.js';
 
 export interface BoxSpec {
@@ -60,6 +60,6 @@ export function renderBox(f: Field, env: DrawEnv): LabelElement[] {
   const spec = boxFromField(f);
   // Legacy rule (one observation, issue 21): a ^FT without coordinates after a ^GB continues at the box's far
   // corner, x + width and y + height.
-  env.state.penEnd = { x: spec.x + spec.width, y: spec.y + spec.height };
+  env.state.endAt(spec.x + spec.width, spec.y + spec.height);
   return [{ draw: (r) => drawBox(r, spec) }];
 }

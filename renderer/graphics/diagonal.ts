@@ -1,8 +1,8 @@
 // ^GD diagonal lines: a parallelogram `thickness` dots wide along the top and bottom edges of its box.
 
 import type { Field } from '../model.js';
-import type { DrawEnv, LabelElement } from '../layout/drawer.js';
-import type { InkMode } from '../layout/display-list.js';
+import type { DrawEnv, LabelElement } from '../display/drawer.js';
+import type { InkMode } from '../display/display-list.js';
 
 /** `R` leans right (`/`, bottom-left to top-right), `L` leans left (`\`). */
 export function diagonalContour(x: number, y: number, w: number, h: number, t: number, lean: 'L' | 'R'): number[] {

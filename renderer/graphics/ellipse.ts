@@ -1,8 +1,8 @@
 // ^GE ellipses and ^GC circles: an anti-aliased ring between the outer ellipse and the one `thickness` inside it.
 
 import type { Field } from '../model.js';
-import type { DrawEnv, LabelElement } from '../layout/drawer.js';
-import type { Contour, InkMode } from '../layout/display-list.js';
+import type { DrawEnv, LabelElement } from '../display/drawer.js';
+import type { Contour, InkMode } from '../display/display-list.js';
 import { ellipseContour, reversed } from './shape-paths.js';
 
 export function ringContours(x: number, y: number, w: number, h: number, t: number): Contour[] {

@@ -1,8 +1,8 @@
 // Bitmap fields: ^GF graphic fields, ^XG recalled graphics (with magnification) and ^IM image moves.
 
 import type { Bits, Field, StoredObject } from '../model.js';
-import type { DrawEnv, LabelElement } from '../layout/drawer.js';
-import type { InkMode } from '../layout/display-list.js';
+import type { DrawEnv, LabelElement } from '../display/drawer.js';
+import type { InkMode } from '../display/display-list.js';
 import { findObject } from './objects.js';
 
 /** ^XG / ^IM parameters, named as in their parameter tables. */

@@ -1,6 +1,6 @@
 // Drawers for graphic fields, keyed by the command that made the field.
 
-import type { FieldRenderer } from '../layout/drawer.js';
+import type { FieldRenderer } from '../display/drawer.js';
 import { renderBox } from './box.js';
 import { renderDiagonal } from './diagonal.js';
 import { renderCircle, renderEllipse } from './ellipse.js';

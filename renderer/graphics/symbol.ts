@@ -2,10 +2,9 @@
 // 72-unit design grid (measured from the reference renderings at 72 dots) and scaled to ^GS height/width.
 
 import type { Field, Orientation } from '../model.js';
-import type { DrawEnv, LabelElement } from '../layout/drawer.js';
-import type { Contour, InkMode } from '../layout/display-list.js';
+import type { DrawEnv, LabelElement } from '../display/drawer.js';
+import type { Contour, InkMode } from '../display/display-list.js';
 import { ellipseContour, reversed } from './shape-paths.js';
-import { fieldStart } from '../text/field.js';
 
 type Shape = number[][]; // contours in design units
 
@@ -120,14 +119,14 @@ interface SymbolArgs { orientation?: Orientation; height?: number; width?: numbe
  */
 export function renderSymbol(f: Field, env: DrawEnv): LabelElement[] {
   const { orientation: o, height: h, width: w } = f.args as SymbolArgs;
-  const font = (h === undefined && w === undefined && env.state.lastFont) || f.font;
+  const font = (h === undefined && w === undefined && env.state.lastTextFont()) || f.font;
   const cell = symbolCell(h ?? font.height, w ?? (h === undefined ? font.width : 0));
   const height = cell.height, width = cell.width;
   const sx = width / DESIGN, sy = height / DESIGN;
   const orientation = o ?? f.defaultOrientation;
   const mode: InkMode = f.reverse ? 'xor' : 'black';
   const contours: Contour[] = [];
-  const start = fieldStart(env, f);
+  const start = env.state.startOf(f);
   let advance = 0, drawn = false;
   // ^FT gives the bottom-left of the symbol cell.
   const top = f.origin === 'FT' ? start.y - height : start.y;
@@ -150,7 +149,7 @@ export function renderSymbol(f: Field, env: DrawEnv): LabelElement[] {
   // The pen moves past the spaces and one cell for the (overprinted) symbols.
   const [dx, dy] = DIRECTION[orientation];
   const run = advance * sx + (drawn ? width : 0);
-  env.state.penEnd = { x: Math.round(start.x + dx * run), y: Math.round(start.y + dy * run) };
+  env.state.endAt(Math.round(start.x + dx * run), Math.round(start.y + dy * run));
   if (!contours.length) return [];
   return [{ draw: (r) => r.path(contours, mode) }];
 }

@@ -6,7 +6,7 @@ import { ordinal, RenderError } from '../errors.js';
 import { interpret, type DocumentPlan } from '../interpreter.js';
 import { MemoryBudget } from '../memory-budget.js';
 import type { LabelPlan } from '../model.js';
-import type { DisplayList, OutputKind } from './display-list.js';
+import type { DisplayList, OutputKind } from '../display/display-list.js';
 import { layoutLabel, undrawableKinds } from './layout.js';
 
 export const DEFAULT_MAX_LABELS = 50;

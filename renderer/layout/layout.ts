@@ -4,13 +4,13 @@
 import type { DiagnosticLog } from '../diagnostics.js';
 import { RenderError } from '../errors.js';
 import type { LabelPlan, StoredObject } from '../model.js';
-import type { DrawEnv, FieldRenderer } from './drawer.js';
+import { LayoutState, type DrawEnv, type FieldRenderer } from '../display/drawer.js';
 import { fieldData } from '../serial.js';
 import { graphicRenderers } from '../graphics/index.js';
 import { textRenderers } from '../text/index.js';
 import { barcodeRenderers } from '../barcodes/index.js';
-import { DisplayListBuilder } from './canvas.js';
-import type { DisplayList, OutputKind } from './display-list.js';
+import { DisplayListBuilder } from '../display/canvas.js';
+import type { DisplayList, OutputKind } from '../display/display-list.js';
 
 const fieldRenderers: Record<string, FieldRenderer> = {
   ...textRenderers,
@@ -49,7 +49,7 @@ export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOpti
   const canvas = new DisplayListBuilder(opts.widthDots, opts.heightDots, {
     ...(opts.output && { output: opts.output }), ...(opts.claim && { claim: opts.claim }),
   });
-  const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy, state: {} };
+  const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy, state: new LayoutState() };
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
   const dx = plan.printWidth !== undefined && plan.printWidth < opts.widthDots ? Math.floor((opts.widthDots - plan.printWidth) / 2) : 0;
   for (const placed of plan.fields) {

@@ -1,18 +1,13 @@
 // The `text` field drawer: ^FD text in the field's font, as a single line, a ^FB block or a ^TB block.
 
 import type { Field } from '../model.js';
-import type { DrawEnv, FieldRenderer, LabelElement } from '../layout/drawer.js';
-import type { Canvas } from '../layout/canvas.js';
+import type { DrawEnv, FieldRenderer, LabelElement } from '../display/drawer.js';
+import type { Canvas } from '../display/canvas.js';
 import type { Face } from '../fonts/face.js';
 import { resolveFace } from '../fonts/resolve.js';
 import { decodeFieldText } from './charset.js';
 import { hardLineBytes, layoutBlock, wrapParagraph, type BlockLine } from './block.js';
 import { boxFrame, codePoints, drawRun, pointFrame, runWidth, toLabel, type Frame, type RunStyle } from './line.js';
-
-/** Where a field starts: its own origin, or for ^FT without coordinates where the previous field ended. */
-export function fieldStart(env: DrawEnv, field: Field): { x: number; y: number } {
-  return (field.continues && env.state.penEnd) || { x: field.x, y: field.y };
-}
 
 function styleOf(field: Field): RunStyle {
   const d = field.direction;
@@ -45,7 +40,7 @@ function drawLines(r: Canvas, face: Face, lines: readonly BlockLine[], frame: Fr
 }
 
 export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelElement[] => {
-  env.state.lastFont = field.font;
+  env.state.textFont(field.font);
   if (!field.data || !field.data.length) return [];
   const data = field.data;
   const text = decodeFieldText(data, field.charset);
@@ -88,12 +83,12 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
   const width = style.vertical ? Math.round(cps.reduce((m, c) => Math.max(m, face.advance(c)), 0)) : runWidth(face, cps, style.gap);
   const height = style.vertical ? cps.length * (face.height + style.gap) : face.height;
   const shift = field.justification === 1 ? -width : 0;
-  const start = fieldStart(env, field);
+  const start = env.state.startOf(field);
   const frame = field.origin === 'FT'
     ? pointFrame(start.x, start.y, face.baseline, o)
     : boxFrame(field.x, field.y, width, height, o);
   const [ex, ey] = toLabel(frame, shift + width, face.baseline);
-  env.state.penEnd = { x: Math.round(ex), y: Math.round(ey) };
+  env.state.endAt(Math.round(ex), Math.round(ey));
   return [{ draw: (r) => drawRun(r, face, text, frame, shift, face.baseline, style) }];
 };
 

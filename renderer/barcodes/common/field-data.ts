@@ -2,7 +2,7 @@
 
 import { fieldDataSpan } from '../../diagnostics.js';
 import type { Field } from '../../model.js';
-import type { DrawEnv } from '../../layout/drawer.js';
+import type { DrawEnv } from '../../display/drawer.js';
 import { latin1 } from '../../zpl/params.js';
 
 /** Field data as a byte string (one char per byte, Latin-1), empty when the field has none. */

@@ -2,8 +2,8 @@
 // symbol, v downwards, in dots) and these helpers turn that frame onto the label for N, R, I and B.
 
 import type { Field, Orientation } from '../../model.js';
-import type { Canvas } from '../../layout/canvas.js';
-import type { InkMode } from '../../layout/display-list.js';
+import type { Canvas } from '../../display/canvas.js';
+import type { InkMode } from '../../display/display-list.js';
 
 export interface Rect { x: number; y: number; w: number; h: number }
 

@@ -1,8 +1,8 @@
 // Human-readable interpretation lines under (or over) a symbol, drawn through the shared text-line API.
 
 import type { FontSelection, Orientation } from '../../model.js';
-import type { Canvas } from '../../layout/canvas.js';
-import type { InkMode } from '../../layout/display-list.js';
+import type { Canvas } from '../../display/canvas.js';
+import type { InkMode } from '../../display/display-list.js';
 import { drawTextLine, measureTextLine } from '../../text/api.js';
 import { toLabelRect, type SymbolFrame } from './frame.js';
 

@@ -1,7 +1,7 @@
 // ^BC Code 128 (and GS1-128 in modes U and D).
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import { barsFromRuns, modulesToDots } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';

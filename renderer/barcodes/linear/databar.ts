@@ -4,7 +4,7 @@
 // parameter only sizes the linear part of composites, whose 2D part we do not draw.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';

@@ -2,7 +2,7 @@
 // guard bars); we draw at the ^BY module width with the legacy renderer's guard and digit layout.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, FieldRenderer, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, FieldRenderer, LabelElement } from '../../display/drawer.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';

@@ -1,6 +1,6 @@
 // Linear (1D) and postal symbologies, keyed by ZPL command.
 
-import type { FieldRenderer } from '../../layout/drawer.js';
+import type { FieldRenderer } from '../../display/drawer.js';
 import { drawCode128 } from './code128.js';
 import { twoWidthRenderers } from './two-width.js';
 import { upcEanRenderers } from './ean-upc.js';

@@ -1,7 +1,7 @@
 // A laid-out linear symbol (bars and texts in its upright frame) and how it becomes a label element.
 
 import type { Field, Orientation } from '../../model.js';
-import type { LabelElement } from '../../layout/drawer.js';
+import type { LabelElement } from '../../display/drawer.js';
 import { barcodeInk, placeSymbol, type SymbolFrame } from '../common/frame.js';
 import { drawBars, type Bar } from '../common/bars.js';
 import { centredLine, drawFrameText, interpretationFont, type FrameText } from '../common/interpretation.js';

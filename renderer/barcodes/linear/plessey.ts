@@ -2,7 +2,7 @@
 // Start 1101, each hex digit as 4 bits LSB first, an 8-bit CRC, then the termination bar and reverse start.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import { barsFromRuns } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';

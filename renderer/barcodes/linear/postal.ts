@@ -2,7 +2,7 @@
 // offset; bars are one module wide with 1.5-module spaces (5 dots a bar at ^BY2 in the references).
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';

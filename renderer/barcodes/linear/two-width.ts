@@ -4,7 +4,7 @@
 // the command table (renderer/commands/barcodes-linear.ts) gives them.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, FieldRenderer, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, FieldRenderer, LabelElement } from '../../display/drawer.js';
 import type { NamedArgs } from '../../zpl/params.js';
 import { barsFromRuns, modulesToDots, narrowWideToDots } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';

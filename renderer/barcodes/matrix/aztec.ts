@@ -1,7 +1,7 @@
 // ^BO / ^B0 Aztec: magnification, error control / symbol size code, reader initialisation (menu symbol).
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import { encodeGrid, type ModuleGrid } from './grid.js';
 import { aztecBits, aztecSize } from './aztec-bits.js';
 import { gridElement, num, report, tryEncode } from './field.js';

@@ -2,7 +2,7 @@
 // in the field's font (measured on its output), so we do the same.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import { drawTextField } from '../../text/field.js';
 
 export function renderCodablock(field: Field, env: DrawEnv): LabelElement[] {

@@ -1,7 +1,7 @@
 // ^B4 Code 49: stacked rows 70 modules wide between one-module separator bars; row height is h x module width.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import { drawTextLine, measureTextLine } from '../../text/api.js';
 import { barcodeInk, fieldOrientation, placeSymbol } from '../common/frame.js';
 import { byteString, drawGrid, encodeGrid, type ModuleGrid } from './grid.js';

@@ -1,7 +1,7 @@
 // ^BX Data Matrix (ECC 200): square modules of `h` dots, optional fixed size, escape sequences in the data.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import { byteString, encodeGrid, rawCodewords, type ModuleGrid } from './grid.js';
 import { DM_SIZES, FNC1, dataMatrixSize, encodeDataMatrixData, finishDataMatrix } from './datamatrix-codewords.js';
 import { gridElement, num, report, str, tryEncode } from './field.js';

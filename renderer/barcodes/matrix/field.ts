@@ -2,7 +2,7 @@
 
 import { fieldDataSpan } from '../../diagnostics.js';
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import type { ParamValue } from '../../zpl/params.js';
 import { barcodeInk, fieldOrientation, placeSymbol } from '../common/frame.js';
 import { drawGrid, type ModuleGrid } from './grid.js';

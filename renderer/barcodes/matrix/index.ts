@@ -5,7 +5,7 @@
 // here and handed to bwip-js as raw codewords or bits: pdf417-codewords.ts, datamatrix-codewords.ts,
 // aztec-bits.ts. QR Code has no raw input in bwip-js, so qr-segments.ts and qr-symbol.ts build it whole.
 
-import type { FieldRenderer } from '../../layout/drawer.js';
+import type { FieldRenderer } from '../../display/drawer.js';
 import { renderAztec } from './aztec.js';
 import { renderCodablock } from './codablock.js';
 import { renderCode49 } from './code49.js';

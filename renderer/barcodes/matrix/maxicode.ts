@@ -2,7 +2,7 @@
 // Modes 2 and 3 carry a structured carrier message: class of service, country and postal code lead ^FD.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import bwipjs from 'bwip-js';
 import { barcodeInk, fillFrameRect, placeSymbol } from '../common/frame.js';
 import { byteString } from './grid.js';

@@ -1,7 +1,7 @@
 // ^B7 PDF417 and ^BF MicroPDF417: stacked rows of `h` dots, modules ^BY wide.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import { encodeGrid, rawCodewords, type ModuleGrid } from './grid.js';
 import { pdf417DataCodewords } from './pdf417-codewords.js';
 import { gridElement, num, tryEncode } from './field.js';

@@ -3,7 +3,7 @@
 // qr-segments.ts) and bwip-js takes no raw QR input.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import { byteString, type ModuleGrid } from './grid.js';
 import { planQr, qrDataCodewords, type QrLevel } from './qr-segments.js';
 import { interleave, qrSymbol } from './qr-symbol.js';

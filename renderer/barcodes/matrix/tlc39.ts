@@ -3,7 +3,7 @@
 // above it, left edges aligned. Without that comma only the Code 39 part prints.
 
 import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { DrawEnv, LabelElement } from '../../display/drawer.js';
 import bwipjs from 'bwip-js';
 import { barsFromRuns, drawBars, narrowWideToDots } from '../common/bars.js';
 import { barcodeInk, fieldOrientation, fillFrameRect, placeSymbol } from '../common/frame.js';

@@ -10,15 +10,38 @@ export interface LabelElement {
   draw(target: Canvas): void;
 }
 
-/** What one field leaves behind for the next ones while a label is laid out. */
-export interface LayoutState {
+/**
+ * What one field leaves behind for the next ones while a label is laid out (zebrash's DrawerState): one per label
+ * copy, read and moved on by the drawers through these methods only.
+ */
+export class LayoutState {
   /**
    * Where the last single-line text field (or ^GS symbol) ended, its pen on the baseline, or the far corner of the
    * last ^GB: ^FT without coordinates continues there.
    */
-  penEnd?: { x: number; y: number };
+  private penEnd?: { x: number; y: number };
   /** The font of the last text field: ^GS without a size takes it (the legacy renderer does). */
-  lastFont?: FontSelection;
+  private lastFont?: FontSelection;
+
+  /** Where a field starts: its own origin, or for ^FT without coordinates where the previous field ended. */
+  startOf(field: Pick<Field, 'x' | 'y' | 'continues'>): { x: number; y: number } {
+    return (field.continues && this.penEnd) || { x: field.x, y: field.y };
+  }
+
+  /** The next ^FT without coordinates continues at (x, y). */
+  endAt(x: number, y: number): void {
+    this.penEnd = { x, y };
+  }
+
+  /** A text field was drawn in `font`. */
+  textFont(font: FontSelection): void {
+    this.lastFont = font;
+  }
+
+  /** The font of the last text field, if any. */
+  lastTextFont(): FontSelection | undefined {
+    return this.lastFont;
+  }
 }
 
 /** What a drawer knows about the label it draws on. */
