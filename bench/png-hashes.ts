@@ -1,6 +1,6 @@
 // `npm run png-hashes -- [--manifest FILE] [--out FILE] [--compare FILE] [--only SUBSTR] [--vector]`: SHA-256 of the
 // PNG of every corpus case at rotations 0/90/180/270 in both qualities, plus the page count and hash of its raster PDF;
-// `--vector` adds its vector PDF (one page per label, and on a 2x2 sheet). A drawing refactor compares against a
+// `--vector` adds its vector PDF (one page per label, and on a 2x2 sheet) and its raster PDF on a 2x2 sheet. A drawing refactor compares against a
 // baseline saved before it: every hash must stay the same (hashes missing from the baseline are counted, not compared).
 
 import { createHash } from 'node:crypto';
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     if (vector) {
       row['pdf-vector'] = (await outcome(zpl, { ...base, format: 'pdf' })).hash;
       row['pdf-vector-sheet'] = (await outcome(zpl, { ...base, format: 'pdf', page: SHEET })).hash;
+      row['pdf-raster-sheet'] = (await outcome(zpl, { ...base, format: 'pdf', pdf: 'raster', page: SHEET })).hash;
     }
     out[c.id] = row;
   }
