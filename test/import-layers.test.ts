@@ -43,6 +43,11 @@ function imports(f: string): string[] {
     .map((m) => path.normalize(path.join(path.dirname(f), (m[1] ?? m[2]).replace(/\.js$/, '.ts'))));
 }
 
+/** The drawing path: from the command tables to the display list. */
+const DRAWING_PATH = /^(commands|barcodes|graphics|text|layout|display)\//;
+/** Casts to a primitive left in the drawing path, at most (types flow from the parameter tables to the drawers). */
+const MAX_PRIMITIVE_CASTS = 10;
+
 describe('renderer import layers', () => {
   const files = modules();
   const graph = new Map(files.map((f) => [f, imports(f)]));
@@ -70,6 +75,15 @@ describe('renderer import layers', () => {
     expect(described.filter((_, i) => !ALLOWED_UP.includes(up[i]))).to.deep.equal([]);
     // A listed exception that no longer exists is removed from the list.
     expect(ALLOWED_UP.filter((e) => !up.includes(e))).to.deep.equal([]);
+  });
+
+  it(`has at most ${MAX_PRIMITIVE_CASTS} casts to number, string or boolean in the drawing path`, () => {
+    const drawing = files.filter((f) => DRAWING_PATH.test(f));
+    expect(drawing.length, 'modules in the drawing path').to.be.greaterThan(40);
+    const casts = drawing.flatMap((f) =>
+      readFileSync(path.join(ROOT, f), 'utf8').split('\n').flatMap((line, i) =>
+        /\bas (number|string|boolean)\b/.test(line.replace(/\/\/.*$|^\s*\*.*$/, '')) ? [`${f}:${i + 1}`] : []));
+    expect(casts.length, casts.join('\n')).to.be.at.most(MAX_PRIMITIVE_CASTS);
   });
 
   it('has no import cycles', () => {

@@ -1,14 +1,9 @@
-// What a field drawer gets and gives: the field, what it knows about the label, and elements that record
-// themselves on the canvas.
+// The drawer contract: a drawer gets one finished field of its kind, what it knows about the label, and the canvas
+// it records display-list elements on.
 
 import type { DiagnosticLog } from '../diagnostics.js';
-import type { Field, FontSelection, StoredObject } from '../model.js';
+import type { Field, FieldKind, FieldOf, FontSelection, StoredObject } from '../model.js';
 import type { Canvas } from './canvas.js';
-
-/** Something drawn on a label: it records display-list elements on the canvas. */
-export interface LabelElement {
-  draw(target: Canvas): void;
-}
 
 /**
  * What one field leaves behind for the next ones while a label is laid out (zebrash's DrawerState): one per label
@@ -58,6 +53,9 @@ export interface DrawEnv {
   state: LayoutState;
 }
 
-/** Turns one finished field into drawable elements. */
-export type FieldRenderer = (field: Field, env: DrawEnv) => LabelElement[];
+/** Draws one finished field of kind K on the canvas (a field that fails throws; the layout drops what it drew). */
+export type Drawer<K extends FieldKind = FieldKind> = (field: FieldOf<K>, env: DrawEnv, canvas: Canvas) => void;
+
+/** One drawer for each kind in K. */
+export type DrawerTable<K extends FieldKind> = { readonly [P in K]: Drawer<P> };
 

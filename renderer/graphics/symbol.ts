@@ -1,8 +1,8 @@
 // ^GS graphic symbols: A (R), B (C), C (TM), D (UL), E (CSA). Each symbol is an outline drawn on a
 // 72-unit design grid (measured from the reference renderings at 72 dots) and scaled to ^GS height/width.
 
-import type { Field, Orientation } from '../model.js';
-import type { DrawEnv, LabelElement } from '../display/drawer.js';
+import type { Orientation } from '../model.js';
+import type { Drawer } from '../display/drawer.js';
 import type { Contour, InkMode } from '../display/display-list.js';
 import { ellipseContour, reversed } from './shape-paths.js';
 
@@ -109,16 +109,13 @@ function transform(x: number, y: number, sx: number, sy: number, o: Orientation)
 /** Unit step along the writing direction of an orientation. */
 const DIRECTION: Record<Orientation, [number, number]> = { N: [1, 0], R: [0, 1], I: [-1, 0], B: [0, -1] };
 
-/** ^GS parameters, named as in its parameter table. */
-interface SymbolArgs { orientation?: Orientation; height?: number; width?: number }
-
 /**
  * ^GSo,h,w with the symbol letters as field data. Without a size the symbol takes the previous text
  * field's font size (the legacy renderer does; text_ft_auto_pos), else the ^CF default; ^FT without
  * coordinates continues where the previous field ended, and the next one continues after the symbol.
  */
-export function renderSymbol(f: Field, env: DrawEnv): LabelElement[] {
-  const { orientation: o, height: h, width: w } = f.args as SymbolArgs;
+export const drawSymbol: Drawer<'GS'> = (f, env, canvas) => {
+  const { orientation: o, height: h, width: w } = f.args;
   const font = (h === undefined && w === undefined && env.state.lastTextFont()) || f.font;
   const cell = symbolCell(h ?? font.height, w ?? (h === undefined ? font.width : 0));
   const height = cell.height, width = cell.width;
@@ -150,6 +147,5 @@ export function renderSymbol(f: Field, env: DrawEnv): LabelElement[] {
   const [dx, dy] = DIRECTION[orientation];
   const run = advance * sx + (drawn ? width : 0);
   env.state.endAt(Math.round(start.x + dx * run), Math.round(start.y + dy * run));
-  if (!contours.length) return [];
-  return [{ draw: (r) => r.path(contours, mode) }];
-}
+  if (contours.length) canvas.path(contours, mode);
+};

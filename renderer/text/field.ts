@@ -1,7 +1,7 @@
 // The `text` field drawer: ^FD text in the field's font, as a single line, a ^FB block or a ^TB block.
 
-import type { Field } from '../model.js';
-import type { DrawEnv, FieldRenderer, LabelElement } from '../display/drawer.js';
+import type { FieldOf, Orientation } from '../model.js';
+import type { Drawer } from '../display/drawer.js';
 import type { Canvas } from '../display/canvas.js';
 import type { Face } from '../fonts/face.js';
 import { resolveFace } from '../fonts/resolve.js';
@@ -9,7 +9,7 @@ import { decodeFieldText } from './charset.js';
 import { hardLineBytes, layoutBlock, wrapParagraph, type BlockLine } from './block.js';
 import { boxFrame, codePoints, drawRun, pointFrame, runWidth, toLabel, type Frame, type RunStyle } from './line.js';
 
-function styleOf(field: Field): RunStyle {
+function styleOf(field: FieldOf<'text'>): RunStyle {
   const d = field.direction;
   return {
     mode: field.reverse ? 'xor' : 'black',
@@ -39,9 +39,9 @@ function drawLines(r: Canvas, face: Face, lines: readonly BlockLine[], frame: Fr
   });
 }
 
-export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelElement[] => {
+export const drawTextField: Drawer<'text'> = (field, env, canvas) => {
   env.state.textFont(field.font);
-  if (!field.data || !field.data.length) return [];
+  if (!field.data || !field.data.length) return;
   const data = field.data;
   const text = decodeFieldText(data, field.charset);
   const face = resolveFace(field.font, env.objects);
@@ -62,7 +62,8 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
     const frame = field.origin === 'FT'
       ? pointFrame(field.x, field.y, (maxLines - 1) * pitch + face.baseline, o)
       : boxFrame(field.x, field.y, b.width > 0 ? b.width : lines.reduce((m, l) => Math.max(m, l.indent + runWidth(face, codePoints(l.text, face))), 0), maxLines * pitch - b.lineSpacing, o);
-    return [{ draw: (r) => drawLines(r, face, lines, frame, pitch, maxLines, style) }];
+    drawLines(canvas, face, lines, frame, pitch, maxLines, style);
+    return;
   }
 
   if (field.textBlock) {
@@ -76,7 +77,8 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
     const frame = field.origin === 'FT'
       ? boxFrameFromBottom(field.x, field.y, tb.width, tb.height, to)
       : boxFrame(field.x, field.y, tb.width, tb.height, to);
-    return [{ draw: (r) => drawLines(r, face, shown, frame, pitch, maxLines, style) }];
+    drawLines(canvas, face, shown, frame, pitch, maxLines, style);
+    return;
   }
 
   const cps = codePoints(text, face);
@@ -89,10 +91,10 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
     : boxFrame(field.x, field.y, width, height, o);
   const [ex, ey] = toLabel(frame, shift + width, face.baseline);
   env.state.endAt(Math.round(ex), Math.round(ey));
-  return [{ draw: (r) => drawRun(r, face, text, frame, shift, face.baseline, style) }];
+  drawRun(canvas, face, text, frame, shift, face.baseline, style);
 };
 
 /** ^TB with ^FT: the block's bottom-left corner is the origin. */
-function boxFrameFromBottom(x: number, y: number, w: number, h: number, o: Field['font']['orientation']): Frame {
+function boxFrameFromBottom(x: number, y: number, w: number, h: number, o: Orientation): Frame {
   return pointFrame(x, y, h, o);
 }
