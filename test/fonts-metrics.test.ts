@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { render } from '../renderer/render.js';
-import { measureTextLine } from '../renderer/text/api.js';
+import { measureTextLine } from '../renderer/text/text-line.js';
 import { magnification } from '../renderer/fonts/device-fonts.js';
 import type { FontSelection } from '../renderer/model.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';

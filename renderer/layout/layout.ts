@@ -5,7 +5,7 @@ import type { DiagnosticLog } from '../diagnostics.js';
 import { RenderError } from '../errors.js';
 import type { Field, FieldKind, LabelPlan, StoredObject } from '../model.js';
 import { LayoutState, type DrawEnv, type Drawer, type DrawerTable } from '../display/drawer.js';
-import { fieldData } from '../serial.js';
+import { fieldData } from '../serial-number.js';
 import { graphicDrawers } from '../graphics/index.js';
 import { textDrawers } from '../text/index.js';
 import { barcodeDrawers } from '../barcodes/index.js';

@@ -10,7 +10,7 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { layout } from '../../renderer/layout/api.js';
+import { layout } from '../../renderer/layout/inspect.js';
 import { render } from '../../renderer/render.js';
 import type { Dpmm } from '../../renderer/api.js';
 import { decodeReference, ink, type Gray } from './ink.js';

@@ -3,7 +3,7 @@
 import type { FieldOf } from '../../model.js';
 import type { DrawEnv } from '../../display/drawer.js';
 import type { Canvas } from '../../display/canvas.js';
-import { drawTextLine, measureTextLine } from '../../text/api.js';
+import { drawTextLine, measureTextLine } from '../../text/text-line.js';
 import { barcodeInk, fieldOrientation, placeSymbol } from '../common/frame.js';
 import { byteString, drawGrid, encodeGrid, type ModuleGrid } from './grid.js';
 import { tryEncode } from './field.js';
