@@ -47,7 +47,7 @@ export interface LaidOutDocument {
   heightDots: number;
   totalCount: number;
   /**
-   * Features the picture lacks (Diagnostic.feature: unknown commands, fields without a drawer such as `^BD`,
+   * Features the picture lacks (Diagnostic.feature: unknown commands, fields of a kind without a drawer,
    * what drawers skip or approximate), as far as known: call it after the labels wanted were laid out.
    */
   unsupported(): string[];

@@ -27,12 +27,15 @@ function isDrawn(kind: FieldKind): kind is DrawnKind {
   return !(UNDRAWN_KINDS as readonly FieldKind[]).includes(kind);
 }
 
-/** The drawer of a field's kind (typed over the union: each field reaches the drawer of its own kind). */
+/**
+ * The drawer of a field's kind. The table gives each kind the drawer of its own field type; across the union
+ * TypeScript cannot tie `field.kind` to that parameter type, hence the one cast here.
+ */
 function drawerOf(field: Field): Drawer | undefined {
   return isDrawn(field.kind) ? (drawers[field.kind] as Drawer) : undefined;
 }
 
-/** Fields in the plan that no drawer handles yet: their kind as `^` + command (e.g. `^BD`) and where they start. */
+/** Fields in the plan that no drawer handles yet: their kind as `^` + command (e.g. `^BD`, see UNDRAWN_KINDS) and where they start. */
 export function undrawableKinds(plans: readonly LabelPlan[]): Array<{ kind: string; at: number }> {
   const out = new Map<string, number>();
   for (const p of plans) for (const f of p.fields) if (!drawerOf(f) && !out.has('^' + f.kind)) out.set('^' + f.kind, f.at);
