@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'router';
-import { RenderError, type Dpmm } from '../../renderer/index.js';
+import { RenderError, type Dpmm, type FieldBox, type FieldBoxes } from '../../renderer/index.js';
 import { authorize, requestKey } from '../authorize.js';
 import { StoreUnavailableError } from '../deadline.js';
 import { PlainHttpError, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
@@ -35,23 +35,9 @@ export interface PreviewLayoutOptions {
   tenant?: string;
 }
 
-/** What the page needs of a layout: the label's size and each element's box and source span. */
-export interface PreviewLayout {
-  totalCount: number;
-  index: number;
-  width: number;
-  height: number;
-  /** ^PM Y mirrors, ^PO I turns the label 180 degrees; boxes are before either. */
-  mirror?: boolean;
-  invert?: boolean;
-  elements: PreviewElement[];
-}
-
-export interface PreviewElement {
-  kind: string;
-  box: { x: number; y: number; width: number; height: number };
-  span: { start: number; end: number };
-}
+/** What the page needs of a layout: the label's size and each field's box and source span (the renderer's `fieldBoxes()`). */
+export type PreviewLayout = FieldBoxes;
+export type PreviewElement = FieldBox;
 
 export type PreviewLayoutFn = (zpl: Uint8Array, options: PreviewLayoutOptions) => PreviewLayout | Promise<PreviewLayout>;
 
