@@ -3,7 +3,7 @@ export type { Dpmm, Rotation, Quality, OutputFormat, PdfMode, PageComposition, R
 export type { Diagnostic } from './diagnostics.js';
 export { RenderError, ordinal } from './errors.js';
 export type { RenderErrorCode } from './errors.js';
-export { render } from './render.js';
+export { render, DEFAULT_MAX_LABELS } from './render.js';
 export { fieldBoxes, layout } from './layout/api.js';
 export type { FieldBox, FieldBoxes, LayoutOptions, LayoutResult, LayoutElement, LayoutHooks } from './layout/api.js';
 export { createRenderPool, sharedRenderer, leaseSharedRenderer, sharedRenderPoolStats, closeSharedRenderPools, DEFAULT_RENDER_TIMEOUT_MS } from './pool/index.js';

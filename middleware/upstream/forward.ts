@@ -10,7 +10,8 @@ import { createProxyMiddleware } from 'http-proxy-middleware';
 import { RENDERER_HEADER } from '../api-table.js';
 import type { Emit } from '../events/service-events.js';
 import { sendPlainError } from '../http-errors.js';
-import { locals, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
+import type { LegacyRequest as Request, LegacyResponse as Response } from '../http.js';
+import { requestState } from '../request-state.js';
 import type { UpstreamOptions } from './options.js';
 import { keepsHeader, type HeaderAllowlist } from './outgoing-headers.js';
 
@@ -38,14 +39,13 @@ interface InFlight extends Forwarding {
   timedOut: boolean;
 }
 
-const IN_FLIGHT = 'upstreamForwarding';
-/** The path below the upstream base that forward() sends a request to. */
-const UPSTREAM_PATH = Symbol('upstreamPath');
-type UpstreamBound = Request & { [UPSTREAM_PATH]?: string };
+/** The forwarding forward() started for a request: read by the proxy's callbacks, which see only req and res. */
+const IN_FLIGHT = Symbol('upstreamForwarding');
+type UpstreamBound = Request & { [IN_FLIGHT]?: InFlight };
 
 export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' | 'timeoutMs'>> & UpstreamOptions,
   forwardHeaders: HeaderAllowlist, emit: Emit): Forwarder {
-  const inFlight = (res: Response): InFlight => locals(res)[IN_FLIGHT] as InFlight;
+  const inFlight = (req: Request): InFlight => (req as UpstreamBound)[IN_FLIGHT]!;
   // Reused connections: a TLS handshake to the legacy service per request would cost more than the render.
   const agent = /^https:/i.test(upstream.url) ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
 
@@ -55,10 +55,10 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
     agent,
     proxyTimeout: upstream.timeoutMs,
     // pathRewrite sees only the request (no Express req.res in other hosts): the path forward() put on it.
-    pathRewrite: (_path: string, req: Request) => (req as UpstreamBound)[UPSTREAM_PATH]!,
+    pathRewrite: (_path: string, req: Request) => inFlight(req).path,
     on: {
       proxyReq: (proxyReq: ClientRequest, req: Request, res: Response) => {
-        const forwarding = inFlight(res);
+        const forwarding = inFlight(req);
         proxyReq.once('timeout', () => {
           forwarding.timedOut = true;
         });
@@ -66,7 +66,7 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
           if (!keepsHeader(forwardHeaders, name)) proxyReq.removeHeader(name);
         }
         if (upstream.apiKey !== undefined) proxyReq.setHeader('X-API-Key', upstream.apiKey);
-        proxyReq.setHeader('X-Request-Id', String(locals(res).requestId));
+        proxyReq.setHeader('X-Request-Id', requestState(res).requestId);
         if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
           proxyReq.removeHeader('Transfer-Encoding');
           proxyReq.setHeader('Content-Length', forwarding.body.length);
@@ -74,17 +74,17 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
         // The incoming stream has ended; http-proxy ends proxyReq right after this.
         if (forwarding.body.length > 0) proxyReq.write(forwarding.body);
       },
-      proxyRes: (proxyRes: IncomingMessage, _req: Request, res: Response) => {
+      proxyRes: (proxyRes: IncomingMessage, req: Request, res: Response) => {
         res.setHeader(RENDERER_HEADER, 'upstream');
-        inFlight(res).onAnswer?.(proxyRes.statusCode ?? 502, proxyRes.headers);
+        inFlight(req).onAnswer?.(proxyRes.statusCode ?? 502, proxyRes.headers);
       },
-      error: (err: Error & { code?: string }, _req: Request, res: Response | Socket) => {
+      error: (err: Error & { code?: string }, req: Request, res: Response | Socket) => {
         if (res instanceof Socket) return; // no WebSockets here
-        const forwarding = inFlight(res);
+        const forwarding = inFlight(req);
         const reason = forwarding.timedOut
           ? `did not answer within ${upstream.timeoutMs} ms`
           : `is unavailable (${err.code ?? err.message})`;
-        emit({ type: 'upstream_failed', requestId: String(locals(res).requestId), reason });
+        emit({ type: 'upstream_failed', requestId: requestState(res).requestId, reason });
         if (res.headersSent) {
           res.destroy();
           return;
@@ -96,8 +96,7 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
   });
 
   const forward: Forward = (req, res, forwarding) => {
-    locals(res)[IN_FLIGHT] = { ...forwarding, timedOut: false } satisfies InFlight;
-    (req as UpstreamBound)[UPSTREAM_PATH] = forwarding.path;
+    (req as UpstreamBound)[IN_FLIGHT] = { ...forwarding, timedOut: false };
     // Forwarding the body ourselves; an Expect header would stop http-proxy from emitting proxyReq.
     delete req.headers.expect;
     return new Promise<void>((resolve, reject) => {
