@@ -107,12 +107,13 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   }
   const handlers = labelHandlers(config, link);
   for (const endpoint of ENDPOINTS) router[endpoint.method](expressPath(endpoint.template), handlers.route(endpoint));
-  if (config.graphicsEndpoint) router.post(GRAPHICS_ENDPOINT.template, graphicsEndpoint(config.maxBodyBytes));
+  const graphics = config.graphicsEndpoint ? graphicsEndpoint(config.maxBodyBytes) : undefined;
+  if (graphics) router.post(GRAPHICS_ENDPOINT.template, graphics.handle);
   router.use(handlers.other);
   router.use(answerErrors(config.emit));
 
   let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => (closing ??= Promise.all([config.lease?.release(), link.close()]).then(() => {}));
+  const close = (): Promise<void> => (closing ??= Promise.all([config.lease?.release(), link.close(), graphics?.close()]).then(() => {}));
   return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     router(req, res, next);
   }, { close });

@@ -8,3 +8,5 @@ export { fieldBoxes, layout } from './layout/api.js';
 export type { FieldBox, FieldBoxes, LayoutOptions, LayoutResult, LayoutElement, LayoutHooks } from './layout/api.js';
 export { createRenderPool, sharedRenderer, leaseSharedRenderer, sharedRenderPoolStats, closeSharedRenderPools, DEFAULT_RENDER_TIMEOUT_MS } from './pool/index.js';
 export type { PoolFieldBoxesFn, RenderFn, RenderPool, RenderPoolOptions, RenderPoolStats, RendererLease, SharedRendererOptions } from './pool/index.js';
+export { readImageHeader } from './graphics/image-header.js';
+export type { ImageHeader, ImageFormat, ImageSize } from './graphics/image-header.js';

@@ -8,7 +8,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..', 'renderer');
 
 /** Layer of a renderer module; shared leaves (errors, diagnostics, API types, decoders) sit below everything. */
 const LAYERS: [RegExp, number, string][] = [
-  [/^(api|errors|diagnostics|memory-budget|bounded-cache)\.ts$|^graphics\/(grf|png-decode)\.ts$|^fonts\/outline-font\.ts$|^text\/charset\.ts$/, 0, 'shared'],
+  [/^(api|errors|diagnostics|memory-budget|bounded-cache)\.ts$|^graphics\/(grf|png-decode|image-header)\.ts$|^fonts\/outline-font\.ts$|^text\/charset\.ts$/, 0, 'shared'],
   [/^zpl\//, 1, 'zpl'],
   [/^(interpreter|model|serial)\.ts$|^commands\/|^graphics\/objects\.ts$/, 2, 'interpret'],
   [/^(layout|text|fonts|graphics|barcodes)\//, 3, 'layout'],
