@@ -37,17 +37,37 @@ export interface Forwarder {
 
 interface InFlight extends Forwarding {
   timedOut: boolean;
+  /** The request to the legacy service, once it has a socket (the deadline and the body cap destroy it). */
+  proxyReq?: ClientRequest;
+  /** The failure was answered (or the answer cut off) already. */
+  failed: boolean;
 }
 
 /** The forwarding forward() started for a request: read by the proxy's callbacks, which see only req and res. */
 const IN_FLIGHT = Symbol('upstreamForwarding');
 type UpstreamBound = Request & { [IN_FLIGHT]?: InFlight };
 
-export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' | 'timeoutMs'>> & UpstreamOptions,
-  forwardHeaders: HeaderAllowlist, emit: Emit): Forwarder {
+type ForwarderSettings = Required<Pick<UpstreamOptions, 'url' | 'timeoutMs' | 'maxBodyBytes'>> & UpstreamOptions;
+
+export function createForwarder(upstream: ForwarderSettings, forwardHeaders: HeaderAllowlist, emit: Emit): Forwarder {
   const inFlight = (req: Request): InFlight => (req as UpstreamBound)[IN_FLIGHT]!;
   // Reused connections: a TLS handshake to the legacy service per request would cost more than the render.
   const agent = /^https:/i.test(upstream.url) ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+
+  /** Answers 502 (or cuts off an answer already started) once per request, and stops the upstream request. */
+  const fail = (forwarding: InFlight, res: Response, reason: string): void => {
+    forwarding.proxyReq?.destroy();
+    if (forwarding.failed) return;
+    forwarding.failed = true;
+    emit({ type: 'upstream_failed', requestId: requestState(res).requestId, reason });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.setHeader(RENDERER_HEADER, 'upstream');
+    sendPlainError(res, 502, `Upstream renderer ${reason}`);
+  };
+  const overCap = (bytes: number): string => `sent a body of ${bytes} bytes or more, over the limit of ${upstream.maxBodyBytes}`;
 
   const proxy = createProxyMiddleware<Request, Response>({
     target: upstream.url,
@@ -59,6 +79,11 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
     on: {
       proxyReq: (proxyReq: ClientRequest, req: Request, res: Response) => {
         const forwarding = inFlight(req);
+        forwarding.proxyReq = proxyReq;
+        if (forwarding.failed) {
+          proxyReq.destroy();
+          return;
+        }
         proxyReq.once('timeout', () => {
           forwarding.timedOut = true;
         });
@@ -75,32 +100,46 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
         if (forwarding.body.length > 0) proxyReq.write(forwarding.body);
       },
       proxyRes: (proxyRes: IncomingMessage, req: Request, res: Response) => {
+        const forwarding = inFlight(req);
+        // A declared length over the cap is refused before anything is sent on (http-proxy then pipes nothing).
+        const declared = Number(proxyRes.headers['content-length']);
+        if (declared > upstream.maxBodyBytes) {
+          fail(forwarding, res, overCap(declared));
+          return;
+        }
+        let received = 0;
+        proxyRes.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > upstream.maxBodyBytes) fail(forwarding, res, overCap(received));
+        });
         res.setHeader(RENDERER_HEADER, 'upstream');
-        inFlight(req).onAnswer?.(proxyRes.statusCode ?? 502, proxyRes.headers);
+        forwarding.onAnswer?.(proxyRes.statusCode ?? 502, proxyRes.headers);
       },
       error: (err: Error & { code?: string }, req: Request, res: Response | Socket) => {
         if (res instanceof Socket) return; // no WebSockets here
         const forwarding = inFlight(req);
-        const reason = forwarding.timedOut
+        fail(forwarding, res, forwarding.timedOut
           ? `did not answer within ${upstream.timeoutMs} ms`
-          : `is unavailable (${err.code ?? err.message})`;
-        emit({ type: 'upstream_failed', requestId: requestState(res).requestId, reason });
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        res.setHeader(RENDERER_HEADER, 'upstream');
-        sendPlainError(res, 502, `Upstream renderer ${reason}`);
+          : `is unavailable (${err.code ?? err.message})`);
       },
     },
   });
 
   const forward: Forward = (req, res, forwarding) => {
-    (req as UpstreamBound)[IN_FLIGHT] = { ...forwarding, timedOut: false };
+    const flight: InFlight = { ...forwarding, timedOut: false, failed: false };
+    (req as UpstreamBound)[IN_FLIGHT] = flight;
     // Forwarding the body ourselves; an Expect header would stop http-proxy from emitting proxyReq.
     delete req.headers.expect;
+    // The whole answer, body included, within the time budget: a kept timer, whatever the socket's idle timer sees.
+    const deadline = setTimeout(() => {
+      flight.timedOut = true;
+      fail(flight, res, `did not answer within ${upstream.timeoutMs} ms`);
+    }, upstream.timeoutMs);
     return new Promise<void>((resolve, reject) => {
-      res.once('close', () => resolve());
+      res.once('close', () => {
+        clearTimeout(deadline);
+        resolve();
+      });
       proxy(req, res, (err?: unknown) => {
         if (err) reject(err instanceof Error ? err : new Error(String(err)));
       }).catch(reject);
