@@ -40,6 +40,8 @@ export interface LabelRequest {
 export interface LabelRequestLimits {
   maxBodyBytes: number;
   pageComposition: 'validate' | 'apply';
+  /** A PNG asked at the all-labels path is label 0 (real clients' default calls), not a 404. */
+  lenientPaths: boolean;
 }
 
 const NO_BODY = Buffer.alloc(0);
@@ -61,15 +63,17 @@ function zplFromQuery(url: string): string {
 
 /** The request, validated, or undefined for a GET without any ZPL (a 404, as the legacy service answers). */
 export async function parseLabelRequest(
-  endpoint: Endpoint, req: LegacyRequest, limits: LabelRequestLimits,
+  asked: Endpoint, req: LegacyRequest, limits: LabelRequestLimits,
 ): Promise<LabelRequest | undefined> {
-  if (endpoint.zplFrom === 'query' && rawQuery(req.url ?? '') === '') return undefined;
+  if (asked.zplFrom === 'query' && rawQuery(req.url ?? '') === '') return undefined;
   const params = req.params as Record<string, string | string[]>;
   const dpmm = parseDensity(params.dpmm as string);
   const size = parseDimensions(params.dimensions as string);
-  const index = endpoint.allLabels ? undefined : parseIndex(params.index as string);
+  const index = asked.allLabels ? undefined : parseIndex(params.index as string);
   const format = negotiateFormat(header(req, 'Accept'));
-  if (endpoint.allLabels && format !== 'pdf') throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
+  if (asked.allLabels && format !== 'pdf' && !limits.lenientPaths) throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
+  // Lenient paths: a PNG at the all-labels path is the first label, as if asked at `/0`.
+  const endpoint = asked.allLabels && format !== 'pdf' ? { ...asked, allLabels: false } : asked;
   const rotation = parseRotation(header(req, 'X-Rotation'));
   const headerOf = (name: string): string | undefined => header(req, name);
   if (format === 'pdf') validatePageHeaders(headerOf, size, rotation);
@@ -86,7 +90,7 @@ export async function parseLabelRequest(
     received: body?.received ?? NO_BODY,
     dpmm,
     ...size,
-    ...(index !== undefined && { index }),
+    ...(endpoint.allLabels ? {} : { index: index ?? 0 }),
     format,
     rotation,
     quality: parseQuality(header(req, 'X-Quality')),
@@ -94,7 +98,7 @@ export async function parseLabelRequest(
     ...(page && { page }),
     linter: isLinterOn(header(req, 'X-Linter')),
     target: {
-      dpmm, ...size, ...(index !== undefined && { index }), ...(zplSegments && { zplSegments }), ...(zplQuery !== undefined && { zplQuery }),
+      dpmm, ...size, ...(!endpoint.allLabels && { index: index ?? 0 }), ...(zplSegments && { zplSegments }), ...(zplQuery !== undefined && { zplQuery }),
     },
   };
 }

@@ -9,7 +9,7 @@ import { setHeaders, type LegacyRequest, type LegacyResponse, type NextFunction 
 import type { StoredKey } from './keys/key-record.js';
 import { requestKey, requestKeyLabel } from './authorize.js';
 import { requestState } from './request-state.js';
-import type { UsageStore } from './usage/usage-store.js';
+import type { ReserveOp, UsageStore } from './usage/usage-store.js';
 
 export type LimitType = 'requests_per_sec' | 'pages_per_day';
 export type LimitScope = 'key' | 'organization';
@@ -206,10 +206,25 @@ export class PageAccount {
     const limit = this.#key.pagesPerDay;
     if (limit === undefined) return undefined;
     if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
-    const { taken } = await withDeadline(this.#usageStore.reserve({
-      used: this.#bucket, held: this.#holds, usedDelta, heldDelta, limit, countHeld, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
-    }), this.#storeTimeoutMs, 'usage store');
-    return taken;
+    const op = { used: this.#bucket, held: this.#holds, usedDelta, heldDelta, limit, countHeld, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS };
+    const work = this.#usageStore.reserve(op);
+    try {
+      return (await withDeadline(work, this.#storeTimeoutMs, 'usage store')).taken;
+    } catch (err) {
+      // Answered 503, but the store may still apply the reservation after the deadline: give back what it took
+      // then (the counters only add, so this holds whatever the request did meanwhile).
+      work.then(({ taken }) => { if (taken) void this.#giveBack(op); }, () => {});
+      throw err;
+    }
+  }
+
+  async #giveBack(op: ReserveOp): Promise<void> {
+    try {
+      if (op.usedDelta !== 0) await this.#usageStore.add(op.used, -op.usedDelta, op.ttlMs);
+      if (op.heldDelta !== 0) await this.#usageStore.add(op.held, -op.heldDelta, op.heldTtlMs);
+    } catch {
+      // the hold expires with its TTL; a day's booking stays (the store is failing: nothing better to do)
+    }
   }
 
   #exceeded(): LimitExceeded {

@@ -47,6 +47,15 @@ export function reportNotCounted(emit: Emit, requestId: string, booking: Error |
   if (booking) emit({ type: 'pages_not_counted', requestId, message: booking.message });
 }
 
+/** Commands named in a fallback reason (the log line); a document of thousands of unknown commands names these and a count. */
+const REASON_COMMANDS = 10;
+
+function unsupportedReason(commands: readonly string[]): string {
+  const named = commands.slice(0, REASON_COMMANDS).map((c) => c.slice(0, 16).replace(/[^\x21-\x7e]/g, '?'));
+  const more = commands.length - named.length;
+  return `unsupported ${named.join(' ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
 export async function renderLabel(label: LabelRequest, state: RequestState, signal: AbortSignal, ctx: RenderContext): Promise<LabelOutcome> {
   const pages = await openPageAccount(ctx, state.key!);
   if (ctx.canForward && label.composes && !label.page) return { kind: 'forward', reason: 'PDF page composition', commands: ['page-composition'], pages };
@@ -84,7 +93,7 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
   }
   const times = timing.done();
   if (ctx.canForward && result.unsupported.length > 0) {
-    return { kind: 'forward', reason: `unsupported ${result.unsupported.join(' ')}`, commands: result.unsupported, pages };
+    return { kind: 'forward', reason: unsupportedReason(result.unsupported), commands: result.unsupported, pages };
   }
   ctx.emit({
     type: 'render', requestId: state.requestId, dpmm: label.dpmm, format: label.format,

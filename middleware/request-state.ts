@@ -2,6 +2,7 @@
 // authorized with, and what it rendered (for the access line). Typed, set by the step that learns it.
 
 import type { ServerResponse } from 'node:http';
+import type { PlainHttpError } from './http-errors.js';
 import type { StoredKey } from './keys/key-record.js';
 
 /** What a handler rendered or forwarded, for the access line. */
@@ -22,6 +23,8 @@ export interface RequestState {
   /** The anonymous key served it (no key sent). */
   anonymous: boolean;
   rendered?: RenderedSummary;
+  /** The path was refused by its normalisation (normalise-path.ts); answered once the key is known, before any limit. */
+  pathRefusal?: PlainHttpError;
 }
 
 const STATE = Symbol('zplRequestState');

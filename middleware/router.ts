@@ -14,6 +14,7 @@ import { graphicsEndpoint } from './graphics/endpoint.js';
 import { NOT_FOUND_MESSAGE, sendPlainError } from './http-errors.js';
 import type { LegacyRequest as Request, LegacyResponse as Response, NextFunction } from './http.js';
 import { parseLabelRequest, type Endpoint } from './label-request.js';
+import { normaliseTarget } from './normalise-path.js';
 import { limitRequestRate } from './rate-limits.js';
 import { renderLabel, sendLabel, type RenderContext } from './render-label.js';
 import { requestId } from './request-id.js';
@@ -86,25 +87,25 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   // The operations served: the render endpoints, and POST /graphics when it is on (routes, access lines).
   const operations = config.graphicsEndpoint ? [...ENDPOINTS, GRAPHICS_ENDPOINT] : ENDPOINTS;
   const router = Router();
-  if (config.fallthrough) {
-    router.use((req: Request, _res: Response, next: (to?: 'router') => void) => {
-      if (isLegacyPath(req.url ?? '/', config.graphicsEndpoint)) next();
-      else next('router'); // leaves the router: the host's next handler gets the request as it came
-    });
-  }
+  // Normalised once, before routes, access lines and limits see the path (a refusal is answered after authorize).
+  router.use((req: Request, res: Response, next: (to?: 'router') => void) => {
+    const normal = normaliseTarget(req.url ?? '/', config.lenientPaths);
+    // Not a legacy path under `fallthrough`: it leaves the router, and the host's next handler gets it as it came.
+    if (config.fallthrough && !isLegacyPath('url' in normal ? normal.url : req.url ?? '/', config.graphicsEndpoint)) return next('router');
+    if ('refusal' in normal) requestState(res).pathRefusal = normal.refusal;
+    else if (normal.url !== req.url) {
+      req.url = normal.url;
+      req.originalUrl = (req.baseUrl ?? '') + normal.url;
+    }
+    next();
+  });
   router.use(requestId);
   router.use(accessEvents(config.emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url), operations) ?? 'unmatched' }));
   const cors = corsMiddleware(config.cors);
   if (cors) router.use(cors);
   router.use(authorize(config));
+  router.use((_req: Request, res: Response, next: NextFunction) => next(requestState(res).pathRefusal));
   router.use(limitRequestRate(config));
-  // Lenient paths: an empty index (`/labels/4x6//`) is read as the all-labels endpoint's trailing-slash form.
-  if (config.lenientPaths) {
-    router.use((req: Request, _res: Response, next: NextFunction) => {
-      req.url = (req.url ?? '/').replace(/^(\/printers\/[^/?]+\/labels\/[^/?]+\/)\/+(?=\?|$)/, '$1');
-      next();
-    });
-  }
   const handlers = labelHandlers(config, link);
   for (const endpoint of ENDPOINTS) router[endpoint.method](expressPath(endpoint.template), handlers.route(endpoint));
   const graphics = config.graphicsEndpoint ? graphicsEndpoint(config.maxBodyBytes) : undefined;

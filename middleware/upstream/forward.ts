@@ -22,6 +22,8 @@ export interface Forwarding {
   path: string;
   /** The request body exactly as received (empty for GET). */
   body: Buffer;
+  /** The Accept to send instead of the client's: the type the key's scope was checked for. */
+  accept?: string;
   /** Called with the legacy service's status and headers before they are sent on. */
   onAnswer?: (status: number, headers: IncomingHttpHeaders) => void;
 }
@@ -90,6 +92,7 @@ export function createForwarder(upstream: ForwarderSettings, forwardHeaders: Hea
         for (const name of proxyReq.getHeaderNames()) {
           if (!keepsHeader(forwardHeaders, name)) proxyReq.removeHeader(name);
         }
+        if (forwarding.accept !== undefined && proxyReq.hasHeader('Accept')) proxyReq.setHeader('Accept', forwarding.accept);
         if (upstream.apiKey !== undefined) proxyReq.setHeader('X-API-Key', upstream.apiKey);
         proxyReq.setHeader('X-Request-Id', requestState(res).requestId);
         if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {

@@ -6,11 +6,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RenderResult } from '../../renderer/index.js';
 import type { Emit } from '../events/service-events.js';
 import { noteRendered } from '../events/access-events.js';
-import type { LegacyRequest as Request, LegacyResponse as Response } from '../http.js';
 import type { Endpoint, LabelRequest } from '../label-request.js';
 import type { PageAccount } from '../rate-limits.js';
 import { openPageAccount, reportNotCounted, type RenderContext } from '../render-label.js';
+import { header, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
 import { readRequestBody } from '../request-body.js';
+import { forwardedAccept } from '../request-headers.js';
 import { requestState } from '../request-state.js';
 import { requestKey, requestKeyLabel } from '../authorize.js';
 import type { Forward } from './forward.js';
@@ -26,7 +27,7 @@ function pagesAnswered(endpoint: Endpoint, headers: IncomingHttpHeaders): number
 
 /** Sends the request to the legacy service and books the pages it rendered against the day's account. */
 async function forwardCounted(
-  forward: Forward, req: Request, res: Response, request: { path: string; body: Buffer }, pages: PageAccount, endpoint: Endpoint, emit: Emit,
+  forward: Forward, req: Request, res: Response, request: { path: string; body: Buffer; accept?: string }, pages: PageAccount, endpoint: Endpoint, emit: Emit,
 ): Promise<void> {
   let rendered = 0;
   try {
@@ -55,7 +56,8 @@ export async function forwardLabel(
     throw err;
   }
   emit({ type: 'fallback_forward', requestId: requestState(res).requestId, keyId: requestKeyLabel(res), reason: why.reason, commands: why.commands });
-  await forwardCounted(forward, req, res, { path, body: label.received }, why.pages, label.endpoint, emit);
+  const accept = label.format === 'pdf' ? 'application/pdf' : 'image/png';
+  await forwardCounted(forward, req, res, { path, body: label.received, accept }, why.pages, label.endpoint, emit);
 }
 
 type AccountContext = Pick<RenderContext, 'usageStore' | 'now' | 'storeTimeoutMs' | 'emit'> & { maxBodyBytes: number };
@@ -66,7 +68,8 @@ export function passThrough(forward: Forward, endpoint: Endpoint, ctx: AccountCo
     const path = proxiedPath(req.originalUrl, req.url ?? '/');
     const body = await readRequestBody(req, ctx.maxBodyBytes);
     const pages = await openPageAccount(ctx, requestKey(res));
-    await forwardCounted(forward, req, res, { path, body }, pages, endpoint, ctx.emit);
+    const accept = forwardedAccept(header(req, 'Accept'));
+    await forwardCounted(forward, req, res, { path, body, ...(accept !== undefined && { accept }) }, pages, endpoint, ctx.emit);
   };
 }
 
@@ -87,7 +90,7 @@ export function shadowLabel(shadow: ShadowTraffic, req: Request, label: LabelReq
     requestId,
     method: label.method,
     path,
-    headers: req.headers,
+    headers: { ...req.headers, accept: 'image/png' }, // the type we drew and the key was checked for
     body: label.received,
     index: label.index ?? 0,
     local: { png: result.body, labels: result.totalCount },
