@@ -9,6 +9,7 @@ import { createLogger, logEvents, logEventsAsText, type EventLogger } from './ev
 import { createEventSink, type Emit, type EventSink } from './events/service-events.js';
 import type { KeyStore } from './keys/key-store.js';
 import type { DivergenceEvent, ShadowOptions, UpstreamMode, UpstreamOptions } from './upstream/options.js';
+import { linkUpstream, type UpstreamLink } from './upstream/upstream.js';
 import { MemoryUsageStore, type UsageStore } from './usage/usage-store.js';
 
 export { DEFAULT_MAX_LABELS };
@@ -110,6 +111,8 @@ export interface RouterConfig {
   render: RenderFunction;
   /** The shared render pool this router holds (none when the host passed `render`): released on close(). */
   lease: RendererLease | undefined;
+  /** The upstream mode and what it uses (forwarder, shadow queue), its defaults filled in (upstream/upstream.ts). */
+  upstream: UpstreamLink;
   fallthrough: boolean;
   anonymousKey: string | undefined;
   allowQueryKey: boolean;
@@ -132,6 +135,8 @@ function eventSink(options: LegacyRouterOptions): EventSink {
 
 export function resolveOptions(options: LegacyRouterOptions): RouterConfig {
   // The default renderer's workers start with the first render, not here; close() lets go of them.
+  const { emit } = eventSink(options);
+  const upstream = linkUpstream(options, emit); // checks the mode and URL first: a bad one throws before workers are leased
   const lease = options.render ? undefined : leaseSharedRenderer({ threads: options.renderThreads, timeoutMs: options.renderTimeoutMs });
   return {
     keyStore: options.keyStore,
@@ -142,10 +147,11 @@ export function resolveOptions(options: LegacyRouterOptions): RouterConfig {
     organizationRequestsPerSecond: options.organizationRequestsPerSecond ?? DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
     storeTimeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
     now: options.now ?? (() => new Date()),
-    emit: eventSink(options).emit,
+    emit,
     cors: options.cors,
     render: options.render ?? lease!.render,
     lease,
+    upstream,
     fallthrough: options.fallthrough ?? false,
     anonymousKey: options.anonymousKey,
     allowQueryKey: options.allowQueryKey ?? false,

@@ -22,7 +22,7 @@ import { requestState } from './request-state.js';
 import { answerErrors } from './router-errors.js';
 import { resolveOptions, type LegacyRouterOptions, type RouterConfig } from './router-config.js';
 import { forwardLabel, passThrough, passThroughOther, shadowLabel } from './upstream/label-upstream.js';
-import { linkUpstream, type UpstreamLink } from './upstream/upstream.js';
+import type { UpstreamLink } from './upstream/upstream.js';
 
 export {
   DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_LABELS, DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND, DEFAULT_STORE_TIMEOUT_MS,
@@ -83,7 +83,6 @@ function labelHandlers(config: RouterConfig, link: UpstreamLink): { route: (endp
 
 export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   const config = resolveOptions(options);
-  const link = linkUpstream(options, config.emit);
   // The operations served: the render endpoints, and POST /graphics when it is on (routes, access lines).
   const operations = config.graphicsEndpoint ? [...ENDPOINTS, GRAPHICS_ENDPOINT] : ENDPOINTS;
   const router = Router();
@@ -106,7 +105,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   router.use(authorize(config));
   router.use((_req: Request, res: Response, next: NextFunction) => next(requestState(res).pathRefusal));
   router.use(limitRequestRate(config));
-  const handlers = labelHandlers(config, link);
+  const handlers = labelHandlers(config, config.upstream);
   for (const endpoint of ENDPOINTS) router[endpoint.method](expressPath(endpoint.template), handlers.route(endpoint));
   const graphics = config.graphicsEndpoint ? graphicsEndpoint(config.maxBodyBytes) : undefined;
   if (graphics) router.post(GRAPHICS_ENDPOINT.template, graphics.handle);
@@ -114,7 +113,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   router.use(answerErrors(config.emit));
 
   let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => (closing ??= Promise.all([config.lease?.release(), link.close(), graphics?.close()]).then(() => {}));
+  const close = (): Promise<void> => (closing ??= Promise.all([config.lease?.release(), config.upstream.close(), graphics?.close()]).then(() => {}));
   return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     router(req, res, next);
   }, { close });

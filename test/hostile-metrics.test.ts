@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
 import { createEventSink, createLegacyRouter, createMemoryStores, createOpsRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
-import { KEYS, KEY_RECORDS, labelsPath } from './helpers/http-app.js';
+import { buildApp, KEYS, KEY_RECORDS, labelsPath, recordingRender } from './helpers/http-app.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 
 /** `^AA ^AB ... ^ZZ`, each as its own unknown command, repeated to about 50 KB. */
@@ -47,5 +47,17 @@ describe('metric label values and log lines stay bounded whatever the document s
     expect(forward).to.not.equal(undefined);
     expect(forward!.length).to.be.below(512);
     expect(JSON.parse(forward!)).to.have.property('reason').that.matches(/^unsupported (\S+ ){10}and \d+ more$/);
+  });
+
+  it('caps every log line: a 50 KB failure text is logged as its first 4096 characters and a count', async () => {
+    const logged: string[] = [];
+    const huge = new Error('x'.repeat(50_000));
+    const { app } = await buildApp({ render: recordingRender({}, () => huge), log: (line) => logged.push(line) });
+    const res = await request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.all).type('text').send('^XA^XZ');
+    expect(res.status).to.equal(500);
+    const failure = logged.find((l) => l.includes('unexpected failure'));
+    expect(failure).to.not.equal(undefined);
+    expect(failure!.length).to.be.at.most(4096 + 64);
+    expect(failure).to.match(/\.\.\. \(\d+ more characters\)$/);
   });
 });
