@@ -193,8 +193,16 @@ export class PageAccount {
     this.#reserved = 0;
     this.#holding = false;
     try {
-      if (holding) await withDeadline(this.#usageStore.add(this.#holds, -1, HOLD_TTL_MS), this.#storeTimeoutMs, 'usage store');
-      if (delta !== 0) await withDeadline(this.#usageStore.add(this.#bucket, delta, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
+      if (holding) {
+        // The hold becomes the pages in one atomic step: between two steps another request would see the day's
+        // pages plus holds one short, and be let in past the limit.
+        await withDeadline(this.#usageStore.reserve({
+          used: this.#bucket, held: this.#holds, usedDelta: delta, heldDelta: -1, limit: Number.MAX_SAFE_INTEGER, countHeld: false,
+          ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
+        }), this.#storeTimeoutMs, 'usage store');
+      } else if (delta !== 0) {
+        await withDeadline(this.#usageStore.add(this.#bucket, delta, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
+      }
       return undefined;
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));

@@ -56,9 +56,9 @@ function collectGarbage(): () => void {
 }
 
 /** One request over a real socket; resolves with the status and whether the body arrived whole. */
-function fetchRaw(port: number, urlPath: string, body: string): Promise<{ status: number; complete: boolean; text: string }> {
+function fetchRaw(port: number, urlPath: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; complete: boolean; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: urlPath, method: 'POST', headers: { 'X-API-Key': KEYS.all, 'Content-Type': 'text/plain' } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: urlPath, method: 'POST', headers: { 'X-API-Key': KEYS.all, 'Content-Type': 'text/plain', ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       const done = (): void => resolve({ status: res.statusCode ?? 0, complete: res.complete, text: Buffer.concat(chunks).toString('latin1') });
@@ -128,19 +128,7 @@ describe('upstream deadline and body cap (shadow, proxy, fallback)', () => {
     // Proxy forwards every label request; fallback forwards a PDF asking for page composition.
     const send = (port: number) => mode === 'proxy'
       ? fetchRaw(port, path, ZPL)
-      : new Promise<{ status: number; complete: boolean; text: string }>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST',
-          headers: { 'X-API-Key': KEYS.all, 'Content-Type': 'text/plain', Accept: 'application/pdf', 'X-Page-Size': 'Letter' } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          const done = (): void => resolve({ status: res.statusCode ?? 0, complete: res.complete, text: Buffer.concat(chunks).toString('latin1') });
-          res.on('end', done);
-          res.on('aborted', done);
-          res.on('error', done);
-        });
-        req.on('error', reject);
-        req.end(ZPL);
-      });
+      : fetchRaw(port, path, ZPL, { Accept: 'application/pdf', 'X-Page-Size': 'Letter' });
 
     it(`${mode}: a dripping answer is cut at the deadline while the GC runs (the client sees it cut off)`, async () => {
       upstream.answer = drip(opened);
@@ -148,12 +136,21 @@ describe('upstream deadline and body cap (shadow, proxy, fallback)', () => {
       const stop = collectGarbage();
       try {
         const answer = await send(port);
-        expect(answer.status).to.equal(200); // the upstream's headers had been passed on
-        expect(answer.complete).to.equal(false);
+        // Cut off once the upstream's headers were passed on; a clean 502 if the deadline came first.
+        if (answer.status === 200) expect(answer.complete).to.equal(false);
+        else expect([answer.status, answer.text]).to.deep.equal([502, 'ERROR: Upstream renderer did not answer within 600 ms']);
         await opened[0]!.closed;
       } finally {
         stop();
       }
+    });
+
+    it(`${mode}: headers and then silence is a clean 502 at the deadline (none of the upstream's headers kept)`, async () => {
+      upstream.answer = (_r, res) => { opening(opened, res); res.status(200).set({ 'Content-Type': 'image/png', 'X-Total-Count': '1' }); res.flushHeaders(); };
+      const port = await routerFor();
+      const answer = await send(port);
+      expect([answer.status, answer.text]).to.deep.equal([502, 'ERROR: Upstream renderer did not answer within 600 ms']);
+      await opened[0]!.closed;
     });
 
     it(`${mode}: an endless body is cut at the cap, the upstream connection closed`, async () => {

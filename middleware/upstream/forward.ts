@@ -43,6 +43,8 @@ interface InFlight extends Forwarding {
   proxyReq?: ClientRequest;
   /** The failure was answered (or the answer cut off) already. */
   failed: boolean;
+  /** Headers of the legacy service's answer, which http-proxy copies onto ours (taken off again for a 502). */
+  upstreamHeaders?: string[];
 }
 
 /** The forwarding forward() started for a request: read by the proxy's callbacks, which see only req and res. */
@@ -66,6 +68,7 @@ export function createForwarder(upstream: ForwarderSettings, forwardHeaders: Hea
       res.destroy();
       return;
     }
+    for (const name of forwarding.upstreamHeaders ?? []) res.removeHeader(name); // their Transfer-Encoding is not our 502's
     res.setHeader(RENDERER_HEADER, 'upstream');
     sendPlainError(res, 502, `Upstream renderer ${reason}`);
   };
@@ -104,6 +107,7 @@ export function createForwarder(upstream: ForwarderSettings, forwardHeaders: Hea
       },
       proxyRes: (proxyRes: IncomingMessage, req: Request, res: Response) => {
         const forwarding = inFlight(req);
+        forwarding.upstreamHeaders = Object.keys(proxyRes.headers);
         // A declared length over the cap is refused before anything is sent on (http-proxy then pipes nothing).
         const declared = Number(proxyRes.headers['content-length']);
         if (declared > upstream.maxBodyBytes) {

@@ -1,18 +1,10 @@
 // Images an attacker sends: headers that disagree with themselves (a second PNG IHDR, a GIF frame larger than its
 // screen, a second JPEG frame), and decompression bombs. Shared by the hostile-input tests and `npm run attack`.
 
-import { crc32, createDeflate } from 'node:zlib';
+import { createDeflate } from 'node:zlib';
+import { chunk } from './upstream-png.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
 
 /** IHDR data: 1-bit greyscale unless told otherwise. */
 function ihdr(width: number, height: number, depth = 1): Buffer {
