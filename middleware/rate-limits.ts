@@ -9,7 +9,7 @@ import { setHeaders, type LegacyRequest, type LegacyResponse, type NextFunction 
 import type { StoredKey } from './keys/key-record.js';
 import { requestKey, requestKeyLabel } from './authorize.js';
 import { requestState } from './request-state.js';
-import type { ReserveOp, UsageStore } from './usage/usage-store.js';
+import type { UsageStore } from './usage/usage-store.js';
 
 export type LimitType = 'requests_per_sec' | 'pages_per_day';
 export type LimitScope = 'key' | 'organization';
@@ -192,17 +192,14 @@ export class PageAccount {
     const holding = this.#holding;
     this.#reserved = 0;
     this.#holding = false;
+    if (!holding && delta === 0) return undefined;
     try {
-      if (holding) {
-        // The hold becomes the pages in one atomic step: between two steps another request would see the day's
-        // pages plus holds one short, and be let in past the limit.
-        await withDeadline(this.#usageStore.reserve({
-          used: this.#bucket, held: this.#holds, usedDelta: delta, heldDelta: -1, limit: Number.MAX_SAFE_INTEGER, countHeld: false,
-          ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
-        }), this.#storeTimeoutMs, 'usage store');
-      } else if (delta !== 0) {
-        await withDeadline(this.#usageStore.add(this.#bucket, delta, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
-      }
+      // The hold goes and the pages come in one step: between two steps another request would see neither, and
+      // slip in past the limit.
+      await withDeadline(this.#usageStore.reserve({
+        used: this.#bucket, held: this.#holds, usedDelta: delta, heldDelta: holding ? -1 : 0,
+        limit: Number.MAX_SAFE_INTEGER, countHeld: false, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
+      }), this.#storeTimeoutMs, 'usage store');
       return undefined;
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));
@@ -214,25 +211,28 @@ export class PageAccount {
     const limit = this.#key.pagesPerDay;
     if (limit === undefined) return undefined;
     if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
-    const op = { used: this.#bucket, held: this.#holds, usedDelta, heldDelta, limit, countHeld, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS };
-    const work = this.#usageStore.reserve(op);
+    const work = this.#usageStore.reserve({
+      used: this.#bucket, held: this.#holds, usedDelta, heldDelta, limit, countHeld, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
+    });
     try {
       return (await withDeadline(work, this.#storeTimeoutMs, 'usage store')).taken;
     } catch (err) {
-      // Answered 503, but the store may still apply the reservation after the deadline: give back what it took
-      // then (the counters only add, so this holds whatever the request did meanwhile).
-      work.then(({ taken }) => { if (taken) void this.#giveBack(op); }, () => {});
+      this.#undoIfLate(work, usedDelta, heldDelta);
       throw err;
     }
   }
 
-  async #giveBack(op: ReserveOp): Promise<void> {
-    try {
-      if (op.usedDelta !== 0) await this.#usageStore.add(op.used, -op.usedDelta, op.ttlMs);
-      if (op.heldDelta !== 0) await this.#usageStore.add(op.held, -op.heldDelta, op.heldTtlMs);
-    } catch {
-      // the hold expires with its TTL; a day's booking stays (the store is failing: nothing better to do)
-    }
+  /**
+   * The client got a 503 for this reservation; should the store still apply it (its answer came after the
+   * deadline, e.g. during a failover), it is given back as soon as that answer arrives, so no pages stay booked
+   * for a request that was refused. (A reply lost with its connection cannot be told apart: the hold expires.)
+   */
+  #undoIfLate(work: Promise<{ taken: boolean }>, usedDelta: number, heldDelta: number): void {
+    work.then(async ({ taken }) => {
+      if (!taken) return;
+      if (usedDelta !== 0) await this.#usageStore.add(this.#bucket, -usedDelta, this.#ttlMs);
+      if (heldDelta !== 0) await this.#usageStore.add(this.#holds, -heldDelta, HOLD_TTL_MS);
+    }).catch(() => {}); // the store failed again: nothing more can be done here
   }
 
   #exceeded(): LimitExceeded {
