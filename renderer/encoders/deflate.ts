@@ -78,6 +78,10 @@ export class RunDeflater {
   /** The code-length symbols of the header, each `symbol | extra << 5`. */
   readonly #header = new Uint32Array(LIT_CODES + DIST_CODES);
   readonly #allLengths = new Uint8Array(LIT_CODES + DIST_CODES);
+  // The writer's tables (see #writeTokens).
+  readonly #litTable = new Uint32Array(256);
+  readonly #matchTable = new Uint32Array(MAX_MATCH + 1);
+  readonly #runTable = new Uint32Array(MAX_MATCH + 1);
   #headerCount = 0;
   #hlit = 0;
   #hdist = 0;
@@ -237,30 +241,58 @@ export class RunDeflater {
     return pos;
   }
 
-  /** The hot loop: the writer's state in locals, bytes out once 16 bits have gathered (a code adds at most 15). */
+  /**
+   * The hot loop: the writer's state in locals, bytes out once 16 bits have gathered. Each literal is one table
+   * entry (code | length << 16); each match length with its extra bits is another, and with distance 1 (runs) the
+   * distance code joins it when all fit in 16 bits.
+   */
   #writeTokens(w: BitWriter): void {
-    const out = w.out, t = this.#tokens, litCode = this.#litCode, litLen = this.#litLen, distCode = this.#distCode, distLen = this.#distLen;
+    const lit = this.#litTable, match = this.#matchTable, run = this.#runTable;
+    for (let s = 0; s < 256; s++) lit[s] = this.#litCode[s] | (this.#litLen[s] << 16);
+    const d1 = this.#distCode[0] | (this.#distLen[0] << 16);
+    for (let len = MIN_MATCH; len <= MAX_MATCH; len++) {
+      const sym = LENGTH_SYMBOL[len], symLen = this.#litLen[sym], extra = LENGTH_EXTRA_BITS[len];
+      const bits = this.#litCode[sym] | (LENGTH_EXTRA[len] << symLen), count = symLen + extra;
+      match[len] = bits | (count << 20) ; // at most 20 bits of code and extra
+      const withDistance = count + (d1 >>> 16);
+      run[len] = withDistance <= 16 ? (bits | ((d1 & 0xffff) << count)) | (withDistance << 16) : 0;
+    }
+    const out = w.out, t = this.#tokens, distCode = this.#distCode, distLen = this.#distLen;
     let pos = w.pos, acc = w.acc, n = w.n;
     for (let i = 0, end = this.#count; i < end; i++) {
       const tok = t[i];
       if (tok < 256) {
-        acc |= litCode[tok] << n;
-        n += litLen[tok];
+        const e = lit[tok];
+        acc |= (e & 0xffff) << n;
+        n += e >>> 16;
       } else {
         const len = tok & 511, distance = tok >>> 9;
-        const sym = LENGTH_SYMBOL[len];
-        acc |= litCode[sym] << n;
-        n += litLen[sym];
-        if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
-        if (LENGTH_EXTRA_BITS[len] > 0) { acc |= LENGTH_EXTRA[len] << n; n += LENGTH_EXTRA_BITS[len]; }
-        if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
-        const dc = distance === 1 ? 0 : distanceCode(distance);
-        acc |= distCode[dc] << n;
-        n += distLen[dc];
-        if (DIST_EXTRA_BITS[dc] > 0) {
+        const r = distance === 1 ? run[len] : 0;
+        if (r !== 0) {
+          acc |= (r & 0xffff) << n;
+          n += r >>> 16;
+        } else {
+          // Length code and extra bits (up to 20), then the distance code and its extra bits, 16 bits at a time.
+          const m = match[len], count = m >>> 20;
+          if (count > 16) {
+            acc |= (m & 0xffff) << n;
+            n += 16;
+            out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16;
+            acc |= ((m >>> 16) & 0xf) << n;
+            n += count - 16;
+          } else {
+            acc |= (m & 0xfffff) << n;
+            n += count;
+          }
           if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
-          acc |= (distance - DIST_BASE[dc]) << n;
-          n += DIST_EXTRA_BITS[dc];
+          const dc = distance === 1 ? 0 : distanceCode(distance);
+          acc |= distCode[dc] << n;
+          n += distLen[dc];
+          if (DIST_EXTRA_BITS[dc] > 0) {
+            if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
+            acc |= (distance - DIST_BASE[dc]) << n;
+            n += DIST_EXTRA_BITS[dc];
+          }
         }
       }
       if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }

@@ -138,11 +138,14 @@ function deflateGreyRows(d: RunDeflater, r: Raster): void {
     for (let i = 0; i <= words; i++) {
       if (i === words && tail === 0) break;
       const a = prev[a0 + i], b = src[b0 + i];
-      const diff = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
-      if (diff === 0 && v === 0) { n += i === words ? tail : 4; continue; }
       const bytes = i === words ? tail : 4;
-      for (let k = 0; k < bytes; k++) {
-        const byte = (diff >>> (k << 3)) & 255;
+      if (a === b) { // four zeros
+        if (v === 0) n += bytes; else { d.run(v, n); v = 0; n = bytes; }
+        continue;
+      }
+      let diff = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
+      for (let k = 0; k < bytes; k++, diff >>>= 8) {
+        const byte = diff & 255;
         if (byte === v) n++;
         else { d.run(v, n); v = byte; n = 1; }
       }
