@@ -9,6 +9,7 @@ import { constants, crc32, deflateSync, inflateSync } from 'node:zlib';
 import { encodePng } from '../renderer/encoders/png.js';
 import { bitonalRows, greyRows } from '../renderer/encoders/png-rows.js';
 import { Raster } from '../renderer/raster/raster.js';
+import { rowOrder, settle } from '../renderer/raster/row-order.js';
 import { render } from '../renderer/index.js';
 import { loadLabels } from '../bench/labels.js';
 import { decodePng } from './helpers/png.js';
@@ -66,6 +67,19 @@ describe('PNG encoder', function () {
             expect.fail(`pixel ${i} of ${r.width}x${r.height} (bitonal ${bitonal}): want ${want}, ours ${ours.gray[i]}, jimp ${image.bitmap.data[i * 4]}`);
           }
         }
+      }
+    }
+  });
+
+  it('reads mirrored and turned rows (^PM Y, ^PO I) as the raster turned in place would give them', () => {
+    const orders = [rowOrder(true, false), rowOrder(false, true), rowOrder(true, true)];
+    for (const r of fc.sample(rasterArb, { numRuns: 80, seed: 31 })) {
+      for (const order of orders) {
+        const turned = settle(new Raster(r.width, r.height, Uint8Array.from(r.ink)), order);
+        const got = decodePng(encodePng(r, false, order)).gray;
+        const want = Uint8Array.from(turned.ink, (v) => 255 - v);
+        expect(Buffer.compare(got, want), `${r.width}x${r.height} ${JSON.stringify(order)}`).to.equal(0);
+        expect(Buffer.from(encodePng(r, false, order)).equals(Buffer.from(encodePng(turned))), 'same bytes as the turned raster').to.equal(true);
       }
     }
   });

@@ -6,6 +6,7 @@
 
 import { crc32 } from 'node:zlib';
 import type { Raster } from '../raster/raster.js';
+import { settle, UPRIGHT, type RowOrder } from '../raster/row-order.js';
 import { MAX_DISTANCE, RunDeflater } from './deflate.js';
 import { bitonalRows, FILTER_UP, sameAsRowAbove } from './png-rows.js';
 
@@ -19,10 +20,14 @@ const KEEP_TOKENS = 1 << 20;
 /** One deflater per thread: encoding is synchronous, so labels take turns with its buffers. */
 const deflater = new RunDeflater();
 
-export function encodePng(r: Raster, bitonal = false): Uint8Array {
+/**
+ * `readAs` says how the raster's rows make the label (^PM Y, ^PO I left to the encoder, raster/paint.ts): the 8-bit
+ * encoder reads them so, in one pass; 1-bit output turns the raster in place first.
+ */
+export function encodePng(r: Raster, bitonal = false, readAs: RowOrder = UPRIGHT): Uint8Array {
   deflater.reset();
-  if (bitonal) deflateFilteredRows(deflater, bitonalRows(r), ((r.width + 7) >> 3) + 1, r.height);
-  else deflateGreyRows(deflater, r);
+  if (bitonal) deflateFilteredRows(deflater, bitonalRows(settle(r, readAs)), ((r.width + 7) >> 3) + 1, r.height);
+  else deflateGreyRows(deflater, r, readAs);
   const idatLength = deflater.prepare();
   // Its own ArrayBuffer (never the shared pool slab), so a worker thread can transfer it without a copy.
   const out = Buffer.allocUnsafeSlow(SIGNATURE.length + 12 + 13 + 12 + idatLength + 12);
@@ -102,34 +107,39 @@ class BlankRows {
   }
 }
 
-/** 8-bit grey rows (255 - ink), Up-filtered, straight into the deflater. */
-function deflateGreyRows(d: RunDeflater, r: Raster): void {
+/** 8-bit grey rows (255 - ink), Up-filtered, straight into the deflater; rows read as `readAs` says. */
+function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
   const { width, height } = r;
+  const { flipX, flipY } = readAs;
   const ink = Buffer.from(r.ink.buffer, r.ink.byteOffset, r.ink.byteLength);
   const stride = width + 1;
   const blank = new BlankRows(d, stride);
+  /** The raster row that is the label's row j. */
+  const rowOf = (j: number): number => (flipY ? height - 1 - j : j);
   // Row 0 has nothing above: its bytes are the grey levels themselves.
   d.reserve(stride);
   let v = FILTER_UP, n = 1;
+  const first = rowOf(0) * width;
   for (let x = 0; x < width; x++) {
-    const b = 255 - ink[x];
+    const b = 255 - ink[first + (flipX ? width - 1 - x : x)];
     if (b === v) n++;
     else { d.run(v, n); v = b; n = 1; }
   }
   d.run(v, n);
   const words = width >> 2, tail = width & 3;
-  // Rows already 4-byte aligned (most label widths): the words are read in place, nothing copied.
-  const whole = tail === 0 && r.ink.byteOffset % 4 === 0 ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2) : undefined;
+  // Rows already 4-byte aligned (most label widths) and not mirrored: the words are read in place, nothing copied.
+  const whole = tail === 0 && !flipX && r.ink.byteOffset % 4 === 0 ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2) : undefined;
   if (!whole && aboveWords.length < words + 1) { aboveWords = new Int32Array(words + 1); rowWords = new Int32Array(words + 1); }
   let above = aboveWords, cur = rowWords;
-  if (!whole) new Uint8Array(above.buffer, 0, width).set(ink.subarray(0, width));
+  if (!whole) copyRow(ink, first, width, flipX, above);
   for (let y = 1; y < height; y++) {
-    if (sameAsRowAbove(ink, width, y)) { blank.add(); continue; }
+    const at = rowOf(y), atAbove = rowOf(y - 1);
+    if (sameAsRowAbove(ink, width, Math.max(at, atAbove))) { blank.add(); continue; }
     blank.flush(true);
     d.reserve(stride);
     let a0: number, b0: number, src: Int32Array, prev: Int32Array;
-    if (whole) { src = whole; prev = whole; a0 = (y - 1) * words; b0 = y * words; } else {
-      new Uint8Array(cur.buffer, 0, width).set(ink.subarray(y * width, (y + 1) * width));
+    if (whole) { src = whole; prev = whole; a0 = atAbove * words; b0 = at * words; } else {
+      copyRow(ink, at * width, width, flipX, cur);
       src = cur; prev = above; a0 = 0; b0 = 0;
     }
     v = FILTER_UP; n = 1;
@@ -154,6 +164,13 @@ function deflateGreyRows(d: RunDeflater, r: Raster): void {
     if (!whole) { const t = above; above = cur; cur = t; }
   }
   blank.flush();
+}
+
+/** One raster row into word-aligned `dst`, reversed when mirrored. */
+function copyRow(ink: Buffer, start: number, width: number, reversed: boolean, dst: Int32Array): void {
+  const bytes = new Uint8Array(dst.buffer, 0, width);
+  bytes.set(ink.subarray(start, start + width));
+  if (reversed) bytes.reverse();
 }
 
 /** Rows already filtered (`stride` bytes each, filter byte first; an unchanged row all zeros), into the deflater. */
