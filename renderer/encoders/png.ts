@@ -70,6 +70,8 @@ const LOW_BITS = 0x7f7f7f7f;
 // Row copies for widths that are not whole words (reused; grown, never shrunk below a label's row).
 let aboveWords = new Int32Array(0);
 let rowWords = new Int32Array(0);
+let aboveBytes = new Uint8Array(aboveWords.buffer);
+let rowBytes = new Uint8Array(rowWords.buffer);
 
 /**
  * Tracks blank filtered rows ([FILTER_UP, 0 ... 0]): from the second in a row on, each is a copy of the one before,
@@ -127,11 +129,18 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
   }
   d.run(v, n);
   const words = width >> 2, tail = width & 3;
-  // Rows already 4-byte aligned (most label widths) and not mirrored: the words are read in place, nothing copied.
-  const whole = tail === 0 && !flipX && r.ink.byteOffset % 4 === 0 ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2) : undefined;
-  if (!whole && aboveWords.length < words + 1) { aboveWords = new Int32Array(words + 1); rowWords = new Int32Array(words + 1); }
-  let above = aboveWords, cur = rowWords;
-  if (!whole) copyRow(ink, first, width, flipX, above);
+  // Rows already 4-byte aligned (most label widths): the words are read in place, nothing copied; a mirrored row
+  // is read last word first, each word's bytes swapped. Other rows are copied (and reversed) into aligned words.
+  const whole = tail === 0 && r.ink.byteOffset % 4 === 0 ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2) : undefined;
+  const backwards = whole !== undefined && flipX;
+  if (!whole && aboveWords.length < words + 1) {
+    aboveWords = new Int32Array(words + 1);
+    rowWords = new Int32Array(words + 1);
+    aboveBytes = new Uint8Array(aboveWords.buffer);
+    rowBytes = new Uint8Array(rowWords.buffer);
+  }
+  let above = aboveWords, cur = rowWords, aboveB = aboveBytes, curB = rowBytes;
+  if (!whole) copyRow(ink, first, width, flipX, aboveB);
   for (let y = 1; y < height; y++) {
     const at = rowOf(y), atAbove = rowOf(y - 1);
     if (sameAsRowAbove(ink, width, Math.max(at, atAbove))) { blank.add(); continue; }
@@ -139,21 +148,23 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
     d.reserve(stride);
     let a0: number, b0: number, src: Int32Array, prev: Int32Array;
     if (whole) { src = whole; prev = whole; a0 = atAbove * words; b0 = at * words; } else {
-      copyRow(ink, at * width, width, flipX, cur);
+      copyRow(ink, at * width, width, flipX, curB);
       src = cur; prev = above; a0 = 0; b0 = 0;
     }
     v = FILTER_UP; n = 1;
     // Bytewise (above - ink) mod 256 = grey - grey above, without borrows crossing bytes; whole zero words extend a
     // zero run at once.
-    for (let i = 0; i <= words; i++) {
-      if (i === words && tail === 0) break;
+    for (let w = 0; w <= words; w++) {
+      if (w === words && tail === 0) break;
+      const i = backwards ? words - 1 - w : w;
       const a = prev[a0 + i], b = src[b0 + i];
-      const bytes = i === words ? tail : 4;
+      const bytes = w === words ? tail : 4;
       if (a === b) { // four zeros
         if (v === 0) n += bytes; else { d.run(v, n); v = 0; n = bytes; }
         continue;
       }
       let diff = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
+      if (backwards) diff = ((diff & 0xff) << 24) | ((diff & 0xff00) << 8) | ((diff >>> 8) & 0xff00) | (diff >>> 24);
       for (let k = 0; k < bytes; k++, diff >>>= 8) {
         const byte = diff & 255;
         if (byte === v) n++;
@@ -161,16 +172,15 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
       }
     }
     d.run(v, n);
-    if (!whole) { const t = above; above = cur; cur = t; }
+    if (!whole) { const t = above; above = cur; cur = t; const tb = aboveB; aboveB = curB; curB = tb; }
   }
   blank.flush();
 }
 
-/** One raster row into word-aligned `dst`, reversed when mirrored. */
-function copyRow(ink: Buffer, start: number, width: number, reversed: boolean, dst: Int32Array): void {
-  const bytes = new Uint8Array(dst.buffer, 0, width);
-  bytes.set(ink.subarray(start, start + width));
-  if (reversed) bytes.reverse();
+/** One raster row into the start of word-aligned `dst`, reversed when mirrored. */
+function copyRow(ink: Buffer, start: number, width: number, reversed: boolean, dst: Uint8Array): void {
+  ink.copy(dst, 0, start, start + width);
+  if (reversed) dst.subarray(0, width).reverse();
 }
 
 /** Rows already filtered (`stride` bytes each, filter byte first; an unchanged row all zeros), into the deflater. */
