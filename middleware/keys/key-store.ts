@@ -35,6 +35,15 @@ export interface KeyStore {
   onSeedMissing?(listener: () => void): void;
 }
 
+/**
+ * How long `find` trusts a record it read: a key checked on every request is read (and parsed) from the store at most
+ * this often. Changes made through this store apply at once; changes made elsewhere (zpl-keys, another instance)
+ * within this time, so a revocation takes effect within a second everywhere.
+ */
+export const DEFAULT_FIND_CACHE_MS = 500;
+/** Keys remembered at once; past it the oldest goes. */
+const FIND_CACHE_ENTRIES = 1024;
+
 const HEX_PREFIX = /^[0-9a-f]{8,64}$/;
 const FULL_HASH = /^[0-9a-f]{64}$/;
 
@@ -44,16 +53,26 @@ export class KeyvKeyStore implements KeyStore {
   readonly #close: () => Promise<void>;
   readonly #whenReady: () => Promise<void>;
   readonly #marker: SeedMarker | undefined;
+  /** Records `find` read lately, by hash, with when they were read (by #clock). */
+  readonly #found = new Map<string, { key: StoredKey; at: number }>();
+  readonly #cacheMs: number;
+  readonly #clock: () => number;
 
   /**
    * `whenReady`: what key management (everything but find) waits for first, e.g. the first Redis connection;
-   * `seedMarker`: how the store knows it lost its seeding (see seed-marker.ts).
+   * `seedMarker`: how the store knows it lost its seeding (see seed-marker.ts); `findCacheMs`: how long `find` may
+   * answer from what it read (0: never), by `clock` (ms, default performance.now).
    */
   constructor(
     keyv: Keyv<StoredKey>,
-    options: { isReady?: () => boolean; close?: () => Promise<void>; whenReady?: () => Promise<void>; seedMarker?: SeedMarker } = {},
+    options: {
+      isReady?: () => boolean; close?: () => Promise<void>; whenReady?: () => Promise<void>; seedMarker?: SeedMarker;
+      findCacheMs?: number; clock?: () => number;
+    } = {},
   ) {
     this.#keyv = keyv;
+    this.#cacheMs = options.findCacheMs ?? DEFAULT_FIND_CACHE_MS;
+    this.#clock = options.clock ?? (() => performance.now());
     this.#whenReady = options.whenReady ?? (() => Promise.resolve());
     this.#ready = options.isReady ?? (() => true);
     this.#close = options.close ?? (() => keyv.disconnect());
@@ -66,17 +85,33 @@ export class KeyvKeyStore implements KeyStore {
 
   async find(plainKey: string): Promise<StoredKey | undefined> {
     const hash = hashKey(plainKey);
+    const now = this.#clock();
+    const seen = this.#found.get(hash);
+    if (seen && now - seen.at < this.#cacheMs) return seen.key;
     const stored = await this.#keyv.get(hash);
-    if (stored !== undefined && sameHash(stored.hash, hash)) return stored;
+    if (stored !== undefined && sameHash(stored.hash, hash)) {
+      this.#remember(hash, stored, now);
+      return stored;
+    }
+    this.#found.delete(hash);
     // An unknown key may mean the store was emptied (e.g. Redis flushed): a 503, not a 401, until re-seeded.
     if (this.#marker && !(await this.#marker.confirm())) throw new Error('key store lost its data; waiting to be seeded again');
     return undefined;
   }
 
+  #remember(hash: string, key: StoredKey, at: number): void {
+    if (this.#cacheMs <= 0) return;
+    this.#found.delete(hash);
+    if (this.#found.size >= FIND_CACHE_ENTRIES) this.#found.delete(this.#found.keys().next().value!);
+    this.#found.set(hash, { key, at });
+  }
+
   async add(record: KeyRecord, options: { ttlMs?: number } = {}): Promise<StoredKey> {
     const stored = toStoredKey(validateKeyRecord(record));
+    this.#found.delete(stored.hash);
     await this.#whenReady();
     await this.#keyv.set(stored.hash, stored, options.ttlMs);
+    this.#found.delete(stored.hash); // a find that raced the write may have kept the old record
     return stored;
   }
 
@@ -99,11 +134,13 @@ export class KeyvKeyStore implements KeyStore {
     const hash = await this.#resolve(ref);
     const stored = hash === undefined ? undefined : await this.#keyv.get(hash);
     if (!stored) return undefined;
+    this.#found.delete(stored.hash);
     const updated: StoredKey = { ...stored, ...changes };
     for (const field of Object.keys(updated) as (keyof StoredKey)[]) {
       if (updated[field] === undefined) delete updated[field];
     }
     await this.#keyv.set(stored.hash, updated);
+    this.#found.delete(stored.hash);
     return updated;
   }
 
@@ -117,7 +154,10 @@ export class KeyvKeyStore implements KeyStore {
 
   async remove(ref: string): Promise<boolean> {
     const hash = await this.#resolve(ref);
-    return hash === undefined ? false : this.#keyv.delete(hash);
+    if (hash === undefined) return false;
+    const removed = await this.#keyv.delete(hash);
+    this.#found.delete(hash);
+    return removed;
   }
 
   close(): Promise<void> {

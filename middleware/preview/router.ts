@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'router';
-import { RenderError, type Dpmm } from '../../renderer/index.js';
+import type { Dpmm } from '../../renderer/api.js';
+import { RenderError } from '../../renderer/errors.js';
 import { authorize, requestKey } from '../authorize.js';
 import { StoreUnavailableError } from '../deadline.js';
 import { PlainHttpError, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
