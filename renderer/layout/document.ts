@@ -2,7 +2,7 @@
 // label (^PQ copies included) as a display list. render() and layout() share it.
 
 import type { Dpmm, RenderLimits } from '../api.js';
-import { labelDots } from '../dots.js';
+import { labelDots } from './dots.js';
 import { ordinal, RenderError } from '../errors.js';
 import { interpret, type DocumentPlan } from '../interpreter.js';
 import { MemoryBudget } from '../memory-budget.js';
@@ -14,7 +14,7 @@ export const DEFAULT_MAX_LABELS = 50;
 /** Enough for a 15x15 inch label at 24 dpmm (9135 x 9135 dots). */
 export const DEFAULT_MAX_PIXELS = 9135 * 9135;
 
-export { dotsPerInch, labelDots } from '../dots.js';
+export { dotsPerInch, labelDots } from './dots.js';
 
 export interface DocumentRequest extends RenderLimits {
   dpmm: Dpmm;

@@ -1,7 +1,7 @@
 // Label size in dots, as the legacy service computes it: read by layout and by the render pool's lane choice, which
 // must not load the renderer to make it.
 
-import type { Dpmm } from './api.js';
+import type { Dpmm } from '../api.js';
 
 /** Dots per inch as the legacy service computes it: floor(dpmm x 25.4). */
 export function dotsPerInch(dpmm: Dpmm): number {
