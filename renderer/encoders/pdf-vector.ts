@@ -291,7 +291,7 @@ class Painter {
         if (!outline) continue;
         // One form per glyph and orientation, from its outline with the Bézier segments kept.
         const name = this.pdf.glyph(`${e.font}:${g.cp}:${e.orientation}`, () => formOps(e.orientation, outline, e.curves?.[g.cp]));
-        for (const [wx, wy] of widenOffsets(e)) out.push(`q 1 0 0 1 ${n(g.x + wx)} ${n(g.y + wy)} cm /${name} Do Q`);
+        out.push(`q 1 0 0 1 ${n(g.x)} ${n(g.y)} cm /${name} Do Q`);
       }
       return;
     }
@@ -323,7 +323,7 @@ class Painter {
       case 'glyphRun':
         for (const g of e.glyphs) {
           const outline = e.outlines[g.cp];
-          if (outline) for (const [wx, wy] of widenOffsets(e)) glyphPath(out, e, g.x + wx, g.y + wy, outline);
+          if (outline) glyphPath(out, e, g.x, g.y, outline);
         }
     }
   }
@@ -359,16 +359,6 @@ function turned(o: Orientation, outline: readonly number[][]): number[][] {
     for (let i = 0; i + 1 < c.length; i += 2) [t[i], t[i + 1]] = turn(o, c[i], c[i + 1]);
     return t;
   });
-}
-
-/**
- * Where a run's glyph shapes are filled, relative to their pen points: once, or for a run with heavier vertical
- * strokes (GlyphRunElement.widen) twice, half the widening to either side along the baseline. Their union is the
- * outline with every span widened, as the raster fills it, wherever a span is at least `widen` long (every stroke).
- */
-function widenOffsets(run: GlyphRunElement): Array<[number, number]> {
-  const half = (run.widen ?? 0) / 2;
-  return half > 0 ? [turn(run.orientation, -half, 0), turn(run.orientation, half, 0)] : [[0, 0]];
 }
 
 /** A glyph's outline at its pen point, as path construction (for clipping to a reverse run). */

@@ -9,6 +9,8 @@ import {
 } from './builtin.js';
 import { cachedOutline, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
+import { font0Model, type Font0Band } from './font0-model.js';
+import { adjustOutline, type GlyphAdjustment } from './embolden.js';
 import { fitParts } from './glyph-parts.js';
 import type { OutlineFont, OutlineGlyph } from './outline-font.js';
 
@@ -114,17 +116,13 @@ export function font0Baseline(h: number): number {
   return baselineRow(font0Metrics.baseline, h);
 }
 
-/**
- * How much heavier (dots) the legacy service's vertical strokes are than Roboto's fitted into the same box.
- * Measured: 0.3 + 0.4 % of the height (stems of H 7.2 dots at 50 dots against our 6.9); that widening raised the
- * strict text score 0.9291 -> 0.9309 but dropped 18 glyph cases below their fidelity floors (accents, ™, W at
- * 50 and 80 dots: h50_Trade 0.9956 -> 0.9837), so it stays off until it is calibrated glyph by glyph.
- * Above 60 dots alone (measure/measure-font0-weight.ts) the corpus finds no rule of the height either: legacy minus
- * our stems +0.45 (0 at 80), 0.0 (l at 120), +0.3..0.6 (E, T at 125), -0.9 (C at 190), M and W at 80 already 8-9 %
- * too heavy; 0.0125 * (h - 60) broke h80_M, h80_W, h84_tb_ft and lowered text, carrier and strict means.
- */
-export function strokeWiden(_h: number): number {
-  return 0;
+/** The fitted weights and offset of `cp` at height `h`, in dots (font0-model.ts); null when it changes nothing. */
+export function glyphAdjustment(cp: number, h: number, model: readonly Font0Band[] = font0Model): GlyphAdjustment | null {
+  const band = model.find((b) => h <= b.maxHeight);
+  if (!band) return null;
+  const m = band.glyphs[cp] ?? band.fallback;
+  if (!m[0] && !m[1] && !m[2] && !m[3]) return null;
+  return { weightX: m[0] * h, weightY: m[1] * h, dx: m[2] * h, dy: m[3] * h };
 }
 
 /** Horizontal scale of a ^A0 width parameter relative to the height (0 = proportional). */
@@ -149,15 +147,16 @@ export function font0Face(height: number, width: number): Face {
   const h = Math.max(1, height);
   const sx = widthScale(h, width);
   const key = `0:${h}:${width}`;
-  const widen = strokeWiden(h);
   const place = (cp: number): PlacedOutline | null => {
     const b = box(cp);
     const g = sourceFont(cp)?.glyph(cp);
     if (!b || !g) return null;
     const parts = font0Metrics.parts?.[cp];
     const anchored = baselineAnchored(cp);
-    return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, widen, anchored))
-      || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, widen)) || fitGlyph(g, b, h, sx, widen, anchored);
+    const placed = (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, 0, anchored))
+      || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, 0)) || fitGlyph(g, b, h, sx, 0, anchored);
+    const adjust = placed && glyphAdjustment(cp, h);
+    return adjust ? adjustOutline(placed, adjust) : placed;
   };
   return {
     key,
@@ -165,7 +164,6 @@ export function font0Face(height: number, width: number): Face {
     baseline: font0Baseline(h),
     textBlockPitch: Math.round(h * TEXT_BLOCK_PITCH),
     antialias: true,
-    widen,
     // The legacy service anti-aliases font 0 with the area covered: with 4 sub-scanlines a top edge 0.4 dot into a row
     // still inked it (h50_H row 199: 0.375 covered, half sampled). 16 leave an error of 1/32 dot.
     coverageRows: 16,
