@@ -9,7 +9,7 @@ import {
 } from './builtin.js';
 import { cachedOutline, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
-import { font0Model, type Font0Band } from './font0-model.js';
+import { font0Model, type Font0Band, type GlyphModel } from './font0-model.js';
 import { adjustOutline, type GlyphAdjustment } from './embolden.js';
 import { fitParts } from './glyph-parts.js';
 import type { OutlineFont, OutlineGlyph } from './outline-font.js';
@@ -116,12 +116,16 @@ export function font0Baseline(h: number): number {
   return baselineRow(font0Metrics.baseline, h);
 }
 
-/** The fitted weights and offset of `cp` at height `h`, in dots (font0-model.ts); null when it changes nothing. */
-export function glyphAdjustment(cp: number, h: number, model: readonly Font0Band[] = font0Model): GlyphAdjustment | null {
+/** The model of `cp` at height `h` (font0-model.ts): its band's entry, else the band's fallback; null past every band. */
+function glyphModel(cp: number, h: number, model: readonly Font0Band[]): GlyphModel | null {
   const band = model.find((b) => h <= b.maxHeight);
-  if (!band) return null;
-  const m = band.glyphs[cp] ?? band.fallback;
-  if (!m[0] && !m[1] && !m[2] && !m[3]) return null;
+  return band ? band.glyphs[cp] ?? band.fallback : null;
+}
+
+/** The fitted weights and offset of `cp` at height `h`, in dots; null when they change nothing. */
+export function glyphAdjustment(cp: number, h: number, model: readonly Font0Band[] = font0Model): GlyphAdjustment | null {
+  const m = glyphModel(cp, h, model);
+  if (!m || (!m[0] && !m[1] && !m[2] && !m[3])) return null;
   return { weightX: m[0] * h, weightY: m[1] * h, dx: m[2] * h, dy: m[3] * h };
 }
 
@@ -143,18 +147,29 @@ function box(cp: number): GlyphBox | null {
   return [g.advance * sx, g.minX * sx, g.maxX * sx, g.maxY * s, g.minY * s];
 }
 
+/** The pen advance after `cp` at height `h` in units of the height: the measured box's, changed as the band fitted it. */
+export function glyphAdvance(cp: number, h: number, model: readonly Font0Band[] = font0Model): number | null {
+  const b = box(cp);
+  return b ? b[0] + (glyphModel(cp, h, model)?.[4] ?? 0) : null;
+}
+
+/** `cp` fitted into its measured box at height `h` and width stretch `sx`, before the glyph model adjusts it. */
+export function placeFont0Glyph(cp: number, h: number, sx: number): PlacedOutline | null {
+  const b = box(cp);
+  const g = sourceFont(cp)?.glyph(cp);
+  if (!b || !g) return null;
+  const parts = font0Metrics.parts?.[cp];
+  const anchored = baselineAnchored(cp);
+  return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, 0, anchored))
+    || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, 0)) || fitGlyph(g, b, h, sx, 0, anchored);
+}
+
 export function font0Face(height: number, width: number): Face {
   const h = Math.max(1, height);
   const sx = widthScale(h, width);
   const key = `0:${h}:${width}`;
   const place = (cp: number): PlacedOutline | null => {
-    const b = box(cp);
-    const g = sourceFont(cp)?.glyph(cp);
-    if (!b || !g) return null;
-    const parts = font0Metrics.parts?.[cp];
-    const anchored = baselineAnchored(cp);
-    const placed = (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, 0, anchored))
-      || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, 0)) || fitGlyph(g, b, h, sx, 0, anchored);
+    const placed = placeFont0Glyph(cp, h, sx);
     const adjust = placed && glyphAdjustment(cp, h);
     return adjust ? adjustOutline(placed, adjust) : placed;
   };
@@ -168,8 +183,8 @@ export function font0Face(height: number, width: number): Face {
     // still inked it (h50_H row 199: 0.375 covered, half sampled). 16 leave an error of 1/32 dot.
     coverageRows: 16,
     advance(cp) {
-      const b = box(cp);
-      return b ? b[0] * h * sx : h * 0.5 * sx;
+      const a = glyphAdvance(cp, h);
+      return a !== null ? a * h * sx : h * 0.5 * sx;
     },
     outline: (cp) => cachedOutline(key, cp, place),
   };

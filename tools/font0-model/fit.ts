@@ -1,0 +1,224 @@
+// `node dist/tools/font0-model/fit.js [--write] [--params wx,wy,dx,dy,adv]`: fits the font 0 glyph model
+// (renderer/fonts/font0-model.ts) to the legacy renderer's PNGs. For every size band and every glyph that the
+// corpus shows alone (tools/font0-model/cases.ts, held-out tenth excluded), a coordinate search over the stem
+// weight across x and along y, the placement offset and the pen advance draws the glyph and keeps the candidate
+// with the fewest ink pixels off the reference (then the smallest grey error), never one with a lower 1-px F1
+// than the unadjusted glyph. Each band first gets one rule for all its glyphs (a stem weight fitted to all of
+// them at once); that is what glyphs the band has no case of get, and where each glyph's search starts. Prints every fit, the strict F1 before and after, and the held-out glyph cases under the
+// fitted table; --write regenerates the table. The ratchet's floors are not read: the references alone decide.
+
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { glyphAdvance } from '../../renderer/fonts/font0.js';
+import type { Font0Band, GlyphModel } from '../../renderer/fonts/font0-model.js';
+import { glyphCases, type GlyphCase } from './cases.js';
+import { better, scoreCandidate, type Candidate, type Fit } from './score.js';
+
+/** Upper heights of the bands (dots): the corpus shows font 0 alone at 20, 30 (and 39), 50, and 80 (84, 87). */
+const BAND_TOPS = [25, 44, 65, Infinity];
+
+type Param = 'wx' | 'wy' | 'dx' | 'dy' | 'adv';
+const ALL_PARAMS: Param[] = ['wx', 'wy', 'dx', 'dy', 'adv'];
+
+/** Search range and step of each parameter, in dots at the case's height. */
+const RANGE: Record<Param, { min: number; max: number; step: number }> = {
+  wx: { min: -1.5, max: 2.5, step: 1 / 16 },
+  wy: { min: -1.5, max: 2.5, step: 1 / 16 },
+  dx: { min: -1, max: 1, step: 1 / 32 },
+  dy: { min: -1, max: 1, step: 1 / 32 },
+  adv: { min: -2, max: 2, step: 1 / 8 },
+};
+
+/** A model entry in units of the height: weights, offset and the advance's change from the measured box. */
+interface Units { wx: number; wy: number; dx: number; dy: number; adv: number }
+const ZERO: Units = { wx: 0, wy: 0, dx: 0, dy: 0, adv: 0 };
+
+/** Four decimals of the height: the table's precision (0.005 dots at 50). */
+const r4 = (n: number): number => Math.round(n * 1e4) / 1e4;
+
+function candidate(c: GlyphCase, u: Units): Candidate {
+  const base = glyphAdvance(c.cp, c.h, []) ?? 0.5;
+  const sx = c.w / c.h;
+  return { weightX: u.wx * c.h, weightY: u.wy * c.h, dx: u.dx * c.h, dy: u.dy * c.h, advance: (base + u.adv) * c.h * sx };
+}
+
+/** The fits of several cases (one glyph at the heights of one band, or a whole band), summed; F1s averaged. */
+interface Total extends Fit {
+  /** Each case's 1-px F1, in the order of the cases. */
+  nearF1s: number[];
+}
+
+function total(cases: readonly GlyphCase[], u: Units): Total {
+  const sum: Total = { mismatched: 0, nearF1: 0, both: 0, greyError: 0, strictF1: 0, nearF1s: [] };
+  for (const c of cases) {
+    const f = scoreCandidate(c, candidate(c, u));
+    sum.mismatched += f.mismatched; sum.both += f.both; sum.greyError += f.greyError;
+    sum.strictF1 += f.strictF1 / cases.length; sum.nearF1 += f.nearF1 / cases.length;
+    sum.nearF1s.push(f.nearF1);
+  }
+  return sum;
+}
+
+/** Whether no case's 1-px F1 is below the unadjusted glyph's. */
+const keepsNearF1 = (t: Total, unadjusted: Total): boolean => t.nearF1s.every((f, i) => f >= unadjusted.nearF1s[i]! - 1e-12);
+
+/**
+ * Coordinate search from `start`: each parameter in turn over its whole range, until a round changes nothing;
+ * no candidate may lower any case's 1-px F1 below the unadjusted glyph's.
+ */
+function search(cases: readonly GlyphCase[], params: readonly Param[], start: Units, rounds = 4): { units: Units; before: Fit; after: Fit } {
+  const h = cases.reduce((s, c) => s + c.h, 0) / cases.length;
+  const unadjusted = total(cases, ZERO);
+  let best = { ...start };
+  const before = total(cases, best);
+  let bestFit = keepsNearF1(before, unadjusted) ? before : unadjusted;
+  if (bestFit === unadjusted) best = { ...ZERO };
+  for (let round = 0; round < rounds; round++) {
+    let changed = false;
+    for (const p of params) {
+      if (p === 'adv' && cases.every((c) => c.copies < 2)) continue;
+      const { min, max, step } = RANGE[p];
+      for (let v = min; v <= max + 1e-9; v += step) {
+        // Rounded as the table is written: what is fitted is what the renderer draws.
+        const trial = { ...best, [p]: r4(v / h) };
+        if (trial[p] === best[p]) continue;
+        const f = total(cases, trial);
+        if (keepsNearF1(f, unadjusted) && better(f, bestFit)) { best = trial; bestFit = f; changed = true; }
+      }
+    }
+    if (!changed) break;
+  }
+  return { units: best, before, after: bestFit };
+}
+
+const asModel = (u: Units): GlyphModel => (u.adv ? [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy), r4(u.adv)] : [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy)]);
+
+/** Fewer cases than this and a band has no rule of its own (weights 0 for glyphs it has no case of): a dozen glyphs
+ * at one size fitted a rule that lowered real labels at that size (text_ft_b at 28 dots). */
+const MIN_FOR_RULE = 40;
+
+interface BandFit {
+  top: number;
+  /** The band's rule (weights only) and each glyph's own fit where it beat the rule. */
+  rule: Units;
+  glyphs: Map<number, Units>;
+}
+
+function asBand(f: BandFit): Font0Band {
+  return { maxHeight: f.top, fallback: asModel(f.rule), glyphs: Object.fromEntries([...f.glyphs].map(([cp, u]) => [cp, asModel(u)])) };
+}
+
+/**
+ * A glyph's stem weights carry over to bands with no case of it (in units of the height, as its difference from
+ * its band's rule, from the nearest band that has one): 0, 5, A, M and W, fitted at 20, 30, 50 and 80 dots apart,
+ * differ from their bands' rules alike. Offsets and advances do not carry over: they are where one size's pixel
+ * grid fell.
+ */
+function withTransfers(fits: readonly BandFit[]): Font0Band[] {
+  return fits.map((f, i) => {
+    const glyphs = new Map(f.glyphs);
+    const others = fits.map((o, j) => ({ o, d: Math.abs(i - j) })).filter((x) => x.d > 0).sort((a, b) => a.d - b.d);
+    for (const { o } of others) {
+      for (const [cp, u] of o.glyphs) {
+        if (glyphs.has(cp)) continue;
+        const wx = r4(f.rule.wx + u.wx - o.rule.wx), wy = r4(f.rule.wy + u.wy - o.rule.wy);
+        if (wx !== f.rule.wx || wy !== f.rule.wy) glyphs.set(cp, { wx, wy, dx: 0, dy: 0, adv: 0 });
+      }
+    }
+    return asBand({ ...f, glyphs });
+  });
+}
+
+function parseArgs(argv: string[]): { write: boolean; transfer: boolean; params: Param[] } {
+  const i = argv.indexOf('--params');
+  const params = i >= 0 ? (argv[i + 1] ?? '').split(',').filter((p): p is Param => ALL_PARAMS.includes(p as Param)) : ALL_PARAMS;
+  return { write: argv.includes('--write'), transfer: !argv.includes('--no-transfer'), params };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const all = await glyphCases(true);
+  const fitting = all.filter((c) => !c.heldOut);
+  const fits: BandFit[] = [];
+  const f4 = (n: number): string => n.toFixed(4);
+  console.log(`fitting ${args.params.join(',')} to ${fitting.length} glyph cases (${all.length - fitting.length} held out)`);
+  let lower = 0;
+  for (const top of BAND_TOPS) {
+    const inBand = fitting.filter((c) => c.h > lower && c.h <= top);
+    const byCp = new Map<number, GlyphCase[]>();
+    for (const c of inBand) byCp.set(c.cp, [...(byCp.get(c.cp) ?? []), c]);
+    const glyphs = new Map<number, Units>();
+    console.log(`\nband ${lower + 1}..${top} dots: ${inBand.length} cases, ${byCp.size} glyphs`);
+    // The band's rule first: one stem weight for every glyph it shows, fitted to all of them at once.
+    const weights = args.params.filter((p) => p === 'wx' || p === 'wy');
+    const rule = inBand.length >= MIN_FOR_RULE ? search(inBand, weights, ZERO, 2) : { units: ZERO, before: total(inBand, ZERO), after: total(inBand, ZERO) };
+    const fallback: Units = { ...rule.units };
+    console.log(`rule for every glyph (${inBand.length} cases): weightX ${f4(fallback.wx)} weightY ${f4(fallback.wy)} (units of the height); `
+      + `strict ${f4(rule.before.strictF1)} -> ${f4(rule.after.strictF1)} (mean)`);
+    console.log('glyph  cases  strict before -> after  mismatched  weightX weightY dx dy advance (dots)');
+    for (const [cp, cases] of [...byCp].sort((a, b) => a[0] - b[0])) {
+      // Each glyph from the rule: it keeps an entry of its own only where that fits it better than the rule.
+      const { units, after } = search(cases, args.params, fallback);
+      const before = total(cases, ZERO);
+      const h = cases[0]!.h;
+      const own = (Object.keys(units) as Param[]).some((p) => units[p] !== fallback[p]);
+      if (own) glyphs.set(cp, units);
+      console.log(`${JSON.stringify(String.fromCodePoint(cp)).padEnd(6)} ${String(cases.length).padStart(5)}  ${f4(before.strictF1)} -> ${f4(after.strictF1)}  ${String(before.mismatched).padStart(4)} -> ${String(after.mismatched).padStart(4)}  `
+        + `${[units.wx, units.wy, units.dx, units.dy, units.adv].map((v) => (v * h).toFixed(3).padStart(6)).join(' ')}`);
+    }
+    fits.push({ top, rule: fallback, glyphs });
+    lower = top;
+  }
+  const bands = args.transfer ? withTransfers(fits) : fits.map(asBand);
+
+  // The held-out glyph cases under the table just fitted (never fitted to): what a new glyph or size gains.
+  const held = all.filter((c) => c.heldOut);
+  let gain = 0;
+  console.log(`\nheld-out glyph cases (${held.length}), strict F1 without -> with the fitted table:`);
+  for (const c of held) {
+    const band = bands.find((b) => c.h <= b.maxHeight)!;
+    const m = band.glyphs[c.cp] ?? band.fallback;
+    const u: Units = { wx: m[0], wy: m[1], dx: m[2], dy: m[3], adv: m[4] ?? 0 };
+    const before = scoreCandidate(c, candidate(c, ZERO)), after = scoreCandidate(c, candidate(c, u));
+    gain += after.strictF1 - before.strictF1;
+    console.log(`  ${c.id.split('/').pop()!.padEnd(28)} ${f4(before.strictF1)} -> ${f4(after.strictF1)}${band.glyphs[c.cp] ? '' : '  (fallback)'}`);
+  }
+  if (held.length) console.log(`  mean change ${(gain / held.length).toFixed(4)}`);
+
+  if (args.write) {
+    const file = fileURLToPath(new URL('../../../renderer/fonts/font0-model.ts', import.meta.url));
+    writeFileSync(file, renderTable(bands, fitting.length, args.params));
+    console.log(`\nwrote ${file}`);
+  }
+}
+
+function renderTable(bands: readonly Font0Band[], cases: number, params: readonly Param[]): string {
+  const band = (b: Font0Band): string => {
+    const rows = Object.entries(b.glyphs).map(([cp, m]) => `      ${cp}: [${m.join(', ')}], // ${JSON.stringify(String.fromCodePoint(Number(cp)))}`);
+    return `  {\n    maxHeight: ${b.maxHeight === Infinity ? 'Infinity' : b.maxHeight},\n    fallback: [${b.fallback.join(', ')}],\n    glyphs: {\n${rows.join('\n')}\n    },\n  },`;
+  };
+  return `// Generated by tools/font0-model/fit.ts from the legacy renderer's reference PNGs (${cases} glyph cases; the held-out
+// tenth of the corpus excluded; fitted: ${params.join(', ')}). Do not edit by hand; rerun the tool with --write. Per size
+// band of font 0 (height in dots up to \`maxHeight\`) and per code point, in units of the height: the stem weight added
+// across x and along y, the placement offset, and the pen advance where the band's differs from the measured box's.
+
+/** [weightX, weightY, dx, dy, advance] in units of the font height (see GlyphAdjustment); advance: added to the box's. */
+export type GlyphModel = readonly [number, number, number, number, number?];
+
+export interface Font0Band {
+  maxHeight: number;
+  /** For glyphs the band does not list: one stem weight fitted to every glyph case of the band at once. */
+  fallback: GlyphModel;
+  glyphs: Readonly<Record<number, GlyphModel>>;
+}
+
+export const font0Model: readonly Font0Band[] = [
+${bands.map(band).join('\n')}
+];
+`;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
