@@ -10,6 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { glyphAdvance } from '../../renderer/fonts/font0.js';
+import { font0Metrics } from '../../renderer/fonts/font0-metrics.js';
 import type { Font0Band, GlyphModel } from '../../renderer/fonts/font0-model.js';
 import { glyphCases, type GlyphCase } from './cases.js';
 import { better, scoreCandidate, type Candidate, type Fit } from './score.js';
@@ -108,25 +109,57 @@ function asBand(f: BandFit): Font0Band {
   return { maxHeight: f.top, fallback: asModel(f.rule), glyphs: Object.fromEntries([...f.glyphs].map(([cp, u]) => [cp, asModel(u)])) };
 }
 
+/** The letter an accented letter is built on (É -> E), or null. */
+function baseLetter(cp: number): number | null {
+  const parts = String.fromCodePoint(cp).normalize('NFD');
+  const base = parts.codePointAt(0)!;
+  return parts.length > 1 && base !== cp && /\p{L}/u.test(parts[0]!) ? base : null;
+}
+
+function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
 /**
- * A glyph's stem weights carry over to bands with no case of it (in units of the height, as its difference from
- * its band's rule, from the nearest band that has one): 0, 5, A, M and W, fitted at 20, 30, 50 and 80 dots apart,
- * differ from their bands' rules alike. Offsets and advances do not carry over: they are where one size's pixel
- * grid fell.
+ * Stem weights carry over to glyphs a band has no case of (in units of the height, as differences from the band's
+ * rule; offsets and advances do not: they are where one size's pixel grid fell):
+ * - from the same glyph in the nearest band that has it: 0, 5, A, M and W, fitted at 20, 30, 50 and 80 dots,
+ *   differ from their bands' rules alike;
+ * - else from the letters of its family in the band (E, É, È, Ê, Ë: the same stems, accents aside), their median.
  */
-function withTransfers(fits: readonly BandFit[]): Font0Band[] {
+function withTransfers(fits: readonly BandFit[], cps: readonly number[]): Font0Band[] {
+  const families = (f: BandFit): Map<number, Units[]> => {
+    const out = new Map<number, Units[]>();
+    for (const [cp, u] of f.glyphs) {
+      const family = baseLetter(cp) ?? cp;
+      out.set(family, [...(out.get(family) ?? []), u]);
+    }
+    return out;
+  };
   return fits.map((f, i) => {
     const glyphs = new Map(f.glyphs);
+    const set = (cp: number, wx: number, wy: number): void => {
+      if (wx !== f.rule.wx || wy !== f.rule.wy) glyphs.set(cp, { wx: r4(wx), wy: r4(wy), dx: 0, dy: 0, adv: 0 });
+    };
     const others = fits.map((o, j) => ({ o, d: Math.abs(i - j) })).filter((x) => x.d > 0).sort((a, b) => a.d - b.d);
     for (const { o } of others) {
-      for (const [cp, u] of o.glyphs) {
-        if (glyphs.has(cp)) continue;
-        const wx = r4(f.rule.wx + u.wx - o.rule.wx), wy = r4(f.rule.wy + u.wy - o.rule.wy);
-        if (wx !== f.rule.wx || wy !== f.rule.wy) glyphs.set(cp, { wx, wy, dx: 0, dy: 0, adv: 0 });
-      }
+      for (const [cp, u] of o.glyphs) if (!glyphs.has(cp)) set(cp, f.rule.wx + u.wx - o.rule.wx, f.rule.wy + u.wy - o.rule.wy);
+    }
+    const family = families(f);
+    for (const cp of cps) {
+      const members = family.get(baseLetter(cp) ?? cp);
+      if (glyphs.has(cp) || !members) continue;
+      set(cp, median(members.map((u) => u.wx)), median(members.map((u) => u.wy)));
     }
     return asBand({ ...f, glyphs });
   });
+}
+
+/** Every glyph the font 0 metrics measure: what family transfers may reach. */
+function fontGlyphs(): number[] {
+  return Object.keys(font0Metrics.glyphs).map(Number);
 }
 
 function parseArgs(argv: string[]): { write: boolean; transfer: boolean; params: Param[] } {
@@ -169,7 +202,8 @@ async function main(): Promise<void> {
     fits.push({ top, rule: fallback, glyphs });
     lower = top;
   }
-  const bands = args.transfer ? withTransfers(fits) : fits.map(asBand);
+  const known = [...new Set([...fontGlyphs(), ...all.map((c) => c.cp)])].sort((a, b) => a - b);
+  const bands = args.transfer ? withTransfers(fits, known) : fits.map(asBand);
 
   // The held-out glyph cases under the table just fitted (never fitted to): what a new glyph or size gains.
   const held = all.filter((c) => c.heldOut);
