@@ -13,29 +13,15 @@ import { glyphAdvance } from '../../renderer/fonts/font0.js';
 import { font0Metrics } from '../../renderer/fonts/font0-metrics.js';
 import type { Font0Band, GlyphModel } from '../../renderer/fonts/font0-model.js';
 import { glyphCases, type GlyphCase } from './cases.js';
-import { better, scoreCandidate, type Candidate, type Fit } from './score.js';
+import { scoreCandidate, type Candidate } from './score.js';
+import { ALL_PARAMS, r4, search as searchUnits, total as totalUnits, ZERO, type Param, type Units } from './search.js';
+
+const search = (cases: readonly GlyphCase[], params: readonly Param[], start: Units, rounds = 4) =>
+  searchUnits(cases, params, start, candidate, meanHeight(cases), rounds);
+const total = (cases: readonly GlyphCase[], u: Units) => totalUnits(cases, u, candidate);
 
 /** Upper heights of the bands (dots): the corpus shows font 0 alone at 20, 30 (and 39), 50, and 80 (84, 87). */
 const BAND_TOPS = [25, 44, 65, Infinity];
-
-type Param = 'wx' | 'wy' | 'dx' | 'dy' | 'adv';
-const ALL_PARAMS: Param[] = ['wx', 'wy', 'dx', 'dy', 'adv'];
-
-/** Search range and step of each parameter, in dots at the case's height. */
-const RANGE: Record<Param, { min: number; max: number; step: number }> = {
-  wx: { min: -1.5, max: 2.5, step: 1 / 16 },
-  wy: { min: -1.5, max: 2.5, step: 1 / 16 },
-  dx: { min: -1, max: 1, step: 1 / 32 },
-  dy: { min: -1, max: 1, step: 1 / 32 },
-  adv: { min: -2, max: 2, step: 1 / 8 },
-};
-
-/** A model entry in units of the height: weights, offset and the advance's change from the measured box. */
-interface Units { wx: number; wy: number; dx: number; dy: number; adv: number }
-const ZERO: Units = { wx: 0, wy: 0, dx: 0, dy: 0, adv: 0 };
-
-/** Four decimals of the height: the table's precision (0.005 dots at 50). */
-const r4 = (n: number): number => Math.round(n * 1e4) / 1e4;
 
 function candidate(c: GlyphCase, u: Units): Candidate {
   const base = glyphAdvance(c.cp, c.h, []) ?? 0.5;
@@ -43,56 +29,8 @@ function candidate(c: GlyphCase, u: Units): Candidate {
   return { weightX: u.wx * c.h, weightY: u.wy * c.h, dx: u.dx * c.h, dy: u.dy * c.h, advance: (base + u.adv) * c.h * sx };
 }
 
-/** The fits of several cases (one glyph at the heights of one band, or a whole band), summed; F1s averaged. */
-interface Total extends Fit {
-  /** Each case's 1-px F1, in the order of the cases. */
-  nearF1s: number[];
-}
-
-function total(cases: readonly GlyphCase[], u: Units): Total {
-  const sum: Total = { mismatched: 0, nearF1: 0, both: 0, greyError: 0, strictF1: 0, nearF1s: [] };
-  for (const c of cases) {
-    const f = scoreCandidate(c, candidate(c, u));
-    sum.mismatched += f.mismatched; sum.both += f.both; sum.greyError += f.greyError;
-    sum.strictF1 += f.strictF1 / cases.length; sum.nearF1 += f.nearF1 / cases.length;
-    sum.nearF1s.push(f.nearF1);
-  }
-  return sum;
-}
-
-/** Whether no case's 1-px F1 is below the unadjusted glyph's. */
-const keepsNearF1 = (t: Total, unadjusted: Total): boolean => t.nearF1s.every((f, i) => f >= unadjusted.nearF1s[i]! - 1e-12);
-
-/**
- * Coordinate search from `start`: each parameter in turn over its whole range, until a round changes nothing;
- * no candidate may lower any case's 1-px F1 below the unadjusted glyph's. Under that rule no band has found a
- * weight or offset for all its glyphs (each one lowers some glyph's 1-px F1); with only the mean kept, the rule
- * at 50 dots gained the fit set +0.0016 and the held-out tenth nothing, and broke a floor.
- */
-function search(cases: readonly GlyphCase[], params: readonly Param[], start: Units, rounds = 4): { units: Units; before: Fit; after: Fit } {
-  const h = cases.reduce((s, c) => s + c.h, 0) / cases.length;
-  const unadjusted = total(cases, ZERO);
-  let best = { ...start };
-  const before = total(cases, best);
-  let bestFit = keepsNearF1(before, unadjusted) ? before : unadjusted;
-  if (bestFit === unadjusted) best = { ...ZERO };
-  for (let round = 0; round < rounds; round++) {
-    let changed = false;
-    for (const p of params) {
-      if (p === 'adv' && cases.every((c) => c.copies < 2)) continue;
-      const { min, max, step } = RANGE[p];
-      for (let v = min; v <= max + 1e-9; v += step) {
-        // Rounded as the table is written: what is fitted is what the renderer draws.
-        const trial = { ...best, [p]: r4(v / h) };
-        if (trial[p] === best[p]) continue;
-        const f = total(cases, trial);
-        if (keepsNearF1(f, unadjusted) && better(f, bestFit)) { best = trial; bestFit = f; changed = true; }
-      }
-    }
-    if (!changed) break;
-  }
-  return { units: best, before, after: bestFit };
-}
+/** Font 0 models are in units of the height: one unit is the cases' mean height in dots. */
+const meanHeight = (cases: readonly GlyphCase[]): number => cases.reduce((s, c) => s + c.h, 0) / cases.length;
 
 const asModel = (u: Units): GlyphModel => (u.adv ? [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy), r4(u.adv)] : [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy)]);
 

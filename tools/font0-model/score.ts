@@ -1,8 +1,7 @@
-// One candidate model of a glyph drawn as the raster draws it (coverage mask, 16 sub-scanlines, blitted black at
+// One candidate model of a glyph drawn as the raster draws it (coverage mask, the face's sub-scanlines, blitted black at
 // each pen point) into the region around the glyph, and compared with the reference pixel by pixel.
 
 import { adjustOutline, type GlyphAdjustment } from '../../renderer/fonts/embolden.js';
-import { placeFont0Glyph } from '../../renderer/fonts/font0.js';
 import { coverageMask } from '../../renderer/raster/fill-path.js';
 import { Raster } from '../../renderer/raster/raster.js';
 import type { GlyphCase } from './cases.js';
@@ -23,12 +22,9 @@ export interface Fit {
   strictF1: number;
 }
 
-/** Font 0 height a coverage mask is sampled with (font0Face's coverageRows). */
-const ROWS = 16;
-
 /** Scores a candidate over the rows and columns the glyph's copies can reach, and every reference pixel there. */
 export function scoreCandidate(c: GlyphCase, cand: Candidate): Fit {
-  const base = placeFont0Glyph(c.cp, c.h, c.w / c.h);
+  const base = c.place();
   const { width, height, grey } = c.reference;
   const margin = Math.ceil(c.h * 0.2) + 4;
   const rx0 = Math.max(0, c.x0 - margin), ry0 = Math.max(0, c.y - 2 * c.h);
@@ -36,7 +32,7 @@ export function scoreCandidate(c: GlyphCase, cand: Candidate): Fit {
   const r = new Raster(rx1 - rx0, ry1 - ry0);
   if (base) {
     const o = adjustOutline(base, cand);
-    const m = coverageMask(o.polygons, undefined, 0, ROWS);
+    const m = coverageMask(o.polygons, undefined, 0, c.rows);
     if (m) for (let i = 0; i < c.copies; i++) r.blitCoverage(m.cov, m.w, m.h, c.x0 + Math.round(i * cand.advance) + m.x - rx0, c.y + m.y - ry0);
   }
   const rw = rx1 - rx0, rh = ry1 - ry0;
