@@ -37,7 +37,8 @@ function sourceFont(cp: number, named: string | null = font0Metrics.sources?.[cp
 
 /**
  * Stretches an outline's ink box onto a measured box (units of the height; `sx` is the width stretch), `widen`
- * dots narrower and centred in it: filled with its vertical strokes `widen` dots heavier (Face.widen), it fills the box.
+ * dots narrower and centred in it. font0Face passes 0: stem weights are added to the placed glyph (adjustOutline);
+ * the parameter stays for the measuring scripts until they move to tools/.
  * `anchored` (letters, see baselineAnchored) keeps what sits on the outline's baseline on the measured one.
  */
 export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, widen = 0, anchored = false): PlacedOutline | null {

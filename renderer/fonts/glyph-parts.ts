@@ -64,7 +64,7 @@ export function matchParts(parts: readonly (readonly number[][])[], g: OutlineGl
 
 /**
  * Each part stretched into its matched box (units of the height `h`, width stretch `sx`), as one outline in dots;
- * each part `widen` dots narrower and centred, for filling with heavier vertical strokes (see fitGlyph), `anchored`
+ * each part `widen` dots narrower and centred (0 from font0Face, see fitGlyph), `anchored`
  * parts hung from the baseline as fitGlyph hangs them.
  */
 export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, widen = 0,
