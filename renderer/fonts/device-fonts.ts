@@ -86,11 +86,12 @@ export function placeDeviceGlyph(name: string, cp: number, mx: number, my: numbe
   return placeOutline(g, sx, { sy, oy: 0 }, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx);
 }
 
-/** The fitted weights and offset of `cp` in font `name` at magnification (mx, my), in dots; null when none. */
+/** The fitted weights and offset of `cp` in font `name` at magnification (mx, my), in dots; null when none (or fitted at other magnifications). */
 export function deviceAdjustment(name: string, cp: number, mx: number, my: number,
   model: Readonly<Record<string, Readonly<Record<number, DeviceGlyphModel>>>> = deviceModel): GlyphAdjustment | null {
   const m = model[name]?.[cp];
-  return m ? { weightX: m[0] * mx, weightY: m[1] * my, dx: m[2] * mx, dy: m[3] * my } : null;
+  if (!m || Math.min(mx, my) < m[4] || Math.max(mx, my) > m[5]) return null;
+  return { weightX: m[0] * mx, weightY: m[1] * my, dx: m[2] * mx, dy: m[3] * my };
 }
 
 export function deviceFace(name: string, height: number, width: number): Face | null {
