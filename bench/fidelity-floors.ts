@@ -1,5 +1,6 @@
 // The fidelity ratchet: corpus/fidelity-floors.json holds a floor for every group's mean F1 and every case's
-// F1; the test fails when a score falls below its floor. Floors only rise (`npm run fidelity -- --raise-floors`),
+// F1, and for the strict line: every group's mean strict F1 and its count of pixel-identical labels; the test
+// fails when a score falls below its floor. Floors only rise (`npm run fidelity -- --raise-floors`),
 // and raising them is a commit of its own.
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,10 @@ export interface FidelityFloors {
   margin: number;
   /** Mean F1 per group, and `all` over every case. */
   groups: Record<string, number>;
+  /** Mean strict F1 (no tolerance) per group and `all`; floored with the same margin. */
+  strict?: Record<string, number>;
+  /** Pixel-identical labels per group and `all`: counts, so their floors are today's counts, with no margin. */
+  identical?: Record<string, number>;
   cases: Record<string, number>;
 }
 
@@ -37,6 +42,8 @@ export function raiseFloors(old: FidelityFloors | undefined, scores: CaseScore[]
     about: ABOUT,
     margin: FLOOR_MARGIN,
     groups: Object.fromEntries(groups.map((g) => [g.group, raise(old?.groups[g.group], g.meanF1)])),
+    strict: Object.fromEntries(groups.map((g) => [g.group, raise(old?.strict?.[g.group], g.meanStrictF1)])),
+    identical: Object.fromEntries(groups.map((g) => [g.group, Math.max(old?.identical?.[g.group] ?? 0, g.identical)])),
     cases: Object.fromEntries(scores.map((s) => [s.id, raise(old?.cases[s.id], s.f1)])),
   };
 }
@@ -52,9 +59,15 @@ export function floorsBroken(floors: FidelityFloors, scores: CaseScore[], groups
     if (score === undefined) broken.push(`${what}: not scored (floor ${floor})`);
     else if (!(score >= floor)) broken.push(`${what}: ${score.toFixed(4)} < floor ${floor}`);
   };
-  const byGroup = new Map(groups.map((g) => [g.group, g.meanF1]));
+  const byGroup = new Map(groups.map((g) => [g.group, g]));
   const byCase = new Map(scores.map((s) => [s.id, s.f1]));
-  for (const [group, floor] of Object.entries(floors.groups)) check(`group ${group} mean F1`, byGroup.get(group), floor);
+  for (const [group, floor] of Object.entries(floors.groups)) check(`group ${group} mean F1`, byGroup.get(group)?.meanF1, floor);
+  for (const [group, floor] of Object.entries(floors.strict ?? {})) check(`group ${group} strict F1`, byGroup.get(group)?.meanStrictF1, floor);
+  for (const [group, floor] of Object.entries(floors.identical ?? {})) {
+    const count = byGroup.get(group)?.identical;
+    if (count === undefined) broken.push(`group ${group} identical labels: not scored (floor ${floor})`);
+    else if (count < floor) broken.push(`group ${group} identical labels: ${count} < floor ${floor}`);
+  }
   for (const [id, floor] of Object.entries(floors.cases)) check(id, byCase.get(id), floor);
   return broken;
 }

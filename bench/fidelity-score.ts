@@ -5,6 +5,7 @@ import { cropTopLeft, inkDiffRgba, scoreInk, type InkScore } from '../compare/in
 import { decodeGreyPng, encodeRgbaPng } from '../compare/png.js';
 import { renderPng } from '../renderer/render-png.js';
 import { readCorpusFile, type Corpus, type CorpusCase } from './corpus.js';
+import { isHeldOut } from './holdout.js';
 
 export interface CaseScore extends InkScore {
   id: string;
@@ -66,6 +67,14 @@ function summarize(group: string, scores: CaseScore[]): GroupScore {
     minF1: n ? Math.min(...scores.map((s) => s.f1)) : 0,
     meanStrictF1: n ? sum((s) => s.strictF1) / n : 0,
     identical: scores.filter((s) => s.identical).length,
+  };
+}
+
+/** The strict line on the held-out tenth (bench/holdout.ts) and on the cases fitting tools may read. */
+export function summarizeHoldout(scores: CaseScore[]): { heldOut: GroupScore; fitted: GroupScore } {
+  return {
+    heldOut: summarize('held-out', scores.filter((s) => isHeldOut(s.id))),
+    fitted: summarize('fitted', scores.filter((s) => !isHeldOut(s.id))),
   };
 }
 

@@ -1,6 +1,7 @@
 // `npm run fidelity`: renders every corpus case in process and scores it against the legacy service's PNG
-// with the shadow comparison's ink F1. Prints one line per group, a strict line (no tolerance, identical
-// labels) and `fidelity: mean F1 X (min Y) over N cases`.
+// with the shadow comparison's ink F1. Prints one line per group (1-px F1, then the strict line: F1 with no
+// tolerance and pixel-identical labels), the strict line overall, on the held-out tenth (bench/holdout.ts) and on
+// the rest, and `fidelity: mean F1 X (min Y) over N cases`.
 //   --manifest FILE   another corpus in the same format (default corpus/manifest.json)
 //   --only SUBSTR     cases whose id contains SUBSTR        --group G   cases of one group
 //   --cases           one line per case as well            --diff DIR  DIR/<id>.png: black both, red only
@@ -12,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCorpus, CORPUS_MANIFEST } from './corpus.js';
 import { FLOORS_FILE, raiseFloors, readFloors, writeFloors } from './fidelity-floors.js';
-import { scoreCase, scoredCases, summarizeScores, type CaseScore, type GroupScore } from './fidelity-score.js';
+import { scoreCase, scoredCases, summarizeHoldout, summarizeScores, type CaseScore, type GroupScore } from './fidelity-score.js';
 
 interface Args {
   manifest: string;
@@ -58,7 +59,12 @@ function caseLine(s: CaseScore): string {
 }
 
 function groupLine(g: GroupScore): string {
-  return `group ${g.group.padEnd(10)} mean F1 ${f4(g.meanF1)}  min ${f4(g.minF1)}  cases ${g.cases}`;
+  return `group ${g.group.padEnd(10)} mean F1 ${f4(g.meanF1)}  min ${f4(g.minF1)}  strict ${f4(g.meanStrictF1)}  identical ${String(g.identical).padStart(3)}  cases ${g.cases}`;
+}
+
+function strictLine(label: string, g: GroupScore): string {
+  const share = g.cases ? ((100 * g.identical) / g.cases).toFixed(1) : '0.0';
+  return `${label}: mean F1 ${f4(g.meanStrictF1)} with no tolerance; ${g.identical} of ${g.cases} labels (${share}%) pixel-identical`;
 }
 
 async function main(): Promise<void> {
@@ -77,11 +83,13 @@ async function main(): Promise<void> {
   for (const g of groups) console.log(groupLine(g));
   const problems = scores.filter((s) => s.note);
   for (const s of problems) console.log(`${s.id}: ${s.note}`);
-  const share = all.cases ? ((100 * all.identical) / all.cases).toFixed(1) : '0.0';
-  console.log(`strict: mean F1 ${f4(all.meanStrictF1)} with no tolerance; ${all.identical} of ${all.cases} labels (${share}%) pixel-identical`);
+  const { heldOut, fitted } = summarizeHoldout(scores);
+  console.log(strictLine('strict', all));
+  console.log(`${strictLine('strict held-out tenth', heldOut)}; 1-px F1 ${f4(heldOut.meanF1)}`);
+  console.log(`${strictLine('strict fitted rest', fitted)}; 1-px F1 ${f4(fitted.meanF1)}`);
   console.log(`fidelity: mean F1 ${f4(all.meanF1)} (min ${f4(all.minF1)}) over ${all.cases} cases`);
 
-  if (args.json) writeFileSync(args.json, JSON.stringify({ summary: { groups, all }, cases: scores }, null, 1) + '\n');
+  if (args.json) writeFileSync(args.json, JSON.stringify({ summary: { groups, all, heldOut, fitted }, cases: scores }, null, 1) + '\n');
   if (args.raiseFloors) {
     if (args.only || args.group || args.manifest !== CORPUS_MANIFEST) throw new Error('--raise-floors needs the whole corpus (no --only, --group or --manifest)');
     writeFloors(raiseFloors(readFloorsIfAny(), scores, [...groups, all]));

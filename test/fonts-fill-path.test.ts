@@ -14,18 +14,6 @@ describe('fillPath / coverageMask', () => {
     expect(Array.from(m.cov.subarray(0, 3))).to.deep.equal([255, 255, 128]);
   });
 
-  it('widens filled spans horizontally only, and counts overlapping widened spans once', () => {
-    // A 2-dot stem from x=2 to 4, widened by 1: 1.5 .. 4.5.
-    const m = coverageMask([square(2, 0, 4, 2)], undefined, 1)!;
-    const row = Array.from(m.cov.subarray(0, m.w));
-    expect(m.x).to.equal(1);
-    expect(row.slice(0, 4)).to.deep.equal([128, 255, 255, 128]);
-    expect(m.h).to.equal(2);
-    // Stems 0..2 and 2.5..4.5 widened by 1 merge into one span, -0.5..5: no pixel counted twice.
-    const two = coverageMask([square(0, 0, 2, 1), square(2.5, 0, 4.5, 1)], undefined, 1)!;
-    expect(Array.from(two.cov.subarray(0, two.w)).filter((v) => v > 0)).to.deep.equal([128, 255, 255, 255, 255, 255]);
-  });
-
   it('fills the union of overlapping contours once (non-zero winding) and leaves reversed holes empty', () => {
     const r = new Raster(10, 10);
     fillPath(r, [square(0, 0, 6, 6), square(3, 3, 9, 9)]);

@@ -5,7 +5,7 @@ import type { Bits } from '../model.js';
 import { extentOf, inkOf, type Box, type Contour, type DisplayElement, type Extent, type GlyphRunElement, type InkMode, type OutputKind, type Span } from './display-list.js';
 
 /** A glyph run as a drawer hands it over (ink and position on the page come from the canvas). */
-export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves' | 'widen' | 'coverageRows'>;
+export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves' | 'coverageRows'>;
 
 export interface Canvas {
   /** Label size in dots (drawers skip work wholly off the label). */
@@ -73,13 +73,12 @@ export class DisplayListBuilder implements Canvas {
     this.claim(ELEMENT_BYTES + run.glyphs.length * GLYPH_BYTES); // outlines are shared with the glyph cache
     // Each glyph's outline extent, turned as a box, moved to its pen point. Written out without arrays (turn()
     // gives one per corner): a label has hundreds of glyphs.
-    const half = (run.widen ?? 0) / 2; // widened spans reach past the outline sideways (upright)
     const o = run.orientation;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const g of run.glyphs) {
       const u = extents?.get(g.cp) ?? extentOf(run.outlines[g.cp] ?? []);
-      // turn(o, ...) of the corners (minX - half, minY) and (maxX + half, maxY)
-      const p = u.minX - half, q = u.minY, r = u.maxX + half, s = u.maxY;
+      // turn(o, ...) of the corners (minX, minY) and (maxX, maxY)
+      const p = u.minX, q = u.minY, r = u.maxX, s = u.maxY;
       let ax = p, ay = q, bx = r, by = s;
       if (o === 'R') { ax = -q; ay = p; bx = -s; by = r; }
       else if (o === 'I') { ax = -p; ay = -q; bx = -r; by = -s; }

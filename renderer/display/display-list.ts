@@ -76,11 +76,6 @@ export interface GlyphRunElement extends ElementBase {
    * Only laid out for `vector` output.
    */
   curves?: Record<string, PathData[]>;
-  /**
-   * Vertical strokes heavier by this many dots (font 0): each horizontal span of an upright outline, filled, grows
-   * by half of it on each side, before the glyph is turned. Absent: filled as outlined.
-   */
-  widen?: number;
   /** Sub-scanlines a dot row of its anti-aliased glyphs is sampled with (font 0: 16); absent: 4. */
   coverageRows?: number;
 }

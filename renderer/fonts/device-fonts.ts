@@ -6,6 +6,8 @@ import { dejaVuSansMono, dejaVuSansMonoBold, dejaVuSansCondensedBold, ocrA, ocrB
 import { cachedOutline, type Face } from './face.js';
 import { placeOutline, type PlacedOutline } from './place.js';
 import { deviceMetrics, type DeviceGlyphBox } from './device-metrics.js';
+import { deviceModel, type DeviceGlyphModel } from './device-model.js';
+import { adjustOutline, type GlyphAdjustment } from './embolden.js';
 
 export interface DeviceFont {
   /** Base cell height (the unit of height magnification and the ^FB line pitch), in dots. */
@@ -50,37 +52,60 @@ function shapeFont(f: DeviceFont): ReadonlyArray<() => OutlineFont | null> {
   return f.bold ? [dejaVuSansMonoBold, dejaVuSansCondensedBold] : [dejaVuSansMono, dejaVuSansCondensedBold];
 }
 
-export function deviceFace(name: string, height: number, width: number): Face | null {
-  const f = deviceFonts[name];
-  if (!f) return null;
+/** Horizontal and vertical magnification of a font for a requested height and width (a missing one follows the other). */
+export function deviceMagnification(f: DeviceFont, height: number, width: number): { mx: number; my: number } {
   let my = magnification(height, f.cellHeight);
   let mx = magnification(width, f.width);
   if (!my && !mx) my = mx = 1;
   else if (!my) my = mx;
   else if (!mx) mx = my;
+  return { mx, my };
+}
+
+/** `cp` of font `name` at magnification (mx, my), stretched into its measured box, before the glyph model adjusts it. */
+export function placeDeviceGlyph(name: string, cp: number, mx: number, my: number): PlacedOutline | null {
+  const f = deviceFonts[name];
+  if (!f) return null;
+  const ref = referenceBox(name, f);
+  const baseline = Math.round(ref[4]);
+  const font = withGlyph(cp, shapeFont(f));
+  const g = font?.glyph(cp);
+  const m = font?.glyph(0x4d);
+  if (!font || !g || !m || !g.contours.length) return null;
+  const box = deviceMetrics[name]?.[cp];
+  if (box) {
+    // Stretch the outline onto the measured ink box (y measured down from the cell top).
+    const sx = ((box[2] - box[1]) * mx) / Math.max(1, g.maxX - g.minX);
+    const sy = ((box[4] - box[3]) * my) / Math.max(1, g.maxY - g.minY);
+    return placeOutline(g, sx, { sy, oy: (box[4] - baseline) * my + g.minY * sy }, box[1] * mx - g.minX * sx);
+  }
+  // Unmeasured glyph: the scale that fits M onto its measured box.
+  const sx = ((ref[2] - ref[1]) * mx) / Math.max(1, m.maxX - m.minX);
+  const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
+  const wide = g.maxX - g.minX >= 0.7 * (m.maxX - m.minX);
+  return placeOutline(g, sx, { sy, oy: 0 }, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx);
+}
+
+/** The fitted weights and offset of `cp` in font `name` at magnification (mx, my), in dots; null when none (or fitted at other magnifications). */
+export function deviceAdjustment(name: string, cp: number, mx: number, my: number,
+  model: Readonly<Record<string, Readonly<Record<number, DeviceGlyphModel>>>> = deviceModel): GlyphAdjustment | null {
+  const m = model[name]?.[cp];
+  if (!m || Math.min(mx, my) < m[4] || Math.max(mx, my) > m[5]) return null;
+  return { weightX: m[0] * mx, weightY: m[1] * my, dx: m[2] * mx, dy: m[3] * my };
+}
+
+export function deviceFace(name: string, height: number, width: number): Face | null {
+  const f = deviceFonts[name];
+  if (!f) return null;
+  const { mx, my } = deviceMagnification(f, height, width);
   const key = `${name}:${mx}:${my}`;
-  const chain = shapeFont(f);
   const mapChar = f.upperOnly ? (cp: number) => (cp >= 0x61 && cp <= 0x7a ? cp - 32 : cp) : undefined;
   const ref = referenceBox(name, f);
-  const measured = deviceMetrics[name] ?? {};
   const baseline = Math.round(ref[4]);
   const place = (cp: number): PlacedOutline | null => {
-    const font = withGlyph(cp, chain);
-    const g = font?.glyph(cp);
-    const m = font?.glyph(0x4d);
-    if (!font || !g || !m || !g.contours.length) return null;
-    const box = measured[cp];
-    if (box) {
-      // Stretch the outline onto the measured ink box (y measured down from the cell top).
-      const sx = ((box[2] - box[1]) * mx) / Math.max(1, g.maxX - g.minX);
-      const sy = ((box[4] - box[3]) * my) / Math.max(1, g.maxY - g.minY);
-      return placeOutline(g, sx, { sy, oy: (box[4] - baseline) * my + g.minY * sy }, box[1] * mx - g.minX * sx);
-    }
-    // Unmeasured glyph: the scale that fits M onto its measured box.
-    const sx = ((ref[2] - ref[1]) * mx) / Math.max(1, m.maxX - m.minX);
-    const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
-    const wide = g.maxX - g.minX >= 0.7 * (m.maxX - m.minX);
-    return placeOutline(g, sx, { sy, oy: 0 }, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx);
+    const placed = placeDeviceGlyph(name, cp, mx, my);
+    const adjust = placed && deviceAdjustment(name, cp, mx, my);
+    return adjust ? adjustOutline(placed, adjust) : placed;
   };
   return {
     key,

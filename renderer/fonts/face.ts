@@ -19,11 +19,6 @@ export interface Face {
    * contours with their Bézier segments kept (vector output) and the polygons' extent; null for blank glyphs.
    */
   outline(cp: number): PlacedOutline | null;
-  /**
-   * Dots by which vertical strokes are drawn heavier than the outline: every horizontal span of the filled upright
-   * outline grows by half of it on each side (font 0 as the legacy service weighs it). 0 or absent: as outlined.
-   */
-  readonly widen?: number;
   /** Sub-scanlines per dot row its glyphs are anti-aliased with (coverageMask); absent: the default 4. */
   readonly coverageRows?: number;
   /** Line pitch inside a ^TB block when it differs from the cell height (font 0 spaces lines wider there). */

@@ -9,6 +9,8 @@ import {
 } from './builtin.js';
 import { cachedOutline, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
+import { font0Model, type Font0Band, type GlyphModel } from './font0-model.js';
+import { adjustOutline, type GlyphAdjustment } from './embolden.js';
 import { fitParts } from './glyph-parts.js';
 import type { OutlineFont, OutlineGlyph } from '../decode/outline-font.js';
 
@@ -34,15 +36,15 @@ function sourceFont(cp: number, named: string | null = font0Metrics.sources?.[cp
 }
 
 /**
- * Stretches an outline's ink box onto a measured box (units of the height; `sx` is the width stretch), `widen`
- * dots narrower and centred in it: filled with its vertical strokes `widen` dots heavier (Face.widen), it fills the box.
+ * Stretches an outline's ink box onto a measured box (units of the height; `sx` is the width stretch). Stem weights
+ * are added to the placed glyph afterwards (adjustOutline), so the ink box is the measured one.
  * `anchored` (letters, see baselineAnchored) keeps what sits on the outline's baseline on the measured one.
  */
-export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, widen = 0, anchored = false): PlacedOutline | null {
+export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, anchored = false): PlacedOutline | null {
   if (!g.contours.length) return null;
   const [, left, right, top, bottom] = b;
-  const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, g.maxX - g.minX);
-  return placeOutline(g, gx, verticalFit(g.minY, g.maxY, bottom * h, top * h, anchored), left * h * sx + widen / 2 - g.minX * gx);
+  const gx = Math.max(0, (right - left) * h * sx) / Math.max(1, g.maxX - g.minX);
+  return placeOutline(g, gx, verticalFit(g.minY, g.maxY, bottom * h, top * h, anchored), left * h * sx - g.minX * gx);
 }
 
 /**
@@ -50,7 +52,7 @@ export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, wi
  * base's scale, hung from the measured top. A single stretch would squash the base when the legacy
  * accent sits higher than Roboto's. Null when the glyph does not split that way.
  */
-export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, widen = 0,
+export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number,
   named: string | null = font0Metrics.sources?.[cp] ?? null, boxes: Readonly<Record<number, GlyphBox>> = font0Metrics.glyphs): PlacedOutline | null {
   const parts = String.fromCodePoint(cp).normalize('NFD');
   if (parts.length !== 2 || named) return null;
@@ -80,9 +82,9 @@ export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number, 
   };
   const be = extent(base), ae = extent(accent);
   const [, left, right, top, bottom] = baseBox;
-  const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, be.x1 - be.x0);
+  const gx = Math.max(0, (right - left) * h * sx) / Math.max(1, be.x1 - be.x0);
   const v = verticalFit(be.y0, be.y1, bottom * h, top * h, true);
-  const ox = left * h * sx + widen / 2 - be.x0 * gx;
+  const ox = left * h * sx - be.x0 * gx;
   return nonEmpty(joinOutlines([
     placeContours(g, base, gx, v, ox),
     placeContours(g, accent, gx, { sy: v.sy, oy: ae.y1 * v.sy - b[3] * h }, ox),
@@ -114,17 +116,17 @@ export function font0Baseline(h: number): number {
   return baselineRow(font0Metrics.baseline, h);
 }
 
-/**
- * How much heavier (dots) the legacy service's vertical strokes are than Roboto's fitted into the same box.
- * Measured: 0.3 + 0.4 % of the height (stems of H 7.2 dots at 50 dots against our 6.9); that widening raised the
- * strict text score 0.9291 -> 0.9309 but dropped 18 glyph cases below their fidelity floors (accents, ™, W at
- * 50 and 80 dots: h50_Trade 0.9956 -> 0.9837), so it stays off until it is calibrated glyph by glyph.
- * Above 60 dots alone (measure/measure-font0-weight.ts) the corpus finds no rule of the height either: legacy minus
- * our stems +0.45 (0 at 80), 0.0 (l at 120), +0.3..0.6 (E, T at 125), -0.9 (C at 190), M and W at 80 already 8-9 %
- * too heavy; 0.0125 * (h - 60) broke h80_M, h80_W, h84_tb_ft and lowered text, carrier and strict means.
- */
-export function strokeWiden(_h: number): number {
-  return 0;
+/** The model of `cp` at height `h` (font0-model.ts): its band's entry, else the band's fallback; null past every band. */
+function glyphModel(cp: number, h: number, model: readonly Font0Band[]): GlyphModel | null {
+  const band = model.find((b) => h <= b.maxHeight);
+  return band ? band.glyphs[cp] ?? band.fallback : null;
+}
+
+/** The fitted weights and offset of `cp` at height `h`, in dots; null when they change nothing. */
+export function glyphAdjustment(cp: number, h: number, model: readonly Font0Band[] = font0Model): GlyphAdjustment | null {
+  const m = glyphModel(cp, h, model);
+  if (!m || (!m[0] && !m[1] && !m[2] && !m[3])) return null;
+  return { weightX: m[0] * h, weightY: m[1] * h, dx: m[2] * h, dy: m[3] * h };
 }
 
 /** Horizontal scale of a ^A0 width parameter relative to the height (0 = proportional). */
@@ -145,19 +147,31 @@ function box(cp: number): GlyphBox | null {
   return [g.advance * sx, g.minX * sx, g.maxX * sx, g.maxY * s, g.minY * s];
 }
 
+/** The pen advance after `cp` at height `h` in units of the height: the measured box's, changed as the band fitted it. */
+export function glyphAdvance(cp: number, h: number, model: readonly Font0Band[] = font0Model): number | null {
+  const b = box(cp);
+  return b ? b[0] + (glyphModel(cp, h, model)?.[4] ?? 0) : null;
+}
+
+/** `cp` fitted into its measured box at height `h` and width stretch `sx`, before the glyph model adjusts it. */
+export function placeFont0Glyph(cp: number, h: number, sx: number): PlacedOutline | null {
+  const b = box(cp);
+  const g = sourceFont(cp)?.glyph(cp);
+  if (!b || !g) return null;
+  const parts = font0Metrics.parts?.[cp];
+  const anchored = baselineAnchored(cp);
+  return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, anchored))
+    || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx)) || fitGlyph(g, b, h, sx, anchored);
+}
+
 export function font0Face(height: number, width: number): Face {
   const h = Math.max(1, height);
   const sx = widthScale(h, width);
   const key = `0:${h}:${width}`;
-  const widen = strokeWiden(h);
   const place = (cp: number): PlacedOutline | null => {
-    const b = box(cp);
-    const g = sourceFont(cp)?.glyph(cp);
-    if (!b || !g) return null;
-    const parts = font0Metrics.parts?.[cp];
-    const anchored = baselineAnchored(cp);
-    return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, widen, anchored))
-      || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx, widen)) || fitGlyph(g, b, h, sx, widen, anchored);
+    const placed = placeFont0Glyph(cp, h, sx);
+    const adjust = placed && glyphAdjustment(cp, h);
+    return adjust ? adjustOutline(placed, adjust) : placed;
   };
   return {
     key,
@@ -165,13 +179,12 @@ export function font0Face(height: number, width: number): Face {
     baseline: font0Baseline(h),
     textBlockPitch: Math.round(h * TEXT_BLOCK_PITCH),
     antialias: true,
-    widen,
     // The legacy service anti-aliases font 0 with the area covered: with 4 sub-scanlines a top edge 0.4 dot into a row
     // still inked it (h50_H row 199: 0.375 covered, half sampled). 16 leave an error of 1/32 dot.
     coverageRows: 16,
     advance(cp) {
-      const b = box(cp);
-      return b ? b[0] * h * sx : h * 0.5 * sx;
+      const a = glyphAdvance(cp, h);
+      return a !== null ? a * h * sx : h * 0.5 * sx;
     },
     outline: (cp) => cachedOutline(key, cp, place),
   };

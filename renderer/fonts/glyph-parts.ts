@@ -64,10 +64,9 @@ export function matchParts(parts: readonly (readonly number[][])[], g: OutlineGl
 
 /**
  * Each part stretched into its matched box (units of the height `h`, width stretch `sx`), as one outline in dots;
- * each part `widen` dots narrower and centred, for filling with heavier vertical strokes (see fitGlyph), `anchored`
- * parts hung from the baseline as fitGlyph hangs them.
+ * `anchored` parts hung from the baseline as fitGlyph hangs them.
  */
-export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number, widen = 0,
+export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly PartBox[], h: number, sx: number,
   anchored = false): PlacedOutline | null {
   const parts = glyphParts(g);
   const matched = matchParts(parts, g, glyphBox, boxes);
@@ -75,7 +74,7 @@ export function fitParts(g: OutlineGlyph, glyphBox: PartBox, boxes: readonly Par
   return nonEmpty(joinOutlines(parts.map((part, i) => {
     const e = extentOf(part);
     const [left, right, top, bottom] = matched[i];
-    const gx = Math.max(0, (right - left) * h * sx - widen) / Math.max(1, e.maxX - e.minX);
-    return placeContours(g, part, gx, verticalFit(e.minY, e.maxY, bottom * h, top * h, anchored), left * h * sx + widen / 2 - e.minX * gx);
+    const gx = Math.max(0, (right - left) * h * sx) / Math.max(1, e.maxX - e.minX);
+    return placeContours(g, part, gx, verticalFit(e.minY, e.maxY, bottom * h, top * h, anchored), left * h * sx - e.minX * gx);
   })));
 }

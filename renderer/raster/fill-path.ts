@@ -36,17 +36,15 @@ export interface Clip { x0: number; y0: number; x1: number; y1: number }
 
 /**
  * Rasterizes contours into a coverage mask positioned at integer (x, y), or null when empty.
- * With `clip`, only the part inside it is computed. `widen` (dots) grows every filled span by half of it on
- * each side, sub-scanline by sub-scanline: vertical strokes get heavier, horizontal ones keep their weight.
+ * With `clip`, only the part inside it is computed.
  * `rows` sub-scanlines sample each pixel row: an edge lands within 1 / (2 rows) of a dot of where it is, and half
  * coverage (the ink threshold) is crossed up to that much early.
  */
-export function coverageMask(contours: readonly Contour[], clip?: Clip, widen = 0, rows = SUB_ROWS): CoverageMask | null {
+export function coverageMask(contours: readonly Contour[], clip?: Clip, rows = SUB_ROWS): CoverageMask | null {
   const { minX, minY, maxX, maxY } = extentOf(contours);
   if (!(minX < maxX) || !(minY < maxY)) return null;
-  const half = widen / 2;
-  let x0 = Math.floor(minX - half), y0 = Math.floor(minY);
-  let x1 = Math.ceil(maxX + half) + 1, y1 = Math.ceil(maxY);
+  let x0 = Math.floor(minX), y0 = Math.floor(minY);
+  let x1 = Math.ceil(maxX) + 1, y1 = Math.ceil(maxY);
   if (clip) {
     x0 = Math.max(x0, clip.x0); y0 = Math.max(y0, clip.y0);
     x1 = Math.min(x1, clip.x1); y1 = Math.min(y1, clip.y1);
@@ -86,12 +84,12 @@ export function coverageMask(contours: readonly Contour[], clip?: Clip, widen = 
     order.sort((a, b) => xs[a] - xs[b]);
     const row = Math.floor(s / rows) * w;
     let wind = 0;
-    // Filled spans, neighbours joined, so that a widened span never counts a pixel twice.
+    // Filled spans, neighbours joined, so that a pixel two spans share is counted once.
     let a = NaN, b = NaN;
     for (let k = 0; k < order.length - 1; k++) {
       wind += dirs[order[k]];
       if (wind === 0) continue;
-      const sa = xs[order[k]] - half, sb = xs[order[k + 1]] + half;
+      const sa = xs[order[k]], sb = xs[order[k + 1]];
       if (sa <= b) { b = Math.max(b, sb); continue; }
       if (b > a) addSpan(cov, row, w, a, b);
       a = sa; b = sb;

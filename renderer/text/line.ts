@@ -107,8 +107,7 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     } else if (known === null) continue;
     glyphs.push({ cp, x: Math.round(px), y: Math.round(py) });
   }
-  const widen = face.widen ? { widen: face.widen } : {};
   const kept = vector ? { curves } : {};
   const rows = face.coverageRows ? { coverageRows: face.coverageRows } : {};
-  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, ...kept, ...widen, ...rows }, style.mode, extents);
+  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, ...kept, ...rows }, style.mode, extents);
 }

@@ -82,7 +82,7 @@ async function scorer(s: { h: number; png?: string }, box: GlyphBox, baseline: n
   const ref = new Uint8Array(w * wh);
   for (let y = 0; y < wh; y++) for (let x = 0; x < w; x++) ref[y * w + x] = img.gray[(y + y0) * img.width + x + x0] < 128 ? 1 : 0;
   const score = (outline: ReturnType<typeof fitGlyph>) => {
-    const m = outline && coverageMask(outline.polygons, undefined, 0, font0Face(h, h).coverageRows);
+    const m = outline && coverageMask(outline.polygons, undefined, font0Face(h, h).coverageRows);
     const got = new Uint8Array(w * wh);
     if (m) {
       const px = ORIGIN - x0 + m.x, py = ORIGIN + baseline - y0 + m.y;
@@ -133,14 +133,14 @@ async function chooseSources(samples: { cp: number; h: number; w: number; png?: 
     // (As drawn from the boxes measured now when the table names no source, not from the table in use while
     // measuring: reruns agree.)
     const measured = glyphs as unknown as Record<number, GlyphBox>;
-    if (accentedOutline(s.cp, box, 50, 1, 0, null, measured)) add('roboto', false, (b, h) => accentedOutline(s.cp, b, h, 1, 0, null, measured));
+    if (accentedOutline(s.cp, box, 50, 1, null, measured)) add('roboto', false, (b, h) => accentedOutline(s.cp, b, h, 1, null, measured));
     const anchored = baselineAnchored(s.cp);
     for (const [name, get] of Object.entries(FONT0_SOURCES)) {
       const g = get()?.glyph(s.cp);
       if (!g) continue;
-      add(name, false, (b, h) => fitGlyph(g, b, h, 1, 0, anchored));
-      if (partBoxes.length > 1 && fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, 50, 1, 0, anchored)) {
-        add(name, true, (_b, h) => fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, h, 1, 0, anchored));
+      add(name, false, (b, h) => fitGlyph(g, b, h, 1, anchored));
+      if (partBoxes.length > 1 && fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, 50, 1, anchored)) {
+        add(name, true, (_b, h) => fitParts(g, [box[1], box[2], box[3], box[4]], partBoxes, h, 1, anchored));
       }
     }
     // A later candidate wins by 0.01 of the summed F1s, or, within that, by 0.005 of the tolerant one.

@@ -103,7 +103,7 @@ class Painter {
         if (!outline) continue;
         // One form per glyph and orientation, from its outline with the Bézier segments kept.
         const name = this.pdf.glyph(e.font, g.cp, e.orientation, () => formOps(e.orientation, outline, e.curves?.[g.cp]));
-        for (const [wx, wy] of widenOffsets(e)) out.push(`q 1 0 0 1 ${n(g.x + wx)} ${n(g.y + wy)} cm /${name} Do Q`);
+        out.push(`q 1 0 0 1 ${n(g.x)} ${n(g.y)} cm /${name} Do Q`);
       }
       return;
     }
@@ -135,7 +135,7 @@ class Painter {
       case 'glyphRun':
         for (const g of e.glyphs) {
           const outline = e.outlines[g.cp];
-          if (outline) for (const [wx, wy] of widenOffsets(e)) glyphPath(out, e, g.x + wx, g.y + wy, outline);
+          if (outline) glyphPath(out, e, g.x, g.y, outline);
         }
     }
   }
@@ -169,16 +169,6 @@ function intersect(a: Region, b: Region | undefined): Region | null {
   if (!b) return a.x0 < a.x1 && a.y0 < a.y1 ? a : null;
   const r = { x0: Math.max(a.x0, b.x0), y0: Math.max(a.y0, b.y0), x1: Math.min(a.x1, b.x1), y1: Math.min(a.y1, b.y1) };
   return r.x0 < r.x1 && r.y0 < r.y1 ? r : null;
-}
-
-/**
- * Where a run's glyph shapes are filled, relative to their pen points: once, or for a run with heavier vertical
- * strokes (GlyphRunElement.widen) twice, half the widening to either side along the baseline. Their union is the
- * outline with every span widened, as the raster fills it, wherever a span is at least `widen` long (every stroke).
- */
-function widenOffsets(run: GlyphRunElement): Array<[number, number]> {
-  const half = (run.widen ?? 0) / 2;
-  return half > 0 ? [turn(run.orientation, -half, 0), turn(run.orientation, half, 0)] : [[0, 0]];
 }
 
 /** A glyph's outline at its pen point, as path construction (for clipping to a reverse run). */
