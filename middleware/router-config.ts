@@ -1,9 +1,9 @@
 // The legacy router's options as the host passes them, and resolveOptions(): every default in one place,
 // so the steps below read a complete RouterConfig and never fill in a default of their own.
 
-import {
-  DEFAULT_MAX_LABELS, leaseSharedRenderer, type PdfMode, type RendererLease, type RenderFn,
-} from '../renderer/index.js';
+// Not the renderer's barrel: the main thread loads no drawing code when workers render.
+import { DEFAULT_MAX_LABELS, type PdfMode } from '../renderer/api.js';
+import { leaseSharedRenderer, type RendererLease, type RenderFn } from '../renderer/pool/index.js';
 import type { CorsOption } from './cors.js';
 import { createLogger, logEvents, logEventsAsText, type EventLogger } from './events/log-events.js';
 import { createEventSink, type Emit, type EventSink } from './events/service-events.js';

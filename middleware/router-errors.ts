@@ -1,6 +1,6 @@
 // The legacy router's last handler: every error a step threw, answered in the service's own shape.
 
-import { RenderError } from '../renderer/index.js';
+import { RenderError } from '../renderer/errors.js';
 import { StoreUnavailableError } from './deadline.js';
 import type { Emit } from './events/service-events.js';
 import { PlainHttpError, sendPlainError, sendStoreUnavailable } from './http-errors.js';

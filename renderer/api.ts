@@ -91,3 +91,8 @@ export interface RenderResult {
    */
   unsupported: string[];
 }
+
+/** Labels one document may hold unless a request says otherwise (RenderRequest.maxLabels). */
+export const DEFAULT_MAX_LABELS = 50;
+/** Enough for a 15x15 inch label at 24 dpmm (9135 x 9135 dots) (RenderRequest.maxPixels). */
+export const DEFAULT_MAX_PIXELS = 9135 * 9135;

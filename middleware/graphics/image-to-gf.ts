@@ -3,7 +3,7 @@
 // graphics-worker.ts, and checkImageSize runs before, on the request's thread.
 
 import { Jimp } from 'jimp';
-import { readImageHeader } from '../../renderer/index.js';
+import { readImageHeader } from '../../renderer/decode/image-header.js';
 
 export type Conversion = 'threshold' | 'dither';
 

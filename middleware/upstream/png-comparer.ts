@@ -2,7 +2,7 @@
 // Both headers are read first (every IHDR): a legacy image whose declared size is not ours scores 0 without
 // being decoded, so a decompression bomb from upstream costs nothing. Each comparison has a time budget.
 
-import { readImageHeader } from '../../renderer/index.js';
+import { readImageHeader } from '../../renderer/decode/image-header.js';
 import { createTaskWorker, TaskRefusedError } from '../task-worker.js';
 
 export interface CompareTask {

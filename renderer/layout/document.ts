@@ -10,9 +10,9 @@ import type { LabelPlan } from '../model.js';
 import type { DisplayList, OutputKind } from '../display/display-list.js';
 import { layoutLabel, undrawableKinds } from './layout.js';
 
-export const DEFAULT_MAX_LABELS = 50;
-/** Enough for a 15x15 inch label at 24 dpmm (9135 x 9135 dots). */
-export const DEFAULT_MAX_PIXELS = 9135 * 9135;
+import { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS } from '../api.js';
+
+export { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS } from '../api.js';
 
 export { dotsPerInch, labelDots } from './dots.js';
 
