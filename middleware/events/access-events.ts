@@ -81,6 +81,7 @@ export function accessEvents(emit: Emit, { route, operational }: AccessEventOpti
         durationMs: elapsedMs(started),
         ...(typeof renderer === 'string' && { renderer }),
         completed: res.writableFinished,
+        ...(state.endedBy === 'shutdown' && { endedBy: 'shutdown' as const }),
         ...(operational && { operational }),
       });
     };
