@@ -11,6 +11,7 @@ import { locals } from '../middleware/http.js';
 type State = 'starting' | 'ready' | 'stopping';
 
 export interface DrainOptions {
+  signal: NodeJS.Signals;
   servers: Server[];
   /** Requests are still served this long after the signal (SHUTDOWN_DELAY_MS). */
   delayMs: number;
@@ -21,11 +22,15 @@ export interface DrainOptions {
 
 /** Time for the stores and the pool to close after the last request, before the process exits anyway. */
 const CLOSE_GRACE_MS = 2000;
+/** setTimeout's largest delay (a larger one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class Lifecycle {
   private state: State = 'starting';
   private readonly inFlight = new Set<ServerResponse>();
   private listenerClosed = false;
+  /** Ends the delay early: a second signal means "stop now" (the requests in flight still finish). */
+  private skipDelay: () => void = () => {};
 
   /** Why /readyz must answer 503 besides the stores; undefined when serving. */
   unready(): string | undefined {
@@ -58,10 +63,13 @@ export class Lifecycle {
     return new Promise((resolve) => server.listen(port, host, () => resolve((server.address() as AddressInfo).port)));
   }
 
-  /** Calls `stop` once, on the first SIGTERM or SIGINT, and exits 0 when it has finished. */
+  /** Calls `stop` on the first SIGTERM or SIGINT and exits 0 when it has finished; a second signal ends the delay. */
   onSignal(stop: (signal: NodeJS.Signals) => Promise<void>): void {
     const handle = (signal: NodeJS.Signals): void => {
-      if (this.state === 'stopping') return;
+      if (this.state === 'stopping') {
+        this.skipDelay();
+        return;
+      }
       this.state = 'stopping';
       void stop(signal).finally(() => process.exit(0));
     };
@@ -70,23 +78,32 @@ export class Lifecycle {
   }
 
   /** The drain after a signal; resolves once every server has closed and every request has ended. */
-  async drain({ servers, delayMs, timeoutMs, emit }: DrainOptions): Promise<void> {
+  async drain({ signal, servers, delayMs, timeoutMs, emit }: DrainOptions): Promise<void> {
+    const note = (message: string, level: 'info' | 'warn' = 'info'): void => emit({ type: 'notice', level, message });
     // Whatever happens below, the process ends within the budget.
-    setTimeout(() => process.exit(1), delayMs + timeoutMs + CLOSE_GRACE_MS).unref();
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    setTimeout(() => process.exit(1), Math.min(delayMs + timeoutMs + CLOSE_GRACE_MS, MAX_TIMER_MS)).unref();
+    if (delayMs > 0) {
+      note(`${signal}: /readyz answers 503; requests are served for another ${delayMs} ms, then the listener closes`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(delayMs, MAX_TIMER_MS));
+        this.skipDelay = () => { clearTimeout(timer); resolve(); };
+      });
+    }
     this.listenerClosed = true;
     const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
     })));
+    // Printed once the listener is closed: whoever reads it finds new connections refused.
+    note(`${signal}: shutting down`);
     let timer: NodeJS.Timeout | undefined;
-    const budget = new Promise<'timeout'>((resolve) => { timer = setTimeout(resolve, timeoutMs, 'timeout'); });
+    const budget = new Promise<'timeout'>((resolve) => { timer = setTimeout(resolve, Math.min(timeoutMs, MAX_TIMER_MS), 'timeout'); });
     if (await Promise.race([closed, budget]) === 'timeout') {
       const cut = this.inFlight.size;
       // Each request cut off leaves its access line (completed: false, endedBy: shutdown) as its socket closes.
       for (const res of this.inFlight) locals(res).endedBy = 'shutdown';
       for (const server of servers) server.closeAllConnections();
-      emit({ type: 'notice', level: 'warn', message: `shutdown: ${cut} request${cut === 1 ? '' : 's'} still running after ${timeoutMs} ms, cut off` });
+      note(`shutdown: ${cut} request${cut === 1 ? '' : 's'} still running after ${timeoutMs} ms, cut off`, 'warn');
       await closed;
     }
     clearTimeout(timer);

@@ -162,8 +162,7 @@ export async function runServer(): Promise<void> {
   lifecycle.onSignal((signal) => {
     // SIGINT is a person at a terminal: no load balancer to tell, so no delay.
     const delayMs = signal === 'SIGTERM' ? config.shutdownDelayMs : 0;
-    note(delayMs > 0 ? `${signal}: shutting down: /readyz answers 503, requests are served for another ${delayMs} ms` : `${signal}: shutting down`);
-    return lifecycle.drain({ servers: [api, ...(opsServer ? [opsServer] : [])], delayMs, timeoutMs: config.shutdownTimeoutMs, emit: events.emit })
+    return lifecycle.drain({ signal, servers: [api, ...(opsServer ? [opsServer] : [])], delayMs, timeoutMs: config.shutdownTimeoutMs, emit: events.emit })
       // The routers stop what they started (upstream connections, the shadow queue); the pool and stores are ours.
       .then(() => service.close())
       .then(() => Promise.allSettled([stores.close(), pool?.close()]))

@@ -19,7 +19,7 @@ export interface StartedServer {
 /** Resolves once the server prints `listening on http://HOST:PORT`; rejects with its output if it exits first. */
 export function startServer(env: Record<string, string>): Promise<StartedServer> {
   const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', SHUTDOWN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
