@@ -175,7 +175,7 @@ function optionalNumber(env: NodeJS.ProcessEnv, name: string, valid: (n: number)
   const text = env[name]?.trim();
   if (text === undefined || text === '') return undefined;
   const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(value) || !valid(value)) throw new Error(`${name} must be ${what} (decimal digits), not ${env[name]}`);
+  if (!Number.isSafeInteger(value) || !valid(value)) throw new Error(`${name} must be ${what}, not ${env[name]}`);
   return value;
 }
 
@@ -184,7 +184,7 @@ function optionalShare(env: NodeJS.ProcessEnv, name: string): number | undefined
   const text = env[name]?.trim();
   if (text === undefined || text === '') return undefined;
   const value = /^\d+(?:\.\d+)?$/.test(text) ? Number(text) : NaN;
-  if (!(value >= 0 && value <= 1)) throw new Error(`${name} must be a share between 0 and 1 (like 0.25), not ${env[name]}`);
+  if (!(value >= 0 && value <= 1)) throw new Error(`${name} must be a share between 0 and 1, not ${env[name]}`);
   return value;
 }
 
