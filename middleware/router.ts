@@ -17,6 +17,7 @@ import { accessEvents, noteRendered, renderTiming } from './events/access-events
 import { createLogger, logEvents, logEventsAsText, type EventLogger } from './events/log-events.js';
 import { createEventSink, type EventSink } from './events/service-events.js';
 import { graphicsEndpoint } from './graphics/endpoint.js';
+import { inFlightRequests } from './in-flight.js';
 import {
   NOT_FOUND_MESSAGE,
   PlainHttpError,
@@ -56,7 +57,8 @@ export interface LegacyRouter {
   /**
    * Stops what the router started: its render workers (once no other router shares them), the shadow
    * queue with its comparison worker, kept-alive upstream connections. Stores and a `render` function
-   * the host passed in are left alone. Later requests get `500 ERROR: The renderer is shutting down`.
+   * the host passed in are left alone. Requests in flight are answered first; requests that arrive once
+   * the renderer has gone get `500 ERROR: The renderer is shutting down`.
    */
   close(): Promise<void>;
 }
@@ -207,6 +209,8 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
       else next('router'); // leaves the router: the host's next handler gets the request as it came
     });
   }
+  const inFlight = inFlightRequests();
+  router.use(inFlight.track);
   router.use(requestId);
   router.use(accessEvents(emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url), operations) ?? 'unmatched' }));
   const cors = corsMiddleware(options.cors);
@@ -421,6 +425,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   });
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= (async () => {
+    await inFlight.idle(); // requests in flight are answered before the renderer goes
     await Promise.all([lease?.release(), upstream.close()]);
   })());
   return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
