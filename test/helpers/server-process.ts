@@ -54,9 +54,22 @@ export interface WatchedProcess {
   closed: Promise<number | null>;
 }
 
+export interface SpawnOptions {
+  cwd?: string;
+  /** Only `env`, not this process's environment as well (a container's start). */
+  cleanEnv?: boolean;
+  /** Its own process group, so that a signal can reach it and its children (npx and the node it starts). */
+  detached?: boolean;
+}
+
 /** Spawns a process whose printed lines a test can wait for (events, never a clock). */
-export function spawnWatched(command: string, args: string[], env: Record<string, string>): WatchedProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnWatched(command: string, args: string[], env: Record<string, string>, options: SpawnOptions = {}): WatchedProcess {
+  const child = spawn(command, args, {
+    env: options.cleanEnv ? env : { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
+    ...(options.detached && { detached: true }),
+  });
   const lines: string[] = [];
   const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
   const onLine = (line: string): void => {
