@@ -61,7 +61,16 @@ function redisStoreEvent(message: string): ServiceEvent {
  */
 export async function checkAnonymousKey(config: ServerConfig, stores: Stores, note: (message: string, level: 'warn') => void): Promise<void> {
   const id = config.clients.anonymousKey;
-  if (id === undefined || await stores.keyStore.get(id)) return;
+  if (id === undefined) return;
+  let found: boolean;
+  try {
+    found = (await stores.keyStore.get(id)) !== undefined;
+  } catch (err) {
+    // Redis went away again since the seeding: the look-up is retried per request anyway.
+    note(`ANONYMOUS_KEY_ID ${id} could not be checked: ${(err as Error).message}`, 'warn');
+    return;
+  }
+  if (found) return;
   const message = `ANONYMOUS_KEY_ID ${id} matches no key (ids as \`npx zpl-keys list\` prints them)`;
   if (!config.redisUrl) throw new Error(message);
   note(`${message}; requests without X-API-Key get 401 until a key with that id is added`, 'warn');

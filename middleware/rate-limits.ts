@@ -191,9 +191,13 @@ export class PageAccount {
     const holding = this.#holding;
     this.#reserved = 0;
     this.#holding = false;
+    if (!holding && delta === 0) return undefined;
     try {
-      if (holding) await withDeadline(this.#usageStore.add(this.#holds, -1, HOLD_TTL_MS), this.#storeTimeoutMs, 'usage store');
-      if (delta !== 0) await withDeadline(this.#usageStore.add(this.#bucket, delta, this.#ttlMs), this.#storeTimeoutMs, 'usage store');
+      // One atomic step: a hold released before its pages were booked would let another request in meanwhile.
+      await withDeadline(this.#usageStore.reserve({
+        used: this.#bucket, held: this.#holds, usedDelta: delta, heldDelta: holding ? -1 : 0,
+        limit: Number.MAX_SAFE_INTEGER, countHeld: false, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
+      }), this.#storeTimeoutMs, 'usage store');
       return undefined;
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));

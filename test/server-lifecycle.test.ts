@@ -145,6 +145,7 @@ describe('standalone server lifecycle: ready means ready, rolling restarts lose 
     const server = start({
       PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, API_KEYS_FILE: join(dir, 'keys.json'),
       REDIS_NAMESPACE: `zpl-lifecycle-${process.pid}-${redisPort}`, SHUTDOWN_DELAY_MS: '0',
+      ANONYMOUS_KEY_ID: 'ffffffffffffffff', // no such key: with Redis a warning (zpl-keys may add it later)
     });
     started.push(server);
     await server.waitFor(/"msg":"accepting connections on http:\/\/127\.0\.0\.1:\d+; \/readyz answers 503/);
@@ -161,6 +162,7 @@ describe('standalone server lifecycle: ready means ready, rolling restarts lose 
       expect(first.status, first.body.toString()).to.equal(200);
       expect(first.headers['content-type']).to.equal('image/png');
       expect((await get(port, '/readyz')).status).to.equal(200);
+      expect(server.lines.some((l) => l.includes('"level":"warn"') && l.includes('ANONYMOUS_KEY_ID ffffffffffffffff matches no key'))).to.equal(true);
       // The seeding line comes before `listening`, never after.
       const seededAt = server.lines.findIndex((l) => l.includes('"msg":"API keys stored in Redis: 1"'));
       expect(seededAt).to.be.within(0, server.lines.findIndex((l) => l.startsWith('listening on')));
