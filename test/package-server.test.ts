@@ -4,7 +4,7 @@
 
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -34,6 +34,8 @@ describe('the packed package: `npx zpl-server` without Express', function () {
     await run('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: consumer });
     expect(existsSync(join(consumer, 'node_modules', 'zpl-legacy-compat', 'dist', 'bin', 'zpl-server.js'))).to.equal(true);
     expect(existsSync(join(consumer, 'node_modules', 'express')), 'Express is not installed').to.equal(false);
+    // `npx zpl-legacy-compat` (the package's own name) runs the same server.
+    expect(readlinkSync(join(consumer, 'node_modules', '.bin', 'zpl-legacy-compat'))).to.match(/zpl-legacy-compat\/dist\/bin\/zpl-server\.js$/);
 
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DELAY_MS: '0' };
     server = spawnWatched('npx', ['--no-install', 'zpl-server'], env, { cwd: consumer, cleanEnv: true, detached: true });
