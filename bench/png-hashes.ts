@@ -1,6 +1,7 @@
-// `npm run png-hashes -- [--manifest FILE] [--out FILE] [--compare FILE] [--only SUBSTR]`: SHA-256 of the PNG of every
-// corpus case at rotations 0/90/180/270 in both qualities, plus the page count and hash of its raster PDF. A drawing
-// refactor compares against a baseline saved before it: every hash must stay the same.
+// `npm run png-hashes -- [--manifest FILE] [--out FILE] [--compare FILE] [--only SUBSTR] [--vector]`: SHA-256 of the
+// PNG of every corpus case at rotations 0/90/180/270 in both qualities, plus the page count and hash of its raster PDF;
+// `--vector` adds its vector PDF (one page per label, and on a 2x2 sheet) and its raster PDF on a 2x2 sheet. A drawing refactor compares against a
+// baseline saved before it: every hash must stay the same (hashes missing from the baseline are counted, not compared).
 
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ interface Case { id: string; zpl: string; dpmm: Dpmm; widthIn: number; heightIn:
 
 const ROTATIONS: Rotation[] = [0, 90, 180, 270];
 const QUALITIES = ['grayscale', 'bitonal'] as const;
+const SHEET = { columns: 2, rows: 2, align: 'justify', verticalAlign: 'center', border: 'dashed' } as const;
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -35,6 +37,7 @@ async function outcome(zpl: Uint8Array, req: RenderRequest): Promise<{ hash: str
 async function main(): Promise<void> {
   const manifest = path.resolve(arg('manifest') ?? CORPUS_MANIFEST);
   const only = arg('only');
+  const vector = process.argv.includes('--vector');
   const cases = (JSON.parse(readFileSync(manifest, 'utf8')) as Case[]).filter((c) => !only || c.id.includes(only));
   const out: Record<string, Record<string, string | number>> = {};
   for (const c of cases) {
@@ -50,6 +53,11 @@ async function main(): Promise<void> {
     const pdf = await outcome(zpl, { ...base, format: 'pdf', pdf: 'raster' } as RenderRequest);
     row['pdf-raster'] = pdf.hash;
     row['pdf-pages'] = pdf.pages;
+    if (vector) {
+      row['pdf-vector'] = (await outcome(zpl, { ...base, format: 'pdf' })).hash;
+      row['pdf-vector-sheet'] = (await outcome(zpl, { ...base, format: 'pdf', page: SHEET })).hash;
+      row['pdf-raster-sheet'] = (await outcome(zpl, { ...base, format: 'pdf', pdf: 'raster', page: SHEET })).hash;
+    }
     out[c.id] = row;
   }
   const save = arg('out');
@@ -57,16 +65,17 @@ async function main(): Promise<void> {
   const against = arg('compare');
   if (!against) { console.log(`${cases.length} cases hashed${save ? ` into ${save}` : ''}`); return; }
   const base = JSON.parse(readFileSync(against, 'utf8')) as typeof out;
-  let same = 0, differ = 0, missing = 0;
+  let same = 0, differ = 0, missing = 0, unknown = 0;
   for (const [id, row] of Object.entries(out)) {
     const was = base[id];
     if (!was) { missing++; continue; }
     for (const [k, v] of Object.entries(row)) {
-      if (was[k] === v) same++;
+      if (!(k in was)) unknown++;
+      else if (was[k] === v) same++;
       else { differ++; console.log(`DIFFERS ${id} ${k}: ${was[k]} -> ${v}`); }
     }
   }
-  console.log(`${same} hashes identical, ${differ} differ, ${missing} cases not in the baseline (${cases.length} cases)`);
+  console.log(`${same} hashes identical, ${differ} differ, ${missing} cases not in the baseline, ${unknown} hashes not in it (${cases.length} cases)`);
   if (differ || missing) process.exitCode = 1;
 }
 

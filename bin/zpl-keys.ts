@@ -3,7 +3,8 @@
 
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { redactUrl } from '../middleware/redis-connection.js';
+import { readRedisTarget } from '../examples/fleet-config.js';
+import { describeTarget, redactUrl, type RedisTarget } from '../middleware/redis-connection.js';
 import { createRedisStores } from '../middleware/stores.js';
 import { generateKey, hashKey, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from '../middleware/keys/key-record.js';
 import type { KeyChanges, KeyStore } from '../middleware/keys/key-store.js';
@@ -21,7 +22,8 @@ commands:
   expire  <id|key> [--at ISO-DATE] the key expires at that instant (default now; 401 key_expired)
   remove  <id|key>                 deletes the key
 
-store: --redis URL (default $REDIS_URL) with --namespace NAME (default $REDIS_NAMESPACE, else zpl),
+store: --redis URL (default $REDIS_URL, or a Cluster or Sentinels as $REDIS_CLUSTER_NODES or $REDIS_SENTINELS
+       name them) with --namespace NAME (default $REDIS_NAMESPACE, else zpl),
        or --file PATH (default $API_KEYS_FILE), the JSON key file the server seeds from.`;
 
 /** A key given with --key must not be guessable: a hand-typed key this short is. */
@@ -145,20 +147,25 @@ function formatKey(k: StoredKey): string {
   ].join('  ');
 }
 
-/** The key store in Redis, once it answers; a refused or silent Redis is an error naming its URL, at once. */
-async function openRedisAdmin(url: string, namespace: string | undefined): Promise<KeyAdmin> {
+/** `--redis URL`, checked. */
+function redisUrlFlag(url: string): RedisTarget {
   if (!URL.canParse(url) || !['redis:', 'rediss:'].includes(new URL(url).protocol)) {
     throw new Error(`--redis must be a redis:// URL like redis://127.0.0.1:6379, not ${redactUrl(url)}`);
   }
+  return { url };
+}
+
+/** The key store in Redis, once it answers; a refused or silent Redis is an error naming it, at once. */
+async function openRedisAdmin(target: RedisTarget, namespace: string | undefined): Promise<KeyAdmin> {
   let failure: (message: string) => void = () => {};
   const failed = new Promise<string>((resolve) => { failure = resolve; });
-  const stores = createRedisStores({ url, ...(namespace ? { namespace } : {}), log: (message) => failure(message) });
+  const stores = createRedisStores({ ...target, ...(namespace ? { namespace } : {}), log: (message) => failure(message) });
   const timer = setTimeout(failure, REDIS_CONNECT_MS, `no answer within ${REDIS_CONNECT_MS} ms`);
   const outcome = await Promise.race([stores.connection.connected.then(() => undefined), failed]);
   clearTimeout(timer);
   if (outcome !== undefined || !stores.connection.isReady()) {
     await stores.close();
-    throw new Error(`cannot reach Redis at ${redactUrl(url)}: ${(outcome ?? 'not ready').replace(/^Redis at \S+ unavailable: /, '')}`);
+    throw new Error(`cannot reach ${describeTarget(target)}: ${(outcome ?? 'not ready').replace(/^.* unavailable: /, '')}`);
   }
   return storeAdmin(stores.keyStore);
 }
@@ -168,8 +175,9 @@ async function openAdmin(values: { redis?: string; file?: string; namespace?: st
     throw new Error('--redis and --file name two key stores; pass one');
   }
   const file = values.file ?? (values.redis ? undefined : process.env.API_KEYS_FILE);
-  const redisUrl = values.redis ?? (values.file ? undefined : process.env.REDIS_URL);
-  if (redisUrl) return openRedisAdmin(redisUrl, values.namespace ?? (process.env.REDIS_NAMESPACE || undefined));
+  // Without --redis or --file: the server's own variables (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS).
+  const redis = values.redis ? redisUrlFlag(values.redis) : values.file ? undefined : readRedisTarget(process.env);
+  if (redis) return openRedisAdmin(redis, values.namespace ?? (process.env.REDIS_NAMESPACE || undefined));
   if (file) {
     // A mistyped path must not start a key file the server never reads.
     if (!existsSync(file)) throw new Error(`key file ${file} does not exist; create it first (e.g. echo '[]' > ${file})`);
@@ -180,11 +188,9 @@ async function openAdmin(values: { redis?: string; file?: string; namespace?: st
 
 /** The store a command worked on, for messages. */
 function storeName(values: { redis?: string; file?: string; namespace?: string }): string {
-  const file = values.file ?? (values.redis ? undefined : process.env.API_KEYS_FILE);
-  if (values.redis ?? (values.file ? undefined : process.env.REDIS_URL)) {
-    return `Redis at ${redactUrl(values.redis ?? process.env.REDIS_URL!)} (namespace ${values.namespace ?? (process.env.REDIS_NAMESPACE || 'zpl')})`;
-  }
-  return `key file ${file}`;
+  const redis = values.redis ? { url: values.redis } : values.file ? undefined : readRedisTarget(process.env);
+  if (redis) return `${describeTarget(redis)} (namespace ${values.namespace ?? (process.env.REDIS_NAMESPACE || 'zpl')})`;
+  return `key file ${values.file ?? process.env.API_KEYS_FILE}`;
 }
 
 async function main(argv: string[]): Promise<void> {

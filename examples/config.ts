@@ -5,6 +5,7 @@ import { parseCorsOrigins, type CorsOption } from '../middleware/cors.js';
 import { LOG_LEVELS } from '../middleware/events/log-events.js';
 import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
 import type { PdfMode } from '../renderer/api.js';
+import { readFleetConfig, type FleetConfig } from './fleet-config.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
 export interface ServerConfig {
@@ -38,6 +39,8 @@ export interface ServerConfig {
   pdf?: PdfMode;
   /** Options for clients that cannot change (README "Pointing an existing client at this service"). */
   clients: ClientOptions;
+  /** Which Redis, and where shadow cases live (fleet-config.ts). */
+  fleet: FleetConfig;
 }
 
 export interface ClientOptions {
@@ -164,6 +167,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
     shutdownDelayMs: shutdownDelayMs ?? DEFAULT_SHUTDOWN_DELAY_MS,
     clients: readClientOptions(env),
+    fleet: readFleetConfig(env),
   };
 }
 

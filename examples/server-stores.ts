@@ -5,12 +5,16 @@
 import {
   createMemoryStores,
   createRedisStores,
+  FileShadowStore,
   generateKey,
   loadKeyFile,
+  RedisShadowStore,
   seedKeys,
   type EventSink,
   type KeyRecord,
+  type RedisConnection,
   type ServiceEvent,
+  type ShadowCaseStore,
   type Stores,
 } from '../middleware/index.js';
 import type { ServerConfig } from './config.js';
@@ -29,13 +33,13 @@ export function developmentKey(inRedis: boolean): KeyRecord {
 /** The stores, and when they hold the keys of API_KEYS_FILE and the development key (if any). */
 export async function openStores(config: ServerConfig, events: EventSink, devKey: KeyRecord | undefined): Promise<{ stores: Stores; seeded: Promise<void> }> {
   const records = config.apiKeysFile ? await loadKeyFile(config.apiKeysFile) : [];
-  if (!config.redisUrl) {
+  if (!config.fleet.redis) {
     const stores = createMemoryStores();
     await seedKeys(stores.keyStore, devKey ? [...records, devKey] : records);
     return { stores, seeded: Promise.resolve() };
   }
   const redis = createRedisStores({
-    url: config.redisUrl,
+    ...config.fleet.redis,
     ...(config.redisNamespace && { namespace: config.redisNamespace }),
     log: (message) => events.emit(redisStoreEvent(message)),
     requireSeed: true,
@@ -72,6 +76,15 @@ export async function checkAnonymousKey(config: ServerConfig, stores: Stores, no
   }
   if (found) return;
   const message = `ANONYMOUS_KEY_ID ${id} matches no key (ids as \`npx zpl-keys list\` prints them)`;
-  if (!config.redisUrl) throw new Error(message);
+  if (!config.fleet.redis) throw new Error(message);
   note(`${message}; requests without X-API-Key get 401 until a key with that id is added`, 'warn');
+}
+
+/** Where shadow mode keeps its cases: the Redis every replica shares, or SHADOW_DIR (SHADOW_STORE, fleet-config.ts). */
+export function openShadowStore(config: ServerConfig, stores: Stores): ShadowCaseStore | undefined {
+  if (config.upstream.mode !== 'shadow') return undefined;
+  const { shadowStore, shadowMaxCases, shadowMaxBytes } = config.fleet;
+  const caps = { ...(shadowMaxCases !== undefined && { maxCases: shadowMaxCases }), ...(shadowMaxBytes !== undefined && { maxBytes: shadowMaxBytes }) };
+  if (shadowStore === 'redis' && 'connection' in stores) return new RedisShadowStore(stores.connection as RedisConnection, caps);
+  return config.shadow.storeDir === undefined ? undefined : new FileShadowStore(config.shadow.storeDir, caps);
 }

@@ -20,6 +20,7 @@ import {
   type PreviewLayoutFn,
   type RenderFunction,
   type RenderPoolStats,
+  type ShadowCaseStore,
   type Stores,
 } from '../middleware/index.js';
 import { accessEvents } from '../middleware/events/access-events.js';
@@ -30,7 +31,7 @@ import { createRenderPool, fieldBoxes as fieldBoxesInline, render as renderInlin
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { Lifecycle } from './lifecycle.js';
-import { checkAnonymousKey, developmentKey, openStores } from './server-stores.js';
+import { checkAnonymousKey, developmentKey, openShadowStore, openStores } from './server-stores.js';
 import { startupNotes } from './startup-notes.js';
 
 /** What the routers share: stores, the event sink, the render pool, and whether the server takes traffic. */
@@ -41,10 +42,12 @@ export interface ServiceParts {
   renderer: { render: RenderFunction; layout: PreviewLayoutFn; stats(): RenderPoolStats };
   /** Why /readyz must answer 503 besides the stores (starting, shutting down); undefined when serving. */
   unready?: () => string | undefined;
+  /** Shadow mode's cases: in Redis (SHADOW_STORE=redis) or SHADOW_DIR; none without either. */
+  shadowStore?: ShadowCaseStore;
 }
 
 /** The legacy router's options from the config: new router options and their env vars go here. */
-function legacyRouterOptions({ config, stores, events, renderer }: ServiceParts): LegacyRouterOptions {
+function legacyRouterOptions({ config, stores, events, renderer, shadowStore }: ServiceParts): LegacyRouterOptions {
   const { mode, ...upstream } = config.upstream;
   const { legacyPaths: _paths, legacyClients: _switch, ...clientOptions } = config.clients;
   return {
@@ -54,7 +57,7 @@ function legacyRouterOptions({ config, stores, events, renderer }: ServiceParts)
     ...config.limits,
     mode,
     ...(upstream.url !== undefined && { upstream: { ...upstream, url: upstream.url } }),
-    shadow: config.shadow,
+    shadow: { ...config.shadow, ...(shadowStore && { store: shadowStore }) },
     ...(config.cors && { cors: config.cors }),
     ...(config.forwardHeaders && { forwardHeaders: config.forwardHeaders }),
     ...(config.pdf !== undefined && { pdf: config.pdf }),
@@ -118,7 +121,7 @@ export function buildApp(parts: ServiceParts): ServiceApp {
     // Layouts count against the same per-second limits as the API's requests.
     usageStore: stores.usageStore,
     ...(config.limits.organizationRequestsPerSecond !== undefined && { organizationRequestsPerSecond: config.limits.organizationRequestsPerSecond }),
-    ...(config.shadow.storeDir !== undefined && { shadowDir: config.shadow.storeDir }),
+    ...(parts.shadowStore && { shadowStore: parts.shadowStore }),
     ...(config.limits.maxLabels !== undefined && { maxLabels: config.limits.maxLabels }),
   }));
   const ops = Router();
@@ -146,18 +149,19 @@ export async function runServer(): Promise<void> {
   logEvents(events, createLogger({ level: config.logLevel }));
   const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void => events.emit({ type: 'notice', level, message });
 
-  const devKey = config.apiKeysFile ? undefined : developmentKey(config.redisUrl !== undefined);
+  const devKey = config.apiKeysFile ? undefined : developmentKey(config.fleet.redis !== undefined);
   const { stores, seeded } = await openStores(config, events, devKey);
   const { renderer, pool } = startRenderer(config);
   const lifecycle = new Lifecycle();
-  const service = buildApp({ config, stores, events, renderer, unready: () => lifecycle.unready() });
+  const shadowStore = openShadowStore(config, stores);
+  const service = buildApp({ config, stores, events, renderer, unready: () => lifecycle.unready(), ...(shadowStore && { shadowStore }) });
 
   // Listening comes first, so that /healthz answers (and /readyz says 503) while the stores come up.
   const api = createHttpServer(service.app, config.timeouts);
   const opsServer = config.opsPort === undefined ? undefined : createHttpServer(service.ops, config.timeouts);
   const apiPort = await lifecycle.listen(api, config.port, config.host);
   const opsPort = opsServer && await lifecycle.listen(opsServer, config.opsPort!, config.host);
-  if (config.redisUrl) note(`accepting connections on http://${config.host}:${apiPort}; /readyz answers 503 until Redis answers and the keys are seeded`);
+  if (config.fleet.redis) note(`accepting connections on http://${config.host}:${apiPort}; /readyz answers 503 until Redis answers and the keys are seeded`);
 
   lifecycle.onSignal((signal) => {
     // SIGINT is a person at a terminal: no load balancer to tell, so no delay.

@@ -19,6 +19,8 @@ export interface AuthorizeOptions {
   anonymousKey?: string;
   /** Accept the key as `?key=` too; it is removed from the request URL at once. */
   allowQueryKey?: boolean;
+  /** Keys of every scope pass (routes that render nothing, e.g. the shadow report); default: the Accept format decides. */
+  anyScope?: boolean;
 }
 
 /** The key a request was authorized with (set by `authorize`). */
@@ -70,7 +72,7 @@ function keyLabel(key: StoredKey, anonymous: boolean): string {
   return anonymous ? 'anonymous' : key.id;
 }
 
-export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, allowQueryKey }: AuthorizeOptions) {
+export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, allowQueryKey, anyScope }: AuthorizeOptions) {
   const refuse = (res: LegacyResponse, status: number, body: JsonErrorBody, keyId?: string): void => {
     emit({ type: 'refused', requestId: String(locals(res).requestId), status, error: body.error, ...(keyId !== undefined && { keyId }) });
     sendJsonError(res, status, body);
@@ -104,7 +106,7 @@ export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, a
       return;
     }
     const format = scopeFormat(header(req, 'Accept'));
-    if (!scopeAllows(key, format)) {
+    if (!anyScope && !scopeAllows(key, format)) {
       refuse(res, 403, {
         error: 'scope_denied',
         message: `API key scope '${key.scope}' does not allow ${format.toUpperCase()} output.`,

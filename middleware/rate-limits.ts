@@ -193,7 +193,8 @@ export class PageAccount {
     this.#holding = false;
     if (!holding && delta === 0) return undefined;
     try {
-      // One atomic step: a hold released before its pages were booked would let another request in meanwhile.
+      // The hold goes and the pages come in one step: between two steps another request would see neither, and
+      // slip in past the limit.
       await withDeadline(this.#usageStore.reserve({
         used: this.#bucket, held: this.#holds, usedDelta: delta, heldDelta: holding ? -1 : 0,
         limit: Number.MAX_SAFE_INTEGER, countHeld: false, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
@@ -209,10 +210,28 @@ export class PageAccount {
     const limit = this.#key.pagesPerDay;
     if (limit === undefined) return undefined;
     if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
-    const { taken } = await withDeadline(this.#usageStore.reserve({
+    const work = this.#usageStore.reserve({
       used: this.#bucket, held: this.#holds, usedDelta, heldDelta, limit, countHeld, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
-    }), this.#storeTimeoutMs, 'usage store');
-    return taken;
+    });
+    try {
+      return (await withDeadline(work, this.#storeTimeoutMs, 'usage store')).taken;
+    } catch (err) {
+      this.#undoIfLate(work, usedDelta, heldDelta);
+      throw err;
+    }
+  }
+
+  /**
+   * The client got a 503 for this reservation; should the store still apply it (its answer came after the
+   * deadline, e.g. during a failover), it is given back as soon as that answer arrives, so no pages stay booked
+   * for a request that was refused. (A reply lost with its connection cannot be told apart: the hold expires.)
+   */
+  #undoIfLate(work: Promise<{ taken: boolean }>, usedDelta: number, heldDelta: number): void {
+    work.then(async ({ taken }) => {
+      if (!taken) return;
+      if (usedDelta !== 0) await this.#usageStore.add(this.#bucket, -usedDelta, this.#ttlMs);
+      if (heldDelta !== 0) await this.#usageStore.add(this.#holds, -heldDelta, HOLD_TTL_MS);
+    }).catch(() => {}); // the store failed again: nothing more can be done here
   }
 
   #exceeded(): LimitExceeded {

@@ -35,6 +35,7 @@ import { isLinterOn, negotiateFormat, parseQuality, parseRotation } from './requ
 import { requestId } from './request-id.js';
 import { RENDERER_HEADER, type Forward } from './upstream/forward.js';
 import type { DivergenceEvent, ShadowOptions, UpstreamMode, UpstreamOptions } from './upstream/options.js';
+import { shadowOwner } from './upstream/shadow-store.js';
 import { linkUpstream } from './upstream/upstream.js';
 import { labelUpstreamPath, proxiedPath, tryLabelUpstreamPath, type LabelTarget } from './upstream/upstream-path.js';
 import { MemoryUsageStore, type UsageStore } from './usage/usage-store.js';
@@ -380,6 +381,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
         body: body?.received ?? NO_BODY,
         index: index ?? 0,
         local: { png: result.body, labels: result.totalCount },
+        owner: shadowOwner(requestKey(res)),
       });
     }
   };

@@ -7,7 +7,7 @@ import { RenderError } from './errors.js';
 import type { Field, FontSelection, LabelPlan, StoredObject } from './model.js';
 import type { CommandContext, CommandDef, CommandTable, FieldDraft, LabelDraft, PrinterState } from './commands/context.js';
 import { lex, type Token } from './zpl/lexer.js';
-import { latin1, readParams, splitParams, type ParamValue, type RawParam } from './zpl/params.js';
+import { latin1, namedArgs, readParams, splitParams, type ArgsOf, type ParamSpec, type ParamValue, type RawParam } from './zpl/params.js';
 import { commandTable } from './commands/index.js';
 
 export interface DocumentPlan {
@@ -128,14 +128,23 @@ export class Interpreter implements CommandContext {
     if (def.noop || !def.run) return;
     this.tokenEnd = tok.end;
     try {
-      def.run(this, this.args(key, def, tok), tok);
+      def.run(this, this.args(def.params ?? [], this.values(key, def, tok)), tok);
     } catch (e) {
       if (e instanceof RenderError) throw e; // over a budget (e.g. a 2 MB object): the whole render fails
       this.warn(tok.start, tok.end - tok.start, key, 0, `Command failed: ${(e as Error).message}`);
     }
   }
 
-  private args(key: string, def: CommandDef, tok: Token): ParamValue[] {
+  /** Values by parameter name, `length` ones turned from ^MU units into dots. */
+  private args(specs: readonly ParamSpec[], values: ParamValue[]): ArgsOf<readonly ParamSpec[]> {
+    specs.forEach((s, i) => {
+      const v = values[i];
+      if (s.length && typeof v === 'number') values[i] = this.dots(v);
+    });
+    return namedArgs(specs, values);
+  }
+
+  private values(key: string, def: CommandDef, tok: Token): ParamValue[] {
     const specs = def.params ?? [];
     switch (def.syntax ?? 'split') {
       case 'raw': return [];
@@ -197,7 +206,7 @@ export class Interpreter implements CommandContext {
   // ---- fields ------------------------------------------------------------------------------
 
   newField(at: number): FieldDraft {
-    return { params: [], args: {}, x: 0, y: 0, origin: 'FO', positioned: false, justification: this.printer?.justification ?? 0, reverse: false, at };
+    return { x: 0, y: 0, origin: 'FO', positioned: false, justification: this.printer?.justification ?? 0, reverse: false, at };
   }
 
   /** Whether the field in progress holds anything that would print. */
@@ -218,7 +227,7 @@ export class Interpreter implements CommandContext {
     this.field = this.newField(d.at);
     if (!label || !hasContent(d)) return;
     // `^FNn^FD...^FS` after ^XF fills the recalled format's variable n instead of printing a new field.
-    if (d.fieldNumber !== undefined && !d.positioned && d.kind === undefined) {
+    if (d.fieldNumber !== undefined && !d.positioned && d.command === undefined) {
       const target = label.fields.filter((f) => f.fieldNumber === d.fieldNumber);
       if (target.length) {
         for (const f of target) { f.data = d.data; if (d.serial) f.serial = d.serial; }
@@ -231,38 +240,26 @@ export class Interpreter implements CommandContext {
     if (fill) { d.data = fill.data; d.serial = fill.serial ?? d.serial; }
     const p = this.printer;
     const font: FontSelection = d.font ?? { name: p.defaultFont.name, orientation: p.orientation, height: p.defaultFont.height, width: p.defaultFont.width };
+    // The draft is the field less what only assembling needs; the printer state in force completes it.
+    const { command = TEXT, positioned: _positioned, hexIndicator: _hexIndicator, ...drafted } = d;
     label.fields.push({
-      kind: d.kind ?? 'text',
-      params: d.params,
-      args: d.args,
-      payload: d.payload,
-      graphic: d.graphic,
-      object: d.object,
-      x: d.x,
-      y: d.y,
-      origin: d.origin,
-      justification: d.justification,
+      ...drafted,
+      ...command,
       font,
-      data: d.data,
-      dataAt: d.dataAt,
       charset: p.charset,
       reverse: d.reverse !== p.reverseAll,
-      block: d.block,
-      textBlock: d.textBlock,
-      direction: d.direction,
       barcode: { ...p.barcode },
       defaultOrientation: p.orientation,
-      fieldNumber: d.fieldNumber,
-      serial: d.serial,
-      continues: d.continues,
-      at: d.at,
       end: Math.max(d.at, this.tokenEnd),
     });
   }
 }
 
+/** A field no command made anything else: text. */
+const TEXT = { kind: 'text', args: {} } as const;
+
 function hasContent(d: FieldDraft): boolean {
-  return d.kind !== undefined || d.data !== undefined || d.fieldNumber !== undefined;
+  return d.command !== undefined || d.data !== undefined || d.fieldNumber !== undefined;
 }
 
 /** Commands between checkpoints: a few milliseconds of interpreting. */

@@ -1,7 +1,7 @@
 // The label model: what the interpreter hands to the drawers. Nothing here knows about HTTP.
 
-import type { NamedArgs, ParamValue } from './zpl/params.js';
-import type { OutlineFont } from './fonts/outline-font.js';
+import type { FieldArgs, FieldKind } from './commands/field-kinds.js';
+import type { OutlineFont } from './decode/outline-font.js';
 
 export type Orientation = 'N' | 'R' | 'I' | 'B';
 
@@ -40,16 +40,20 @@ export interface BarcodeDefaults {
   height: number;
 }
 
+export type { FieldArgs, FieldKind } from './commands/field-kinds.js';
+
 /**
- * One finished field (^FO/^FT ... ^FS). `kind` names the command that decides how it is drawn:
- * `text` for plain text, the barcode command (`BC`, `B3`, `BQ`...), or the graphic command (`GB`, `GF`...).
+ * One finished field (^FO/^FT ... ^FS) of kind K: `kind` names the command that decides how it is drawn (`text` for
+ * plain text, the barcode command `BC`, `B3`, `BQ`..., or the graphic command `GB`, `GF`...), `args` that command's
+ * parameters by name, typed by its table (commands/field-kinds.ts).
  */
-export interface Field {
-  kind: string;
-  /** Parameters of the command named by `kind`, as read through its parameter table. */
-  params: ParamValue[];
-  /** The same parameters by their names in the table. */
-  args: NamedArgs;
+export type FieldOf<K extends FieldKind> = K extends FieldKind ? FieldBase & { kind: K; args: FieldArgs[K] } : never;
+
+/** Any finished field: a union keyed by `kind`. */
+export type Field = FieldOf<FieldKind>;
+
+/** What every field has, whatever its kind. */
+export interface FieldBase {
   /** Raw parameter bytes of that command, for payloads such as ^GF data. */
   payload?: Uint8Array;
   /** ^GF: the graphic, decoded (with its diagnostics) when the command ran. */

@@ -8,7 +8,7 @@ import { encodePng } from './encoders/png.js';
 import { rotateClockwise } from './encoders/rotate.js';
 import { RenderError } from './errors.js';
 import { checkIndex, dotsPerInch, labelDots, openDocument } from './layout/document.js';
-import type { DisplayList, OutputKind } from './layout/display-list.js';
+import type { DisplayList, OutputKind } from './display/display-list.js';
 import type { Raster } from './raster/raster.js';
 import { paint } from './raster/paint.js';
 import { borrowInk, returnInk, trimInk } from './raster/scratch.js';

@@ -1,11 +1,11 @@
 // Font metrics pinned to what the legacy renderer's reference labels show (measured by
-// renderer/fonts/measure/*), and drawn through render() with the PNG decoded back.
+// tools/measure/*), and drawn through render() with the PNG decoded back.
 
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { render } from '../renderer/render.js';
-import { measureTextLine } from '../renderer/text/api.js';
+import { measureTextLine } from '../renderer/text/text-line.js';
 import { magnification } from '../renderer/fonts/device-fonts.js';
 import type { FontSelection } from '../renderer/model.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';

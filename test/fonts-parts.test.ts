@@ -7,7 +7,7 @@ import { fitParts, glyphParts, matchParts, type PartBox } from '../renderer/font
 import { coverageMask } from '../renderer/raster/fill-path.js';
 import { font0Baseline } from '../renderer/fonts/font0.js';
 import { font0Metrics } from '../renderer/fonts/font0-metrics.js';
-import type { OutlineGlyph } from '../renderer/fonts/outline-font.js';
+import type { OutlineGlyph } from '../renderer/decode/outline-font.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
 
 const square = (x0: number, y0: number, x1: number, y1: number) => [x0, y0, x1, y0, x1, y1, x0, y1];

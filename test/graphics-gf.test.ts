@@ -3,7 +3,7 @@
 
 import { expect } from 'chai';
 import { deflateSync } from 'node:zlib';
-import { crc16Xmodem } from '../renderer/graphics/grf.js';
+import { crc16Xmodem } from '../renderer/decode/grf.js';
 import { inkRows, renderLabel } from './helpers/label.js';
 
 const latin1 = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { layout, RenderError, type LayoutElement } from '../index.js';
 import { openDocument } from '../renderer/layout/document.js';
-import type { GlyphRunElement } from '../renderer/layout/display-list.js';
+import type { GlyphRunElement } from '../renderer/display/display-list.js';
 
 const opts = { dpmm: 8 as const, widthIn: 4, heightIn: 6 };
 

@@ -128,12 +128,14 @@ export interface ShadowDroppedEvent {
   dropped: number;
 }
 
-/** Shadow-mode trouble of our own: storing images, a throwing hook. */
+/** Shadow-mode trouble of our own: storing images, a throwing hook, a stored case the report cannot read. */
 export interface ShadowProblemEvent {
   type: 'shadow_problem';
-  problem: 'shadow_store_failed' | 'shadow_hook_failed';
+  problem: 'shadow_store_failed' | 'shadow_hook_failed' | 'shadow_case_unreadable';
   requestId?: string;
   hook?: string;
+  /** shadow_case_unreadable: the case's id (its file stem). */
+  case?: string;
   reason: string;
 }
 

@@ -35,6 +35,9 @@ export interface KeyStore {
   onSeedMissing?(listener: () => void): void;
 }
 
+/** Applies `changes` (undefined deletes a field) to the record stored under `hash` in one step; undefined when none is. */
+export type KeyPatch = (hash: string, changes: KeyChanges) => Promise<StoredKey | undefined>;
+
 const HEX_PREFIX = /^[0-9a-f]{8,64}$/;
 const FULL_HASH = /^[0-9a-f]{64}$/;
 
@@ -44,15 +47,18 @@ export class KeyvKeyStore implements KeyStore {
   readonly #close: () => Promise<void>;
   readonly #whenReady: () => Promise<void>;
   readonly #marker: SeedMarker | undefined;
+  readonly #patch: KeyPatch | undefined;
 
   /**
    * `whenReady`: what key management (everything but find) waits for first, e.g. the first Redis connection;
-   * `seedMarker`: how the store knows it lost its seeding (see seed-marker.ts).
+   * `seedMarker`: how the store knows it lost its seeding (see seed-marker.ts);
+   * `patch`: changes a record in one step in the backing store (without it: read, merge, write).
    */
   constructor(
     keyv: Keyv<StoredKey>,
-    options: { isReady?: () => boolean; close?: () => Promise<void>; whenReady?: () => Promise<void>; seedMarker?: SeedMarker } = {},
+    options: { isReady?: () => boolean; close?: () => Promise<void>; whenReady?: () => Promise<void>; seedMarker?: SeedMarker; patch?: KeyPatch } = {},
   ) {
+    this.#patch = options.patch;
     this.#keyv = keyv;
     this.#whenReady = options.whenReady ?? (() => Promise.resolve());
     this.#ready = options.isReady ?? (() => true);
@@ -97,6 +103,8 @@ export class KeyvKeyStore implements KeyStore {
 
   async update(ref: string, changes: KeyChanges): Promise<StoredKey | undefined> {
     const hash = await this.#resolve(ref);
+    // Atomically where the store can: a revocation made meanwhile by another process is never written over.
+    if (this.#patch && hash !== undefined) return this.#patch(hash, changes);
     const stored = hash === undefined ? undefined : await this.#keyv.get(hash);
     if (!stored) return undefined;
     const updated: StoredKey = { ...stored, ...changes };

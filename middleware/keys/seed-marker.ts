@@ -43,7 +43,7 @@ export class RedisSeedMarker implements SeedMarker {
     this.#key = key;
     this.#expected = options.requireSeed ?? false;
     this.#log = options.log ?? (() => {});
-    connection.client.on('ready', () => {
+    connection.onReady(() => {
       this.#checking = true;
       this.#check()
         .catch(() => {}) // the connection reports its own failures

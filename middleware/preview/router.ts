@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'router';
-import { RenderError, type Dpmm } from '../../renderer/index.js';
+import { RenderError, type Dpmm, type FieldBox, type FieldBoxes } from '../../renderer/index.js';
 import { authorize, requestKey } from '../authorize.js';
 import { StoreUnavailableError } from '../deadline.js';
 import { PlainHttpError, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
@@ -18,7 +18,9 @@ import { readRequestBody } from '../request-body.js';
 import { requestId } from '../request-id.js';
 import { LEGACY_MOUNT_PATH, DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND, DEFAULT_STORE_TIMEOUT_MS } from '../router.js';
 import type { UsageStore } from '../usage/usage-store.js';
-import { readShadowCase, readShadowReport } from './shadow-report.js';
+import { FileShadowStore } from '../upstream/shadow-file-store.js';
+import { shadowOwner, type ShadowCaseStore } from '../upstream/shadow-store.js';
+import { readShadowReport } from './shadow-report.js';
 
 export interface PreviewLayoutOptions {
   dpmm: Dpmm;
@@ -33,23 +35,9 @@ export interface PreviewLayoutOptions {
   tenant?: string;
 }
 
-/** What the page needs of a layout: the label's size and each element's box and source span. */
-export interface PreviewLayout {
-  totalCount: number;
-  index: number;
-  width: number;
-  height: number;
-  /** ^PM Y mirrors, ^PO I turns the label 180 degrees; boxes are before either. */
-  mirror?: boolean;
-  invert?: boolean;
-  elements: PreviewElement[];
-}
-
-export interface PreviewElement {
-  kind: string;
-  box: { x: number; y: number; width: number; height: number };
-  span: { start: number; end: number };
-}
+/** What the page needs of a layout: the label's size and each field's box and source span (the renderer's `fieldBoxes()`). */
+export type PreviewLayout = FieldBoxes;
+export type PreviewElement = FieldBox;
 
 export type PreviewLayoutFn = (zpl: Uint8Array, options: PreviewLayoutOptions) => PreviewLayout | Promise<PreviewLayout>;
 
@@ -65,6 +53,8 @@ export interface PreviewRouterOptions {
   apiPath?: string;
   /** Shadow mode's `storeDir`: serves the shadow report at /shadow when set. */
   shadowDir?: string;
+  /** Shadow mode's `store` (e.g. in Redis), in place of `shadowDir`: serves the shadow report at /shadow. */
+  shadowStore?: ShadowCaseStore;
   /** Largest ZPL document the layout endpoint reads (default 256 KiB). */
   maxBodyBytes?: number;
   maxLabels?: number;
@@ -146,18 +136,22 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
     });
   });
 
-  if (options.shadowDir !== undefined) {
-    const dir = options.shadowDir;
+  const shadowStore = options.shadowStore ?? (options.shadowDir !== undefined ? new FileShadowStore(options.shadowDir) : undefined);
+  if (shadowStore) {
+    // Any key may read its own organization's cases (its own, without one): the report is not an output format.
+    const withAnyKey = [requestId, authorize({ keyStore: options.keyStore, storeTimeoutMs, now, emit, anyScope: true })] as const;
     router.get('/shadow', page('shadow.html'));
-    router.get('/shadow/cases.json', ...withKey, async (_req: Request, res: Response) => {
-      sendJson(res, await readShadowReport(dir));
+    router.get('/shadow/cases.json', ...withAnyKey, async (_req: Request, res: Response) => {
+      sendJson(res, await readShadowReport(shadowStore, shadowOwner(requestKey(res)), (id, reason) => {
+        emit({ type: 'shadow_problem', problem: 'shadow_case_unreadable', case: id, reason });
+      }));
     });
-    router.get('/shadow/images/:file', ...withKey, async (req: Request, res: Response, next: NextFunction) => {
+    router.get('/shadow/images/:file', ...withAnyKey, async (req: Request, res: Response, next: NextFunction) => {
       const name = String(req.params.file);
-      const png = await readShadowCase(dir, name); // stored image names only, never a path
+      const png = await shadowStore.image(shadowOwner(requestKey(res)), name); // stored image names only, never a path
       if (!png) return next();
       res.setHeader('Cache-Control', 'no-store');
-      sendBody(res, 200, 'image/png', png);
+      sendBody(res, 200, 'image/png', Buffer.from(png.buffer, png.byteOffset, png.byteLength));
     });
   }
 

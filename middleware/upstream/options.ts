@@ -1,5 +1,7 @@
 // How the router works with the legacy service during a migration: the modes and their settings.
 
+import type { ShadowCaseStore } from './shadow-store.js';
+
 /**
  * - `off`: render everything here.
  * - `fallback`: render here; forward what this renderer cannot draw (or compose) to the legacy service.
@@ -34,8 +36,14 @@ export interface ShadowOptions {
   queueSize?: number;
   /** Ink F1 below which two labels count as divergent (default 0.99). */
   minScore?: number;
-  /** When set, both PNGs of every divergent case are written here. */
+  /** When set, both PNGs of every divergent case are written here (one machine; see `store` for a fleet). */
   storeDir?: string;
+  /** Where cases and the summary go instead of `storeDir`, e.g. a RedisShadowStore shared by every replica. */
+  store?: ShadowCaseStore;
+  /** `storeDir`: divergent cases kept per organization, oldest dropped first (default 1000). */
+  maxCases?: number;
+  /** `storeDir`: image bytes kept per organization, oldest cases dropped first (default 64 MiB). */
+  maxBytes?: number;
   /** Called after every shadow request, divergent or not (metrics, tests). */
   onSettled?: (outcome: ShadowOutcome) => void;
   /** Random numbers in [0, 1) for sampling (tests). */

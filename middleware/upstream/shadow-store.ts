@@ -1,14 +1,15 @@
-// What shadow mode keeps in its `storeDir`: both PNGs and a JSON record of each divergent case, and a running
-// summary of every comparison. Plain files, so the report can be served by any process that sees the folder.
+// What shadow mode keeps of its comparisons: each divergent case (a record and both PNGs) and a running summary,
+// per owner (a key's organization, or the key itself when it has none). Two stores: files in one folder on one
+// machine (shadow-file-store.ts) and Redis, shared by every replica (shadow-redis-store.ts).
 
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { DivergenceEvent, ShadowOutcome } from './options.js';
 
 /** One divergent case as stored beside its two images. */
 export interface StoredShadowCase extends DivergenceEvent {
   /** File stem shared by `<stem>.json`, `<stem>.local.png` and `<stem>.upstream.png`. */
   id: string;
+  /** Whose request it was (shadowOwner): only keys of the same owner see the case. */
+  owner: string;
   /** ISO time the comparison finished. */
   time: string;
   /** Method and path below the mount point (no query: it may hold a key). */
@@ -37,7 +38,6 @@ export interface ShadowSummary {
   updatedAt: string | null;
 }
 
-export const SUMMARY_FILE = 'summary.json';
 const ENDPOINT_CHARS = 200;
 
 export function emptySummary(): ShadowSummary {
@@ -51,13 +51,6 @@ export function emptySummary(): ShadowSummary {
   };
 }
 
-/** The summary kept in `dir`; an empty one when there is none yet (or it cannot be read). */
-export function readSummary(dir: string): Promise<ShadowSummary> {
-  return readFile(join(dir, SUMMARY_FILE), 'utf8')
-    .then((text) => ({ ...emptySummary(), ...(JSON.parse(text) as Partial<ShadowSummary>) }))
-    .catch(() => emptySummary());
-}
-
 export function scoreBucket(score: number): string {
   return (SCORE_BUCKETS.find((b) => score >= b.floor) ?? SCORE_BUCKETS[SCORE_BUCKETS.length - 1]!).label;
 }
@@ -66,49 +59,69 @@ export function caseEndpoint(method: string, url: string): string {
   return `${method} ${url.split('?')[0]!.slice(0, ENDPOINT_CHARS)}`;
 }
 
-/** Writes cases and keeps the summary file current; one summary write at a time, the latest counts win. */
-export class ShadowStore {
-  readonly #dir: string;
-  #summary: Promise<ShadowSummary>;
-  #writing: Promise<void> = Promise.resolve();
+/** Who sees a case: the organization of the key that made the request, else that key alone. */
+export function shadowOwner(key: { id: string; organization?: string }): string {
+  return key.organization !== undefined ? `org:${key.organization}` : `key:${key.id}`;
+}
 
-  constructor(dir: string) {
-    this.#dir = dir;
-    // Counting goes on across restarts: start from the summary already in the folder.
-    this.#summary = readSummary(dir);
-  }
+/** Stored image names: `<time>-<request id>.local.png` / `.upstream.png`, nothing else (no paths). */
+export const SHADOW_IMAGE_NAME = /^([0-9]+-[A-Za-z0-9_-]+)\.(local|upstream)\.png$/;
 
-  /** Both images and the case record; resolves to the image paths. */
-  async saveCase(record: StoredShadowCase, local: Uint8Array, upstream: Uint8Array): Promise<{ local: string; upstream: string }> {
-    const files = { local: join(this.#dir, `${record.id}.local.png`), upstream: join(this.#dir, `${record.id}.upstream.png`) };
-    await mkdir(this.#dir, { recursive: true });
-    await Promise.all([writeFile(files.local, local), writeFile(files.upstream, upstream)]);
-    // The record last: a listed case always has its images.
-    await writeFile(join(this.#dir, `${record.id}.json`), JSON.stringify({ ...record, files }));
-    return files;
-  }
+/** What the report shows one owner: its summary and its newest cases (newest first). */
+export interface ShadowCases {
+  summary: ShadowSummary;
+  cases: StoredShadowCase[];
+  /** Stored cases that could not be read (a truncated file): left out, and told to the caller to log. */
+  unreadable: { id: string; reason: string }[];
+}
 
-  /** Counts one settled comparison into the summary file. */
-  tally(outcome: ShadowOutcome): Promise<void> {
-    this.#summary = this.#summary.then((summary) => {
-      if (outcome.outcome === 'failed') summary.upstreamErrors++;
-      else {
-        summary.compared++;
-        const score = outcome.outcome === 'same' ? outcome.score : outcome.event.score;
-        summary.scores[scoreBucket(score)] = (summary.scores[scoreBucket(score)] ?? 0) + 1;
-        if (outcome.outcome === 'same') summary.matched++;
-        else summary.diverged++;
-      }
-      summary.updatedAt = new Date().toISOString();
-      return summary;
-    });
-    this.#writing = this.#writing.catch(() => undefined).then(async () => {
-      const summary = await this.#summary;
-      const file = join(this.#dir, SUMMARY_FILE);
-      await mkdir(this.#dir, { recursive: true });
-      await writeFile(`${file}.tmp`, JSON.stringify(summary));
-      await rename(`${file}.tmp`, file);
-    });
-    return this.#writing;
+/** Caps of a shadow store, per owner. */
+export interface ShadowRetention {
+  /** Divergent cases kept, oldest dropped first (default 1000). */
+  maxCases?: number;
+  /** Image bytes kept (as stored), oldest cases dropped first (default 64 MiB); a case above it keeps no images. */
+  maxBytes?: number;
+  /** Cases older than this are dropped (default 30 days). */
+  ttlMs?: number;
+}
+
+export const DEFAULT_SHADOW_MAX_CASES = 1000;
+export const DEFAULT_SHADOW_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_SHADOW_TTL_MS = 30 * 24 * 3600 * 1000;
+
+export function retention(options: ShadowRetention = {}): Required<ShadowRetention> {
+  return {
+    maxCases: options.maxCases ?? DEFAULT_SHADOW_MAX_CASES,
+    maxBytes: options.maxBytes ?? DEFAULT_SHADOW_MAX_BYTES,
+    ttlMs: options.ttlMs ?? DEFAULT_SHADOW_TTL_MS,
+  };
+}
+
+/** Where shadow mode keeps its cases and summary; the report reads them back for one owner. */
+export interface ShadowCaseStore {
+  /** Both images and the record (the record last: a listed case has its images); resolves to where the images went. */
+  saveCase(record: StoredShadowCase, local: Uint8Array, upstream: Uint8Array): Promise<{ local: string; upstream: string } | undefined>;
+  /** Counts one settled comparison into `owner`'s summary. */
+  tally(owner: string, outcome: ShadowOutcome): Promise<void>;
+  /** `owner`'s summary and newest `limit` cases. */
+  cases(owner: string, limit: number): Promise<ShadowCases>;
+  /** One stored image of `owner`'s cases by its name (SHADOW_IMAGE_NAME); undefined for anything else. */
+  image(owner: string, name: string): Promise<Uint8Array | undefined>;
+}
+
+/** The summary fields one outcome adds 1 to (score buckets as `score:<label>`). */
+export function tallyFields(outcome: ShadowOutcome): string[] {
+  if (outcome.outcome === 'failed') return ['upstreamErrors'];
+  const score = outcome.outcome === 'same' ? outcome.score : outcome.event.score;
+  return ['compared', `score:${scoreBucket(score)}`, outcome.outcome === 'same' ? 'matched' : 'diverged'];
+}
+
+/** Adds `fields` (tallyFields) to `summary` in place. */
+export function addToSummary(summary: ShadowSummary, fields: readonly string[], at: string): ShadowSummary {
+  for (const field of fields) {
+    if (field.startsWith('score:')) summary.scores[field.slice(6)] = (summary.scores[field.slice(6)] ?? 0) + 1;
+    else if (field === 'compared' || field === 'matched' || field === 'diverged' || field === 'upstreamErrors') summary[field]++;
   }
+  summary.updatedAt = at;
+  return summary;
 }

@@ -15,7 +15,8 @@ import {
 } from './options.js';
 import { upstreamHeaders, type HeaderAllowlist } from './outgoing-headers.js';
 import { createPngComparer, type ComparePngs, type PngComparer } from './png-comparer.js';
-import { caseEndpoint, ShadowStore } from './shadow-store.js';
+import { FileShadowStore } from './shadow-file-store.js';
+import { caseEndpoint, type ShadowCaseStore } from './shadow-store.js';
 import { BoundedWorkQueue } from './work-queue.js';
 
 /** One request we answered with a PNG, as the legacy service should see it. */
@@ -29,6 +30,8 @@ export interface ShadowSample {
   body: Buffer;
   index: number;
   local: { png: Uint8Array; labels: number };
+  /** Who may see the comparison (shadowOwner of the request's key). */
+  owner?: string;
 }
 
 export interface ShadowSettings {
@@ -47,7 +50,7 @@ export class ShadowTraffic {
   readonly #random: () => number;
   readonly #queue: BoundedWorkQueue;
   readonly #compare: ComparePngs;
-  readonly #store: ShadowStore | undefined;
+  readonly #store: ShadowCaseStore | undefined;
   /** The comparer this instance started (none when one was given). */
   readonly #ownComparer: PngComparer | undefined;
   /** Aborts the requests in flight to the legacy service on close(). */
@@ -62,7 +65,11 @@ export class ShadowTraffic {
     this.#queue = new BoundedWorkQueue(shadow.concurrency ?? DEFAULT_SHADOW_CONCURRENCY, shadow.queueSize ?? DEFAULT_SHADOW_QUEUE_SIZE);
     this.#ownComparer = settings.compare ? undefined : createPngComparer();
     this.#compare = settings.compare ?? this.#ownComparer!;
-    this.#store = shadow.storeDir === undefined ? undefined : new ShadowStore(shadow.storeDir);
+    this.#store = shadow.store
+      ?? (shadow.storeDir === undefined ? undefined : new FileShadowStore(shadow.storeDir, {
+        ...(shadow.maxCases !== undefined && { maxCases: shadow.maxCases }),
+        ...(shadow.maxBytes !== undefined && { maxBytes: shadow.maxBytes }),
+      }));
   }
 
   /** Takes the sample into the queue when it is drawn and there is room; never waits. */
@@ -128,7 +135,7 @@ export class ShadowTraffic {
     const divergent = status !== 200 || score < this.#minScore || (labels.upstream !== null && labels.upstream !== labels.local);
     if (!divergent) {
       this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'matched', score });
-      this.#settled({ requestId: sample.requestId, outcome: 'same', score });
+      this.#settled(sample, { requestId: sample.requestId, outcome: 'same', score });
       return;
     }
     const event: DivergenceEvent = {
@@ -143,7 +150,7 @@ export class ShadowTraffic {
     if (files) event.files = files;
     this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'diverged', divergence: event });
     this.#callHook('onDivergence', () => this.#settings.onDivergence?.(event));
-    this.#settled({ requestId: sample.requestId, outcome: 'divergent', event });
+    this.#settled(sample, { requestId: sample.requestId, outcome: 'divergent', event });
   }
 
   /** Both images and the case record in `storeDir`, named by time and request id. */
@@ -152,7 +159,7 @@ export class ShadowTraffic {
     const now = new Date();
     const id = `${now.getTime()}-${sample.requestId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
     try {
-      const record = { ...event, id, time: now.toISOString(), endpoint: caseEndpoint(sample.method, sample.path) };
+      const record = { ...event, id, owner: ownerOf(sample), time: now.toISOString(), endpoint: caseEndpoint(sample.method, sample.path) };
       return await this.#store.saveCase(record, sample.local.png, upstreamPng);
     } catch (err) {
       this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_store_failed', requestId: sample.requestId, reason: describe(err) });
@@ -163,11 +170,11 @@ export class ShadowTraffic {
   #failed(sample: ShadowSample, why: string): void {
     const reason = `upstream renderer ${why}`;
     this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'upstream_error', reason });
-    this.#settled({ requestId: sample.requestId, outcome: 'failed', reason });
+    this.#settled(sample, { requestId: sample.requestId, outcome: 'failed', reason });
   }
 
-  #settled(outcome: ShadowOutcome): void {
-    this.#store?.tally(outcome).catch((err: unknown) => {
+  #settled(sample: ShadowSample, outcome: ShadowOutcome): void {
+    this.#store?.tally(ownerOf(sample), outcome).catch((err: unknown) => {
       this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_store_failed', requestId: outcome.requestId, reason: describe(err) });
     });
     this.#callHook('onSettled', () => this.#settings.shadow.onSettled?.(outcome));
@@ -188,6 +195,11 @@ const UPSTREAM_ERROR_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 408
 
 function isUpstreamError(status: number): boolean {
   return status >= 500 || UPSTREAM_ERROR_STATUSES.has(status);
+}
+
+/** A sample without an owner (a host calling offer itself) is seen by no key. */
+function ownerOf(sample: ShadowSample): string {
+  return sample.owner ?? 'nobody';
 }
 
 function describe(err: unknown): string {

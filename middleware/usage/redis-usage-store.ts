@@ -35,6 +35,8 @@ if tonumber(ARGV[2]) ~= 0 then
 end
 return {1, used}`;
 
+const HELD_SUFFIX = ':held';
+
 export class RedisUsageStore implements UsageStore {
   readonly #redis: RedisConnection;
   readonly #prefix: string;
@@ -43,6 +45,16 @@ export class RedisUsageStore implements UsageStore {
   constructor(redis: RedisConnection, namespace: string) {
     this.#redis = redis;
     this.#prefix = `${namespace}:usage:`;
+  }
+
+  /**
+   * The Redis key of a bucket. In a cluster, a bucket and its `:held` companion (the two counters of one page
+   * reservation, changed by one script) share a slot: the bucket's name is their hash tag.
+   */
+  #key(bucket: string): string {
+    if (!this.#redis.hashTags) return this.#prefix + bucket;
+    const base = bucket.endsWith(HELD_SUFFIX) ? bucket.slice(0, -HELD_SUFFIX.length) : bucket;
+    return `${this.#prefix}{${base}}${bucket.slice(base.length)}`;
   }
 
   isReady(): boolean {
@@ -55,15 +67,16 @@ export class RedisUsageStore implements UsageStore {
 
   async take(bucket: string, amount: number, limit: number, ttlMs: number): Promise<{ taken: boolean; used: number }> {
     const reply = (await this.#redis.client.eval(TAKE, {
-      keys: [this.#prefix + bucket],
+      keys: [this.#key(bucket)],
       arguments: [String(amount), String(limit), String(Math.ceil(ttlMs))],
     })) as [number, number];
     return { taken: reply[0] === 1, used: Number(reply[1]) };
   }
 
   async reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }> {
+    if (this.#redis.hashTags && op.held !== op.used + HELD_SUFFIX) throw new Error(`a reservation's held counter must be ${op.used}${HELD_SUFFIX}`);
     const reply = (await this.#redis.client.eval(RESERVE, {
-      keys: [this.#prefix + op.used, this.#prefix + op.held],
+      keys: [this.#key(op.used), this.#key(op.held)],
       arguments: [String(op.usedDelta), String(op.heldDelta), String(op.limit), op.countHeld ? '1' : '0',
         String(Math.ceil(op.ttlMs)), String(Math.ceil(op.heldTtlMs))],
     })) as [number, number];
@@ -72,14 +85,14 @@ export class RedisUsageStore implements UsageStore {
 
   async add(bucket: string, amount: number, ttlMs: number): Promise<number> {
     const reply = await this.#redis.client.eval(ADD, {
-      keys: [this.#prefix + bucket],
+      keys: [this.#key(bucket)],
       arguments: [String(amount), String(Math.ceil(ttlMs))],
     });
     return Number(reply);
   }
 
   async used(bucket: string): Promise<number> {
-    return Number((await this.#redis.client.get(this.#prefix + bucket)) ?? 0);
+    return Number((await this.#redis.client.get(this.#key(bucket))) ?? 0);
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,10 @@
 // Barcode drawers keyed by ZPL command (BC, B3, BQ...).
 
-import type { FieldRenderer } from '../layout/drawer.js';
-import { linearRenderers } from './linear/index.js';
-import { matrixRenderers } from './matrix/index.js';
+import type { DrawerTable } from '../display/drawer.js';
+import { linearDrawers, type LinearKind } from './linear/index.js';
+import { matrixDrawers, type MatrixKind } from './matrix/index.js';
 
-export const barcodeRenderers: Record<string, FieldRenderer> = {
-  ...linearRenderers,
-  ...matrixRenderers,
+export const barcodeDrawers: DrawerTable<LinearKind | MatrixKind> = {
+  ...linearDrawers,
+  ...matrixDrawers,
 };

@@ -4,8 +4,9 @@
 import type { DiagnosticLog } from '../diagnostics.js';
 import type { MemoryBudget } from '../memory-budget.js';
 import type { BarcodeDefaults, Field, FieldBlock, FontSelection, Orientation, StoredObject, TextBlock } from '../model.js';
+import type { FieldCommand } from './field-kinds.js';
 import type { Token } from '../zpl/lexer.js';
-import type { ParamSpec, ParamValue } from '../zpl/params.js';
+import type { ArgsOf, ParamSpec } from '../zpl/params.js';
 
 /** Settings that persist from one label to the next within a document (a request is a fresh printer). */
 export interface PrinterState {
@@ -29,11 +30,10 @@ export interface PrinterState {
   formats: Map<string, Token[]>;
 }
 
-/** The field being assembled between ^FO/^FT and ^FS. */
+/** The field being assembled between ^FO/^FT and ^FS: what becomes the Field, plus what only assembling needs. */
 export interface FieldDraft {
-  kind?: string;
-  params: ParamValue[];
-  args: Field['args'];
+  /** The command that makes the field drawn other than as text (a barcode, a graphic), with its arguments. */
+  command?: FieldCommand;
   payload?: Uint8Array;
   graphic?: Field['graphic'];
   object?: Field['object'];
@@ -91,9 +91,9 @@ export interface CommandContext {
 }
 
 // How a command family declares its commands: parameter table plus what running it does.
-export interface CommandDef {
+export interface CommandDef<P extends readonly ParamSpec[] = readonly ParamSpec[]> {
   /** The parameter table (ranges and defaults); the linter reads it too. */
-  params?: readonly ParamSpec[];
+  params?: P;
   /**
    * How the parameter bytes are read: `split` (default) at the delimiter; `font` for ^A (font letter then
    * orientation without a delimiter); `text` as one free-text value (^FD, ^FX...); `raw` not at all.
@@ -103,7 +103,8 @@ export interface CommandDef {
   anywhere?: boolean;
   /** Accepted but has no effect on the picture (printer settings). */
   noop?: boolean;
-  run?(ip: CommandContext, args: ParamValue[], tok: Token): void;
+  /** `args`: the parameters by name, typed by `params`; `length` ones already in dots. */
+  run?(ip: CommandContext, args: ArgsOf<P>, tok: Token): void;
 }
 
 /** Keyed by prefix and name: `^FO`, `~DG`. */

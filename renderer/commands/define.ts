@@ -1,28 +1,22 @@
 // Small builders shared by the command families.
 
 import type { CommandDef } from './context.js';
-import { namedArgs, type ParamSpec } from '../zpl/params.js';
+import type { ParamSpec } from '../zpl/params.js';
+import { FIELD_PARAMS, fieldCommand, type FieldKind } from './field-kinds.js';
 
-/** A command that makes the current field a `kind` field (barcodes, graphics): its parameters are kept for the drawer. */
-export function fieldKind(kind: string, params: readonly ParamSpec[], extra: Partial<CommandDef> = {}): CommandDef {
+/** A command definition, its `run` typed by its parameter table. */
+export function command<const P extends readonly ParamSpec[] = readonly []>(def: CommandDef<P>): CommandDef<P> {
+  return def;
+}
+
+/** A command that makes the current field a `kind` field (barcodes, graphics): its arguments are kept for the drawer. */
+export function fieldKind<K extends FieldKind>(kind: K): CommandDef<(typeof FIELD_PARAMS)[K]> {
   return {
-    params,
+    params: FIELD_PARAMS[kind],
     run(ip, args, tok) {
-      ip.field.kind = kind;
-      ip.field.params = args;
-      ip.field.args = namedArgs(params, args);
+      ip.field.command = fieldCommand(kind, args);
       ip.field.payload = tok.raw;
       if (!ip.field.positioned) ip.field.at = tok.start;
     },
-    ...extra,
   };
 }
-
-export const int = (name: string, min: number, max: number, def?: number): ParamSpec => ({ name, kind: 'int', min, max, def });
-export const float = (name: string, min: number, max: number, def?: number): ParamSpec => ({ name, kind: 'float', min, max, def });
-/** A length in ^MU units (fractions allowed for inches and millimetres) whose range is given in dots. */
-export const length = (name: string, min: number, max: number, def?: number): ParamSpec => ({ ...float(name, min, max, def), length: true });
-export const oneOf = (name: string, values: string, def?: string): ParamSpec => ({ name, kind: 'enum', values: values.split(''), def });
-export const yesNo = (name: string, def?: 'Y' | 'N'): ParamSpec => ({ name, kind: 'bool', def });
-export const text = (name: string, def?: string): ParamSpec => ({ name, kind: 'text', def });
-export const orientation = (name = 'orientation'): ParamSpec => oneOf(name, 'NRIB');

@@ -1,10 +1,9 @@
 // Field assembly: ^FO ^FT ^FS ^FD ^FV ^FR ^FH ^FN ^SN ^SF ^FP ^FW ^BY.
 
-import type { Orientation } from '../model.js';
 import type { CommandContext, CommandTable } from './context.js';
 import type { Token } from '../zpl/lexer.js';
-import { splitParams } from '../zpl/params.js';
-import { float, int, oneOf, orientation, text, yesNo } from './define.js';
+import { float, int, oneOf, orientation, splitParams, text, yesNo } from '../zpl/params.js';
+import { command } from './define.js';
 
 /** Whether a ^FO/^FT gave a usable coordinate (missing and non-numeric ones do not; `B50` is 50). */
 function hasCoordinates(tok: Token): boolean {
@@ -62,8 +61,8 @@ function setData(ip: CommandContext, tok: Token): void {
 const coordinate = (name: string) => float(name, 0, 32000, 0);
 
 export const fieldCommands: CommandTable = {
-  '^FO': { params: [coordinate('x'), coordinate('y'), int('justification', 0, 2)], run: (ip, [x, y, z], tok) => place(ip, 'FO', x as number, y as number, z as number | undefined, tok) },
-  '^FT': { params: [float('x', 0, 32000), float('y', 0, 32000), int('justification', 0, 2)], run: (ip, [x, y, z], tok) => place(ip, 'FT', x as number | undefined, y as number | undefined, z as number | undefined, tok) },
+  '^FO': command({ params: [coordinate('x'), coordinate('y'), int('justification', 0, 2)], run: (ip, { x, y, justification }, tok) => place(ip, 'FO', x, y, justification, tok) }),
+  '^FT': command({ params: [float('x', 0, 32000), float('y', 0, 32000), int('justification', 0, 2)], run: (ip, { x, y, justification }, tok) => place(ip, 'FT', x, y, justification, tok) }),
   '^FS': { run: (ip) => ip.finishField() },
   '^FD': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
   '^FV': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
@@ -78,39 +77,39 @@ export const fieldCommands: CommandTable = {
     syntax: 'raw',
     run: (ip, _a, tok) => { ip.field.hexIndicator = tok.raw.length ? tok.raw[0] : 0x5f; },
   },
-  '^FN': { params: [int('number', 0, 9999, 0), text('prompt')], run: (ip, [n]) => { ip.field.fieldNumber = n as number; } },
-  '^SN': {
+  '^FN': command({ params: [int('number', 0, 9999, 0), text('prompt')], run: (ip, { number }) => { ip.field.fieldNumber = number; } }),
+  '^SN': command({
     params: [text('start'), int('increment', -999999999999, 999999999999, 1), yesNo('leadingZeros', 'N')],
-    run: (ip, [start, inc, z]) => {
-      ip.field.data = new TextEncoder().encode((start as string | undefined) ?? '1');
-      ip.field.serial = { increment: String(inc), leadingZeros: z === 'Y' };
+    run: (ip, { start, increment, leadingZeros }) => {
+      ip.field.data = new TextEncoder().encode(start ?? '1');
+      ip.field.serial = { increment: String(increment), leadingZeros };
     },
-  },
-  '^SF': {
+  }),
+  '^SF': command({
     params: [text('mask'), text('increment')],
-    run: (ip, [mask, inc]) => {
-      ip.field.serial = { increment: (inc as string | undefined) ?? '1', leadingZeros: true, mask: mask as string | undefined, maskIncrement: inc as string | undefined };
+    run: (ip, { mask, increment }) => {
+      ip.field.serial = { increment: increment ?? '1', leadingZeros: true, mask, maskIncrement: increment };
     },
-  },
-  '^FP': {
+  }),
+  '^FP': command({
     params: [oneOf('direction', 'HVR', 'H'), int('gap', 0, 9999, 0)],
-    run: (ip, [d, g]) => { ip.field.direction = { mode: d as 'H' | 'V' | 'R', gap: g as number }; },
-  },
-  '^FW': {
+    run: (ip, { direction, gap }) => { ip.field.direction = { mode: direction, gap }; },
+  }),
+  '^FW': command({
     params: [orientation(), int('justification', 0, 2)],
     anywhere: true,
-    run: (ip, [o, z]) => {
-      if (o !== undefined) ip.printer.orientation = o as Orientation;
+    run: (ip, { orientation: o, justification }) => {
+      if (o !== undefined) ip.printer.orientation = o;
       // The legacy renderer also turns the field in progress (^A0N,20,20^FWB... prints rotated).
-      if (o !== undefined && ip.field.font) ip.field.font.orientation = o as Orientation;
-      if (z !== undefined) ip.printer.justification = z as number;
+      if (o !== undefined && ip.field.font) ip.field.font.orientation = o;
+      if (justification !== undefined) ip.printer.justification = justification;
     },
-  },
-  '^BY': {
+  }),
+  '^BY': command({
     params: [int('moduleWidth', 1, 10), float('ratio', 2, 3), int('height', 1, 32000)],
-    run: (ip, [w, r, h]) => {
+    run: (ip, { moduleWidth, ratio, height }) => {
       const b = ip.printer.barcode;
-      ip.printer.barcode = { moduleWidth: (w as number | undefined) ?? b.moduleWidth, ratio: (r as number | undefined) ?? b.ratio, height: (h as number | undefined) ?? b.height };
+      ip.printer.barcode = { moduleWidth: moduleWidth ?? b.moduleWidth, ratio: ratio ?? b.ratio, height: height ?? b.height };
     },
-  },
+  }),
 };

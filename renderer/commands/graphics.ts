@@ -1,46 +1,28 @@
 // Graphic field commands: ^GB ^GC ^GE ^GD ^GS ^GF. Each makes the current field a graphic field.
 
-import { bitmapBytes, decodeGraphic } from '../graphics/grf.js';
-import type { CommandDef, CommandTable } from './context.js';
-import { latin1, type ParamSpec } from '../zpl/params.js';
-import { fieldKind, int, length, oneOf, orientation, text } from './define.js';
+import { bitmapBytes, decodeGraphic } from '../decode/grf.js';
+import type { CommandTable } from './context.js';
+import { latin1 } from '../zpl/params.js';
+import { fieldKind } from './define.js';
+import { FIELD_PARAMS, fieldCommand } from './field-kinds.js';
 import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter } from './payload.js';
-
-const color = () => oneOf('color', 'BW', 'B');
-const byteCount = (name: string) => int(name, 0, 99999999);
-/** A box side: at least the border thickness, which is also its value when absent (ZPL II guide, ^GB). */
-const side = (name: string): ParamSpec => ({ name, kind: 'float', max: 32000, atLeast: 'thickness', length: true });
-
-/** A shape field whose parameters at `sizes` are lengths in ^MU units. */
-function shape(kind: string, params: ParamSpec[], sizes: readonly number[]): CommandDef {
-  const base = fieldKind(kind, params);
-  return {
-    params,
-    run(ip, args, tok) {
-      base.run?.(ip, args.map((v, i) => (sizes.includes(i) && typeof v === 'number' ? ip.dots(v) : v)), tok);
-    },
-  };
-}
 
 const SWALLOWED_FS = /\^FS/i;
 
+// ^GB/^GC/^GE/^GD sizes are lengths (in ^MU units): their arguments arrive in dots.
 export const graphicCommands: CommandTable = {
-  // Thickness is read first: the legacy linter warns about it before width and height.
-  '^GB': shape('GB', [side('width'), side('height'), length('thickness', 1, 32000, 1), color(), int('rounding', 0, 8, 0)], [0, 1, 2]),
-  // The guide gives ^GC/^GE thickness 2..4095 with a default of 1; 1 stays valid (the printer draws 1-dot outlines).
-  '^GC': shape('GC', [length('diameter', 3, 4095, 3), length('thickness', 1, 4095, 1), color()], [0, 1]),
-  '^GE': shape('GE', [length('width', 3, 4095), length('height', 3, 4095), length('thickness', 1, 4095, 1), color()], [0, 1, 2]),
-  '^GD': shape('GD', [length('width', 3, 32000), length('height', 3, 32000), length('thickness', 1, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')], [0, 1, 2]),
-  '^GS': fieldKind('GS', [orientation(), int('height', 1, 32000), int('width', 1, 32000)]),
+  '^GB': fieldKind('GB'),
+  '^GC': fieldKind('GC'),
+  '^GE': fieldKind('GE'),
+  '^GD': fieldKind('GD'),
+  '^GS': fieldKind('GS'),
   '^GF': payloadCommand({
-    params: [oneOf('format', 'ABC', 'A'), byteCount('binaryCount'), byteCount('graphicCount'), int('rowBytes', 1, 99999), text('data')],
+    params: FIELD_PARAMS.GF,
     run(ip, args, tok) {
-      const [format, binaryCount, graphicCount, rowBytes] = args as [string, number | undefined, number | undefined, number | undefined];
+      const { format, binaryCount, graphicCount, rowBytes } = args;
       const data = payloadAfter(tok, 4);
       const f = ip.field;
-      f.kind = 'GF';
-      f.params = args.slice(0, 4);
-      f.args = { format, binaryCount, graphicCount, rowBytes };
+      f.command = fieldCommand('GF', { ...args, data: undefined }); // the data is the decoded graphic
       f.payload = data.bytes;
       if (!f.positioned) f.at = tok.start;
       const total = graphicCount ?? binaryCount;

@@ -2,17 +2,20 @@
 // objects live in `ip.printer.objects` for the rest of the document only.
 
 import { RenderError } from '../errors.js';
-import { bitmapBytes, checkObjectSize, MAX_OBJECT_BYTES, decodeGraphic, decodeBase64Payload } from '../graphics/grf.js';
+import { bitmapBytes, checkObjectSize, MAX_OBJECT_BYTES, decodeGraphic, decodeBase64Payload } from '../decode/grf.js';
 import { findObject, namePattern, objectName } from '../graphics/objects.js';
-import { decodePngToBitmap, isPng } from '../graphics/png-decode.js';
+import { decodePngToBitmap, isPng } from '../decode/png-decode.js';
 import type { StoredObject } from '../model.js';
 import type { CommandContext, CommandDef, CommandTable } from './context.js';
-import { fieldKind, int, oneOf, text } from './define.js';
-import { loadOutlineFont } from '../fonts/outline-font.js';
+import { int, oneOf, text } from '../zpl/params.js';
+import { command, fieldKind } from './define.js';
+import { FIELD_PARAMS, fieldCommand } from './field-kinds.js';
+import type { Token } from '../zpl/lexer.js';
+import { loadOutlineFont } from '../decode/outline-font.js';
 import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
-const objectPath = (name = 'name') => text(name);
-const byteCount = (name: string) => int(name, 0, 99999999);
+const objectPath = () => text('name');
+const byteCount = <N extends string>(name: N) => int(name, 0, 99999999);
 
 function store(ip: CommandContext, obj: StoredObject): void {
   // A font file is parsed once, when it arrives; its fields then draw from the parsed outlines.
@@ -57,13 +60,13 @@ function checkLength(ip: CommandContext, data: Payload, got: number, declared: n
 const downloadGraphic: CommandDef = payloadCommand({
   anywhere: true,
   params: [objectPath(), byteCount('totalBytes'), int('rowBytes', 1, 99999), text('data')],
-  run(ip, [rawName, total, row], tok) {
+  run(ip, { name: rawName, totalBytes: total, rowBytes: row }, tok) {
     if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DG', 1, 'Missing object name; ignored'); return; }
-    const { name } = objectName(rawName as string, 'GRF');
+    const { name } = objectName(rawName, 'GRF');
     const data = payloadAfter(tok, 3);
     checkDeclaredSize(tok, 1, 'Graphic');
-    ip.memory.claim(bitmapBytes((total as number | undefined) ?? 0, (row as number | undefined) ?? 1), `Object ${name}`);
-    const bits = decodeGraphic(data.bytes, (total as number | undefined) ?? 0, (row as number | undefined) ?? 1, false, payloadReporter(ip, data, '~DG', 4));
+    ip.memory.claim(bitmapBytes(total ?? 0, row ?? 1), `Object ${name}`);
+    const bits = decodeGraphic(data.bytes, total ?? 0, row ?? 1, false, payloadReporter(ip, data, '~DG', 4));
     store(ip, { name, kind: 'graphic', bits });
   },
 });
@@ -71,17 +74,16 @@ const downloadGraphic: CommandDef = payloadCommand({
 const downloadObject: CommandDef = payloadCommand({
   anywhere: true,
   params: [objectPath(), oneOf('format', 'ABCP', 'A'), text('extension'), byteCount('totalBytes'), int('rowBytes', 0, 99999), text('data')],
-  run(ip, [rawName, format, extension, total, row], tok) {
+  run(ip, { name: rawName, format, extension, totalBytes: declared, rowBytes: row }, tok) {
     if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DY', 1, 'Missing object name; ignored'); return; }
-    const letter = ((extension as string | undefined) ?? 'G').toUpperCase();
+    const letter = (extension ?? 'G').toUpperCase();
     const type = DY_EXTENSIONS[letter] ?? { ext: letter.length === 3 ? letter : 'DAT', kind: 'other' as const };
-    const { name } = objectName(rawName as string, type.ext);
+    const { name } = objectName(rawName, type.ext);
     const data = payloadAfter(tok, 5);
-    const declared = total as number | undefined;
     checkDeclaredSize(tok, 3, `Object ${name}`);
     if (type.ext === 'GRF') {
-      ip.memory.claim(bitmapBytes(declared ?? 0, (row as number | undefined) || 1), `Object ${name}`);
-      const bits = decodeGraphic(data.bytes, declared ?? 0, (row as number | undefined) || 1, format === 'B' || format === 'C', payloadReporter(ip, data, '~DY', 6));
+      ip.memory.claim(bitmapBytes(declared ?? 0, row || 1), `Object ${name}`);
+      const bits = decodeGraphic(data.bytes, declared ?? 0, row || 1, format === 'B' || format === 'C', payloadReporter(ip, data, '~DY', 6));
       store(ip, { name, kind: 'graphic', bits });
       return;
     }
@@ -112,15 +114,15 @@ function downloadFont(command: string, ext: string): CommandDef {
   return payloadCommand({
     anywhere: true,
     params: [objectPath(), byteCount('size'), text('data')],
-    run(ip, [rawName, size], tok) {
+    run(ip, { name: rawName, size }, tok) {
       if (!rawName) { ip.warn(tok.start, tok.end - tok.start, command, 1, 'Missing object name; ignored'); return; }
-      const { name } = objectName(rawName as string, ext);
+      const { name } = objectName(rawName, ext);
       const data = payloadAfter(tok, 2);
       checkDeclaredSize(tok, 1, `Object ${name}`);
-      ip.memory.claim(Math.min((size as number | undefined) ?? MAX_OBJECT_BYTES, MAX_OBJECT_BYTES), `Object ${name}`);
+      ip.memory.claim(Math.min(size ?? MAX_OBJECT_BYTES, MAX_OBJECT_BYTES), `Object ${name}`);
       const bytes = downloadBytes(ip, data, true, command, 3);
       checkObjectSize(bytes.length, `Object ${name}`);
-      checkLength(ip, data, bytes.length, size as number | undefined, command, 3);
+      checkLength(ip, data, bytes.length, size, command, 3);
       store(ip, { name, kind: 'font', bytes });
     },
   });
@@ -144,25 +146,39 @@ const downloadBitmapFont: CommandDef = {
   },
 };
 
-/** A field that draws a stored object; warns at once when the object does not exist (yet). */
-function recallField(kind: string, command: string, params: CommandDef['params'], ext: string): CommandDef {
-  const base = fieldKind(kind, params ?? []);
-  return {
-    params,
-    run(ip, args, tok) {
-      base.run?.(ip, args, tok);
-      const rawName = args[0] as string | undefined;
-      const found = rawName && (findObject(ip.printer.objects, rawName, ext) ?? (kind === 'IM' ? findObject(ip.printer.objects, rawName, 'PNG') : undefined));
-      if (found) ip.field.object = found;
-      else {
-        const name = rawName ? objectName(rawName, ext).name : '(none)';
-        ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), command, 1, `Object ${name} not found; nothing drawn`);
-        ip.field.params = []; // a later download of the same name does not reach back to this field
-        ip.field.args = {};
-      }
-    },
-  };
+/**
+ * Binds the field drawing a stored object (^XG, ^IM) to the object its name finds now; warns at once when there is
+ * none (yet). Returns whether it found one.
+ */
+function bindObject(ip: CommandContext, kind: 'XG' | 'IM', rawName: string | undefined, tok: Token): boolean {
+  const found = rawName && (findObject(ip.printer.objects, rawName, 'GRF') ?? (kind === 'IM' ? findObject(ip.printer.objects, rawName, 'PNG') : undefined));
+  if (found) ip.field.object = found;
+  else {
+    const name = rawName ? objectName(rawName, 'GRF').name : '(none)';
+    ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), '^' + kind, 1, `Object ${name} not found; nothing drawn`);
+  }
+  return !!found;
 }
+
+const graphicField = fieldKind('XG');
+const imageField = fieldKind('IM');
+
+// A field whose object is not found forgets its name: a later download of the same name does not reach back to it.
+const recallGraphic: CommandDef<typeof FIELD_PARAMS.XG> = command({
+  params: FIELD_PARAMS.XG,
+  run(ip, args, tok) {
+    graphicField.run?.(ip, args, tok);
+    if (!bindObject(ip, 'XG', args.name, tok)) ip.field.command = fieldCommand('XG', { ...args, name: undefined });
+  },
+});
+
+const imageMove: CommandDef<typeof FIELD_PARAMS.IM> = command({
+  params: FIELD_PARAMS.IM,
+  run(ip, args, tok) {
+    imageField.run?.(ip, args, tok);
+    if (!bindObject(ip, 'IM', args.name, tok)) ip.field.command = fieldCommand('IM', { ...args, name: undefined });
+  },
+});
 
 export const storageCommands: CommandTable = {
   '~DG': downloadGraphic,
@@ -170,44 +186,44 @@ export const storageCommands: CommandTable = {
   '~DU': downloadFont('~DU', 'TTF'),
   '~DT': downloadFont('~DT', 'DAT'),
   '~DB': downloadBitmapFont,
-  '^XG': recallField('XG', '^XG', [objectPath(), int('magnificationX', 1, 10, 1), int('magnificationY', 1, 10, 1)], 'GRF'),
-  '^IM': recallField('IM', '^IM', [objectPath()], 'GRF'),
+  '^XG': recallGraphic,
+  '^IM': imageMove,
   // ^IL: a stored image as the label's background, always at the label home (a field of its own).
-  '^IL': {
+  '^IL': command({
     params: [objectPath()],
     run(ip, args, tok) {
       if (ip.fieldHasContent()) ip.finishField();
-      storageCommands['^IM'].run?.(ip, args, tok);
+      imageMove.run?.(ip, args, tok);
       const f = ip.field;
       f.x = ip.printer.home.x;
       f.y = ip.printer.home.y;
       f.positioned = true;
       ip.finishField();
     },
-  },
-  '^ID': {
+  }),
+  '^ID': command({
     anywhere: true,
     params: [objectPath()],
-    run(ip, [rawName]) {
+    run(ip, { name: rawName }) {
       if (!rawName) return;
-      const pattern = namePattern(rawName as string, 'GRF');
+      const pattern = namePattern(rawName, 'GRF');
       for (const key of [...ip.printer.objects.keys()]) if (pattern.test(key)) ip.printer.objects.delete(key);
     },
-  },
-  '^DF': {
+  }),
+  '^DF': command({
     params: [objectPath()],
-    run(ip, [rawName]) {
+    run(ip, { name: rawName }) {
       const label = ip.label;
       if (!label) return;
-      const { name } = objectName((rawName as string | undefined) ?? 'UNKNOWN', 'ZPL');
+      const { name } = objectName(rawName ?? 'UNKNOWN', 'ZPL');
       label.capturing = { name, tokens: [] };
       label.storesFormat = true;
     },
-  },
-  '^XF': {
+  }),
+  '^XF': command({
     params: [objectPath()],
-    run(ip, [rawName], tok) {
-      const { name, driveGiven } = objectName((rawName as string | undefined) ?? 'UNKNOWN', 'ZPL');
+    run(ip, { name: rawName }, tok) {
+      const { name, driveGiven } = objectName(rawName ?? 'UNKNOWN', 'ZPL');
       let tokens = ip.printer.formats.get(name);
       if (!tokens && !driveGiven) {
         for (const [k, v] of ip.printer.formats) if (k.slice(2) === name.slice(2)) { tokens = v; break; }
@@ -218,5 +234,5 @@ export const storageCommands: CommandTable = {
       }
       ip.replay(tokens, tok.start);
     },
-  },
+  }),
 };

@@ -3,10 +3,10 @@
 
 import { PDFDocument } from 'pdf-lib';
 import type { PageComposition, PdfMode } from '../api.js';
-import type { DisplayList } from '../layout/display-list.js';
+import type { DisplayList } from '../display/display-list.js';
 import { paint } from '../raster/paint.js';
-import { rasterImage } from './pdf.js';
-import { pageContent, PdfResources } from './pdf-vector.js';
+import { pageContent } from './pdf/painter.js';
+import { PdfResources } from './pdf/resources.js';
 
 export interface SheetOptions {
   /** One label in points, and points per dot. */
@@ -31,7 +31,7 @@ export async function encodeSheets(labels: Iterable<DisplayList>, page: PageComp
   const perSheet = page.columns * page.rows;
   let sheet = doc.addPage([sheetW, sheetH]);
   let content: string[] = [];
-  let cell = 0, images = 0;
+  let cell = 0;
   for (const list of labels) {
     if (cell === perSheet) {
       pdf.finishPage(sheet, content.join('\n'));
@@ -44,7 +44,7 @@ export async function encodeSheets(labels: Iterable<DisplayList>, page: PageComp
     content.push(`q 1 0 0 1 ${x} ${y} cm 0 0 ${w} ${h} re W n`);
     const vector = opts.mode === 'vector' ? pageContent(list, { widthPt: w, heightPt: h, dotPt: opts.dotPt }, pdf) : null;
     if (vector !== null) content.push(vector);
-    else content.push(`${w} 0 0 ${h} 0 0 cm /${pdf.use(`Label${images++}`, rasterImage(doc, paint(list)))} Do`);
+    else content.push(`${w} 0 0 ${h} 0 0 cm /${pdf.labelImage(paint(list))} Do`);
     content.push('Q');
     if (page.border !== 'none') content.push(`q 0 G ${BORDER_WIDTH} w ${page.border === 'dashed' ? DASH : '[] 0 d'} ${x} ${y} ${w} ${h} re S Q`);
     cell++;

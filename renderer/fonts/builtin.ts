@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { loadOutlineFont, type OutlineFont } from './outline-font.js';
+import { loadOutlineFont, type OutlineFont } from '../decode/outline-font.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,7 +1,7 @@
 // The fixed-cell device fonts A-H and GS: cell sizes and glyph boxes measured from the legacy renderer,
 // glyph shapes from DejaVu Sans Mono scaled into those boxes. Magnification is by whole multiples.
 
-import type { OutlineFont } from './outline-font.js';
+import type { OutlineFont } from '../decode/outline-font.js';
 import { dejaVuSansMono, dejaVuSansMonoBold, dejaVuSansCondensedBold, ocrA, ocrB, withGlyph } from './builtin.js';
 import { cachedOutline, type Face } from './face.js';
 import { placeOutline, type PlacedOutline } from './place.js';

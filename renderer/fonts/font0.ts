@@ -10,7 +10,7 @@ import {
 import { cachedOutline, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
 import { fitParts } from './glyph-parts.js';
-import type { OutlineFont, OutlineGlyph } from './outline-font.js';
+import type { OutlineFont, OutlineGlyph } from '../decode/outline-font.js';
 
 /** Outline sources by the names the metric table uses; Roboto Condensed Bold unless the table picked another. */
 export const FONT0_SOURCES: Readonly<Record<string, () => OutlineFont | null>> = {

@@ -2,9 +2,9 @@
 // legacy font places its parts differently from our outline, each part is stretched into its own box
 // measured from the reference (font0-metrics `parts`) instead of stretching the glyph as one piece.
 
-import { extentOf } from '../layout/display-list.js';
+import { extentOf } from '../display/display-list.js';
 import { joinOutlines, nonEmpty, placeContours, verticalFit, type PlacedOutline } from './place.js';
-import type { OutlineGlyph } from './outline-font.js';
+import type { OutlineGlyph } from '../decode/outline-font.js';
 
 /** [inkLeft, inkRight, inkTop, inkBottom] of one part in units of the font height; y up from the baseline. */
 export type PartBox = readonly [number, number, number, number];

@@ -1,8 +1,8 @@
 // Glyph outlines placed relative to the pen: font units (y up) mapped to dots (y down), ready to fill, with the
 // curves kept beside the polygons for vector output.
 
-import { extentOf, type Contour, type Extent, type PathData } from '../layout/display-list.js';
-import type { OutlineGlyph } from './outline-font.js';
+import { extentOf, type Contour, type Extent, type PathData } from '../display/display-list.js';
+import type { OutlineGlyph } from '../decode/outline-font.js';
 
 /** Placed contours: polygons to fill (curves flattened) and the same contours as path data with their curves. */
 export interface PlacedContours {

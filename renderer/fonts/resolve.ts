@@ -1,5 +1,6 @@
 // FontSelection (^A, ^CF, ^A@, ^CW) -> the face to draw with.
 
+import { BoundedCache } from '../bounded-cache.js';
 import type { FontSelection, StoredObject } from '../model.js';
 import { deviceFace, deviceFonts } from './device-fonts.js';
 import { downloadedFace, findFontObject } from './downloaded.js';
@@ -13,23 +14,21 @@ const FIXED_FONT0_SIZES: Readonly<Record<string, readonly [number, number]>> = {
 
 const NO_OBJECTS: ReadonlyMap<string, StoredObject> = new Map();
 
+/** What a face holds, roughly (a few closures): documents may ask for any size, the least used go first. */
+const FACE_BYTES = 2048;
 /**
  * Faces of the built-in fonts (font 0 and the device fonts hold no per-request state) by font and size, made once a
  * thread: a label's fields share them, and the glyph caches, keyed by the face's key string, meet the same string.
  */
-const builtinFaces = new Map<string, Face>();
-/** Dropped whole past this many sizes (a face is a few closures; documents may ask for any size). */
-const MAX_BUILTIN_FACES = 4096;
+const builtinFaces = new BoundedCache<Face>(FACE_BYTES * 4096, FACE_BYTES * 2, () => FACE_BYTES);
 
-function builtinFace(id: string, make: () => Face | null): Face | null {
-  let face = builtinFaces.get(id);
-  if (face === undefined) {
-    const made = make();
-    if (!made) return null;
-    if (builtinFaces.size >= MAX_BUILTIN_FACES) builtinFaces.clear();
-    builtinFaces.set(id, face = made);
-  }
-  return face;
+/** The face of built-in font `font` at `height` x `width` dots, made by `make` when not kept (null: none). */
+function builtinFace(font: string, height: number, width: number, make: () => Face | null): Face | null {
+  const key = height * 65536 + width; // both at most 32000
+  const kept = builtinFaces.find(font, key);
+  if (kept) return kept;
+  const made = make();
+  return made && builtinFaces.keep(font, key, made);
 }
 
 export function resolveFace(sel: FontSelection, objects: ReadonlyMap<string, StoredObject> = NO_OBJECTS): Face {
@@ -40,14 +39,14 @@ export function resolveFace(sel: FontSelection, objects: ReadonlyMap<string, Sto
     const face = obj && downloadedFace(obj, sel.height || sel.width || 9, sel.width);
     if (face) return face;
   }
-  const device = deviceFonts[name] ? builtinFace(`${name}:${sel.height}:${sel.width}`, () => deviceFace(name, sel.height, sel.width)) : null;
+  const device = deviceFonts[name] ? builtinFace(name, sel.height, sel.width, () => deviceFace(name, sel.height, sel.width)) : null;
   if (device) return device;
   const fixed = FIXED_FONT0_SIZES[name];
-  if (fixed) return builtinFace(`0:${fixed[0]}:${fixed[1]}`, () => font0Face(fixed[0], fixed[1]))!;
+  if (fixed) return builtinFace('0', fixed[0], fixed[1], () => font0Face(fixed[0], fixed[1]))!;
   // A font the printer does not have prints in font A (as the legacy renderer does for ^A1..^A9 etc.).
-  if (name !== '0' && !path) return builtinFace(`A:${sel.height}:${sel.width}`, () => deviceFace('A', sel.height, sel.width))!;
+  if (name !== '0' && !path) return builtinFace('A', sel.height, sel.width, () => deviceFace('A', sel.height, sel.width))!;
   const height = atLeastMinimum(sel.height), width = atLeastMinimum(sel.width);
-  return builtinFace(`0:${height || width || 9}:${width}`, () => font0Face(height || width || 9, width))!;
+  return builtinFace('0', height || width || 9, width, () => font0Face(height || width || 9, width))!;
 }
 
 /** Font 0's smallest height and width (ZPL II guide: 10 to 32000); the legacy service raises smaller ones to it. */

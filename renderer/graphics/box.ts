@@ -1,9 +1,9 @@
 // ^GB graphic box: a border of the given thickness, or a solid block when thickness fills it.
 
-import type { Field } from '../model.js';
-import type { DrawEnv, LabelElement } from '../layout/drawer.js';
-import type { Canvas } from '../layout/canvas.js';
-import type { Contour, InkMode } from '../layout/display-list.js';
+import type { FieldOf } from '../model.js';
+import type { Drawer } from '../display/drawer.js';
+import type { Canvas } from '../display/canvas.js';
+import type { Contour, InkMode } from '../display/display-list.js';
 import { reversed, roundedRectContour } from './shape-paths.js';
 
 export interface BoxSpec {
@@ -17,18 +17,14 @@ export interface BoxSpec {
   rounding: number;
 }
 
-/** ^GB parameters, named as in its parameter table (sizes already in dots). */
-interface BoxArgs { width?: number; height?: number; thickness?: number; color?: string; rounding?: number }
-
-/** Box geometry from the field's parameters (the ^GB table already keeps width and height at least the thickness). */
-export function boxFromField(f: Field): BoxSpec {
-  const { width: w, height: h, thickness: t, color, rounding } = f.args as BoxArgs;
-  const thickness = t ?? 1;
+/** Box geometry from the field's arguments (sizes in dots; the ^GB table keeps width and height at least the thickness). */
+export function boxFromField(f: FieldOf<'GB'>): BoxSpec {
+  const { width: w, height: h, thickness, color, rounding } = f.args;
   const width = w ?? thickness;
   const height = h ?? thickness;
   const mode: InkMode = f.reverse ? 'xor' : color === 'W' ? 'white' : 'black';
   const y = f.origin === 'FT' ? f.y - height : f.y;
-  return { x: f.x, y, width, height, thickness, mode, rounding: rounding ?? 0 };
+  return { x: f.x, y, width, height, thickness, mode, rounding };
 }
 
 /** Outline of a rounded box: the outer rounded rectangle minus the inner one (anti-aliased like the printer's). */
@@ -56,10 +52,10 @@ export function drawBox(r: Canvas, b: BoxSpec): void {
   r.rect(b.x + b.width - t, b.y + t, t, b.height - 2 * t, b.mode);
 }
 
-export function renderBox(f: Field, env: DrawEnv): LabelElement[] {
+export const drawBoxField: Drawer<'GB'> = (f, env, canvas) => {
   const spec = boxFromField(f);
   // Legacy rule (one observation, issue 21): a ^FT without coordinates after a ^GB continues at the box's far
   // corner, x + width and y + height.
-  env.state.penEnd = { x: spec.x + spec.width, y: spec.y + spec.height };
-  return [{ draw: (r) => drawBox(r, spec) }];
-}
+  env.state.endAt(spec.x + spec.width, spec.y + spec.height);
+  drawBox(canvas, spec);
+};

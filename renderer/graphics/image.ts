@@ -1,17 +1,15 @@
 // Bitmap fields: ^GF graphic fields, ^XG recalled graphics (with magnification) and ^IM image moves.
 
-import type { Bits, Field, StoredObject } from '../model.js';
-import type { DrawEnv, LabelElement } from '../layout/drawer.js';
-import type { InkMode } from '../layout/display-list.js';
+import type { Bits, FieldBase, FieldOf, StoredObject } from '../model.js';
+import type { DrawEnv, Drawer } from '../display/drawer.js';
+import type { Canvas } from '../display/canvas.js';
+import type { InkMode } from '../display/display-list.js';
 import { findObject } from './objects.js';
 
-/** ^XG / ^IM parameters, named as in their parameter tables. */
-interface RecallArgs { name?: string; magnificationX?: number; magnificationY?: number }
-
 /** The object a ^XG/^IM field was bound to when it was made, else the one its name finds now. */
-function recalled(f: Field, env: DrawEnv, ...exts: string[]): StoredObject | undefined {
+function recalled(f: FieldOf<'XG' | 'IM'>, env: DrawEnv, ...exts: string[]): StoredObject | undefined {
   if (f.object) return f.object;
-  const { name } = f.args as RecallArgs;
+  const { name } = f.args;
   if (!name) return undefined;
   for (const ext of exts) {
     const o = findObject(env.objects, name, ext);
@@ -20,31 +18,27 @@ function recalled(f: Field, env: DrawEnv, ...exts: string[]): StoredObject | und
   return undefined;
 }
 
-function modeOf(f: Field): InkMode {
-  return f.reverse ? 'xor' : 'black';
-}
-
-function place(f: Field, bmp: Bits, sx: number, sy: number): LabelElement[] {
-  if (bmp.height === 0 || bmp.width === 0) return [];
+function place(canvas: Canvas, f: FieldBase, bmp: Bits, sx: number, sy: number): void {
+  if (bmp.height === 0 || bmp.width === 0) return;
   const y = f.origin === 'FT' ? f.y - bmp.height * sy : f.y;
-  const mode = modeOf(f);
-  return [{ draw: (r) => r.bitmap(bmp, f.x, y, mode, sx, sy) }];
+  const mode: InkMode = f.reverse ? 'xor' : 'black';
+  canvas.bitmap(bmp, f.x, y, mode, sx, sy);
 }
 
 /** ^GFa,b,c,d,data */
-export function renderGraphicField(f: Field, _env: DrawEnv): LabelElement[] {
-  return f.graphic ? place(f, f.graphic, 1, 1) : [];
-}
+export const drawGraphicField: Drawer<'GF'> = (f, _env, canvas) => {
+  if (f.graphic) place(canvas, f, f.graphic, 1, 1);
+};
 
 /** ^XGd:o.x,mx,my */
-export function renderRecalledGraphic(f: Field, env: DrawEnv): LabelElement[] {
-  const { magnificationX: mx, magnificationY: my } = f.args as RecallArgs;
+export const drawRecalledGraphic: Drawer<'XG'> = (f, env, canvas) => {
+  const { magnificationX: mx, magnificationY: my } = f.args;
   const obj = recalled(f, env, 'GRF');
-  return obj?.bits ? place(f, obj.bits, mx ?? 1, my ?? 1) : [];
-}
+  if (obj?.bits) place(canvas, f, obj.bits, mx, my);
+};
 
 /** ^IMd:o.x: the stored image at the field origin, unscaled. */
-export function renderImageMove(f: Field, env: DrawEnv): LabelElement[] {
+export const drawImageMove: Drawer<'IM'> = (f, env, canvas) => {
   const obj = recalled(f, env, 'GRF', 'PNG');
-  return obj?.bits ? place(f, obj.bits, 1, 1) : [];
-}
+  if (obj?.bits) place(canvas, f, obj.bits, 1, 1);
+};

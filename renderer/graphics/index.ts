@@ -1,19 +1,19 @@
 // Drawers for graphic fields, keyed by the command that made the field.
 
-import type { FieldRenderer } from '../layout/drawer.js';
-import { renderBox } from './box.js';
-import { renderDiagonal } from './diagonal.js';
-import { renderCircle, renderEllipse } from './ellipse.js';
-import { renderGraphicField, renderImageMove, renderRecalledGraphic } from './image.js';
-import { renderSymbol } from './symbol.js';
+import type { DrawerTable } from '../display/drawer.js';
+import { drawBoxField } from './box.js';
+import { drawDiagonal } from './diagonal.js';
+import { drawCircle, drawEllipse } from './ellipse.js';
+import { drawGraphicField, drawImageMove, drawRecalledGraphic } from './image.js';
+import { drawSymbol } from './symbol.js';
 
-export const graphicRenderers: Record<string, FieldRenderer> = {
-  GB: renderBox,
-  GC: renderCircle,
-  GE: renderEllipse,
-  GD: renderDiagonal,
-  GF: renderGraphicField,
-  XG: renderRecalledGraphic,
-  IM: renderImageMove,
-  GS: renderSymbol,
+export const graphicDrawers: DrawerTable<'GB' | 'GC' | 'GE' | 'GD' | 'GF' | 'XG' | 'IM' | 'GS'> = {
+  GB: drawBoxField,
+  GC: drawCircle,
+  GE: drawEllipse,
+  GD: drawDiagonal,
+  GF: drawGraphicField,
+  XG: drawRecalledGraphic,
+  IM: drawImageMove,
+  GS: drawSymbol,
 };

@@ -1,6 +1,6 @@
 // Outlines for the anti-aliased shapes (^GB rounded corners, ^GE/^GC, ^GD), as flat contours for fillPath.
 
-import type { Contour } from '../layout/display-list.js';
+import type { Contour } from '../display/display-list.js';
 
 /** Enough polygon segments that a flattened arc of radius `r` stays within a hundredth of a dot. */
 function arcSteps(r: number, sweep: number): number {

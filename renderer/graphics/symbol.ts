@@ -1,11 +1,10 @@
 // ^GS graphic symbols: A (R), B (C), C (TM), D (UL), E (CSA). Each symbol is an outline drawn on a
 // 72-unit design grid (measured from the reference renderings at 72 dots) and scaled to ^GS height/width.
 
-import type { Field, Orientation } from '../model.js';
-import type { DrawEnv, LabelElement } from '../layout/drawer.js';
-import type { Contour, InkMode } from '../layout/display-list.js';
+import type { Orientation } from '../model.js';
+import type { Drawer } from '../display/drawer.js';
+import type { Contour, InkMode } from '../display/display-list.js';
 import { ellipseContour, reversed } from './shape-paths.js';
-import { fieldStart } from '../text/field.js';
 
 type Shape = number[][]; // contours in design units
 
@@ -110,24 +109,21 @@ function transform(x: number, y: number, sx: number, sy: number, o: Orientation)
 /** Unit step along the writing direction of an orientation. */
 const DIRECTION: Record<Orientation, [number, number]> = { N: [1, 0], R: [0, 1], I: [-1, 0], B: [0, -1] };
 
-/** ^GS parameters, named as in its parameter table. */
-interface SymbolArgs { orientation?: Orientation; height?: number; width?: number }
-
 /**
  * ^GSo,h,w with the symbol letters as field data. Without a size the symbol takes the previous text
  * field's font size (the legacy renderer does; text_ft_auto_pos), else the ^CF default; ^FT without
  * coordinates continues where the previous field ended, and the next one continues after the symbol.
  */
-export function renderSymbol(f: Field, env: DrawEnv): LabelElement[] {
-  const { orientation: o, height: h, width: w } = f.args as SymbolArgs;
-  const font = (h === undefined && w === undefined && env.state.lastFont) || f.font;
+export const drawSymbol: Drawer<'GS'> = (f, env, canvas) => {
+  const { orientation: o, height: h, width: w } = f.args;
+  const font = (h === undefined && w === undefined && env.state.lastTextFont()) || f.font;
   const cell = symbolCell(h ?? font.height, w ?? (h === undefined ? font.width : 0));
   const height = cell.height, width = cell.width;
   const sx = width / DESIGN, sy = height / DESIGN;
   const orientation = o ?? f.defaultOrientation;
   const mode: InkMode = f.reverse ? 'xor' : 'black';
   const contours: Contour[] = [];
-  const start = fieldStart(env, f);
+  const start = env.state.startOf(f);
   let advance = 0, drawn = false;
   // ^FT gives the bottom-left of the symbol cell.
   const top = f.origin === 'FT' ? start.y - height : start.y;
@@ -150,7 +146,6 @@ export function renderSymbol(f: Field, env: DrawEnv): LabelElement[] {
   // The pen moves past the spaces and one cell for the (overprinted) symbols.
   const [dx, dy] = DIRECTION[orientation];
   const run = advance * sx + (drawn ? width : 0);
-  env.state.penEnd = { x: Math.round(start.x + dx * run), y: Math.round(start.y + dy * run) };
-  if (!contours.length) return [];
-  return [{ draw: (r) => r.path(contours, mode) }];
-}
+  env.state.endAt(Math.round(start.x + dx * run), Math.round(start.y + dy * run));
+  if (contours.length) canvas.path(contours, mode);
+};

@@ -6,7 +6,7 @@ import { ordinal, RenderError } from '../errors.js';
 import { interpret, type DocumentPlan } from '../interpreter.js';
 import { MemoryBudget } from '../memory-budget.js';
 import type { LabelPlan } from '../model.js';
-import type { DisplayList, OutputKind } from './display-list.js';
+import type { DisplayList, OutputKind } from '../display/display-list.js';
 import { layoutLabel, undrawableKinds } from './layout.js';
 
 export const DEFAULT_MAX_LABELS = 50;
@@ -47,7 +47,7 @@ export interface LaidOutDocument {
   heightDots: number;
   totalCount: number;
   /**
-   * Features the picture lacks (Diagnostic.feature: unknown commands, fields without a drawer such as `^BD`,
+   * Features the picture lacks (Diagnostic.feature: unknown commands, fields of a kind without a drawer,
    * what drawers skip or approximate), as far as known: call it after the labels wanted were laid out.
    */
   unsupported(): string[];

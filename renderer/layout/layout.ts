@@ -3,25 +3,42 @@
 
 import type { DiagnosticLog } from '../diagnostics.js';
 import { RenderError } from '../errors.js';
-import type { LabelPlan, StoredObject } from '../model.js';
-import type { DrawEnv, FieldRenderer } from './drawer.js';
-import { fieldData } from '../serial.js';
-import { graphicRenderers } from '../graphics/index.js';
-import { textRenderers } from '../text/index.js';
-import { barcodeRenderers } from '../barcodes/index.js';
-import { DisplayListBuilder } from './canvas.js';
-import type { DisplayList, OutputKind } from './display-list.js';
+import type { Field, FieldKind, LabelPlan, StoredObject } from '../model.js';
+import { LayoutState, type DrawEnv, type Drawer, type DrawerTable } from '../display/drawer.js';
+import { fieldData } from '../serial-number.js';
+import { graphicDrawers } from '../graphics/index.js';
+import { textDrawers } from '../text/index.js';
+import { barcodeDrawers } from '../barcodes/index.js';
+import { DisplayListBuilder } from '../display/canvas.js';
+import type { DisplayList, OutputKind } from '../display/display-list.js';
 
-const fieldRenderers: Record<string, FieldRenderer> = {
-  ...textRenderers,
-  ...graphicRenderers,
-  ...barcodeRenderers,
+/** Field kinds the interpreter makes that nothing draws yet (the known gaps): each is reported as not drawn. */
+const UNDRAWN_KINDS = [] as const satisfies readonly FieldKind[];
+type DrawnKind = Exclude<FieldKind, (typeof UNDRAWN_KINDS)[number]>;
+
+/** A drawer for every drawn kind: a kind without one does not compile. */
+const drawers: DrawerTable<DrawnKind> = {
+  ...textDrawers,
+  ...graphicDrawers,
+  ...barcodeDrawers,
 };
 
-/** Fields in the plan that no drawer handles yet: their kind as `^` + command (e.g. `^BD`) and where they start. */
+function isDrawn(kind: FieldKind): kind is DrawnKind {
+  return !(UNDRAWN_KINDS as readonly FieldKind[]).includes(kind);
+}
+
+/**
+ * The drawer of a field's kind. The table gives each kind the drawer of its own field type; across the union
+ * TypeScript cannot tie `field.kind` to that parameter type, hence the one cast here.
+ */
+function drawerOf(field: Field): Drawer | undefined {
+  return isDrawn(field.kind) ? (drawers[field.kind] as Drawer) : undefined;
+}
+
+/** Fields in the plan that no drawer handles yet: their kind as `^` + command (e.g. `^BD`, see UNDRAWN_KINDS) and where they start. */
 export function undrawableKinds(plans: readonly LabelPlan[]): Array<{ kind: string; at: number }> {
   const out = new Map<string, number>();
-  for (const p of plans) for (const f of p.fields) if (!fieldRenderers[f.kind] && !out.has('^' + f.kind)) out.set('^' + f.kind, f.at);
+  for (const p of plans) for (const f of p.fields) if (!drawerOf(f) && !out.has('^' + f.kind)) out.set('^' + f.kind, f.at);
   return [...out].map(([kind, at]) => ({ kind, at }));
 }
 
@@ -49,13 +66,13 @@ export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOpti
   const canvas = new DisplayListBuilder(opts.widthDots, opts.heightDots, {
     ...(opts.output && { output: opts.output }), ...(opts.claim && { claim: opts.claim }),
   });
-  const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy, state: {} };
+  const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy, state: new LayoutState() };
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
   const dx = plan.printWidth !== undefined && plan.printWidth < opts.widthDots ? Math.floor((opts.widthDots - plan.printWidth) / 2) : 0;
   for (const placed of plan.fields) {
     opts.checkpoint?.();
-    const renderer = fieldRenderers[placed.kind];
-    if (!renderer) continue;
+    const draw = drawerOf(placed);
+    if (!draw) continue;
     // Drawers see the copy's own data (^SN/^SF), so none of them needs to know about serialisation.
     const field = dx || placed.serial ? { ...placed, x: placed.x + dx, data: fieldData(placed, copy) } : placed;
     if (copy === 0 && (field.x >= opts.widthDots || field.y >= opts.heightDots)) {
@@ -64,7 +81,7 @@ export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOpti
     canvas.span = { start: field.at, end: field.end };
     const before = canvas.elements.length;
     try {
-      for (const el of renderer(field, env)) el.draw(canvas);
+      draw(field, env, canvas);
     } catch (e) {
       if (stopsDocument(e)) throw e;
       canvas.elements.length = before; // a field that fails draws nothing, not half of itself

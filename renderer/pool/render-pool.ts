@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RenderHooks, RenderPlan, RenderRequest, RenderResult } from '../api.js';
-import type { FieldBoxes, LayoutOptions } from '../layout/api.js';
+import type { FieldBoxes, LayoutOptions } from '../layout/inspect.js';
 import { RenderError } from '../errors.js';
 import { labelDots } from '../render.js';
 import { FairQueue } from './fair-queue.js';
@@ -73,7 +73,7 @@ export interface RenderPoolStats {
 export interface RenderPool {
   /** Same contract as `render()` from renderer/render.ts, plus queueing: `req.tenant`, `req.signal`. */
   render: RenderFn;
-  /** Same contract as `fieldBoxes()` from renderer/layout/api.ts, with a render's queue, time budget and cancellation. */
+  /** Same contract as `fieldBoxes()` from renderer/layout/inspect.ts, with a render's queue, time budget and cancellation. */
   fieldBoxes: PoolFieldBoxesFn;
   readonly threads: number;
   readonly timeoutMs: number;

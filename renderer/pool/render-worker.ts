@@ -11,7 +11,7 @@ import type { RenderHooks, RenderPlan } from '../api.js';
 import { MAX_REUSED_ROWS_BYTES } from '../encoders/png.js';
 import { RenderError } from '../errors.js';
 import { OUTLINE_CACHE_BYTES } from '../fonts/face.js';
-import { fieldBoxes } from '../layout/api.js';
+import { fieldBoxes } from '../layout/inspect.js';
 import { GLYPH_CACHE_BYTES } from '../raster/glyph-mask.js';
 import { MAX_KEPT_INK_BYTES } from '../raster/scratch.js';
 import { render } from '../render.js';

@@ -3,7 +3,7 @@
 
 import type { MessagePort } from 'node:worker_threads';
 import type { RenderPlan, RenderRequest, RenderResult } from '../api.js';
-import type { FieldBoxes, LayoutOptions } from '../layout/api.js';
+import type { FieldBoxes, LayoutOptions } from '../layout/inspect.js';
 import { RenderError, type RenderErrorCode } from '../errors.js';
 
 /** The request as plain data: signal and tenant stay on the calling thread. */

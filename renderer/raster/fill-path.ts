@@ -1,7 +1,7 @@
 // Anti-aliased polygon filling with exact area coverage (non-zero winding), for glyph outlines,
 // circles, ellipses and diagonal lines. Curves are flattened by the caller into polylines.
 
-import { extentOf, type InkMode } from '../layout/display-list.js';
+import { extentOf, type InkMode } from '../display/display-list.js';
 import type { Raster } from './raster.js';
 
 /** A closed polygon: x0, y0, x1, y1, ... in dots (y down). */

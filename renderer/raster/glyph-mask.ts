@@ -1,7 +1,7 @@
 // Glyph coverage masks relative to the pen (a point on the baseline), and their quarter-turn rotations.
 
 import type { Orientation } from '../model.js';
-import type { GlyphRunElement, PlacedGlyph } from '../layout/display-list.js';
+import type { GlyphRunElement, PlacedGlyph } from '../display/display-list.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { coverageMask } from './fill-path.js';
 

@@ -1,6 +1,6 @@
 // The raster backend: a display list painted into an 8-bit coverage raster, element by element in order.
 
-import { modeOf, type DisplayElement, type DisplayList, type PrintArea } from '../layout/display-list.js';
+import { modeOf, type DisplayElement, type DisplayList, type PrintArea } from '../display/display-list.js';
 import { fillPath } from './fill-path.js';
 import { glyphMask, maskGroup } from './glyph-mask.js';
 import { Raster } from './raster.js';

@@ -1,6 +1,6 @@
 // An 8-bit ink-coverage bitmap: 0 = paper, 255 = full ink. Encoders invert it to grey levels.
 
-import type { InkMode } from '../layout/display-list.js';
+import type { InkMode } from '../display/display-list.js';
 
 export type { InkMode };
 

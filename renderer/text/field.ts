@@ -1,20 +1,15 @@
 // The `text` field drawer: ^FD text in the field's font, as a single line, a ^FB block or a ^TB block.
 
-import type { Field } from '../model.js';
-import type { DrawEnv, FieldRenderer, LabelElement } from '../layout/drawer.js';
-import type { Canvas } from '../layout/canvas.js';
+import type { FieldOf, Orientation } from '../model.js';
+import type { Drawer } from '../display/drawer.js';
+import type { Canvas } from '../display/canvas.js';
 import type { Face } from '../fonts/face.js';
 import { resolveFace } from '../fonts/resolve.js';
 import { decodeFieldText } from './charset.js';
 import { hardLineBytes, layoutBlock, wrapParagraph, type BlockLine } from './block.js';
 import { boxFrame, codePoints, drawRun, pointFrame, runWidth, toLabel, type Frame, type RunStyle } from './line.js';
 
-/** Where a field starts: its own origin, or for ^FT without coordinates where the previous field ended. */
-export function fieldStart(env: DrawEnv, field: Field): { x: number; y: number } {
-  return (field.continues && env.state.penEnd) || { x: field.x, y: field.y };
-}
-
-function styleOf(field: Field): RunStyle {
+function styleOf(field: FieldOf<'text'>): RunStyle {
   const d = field.direction;
   return {
     mode: field.reverse ? 'xor' : 'black',
@@ -44,9 +39,9 @@ function drawLines(r: Canvas, face: Face, lines: readonly BlockLine[], frame: Fr
   });
 }
 
-export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelElement[] => {
-  env.state.lastFont = field.font;
-  if (!field.data || !field.data.length) return [];
+export const drawTextField: Drawer<'text'> = (field, env, canvas) => {
+  env.state.textFont(field.font);
+  if (!field.data || !field.data.length) return;
   const data = field.data;
   const text = decodeFieldText(data, field.charset);
   const face = resolveFace(field.font, env.objects);
@@ -67,7 +62,8 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
     const frame = field.origin === 'FT'
       ? pointFrame(field.x, field.y, (maxLines - 1) * pitch + face.baseline, o)
       : boxFrame(field.x, field.y, b.width > 0 ? b.width : lines.reduce((m, l) => Math.max(m, l.indent + runWidth(face, codePoints(l.text, face))), 0), maxLines * pitch - b.lineSpacing, o);
-    return [{ draw: (r) => drawLines(r, face, lines, frame, pitch, maxLines, style) }];
+    drawLines(canvas, face, lines, frame, pitch, maxLines, style);
+    return;
   }
 
   if (field.textBlock) {
@@ -81,23 +77,24 @@ export const drawTextField: FieldRenderer = (field: Field, env: DrawEnv): LabelE
     const frame = field.origin === 'FT'
       ? boxFrameFromBottom(field.x, field.y, tb.width, tb.height, to)
       : boxFrame(field.x, field.y, tb.width, tb.height, to);
-    return [{ draw: (r) => drawLines(r, face, shown, frame, pitch, maxLines, style) }];
+    drawLines(canvas, face, shown, frame, pitch, maxLines, style);
+    return;
   }
 
   const cps = codePoints(text, face);
   const width = style.vertical ? Math.round(cps.reduce((m, c) => Math.max(m, face.advance(c)), 0)) : runWidth(face, cps, style.gap);
   const height = style.vertical ? cps.length * (face.height + style.gap) : face.height;
   const shift = field.justification === 1 ? -width : 0;
-  const start = fieldStart(env, field);
+  const start = env.state.startOf(field);
   const frame = field.origin === 'FT'
     ? pointFrame(start.x, start.y, face.baseline, o)
     : boxFrame(field.x, field.y, width, height, o);
   const [ex, ey] = toLabel(frame, shift + width, face.baseline);
-  env.state.penEnd = { x: Math.round(ex), y: Math.round(ey) };
-  return [{ draw: (r) => drawRun(r, face, text, frame, shift, face.baseline, style) }];
+  env.state.endAt(Math.round(ex), Math.round(ey));
+  drawRun(canvas, face, text, frame, shift, face.baseline, style);
 };
 
 /** ^TB with ^FT: the block's bottom-left corner is the origin. */
-function boxFrameFromBottom(x: number, y: number, w: number, h: number, o: Field['font']['orientation']): Frame {
+function boxFrameFromBottom(x: number, y: number, w: number, h: number, o: Orientation): Frame {
   return pointFrame(x, y, h, o);
 }

@@ -1,8 +1,8 @@
 // Text fields (font 0, device fonts, downloaded fonts, ^FB/^TB blocks).
 
-import type { FieldRenderer } from '../layout/drawer.js';
+import type { DrawerTable } from '../display/drawer.js';
 import { drawTextField } from './field.js';
 
-export const textRenderers: Record<string, FieldRenderer> = {
+export const textDrawers: DrawerTable<'text'> = {
   text: drawTextField,
 };

@@ -1,8 +1,8 @@
 // One line of text: pen positions along the line, and drawing it in any orientation.
 
 import type { Orientation } from '../model.js';
-import type { Canvas } from '../layout/canvas.js';
-import { type Contour, type Extent, type InkMode, type PathData, type PlacedGlyph } from '../layout/display-list.js';
+import type { Canvas } from '../display/canvas.js';
+import { type Contour, type Extent, type InkMode, type PathData, type PlacedGlyph } from '../display/display-list.js';
 import type { Face } from '../fonts/face.js';
 
 /** Code points of `text` after the font's own substitutions. */

@@ -6,14 +6,18 @@ import type { Token } from './lexer.js';
 
 export type ParamKind = 'int' | 'float' | 'enum' | 'text' | 'bool';
 
-export interface ParamSpec {
-  name: string;
+/**
+ * One parameter: `N` its name, `V` what it reads as (`int` -> number, `oneOf('NRIB')` -> 'N' | 'R' | 'I' | 'B',
+ * `yesNo` -> boolean; with `| undefined` when it has no default), so a table yields its commands' argument type.
+ */
+export interface ParamSpec<N extends string = string, V = unknown> {
+  name: N;
   kind: ParamKind;
   min?: number;
   max?: number;
   /** Allowed values for `enum` (compared upper-case). */
   values?: readonly string[];
-  /** Value used when the parameter is absent or invalid; undefined lets the command decide (e.g. from ^CF, ^BY). */
+  /** Value used when the parameter is absent or invalid (`Y`/`N` for `bool`); undefined lets the command decide (e.g. from ^CF, ^BY). */
   def?: number | string;
   /**
    * Another parameter of the same command whose value is this one's minimum, and its value when absent
@@ -22,6 +26,56 @@ export interface ParamSpec {
   atLeast?: string;
   /** A length in ^MU units whose range is given in dots: it is checked after conversion (^MUM, ^MUI). */
   length?: boolean;
+  /** Type only, never set: the value the parameter reads as. */
+  readonly value?: V;
+}
+
+/** The characters of a string literal as a union (`'NRIB'` -> 'N' | 'R' | 'I' | 'B'). */
+export type CharsOf<S extends string> = S extends `${infer C}${infer Rest}` ? C | CharsOf<Rest> : never;
+
+type ValueOf<S> = S extends ParamSpec<string, infer V> ? V : never;
+
+/** A table's values by parameter name, typed by the table (a drawer reads `args.width`, not `params[0]`). */
+export type ArgsOf<P extends readonly ParamSpec[]> = { readonly [S in P[number] as S['name']]: ValueOf<S> };
+
+/** Numbers, defaulted or not. */
+export function int<N extends string>(name: N, min: number, max: number): ParamSpec<N, number | undefined>;
+export function int<N extends string>(name: N, min: number, max: number, def: number): ParamSpec<N, number>;
+export function int<N extends string>(name: N, min: number, max: number, def?: number): ParamSpec<N, number | undefined> {
+  return { name, kind: 'int', min, max, def };
+}
+export function float<N extends string>(name: N, min: number, max: number): ParamSpec<N, number | undefined>;
+export function float<N extends string>(name: N, min: number, max: number, def: number): ParamSpec<N, number>;
+export function float<N extends string>(name: N, min: number, max: number, def?: number): ParamSpec<N, number | undefined> {
+  return { name, kind: 'float', min, max, def };
+}
+/** A length in ^MU units (fractions allowed for inches and millimetres) whose range is given in dots. */
+export function length<N extends string>(name: N, min: number, max: number): ParamSpec<N, number | undefined>;
+export function length<N extends string>(name: N, min: number, max: number, def: number): ParamSpec<N, number>;
+export function length<N extends string>(name: N, min: number, max: number, def?: number): ParamSpec<N, number | undefined> {
+  return { name, kind: 'float', min, max, def, length: true };
+}
+/** One letter of `values` (upper-case). */
+export function oneOf<N extends string, S extends string>(name: N, values: S): ParamSpec<N, CharsOf<S> | undefined>;
+export function oneOf<N extends string, S extends string>(name: N, values: S, def: CharsOf<S>): ParamSpec<N, CharsOf<S>>;
+export function oneOf<N extends string, S extends string>(name: N, values: S, def?: string): ParamSpec<N, CharsOf<S> | undefined> {
+  return { name, kind: 'enum', values: values.split(''), def };
+}
+/** `Y` or `N`, read as true or false. */
+export function yesNo<N extends string>(name: N): ParamSpec<N, boolean | undefined>;
+export function yesNo<N extends string>(name: N, def: 'Y' | 'N'): ParamSpec<N, boolean>;
+export function yesNo<N extends string>(name: N, def?: 'Y' | 'N'): ParamSpec<N, boolean | undefined> {
+  return { name, kind: 'bool', def };
+}
+export function text<N extends string>(name: N): ParamSpec<N, string | undefined>;
+export function text<N extends string>(name: N, def: string): ParamSpec<N, string>;
+export function text<N extends string>(name: N, def?: string): ParamSpec<N, string | undefined> {
+  return { name, kind: 'text', def };
+}
+export function orientation(): ParamSpec<'orientation', CharsOf<'NRIB'> | undefined>;
+export function orientation<N extends string>(name: N): ParamSpec<N, CharsOf<'NRIB'> | undefined>;
+export function orientation(name = 'orientation'): ParamSpec<string, CharsOf<'NRIB'> | undefined> {
+  return oneOf(name, 'NRIB');
 }
 
 /** What reading parameters needs from the printer besides the table. */
@@ -41,15 +95,13 @@ export interface RawParam {
   size: number;
 }
 
-export type ParamValue = number | string | undefined;
+export type ParamValue = number | string | boolean | undefined;
 
-/** Parameter values by the names the command's table gives them (a drawer reads `args.width`, not `params[0]`). */
-export type NamedArgs = Readonly<Record<string, ParamValue>>;
-
-export function namedArgs(specs: readonly ParamSpec[], values: readonly ParamValue[]): NamedArgs {
+/** Values read by `readParams`, by the names `specs` gives them. */
+export function namedArgs<P extends readonly ParamSpec[]>(specs: P, values: readonly ParamValue[]): ArgsOf<P> {
   const out: Record<string, ParamValue> = {};
   specs.forEach((s, i) => { if (i < values.length) out[s.name] = values[i]; });
-  return out;
+  return out as ArgsOf<P>;
 }
 
 /** Splits a token's parameter bytes at the delimiter. `skip` leading bytes are left out (^A's font letter). */
@@ -100,8 +152,8 @@ export function readParams(command: string, parts: RawParam[], specs: readonly P
     });
     const floor = spec.atLeast === undefined ? undefined : values[specs.findIndex((s) => s.name === spec.atLeast)];
     const range = rangeOf(spec, typeof floor === 'number' ? floor : undefined, unitScale);
-    if (text === '') { values[k] = typeof floor === 'number' ? floor : spec.def; continue; }
-    values[k] = readOne(spec, range, text, where);
+    const value = text === '' ? (typeof floor === 'number' ? floor : spec.def) : readOne(spec, range, text, where);
+    values[k] = spec.kind === 'bool' && value !== undefined ? value === 'Y' : value;
   }
   if (parts.length > specs.length && log) {
     const extra = parts[specs.length];

@@ -1,7 +1,7 @@
 // Bars of a linear symbol as whole-dot rectangles in the symbol's upright frame.
 
-import type { Canvas } from '../../layout/canvas.js';
-import type { InkMode } from '../../layout/display-list.js';
+import type { Canvas } from '../../display/canvas.js';
+import type { InkMode } from '../../display/display-list.js';
 import { fillFrameRect, type SymbolFrame } from './frame.js';
 
 /** One bar: starts `u` dots along the symbol, `w` dots wide, from `v` down `h` dots (upright frame). */

@@ -1,9 +1,9 @@
 // Where a barcode symbol sits on the label. Drawers lay a symbol out upright (orientation N, u along the
 // symbol, v downwards, in dots) and these helpers turn that frame onto the label for N, R, I and B.
 
-import type { Field, Orientation } from '../../model.js';
-import type { Canvas } from '../../layout/canvas.js';
-import type { InkMode } from '../../layout/display-list.js';
+import type { FieldBase, Orientation } from '../../model.js';
+import type { Canvas } from '../../display/canvas.js';
+import type { InkMode } from '../../display/display-list.js';
 
 export interface Rect { x: number; y: number; w: number; h: number }
 
@@ -19,15 +19,15 @@ export interface SymbolFrame {
 }
 
 /** The orientation a barcode command asked for, or the ^FW default when its parameter was omitted. */
-export function fieldOrientation(field: Field, param: unknown): Orientation {
-  return typeof param === 'string' && 'NRIB'.includes(param) ? (param as Orientation) : field.defaultOrientation;
+export function fieldOrientation(field: Pick<FieldBase, 'defaultOrientation'>, param: Orientation | undefined): Orientation {
+  return param ?? field.defaultOrientation;
 }
 
 /**
  * Places an upright symbol for a field: ^FO puts the top-left of the turned bounding box at the origin;
  * ^FT puts the symbol's own bottom-left corner (upright (0, height)) there, whichever way it is turned.
  */
-export function placeSymbol(field: Pick<Field, 'x' | 'y' | 'origin'>, width: number, height: number, orientation: Orientation): SymbolFrame {
+export function placeSymbol(field: Pick<FieldBase, 'x' | 'y' | 'origin'>, width: number, height: number, orientation: Orientation): SymbolFrame {
   let { x, y } = field;
   if (field.origin === 'FT') {
     switch (orientation) {
@@ -58,6 +58,6 @@ export function fillFrameRect(r: Canvas, f: SymbolFrame, u: number, v: number, w
 }
 
 /** Ink mode of a barcode field: ^FR (or ^LR) draws it reversed. */
-export function barcodeInk(field: Pick<Field, 'reverse'>): InkMode {
+export function barcodeInk(field: Pick<FieldBase, 'reverse'>): InkMode {
   return field.reverse ? 'xor' : 'black';
 }

@@ -1,9 +1,9 @@
 // Human-readable interpretation lines under (or over) a symbol, drawn through the shared text-line API.
 
 import type { FontSelection, Orientation } from '../../model.js';
-import type { Canvas } from '../../layout/canvas.js';
-import type { InkMode } from '../../layout/display-list.js';
-import { drawTextLine, measureTextLine } from '../../text/api.js';
+import type { Canvas } from '../../display/canvas.js';
+import type { InkMode } from '../../display/display-list.js';
+import { drawTextLine, measureTextLine } from '../../text/text-line.js';
 import { toLabelRect, type SymbolFrame } from './frame.js';
 
 /** Dots between the bottom of the bars and the top of a line printed below them (legacy renderer). */

@@ -3,14 +3,15 @@
 // stacked rows 5 + 7 and 33 + 33 with separator rows of `separatorHeight` modules). The height
 // parameter only sizes the linear part of composites, whose 2D part we do not draw.
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv, Drawer, DrawerTable } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
 import { bwipEncode } from './bwip.js';
 import { gs1CheckDigit } from './code128-encode.js';
-import { linearElement } from './layout.js';
+import { drawLinear } from './layout.js';
 
 interface DataBarType {
   bcid: string;
@@ -63,13 +64,13 @@ export function bracketAis(data: string): string {
   return out;
 }
 
-export function drawDataBar(field: Field, env: DrawEnv): LabelElement[] {
+export function drawDataBar(field: FieldOf<'BR'>, env: DrawEnv, canvas: Canvas): void {
   const { orientation: o, type: typeP, magnification: magP, separatorHeight: sepP } = field.args;
-  const type = TYPES[(typeP as number | undefined) ?? 1];
+  const type = TYPES[typeP];
   if (!type) {
     env.log?.add({ byteIndex: field.at, byteSize: 0, command: '^BR', param: 2, message: 'GS1 DataBar composite types (7-12) are not supported; field not printed',
-      feature: `^BR:${typeP as number}` });
-    return [];
+      feature: `^BR:${typeP}` });
+    return;
   }
   const raw = fieldText(field);
   let text: string;
@@ -80,13 +81,13 @@ export function drawDataBar(field: Field, env: DrawEnv): LabelElement[] {
   const out = bwipEncode(type.bcid, text);
   if ('error' in out) {
     reportUnencodable(env, field, '^BR', `Field data cannot be encoded by ${type.name}; ${out.error}`);
-    return [];
+    return;
   }
   const first = out[0];
   const w = first.pixx ?? 0;
   const rows = first.sbs ? [runsToModules(first.sbs)] : type.rows.map((_, r) => (first.pixs ?? []).slice(r * w, (r + 1) * w));
-  const m = (magP as number | undefined) ?? Math.max(1, Math.round(env.dpmm / 4));
-  const sep = (sepP as number | undefined) ?? 1;
+  const m = magP ?? Math.max(1, Math.round(env.dpmm / 4));
+  const sep = sepP;
   const bars: Bar[] = [];
   let v = 0;
   type.rows.forEach((rh, r) => {
@@ -102,7 +103,7 @@ export function drawDataBar(field: Field, env: DrawEnv): LabelElement[] {
     v += h;
   });
   const width = Math.max(...rows.map((r) => r.length)) * m;
-  return linearElement(field, { width, height: v, bars, texts: [] }, fieldOrientation(field, o));
+  return drawLinear(canvas, field, { width, height: v, bars, texts: [] }, fieldOrientation(field, o));
 }
 
 /** Bar/space widths (bar first) to one flag per module. */

@@ -1,14 +1,15 @@
 // ^BE EAN-13, ^B8 EAN-8, ^BU UPC-A, ^B9 UPC-E and ^BS UPC/EAN add-ons. bwip-js encodes (and marks the
 // guard bars); we draw at the ^BY module width with the legacy renderer's guard and digit layout.
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, FieldRenderer, LabelElement } from '../../layout/drawer.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv, Drawer, DrawerTable } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
 import { interpretationFont, measure, type FrameText } from '../common/interpretation.js';
 import { gs1CheckDigit } from './code128-encode.js';
-import { barHeight, flag, interpretationLine, linearElement } from './layout.js';
+import { barHeight, drawLinear, interpretationLine } from './layout.js';
 import { bwipEncode } from './bwip.js';
 
 /** Guard bars reach this many modules below the others (13 dots at ^BY2 in the references). */
@@ -26,7 +27,9 @@ interface UpcEanSpec {
   groups: Array<[number, number, number, number]>;
 }
 
-const SPECS: Record<string, UpcEanSpec> = {
+type UpcEanKind = 'BE' | 'B8' | 'BU' | 'B9';
+
+const SPECS: Record<UpcEanKind, UpcEanSpec> = {
   BE: { command: '^BE', name: 'EAN-13', bcid: 'ean13', digits: 12, outside: { left: 1, right: 0 }, groups: [[1, 6, 3, 42], [7, 6, 50, 42]] },
   B8: { command: '^B8', name: 'EAN-8', bcid: 'ean8', digits: 7, outside: { left: 0, right: 0 }, groups: [[0, 4, 3, 28], [4, 4, 36, 28]] },
   BU: { command: '^BU', name: 'UPC-A', bcid: 'upca', digits: 11, outside: { left: 1, right: 1 }, groups: [[1, 5, 10, 35], [6, 5, 50, 35]] },
@@ -67,14 +70,15 @@ function encode(bcid: string, text: string): Encoded | { error: string } {
   return { sbs: rows[0].sbs ?? [], guards };
 }
 
-function drawerFor(spec: UpcEanSpec): FieldRenderer {
-  return (field: Field, env: DrawEnv): LabelElement[] => {
-    const { orientation: o, height: h, line: lineP, lineAbove: aboveP, lineCheckDigit: checkP } = field.args;
+function drawerFor(spec: UpcEanSpec): Drawer<UpcEanKind> {
+  return (field, env, canvas) => {
+    const { orientation: o, height: h, line: lineP, lineAbove: aboveP } = field.args;
+    const checkP = 'lineCheckDigit' in field.args ? field.args.lineCheckDigit : undefined;
     const raw = fieldText(field);
     const digits = raw.replace(/[^0-9]/g, '');
     if (!digits) {
       reportUnencodable(env, field, spec.command, `Field data cannot be encoded by ${spec.name}; nothing printed`);
-      return [];
+      return;
     }
     if (digits.length !== raw.length) {
       reportUnencodable(env, field, spec.command, `Field data cannot be encoded by ${spec.name}; ${raw.length - digits.length} character(s) left out`);
@@ -83,12 +87,12 @@ function drawerFor(spec: UpcEanSpec): FieldRenderer {
     const enc = encode(spec.bcid, full);
     if ('error' in enc) {
       reportUnencodable(env, field, spec.command, `Field data cannot be encoded by ${spec.name}; ${enc.error}`);
-      return [];
+      return;
     }
     const m = field.barcode.moduleWidth;
     const height = barHeight(field, h);
-    const line = flag(lineP, true);
-    const above = flag(aboveP, false);
+    const line = lineP;
+    const above = aboveP;
     const ext = Math.round(GUARD_EXTENSION_MODULES * m);
     const bars: Bar[] = [];
     let u = 0;
@@ -98,11 +102,11 @@ function drawerFor(spec: UpcEanSpec): FieldRenderer {
       u += w;
     }
     const width = u;
-    const shown = spec.bcid === 'upca' || spec.bcid === 'upce' ? (checkP === 'N' ? full.slice(0, -1) : full) : full;
+    const shown = spec.bcid === 'upca' || spec.bcid === 'upce' ? (checkP === false ? full.slice(0, -1) : full) : full;
     let texts: FrameText[] = [];
     if (line && above) texts = interpretationLine(shown, { width, height }, m, true, true);
     else if (line) texts = guardLayout(spec, shown, full, m, height);
-    return linearElement(field, { width, height, bars, texts }, fieldOrientation(field, o));
+    return drawLinear(canvas, field, { width, height, bars, texts }, fieldOrientation(field, o));
   };
 }
 
@@ -134,19 +138,19 @@ function guardLayout(spec: UpcEanSpec, shown: string, full: string, m: number, h
 }
 
 /** ^BS: the 2- or 5-digit add-on, its digits above it by default. */
-function drawAddOn(field: Field, env: DrawEnv): LabelElement[] {
+function drawAddOn(field: FieldOf<'BS'>, env: DrawEnv, canvas: Canvas): void {
   const { orientation: o, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field);
   let digits = raw.replace(/[^0-9]/g, '');
   if (!digits) {
     reportUnencodable(env, field, '^BS', 'Field data cannot be encoded by UPC/EAN extension; nothing printed');
-    return [];
+    return;
   }
   digits = digits.length <= 2 ? digits.padStart(2, '0') : digits.slice(0, 5).padStart(5, '0');
   const enc = encode(digits.length === 2 ? 'ean2' : 'ean5', digits);
   if ('error' in enc) {
     reportUnencodable(env, field, '^BS', `Field data cannot be encoded by UPC/EAN extension; ${enc.error}`);
-    return [];
+    return;
   }
   const m = field.barcode.moduleWidth;
   const height = barHeight(field, h);
@@ -157,11 +161,14 @@ function drawAddOn(field: Field, env: DrawEnv): LabelElement[] {
     if (k % 2 === 0) bars.push({ u, w, v: 0, h: height });
     u += w;
   }
-  const texts = interpretationLine(digits, { width: u, height }, m, flag(lineP, true), flag(aboveP, true));
-  return linearElement(field, { width: u, height, bars, texts }, fieldOrientation(field, o));
+  const texts = interpretationLine(digits, { width: u, height }, m, lineP, aboveP);
+  return drawLinear(canvas, field, { width: u, height, bars, texts }, fieldOrientation(field, o));
 }
 
-export const upcEanRenderers: Record<string, FieldRenderer> = {
-  ...Object.fromEntries(Object.entries(SPECS).map(([k, s]) => [k, drawerFor(s)])),
+export const upcEanDrawers: DrawerTable<UpcEanKind | 'BS'> = {
+  BE: drawerFor(SPECS.BE),
+  B8: drawerFor(SPECS.B8),
+  BU: drawerFor(SPECS.BU),
+  B9: drawerFor(SPECS.B9),
   BS: drawAddOn,
 };

@@ -1,7 +1,7 @@
 // A laid-out linear symbol (bars and texts in its upright frame) and how it becomes a label element.
 
-import type { Field, Orientation } from '../../model.js';
-import type { LabelElement } from '../../layout/drawer.js';
+import type { FieldBase, Orientation } from '../../model.js';
+import type { Canvas } from '../../display/canvas.js';
 import { barcodeInk, placeSymbol, type SymbolFrame } from '../common/frame.js';
 import { drawBars, type Bar } from '../common/bars.js';
 import { centredLine, drawFrameText, interpretationFont, type FrameText } from '../common/interpretation.js';
@@ -14,16 +14,12 @@ export interface LinearLayout {
   texts: FrameText[];
 }
 
-/** Places a layout for a field and returns the element that draws it. */
-export function linearElement(field: Field, layout: LinearLayout, orientation: Orientation): LabelElement[] {
+/** Places a layout for a field and draws it. */
+export function drawLinear(canvas: Canvas, field: FieldBase, layout: LinearLayout, orientation: Orientation): void {
   const frame = placeSymbol(field, layout.width, layout.height, orientation);
   const mode = barcodeInk(field);
-  return [{
-    draw(r) {
-      drawBars(r, frame, layout.bars, mode);
-      for (const t of layout.texts) drawFrameText(r, frame, t, mode);
-    },
-  }];
+  drawBars(canvas, frame, layout.bars, mode);
+  for (const t of layout.texts) drawFrameText(canvas, frame, t, mode);
 }
 
 /** Texts for the common case: one interpretation line centred below or above the bars. */
@@ -35,8 +31,6 @@ export function interpretationLine(text: string, size: { width: number; height: 
 }
 
 /** Height a barcode command gives: its own parameter, else the ^BY height. */
-export function barHeight(field: Field, param: unknown): number {
-  return typeof param === 'number' && param > 0 ? Math.max(1, Math.round(param)) : field.barcode.height;
+export function barHeight(field: Pick<FieldBase, 'barcode'>, param: number | undefined): number {
+  return param !== undefined && param > 0 ? Math.max(1, Math.round(param)) : field.barcode.height;
 }
-
-export const flag = (v: unknown, def: boolean): boolean => (v === 'Y' ? true : v === 'N' ? false : def);

@@ -1,12 +1,13 @@
 // ^BP Plessey: written out here because bwip-js lays it out in other element units than ZPL's narrow/wide.
 // Start 1101, each hex digit as 4 bits LSB first, an 8-bit CRC, then the termination bar and reverse start.
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv, Drawer, DrawerTable } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import { barsFromRuns } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
-import { barHeight, flag, interpretationLine, linearElement } from './layout.js';
+import { barHeight, drawLinear, interpretationLine } from './layout.js';
 
 /** CRC generator x^8 + x^7 + x^6 + x^5 + x^3 + 1 (bits for x^8..x^0). */
 const POLY = [1, 1, 1, 1, 0, 1, 0, 0, 1];
@@ -33,14 +34,14 @@ function crcHex(bits: readonly number[]): string {
   return s;
 }
 
-export function drawPlessey(field: Field, env: DrawEnv): LabelElement[] {
+export function drawPlessey(field: FieldOf<'BP'>, env: DrawEnv, canvas: Canvas): void {
   const { orientation: o, lineCheckDigit: showCheck, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field).toUpperCase();
   const hex = raw.replace(/[^0-9A-F]/g, '');
   if (hex.length !== raw.length) {
     reportUnencodable(env, field, '^BP', `Field data cannot be encoded by Plessey; ${raw.length - hex.length} character(s) left out`);
   }
-  if (!hex) return [];
+  if (!hex) return;
   const { moduleWidth: n, ratio } = field.barcode;
   const w = Math.round(n * ratio);
   const bit = (b: number) => (b ? [w, n] : [n, w]);
@@ -48,7 +49,7 @@ export function drawPlessey(field: Field, env: DrawEnv): LabelElement[] {
   const runs = [...[1, 1, 0, 1].flatMap(bit), ...bits.flatMap(bit), n + w, w, n, w, n, n, w, n, w];
   const height = barHeight(field, h);
   const { bars, width } = barsFromRuns(runs, 0, height);
-  const text = showCheck === 'Y' ? hex + crcHex(bits) : hex;
-  const texts = interpretationLine(text, { width, height }, n, flag(lineP, true), flag(aboveP, false));
-  return linearElement(field, { width, height, bars, texts }, fieldOrientation(field, o));
+  const text = showCheck ? hex + crcHex(bits) : hex;
+  const texts = interpretationLine(text, { width, height }, n, lineP, aboveP);
+  return drawLinear(canvas, field, { width, height, bars, texts }, fieldOrientation(field, o));
 }

@@ -1,13 +1,14 @@
 // ^BZ POSTNET / PLANET / USPS Intelligent Mail and ^B5 PLANET: bwip-js gives each bar's height and
 // offset; bars are one module wide with 1.5-module spaces (5 dots a bar at ^BY2 in the references).
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv, Drawer, DrawerTable } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
 import { bwipEncode } from './bwip.js';
-import { barHeight, flag, interpretationLine, linearElement } from './layout.js';
+import { barHeight, drawLinear, interpretationLine } from './layout.js';
 
 const BZ_TYPES: Record<number, { bcid: string; name: string }> = {
   0: { bcid: 'postnet', name: 'POSTNET' },
@@ -46,7 +47,7 @@ function bwipHeights(bcid: string, digits: string, height: number): Array<{ h: n
   return bhs.map((bh, i) => ({ h: Math.round((bh / top) * height), bottom: Math.round((bbs[i] / top) * height) }));
 }
 
-function drawPostal(field: Field, env: DrawEnv, command: string, bcid: string, name: string): LabelElement[] {
+function drawPostal(field: FieldOf<'BZ' | 'B5'>, env: DrawEnv, canvas: Canvas, command: string, bcid: string, name: string): void {
   const { orientation: o, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field);
   const digits = raw.replace(/[^0-9]/g, '');
@@ -54,26 +55,26 @@ function drawPostal(field: Field, env: DrawEnv, command: string, bcid: string, n
     reportUnencodable(env, field, command, `Field data cannot be encoded by ${name}; ${raw.length - digits.length} character(s) left out`);
   }
   const height = barHeight(field, h);
-  if (bcid === 'postnet' && !digits.length) return [];
+  if (bcid === 'postnet' && !digits.length) return;
   const heights = bcid === 'postnet' ? postnetHeights(digits, height) : bwipHeights(bcid, digits, height);
   if ('error' in heights) {
     reportUnencodable(env, field, command, `Field data cannot be encoded by ${name}; ${heights.error}`);
-    return [];
+    return;
   }
-  if (!heights.length) return [];
+  if (!heights.length) return;
   const m = field.barcode.moduleWidth;
   const space = Math.round(1.5 * m);
   const bars: Bar[] = heights.map((b, i) => ({ u: i * (m + space), w: m, v: height - b.bottom - b.h, h: b.h }));
   const width = heights.length * (m + space) - space;
-  const texts = interpretationLine(digits, { width, height }, m, flag(lineP, false), flag(aboveP, false));
-  return linearElement(field, { width, height, bars, texts }, fieldOrientation(field, o));
+  const texts = interpretationLine(digits, { width, height }, m, lineP, aboveP);
+  return drawLinear(canvas, field, { width, height, bars, texts }, fieldOrientation(field, o));
 }
 
-export function drawBZ(field: Field, env: DrawEnv): LabelElement[] {
-  const t = BZ_TYPES[(field.args.type as number | undefined) ?? 0] ?? BZ_TYPES[0];
-  return drawPostal(field, env, '^BZ', t.bcid, t.name);
+export function drawBZ(field: FieldOf<'BZ'>, env: DrawEnv, canvas: Canvas): void {
+  const t = BZ_TYPES[field.args.type] ?? BZ_TYPES[0];
+  drawPostal(field, env, canvas, '^BZ', t.bcid, t.name);
 }
 
-export function drawB5(field: Field, env: DrawEnv): LabelElement[] {
-  return drawPostal(field, env, '^B5', 'planet', 'PLANET');
+export function drawB5(field: FieldOf<'B5'>, env: DrawEnv, canvas: Canvas): void {
+  drawPostal(field, env, canvas, '^B5', 'planet', 'PLANET');
 }

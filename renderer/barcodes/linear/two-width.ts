@@ -3,15 +3,15 @@
 // ^BK Codabar, ^B1 Code 11, ^BM MSI. Each entry says how data becomes text, reading its options by the names
 // the command table (renderer/commands/barcodes-linear.ts) gives them.
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, FieldRenderer, LabelElement } from '../../layout/drawer.js';
-import type { NamedArgs } from '../../zpl/params.js';
+import type { FieldArgs, FieldOf } from '../../model.js';
+import type { DrawEnv, Drawer, DrawerTable } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import { barsFromRuns, modulesToDots, narrowWideToDots } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
 import { fieldText, reportUnencodable } from '../common/field-data.js';
 import { bwipElements, type BwipOptions } from './bwip.js';
 import { CODE39_SET, code11Checks, code39Check, code93Checks, mod10Weighted31, msiMod10, msiMod11 } from './checks.js';
-import { barHeight, flag, interpretationLine, linearElement } from './layout.js';
+import { barHeight, drawLinear, interpretationLine } from './layout.js';
 
 interface Prepared {
   /** Text handed to bwip-js. */
@@ -23,13 +23,15 @@ interface Prepared {
   skipped?: number;
 }
 
-interface TwoWidthSymbology {
-  command: string;
+type TwoWidthKind = 'B3' | 'BL' | 'BA' | 'B2' | 'BI' | 'BJ' | 'BK' | 'B1' | 'BM';
+
+interface TwoWidthSymbology<K extends TwoWidthKind> {
+  command: `^${K}`;
   name: string;
   bcid: string;
   /** `ratio`: narrow/wide elements at ^BY ratio; `modules`: fixed module multiples (Code 93). */
   widths: 'ratio' | 'modules';
-  prepare(data: string, args: NamedArgs): Prepared | null;
+  prepare(data: string, args: FieldArgs[K]): Prepared | null;
 }
 
 const keep = (data: string, allowed: (c: string) => boolean) => {
@@ -39,17 +41,17 @@ const keep = (data: string, allowed: (c: string) => boolean) => {
 };
 const digitsOnly = (data: string) => keep(data, (c) => c >= '0' && c <= '9');
 
-const code39: TwoWidthSymbology = {
+const code39: TwoWidthSymbology<'B3'> = {
   command: '^B3', name: 'Code 39', bcid: 'code39', widths: 'ratio',
   prepare(data, args) {
     const { out, skipped } = keep(data.toUpperCase(), (c) => CODE39_SET.includes(c) && c !== '*');
     if (!out) return null;
-    const body = args.mod43 === 'Y' ? out + code39Check(out) : out;
+    const body = args.mod43 ? out + code39Check(out) : out;
     return { encode: body, text: `*${body}*`, skipped };
   },
 };
 
-const logmars: TwoWidthSymbology = {
+const logmars: TwoWidthSymbology<'BL'> = {
   command: '^BL', name: 'LOGMARS', bcid: 'code39', widths: 'ratio',
   prepare(data) {
     const { out, skipped } = keep(data.toUpperCase(), (c) => CODE39_SET.includes(c) && c !== '*');
@@ -59,28 +61,28 @@ const logmars: TwoWidthSymbology = {
   },
 };
 
-const code93: TwoWidthSymbology = {
+const code93: TwoWidthSymbology<'BA'> = {
   command: '^BA', name: 'Code 93', bcid: 'code93', widths: 'modules',
   prepare(data, args) {
     const { out, skipped } = keep(data, (c) => c.charCodeAt(0) < 128);
     if (!out) return null;
     // The two check characters are always encoded; the line shows them when asked (e = Y).
-    return { encode: out, text: args.checkDigit === 'Y' ? out + code93Checks(out) : out, options: { includecheck: true, ...(/^[0-9A-Z\-. $/+%]*$/.test(out) ? {} : { parse: false }) }, skipped };
+    return { encode: out, text: args.checkDigit ? out + code93Checks(out) : out, options: { includecheck: true, ...(/^[0-9A-Z\-. $/+%]*$/.test(out) ? {} : { parse: false }) }, skipped };
   },
 };
 
-const interleaved2of5: TwoWidthSymbology = {
+const interleaved2of5: TwoWidthSymbology<'B2'> = {
   command: '^B2', name: 'Interleaved 2 of 5', bcid: 'interleaved2of5', widths: 'ratio',
   prepare(data, args) {
     const { out, skipped } = digitsOnly(data);
     if (!out) return null;
-    let body = args.mod10 === 'Y' ? out + mod10Weighted31(out) : out;
+    let body = args.mod10 ? out + mod10Weighted31(out) : out;
     if (body.length % 2) body = '0' + body;
     return { encode: body, text: body, skipped };
   },
 };
 
-const industrial2of5: TwoWidthSymbology = {
+const industrial2of5: TwoWidthSymbology<'BI'> = {
   command: '^BI', name: 'Industrial 2 of 5', bcid: 'industrial2of5', widths: 'ratio',
   prepare(data) {
     const { out, skipped } = digitsOnly(data);
@@ -88,7 +90,7 @@ const industrial2of5: TwoWidthSymbology = {
   },
 };
 
-const standard2of5: TwoWidthSymbology = {
+const standard2of5: TwoWidthSymbology<'BJ'> = {
   command: '^BJ', name: 'Standard 2 of 5', bcid: 'iata2of5', widths: 'ratio',
   prepare(data) {
     const { out, skipped } = digitsOnly(data);
@@ -96,73 +98,84 @@ const standard2of5: TwoWidthSymbology = {
   },
 };
 
-const codabar: TwoWidthSymbology = {
+const codabar: TwoWidthSymbology<'BK'> = {
   command: '^BK', name: 'Codabar', bcid: 'rationalizedCodabar', widths: 'ratio',
   prepare(data, args) {
     // The start and stop characters come from the command (k, l); letters A-D at the data's ends are dropped.
     const inner = data.toUpperCase().replace(/^[A-D]/, '').replace(/[A-D]$/, '');
     const { out, skipped } = keep(inner, (c) => '0123456789-$:/.+'.includes(c));
-    const body = ((args.start as string | undefined) ?? 'A') + out + ((args.stop as string | undefined) ?? 'A');
+    const body = args.start + out + args.stop;
     return { encode: body, text: body, skipped };
   },
 };
 
-const code11: TwoWidthSymbology = {
+const code11: TwoWidthSymbology<'B1'> = {
   command: '^B1', name: 'Code 11', bcid: 'code11', widths: 'ratio',
   prepare(data, args) {
     const { out, skipped } = keep(data, (c) => '0123456789-'.includes(c));
     if (!out) return null;
-    const body = out + code11Checks(out, args.oneCheckDigit !== 'Y');
+    const body = out + code11Checks(out, !args.oneCheckDigit);
     return { encode: body, text: body, skipped };
   },
 };
 
-const msi: TwoWidthSymbology = {
+const msi: TwoWidthSymbology<'BM'> = {
   command: '^BM', name: 'MSI', bcid: 'msi', widths: 'ratio',
   prepare(data, args) {
     const { out, skipped } = digitsOnly(data);
     if (!out) return null;
     let body = out;
-    switch (args.checkDigits ?? 'B') {
+    switch (args.checkDigits) {
       case 'B': body += msiMod10(body); break;
       case 'C': body += msiMod10(body); body += msiMod10(body); break;
       case 'D': body += msiMod11(body); body += msiMod10(body); break;
       default: break;
     }
-    return { encode: body, text: args.lineCheckDigit === 'Y' ? body : out, skipped };
+    return { encode: body, text: args.lineCheckDigit ? body : out, skipped };
   },
 };
 
-export const twoWidthSymbologies: readonly TwoWidthSymbology[] = [code39, logmars, code93, interleaved2of5, industrial2of5, standard2of5, codabar, code11, msi];
-
-function drawerFor(s: TwoWidthSymbology): FieldRenderer {
-  return (field: Field, env: DrawEnv): LabelElement[] => {
-    const { orientation: o, height: h, line, lineAbove: above } = field.args;
-    const prepared = s.prepare(fieldText(field), field.args);
-    if (!prepared) {
-      reportUnencodable(env, field, s.command, `Field data cannot be encoded by ${s.name}; nothing printed`);
-      return [];
-    }
-    if (prepared.skipped) {
-      reportUnencodable(env, field, s.command, `Field data cannot be encoded by ${s.name}; ${prepared.skipped} character(s) left out`);
-    }
-    const elements = bwipElements(s.bcid, prepared.encode, prepared.options);
-    if ('error' in elements) {
-      reportUnencodable(env, field, s.command, `Field data cannot be encoded by ${s.name}; ${elements.error}`);
-      return [];
-    }
-    const { moduleWidth, ratio } = field.barcode;
-    const runs = s.widths === 'modules' ? modulesToDots(elements, moduleWidth) : narrowWideToDots(elements, moduleWidth, ratio, (e) => e > 1);
-    // A trailing space (inter-character gap after the last character) is not part of the symbol.
-    if (runs.length % 2 === 0) runs.pop();
-    const height = barHeight(field, h);
-    const { bars, width } = barsFromRuns(runs, 0, height);
-    // ^BL has no line parameter: its line is always printed.
-    const texts = interpretationLine(prepared.text, { width, height }, moduleWidth, flag(line, true), flag(above, false));
-    return linearElement(field, { width, height, bars, texts }, fieldOrientation(field, o));
-  };
+/**
+ * Draws a two-width symbol: `prepared` is the field data as the symbology encodes it (null: nothing encodable).
+ * ^BL has no line parameter: its line is always printed.
+ */
+function drawTwoWidth(s: Omit<TwoWidthSymbology<TwoWidthKind>, 'prepare'>, prepared: Prepared | null, field: FieldOf<TwoWidthKind>, env: DrawEnv, canvas: Canvas): void {
+  const { orientation: o, height: h, lineAbove: above } = field.args;
+  const line = 'line' in field.args ? field.args.line : true;
+  if (!prepared) {
+    reportUnencodable(env, field, s.command, `Field data cannot be encoded by ${s.name}; nothing printed`);
+    return;
+  }
+  if (prepared.skipped) {
+    reportUnencodable(env, field, s.command, `Field data cannot be encoded by ${s.name}; ${prepared.skipped} character(s) left out`);
+  }
+  const elements = bwipElements(s.bcid, prepared.encode, prepared.options);
+  if ('error' in elements) {
+    reportUnencodable(env, field, s.command, `Field data cannot be encoded by ${s.name}; ${elements.error}`);
+    return;
+  }
+  const { moduleWidth, ratio } = field.barcode;
+  const runs = s.widths === 'modules' ? modulesToDots(elements, moduleWidth) : narrowWideToDots(elements, moduleWidth, ratio, (e) => e > 1);
+  // A trailing space (inter-character gap after the last character) is not part of the symbol.
+  if (runs.length % 2 === 0) runs.pop();
+  const height = barHeight(field, h);
+  const { bars, width } = barsFromRuns(runs, 0, height);
+  const texts = interpretationLine(prepared.text, { width, height }, moduleWidth, line, above);
+  drawLinear(canvas, field, { width, height, bars, texts }, fieldOrientation(field, o));
 }
 
-export const twoWidthRenderers: Record<string, FieldRenderer> = Object.fromEntries(
-  twoWidthSymbologies.map((s) => [s.command.slice(1), drawerFor(s)]),
-);
+/** A drawer for symbology `s`: `args` hands its `prepare` the field's own arguments (typed at each concrete kind). */
+const drawer = <K extends TwoWidthKind>(s: TwoWidthSymbology<K>, args: (field: FieldOf<K>) => FieldArgs[K]): Drawer<K> =>
+  (field, env, canvas) => drawTwoWidth(s, s.prepare(fieldText(field), args(field)), field, env, canvas);
+
+export const twoWidthDrawers: DrawerTable<TwoWidthKind> = {
+  B3: drawer(code39, (f) => f.args),
+  BL: drawer(logmars, (f) => f.args),
+  BA: drawer(code93, (f) => f.args),
+  B2: drawer(interleaved2of5, (f) => f.args),
+  BI: drawer(industrial2of5, (f) => f.args),
+  BJ: drawer(standard2of5, (f) => f.args),
+  BK: drawer(codabar, (f) => f.args),
+  B1: drawer(code11, (f) => f.args),
+  BM: drawer(msi, (f) => f.args),
+};

@@ -1,10 +1,11 @@
 // ^BO / ^B0 Aztec: magnification, error control / symbol size code, reader initialisation (menu symbol).
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import { encodeGrid, type ModuleGrid } from './grid.js';
 import { aztecBits, aztecSize } from './aztec-bits.js';
-import { gridElement, num, report, tryEncode } from './field.js';
+import { drawGridField, report, tryEncode } from './field.js';
 import { defaultQrMagnification } from './qr.js';
 
 export interface AztecOptions {
@@ -37,14 +38,13 @@ export function encodeAztec(data: Uint8Array, o: AztecOptions): ModuleGrid {
   return sized(size.compact ? 'compact' : 'full', size.layers);
 }
 
-export function renderAztec(field: Field, env: DrawEnv): LabelElement[] {
+export function drawAztec(field: FieldOf<'BO'>, env: DrawEnv, canvas: Canvas): void {
   const { orientation, magnification: magParam, errorControl, menuSymbol: menu, symbolCount: count } = field.args;
-  const mag = num(magParam, defaultQrMagnification(env.dpmm));
+  const mag = magParam ?? defaultQrMagnification(env.dpmm);
   const data = field.data ?? new Uint8Array(0);
-  if (!data.length) return [];
-  if (num(count, 1) > 1) report(env, field, '^BO', 'Structured append is not drawn; one symbol printed', 6, '^BO:append');
-  const d = num(errorControl, 0);
-  const g = tryEncode(env, field, '^BO', () => encodeAztec(data, { errorControl: d, readerInit: menu === 'Y' }));
-  if (!g) return [];
-  return gridElement(field, orientation, g, mag, mag);
+  if (!data.length) return;
+  if (count > 1) report(env, field, '^BO', 'Structured append is not drawn; one symbol printed', 6, '^BO:append');
+  const g = tryEncode(env, field, '^BO', () => encodeAztec(data, { errorControl, readerInit: menu }));
+  if (!g) return;
+  return drawGridField(canvas, field, orientation, g, mag, mag);
 }

@@ -1,11 +1,12 @@
 // ^B4 Code 49: stacked rows 70 modules wide between one-module separator bars; row height is h x module width.
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
-import { drawTextLine, measureTextLine } from '../../text/api.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
+import { drawTextLine, measureTextLine } from '../../text/text-line.js';
 import { barcodeInk, fieldOrientation, placeSymbol } from '../common/frame.js';
 import { byteString, drawGrid, encodeGrid, type ModuleGrid } from './grid.js';
-import { num, tryEncode } from './field.js';
+import { tryEncode } from './field.js';
 
 export interface StackedGrid {
   grid: ModuleGrid;
@@ -35,20 +36,20 @@ export function encodeCode49(text: string): StackedGrid {
   return { grid: { width, height: rows, bits }, separator: Array.from({ length: rows }, (_, y) => y % 2 === 0) };
 }
 
-export function renderCode49(field: Field, env: DrawEnv): LabelElement[] {
+export function drawCode49(field: FieldOf<'B4'>, env: DrawEnv, canvas: Canvas): void {
   const { orientation: orientationParam, rowHeight: h, line } = field.args;
   const text = byteString(field.data);
-  if (!text) return [];
+  if (!text) return;
   const s = tryEncode(env, field, '^B4', () => encodeCode49(text));
-  if (!s) return [];
+  if (!s) return;
   const mw = field.barcode.moduleWidth;
-  const rowHeights = s.separator.map((sep) => (sep ? mw : num(h, field.barcode.height) * mw));
+  const rowHeights = s.separator.map((sep) => (sep ? mw : (h ?? field.barcode.height) * mw));
   const orientation = fieldOrientation(field, orientationParam);
   const width = s.grid.width * mw;
   const height = rowHeights.reduce((a, b) => a + b, 0);
   const frame = placeSymbol(field, width, height, orientation);
   const mode = barcodeInk(field);
-  const els: LabelElement[] = [{ draw: (r) => drawGrid(r, frame, s.grid, mw, rowHeights, mode) }];
+  drawGrid(canvas, frame, s.grid, mw, rowHeights, mode);
   if (line === 'A' || line === 'B') {
     // Interpretation line centred above or below the symbol, in the field's font (upright symbols only).
     const font = { ...field.font, orientation };
@@ -56,8 +57,7 @@ export function renderCode49(field: Field, env: DrawEnv): LabelElement[] {
     if (orientation === 'N') {
       const x = frame.x + Math.round((width - m.width) / 2);
       const y = line === 'A' ? frame.y - m.height : frame.y + height;
-      els.push({ draw: (r) => drawTextLine(r, { text, font, x, y, origin: 'FO', mode, objects: env.objects }) });
+      drawTextLine(canvas, { text, font, x, y, origin: 'FO', mode, objects: env.objects });
     }
   }
-  return els;
 }

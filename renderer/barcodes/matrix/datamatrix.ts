@@ -1,10 +1,11 @@
 // ^BX Data Matrix (ECC 200): square modules of `h` dots, optional fixed size, escape sequences in the data.
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import { byteString, encodeGrid, rawCodewords, type ModuleGrid } from './grid.js';
 import { DM_SIZES, FNC1, dataMatrixSize, encodeDataMatrixData, finishDataMatrix } from './datamatrix-codewords.js';
-import { gridElement, num, report, str, tryEncode } from './field.js';
+import { drawGridField, report, tryEncode } from './field.js';
 
 /**
  * Reads ^BX field data with escape character `esc` (shown as `_`): `_dNNN` a byte by decimal value, `_1` FNC1,
@@ -44,18 +45,16 @@ export function encodeDataMatrix(values: readonly number[], rows: number, column
   return encodeGrid('datamatrix', rawCodewords(codewords), { raw: true, version: `${r}x${c}` });
 }
 
-export function renderDataMatrix(field: Field, env: DrawEnv): LabelElement[] {
+export function drawDataMatrix(field: FieldOf<'BX'>, env: DrawEnv, canvas: Canvas): void {
   const { orientation, moduleSize: h, quality, columns, rows, escape, aspect } = field.args;
-  if (quality !== 200) report(env, field, '^BX', `Quality ${quality ?? 0} (ECC 000-140) is drawn as ECC 200`, 3, `^BX:${quality ?? 0}`);
+  if (quality !== 200) report(env, field, '^BX', `Quality ${quality} (ECC 000-140) is drawn as ECC 200`, 3, `^BX:${quality}`);
   // Escape sequences belong to quality 200 field data (default escape character: underscore).
   const data = byteString(field.data).slice(0, 3072);
-  const values = quality === 200 ? parseDataMatrixData(data, str(escape, '_')) : parseDataMatrixData(data, '');
-  if (!values.length) return [];
-  const r = num(rows, 0);
-  const c = num(columns, 0);
-  const g = tryEncode(env, field, '^BX', () => encodeDataMatrix(values, r, c, aspect === 2));
-  if (!g) return [];
+  const values = quality === 200 ? parseDataMatrixData(data, escape) : parseDataMatrixData(data, '');
+  if (!values.length) return;
+  const g = tryEncode(env, field, '^BX', () => encodeDataMatrix(values, rows, columns, aspect === 2));
+  if (!g) return;
   // Without a module size the ^BY bar height is divided by the rows, rounded, at least one dot.
-  const module = num(h, 0) > 0 ? num(h, 0) : Math.max(1, Math.round(field.barcode.height / g.height));
-  return gridElement(field, orientation, g, module, module);
+  const module = h !== undefined && h > 0 ? h : Math.max(1, Math.round(field.barcode.height / g.height));
+  return drawGridField(canvas, field, orientation, g, module, module);
 }

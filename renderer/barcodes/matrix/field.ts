@@ -1,22 +1,14 @@
-// What every 2D drawer needs from a field: its data as bytes, parameters by position, and one way to report problems.
+// What every 2D drawer needs from a field: one way to report problems, and its module grid placed and drawn.
 
 import { fieldDataSpan } from '../../diagnostics.js';
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
-import type { ParamValue } from '../../zpl/params.js';
+import type { FieldBase, Orientation } from '../../model.js';
+import type { DrawEnv } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import { barcodeInk, fieldOrientation, placeSymbol } from '../common/frame.js';
 import { drawGrid, type ModuleGrid } from './grid.js';
 
-export function num(v: ParamValue, def: number): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : def;
-}
-
-export function str(v: ParamValue, def: string): string {
-  return typeof v === 'string' && v !== '' ? v : def;
-}
-
 /** Logs a problem with a field's symbol at the field's position in the document; `feature` names what this renderer skips or approximates (see Diagnostic.feature). */
-export function report(env: DrawEnv, field: Field, command: string, message: string, param = 0, feature?: string): void {
+export function report(env: DrawEnv, field: FieldBase, command: string, message: string, param = 0, feature?: string): void {
   env.log?.add({ byteIndex: field.at, byteSize: 0, command, param, message, ...(feature !== undefined && { feature }) });
 }
 
@@ -24,7 +16,7 @@ export function report(env: DrawEnv, field: Field, command: string, message: str
  * Runs an encoder; when the data cannot be encoded, logs why against the field data (^FD bytes) and returns
  * undefined (the field prints nothing).
  */
-export function tryEncode<T>(env: DrawEnv, field: Field, command: string, encode: () => T): T | undefined {
+export function tryEncode<T>(env: DrawEnv, field: FieldBase, command: string, encode: () => T): T | undefined {
   try {
     return encode();
   } catch (e) {
@@ -35,13 +27,13 @@ export function tryEncode<T>(env: DrawEnv, field: Field, command: string, encode
   }
 }
 
-/** One element that draws a module grid placed by the field's origin and the given orientation. */
-export function gridElement(field: Field, orientationParam: ParamValue, g: ModuleGrid, moduleWidth: number,
-  moduleHeight: number | readonly number[], offset: { x?: number; y?: number } = {}): LabelElement[] {
+/** Draws a module grid placed by the field's origin and the given orientation. */
+export function drawGridField(canvas: Canvas, field: FieldBase, orientationParam: Orientation | undefined, g: ModuleGrid, moduleWidth: number,
+  moduleHeight: number | readonly number[], offset: { x?: number; y?: number } = {}): void {
   const orientation = fieldOrientation(field, orientationParam);
   const width = g.width * moduleWidth;
   const height = typeof moduleHeight === 'number' ? g.height * moduleHeight : moduleHeight.reduce((s, h) => s + h, 0);
   const frame = placeSymbol({ x: field.x + (offset.x ?? 0), y: field.y + (offset.y ?? 0), origin: field.origin }, width, height, orientation);
   const mode = barcodeInk(field);
-  return [{ draw: (r) => drawGrid(r, frame, g, moduleWidth, moduleHeight, mode) }];
+  drawGrid(canvas, frame, g, moduleWidth, moduleHeight, mode);
 }

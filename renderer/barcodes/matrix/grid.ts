@@ -1,8 +1,8 @@
 // A symbol as a grid of dark/light modules, encoded by bwip-js and drawn by us at whole dots.
 
 import bwipjs from 'bwip-js';
-import type { Canvas } from '../../layout/canvas.js';
-import type { InkMode } from '../../layout/display-list.js';
+import type { Canvas } from '../../display/canvas.js';
+import type { InkMode } from '../../display/display-list.js';
 import { fillFrameRect, type SymbolFrame } from '../common/frame.js';
 import { latin1 } from '../../zpl/params.js';
 

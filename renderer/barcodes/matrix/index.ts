@@ -5,24 +5,26 @@
 // here and handed to bwip-js as raw codewords or bits: pdf417-codewords.ts, datamatrix-codewords.ts,
 // aztec-bits.ts. QR Code has no raw input in bwip-js, so qr-segments.ts and qr-symbol.ts build it whole.
 
-import type { FieldRenderer } from '../../layout/drawer.js';
-import { renderAztec } from './aztec.js';
-import { renderCodablock } from './codablock.js';
-import { renderCode49 } from './code49.js';
-import { renderDataMatrix } from './datamatrix.js';
-import { renderMaxiCode } from './maxicode.js';
-import { renderMicroPdf417, renderPdf417 } from './pdf417.js';
-import { renderQr } from './qr.js';
-import { renderTlc39 } from './tlc39.js';
+import type { DrawerTable } from '../../display/drawer.js';
+import { drawAztec } from './aztec.js';
+import { drawCodablock } from './codablock.js';
+import { drawCode49 } from './code49.js';
+import { drawDataMatrix } from './datamatrix.js';
+import { drawMaxiCode } from './maxicode.js';
+import { drawMicroPdf417, drawPdf417 } from './pdf417.js';
+import { drawQr } from './qr.js';
+import { drawTlc39 } from './tlc39.js';
 
-export const matrixRenderers: Record<string, FieldRenderer> = {
-  BQ: renderQr,
-  BX: renderDataMatrix,
-  B7: renderPdf417,
-  BF: renderMicroPdf417,
-  BO: renderAztec,
-  BD: renderMaxiCode,
-  BB: renderCodablock,
-  B4: renderCode49,
-  BT: renderTlc39,
+export type MatrixKind = 'BQ' | 'BX' | 'B7' | 'BF' | 'BO' | 'BD' | 'BB' | 'B4' | 'BT';
+
+export const matrixDrawers: DrawerTable<MatrixKind> = {
+  BQ: drawQr,
+  BX: drawDataMatrix,
+  B7: drawPdf417,
+  BF: drawMicroPdf417,
+  BO: drawAztec,
+  BD: drawMaxiCode,
+  BB: drawCodablock,
+  B4: drawCode49,
+  BT: drawTlc39,
 };

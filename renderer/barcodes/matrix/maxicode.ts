@@ -1,12 +1,13 @@
 // ^BD MaxiCode: 33 rows of 30 hexagons around a bullseye, drawn at the legacy renderer's fixed size.
 // Modes 2 and 3 carry a structured carrier message: class of service, country and postal code lead ^FD.
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import bwipjs from 'bwip-js';
 import { barcodeInk, fillFrameRect, placeSymbol } from '../common/frame.js';
 import { byteString } from './grid.js';
-import { num, tryEncode } from './field.js';
+import { tryEncode } from './field.js';
 
 const GS = '\x1d';
 const HEADER = /^\[\)>\x1e01\x1d\d\d/;
@@ -79,29 +80,24 @@ export function maxiCodeBitmap(dark: Set<number>, dpmm: number): { width: number
   return { width, height, bits };
 }
 
-export function renderMaxiCode(field: Field, env: DrawEnv): LabelElement[] {
-  const { mode: modeParam, symbolNumber, symbolCount } = field.args;
-  const mode = num(modeParam, 2);
+export function drawMaxiCode(field: FieldOf<'BD'>, env: DrawEnv, canvas: Canvas): void {
+  const { mode, symbolNumber, symbolCount } = field.args;
   const data = byteString(field.data);
-  if (!data) return [];
-  const append = { n: Math.min(num(symbolNumber, 1), num(symbolCount, 1)), t: num(symbolCount, 1) };
+  if (!data) return;
+  const append = { n: Math.min(symbolNumber, symbolCount), t: symbolCount };
   const dark = tryEncode(env, field, '^BD', () => encodeMaxiCode(mode, data, append));
-  if (!dark) return [];
+  if (!dark) return;
   const bmp = maxiCodeBitmap(dark, env.dpmm);
   const frame = placeSymbol(field, bmp.width, bmp.height, 'N');
   const ink = barcodeInk(field);
-  return [{
-    draw: (r) => {
-      for (let y = 0; y < bmp.height; y++) {
-        let x = 0;
-        while (x < bmp.width) {
-          if (!bmp.bits[y * bmp.width + x]) { x++; continue; }
-          let e = x + 1;
-          while (e < bmp.width && bmp.bits[y * bmp.width + e]) e++;
-          fillFrameRect(r, frame, x, y, e - x, 1, ink);
-          x = e;
-        }
-      }
-    },
-  }];
+  for (let y = 0; y < bmp.height; y++) {
+    let x = 0;
+    while (x < bmp.width) {
+      if (!bmp.bits[y * bmp.width + x]) { x++; continue; }
+      let e = x + 1;
+      while (e < bmp.width && bmp.bits[y * bmp.width + e]) e++;
+      fillFrameRect(canvas, frame, x, y, e - x, 1, ink);
+      x = e;
+    }
+  }
 }

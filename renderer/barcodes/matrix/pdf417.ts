@@ -1,10 +1,11 @@
 // ^B7 PDF417 and ^BF MicroPDF417: stacked rows of `h` dots, modules ^BY wide.
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import { encodeGrid, rawCodewords, type ModuleGrid } from './grid.js';
 import { pdf417DataCodewords } from './pdf417-codewords.js';
-import { gridElement, num, tryEncode } from './field.js';
+import { drawGridField, tryEncode } from './field.js';
 
 export interface Pdf417Options {
   security: number;
@@ -51,15 +52,15 @@ export function encodePdf417(data: Uint8Array, o: Pdf417Options): ModuleGrid {
   return encodeGrid(bcid, text, base);
 }
 
-export function renderPdf417(field: Field, env: DrawEnv): LabelElement[] {
+export function drawPdf417(field: FieldOf<'B7'>, env: DrawEnv, canvas: Canvas): void {
   const { orientation, rowHeight: h, security, columns, rows, truncate } = field.args;
   const data = field.data ?? new Uint8Array(0);
-  if (!data.length) return [];
-  const o: Pdf417Options = { security: num(security, 0), columns: num(columns, 0), rows: num(rows, 0), truncate: truncate === 'Y' };
+  if (!data.length) return;
+  const o: Pdf417Options = { security, columns, rows, truncate };
   if (o.rows && o.rows < 3) o.rows = 3;
   const g = tryEncode(env, field, '^B7', () => encodePdf417(data, o));
-  if (!g) return [];
-  return gridElement(field, orientation, g, field.barcode.moduleWidth, num(h, field.barcode.height));
+  if (!g) return;
+  return drawGridField(canvas, field, orientation, g, field.barcode.moduleWidth, h ?? field.barcode.height);
 }
 
 /** ^BF modes 0..33: data columns and rows of the MicroPDF417 symbol (ZPL II guide table). */
@@ -77,13 +78,13 @@ export function encodeMicroPdf417(data: Uint8Array, mode: number): ModuleGrid {
   return encodeMicroPdf417Columns(data, columns, rows);
 }
 
-export function renderMicroPdf417(field: Field, env: DrawEnv): LabelElement[] {
+export function drawMicroPdf417(field: FieldOf<'BF'>, env: DrawEnv, canvas: Canvas): void {
   const { orientation, rowHeight: h, mode } = field.args;
   const data = field.data ?? new Uint8Array(0);
-  if (!data.length) return [];
-  const g = tryEncode(env, field, '^BF', () => encodeMicroPdf417(data, num(mode, 0)));
-  if (!g) return [];
-  return gridElement(field, orientation, g, field.barcode.moduleWidth, num(h, field.barcode.height));
+  if (!data.length) return;
+  const g = tryEncode(env, field, '^BF', () => encodeMicroPdf417(data, mode));
+  if (!g) return;
+  return drawGridField(canvas, field, orientation, g, field.barcode.moduleWidth, h ?? field.barcode.height);
 }
 
 /**

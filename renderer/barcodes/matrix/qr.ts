@@ -2,12 +2,13 @@
 // The symbol is built here rather than by bwip-js: the legacy renderer segments the data its own way (see
 // qr-segments.ts) and bwip-js takes no raw QR input.
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import { byteString, type ModuleGrid } from './grid.js';
 import { planQr, qrDataCodewords, type QrLevel } from './qr-segments.js';
 import { interleave, qrSymbol } from './qr-symbol.js';
-import { gridElement, num, report, tryEncode } from './field.js';
+import { drawGridField, report, tryEncode } from './field.js';
 
 export type { QrLevel };
 
@@ -135,19 +136,19 @@ export function encodeQr(q: QrData): ModuleGrid {
   return best!;
 }
 
-export function renderQr(field: Field, env: DrawEnv): LabelElement[] {
+export function drawQr(field: FieldOf<'BQ'>, env: DrawEnv, canvas: Canvas): void {
   const { model, magnification: magParam } = field.args;
-  const mag = Math.min(num(magParam, defaultQrMagnification(env.dpmm)), largestMagnification(env));
+  const mag = Math.min(magParam ?? defaultQrMagnification(env.dpmm), largestMagnification(env));
   if (model === 1) report(env, field, '^BQ', 'QR Model 1 is drawn as Model 2', 2, '^BQ:1');
   const data = parseQrData(byteString(field.data));
   if (!data.text) {
     report(env, field, '^BQ', 'No QR Code data; field not printed');
-    return [];
+    return;
   }
   const g = tryEncode(env, field, '^BQ', () => encodeQr(data));
-  if (!g) return [];
+  if (!g) return;
   // The legacy renderer drops ^FO symbols by the ^BY bar height, and lifts ^FT symbols above their baseline.
   const version = (g.width - 17) / 4;
   const offset = field.origin === 'FT' ? { y: g.height * mag - (8 * version + 16) * mag } : { y: field.barcode.height };
-  return gridElement(field, 'N', g, mag, mag, offset);
+  return drawGridField(canvas, field, 'N', g, mag, mag, offset);
 }

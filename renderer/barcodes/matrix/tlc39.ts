@@ -2,13 +2,14 @@
 // number and additional data (everything after the comma that must follow the ECI number) printed directly
 // above it, left edges aligned. Without that comma only the Code 39 part prints.
 
-import type { Field } from '../../model.js';
-import type { DrawEnv, LabelElement } from '../../layout/drawer.js';
+import type { FieldOf } from '../../model.js';
+import type { DrawEnv } from '../../display/drawer.js';
+import type { Canvas } from '../../display/canvas.js';
 import bwipjs from 'bwip-js';
 import { barsFromRuns, drawBars, narrowWideToDots } from '../common/bars.js';
 import { barcodeInk, fieldOrientation, fillFrameRect, placeSymbol } from '../common/frame.js';
 import { byteString, type ModuleGrid } from './grid.js';
-import { num, tryEncode } from './field.js';
+import { tryEncode } from './field.js';
 import { encodeMicroPdf417Columns } from './pdf417.js';
 
 export interface Tlc39Parts {
@@ -38,20 +39,20 @@ function code39Elements(text: string): number[] {
   return out[0].sbs;
 }
 
-export function renderTlc39(field: Field, env: DrawEnv): LabelElement[] {
+export function drawTlc39(field: FieldOf<'BT'>, env: DrawEnv, canvas: Canvas): void {
   const { orientation: orientationParam, code39Width: w1, code39Ratio: r1, code39Height: h1, pdfWidth: w2, pdfRowHeight: h2 } = field.args;
   const parts = splitTlc39(byteString(field.data));
-  if (!parts.eci) return [];
+  if (!parts.eci) return;
   const encoded = tryEncode(env, field, '^BT', () => ({
     elements: code39Elements(parts.eci),
     micro: parts.micro ? encodeMicroPdf417Columns(Uint8Array.from(parts.micro, (c) => c.charCodeAt(0)), 4, tlcMicroRows(parts.micro.length)) : undefined,
   }));
-  if (!encoded) return [];
-  const narrow = num(w1, byDensity(env.dpmm, 2, 2, 4));
-  const linearHeight = num(h1, byDensity(env.dpmm, 40, 60, 120));
-  const runs = narrowWideToDots(encoded.elements, narrow, num(r1, 2), (e) => e > 1);
-  const pdfModule = num(w2, byDensity(env.dpmm, 2, 2, 4));
-  const pdfRow = num(h2, byDensity(env.dpmm, 4, 4, 8));
+  if (!encoded) return;
+  const narrow = w1 ?? byDensity(env.dpmm, 2, 2, 4);
+  const linearHeight = h1 ?? byDensity(env.dpmm, 40, 60, 120);
+  const runs = narrowWideToDots(encoded.elements, narrow, r1, (e) => e > 1);
+  const pdfModule = w2 ?? byDensity(env.dpmm, 2, 2, 4);
+  const pdfRow = h2 ?? byDensity(env.dpmm, 4, 4, 8);
   const micro: ModuleGrid | undefined = encoded.micro;
   const microHeight = micro ? micro.height * pdfRow : 0;
   const { bars, width: linearWidth } = barsFromRuns(runs, microHeight, linearHeight);
@@ -59,15 +60,11 @@ export function renderTlc39(field: Field, env: DrawEnv): LabelElement[] {
   const orientation = fieldOrientation(field, orientationParam);
   const frame = placeSymbol(field, width, microHeight + linearHeight, orientation);
   const mode = barcodeInk(field);
-  return [{
-    draw: (r) => {
-      drawBars(r, frame, bars, mode);
-      if (!micro) return;
-      for (let y = 0; y < micro.height; y++) {
-        for (let x = 0; x < micro.width; x++) {
-          if (micro.bits[y * micro.width + x]) fillFrameRect(r, frame, x * pdfModule, y * pdfRow, pdfModule, pdfRow, mode);
-        }
-      }
-    },
-  }];
+  drawBars(canvas, frame, bars, mode);
+  if (!micro) return;
+  for (let y = 0; y < micro.height; y++) {
+    for (let x = 0; x < micro.width; x++) {
+      if (micro.bits[y * micro.width + x]) fillFrameRect(canvas, frame, x * pdfModule, y * pdfRow, pdfModule, pdfRow, mode);
+    }
+  }
 }

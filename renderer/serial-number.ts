@@ -1,5 +1,5 @@
 // ^SN / ^SF serialisation: the data a field prints on copy `copy` (0-based) of a ^PQ run.
-// Text and barcode drawers call `fieldData(field, env.copy)` instead of reading `field.data` directly.
+// The layout hands each drawer its copy's own data (`fieldData(field, copy)`), so no drawer reads `field.serial`.
 
 import type { Field } from './model.js';
 

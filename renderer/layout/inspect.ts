@@ -5,7 +5,7 @@
 import type { Dpmm } from '../api.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { checkIndex, openDocument, type DocumentHooks, type LaidOutDocument } from './document.js';
-import type { BitmapElement, Box, DisplayElement, DisplayList, OutputKind, PrintArea, Span } from './display-list.js';
+import type { BitmapElement, Box, DisplayElement, DisplayList, OutputKind, PrintArea, Span } from '../display/display-list.js';
 
 export interface LayoutOptions {
   dpmm: Dpmm;

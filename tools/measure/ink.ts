@@ -74,7 +74,7 @@ export function flatPeriod(colSum: Float64Array, xs: [number, number]): number |
 
 /** Reference PNGs decoded as the fidelity score decodes them (compare/png.ts, jimp). */
 export async function decodeReference(png: Buffer): Promise<Gray> {
-  const { decodeGreyPng } = await import('../../../compare/png.js');
+  const { decodeGreyPng } = await import('../../compare/png.js');
   const { width, height, grey } = await decodeGreyPng(png);
   return { width, height, gray: grey };
 }

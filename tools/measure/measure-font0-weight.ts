@@ -1,5 +1,5 @@
 // Measures how heavy and where font 0 text at large sizes is against the legacy renderer's reference PNGs.
-// Run after `tsc`: node dist/renderer/fonts/measure/measure-font0-weight.js [--min-height 60] [--all] [manifest.json]
+// Run after `tsc`: node dist/tools/measure/measure-font0-weight.js [--min-height 60] [--all] [manifest.json]
 // Decodes the reference PNGs with compare/png.ts at measure time only (never at render time).
 //
 // Every upright ^A0 glyph run of at least --min-height dots whose box no other element touches is compared window by
@@ -10,9 +10,9 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { layout } from '../../layout/api.js';
-import { render } from '../../render.js';
-import type { Dpmm } from '../../api.js';
+import { layout } from '../../renderer/layout/inspect.js';
+import { render } from '../../renderer/render.js';
+import type { Dpmm } from '../../renderer/api.js';
 import { decodeReference, ink, type Gray } from './ink.js';
 
 interface Case { id: string; zpl: string; png?: string; group: string; dpmm: Dpmm; widthIn: number; heightIn: number; index?: number; referenceCrop?: { width: number; height: number } }
@@ -59,7 +59,7 @@ const args = process.argv.slice(2);
 const flag = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args.splice(i, 2)[1] : undefined; };
 const minHeight = Number(flag('--min-height') ?? 60);
 const all = args.includes('--all') ? (args.splice(args.indexOf('--all'), 1), true) : false;
-const manifest = args[0] ?? path.resolve(import.meta.dirname, '../../../../corpus/manifest.json');
+const manifest = args[0] ?? path.resolve(import.meta.dirname, '../../../corpus/manifest.json');
 const base = path.dirname(manifest);
 const cases = (JSON.parse(readFileSync(manifest, 'utf8')) as Case[]).filter((c) => c.png);
 

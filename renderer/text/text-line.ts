@@ -1,8 +1,8 @@
 // Text drawing for other families (barcode interpretation lines): one line of text in a given font.
 
 import type { FontSelection, StoredObject } from '../model.js';
-import type { Canvas } from '../layout/canvas.js';
-import type { InkMode } from '../layout/display-list.js';
+import type { Canvas } from '../display/canvas.js';
+import type { InkMode } from '../display/display-list.js';
 import { resolveFace } from '../fonts/resolve.js';
 import { boxFrame, codePoints, drawRun, pointFrame, runWidth } from './line.js';
 

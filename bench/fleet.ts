@@ -1,0 +1,247 @@
+// `npm run fleet`: a fleet on loopback. Redis (a Sentinel setup by default, or a 3-master Cluster) from Debian's
+// redis-server, N replicas of the standalone server, and HAProxy (Debian's haproxy) health-checking /readyz in front.
+// Bounded load goes through HAProxy while every replica is restarted in turn (SIGTERM, then started again) and,
+// under Sentinel, the Redis master is killed. Prints requests served, failures by kind, the time to recovery of
+// each disruption, and whether a pages-per-day limit held exactly across the replicas.
+// Options: --replicas=N (3), --redis=sentinel|cluster (sentinel), --concurrency=N (8), --limit=N (pages/day, 40).
+// Not a test: the figures move with the machine. Needs redis-server, redis-cli and haproxy (apt-get install -y haproxy).
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { freePort } from './http.js';
+
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const REPLICAS = Number(args.get('replicas') ?? 3);
+const REDIS = (args.get('redis') ?? 'sentinel') as 'sentinel' | 'cluster';
+const CONCURRENCY = Number(args.get('concurrency') ?? 8);
+const LIMIT = Number(args.get('limit') ?? 40);
+const SHUTDOWN_DELAY_MS = 2000;
+const SCRIPT = new URL('../../.ci/redis-fleet.sh', import.meta.url).pathname;
+const LABEL = '/compatibility/legacy/v1/printers/8dpmm/labels/2x1/0';
+const ZPL = '^XA^FO20,20^GB200,100,4^FS^FO30,40^A0N,30,30^FDfleet^FS^XZ';
+const KEY = 'zpl_fleet_load_key';
+const LIMITED_KEY = 'zpl_fleet_limited_key';
+
+const dir = mkdtempSync(join(tmpdir(), 'zpl-fleet-'));
+const started: ChildProcess[] = [];
+const say = (line: string): void => console.log(line);
+
+function need(command: string, hint: string): void {
+  if (spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0) {
+    console.error(`ERROR: ${command} is not installed (${hint})`);
+    process.exit(1);
+  }
+}
+
+/** Polls `check` every 100 ms until true; false after `ms` (every wait is bounded). */
+async function until(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await Promise.resolve().then(check).catch(() => false)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+interface Answer { at: number; status: number; kind: string }
+
+/** One POST through HAProxy (kept-alive connections, as a real client pool would). */
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY + 4 });
+function post(port: number, key: string): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = http.request({ host: '127.0.0.1', port, path: LABEL, method: 'POST', agent,
+      headers: { 'X-API-Key': key, Accept: 'image/png', 'Content-Type': 'text/plain' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const status = res.statusCode!;
+        let kind = String(status);
+        if (status !== 200) {
+          const text = Buffer.concat(chunks).toString();
+          const error = /"error":"([a-z_]+)"/.exec(text)?.[1];
+          kind = `${status} ${error ?? (/haproxy|<html>/i.test(text) ? 'from HAProxy' : text.slice(0, 40).trim())}`;
+        }
+        resolve({ at: Date.now(), status, kind });
+      });
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve({ at: Date.now(), status: 0, kind: `connection ${err.code ?? err.message}` }));
+    req.end(ZPL);
+  });
+}
+
+interface Replica { name: string; port: number; child?: ChildProcess }
+
+function startReplica(replica: Replica, env: Record<string, string>): Promise<void> {
+  const child = spawn(process.execPath, [new URL('../examples/server.js', import.meta.url).pathname], {
+    env: { ...process.env, ...env, PORT: String(replica.port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  replica.child = child;
+  const lines: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (l) => lines.push(l));
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('listening on ')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${replica.name} exited with ${code}: ${lines.slice(-3).join(' | ')}`)));
+  });
+}
+
+function stopReplica(replica: Replica): Promise<void> {
+  const child = replica.child!;
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** HAProxy's view of one server (UP, DOWN, ...), from its stats socket. */
+function haproxyState(socket: string, server: string): Promise<string> {
+  return new Promise((resolve) => {
+    const conn = net.connect(socket);
+    let text = '';
+    conn.on('data', (d) => { text += d.toString(); });
+    conn.on('end', () => resolve(text.split('\n').find((l) => l.startsWith(`replicas,${server},`))?.split(',')[17] ?? 'unknown'));
+    conn.on('error', () => resolve('unknown'));
+    conn.end('show stat\n');
+  });
+}
+
+function haproxyConfig(front: number, replicas: Replica[], socket: string): string {
+  return `global
+  maxconn 2000
+  stats socket ${socket} mode 600 level admin
+defaults
+  mode http
+  timeout connect 1s
+  timeout client 30s
+  timeout server 30s
+  retries 3
+  option redispatch
+  retry-on conn-failure empty-response
+frontend api
+  bind 127.0.0.1:${front}
+  default_backend replicas
+backend replicas
+  balance roundrobin
+  option httpchk GET /readyz
+  http-check expect status 200
+  default-server inter 250 fall 2 rise 2
+${replicas.map((r) => `  server ${r.name} 127.0.0.1:${r.port} check`).join('\n')}
+`;
+}
+
+/** Ms from each disruption until its last failure (0: none), counting failures up to the next disruption. */
+function recoveries(answers: Answer[], events: { name: string; at: number }[]): { name: string; failures: number; ms: number }[] {
+  return events.map((event, i) => {
+    const end = events[i + 1]?.at ?? Infinity;
+    const failed = answers.filter((a) => a.at >= event.at && a.at < end && a.status !== 200);
+    return { name: event.name, failures: failed.length, ms: failed.length === 0 ? 0 : failed[failed.length - 1]!.at - event.at };
+  });
+}
+
+async function main(): Promise<void> {
+  need('redis-server', 'apt-get install -y redis-server');
+  need('redis-cli', 'apt-get install -y redis-tools');
+  need('haproxy', 'apt-get install -y haproxy');
+  const base = 21_000 + Math.floor(Math.random() * 8_000);
+  const setup = spawnSync('bash', [SCRIPT, REDIS, join(dir, 'redis'), String(base)], { encoding: 'utf8' });
+  if (setup.status !== 0) throw new Error(`Redis ${REDIS} did not start: ${setup.stderr}`);
+  const nodes = setup.stdout.trim().split(' ')[1]!;
+  say(`Redis ${REDIS}: ${nodes}`);
+  const keysFile = join(dir, 'keys.json');
+  writeFileSync(keysFile, JSON.stringify([
+    { key: KEY, scope: 'all' },
+    { key: LIMITED_KEY, scope: 'all', pagesPerDay: LIMIT },
+  ]));
+  const env = {
+    ...(REDIS === 'cluster' ? { REDIS_CLUSTER_NODES: nodes } : { REDIS_SENTINELS: nodes }),
+    API_KEYS_FILE: keysFile, RENDER_THREADS: '1', LOG_LEVEL: 'error', SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+  };
+  const replicas: Replica[] = [];
+  for (let i = 0; i < REPLICAS; i++) replicas.push({ name: `r${i}`, port: await freePort() });
+  await Promise.all(replicas.map((r) => startReplica(r, env)));
+  const front = await freePort();
+  const socket = join(dir, 'haproxy.sock');
+  writeFileSync(join(dir, 'haproxy.cfg'), haproxyConfig(front, replicas, socket));
+  const haproxy = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  started.push(haproxy);
+  const allUp = async (): Promise<boolean> => (await Promise.all(replicas.map((r) => haproxyState(socket, r.name)))).every((s) => s === 'UP');
+  if (!(await until(allUp, 60_000))) throw new Error('HAProxy never saw every replica UP');
+  say(`${REPLICAS} replicas behind HAProxy on 127.0.0.1:${front} (health check GET /readyz)`);
+
+  // Load: CONCURRENCY clients, each one request at a time, until the disruptions are over.
+  const answers: Answer[] = [];
+  let running = true;
+  const clients = Array.from({ length: CONCURRENCY }, async () => {
+    while (running) answers.push(await post(front, KEY));
+  });
+  await until(() => answers.length >= 50, 60_000);
+
+  const events: { name: string; at: number }[] = [];
+  for (const replica of replicas) {
+    events.push({ name: `restart ${replica.name}`, at: Date.now() });
+    await stopReplica(replica);
+    await startReplica(replica, env);
+    if (!(await until(async () => (await haproxyState(socket, replica.name)) === 'UP', 60_000))) say(`warning: ${replica.name} not UP again`);
+  }
+  if (REDIS === 'sentinel') {
+    const [host, port] = nodes.split(',')[0]!.split(':');
+    const master = spawnSync('redis-cli', ['-h', host!, '-p', port!, 'sentinel', 'get-master-addr-by-name', 'mymaster'], { encoding: 'utf8' })
+      .stdout.trim().split('\n');
+    events.push({ name: `kill Redis master :${master[1]}`, at: Date.now() });
+    spawnSync('sh', ['-c', `kill -9 $(cat ${join(dir, 'redis', `redis-${master[1]}.pid`)})`]);
+    const newMaster = (): boolean => spawnSync('redis-cli', ['-h', host!, '-p', port!, 'sentinel', 'get-master-addr-by-name', 'mymaster'],
+      { encoding: 'utf8' }).stdout.trim().split('\n')[1] !== master[1];
+    await until(newMaster, 60_000);
+    // Recovered once 50 answers in a row are 200 (bounded: 60 s).
+    await until(() => {
+      const since = answers.filter((a) => a.at > events[events.length - 1]!.at);
+      const last = since.map((a) => a.status).lastIndexOf(since.find((a) => a.status !== 200)?.status ?? -1);
+      return since.length - (last < 0 ? 0 : last + 1) >= 50;
+    }, 60_000);
+  }
+  const settleFrom = answers.length;
+  await until(() => answers.length >= settleFrom + 50, 30_000);
+  running = false;
+  await Promise.all(clients);
+
+  // The limit: LIMIT + 20 single-label requests spread over the replicas by HAProxy, 8 at a time.
+  const limited: Answer[] = [];
+  const queue = Array.from({ length: LIMIT + 20 }, (_, i) => i);
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (queue.shift() !== undefined) limited.push(await post(front, LIMITED_KEY));
+  }));
+
+  const byKind = new Map<string, number>();
+  for (const a of answers) if (a.status !== 200) byKind.set(a.kind, (byKind.get(a.kind) ?? 0) + 1);
+  const served = answers.filter((a) => a.status === 200).length;
+  say('');
+  say(`| figure | value |\n| --- | --- |`);
+  say(`| requests | ${answers.length} |`);
+  say(`| served (200) | ${served} |`);
+  say(`| failed | ${answers.length - served}${[...byKind].map(([k, n]) => `; ${k}: ${n}`).join('')} |`);
+  for (const r of recoveries(answers, events)) say(`| ${r.name} | ${r.failures} failed, recovered after ${(r.ms / 1000).toFixed(1)} s |`);
+  const granted = limited.filter((a) => a.status === 200).length;
+  const refused = limited.filter((a) => a.status === 429).length;
+  say(`| pagesPerDay ${LIMIT} across ${REPLICAS} replicas | ${granted} granted, ${refused} refused (429), ${limited.length - granted - refused} other: ${granted === LIMIT ? 'held exactly' : 'NOT exact'} |`);
+}
+
+async function cleanUp(): Promise<void> {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  spawnSync('bash', [SCRIPT, 'stop', join(dir, 'redis')]);
+  // Servers write their last log lines as they go: try again for a moment.
+  await until(() => { rmSync(dir, { recursive: true, force: true }); return true; }, 5_000);
+}
+
+main().then(cleanUp, async (err: unknown) => {
+  console.error(`ERROR: ${(err as Error).message}`);
+  await cleanUp();
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+// Every kind of field and the parameter table of the command that makes it: the hand-off from the interpreter to
+// the drawers. A field of kind K carries `ArgsOf` its table, so each drawer reads its parameters typed, by name.
+// Orientations and heights left undefined default to ^FW and ^BY when drawn; ^GB/^GC/^GE/^GD lengths arrive in dots.
+
+import { float, int, length, oneOf, orientation, text, yesNo, type ArgsOf, type ParamSpec } from '../zpl/params.js';
+
+// Heights are read as decimals: the legacy renderer rounds `186.966` to 187 dots.
+const height = () => float('height', 1, 32000);
+const line = (def: 'Y' | 'N' = 'Y') => yesNo('line', def);
+const above = (def: 'Y' | 'N' = 'N') => yesNo('lineAbove', def);
+const color = () => oneOf('color', 'BW', 'B');
+const byteCount = <N extends string>(name: N) => int(name, 0, 99999999);
+/** A box side: at least the border thickness, which is also its value when absent (ZPL II guide, ^GB). */
+const side = <N extends string>(name: N): ParamSpec<N, number | undefined> => ({ name, kind: 'float', max: 32000, atLeast: 'thickness', length: true });
+const objectPath = () => text('name');
+
+// The guide says 1 to 10, but the legacy service draws ^BQN,2,12 with 12-dot modules: larger values are honoured
+// (the drawer bounds them by the label).
+const QR_MAX_MAGNIFICATION = 100;
+
+const aztec = [
+  orientation(),
+  int('magnification', 1, 10),
+  yesNo('extendedChannel', 'N'),
+  int('errorControl', 0, 300, 0),
+  yesNo('menuSymbol', 'N'),
+  int('symbolCount', 1, 26, 1),
+  text('structuredAppendId'),
+];
+
+export const FIELD_PARAMS = {
+  /** ^FD text in the field's font: no parameters of its own. */
+  text: [],
+
+  // Linear barcodes (renderer/barcodes/linear).
+  BC: [orientation(), height(), line(), above(), yesNo('checkDigit', 'N'), oneOf('mode', 'NUAD', 'N')],
+  B3: [orientation(), yesNo('mod43', 'N'), height(), line(), above()],
+  BL: [orientation(), height(), above()],
+  BA: [orientation(), height(), line(), above(), yesNo('checkDigit', 'N')],
+  B2: [orientation(), height(), line(), above(), yesNo('mod10', 'N')],
+  BI: [orientation(), height(), line(), above()],
+  BJ: [orientation(), height(), line(), above()],
+  BK: [orientation(), yesNo('checkDigit', 'N'), height(), line(), above(), oneOf('start', 'ABCD', 'A'), oneOf('stop', 'ABCD', 'A')],
+  B1: [orientation(), yesNo('oneCheckDigit', 'N'), height(), line(), above()],
+  BM: [orientation(), oneOf('checkDigits', 'ABCD', 'B'), height(), line(), above(), yesNo('lineCheckDigit', 'N')],
+  BP: [orientation(), yesNo('lineCheckDigit', 'N'), height(), line(), above()],
+  BE: [orientation(), height(), line(), above()],
+  B8: [orientation(), height(), line(), above()],
+  BU: [orientation(), height(), line(), above(), yesNo('lineCheckDigit', 'Y')],
+  B9: [orientation(), height(), line(), above(), yesNo('lineCheckDigit', 'Y')],
+  BS: [orientation(), height(), line(), above('Y')],
+  BZ: [orientation(), height(), line('N'), above(), int('type', 0, 3, 0)],
+  B5: [orientation(), height(), line('N'), above()],
+  BR: [orientation(), int('type', 1, 12, 1), int('magnification', 1, 10), int('separatorHeight', 1, 2, 1), int('height', 1, 32000, 25), int('segmentWidth', 2, 22, 22)],
+
+  // Two-dimensional and stacked barcodes (renderer/barcodes/matrix).
+  // ^BQ a,b,c,d,e: orientation (N only), model, magnification, error correction, mask
+  BQ: [oneOf('orientation', 'N', 'N'), int('model', 1, 2, 2), int('magnification', 1, QR_MAX_MAGNIFICATION), oneOf('errorCorrection', 'HQML', 'Q'), int('mask', 0, 7, 7)],
+  // ^BX o,h,s,c,r,f,g,a: orientation, module size, quality, columns, rows, format id, escape character, aspect ratio
+  BX: [orientation(), int('moduleSize', 1, 9999), int('quality', 0, 200, 0), int('columns', 0, 144, 0), int('rows', 0, 144, 0),
+    int('format', 0, 6, 6), text('escape', '_'), int('aspect', 1, 2, 1)],
+  // ^B7 o,h,s,c,r,t: orientation, row height, security level, columns, rows, truncate
+  B7: [orientation(), int('rowHeight', 1, 32000), int('security', 0, 8, 0), int('columns', 0, 30, 0), int('rows', 0, 90, 0), yesNo('truncate', 'N')],
+  // ^BF o,h,m: orientation, row height, mode (size variant)
+  BF: [orientation(), int('rowHeight', 1, 9999), int('mode', 0, 33, 0)],
+  // ^BO / ^B0 a,b,c,d,e,f,g: orientation, magnification, ECI, error control and size, menu, structured append count and id
+  BO: aztec,
+  // ^BD m,n,t: mode, symbol number, total symbols
+  BD: [int('mode', 2, 6, 2), int('symbolNumber', 1, 8, 1), int('symbolCount', 1, 8, 1)],
+  // ^BB o,h,s,c,r,m: orientation, row height, security, characters per row, rows, mode
+  BB: [orientation(), int('rowHeight', 2, 32000, 8), yesNo('security', 'Y'), int('columns', 2, 62), int('rows', 1, 22), oneOf('mode', 'AEF', 'F')],
+  // ^B4 o,h,f,m: orientation, row height multiplier, interpretation line, starting mode
+  B4: [orientation(), int('rowHeight', 1, 32000), oneOf('line', 'NAB', 'N'), oneOf('startMode', '012345A', 'A')],
+  // ^BT o,w1,r1,h1,w2,h2: orientation, Code 39 module width, ratio, height, MicroPDF417 module width, row height
+  BT: [orientation(), int('code39Width', 1, 10), float('code39Ratio', 2, 3, 2), int('code39Height', 1, 9999), int('pdfWidth', 1, 10), int('pdfRowHeight', 1, 255)],
+
+  // Graphics (renderer/graphics).
+  // Thickness is read first: the legacy linter warns about it before width and height.
+  GB: [side('width'), side('height'), length('thickness', 1, 32000, 1), color(), int('rounding', 0, 8, 0)],
+  // The guide gives ^GC/^GE thickness 2..4095 with a default of 1; 1 stays valid (the printer draws 1-dot outlines).
+  GC: [length('diameter', 3, 4095, 3), length('thickness', 1, 4095, 1), color()],
+  GE: [length('width', 3, 4095), length('height', 3, 4095), length('thickness', 1, 4095, 1), color()],
+  GD: [length('width', 3, 32000), length('height', 3, 32000), length('thickness', 1, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')],
+  GS: [orientation(), int('height', 1, 32000), int('width', 1, 32000)],
+  GF: [oneOf('format', 'ABC', 'A'), byteCount('binaryCount'), byteCount('graphicCount'), int('rowBytes', 1, 99999), text('data')],
+  XG: [objectPath(), int('magnificationX', 1, 10, 1), int('magnificationY', 1, 10, 1)],
+  IM: [objectPath()],
+} as const satisfies Record<string, readonly ParamSpec[]>;
+
+export type FieldKind = keyof typeof FIELD_PARAMS;
+
+/** Each field kind's arguments, by parameter name. */
+export type FieldArgs = { [K in FieldKind]: ArgsOf<(typeof FIELD_PARAMS)[K]> };
+
+/** The command that decides how a field is drawn, with its arguments. */
+export type FieldCommand = { [K in FieldKind]: { kind: K; args: FieldArgs[K] } }[FieldKind];
+
+/** A field command of kind `kind` (the one place a kind meets its arguments' type). */
+export function fieldCommand<K extends FieldKind>(kind: K, args: ArgsOf<(typeof FIELD_PARAMS)[K]>): FieldCommand {
+  return { kind, args } as FieldCommand;
+}
