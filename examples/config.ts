@@ -13,7 +13,7 @@ export interface ServerConfig {
   host: string;
   apiKeysFile?: string;
   redisUrl?: string;
-  upstream: { mode: UpstreamMode; url?: string; apiKey?: string; timeoutMs?: number };
+  upstream: { mode: UpstreamMode; url?: string; apiKey?: string; timeoutMs?: number; maxBodyBytes?: number };
   shadow: { sampleRate?: number; storeDir?: string };
   /** pino level of the JSON log lines on standard output. */
   logLevel: LevelWithSilent;
@@ -109,6 +109,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     throw new Error(`UPSTREAM_MODE=${upstreamMode} needs UPSTREAM_URL (the legacy service's base URL, before /printers/...)`);
   }
   const timeoutMs = optionalNumber(env, 'UPSTREAM_TIMEOUT_MS', (n) => n > 0, 'a whole number of milliseconds above 0');
+  const upstreamMaxBodyBytes = optionalNumber(env, 'UPSTREAM_MAX_BODY_BYTES', (n) => n > 0, 'a whole number of bytes above 0');
   const sampleRate = optionalShare(env, 'SHADOW_SAMPLE_RATE');
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -146,6 +147,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
       ...(upstreamUrl ? { url: upstreamUrl } : {}),
       ...(env.UPSTREAM_API_KEY ? { apiKey: env.UPSTREAM_API_KEY } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(upstreamMaxBodyBytes !== undefined ? { maxBodyBytes: upstreamMaxBodyBytes } : {}),
     },
     shadow: {
       ...(sampleRate !== undefined ? { sampleRate } : {}),

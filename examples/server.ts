@@ -25,8 +25,8 @@ import {
 } from '../middleware/index.js';
 import { accessEvents } from '../middleware/events/access-events.js';
 import { NOT_FOUND_MESSAGE, sendPlainError } from '../middleware/http-errors.js';
-import { locals } from '../middleware/http.js';
 import { requestId } from '../middleware/request-id.js';
+import { requestState } from '../middleware/request-state.js';
 import { createRenderPool, fieldBoxes as fieldBoxesInline, render as renderInline, type RenderPool } from '../renderer/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
@@ -88,7 +88,7 @@ function asHandler(router: ReturnType<typeof Router>, events: EventSink): Handle
         unmatched(req as never, res, () => {});
         return;
       }
-      events.emit({ type: 'failure', requestId: String(locals(res).requestId ?? ''), detail: err instanceof Error ? err.stack ?? err.message : String(err) });
+      events.emit({ type: 'failure', requestId: requestState(res).requestId, detail: err instanceof Error ? err.stack ?? err.message : String(err) });
       if (res.headersSent) res.destroy();
       else sendPlainError(res, 500, 'Internal server error');
     });

@@ -5,10 +5,11 @@ import type { OutputFormat } from '../renderer/index.js';
 import { StoreUnavailableError, withDeadline } from './deadline.js';
 import type { Emit } from './events/service-events.js';
 import { sendJsonError, type JsonErrorBody } from './http-errors.js';
-import { header, locals, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
+import { header, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 import { isExpired, type StoredKey } from './keys/key-record.js';
 import type { KeyStore } from './keys/key-store.js';
 import { scopeFormat } from './request-headers.js';
+import { requestState } from './request-state.js';
 
 export interface AuthorizeOptions {
   keyStore: KeyStore;
@@ -25,12 +26,14 @@ export interface AuthorizeOptions {
 
 /** The key a request was authorized with (set by `authorize`). */
 export function requestKey(res: LegacyResponse): StoredKey {
-  return locals(res).apiKey as StoredKey;
+  const { key } = requestState(res);
+  if (!key) throw new Error('requestKey() before authorize');
+  return key;
 }
 
 /** How logs name the request's key: its id, or `anonymous` when the anonymous key served it. Never the key itself. */
 export function requestKeyLabel(res: LegacyResponse): string {
-  return keyLabel(requestKey(res), locals(res).anonymous === true);
+  return keyLabel(requestKey(res), requestState(res).anonymous);
 }
 
 function scopeAllows(key: StoredKey, format: OutputFormat): boolean {
@@ -74,7 +77,7 @@ function keyLabel(key: StoredKey, anonymous: boolean): string {
 
 export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, allowQueryKey, anyScope }: AuthorizeOptions) {
   const refuse = (res: LegacyResponse, status: number, body: JsonErrorBody, keyId?: string): void => {
-    emit({ type: 'refused', requestId: String(locals(res).requestId), status, error: body.error, ...(keyId !== undefined && { keyId }) });
+    emit({ type: 'refused', requestId: requestState(res).requestId, status, error: body.error, ...(keyId !== undefined && { keyId }) });
     sendJsonError(res, status, body);
   };
   // The anonymous key's hash, once its id has been resolved (ids never change; the record is re-read per request).
@@ -115,8 +118,9 @@ export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, a
       }, keyLabel(key, anonymous));
       return;
     }
-    locals(res).apiKey = key;
-    locals(res).anonymous = anonymous;
+    const state = requestState(res);
+    state.key = key;
+    state.anonymous = anonymous;
     next();
   };
 }

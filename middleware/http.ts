@@ -16,12 +16,6 @@ export interface LegacyRequest extends IncomingMessage {
 
 export type LegacyResponse = ServerResponse;
 
-/** Per-request state: Express's `res.locals` (the host's too), created here when the host is not Express. */
-export function locals(res: ServerResponse): Record<string, unknown> {
-  const withLocals = res as ServerResponse & { locals?: Record<string, unknown> };
-  return (withLocals.locals ??= Object.create(null) as Record<string, unknown>);
-}
-
 export type NextFunction = (err?: unknown) => void;
 
 /** A request header as one string (repeated headers joined), undefined when absent. */

@@ -5,9 +5,10 @@ import type { ServerResponse } from 'node:http';
 import { StoreUnavailableError, withDeadline } from './deadline.js';
 import type { Emit } from './events/service-events.js';
 import { sendJsonError } from './http-errors.js';
-import { locals, setHeaders, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
+import { setHeaders, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 import type { StoredKey } from './keys/key-record.js';
 import { requestKey, requestKeyLabel } from './authorize.js';
+import { requestState } from './request-state.js';
 import type { UsageStore } from './usage/usage-store.js';
 
 export type LimitType = 'requests_per_sec' | 'pages_per_day';
@@ -31,7 +32,7 @@ const SECOND_WINDOW_TTL_MS = 2_000;
 export function sendRateLimited(res: ServerResponse, exceeded: LimitExceeded, emit: Emit): void {
   emit({
     type: 'rate_limited',
-    requestId: String(locals(res).requestId),
+    requestId: requestState(res).requestId,
     keyId: requestKeyLabel(res),
     limitType: exceeded.type,
     limitScope: exceeded.scope,

@@ -5,13 +5,14 @@ import type { RenderError } from '../renderer/index.js';
 import { requestKeyLabel } from './authorize.js';
 import type { Emit } from './events/service-events.js';
 import { OVERLOADED_RETRY_AFTER_SECONDS, RENDER_ERROR_STATUS, sendPlainError } from './http-errors.js';
-import { locals, type LegacyResponse } from './http.js';
+import type { LegacyResponse } from './http.js';
+import { requestState } from './request-state.js';
 
 export function sendRenderError(res: LegacyResponse, err: RenderError, emit: Emit): void {
   if (err.code === 'cancelled') { res.destroy(); return; } // the client has gone: nobody to answer
   const status = RENDER_ERROR_STATUS[err.code] ?? 500;
-  const requestId = String(locals(res).requestId);
-  const keyId = locals(res).apiKey !== undefined ? requestKeyLabel(res) : undefined;
+  const { requestId, key } = requestState(res);
+  const keyId = key !== undefined ? requestKeyLabel(res) : undefined;
   const who = keyId !== undefined ? { keyId } : {};
   if (err.code === 'timeout') {
     emit({ type: 'render_timeout', requestId, message: err.message, ...who });

@@ -4,12 +4,25 @@ import type { OutputFormat, Quality, Rotation } from '../renderer/index.js';
 import { CHOICE_HEADERS } from './api-table.js';
 import { NOT_ACCEPTABLE_MESSAGE, PlainHttpError } from './http-errors.js';
 
-/** Media ranges in an Accept header, in order, lower-cased, parameters dropped. */
+/**
+ * Media ranges in an Accept header, in order, lower-cased, parameters dropped. A range with `q=0` says "not
+ * this one" and is left out; other q-values do not reorder: the first range we can produce decides.
+ */
 function mediaRanges(accept: string): string[] {
   return accept
     .split(',')
-    .map((range) => range.split(';')[0]!.trim().toLowerCase())
+    .map((range) => range.split(';'))
+    .filter(([, ...params]) => !params.some((p) => /^\s*q\s*=\s*0(?:\.0{0,3})?\s*$/i.test(p)))
+    .map(([type]) => type!.trim().toLowerCase())
     .filter((range) => range.length > 0);
+}
+
+const MEDIA_TYPE: Readonly<Record<OutputFormat, string>> = { png: 'image/png', pdf: 'application/pdf' };
+
+/** The Accept sent to the legacy service: the one type we authorized (and would produce), or the client's when none fits. */
+export function forwardedAccept(accept: string | undefined): string | undefined {
+  const format = acceptedFormat(accept);
+  return format ? MEDIA_TYPE[format] : accept;
 }
 
 const FORMAT_OF_RANGE: Readonly<Record<string, OutputFormat>> = {

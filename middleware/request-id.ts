@@ -2,14 +2,15 @@
 
 import { randomUUID } from 'node:crypto';
 import { REQUEST_ID_PATTERN } from './api-table.js';
-import { header, locals, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
+import { requestState } from './request-state.js';
+import { header, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 
 const SANE_REQUEST_ID = new RegExp(REQUEST_ID_PATTERN);
 
 export function requestId(req: LegacyRequest, res: LegacyResponse, next: NextFunction): void {
   const incoming = header(req, 'X-Request-Id');
   const id = incoming !== undefined && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  locals(res).requestId = id;
+  requestState(res).requestId = id;
   res.setHeader('X-Request-Id', id);
   next();
 }

@@ -3,8 +3,10 @@ export type { Dpmm, Rotation, Quality, OutputFormat, PdfMode, PageComposition, R
 export type { Diagnostic } from './diagnostics.js';
 export { RenderError, ordinal } from './errors.js';
 export type { RenderErrorCode } from './errors.js';
-export { render } from './render.js';
+export { render, DEFAULT_MAX_LABELS } from './render.js';
 export { fieldBoxes, layout } from './layout/inspect.js';
 export type { FieldBox, FieldBoxes, LayoutOptions, LayoutResult, LayoutElement, LayoutHooks } from './layout/inspect.js';
 export { createRenderPool, sharedRenderer, leaseSharedRenderer, sharedRenderPoolStats, closeSharedRenderPools, DEFAULT_RENDER_TIMEOUT_MS } from './pool/index.js';
 export type { PoolFieldBoxesFn, RenderFn, RenderPool, RenderPoolOptions, RenderPoolStats, RendererLease, SharedRendererOptions } from './pool/index.js';
+export { readImageHeader } from './decode/image-header.js';
+export type { ImageHeader, ImageFormat, ImageSize } from './decode/image-header.js';

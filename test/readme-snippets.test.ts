@@ -325,8 +325,10 @@ describe('README facts', () => {
 
   it('says how Accept q-values are read, as the router reads them', async () => {
     const { acceptedFormat } = await import('../middleware/request-headers.js');
-    expect(acceptedFormat('image/png;q=0, application/pdf')).to.equal('png');
-    expect(section('Request headers')).to.contain('`image/png;q=0, application/pdf` asks for PNG');
+    expect(acceptedFormat('image/png;q=0, application/pdf')).to.equal('pdf');
+    expect(acceptedFormat('image/png;q=0.1, application/pdf')).to.equal('png');
+    expect(section('Request headers')).to.contain('a type with `q=0` is left out (`image/png;q=0, application/pdf` is PDF');
+    expect(section('Request headers')).to.contain('other q-values do not reorder, the first listed type we produce decides');
   });
 
   it('documents the sub-path reverse proxy, and the pages use no root-absolute URLs', () => {

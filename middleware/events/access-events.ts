@@ -1,27 +1,19 @@
 // One request_done event per request, when the answer is finished or the client has gone away: the access
-// line and the HTTP metrics. Handlers put what they rendered into locals(res).rendered (see RenderedSummary).
+// line and the HTTP metrics. Handlers note what they rendered in the request state (noteRendered).
 
 import { performance } from 'node:perf_hooks';
 import { RENDERER_HEADER } from '../api-table.js';
 import { requestKeyLabel } from '../authorize.js';
-import { locals, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
-import type { StoredKey } from '../keys/key-record.js';
+import { type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
+import { requestState, type RenderedSummary } from '../request-state.js';
 import type { Emit } from './service-events.js';
 
-/** What a handler rendered or forwarded, for the access line. */
-export interface RenderedSummary {
-  labels?: number;
-  pages?: number;
-  /** Rendering, from a thread taking the render (queueing not included). */
-  renderMs?: number;
-  /** Waiting for a render thread. */
-  queuedMs?: number;
-}
+export type { RenderedSummary };
 
 /** Records what the request rendered, for its access line. */
 export function noteRendered(res: Response, summary: RenderedSummary): void {
-  const state = locals(res);
-  state.rendered = { ...(state.rendered as RenderedSummary | undefined), ...summary };
+  const state = requestState(res);
+  state.rendered = { ...state.rendered, ...summary };
 }
 
 /** Milliseconds since a performance.now() reading, to 0.01 ms. */
@@ -64,14 +56,12 @@ export function accessEvents(emit: Emit, { route, operational }: AccessEventOpti
     const report = (): void => {
       if (reported) return;
       reported = true;
-      const state = locals(res);
-      const key = state.apiKey as StoredKey | undefined;
-      const rendered = state.rendered as RenderedSummary | undefined;
+      const { requestId, key, rendered, endedBy } = requestState(res);
       const length = Number(res.getHeader('Content-Length'));
       const renderer = res.getHeader(RENDERER_HEADER);
       emit({
         type: 'request_done',
-        requestId: String(state.requestId ?? ''),
+        requestId,
         method: req.method ?? 'GET',
         route: template,
         status: res.statusCode,
@@ -81,7 +71,7 @@ export function accessEvents(emit: Emit, { route, operational }: AccessEventOpti
         durationMs: elapsedMs(started),
         ...(typeof renderer === 'string' && { renderer }),
         completed: res.writableFinished,
-        ...(state.endedBy === 'shutdown' && { endedBy: 'shutdown' as const }),
+        ...(endedBy && { endedBy }),
         ...(operational && { operational }),
       });
     };

@@ -158,8 +158,21 @@ export function logEvents(events: EventSink, logger: EventLogger): () => void {
   const counts = tallies();
   return events.subscribe((event) => {
     const line = logLine(event, counts);
-    if (line) logger[line.level === 'fatal' ? 'error' : line.level === 'trace' ? 'debug' : line.level](line.fields, line.message);
+    if (line) logger[line.level === 'fatal' ? 'error' : line.level === 'trace' ? 'debug' : line.level](cappedFields(line.fields), line.message);
   });
+}
+
+/** Longest text a log field (or an old-style text line) carries: what a client sends can reach a line, its size cannot. */
+export const MAX_LOG_TEXT = 4096;
+
+function capped(text: string): string {
+  return text.length <= MAX_LOG_TEXT ? text : `${text.slice(0, MAX_LOG_TEXT)}... (${text.length - MAX_LOG_TEXT} more characters)`;
+}
+
+function cappedFields(fields: object): object {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) out[name] = typeof value === 'string' ? capped(value) : value;
+  return out;
 }
 
 /**
@@ -171,7 +184,7 @@ export function logEventsAsText(events: EventSink, log: (message: string) => voi
   const counts = tallies();
   return events.subscribe((event) => {
     const text = legacyText(event, counts);
-    if (text !== undefined) log(text);
+    if (text !== undefined) log(capped(text));
   });
 }
 

@@ -1,7 +1,9 @@
 // An image (PNG, JPEG, GIF, BMP) as a ZPL ^GFA field: decoded with jimp, flattened onto white, turned into
-// 1-bit rows by a threshold or by Floyd-Steinberg dithering, written as ASCII hex. No HTTP here.
+// 1-bit rows by a threshold or by Floyd-Steinberg dithering, written as ASCII hex. No HTTP here; it runs in
+// graphics-worker.ts, and checkImageSize runs before, on the request's thread.
 
 import { Jimp } from 'jimp';
+import { readImageHeader } from '../../renderer/index.js';
 
 export type Conversion = 'threshold' | 'dither';
 
@@ -21,7 +23,7 @@ export function graphicFieldZpl(gf: GraphicField): string {
   return `^XA^FO0,0^GFA,${gf.totalBytes},${gf.totalBytes},${gf.rowBytes},${gf.data}^FS^XZ`;
 }
 
-/** Largest image converted (4096 x 4096); the size is read from the header before anything is decoded. */
+/** Largest image converted (4096 x 4096); every size field of the header is read before anything is decoded. */
 export const MAX_IMAGE_PIXELS = 4096 * 4096;
 
 export class ImageError extends Error {
@@ -31,12 +33,17 @@ export class ImageError extends Error {
   }
 }
 
-export async function imageToGraphicField(bytes: Uint8Array, conversion: Conversion, threshold = 128): Promise<GraphicField> {
-  const size = imageSize(bytes);
-  if (!size) throw new ImageError('The file is not a PNG, JPEG, GIF or BMP image', 400);
-  if (size.width * size.height > MAX_IMAGE_PIXELS) {
-    throw new ImageError(`Image is ${size.width}x${size.height} pixels; the limit is ${MAX_IMAGE_PIXELS} pixels`, 413);
+/** Refuses an image that is not one we read, or whose largest size field (any IHDR, GIF frame, JPEG frame) is over the budget. */
+export function checkImageSize(bytes: Uint8Array): void {
+  const header = readImageHeader(bytes);
+  if (!header) throw new ImageError('The file is not a PNG, JPEG, GIF or BMP image', 400);
+  if (header.pixels > MAX_IMAGE_PIXELS) {
+    throw new ImageError(`Image is ${header.width}x${header.height} pixels; the limit is ${MAX_IMAGE_PIXELS} pixels`, 413);
   }
+}
+
+export async function imageToGraphicField(bytes: Uint8Array, conversion: Conversion, threshold = 128): Promise<GraphicField> {
+  checkImageSize(bytes);
   let image: Awaited<ReturnType<typeof Jimp.read>>;
   try {
     image = await Jimp.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -94,32 +101,4 @@ function packRows(ink: Uint8Array, width: number, height: number): GraphicField 
     }
   }
   return { width, height, rowBytes, totalBytes: bytes.length, data: bytes.toString('hex').toUpperCase() };
-}
-
-/** Width and height from the image header (PNG, GIF, BMP, JPEG), or undefined for anything else. */
-export function imageSize(b: Uint8Array): { width: number; height: number } | undefined {
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const has = (n: number) => b.length >= n;
-  if (has(24) && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) {
-    return { width: view.getUint32(16), height: view.getUint32(20) };
-  }
-  if (has(10) && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46) {
-    return { width: view.getUint16(6, true), height: view.getUint16(8, true) };
-  }
-  if (has(26) && b[0] === 0x42 && b[1] === 0x4d) {
-    return { width: Math.abs(view.getInt32(18, true)), height: Math.abs(view.getInt32(22, true)) };
-  }
-  if (has(4) && b[0] === 0xff && b[1] === 0xd8) {
-    // JPEG: walk the segments to the first start-of-frame marker.
-    let i = 2;
-    while (i + 9 < b.length) {
-      if (b[i] !== 0xff) return undefined;
-      const marker = b[i + 1]!;
-      const length = view.getUint16(i + 2);
-      const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-      if (isFrame) return { width: view.getUint16(i + 7), height: view.getUint16(i + 5) };
-      i += 2 + length;
-    }
-  }
-  return undefined;
 }

@@ -25,9 +25,14 @@ export interface ServiceMetrics {
 const RENDER_SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const REQUEST_SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** A label value that cannot blow up cardinality or break the text format: printable ASCII, short. */
-function labelValue(text: string): string {
-  return text.replace(/[^\x21-\x7e]/g, '?').slice(0, 16);
+/**
+ * The `command` label of a fallback forward, from a closed set whatever the client sends: the command's
+ * family (`^B*`, `~D*`: sigil and first letter), `page-composition`, or `other`.
+ */
+export function commandFamily(feature: string): string {
+  if (feature === 'page-composition') return feature;
+  const match = /^([\^~])([A-Za-z])/.exec(feature);
+  return match ? `${match[1]}${match[2]!.toUpperCase()}*` : 'other';
 }
 
 export function createServiceMetrics(options: ServiceMetricsOptions): ServiceMetrics {
@@ -85,7 +90,7 @@ export function createServiceMetrics(options: ServiceMetricsOptions): ServiceMet
     name: 'zpl_shadow_dropped_total', help: 'Shadow samples dropped because the comparison queue was full.', registers,
   });
   const fallbackForwards = new Counter({
-    name: 'zpl_fallback_forwards_total', help: 'Fallback forwards to the legacy service, by unsupported command (page-composition for composed PDFs).',
+    name: 'zpl_fallback_forwards_total', help: 'Fallback forwards to the legacy service, by family of unsupported command (^B*, ~D*...; page-composition for composed PDFs; other).',
     labelNames: ['command'] as const, registers,
   });
   new Gauge({
@@ -159,7 +164,7 @@ export function createServiceMetrics(options: ServiceMetricsOptions): ServiceMet
         shadowDropped.inc(event.dropped);
         break;
       case 'fallback_forward':
-        for (const command of event.commands) fallbackForwards.inc({ command: labelValue(command) });
+        for (const command of new Set(event.commands.map(commandFamily))) fallbackForwards.inc({ command });
         break;
       default:
         break;

@@ -175,7 +175,8 @@ const REQUEST_BODY = {
 };
 
 function operation(endpoint: EndpointSpec, errors: Record<string, Json>): Json {
-  const formats = endpoint.allLabels ? ['application/pdf'] : ['image/png', 'application/pdf'];
+  // The all-labels path answers PNG (the first label) only with the router option lenientPaths.
+  const formats = endpoint.allLabels ? ['application/pdf', 'image/png'] : ['image/png', 'application/pdf'];
   return {
     operationId: endpoint.id,
     summary: endpoint.summary,
@@ -188,7 +189,9 @@ function operation(endpoint: EndpointSpec, errors: Record<string, Json>): Json {
     ...(endpoint.zplFrom === 'body' && { requestBody: REQUEST_BODY }),
     responses: {
       200: {
-        description: endpoint.allLabels ? 'Every label, one PDF page each.' : 'The label.',
+        description: endpoint.allLabels
+          ? 'Every label, one PDF page each. With the router option `lenientPaths`, a PNG request here gets the first label (elsewhere a 404).'
+          : 'The label.',
         headers: responseHeaders(LABEL_RESPONSE_HEADERS),
         content: Object.fromEntries(formats.map((f) => [f, { schema: { type: 'string', contentMediaType: f } }])),
       },

@@ -10,7 +10,8 @@ import { createProxyMiddleware } from 'http-proxy-middleware';
 import { RENDERER_HEADER } from '../api-table.js';
 import type { Emit } from '../events/service-events.js';
 import { sendPlainError } from '../http-errors.js';
-import { locals, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
+import type { LegacyRequest as Request, LegacyResponse as Response } from '../http.js';
+import { requestState } from '../request-state.js';
 import type { UpstreamOptions } from './options.js';
 import { keepsHeader, type HeaderAllowlist } from './outgoing-headers.js';
 
@@ -21,6 +22,8 @@ export interface Forwarding {
   path: string;
   /** The request body exactly as received (empty for GET). */
   body: Buffer;
+  /** The Accept to send instead of the client's: the type the key's scope was checked for. */
+  accept?: string;
   /** Called with the legacy service's status and headers before they are sent on. */
   onAnswer?: (status: number, headers: IncomingHttpHeaders) => void;
 }
@@ -36,18 +39,40 @@ export interface Forwarder {
 
 interface InFlight extends Forwarding {
   timedOut: boolean;
+  /** The request to the legacy service, once it has a socket (the deadline and the body cap destroy it). */
+  proxyReq?: ClientRequest;
+  /** The failure was answered (or the answer cut off) already. */
+  failed: boolean;
+  /** Headers of the legacy service's answer, which http-proxy copies onto ours (taken off again for a 502). */
+  upstreamHeaders?: string[];
 }
 
-const IN_FLIGHT = 'upstreamForwarding';
-/** The path below the upstream base that forward() sends a request to. */
-const UPSTREAM_PATH = Symbol('upstreamPath');
-type UpstreamBound = Request & { [UPSTREAM_PATH]?: string };
+/** The forwarding forward() started for a request: read by the proxy's callbacks, which see only req and res. */
+const IN_FLIGHT = Symbol('upstreamForwarding');
+type UpstreamBound = Request & { [IN_FLIGHT]?: InFlight };
 
-export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' | 'timeoutMs'>> & UpstreamOptions,
-  forwardHeaders: HeaderAllowlist, emit: Emit): Forwarder {
-  const inFlight = (res: Response): InFlight => locals(res)[IN_FLIGHT] as InFlight;
+type ForwarderSettings = Required<Pick<UpstreamOptions, 'url' | 'timeoutMs' | 'maxBodyBytes'>> & UpstreamOptions;
+
+export function createForwarder(upstream: ForwarderSettings, forwardHeaders: HeaderAllowlist, emit: Emit): Forwarder {
+  const inFlight = (req: Request): InFlight => (req as UpstreamBound)[IN_FLIGHT]!;
   // Reused connections: a TLS handshake to the legacy service per request would cost more than the render.
   const agent = /^https:/i.test(upstream.url) ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+
+  /** Answers 502 (or cuts off an answer already started) once per request, and stops the upstream request. */
+  const fail = (forwarding: InFlight, res: Response, reason: string): void => {
+    forwarding.proxyReq?.destroy();
+    if (forwarding.failed) return;
+    forwarding.failed = true;
+    emit({ type: 'upstream_failed', requestId: requestState(res).requestId, reason });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const name of forwarding.upstreamHeaders ?? []) res.removeHeader(name); // their Transfer-Encoding is not our 502's
+    res.setHeader(RENDERER_HEADER, 'upstream');
+    sendPlainError(res, 502, `Upstream renderer ${reason}`);
+  };
+  const overCap = (bytes: number): string => `sent a body of ${bytes} bytes or more, over the limit of ${upstream.maxBodyBytes}`;
 
   const proxy = createProxyMiddleware<Request, Response>({
     target: upstream.url,
@@ -55,18 +80,24 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
     agent,
     proxyTimeout: upstream.timeoutMs,
     // pathRewrite sees only the request (no Express req.res in other hosts): the path forward() put on it.
-    pathRewrite: (_path: string, req: Request) => (req as UpstreamBound)[UPSTREAM_PATH]!,
+    pathRewrite: (_path: string, req: Request) => inFlight(req).path,
     on: {
       proxyReq: (proxyReq: ClientRequest, req: Request, res: Response) => {
-        const forwarding = inFlight(res);
+        const forwarding = inFlight(req);
+        forwarding.proxyReq = proxyReq;
+        if (forwarding.failed) {
+          proxyReq.destroy();
+          return;
+        }
         proxyReq.once('timeout', () => {
           forwarding.timedOut = true;
         });
         for (const name of proxyReq.getHeaderNames()) {
           if (!keepsHeader(forwardHeaders, name)) proxyReq.removeHeader(name);
         }
+        if (forwarding.accept !== undefined && proxyReq.hasHeader('Accept')) proxyReq.setHeader('Accept', forwarding.accept);
         if (upstream.apiKey !== undefined) proxyReq.setHeader('X-API-Key', upstream.apiKey);
-        proxyReq.setHeader('X-Request-Id', String(locals(res).requestId));
+        proxyReq.setHeader('X-Request-Id', requestState(res).requestId);
         if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
           proxyReq.removeHeader('Transfer-Encoding');
           proxyReq.setHeader('Content-Length', forwarding.body.length);
@@ -74,34 +105,48 @@ export function createForwarder(upstream: Required<Pick<UpstreamOptions, 'url' |
         // The incoming stream has ended; http-proxy ends proxyReq right after this.
         if (forwarding.body.length > 0) proxyReq.write(forwarding.body);
       },
-      proxyRes: (proxyRes: IncomingMessage, _req: Request, res: Response) => {
-        res.setHeader(RENDERER_HEADER, 'upstream');
-        inFlight(res).onAnswer?.(proxyRes.statusCode ?? 502, proxyRes.headers);
-      },
-      error: (err: Error & { code?: string }, _req: Request, res: Response | Socket) => {
-        if (res instanceof Socket) return; // no WebSockets here
-        const forwarding = inFlight(res);
-        const reason = forwarding.timedOut
-          ? `did not answer within ${upstream.timeoutMs} ms`
-          : `is unavailable (${err.code ?? err.message})`;
-        emit({ type: 'upstream_failed', requestId: String(locals(res).requestId), reason });
-        if (res.headersSent) {
-          res.destroy();
+      proxyRes: (proxyRes: IncomingMessage, req: Request, res: Response) => {
+        const forwarding = inFlight(req);
+        forwarding.upstreamHeaders = Object.keys(proxyRes.headers);
+        // A declared length over the cap is refused before anything is sent on (http-proxy then pipes nothing).
+        const declared = Number(proxyRes.headers['content-length']);
+        if (declared > upstream.maxBodyBytes) {
+          fail(forwarding, res, overCap(declared));
           return;
         }
+        let received = 0;
+        proxyRes.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > upstream.maxBodyBytes) fail(forwarding, res, overCap(received));
+        });
         res.setHeader(RENDERER_HEADER, 'upstream');
-        sendPlainError(res, 502, `Upstream renderer ${reason}`);
+        forwarding.onAnswer?.(proxyRes.statusCode ?? 502, proxyRes.headers);
+      },
+      error: (err: Error & { code?: string }, req: Request, res: Response | Socket) => {
+        if (res instanceof Socket) return; // no WebSockets here
+        const forwarding = inFlight(req);
+        fail(forwarding, res, forwarding.timedOut
+          ? `did not answer within ${upstream.timeoutMs} ms`
+          : `is unavailable (${err.code ?? err.message})`);
       },
     },
   });
 
   const forward: Forward = (req, res, forwarding) => {
-    locals(res)[IN_FLIGHT] = { ...forwarding, timedOut: false } satisfies InFlight;
-    (req as UpstreamBound)[UPSTREAM_PATH] = forwarding.path;
+    const flight: InFlight = { ...forwarding, timedOut: false, failed: false };
+    (req as UpstreamBound)[IN_FLIGHT] = flight;
     // Forwarding the body ourselves; an Expect header would stop http-proxy from emitting proxyReq.
     delete req.headers.expect;
+    // The whole answer, body included, within the time budget: a kept timer, whatever the socket's idle timer sees.
+    const deadline = setTimeout(() => {
+      flight.timedOut = true;
+      fail(flight, res, `did not answer within ${upstream.timeoutMs} ms`);
+    }, upstream.timeoutMs);
     return new Promise<void>((resolve, reject) => {
-      res.once('close', () => resolve());
+      res.once('close', () => {
+        clearTimeout(deadline);
+        resolve();
+      });
       proxy(req, res, (err?: unknown) => {
         if (err) reject(err instanceof Error ? err : new Error(String(err)));
       }).catch(reject);

@@ -21,11 +21,15 @@ export interface UpstreamOptions {
   url: string;
   /** Key sent upstream in X-API-Key; the client's key is never forwarded. Without it none is sent. */
   apiKey?: string;
-  /** How long the legacy service may stay silent before the request counts as failed (default 10 s). */
+  /** How long one whole answer (headers and body) may take before the request counts as failed (default 10 s). */
   timeoutMs?: number;
+  /** Largest answer body read from the legacy service (default 8 MiB); past it the connection is cut. */
+  maxBodyBytes?: number;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+/** Legacy labels are well under 1 MB; an all-labels PDF of 50 labels stays under this. */
+export const DEFAULT_UPSTREAM_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export interface ShadowOptions {
   /** Share of successful PNG requests re-sent upstream, 0..1 (default 0.1). */

@@ -1,71 +1,44 @@
 // Scores our PNG against the legacy one (ink F1, see compare/ink-f1.ts) in a worker thread, started on first use.
-// The worker holds the process open only while a comparison is pending; close() stops it.
+// Both headers are read first (every IHDR): a legacy image whose declared size is not ours scores 0 without
+// being decoded, so a decompression bomb from upstream costs nothing. Each comparison has a time budget.
 
-import { Worker } from 'node:worker_threads';
+import { readImageHeader } from '../../renderer/index.js';
+import { createTaskWorker, TaskRefusedError } from '../task-worker.js';
 
 export interface CompareTask {
-  id: number;
   reference: Uint8Array;
   rendered: Uint8Array;
 }
-
-export type CompareReply = { id: number; score: number } | { id: number; error: string };
 
 export type ComparePngs = (reference: Uint8Array, rendered: Uint8Array) => Promise<number>;
 
 const WORKER_URL = new URL('./compare-worker.js', import.meta.url);
 
-interface Pending {
-  resolve: (score: number) => void;
-  reject: (err: Error) => void;
-}
+/** Time one comparison may take in the worker (two decodes and a score of label-sized images). */
+export const DEFAULT_COMPARE_TIMEOUT_MS = 30_000;
 
 export interface PngComparer extends ComparePngs {
   /** Stops the worker (pending comparisons fail); the next comparison starts a new one. */
   close(): Promise<void>;
 }
 
-export function createPngComparer(): PngComparer {
-  let worker: Worker | undefined;
-  const pending = new Map<number, Pending>();
-  let nextId = 0;
-
-  const start = (): Worker => {
-    const started = new Worker(WORKER_URL);
-    started.unref();
-    started.on('message', (reply: CompareReply) => {
-      const waiting = pending.get(reply.id);
-      pending.delete(reply.id);
-      if (pending.size === 0) started.unref();
-      if (!waiting) return;
-      if ('score' in reply) waiting.resolve(reply.score);
-      else waiting.reject(new Error(`PNG comparison failed: ${reply.error}`));
-    });
-    const failAll = (err: Error): void => {
-      if (worker === started) worker = undefined;
-      for (const waiting of pending.values()) waiting.reject(err);
-      pending.clear();
-    };
-    started.on('error', failAll);
-    started.on('exit', (code) => failAll(new Error(`PNG comparison worker exited with ${code}`)));
-    return started;
+export function createPngComparer(options: { timeoutMs?: number } = {}): PngComparer {
+  const worker = createTaskWorker<CompareTask, number>(WORKER_URL, {
+    timeoutMs: options.timeoutMs ?? DEFAULT_COMPARE_TIMEOUT_MS,
+    maxWaiting: Number.MAX_SAFE_INTEGER, // the shadow queue bounds what waits
+    resourceLimits: { maxOldGenerationSizeMb: 512 },
+  });
+  const compare: ComparePngs = async (reference, rendered) => {
+    const theirs = readImageHeader(reference);
+    const ours = readImageHeader(rendered);
+    if (theirs?.format !== 'png' || ours?.format !== 'png') throw new Error('PNG comparison failed: not a PNG image');
+    // Sizes that differ score 0 (ink-f1.ts); every size field must be ours, whichever one a decoder believes.
+    if (!theirs.sizes.every((size) => size.width === ours.width && size.height === ours.height)) return 0;
+    try {
+      return await worker.run({ reference, rendered });
+    } catch (err) {
+      throw new Error(`PNG comparison failed: ${err instanceof TaskRefusedError ? err.message : String(err)}`);
+    }
   };
-
-  const compare: ComparePngs = (reference, rendered) => {
-    worker ??= start();
-    const id = nextId++;
-    const task: CompareTask = { id, reference, rendered };
-    const running = worker;
-    return new Promise<number>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      running.ref();
-      running.postMessage(task);
-    });
-  };
-  const close = async (): Promise<void> => {
-    const running = worker;
-    worker = undefined;
-    if (running) await running.terminate();
-  };
-  return Object.assign(compare, { close });
+  return Object.assign(compare, { close: () => worker.close() });
 }

@@ -35,7 +35,7 @@ export interface ShadowSample {
 }
 
 export interface ShadowSettings {
-  upstream: { url: string; apiKey?: string; timeoutMs: number };
+  upstream: { url: string; apiKey?: string; timeoutMs: number; maxBodyBytes: number };
   forwardHeaders: HeaderAllowlist;
   shadow: ShadowOptions;
   onDivergence?: (event: DivergenceEvent) => void;
@@ -53,8 +53,10 @@ export class ShadowTraffic {
   readonly #store: ShadowCaseStore | undefined;
   /** The comparer this instance started (none when one was given). */
   readonly #ownComparer: PngComparer | undefined;
-  /** Aborts the requests in flight to the legacy service on close(). */
+  /** Set by close(): no new samples, and the requests in flight are aborted. */
   readonly #stopping = new AbortController();
+  /** One controller per request in flight (its deadline and the body cap abort it too). */
+  readonly #inFlight = new Set<AbortController>();
 
   constructor(settings: ShadowSettings) {
     const { shadow } = settings;
@@ -88,6 +90,7 @@ export class ShadowTraffic {
   /** Drops waiting samples, aborts the ones in flight and stops the comparison worker. Idempotent. */
   async close(): Promise<void> {
     this.#stopping.abort();
+    for (const call of this.#inFlight) call.abort();
     this.#queue.clear();
     await this.#queue.idle();
     await this.#ownComparer?.close();
@@ -98,23 +101,35 @@ export class ShadowTraffic {
     let status: number;
     let upstreamLabels: number | null;
     let png: Uint8Array;
+    // One controller and a kept timer: the deadline holds for headers and body, whatever the GC collects
+    // (a timeout signal combined with AbortSignal.any was seen never to fire after a collection).
+    const call = new AbortController();
+    let failure: string | undefined;
+    const stop = (why: string): void => {
+      failure ??= why;
+      call.abort();
+    };
+    const deadline = setTimeout(() => stop(`did not answer within ${upstream.timeoutMs} ms`), upstream.timeoutMs);
+    this.#inFlight.add(call);
     try {
       const answer = await fetch(upstream.url.replace(/\/+$/, '') + sample.path, {
         method: sample.method,
         headers: upstreamHeaders(sample.headers, this.#settings.forwardHeaders, upstream.apiKey, sample.requestId),
         ...(sample.body.length > 0 && { body: Uint8Array.from(sample.body) }),
         redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(upstream.timeoutMs), this.#stopping.signal]),
+        signal: call.signal,
       });
       status = answer.status;
       const count = Number(answer.headers.get('X-Total-Count') ?? NaN);
       upstreamLabels = Number.isInteger(count) ? count : null;
-      png = new Uint8Array(await answer.arrayBuffer());
+      png = await readCapped(answer, upstream.maxBodyBytes, stop);
     } catch (err) {
       if (this.#stopping.signal.aborted) return; // closed: nothing to report
-      const timedOut = (err as Error).name === 'TimeoutError';
-      this.#failed(sample, timedOut ? `did not answer within ${upstream.timeoutMs} ms` : `is unavailable (${describe(err)})`);
+      this.#failed(sample, failure ?? `is unavailable (${describe(err)})`);
       return;
+    } finally {
+      clearTimeout(deadline);
+      this.#inFlight.delete(call);
     }
     // The legacy service refusing our upstream key, limiting us or failing says nothing about rendering.
     if (isUpstreamError(status)) {
@@ -200,6 +215,26 @@ function isUpstreamError(status: number): boolean {
 /** A sample without an owner (a host calling offer itself) is seen by no key. */
 function ownerOf(sample: ShadowSample): string {
   return sample.owner ?? 'nobody';
+}
+
+/** The answer's body, at most `maxBytes`: a longer one (declared or counted) is stopped and throws. */
+async function readCapped(answer: Response, maxBytes: number, stop: (why: string) => void): Promise<Uint8Array> {
+  const over = (bytes: number): Error => {
+    stop(`sent a body of ${bytes} bytes or more, over the limit of ${maxBytes}`);
+    return new Error('body over the limit');
+  };
+  const declared = Number(answer.headers.get('Content-Length') ?? NaN);
+  if (declared > maxBytes) throw over(declared);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (answer.body) {
+    for await (const chunk of answer.body) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw over(size);
+      chunks.push(chunk);
+    }
+  }
+  return Buffer.concat(chunks);
 }
 
 function describe(err: unknown): string {

@@ -5,6 +5,7 @@
 
 import type { Dpmm } from '../../renderer/index.js';
 import { PlainHttpError } from '../http-errors.js';
+import { fullyDecoded, isDotSegment } from '../normalise-path.js';
 
 export interface LabelTarget {
   dpmm: Dpmm;
@@ -16,10 +17,6 @@ export interface LabelTarget {
   zplSegments?: readonly string[];
   /** The ZPL of a GET that sent it as the raw query string (decoded; sent on re-encoded). */
   zplQuery?: string;
-}
-
-function isDotSegment(segment: string): boolean {
-  return segment === '.' || segment === '..';
 }
 
 /** `/printers/8dpmm/labels/4x6/0[/zpl...]`, every part rebuilt from parsed values or percent-encoded. */
@@ -46,21 +43,6 @@ export function tryLabelUpstreamPath(target: LabelTarget): string | undefined {
   }
 }
 
-const MAX_DECODING_ROUNDS = 3;
-
-/** The segment as a server decoding it once or more would see it; undefined when it is not valid percent-encoding. */
-function fullyDecoded(segment: string): string | undefined {
-  let text = segment;
-  for (let round = 0; round < MAX_DECODING_ROUNDS && text.includes('%'); round++) {
-    try {
-      text = decodeURIComponent(text);
-    } catch {
-      return undefined;
-    }
-  }
-  return text;
-}
-
 function refuse(why: string): never {
   throw new PlainHttpError(400, `Request path ${why}; it must stay below the legacy API base`);
 }
@@ -78,8 +60,9 @@ export function proxiedPath(requestTarget: string, urlBelowMount: string): strin
   for (const segment of path.split('/')) {
     const decoded = fullyDecoded(segment);
     if (decoded === undefined) refuse('has malformed percent-encoding');
-    // An encoded slash or backslash could make a dot segment for a server that decodes before it splits.
-    if (decoded.split(/[/\\]/).some(isDotSegment)) refuse("has a '.' or '..' segment (or an encoded one)");
+    // An encoded slash or backslash could make a dot segment for a server that decodes before it splits;
+    // `..;` is `..` to a Java server (path parameters dropped).
+    if (decoded.split(/[/\\]/).some(isDotSegment)) refuse("has a '.' or '..' segment (or an encoded one, or one with ';' parameters)");
   }
   return urlBelowMount;
 }

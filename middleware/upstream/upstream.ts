@@ -3,6 +3,7 @@
 import type { Emit } from '../events/service-events.js';
 import { createForwarder, type Forward } from './forward.js';
 import {
+  DEFAULT_UPSTREAM_MAX_BODY_BYTES,
   DEFAULT_UPSTREAM_TIMEOUT_MS,
   isUpstreamMode,
   type DivergenceEvent,
@@ -37,7 +38,12 @@ export function linkUpstream(settings: UpstreamSettings, emit: Emit): UpstreamLi
   if (url === undefined || !/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) {
     throw new Error(`Upstream mode ${mode} needs the legacy service's base URL (http or https) in upstream.url`);
   }
-  const upstream = { ...settings.upstream, url, timeoutMs: settings.upstream?.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS };
+  const upstream = {
+    ...settings.upstream,
+    url,
+    timeoutMs: settings.upstream?.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    maxBodyBytes: settings.upstream?.maxBodyBytes ?? DEFAULT_UPSTREAM_MAX_BODY_BYTES,
+  };
   const forwardHeaders = headerAllowlist(settings.forwardHeaders);
   if (mode === 'shadow') {
     const shadow = new ShadowTraffic({

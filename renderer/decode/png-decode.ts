@@ -4,6 +4,7 @@
 import { inflateSync } from 'node:zlib';
 import { RenderError } from '../errors.js';
 import { MAX_OBJECT_BYTES, type Bitmap } from './grf.js';
+import { readImageHeader } from './image-header.js';
 
 /** The legacy service refuses embedded images wider or taller than this. */
 export const MAX_IMAGE_SIDE = 2000;
@@ -21,6 +22,9 @@ const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 /** `claim` is asked for the bytes of the decoded pixels before they are allocated (the document's memory budget). */
 export function decodePngToBitmap(png: Uint8Array, claim?: (bytes: number) => void): Bitmap {
   if (!isPng(png)) throw new Error('not a PNG image');
+  // Every IHDR is read before anything is inflated: a second, larger one must not reach the decoder.
+  const over = readImageHeader(png)?.sizes.find((size) => size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE);
+  if (over) throw new RenderError('too-large', `Image is ${over.width}x${over.height} pixels; the maximum is ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`);
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   let width = 0, height = 0, depth = 8, colorType = 0, interlace = 0;
   let palette: Uint8Array | undefined;
@@ -36,9 +40,6 @@ export function decodePngToBitmap(png: Uint8Array, claim?: (bytes: number) => vo
       depth = body[8];
       colorType = body[9];
       interlace = body[12];
-      if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
-        throw new RenderError('too-large', `Image is ${width}x${height} pixels; the maximum is ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`);
-      }
     } else if (type === 'PLTE') palette = body;
     else if (type === 'tRNS') alphaTable = body;
     else if (type === 'IDAT') idat.push(body);

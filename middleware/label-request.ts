@@ -1,0 +1,104 @@
+// parseLabelRequest: one render request read and validated, from the path, the headers and the body, into a
+// plain LabelRequest. Nothing is rendered, counted or forwarded here.
+
+import type { Dpmm, OutputFormat, PageComposition, Quality, Rotation } from '../renderer/index.js';
+import type { EndpointSpec } from './api-table.js';
+import { NOT_FOUND_MESSAGE, PlainHttpError } from './http-errors.js';
+import { header, type LegacyRequest } from './http.js';
+import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
+import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
+import { readZplBody } from './request-body.js';
+import { isLinterOn, negotiateFormat, parseQuality, parseRotation } from './request-headers.js';
+import type { LabelTarget } from './upstream/upstream-path.js';
+
+/** What one render endpoint takes from the path; the ZPL comes from the path or the raw query (GET) or the body (POST). */
+export type Endpoint = Pick<EndpointSpec, 'allLabels' | 'zplFrom'>;
+
+export interface LabelRequest {
+  endpoint: Endpoint;
+  method: string;
+  zpl: Uint8Array | string;
+  /** The request body exactly as received (empty for GET): what fallback and shadow send on. */
+  received: Buffer;
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+  /** Absent for the all-labels endpoint. */
+  index?: number;
+  format: OutputFormat;
+  rotation: Rotation;
+  quality: Quality;
+  /** PDF page-composition headers were sent. */
+  composes: boolean;
+  /** The sheet to place labels on, when composition is applied. */
+  page?: PageComposition;
+  linter: boolean;
+  /** The request rebuilt from the validated values: the only form the legacy service ever sees. */
+  target: LabelTarget;
+}
+
+export interface LabelRequestLimits {
+  maxBodyBytes: number;
+  pageComposition: 'validate' | 'apply';
+  /** A PNG asked at the all-labels path is label 0 (real clients' default calls), not a 404. */
+  lenientPaths: boolean;
+}
+
+const NO_BODY = Buffer.alloc(0);
+
+/** The query string of a URL, undecoded ('' when there is none). */
+export function rawQuery(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q + 1);
+}
+
+/** `GET .../labels/4x6/0/?^xa...` (the legacy service's own curl example): the whole query string is the ZPL. */
+function zplFromQuery(url: string): string {
+  try {
+    return decodeURIComponent(rawQuery(url));
+  } catch {
+    throw new PlainHttpError(400, 'Malformed request URL');
+  }
+}
+
+/** The request, validated, or undefined for a GET without any ZPL (a 404, as the legacy service answers). */
+export async function parseLabelRequest(
+  asked: Endpoint, req: LegacyRequest, limits: LabelRequestLimits,
+): Promise<LabelRequest | undefined> {
+  if (asked.zplFrom === 'query' && rawQuery(req.url ?? '') === '') return undefined;
+  const params = req.params as Record<string, string | string[]>;
+  const dpmm = parseDensity(params.dpmm as string);
+  const size = parseDimensions(params.dimensions as string);
+  const index = asked.allLabels ? undefined : parseIndex(params.index as string);
+  const format = negotiateFormat(header(req, 'Accept'));
+  if (asked.allLabels && format !== 'pdf' && !limits.lenientPaths) throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
+  // Lenient paths: a PNG at the all-labels path is the first label, as if asked at `/0`.
+  const endpoint = asked.allLabels && format !== 'pdf' ? { ...asked, allLabels: false } : asked;
+  const rotation = parseRotation(header(req, 'X-Rotation'));
+  const headerOf = (name: string): string | undefined => header(req, name);
+  if (format === 'pdf') validatePageHeaders(headerOf, size, rotation);
+
+  const body = endpoint.zplFrom === 'body' ? await readZplBody(req, limits.maxBodyBytes) : undefined;
+  const zplSegments = endpoint.zplFrom === 'path' ? params.zpl as string[] : undefined;
+  const zplQuery = endpoint.zplFrom === 'query' ? zplFromQuery(req.url ?? '') : undefined;
+  const composes = format === 'pdf' && asksForPageComposition(headerOf);
+  const page = composes && limits.pageComposition === 'apply' ? pageComposition(headerOf) : undefined;
+  return {
+    endpoint,
+    method: req.method ?? 'GET',
+    zpl: body?.zpl ?? zplSegments?.join('/') ?? zplQuery!,
+    received: body?.received ?? NO_BODY,
+    dpmm,
+    ...size,
+    ...(endpoint.allLabels ? {} : { index: index ?? 0 }),
+    format,
+    rotation,
+    quality: parseQuality(header(req, 'X-Quality')),
+    composes,
+    ...(page && { page }),
+    linter: isLinterOn(header(req, 'X-Linter')),
+    target: {
+      dpmm, ...size, ...(!endpoint.allLabels && { index: index ?? 0 }), ...(zplSegments && { zplSegments }), ...(zplQuery !== undefined && { zplQuery }),
+    },
+  };
+}

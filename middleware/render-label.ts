@@ -1,0 +1,118 @@
+// renderLabel: one validated request rendered under the key's pages-per-day account (opened before, settled
+// after, whatever happens), or handed back as a forward-with-a-reason when fallback mode sends it upstream.
+// sendLabel writes the rendered label as the answer.
+
+import type { ServerResponse } from 'node:http';
+import type { RenderPlan, RenderResult } from '../renderer/index.js';
+import { renderTiming } from './events/access-events.js';
+import type { Emit } from './events/service-events.js';
+import { setHeaders } from './http.js';
+import type { StoredKey } from './keys/key-record.js';
+import type { LabelRequest } from './label-request.js';
+import { PageAccount, PagesExceededError } from './rate-limits.js';
+import type { RenderFunction } from './router-config.js';
+import type { RequestState } from './request-state.js';
+import { RENDERER_HEADER } from './api-table.js';
+import type { UsageStore } from './usage/usage-store.js';
+import { formatWarnings } from './warnings.js';
+
+export interface RenderContext {
+  render: RenderFunction;
+  usageStore: UsageStore;
+  storeTimeoutMs: number;
+  now: () => Date;
+  maxLabels: number;
+  maxPixels: number | undefined;
+  pdf: 'vector' | 'raster' | undefined;
+  emit: Emit;
+  /** Fallback mode: what this renderer cannot draw or compose is forwarded instead of answered. */
+  canForward: boolean;
+}
+
+export type LabelOutcome =
+  | { kind: 'rendered'; result: RenderResult }
+  /** To the legacy service; the account stays open until the forward settles it with the pages upstream rendered. */
+  | { kind: 'forward'; reason: string; commands: string[]; pages: PageAccount };
+
+/** The day's account of the request's key, opened: PagesExceededError (a 429) when the day is used up. */
+export async function openPageAccount(ctx: Pick<RenderContext, 'usageStore' | 'now' | 'storeTimeoutMs'>, key: StoredKey): Promise<PageAccount> {
+  const pages = new PageAccount(ctx.usageStore, key, ctx.now(), ctx.storeTimeoutMs);
+  const exceeded = await pages.open();
+  if (exceeded) throw new PagesExceededError(exceeded);
+  return pages;
+}
+
+/** Says so when pages could not be booked (the answer has gone already). */
+export function reportNotCounted(emit: Emit, requestId: string, booking: Error | undefined): void {
+  if (booking) emit({ type: 'pages_not_counted', requestId, message: booking.message });
+}
+
+/** Commands named in a fallback reason (the log line); a document of thousands of unknown commands names these and a count. */
+const REASON_COMMANDS = 10;
+
+function unsupportedReason(commands: readonly string[]): string {
+  const named = commands.slice(0, REASON_COMMANDS).map((c) => c.slice(0, 16).replace(/[^\x21-\x7e]/g, '?'));
+  const more = commands.length - named.length;
+  return `unsupported ${named.join(' ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+export async function renderLabel(label: LabelRequest, state: RequestState, signal: AbortSignal, ctx: RenderContext): Promise<LabelOutcome> {
+  const pages = await openPageAccount(ctx, state.key!);
+  if (ctx.canForward && label.composes && !label.page) return { kind: 'forward', reason: 'PDF page composition', commands: ['page-composition'], pages };
+  let result: RenderResult;
+  const timing = renderTiming();
+  try {
+    result = await ctx.render(label.zpl, {
+      dpmm: label.dpmm,
+      widthIn: label.widthIn,
+      heightIn: label.heightIn,
+      format: label.format,
+      ...(label.index !== undefined && { index: label.index }),
+      ...(label.format === 'png' && { rotation: label.rotation, quality: label.quality }),
+      ...(label.format === 'pdf' && ctx.pdf !== undefined && { pdf: ctx.pdf }),
+      ...(label.page && { page: label.page }),
+      maxLabels: ctx.maxLabels,
+      ...(ctx.maxPixels !== undefined && { maxPixels: ctx.maxPixels }),
+      signal,
+      tenant: state.key!.id,
+    }, {
+      started: timing.started,
+      // The whole document's pages are reserved once known, before drawing: concurrent documents
+      // overshoot the day's limit by at most one document.
+      ...(pages.limited && {
+        admit: async (plan: RenderPlan) => {
+          const exceeded = await pages.reserve(plan.pages);
+          if (exceeded) throw new PagesExceededError(exceeded);
+        },
+      }),
+    });
+  } catch (err) {
+    state.rendered = { ...state.rendered, ...timing.done() };
+    await pages.settle(0);
+    throw err;
+  }
+  const times = timing.done();
+  if (ctx.canForward && result.unsupported.length > 0) {
+    return { kind: 'forward', reason: unsupportedReason(result.unsupported), commands: result.unsupported, pages };
+  }
+  ctx.emit({
+    type: 'render', requestId: state.requestId, dpmm: label.dpmm, format: label.format,
+    labels: result.totalCount, pages: result.pages, durationMs: times.renderMs, queuedMs: times.queuedMs,
+  });
+  state.rendered = { ...state.rendered, labels: result.totalCount, pages: result.pages, ...times };
+  reportNotCounted(ctx.emit, state.requestId, await pages.settle(result.pages));
+  return { kind: 'rendered', result };
+}
+
+export function sendLabel(res: ServerResponse, label: LabelRequest, result: RenderResult): void {
+  res.statusCode = 200;
+  setHeaders(res, {
+    'Content-Type': result.contentType,
+    'Content-Length': String(result.body.byteLength),
+    'X-Total-Count': String(result.totalCount),
+    'Content-Disposition': `inline; filename="label.${label.format}"`,
+    [RENDERER_HEADER]: 'local',
+  });
+  if (label.linter && result.warnings.length > 0) res.setHeader('X-Warnings', formatWarnings(result.warnings));
+  res.end(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
+}
