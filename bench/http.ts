@@ -81,9 +81,9 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts the server and resolves once it prints `listening on`. */
-export function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+export function startServer(env: NodeJS.ProcessEnv, script = SERVER): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => { child.kill(); reject(new Error(`server did not start: ${out}`)); }, 20_000);
     const onData = (chunk: Buffer): void => {
@@ -131,6 +131,8 @@ export async function benchHttp(label: BenchLabel, opts: {
   connections: readonly number[];
   seconds: number;
   serverEnv?: NodeJS.ProcessEnv;
+  /** Another build's server (its dist/examples/server.js); default this build's. */
+  serverScript?: string;
 }): Promise<HttpRun> {
   const dir = mkdtempSync(join(tmpdir(), 'zpl-bench-'));
   const key = `bench_${randomBytes(12).toString('hex')}`;
@@ -141,7 +143,7 @@ export async function benchHttp(label: BenchLabel, opts: {
   // In-memory stores and local rendering only, whatever the caller's environment says.
   for (const name of Object.keys(env)) if (name === 'REDIS_URL' || name.startsWith('UPSTREAM_') || name.startsWith('SHADOW_')) delete env[name];
   Object.assign(env, opts.serverEnv, { PORT: String(port), HOST: '127.0.0.1', API_KEYS_FILE: keysFile });
-  const server = await startServer(env);
+  const server = await startServer(env, opts.serverScript);
   const path = `/compatibility/legacy/v1/printers/${opts.dpmm}dpmm/labels/${opts.size}/0`;
   const url = `http://127.0.0.1:${port}${path}`;
   const headers = { 'X-API-Key': key, 'Content-Type': 'application/x-www-form-urlencoded' };

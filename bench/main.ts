@@ -1,18 +1,21 @@
 // `npm run bench`: render speed in process and over HTTP, against zpl-renderer-js, memory and pixel budget.
-// Options: --quick (fewer rounds, for a smoke run), --only=inprocess,peer,http,memory,budget,
-//          --http-seconds=N, --memory-renders=N, --server-env=NAME=VALUE (repeatable; e.g. a worker pool switch).
+// Options: --quick (fewer rounds, for a smoke run), --only=cost,inprocess,peer,http,memory,budget,
+//          --http-seconds=N, --memory-renders=N, --server-env=NAME=VALUE (repeatable; e.g. a worker pool switch),
+//          --baseline=DIR (another build's dist/, e.g. of main: its renders and server measured beside ours), --cost-rounds=N.
 
 import { cpus, loadavg, platform, arch } from 'node:os';
 import type { Dpmm } from '../renderer/api.js';
+import { join, resolve } from 'node:path';
+import { benchCost, loadBaseline, type LabelCost } from './cost.js';
 import { benchHttp, type HttpRun } from './http.js';
 import { benchInProcess, DENSITIES, FORMATS, type Figures } from './in-process.js';
 import { loadLabels } from './labels.js';
 import { benchMemory } from './memory.js';
 import { benchPeer, loadPeer, type PeerFigures } from './peer.js';
 import { benchPixelBudget } from './pixel-budget.js';
-import { mib, ms, table } from './stats.js';
+import { median, mib, ms, table } from './stats.js';
 
-const SECTIONS = ['inprocess', 'peer', 'http', 'memory', 'budget'] as const;
+const SECTIONS = ['cost', 'inprocess', 'peer', 'http', 'memory', 'budget'] as const;
 const HTTP_LABEL = 'labelize/labels/ups';
 
 interface Args {
@@ -21,6 +24,8 @@ interface Args {
   httpSeconds: number;
   memoryRenders: number;
   serverEnv: Record<string, string>;
+  baseline?: string;
+  costRounds: number;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -37,6 +42,8 @@ function parseArgs(argv: readonly string[]): Args {
     httpSeconds: Number(value('http-seconds') ?? (quick ? 2 : 5)),
     memoryRenders: Number(value('memory-renders') ?? (quick ? 2000 : 20000)),
     serverEnv,
+    ...(value('baseline') && { baseline: resolve(value('baseline')!) }),
+    costRounds: Number(value('cost-rounds') ?? (quick ? 3 : 15)),
   };
 }
 
@@ -59,6 +66,13 @@ async function main(): Promise<void> {
   const extraRows: string[][] = [];
   const check = (ok: boolean): string => (ok ? 'met' : 'MISSED');
   const rounds = (dpmm: Dpmm): number => (args.quick ? 1 : dpmm === 24 ? 4 : dpmm === 12 ? 6 : 10);
+
+  let cost: LabelCost[] = [];
+  if (args.only.has('cost')) {
+    const baseline = args.baseline ? await loadBaseline(args.baseline) : undefined;
+    cost = await benchCost(labels, args.costRounds, baseline);
+    printCost(cost, args.baseline, extraRows, check);
+  }
 
   if (args.only.has('inprocess')) {
     ours = await benchInProcess(labels, { densities: DENSITIES, formats: FORMATS, size: { name: 'native' }, rounds, warmupRounds: 3 });
@@ -97,7 +111,29 @@ async function main(): Promise<void> {
 
   if (args.only.has('http')) {
     const label = labels.find((l) => l.id === HTTP_LABEL) ?? labels[0];
+    // The baseline's server first, then ours, back to back.
+    const baseHttp = args.baseline
+      ? await benchHttp(label, { dpmm: 8, size: '4x6', connections: [1, 16], seconds: args.httpSeconds, serverEnv: args.serverEnv, serverScript: join(args.baseline, 'examples', 'server.js') })
+      : undefined;
     http = await benchHttp(label, { dpmm: 8, size: '4x6', connections: [1, 16, 64], seconds: args.httpSeconds, serverEnv: args.serverEnv });
+    if (baseHttp) {
+      console.log(`## HTTP, baseline build (${args.baseline}), same label and levels\n`);
+      console.log(table(['connections', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU ms/request'],
+        baseHttp.levels.map((l) => [String(l.connections), l.requestsPerSec.toFixed(0), String(l.p50Ms), String(l.p99Ms), String(l.errors),
+          l.serverCpuMsPerRequest !== undefined ? ms(l.serverCpuMsPerRequest) : '-'])));
+      console.log();
+    }
+    const ups = cost.find((c) => c.id === HTTP_LABEL);
+    const one = http.levels.find((l) => l.connections === 1), sixteen = http.levels.find((l) => l.connections === 16);
+    if (ups && one?.serverCpuMsPerRequest !== undefined) {
+      const ratio = one.serverCpuMsPerRequest / ups.renderMs;
+      extraRows.push([`UPS 4x6 8 dpmm: server CPU per HTTP request (1 connection) / in-process render CPU`,
+        `${ms(one.serverCpuMsPerRequest)} / ${ms(ups.renderMs)} ms = ${ratio.toFixed(2)}x`, `<= 1.2x: ${check(ratio <= 1.2)}`]);
+    }
+    if (one && sixteen) {
+      const ratio = sixteen.p99Ms / one.p50Ms;
+      extraRows.push(['HTTP p99 at 16 connections / p50 at 1 connection', `${sixteen.p99Ms} / ${one.p50Ms} ms = ${ratio.toFixed(1)}x`, `<= 16x: ${check(ratio <= 16)}`]);
+    }
     const envNote = Object.keys(args.serverEnv).length ? ` (server env ${JSON.stringify(args.serverEnv)})` : '';
     console.log(`## HTTP: POST ${http.path}, ${label.id}, ${args.httpSeconds} s per level${envNote}\n`);
     console.log(table(['connections', 'requests', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU ms/request', 'autocannon CPU ms/request'],
@@ -162,6 +198,31 @@ async function main(): Promise<void> {
   }
   console.log(table(['measure', 'result', 'target'], [...rows, ...extraRows]));
   console.log(`\nload average at end ${load()}`);
+}
+
+/** The cost section: a row per label, then the figures the targets read. */
+function printCost(cost: readonly LabelCost[], baseline: string | undefined, extraRows: string[][], check: (ok: boolean) => string): void {
+  console.log('## CPU per label: 4x6 in, 8 dpmm, 8-bit PNG (median process CPU ms)\n');
+  console.log('zlib floor: deflateSync (Z_RLE) over the label\'s own Up-filtered rows; phases as render() runs them.\n');
+  const head = ['label', 'render', ...(baseline ? ['baseline', 'faster by'] : []), 'zlib floor', 'render / floor', 'interpret', 'layout', 'paint', 'encode', 'KiB', ...(baseline ? ['baseline KiB'] : [])];
+  console.log(table(head, cost.map((c) => [c.id, ms(c.renderMs),
+    ...(c.baselineMs !== undefined ? [ms(c.baselineMs), `${(c.baselineMs / c.renderMs).toFixed(2)}x`] : []),
+    ms(c.floorMs), `${(c.renderMs / c.floorMs).toFixed(2)}x`,
+    ms(c.phases.interpret), ms(c.phases.layout), ms(c.phases.paint), ms(c.phases.encode), (c.bytes / 1024).toFixed(1),
+    ...(c.baselineBytes !== undefined ? [(c.baselineBytes / 1024).toFixed(1)] : [])])));
+  const m = (f: (c: LabelCost) => number): number => median(cost.map(f));
+  console.log(`\nmedian over ${cost.length} labels: render ${ms(m((c) => c.renderMs))} ms` +
+    (baseline ? `, baseline ${ms(m((c) => c.baselineMs!))} ms` : '') +
+    `; interpret ${ms(m((c) => c.phases.interpret))}, layout ${ms(m((c) => c.phases.layout))}, paint ${ms(m((c) => c.phases.paint))}, encode ${ms(m((c) => c.phases.encode))} ms\n`);
+  const ups = cost.find((c) => c.id === HTTP_LABEL);
+  if (ups) {
+    const ratio = ups.renderMs / ups.floorMs;
+    extraRows.push(['UPS 4x6 8 dpmm: render CPU / zlib floor of its rows', `${ms(ups.renderMs)} / ${ms(ups.floorMs)} ms = ${ratio.toFixed(2)}x`, `<= 2.0x: ${check(ratio <= 2)}`]);
+  }
+  if (baseline) {
+    const ours = m((c) => c.renderMs), theirs = m((c) => c.baselineMs!);
+    extraRows.push([`Carrier labels in process, median CPU: baseline / ours`, `${ms(theirs)} / ${ms(ours)} ms = ${(theirs / ours).toFixed(2)}x`, `>= 1.7x: ${check(theirs / ours >= 1.7)}`]);
+  }
 }
 
 main().catch((err: unknown) => {

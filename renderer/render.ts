@@ -10,7 +10,8 @@ import { RenderError } from './errors.js';
 import { checkIndex, dotsPerInch, labelDots, openDocument } from './layout/document.js';
 import type { DisplayList, OutputKind } from './display/display-list.js';
 import type { Raster } from './raster/raster.js';
-import { paint } from './raster/paint.js';
+import { paint, paintRows } from './raster/paint.js';
+import { settle } from './raster/row-order.js';
 import { borrowInk, returnInk, trimInk } from './raster/scratch.js';
 
 export { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS, dotsPerInch, labelDots } from './layout/document.js';
@@ -63,9 +64,14 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
       : await encodeVectorPdf(lists(), { widthPt, heightPt, dotPt });
     return result(body, 'application/pdf', indices.length);
   }
-  const raster = draw(req.index ?? 0);
+  // ^PM Y and ^PO I are left to the 8-bit encoder, which reads the rows in that order; a turned label settles first.
+  const { raster, order } = paintRows(doc.label(req.index ?? 0), borrowInk(pixels));
   try {
-    return result(encodePng(rotateClockwise(raster, req.rotation ?? 0), req.quality === 'bitonal'), 'image/png', 1);
+    const rotation = req.rotation ?? 0;
+    const png = rotation === 0
+      ? encodePng(raster, req.quality === 'bitonal', order)
+      : encodePng(rotateClockwise(settle(raster, order), rotation), req.quality === 'bitonal');
+    return result(png, 'image/png', 1);
   } finally {
     returnInk(raster.ink);
   }

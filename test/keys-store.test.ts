@@ -18,8 +18,11 @@ import {
   seedKeys,
   type KeyStore,
 } from '../middleware/index.js';
+import { Keyv } from 'keyv';
+import { DEFAULT_FIND_CACHE_MS, KeyvKeyStore } from '../middleware/keys/key-store.js';
+import type { StoredKey } from '../middleware/keys/key-record.js';
 import { recordingRender } from './helpers/http-app.js';
-import { freePort, REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
+import { eventually, freePort, REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist', 'bin', 'zpl-keys.js');
@@ -111,6 +114,49 @@ keyStoreContract('Redis', async () => {
   };
   return { store: stores.keyStore, raw };
 }, true);
+
+describe('key store look-ups cached briefly', () => {
+  // Two stores over one backing map: the service's, and another process's (zpl-keys, a second instance).
+  const open = (clock?: () => number): { service: KeyvKeyStore; admin: KeyvKeyStore } => {
+    const shared = new Map();
+    const keyv = (): Keyv<StoredKey> => new Keyv<StoredKey>({ store: shared, namespace: 'zpl-keys', throwOnErrors: true });
+    return { service: new KeyvKeyStore(keyv(), { ...(clock && { clock }) }), admin: new KeyvKeyStore(keyv()) };
+  };
+
+  it('a revocation made elsewhere takes effect within a second; one made through the store at once', async () => {
+    let now = 0;
+    const { service, admin } = open(() => now);
+    await admin.add({ key: 'k_cached', scope: 'all' });
+    expect((await service.find('k_cached'))?.revoked).to.equal(false);
+    await admin.revoke('k_cached');
+    now = 999;
+    expect((await service.find('k_cached'))?.revoked, 'revoked elsewhere, 999 ms later').to.equal(true);
+    await admin.update('k_cached', { revoked: false });
+    now = 2000;
+    expect((await service.find('k_cached'))?.revoked).to.equal(false);
+    await service.revoke('k_cached');
+    expect((await service.find('k_cached'))?.revoked, 'revoked through this store, no time passed').to.equal(true);
+    await service.remove('k_cached');
+    expect(await service.find('k_cached')).to.equal(undefined);
+  });
+
+  it('answers from the record it read within the cache time, and reads again after it', async () => {
+    let now = 0;
+    const { service, admin } = open(() => now);
+    await admin.add({ key: 'k_scope', scope: 'all' });
+    expect((await service.find('k_scope'))?.scope).to.equal('all');
+    await admin.update('k_scope', { scope: 'pdf' });
+    now = DEFAULT_FIND_CACHE_MS - 1;
+    expect((await service.find('k_scope'))?.scope, 'still the record read at 0').to.equal('all');
+    now = DEFAULT_FIND_CACHE_MS;
+    expect((await service.find('k_scope'))?.scope).to.equal('pdf');
+    const uncached = new KeyvKeyStore(new Keyv<StoredKey>({ store: new Map(), namespace: 'x', throwOnErrors: true }), { findCacheMs: 0, clock: () => 0 });
+    await uncached.add({ key: 'k_now', scope: 'all' });
+    await uncached.find('k_now');
+    await uncached.add({ key: 'k_now', scope: 'png' });
+    expect((await uncached.find('k_now'))?.scope).to.equal('png');
+  });
+});
 
 describe('key file (API_KEYS_FILE)', () => {
   let dir: string;
@@ -255,7 +301,9 @@ describe('zpl-keys CLI', function () {
         expect(JSON.stringify({ stored, values })).to.not.contain(key);
 
         await cli('revoke', key);
-        expect((await request(app).post(path).set('X-API-Key', key).send('^XA^XZ')).body.error).to.equal('invalid_key');
+        // Revoked in another process: the router's store may answer from the record it read for up to
+        // DEFAULT_FIND_CACHE_MS (that bound is tested on a fixed clock above); the revocation then holds.
+        expect(await eventually(async () => (await request(app).post(path).set('X-API-Key', key).send('^XA^XZ')).body.error === 'invalid_key')).to.equal(true);
         await cli('expire', hashKey(key).slice(0, 16));
         expect((await cli('list')).stdout).to.contain('revoked=true');
         await cli('remove', key);

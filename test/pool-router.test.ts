@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { render } from '../renderer/index.js';
-import { closeSharedRenderPools, sharedRenderer } from '../renderer/pool/index.js';
+import { closeSharedRenderPools, sharedRenderer, sharedRenderPoolStats } from '../renderer/pool/index.js';
 import { BASE, buildApp, KEYS } from './helpers/http-app.js';
 import { decodePng } from './helpers/png.js';
 
@@ -16,11 +16,16 @@ describe('router renderer wiring', function () {
   this.timeout(120_000);
   after(() => closeSharedRenderPools());
 
-  it('renders through a shared pool by default: one pool per thread count and budget', () => {
+  it('renders through a shared pool by default: one pool per thread count and budget', async () => {
     // (The 5000 ms pool is the one the time-budget test below uses.)
     expect(sharedRenderer({ threads: 1, timeoutMs: 5000 })).to.equal(sharedRenderer({ threads: 1, timeoutMs: 5000 }));
     expect(sharedRenderer({ threads: 1, timeoutMs: 5000 })).to.not.equal(sharedRenderer({ threads: 1, timeoutMs: 4000 }));
-    expect(sharedRenderer({ threads: 0 })).to.equal(render);
+    // No pool for threads: 0: renders on this thread, the same bytes as render() (the renderer is loaded on first use).
+    const before = sharedRenderPoolStats().threads;
+    const req = { dpmm: 8 as const, widthIn: 2, heightIn: 1, format: 'png' as const, index: 0 };
+    const [inline, direct] = await Promise.all([sharedRenderer({ threads: 0 })(LABEL, req), render(LABEL, req)]);
+    expect(Buffer.from(inline.body).equals(Buffer.from(direct.body))).to.equal(true);
+    expect(sharedRenderPoolStats().threads).to.equal(before);
   });
 
   for (const renderThreads of [undefined, 0]) {

@@ -37,6 +37,14 @@ export interface KeyStore {
 
 /** Applies `changes` (undefined deletes a field) to the record stored under `hash` in one step; undefined when none is. */
 export type KeyPatch = (hash: string, changes: KeyChanges) => Promise<StoredKey | undefined>;
+/**
+ * How long `find` trusts a record it read: a key checked on every request is read (and parsed) from the store at most
+ * this often. Changes made through this store apply at once; changes made elsewhere (zpl-keys, another instance)
+ * within this time, so a revocation takes effect within a second everywhere.
+ */
+export const DEFAULT_FIND_CACHE_MS = 500;
+/** Keys remembered at once; past it the oldest goes. */
+const FIND_CACHE_ENTRIES = 1024;
 
 const HEX_PREFIX = /^[0-9a-f]{8,64}$/;
 const FULL_HASH = /^[0-9a-f]{64}$/;
@@ -48,18 +56,28 @@ export class KeyvKeyStore implements KeyStore {
   readonly #whenReady: () => Promise<void>;
   readonly #marker: SeedMarker | undefined;
   readonly #patch: KeyPatch | undefined;
+  /** Records `find` read lately, by hash, with when they were read (by #clock). */
+  readonly #found = new Map<string, { key: StoredKey; at: number }>();
+  readonly #cacheMs: number;
+  readonly #clock: () => number;
 
   /**
    * `whenReady`: what key management (everything but find) waits for first, e.g. the first Redis connection;
    * `seedMarker`: how the store knows it lost its seeding (see seed-marker.ts);
-   * `patch`: changes a record in one step in the backing store (without it: read, merge, write).
+   * `patch`: changes a record in one step in the backing store (without it: read, merge, write);
+   * `findCacheMs`: how long `find` may answer from what it read (0: never), by `clock` (ms, default performance.now).
    */
   constructor(
     keyv: Keyv<StoredKey>,
-    options: { isReady?: () => boolean; close?: () => Promise<void>; whenReady?: () => Promise<void>; seedMarker?: SeedMarker; patch?: KeyPatch } = {},
+    options: {
+      isReady?: () => boolean; close?: () => Promise<void>; whenReady?: () => Promise<void>; seedMarker?: SeedMarker;
+      patch?: KeyPatch; findCacheMs?: number; clock?: () => number;
+    } = {},
   ) {
     this.#patch = options.patch;
     this.#keyv = keyv;
+    this.#cacheMs = options.findCacheMs ?? DEFAULT_FIND_CACHE_MS;
+    this.#clock = options.clock ?? (() => performance.now());
     this.#whenReady = options.whenReady ?? (() => Promise.resolve());
     this.#ready = options.isReady ?? (() => true);
     this.#close = options.close ?? (() => keyv.disconnect());
@@ -72,17 +90,33 @@ export class KeyvKeyStore implements KeyStore {
 
   async find(plainKey: string): Promise<StoredKey | undefined> {
     const hash = hashKey(plainKey);
+    const now = this.#clock();
+    const seen = this.#found.get(hash);
+    if (seen && now - seen.at < this.#cacheMs) return seen.key;
     const stored = await this.#keyv.get(hash);
-    if (stored !== undefined && sameHash(stored.hash, hash)) return stored;
+    if (stored !== undefined && sameHash(stored.hash, hash)) {
+      this.#remember(hash, stored, now);
+      return stored;
+    }
+    this.#found.delete(hash);
     // An unknown key may mean the store was emptied (e.g. Redis flushed): a 503, not a 401, until re-seeded.
     if (this.#marker && !(await this.#marker.confirm())) throw new Error('key store lost its data; waiting to be seeded again');
     return undefined;
   }
 
+  #remember(hash: string, key: StoredKey, at: number): void {
+    if (this.#cacheMs <= 0) return;
+    this.#found.delete(hash);
+    if (this.#found.size >= FIND_CACHE_ENTRIES) this.#found.delete(this.#found.keys().next().value!);
+    this.#found.set(hash, { key, at });
+  }
+
   async add(record: KeyRecord, options: { ttlMs?: number } = {}): Promise<StoredKey> {
     const stored = toStoredKey(validateKeyRecord(record));
+    this.#found.delete(stored.hash);
     await this.#whenReady();
     await this.#keyv.set(stored.hash, stored, options.ttlMs);
+    this.#found.delete(stored.hash); // a find that raced the write may have kept the old record
     return stored;
   }
 
@@ -104,14 +138,19 @@ export class KeyvKeyStore implements KeyStore {
   async update(ref: string, changes: KeyChanges): Promise<StoredKey | undefined> {
     const hash = await this.#resolve(ref);
     // Atomically where the store can: a revocation made meanwhile by another process is never written over.
-    if (this.#patch && hash !== undefined) return this.#patch(hash, changes);
+    if (this.#patch && hash !== undefined) {
+      this.#found.delete(hash);
+      return this.#patch(hash, changes);
+    }
     const stored = hash === undefined ? undefined : await this.#keyv.get(hash);
     if (!stored) return undefined;
+    this.#found.delete(stored.hash);
     const updated: StoredKey = { ...stored, ...changes };
     for (const field of Object.keys(updated) as (keyof StoredKey)[]) {
       if (updated[field] === undefined) delete updated[field];
     }
     await this.#keyv.set(stored.hash, updated);
+    this.#found.delete(stored.hash);
     return updated;
   }
 
@@ -125,7 +164,10 @@ export class KeyvKeyStore implements KeyStore {
 
   async remove(ref: string): Promise<boolean> {
     const hash = await this.#resolve(ref);
-    return hash === undefined ? false : this.#keyv.delete(hash);
+    if (hash === undefined) return false;
+    const removed = await this.#keyv.delete(hash);
+    this.#found.delete(hash);
+    return removed;
   }
 
   close(): Promise<void> {

@@ -2,7 +2,7 @@
 // (sharedRenderPoolStats) by default; a renderer without stats gets busy workers and queue depth derived from
 // the renders in flight through it.
 
-import { sharedRenderPoolStats, type RenderPoolStats } from '../../renderer/index.js';
+import { sharedRenderPoolStats, type RenderPoolStats } from '../../renderer/pool/index.js';
 import type { RenderFunction } from '../router.js';
 
 export type { RenderPoolStats };

@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'router';
-import { RenderError, type Dpmm, type FieldBox, type FieldBoxes } from '../../renderer/index.js';
+import type { Dpmm, FieldBox, FieldBoxes } from '../../renderer/index.js';
+import { RenderError } from '../../renderer/errors.js';
 import { authorize, requestKey } from '../authorize.js';
 import { StoreUnavailableError } from '../deadline.js';
 import { PlainHttpError, sendPlainError, sendStoreUnavailable } from '../http-errors.js';

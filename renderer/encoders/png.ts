@@ -1,32 +1,36 @@
-// PNG encoding through node:zlib: 8-bit greyscale (colour type 0) or 1-bit for bitonal output.
-// Output is byte-identical between runs (fixed filter, strategy and zlib level).
+// PNG encoding: 8-bit greyscale (colour type 0) or 1-bit for bitonal output, every row Up-filtered. One pass over
+// the raster filters and compresses: a row equal to the one above is found with one compare and becomes a copy of
+// the (all-zero) filtered row before it; other rows are filtered four bytes at a time and sent as runs of equal
+// bytes. The deflate block's Huffman table comes from the counted symbols (deflate.ts). Output is the same bytes
+// for the same raster, and inflates to the same filtered rows as png-rows.ts builds for zlib.
 
-import { constants, crc32, deflateSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import type { Raster } from '../raster/raster.js';
+import { settle, UPRIGHT, type RowOrder } from '../raster/row-order.js';
+import { MAX_DISTANCE, RunDeflater } from './deflate.js';
+import { bitonalRows, FILTER_UP, sameAsRowAbove } from './png-rows.js';
+
+export { BITONAL_THRESHOLD, bitonalRows, DEFLATE_OPTIONS, FILTER_UP, MAX_REUSED_ROWS_BYTES } from './png-rows.js';
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
-/**
- * Ink at or above this level is black in 1-bit output (the legacy service thresholds at mid-grey).
- * packRow tests the ink's top bit, which is this comparison only for 128.
- */
-export const BITONAL_THRESHOLD = 128;
+/** Token buffers above this many entries (4 bytes each) are not kept between labels. */
+const KEEP_TOKENS = 1 << 20;
 
-/** PNG filter type "Up": each byte minus the byte above it. */
-export const FILTER_UP = 2;
+/** One deflater per thread: encoding is synchronous, so labels take turns with its buffers. */
+const deflater = new RunDeflater();
 
 /**
- * With the Up filter a label is mostly runs of zeros (blank and repeated rows). Run-length deflate
- * packs them about a quarter larger than level 6 did unfiltered (carrier labels at 8 dpmm: 45 KB
- * against 36 KB) in a fifth of the time or less.
+ * `readAs` says how the raster's rows make the label (^PM Y, ^PO I left to the encoder, raster/paint.ts): the 8-bit
+ * encoder reads them so, in one pass; 1-bit output turns the raster in place first.
  */
-export const DEFLATE_OPTIONS = { strategy: constants.Z_RLE } as const;
-
-export function encodePng(r: Raster, bitonal = false): Uint8Array {
-  const rows = bitonal ? bitonalRows(r) : greyRows(r);
-  const idat = deflateSync(rows, DEFLATE_OPTIONS);
+export function encodePng(r: Raster, bitonal = false, readAs: RowOrder = UPRIGHT): Uint8Array {
+  deflater.reset();
+  if (bitonal) deflateFilteredRows(deflater, bitonalRows(settle(r, readAs)), ((r.width + 7) >> 3) + 1, r.height);
+  else deflateGreyRows(deflater, r, readAs);
+  const idatLength = deflater.prepare();
   // Its own ArrayBuffer (never the shared pool slab), so a worker thread can transfer it without a copy.
-  const out = Buffer.allocUnsafeSlow(SIGNATURE.length + 12 + 13 + 12 + idat.length + 12);
+  const out = Buffer.allocUnsafeSlow(SIGNATURE.length + 12 + 13 + 12 + idatLength + 12);
   out.set(SIGNATURE, 0);
   let at = writeChunkHead(out, SIGNATURE.length, 'IHDR', 13);
   out.writeUInt32BE(r.width, at);
@@ -37,9 +41,11 @@ export function encodePng(r: Raster, bitonal = false): Uint8Array {
   out[at + 11] = 0; // filter method
   out[at + 12] = 0; // no interlace
   at = writeChunkTail(out, at, 13);
-  at = writeChunkHead(out, at, 'IDAT', idat.length);
-  out.set(idat, at);
-  at = writeChunkTail(out, at, idat.length);
+  at = writeChunkHead(out, at, 'IDAT', idatLength);
+  const end = deflater.write(out, at);
+  if (end !== at + idatLength) throw new Error(`PNG encoder: IDAT measured ${idatLength} bytes, wrote ${end - at}`);
+  deflater.trim(KEEP_TOKENS);
+  at = writeChunkTail(out, at, idatLength);
   at = writeChunkHead(out, at, 'IEND', 0);
   writeChunkTail(out, at, 0);
   return out;
@@ -58,115 +64,148 @@ function writeChunkTail(out: Buffer, dataAt: number, length: number): number {
   return dataAt + length + 4;
 }
 
-/** True when row y of the ink is the same as row y - 1 (one memcmp, no per-pixel work). */
-function sameAsRowAbove(ink: Buffer, width: number, y: number): boolean {
-  const start = y * width;
-  return ink.compare(ink, start - width, start, start, start + width) === 0;
-}
-
-/** Filtered rows are rebuilt for every label; small ones reuse one buffer (encoding is synchronous). */
-export const MAX_REUSED_ROWS_BYTES = 16 << 20;
-let reusable = new Uint8Array(0);
-
-/** A buffer for `size` bytes of filtered rows, valid until the next call; contents are garbage. */
-function rowsBuffer(size: number): Uint8Array {
-  if (size > MAX_REUSED_ROWS_BYTES) return new Uint8Array(size);
-  if (reusable.length < size) reusable = new Uint8Array(Math.min(MAX_REUSED_ROWS_BYTES, Math.max(size, reusable.length * 2)));
-  return reusable.subarray(0, size);
-}
-
 const HIGH_BITS = 0x80808080 | 0;
 const LOW_BITS = 0x7f7f7f7f;
 
+// Row copies for widths that are not whole words (reused; grown, never shrunk below a label's row).
+let aboveWords = new Int32Array(0);
+let rowWords = new Int32Array(0);
+let aboveBytes = new Uint8Array(aboveWords.buffer);
+let rowBytes = new Uint8Array(rowWords.buffer);
+
 /**
- * 8-bit grey rows (255 - ink), Up-filtered; rows equal to the one above are zeros. The Up difference
- * (255 - ink) - (255 - inkAbove) = inkAbove - ink is taken four bytes at a time on aligned copies.
+ * Tracks blank filtered rows ([FILTER_UP, 0 ... 0]): from the second in a row on, each is a copy of the one before,
+ * gathered into as few long copies as possible.
  */
-function greyRows(r: Raster): Uint8Array {
+class BlankRows {
+  pending = 0;
+  previousBlank = false;
+  constructor(readonly d: RunDeflater, readonly stride: number) {}
+
+  /** A blank row: copied when the row before was blank too and close enough, else sent as two runs. */
+  add(): void {
+    const { d, stride } = this;
+    if (this.previousBlank && stride <= MAX_DISTANCE && stride >= 4) {
+      this.pending += stride;
+      d.sum(FILTER_UP, 1);
+      d.sum(0, stride - 1);
+    } else {
+      this.flush();
+      d.reserve(stride);
+      d.run(FILTER_UP, 1);
+      d.run(0, stride - 1);
+    }
+    this.previousBlank = true;
+  }
+
+  /** Sends the gathered copies; the next row is not blank when `endOfRun`. */
+  flush(notBlank = false): void {
+    if (this.pending > 0) {
+      this.d.reserve(this.pending);
+      this.d.copy(this.stride, this.pending);
+      this.pending = 0;
+    }
+    if (notBlank) this.previousBlank = false;
+  }
+}
+
+/** 8-bit grey rows (255 - ink), Up-filtered, straight into the deflater; rows read as `readAs` says. */
+function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
   const { width, height } = r;
+  const { flipX, flipY } = readAs;
   const ink = Buffer.from(r.ink.buffer, r.ink.byteOffset, r.ink.byteLength);
   const stride = width + 1;
-  const out = rowsBuffer(stride * height);
-  const words = (width + 3) >> 2;
-  let above = new Int32Array(words);
-  let cur = new Int32Array(words);
-  const diff = new Int32Array(words);
-  const diffBytes = new Uint8Array(diff.buffer, 0, width);
-  const whole = width % 4 === 0 && r.ink.byteOffset % 4 === 0 ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2) : undefined;
-  for (let y = 0; y < height; y++) {
-    const o = y * stride;
-    out[o] = FILTER_UP;
-    const src = y * width;
-    if (y === 0) {
-      for (let x = 0; x < width; x++) out[1 + x] = 255 - ink[x];
-      new Uint8Array(above.buffer).set(ink.subarray(0, width));
-      continue;
+  const blank = new BlankRows(d, stride);
+  /** The raster row that is the label's row j. */
+  const rowOf = (j: number): number => (flipY ? height - 1 - j : j);
+  // Row 0 has nothing above: its bytes are the grey levels themselves.
+  d.reserve(stride);
+  let v = FILTER_UP, n = 1;
+  const first = rowOf(0) * width;
+  for (let x = 0; x < width; x++) {
+    const b = 255 - ink[first + (flipX ? width - 1 - x : x)];
+    if (b === v) n++;
+    else { d.run(v, n); v = b; n = 1; }
+  }
+  d.run(v, n);
+  const words = width >> 2, tail = width & 3;
+  // Rows already 4-byte aligned (most label widths): the words are read in place, nothing copied; a mirrored row
+  // is read last word first, each word's bytes swapped. Other rows are copied (and reversed) into aligned words.
+  const whole = tail === 0 && r.ink.byteOffset % 4 === 0 ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2) : undefined;
+  const backwards = whole !== undefined && flipX;
+  if (!whole && aboveWords.length < words + 1) {
+    aboveWords = new Int32Array(words + 1);
+    rowWords = new Int32Array(words + 1);
+    aboveBytes = new Uint8Array(aboveWords.buffer);
+    rowBytes = new Uint8Array(rowWords.buffer);
+  }
+  let above = aboveWords, cur = rowWords, aboveB = aboveBytes, curB = rowBytes;
+  if (!whole) copyRow(ink, first, width, flipX, aboveB);
+  for (let y = 1; y < height; y++) {
+    const at = rowOf(y), atAbove = rowOf(y - 1);
+    if (sameAsRowAbove(ink, width, Math.max(at, atAbove))) { blank.add(); continue; }
+    blank.flush(true);
+    d.reserve(stride);
+    let a0: number, b0: number, src: Int32Array, prev: Int32Array;
+    if (whole) { src = whole; prev = whole; a0 = atAbove * words; b0 = at * words; } else {
+      copyRow(ink, at * width, width, flipX, curB);
+      src = cur; prev = above; a0 = 0; b0 = 0;
     }
-    if (sameAsRowAbove(ink, width, y)) {
-      out.fill(0, o + 1, o + 1 + width);
-      continue;
-    }
-    if (whole) {
-      // Rows already 4-byte aligned (most label widths): the words are read in place, nothing copied.
-      const a0 = (y - 1) * words, b0 = y * words;
-      for (let i = 0; i < words; i++) {
-        const a = whole[a0 + i], b = whole[b0 + i];
-        diff[i] = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
+    v = FILTER_UP; n = 1;
+    // Bytewise (above - ink) mod 256 = grey - grey above, without borrows crossing bytes; whole zero words extend a
+    // zero run at once.
+    for (let w = 0; w <= words; w++) {
+      if (w === words && tail === 0) break;
+      const i = backwards ? words - 1 - w : w;
+      const a = prev[a0 + i], b = src[b0 + i];
+      const bytes = w === words ? tail : 4;
+      if (a === b) { // four zeros
+        if (v === 0) n += bytes; else { d.run(v, n); v = 0; n = bytes; }
+        continue;
       }
-      out.set(diffBytes, o + 1);
-      continue;
+      let diff = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
+      if (backwards) diff = ((diff & 0xff) << 24) | ((diff & 0xff00) << 8) | ((diff >>> 8) & 0xff00) | (diff >>> 24);
+      for (let k = 0; k < bytes; k++, diff >>>= 8) {
+        const byte = diff & 255;
+        if (byte === v) n++;
+        else { d.run(v, n); v = byte; n = 1; }
+      }
     }
-    new Uint8Array(cur.buffer).set(ink.subarray(src, src + width));
-    for (let i = 0; i < words; i++) {
-      // bytewise (a - b) mod 256 without borrows crossing bytes
-      const a = above[i], b = cur[i];
-      diff[i] = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
-    }
-    out.set(diffBytes, o + 1);
-    const t = above; above = cur; cur = t;
+    d.run(v, n);
+    if (!whole) { const t = above; above = cur; cur = t; const tb = aboveB; aboveB = curB; curB = tb; }
   }
-  return out;
+  blank.flush();
 }
 
-/**
- * 1-bit rows (1 = white, ink below BITONAL_THRESHOLD), each prefixed with the Up filter byte and
- * filtered: the same bytes serve the bitonal PNG and the PDF image (PNG predictor 12). The result is
- * only valid until the next call (the buffer is reused): deflate it right away.
- */
-export function bitonalRows(r: Raster): Uint8Array {
-  const { width, height } = r;
-  const ink = Buffer.from(r.ink.buffer, r.ink.byteOffset, r.ink.byteLength);
-  const bytes = (width + 7) >> 3;
-  const stride = bytes + 1;
-  const out = rowsBuffer(stride * height);
-  let prev = new Uint8Array(bytes);
-  let cur = new Uint8Array(bytes);
+/** One raster row into the start of word-aligned `dst`, reversed when mirrored. */
+function copyRow(ink: Buffer, start: number, width: number, reversed: boolean, dst: Uint8Array): void {
+  ink.copy(dst, 0, start, start + width);
+  if (reversed) dst.subarray(0, width).reverse();
+}
+
+/** Rows already filtered (`stride` bytes each, filter byte first; an unchanged row all zeros), into the deflater. */
+function deflateFilteredRows(d: RunDeflater, rows: Uint8Array, stride: number, height: number): void {
+  const buf = Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength);
+  const blank = new BlankRows(d, stride);
   for (let y = 0; y < height; y++) {
     const o = y * stride;
-    out[o] = FILTER_UP;
-    if (y > 0 && sameAsRowAbove(ink, width, y)) { // packed row equals the one above: zeros
-      out.fill(0, o + 1, o + 1 + bytes);
-      continue;
+    if (y > 0 && isZero(buf, o + 1, o + stride)) { blank.add(); continue; }
+    blank.flush(true);
+    d.reserve(stride);
+    let v = rows[o], n = 1;
+    for (let i = o + 1; i < o + stride; i++) {
+      const b = rows[i];
+      if (b === v) n++;
+      else { d.run(v, n); v = b; n = 1; }
     }
-    packRow(ink, y * width, width, cur);
-    for (let i = 0; i < bytes; i++) out[o + 1 + i] = cur[i] - prev[i];
-    const t = prev; prev = cur; cur = t;
+    d.run(v, n);
   }
-  return out;
+  blank.flush();
 }
 
-/** Packs one row of ink MSB first, 1 = white (ink < 128, i.e. its top bit clear); padding bits 0. */
-function packRow(ink: Uint8Array, src: number, width: number, dst: Uint8Array): void {
-  const whole = width >> 3;
-  for (let i = 0; i < whole; i++) {
-    const p = src + (i << 3);
-    const black = (ink[p] & 0x80) | ((ink[p + 1] & 0x80) >> 1) | ((ink[p + 2] & 0x80) >> 2) | ((ink[p + 3] & 0x80) >> 3) |
-      ((ink[p + 4] & 0x80) >> 4) | ((ink[p + 5] & 0x80) >> 5) | ((ink[p + 6] & 0x80) >> 6) | (ink[p + 7] >> 7);
-    dst[i] = black ^ 0xff;
-  }
-  if (whole < dst.length) {
-    let v = 0;
-    for (let x = whole << 3; x < width; x++) if (ink[src + x] < BITONAL_THRESHOLD) v |= 0x80 >> (x & 7);
-    dst[whole] = v;
-  }
+let zeros = Buffer.alloc(0);
+
+function isZero(buf: Buffer, start: number, end: number): boolean {
+  if (zeros.length < end - start) zeros = Buffer.alloc(end - start);
+  return buf.compare(zeros, 0, end - start, start, end) === 0;
 }

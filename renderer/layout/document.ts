@@ -2,6 +2,7 @@
 // label (^PQ copies included) as a display list. render() and layout() share it.
 
 import type { Dpmm, RenderLimits } from '../api.js';
+import { labelDots } from './dots.js';
 import { ordinal, RenderError } from '../errors.js';
 import { interpret, type DocumentPlan } from '../interpreter.js';
 import { MemoryBudget } from '../memory-budget.js';
@@ -13,15 +14,7 @@ export const DEFAULT_MAX_LABELS = 50;
 /** Enough for a 15x15 inch label at 24 dpmm (9135 x 9135 dots). */
 export const DEFAULT_MAX_PIXELS = 9135 * 9135;
 
-/** Dots per inch as the legacy service computes it: floor(dpmm x 25.4). */
-export function dotsPerInch(dpmm: Dpmm): number {
-  return Math.floor(dpmm * 25.4);
-}
-
-/** Label size in dots: trunc(inches x dpi) per axis (4x6 at 8 dpmm = 812x1218). */
-export function labelDots(inches: number, dpmm: Dpmm): number {
-  return Math.floor(inches * dotsPerInch(dpmm) + 1e-9);
-}
+export { dotsPerInch, labelDots } from './dots.js';
 
 export interface DocumentRequest extends RenderLimits {
   dpmm: Dpmm;

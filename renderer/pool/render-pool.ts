@@ -9,7 +9,7 @@ import { Piscina } from 'piscina';
 import type { RenderHooks, RenderPlan, RenderRequest, RenderResult } from '../api.js';
 import type { FieldBoxes, LayoutOptions } from '../layout/inspect.js';
 import { RenderError } from '../errors.js';
-import { labelDots } from '../render.js';
+import { labelDots } from '../layout/dots.js';
 import { FairQueue } from './fair-queue.js';
 import {
   CONTROL_STOP, errorFromWire, PAGES_WITH_OWN_BUDGET, renderBudgetMs, STOP, type AdmitAnswer, type AdmitAsk, type FieldBoxesReply, type PoolTask,

@@ -4,7 +4,6 @@
 // last lease that used it is released.
 
 import { RenderError } from '../errors.js';
-import { render as renderInline } from '../render.js';
 import { createRenderPool, DEFAULT_RENDER_TIMEOUT_MS, type RenderFn, type RenderPool, type RenderPoolStats } from './render-pool.js';
 
 export interface SharedRendererOptions {
@@ -27,6 +26,9 @@ const PERMANENT = {};
 function poolKey(options: SharedRendererOptions): string {
   return `${options.threads ?? 'cores'}/${options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS}`;
 }
+
+/** Rendering on this thread (threads: 0): the renderer is loaded on the first call, so a process whose workers render never loads it. */
+const renderInline: RenderFn = async (zpl, req, hooks) => (await import('../render.js')).render(zpl, req, hooks);
 
 function acquire(key: string, options: SharedRendererOptions, holder: object): RenderPool {
   let shared = pools.get(key);

@@ -4,15 +4,20 @@ import { modeOf, type DisplayElement, type DisplayList, type PrintArea } from '.
 import { fillPath } from './fill-path.js';
 import { glyphMask, maskGroup } from './glyph-mask.js';
 import { Raster } from './raster.js';
+import { rowOrder, settle, type RowOrder } from './row-order.js';
 
 /** `ink`, when given, is `width * height` zeros to paint on (a reused buffer, raster/scratch.ts); default a fresh one. */
 export function paint(list: DisplayList, ink?: Uint8Array): Raster {
+  const { raster, order } = paintRows(list, ink);
+  return settle(raster, order);
+}
+
+/** The label drawn but not yet mirrored or turned (^PM Y, ^PO I): `order` says how to read its rows. */
+export function paintRows(list: DisplayList, ink?: Uint8Array): { raster: Raster; order: RowOrder } {
   const raster = new Raster(list.width, list.height, ink);
   for (const el of list.elements) paintElement(raster, el);
   if (list.printArea) clearOutside(raster, list.printArea);
-  if (list.mirror) mirrorInPlace(raster);
-  if (list.invert) rotate180InPlace(raster);
-  return raster;
+  return { raster, order: rowOrder(list.mirror, list.invert) };
 }
 
 function paintElement(r: Raster, el: DisplayElement): void {
@@ -38,12 +43,4 @@ function clearOutside(r: Raster, area: PrintArea): void {
     r.ink.fill(0, y * r.width, y * r.width + x0);
     r.ink.fill(0, y * r.width + x1, (y + 1) * r.width);
   }
-}
-
-function mirrorInPlace(r: Raster): void {
-  for (let y = 0; y < r.height; y++) r.ink.subarray(y * r.width, (y + 1) * r.width).reverse();
-}
-
-function rotate180InPlace(r: Raster): void {
-  r.ink.reverse();
 }

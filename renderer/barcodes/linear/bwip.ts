@@ -1,6 +1,7 @@
 // bwip-js used as an encoder only: it turns data into bar/space widths (or module rows); we draw every bar.
 
 import bwipjs from 'bwip-js';
+import { cachedEncoding } from '../common/encoding-cache.js';
 
 export type BwipOptions = Record<string, string | number | boolean>;
 
@@ -14,8 +15,20 @@ export interface BwipRow {
   pixx?: number;
 }
 
-/** Encodes with bwip-js; an error comes back as a message fit for a diagnostic, never thrown. */
+/** Encodes with bwip-js (kept by content); an error comes back as a message fit for a diagnostic, never thrown. */
 export function bwipEncode(bcid: string, text: string, options: BwipOptions = {}): BwipRow[] | { error: string } {
+  return cachedEncoding(bcid, `${JSON.stringify(options)}\u0000${text}`, () => encodeRows(bcid, text, options), rowsBytes);
+}
+
+/** Roughly: eight bytes a number of every row's arrays. */
+function rowsBytes(rows: BwipRow[] | { error: string }): number {
+  if ('error' in rows) return rows.error.length * 2;
+  let n = 0;
+  for (const r of rows) n += (r.sbs?.length ?? 0) + (r.bhs?.length ?? 0) + (r.bbs?.length ?? 0) + (r.pixs?.length ?? 0);
+  return n * 8 + rows.length * 64;
+}
+
+function encodeRows(bcid: string, text: string, options: BwipOptions): BwipRow[] | { error: string } {
   try {
     const rows = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<Record<string, unknown>>;
     const list = (v: unknown) => (v && typeof v === 'object' && 'length' in v ? Array.from(v as ArrayLike<number>) : undefined);

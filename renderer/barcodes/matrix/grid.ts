@@ -3,6 +3,7 @@
 import bwipjs from 'bwip-js';
 import type { Canvas } from '../../display/canvas.js';
 import type { InkMode } from '../../display/display-list.js';
+import { cachedEncoding } from '../common/encoding-cache.js';
 import { fillFrameRect, type SymbolFrame } from '../common/frame.js';
 import { latin1 } from '../../zpl/params.js';
 
@@ -27,8 +28,12 @@ export function isDark(g: ModuleGrid, x: number, y: number): boolean {
 
 type BwipOptions = Record<string, string | number | boolean>;
 
-/** The module matrix bwip-js computes for a symbology (throws when the data cannot be encoded). */
+/** The module matrix bwip-js computes for a symbology (throws when the data cannot be encoded); kept by content. */
 export function encodeGrid(bcid: string, text: string, options: BwipOptions = {}): ModuleGrid {
+  return cachedEncoding(bcid, `${JSON.stringify(options)}\u0000${text}`, () => bwipGrid(bcid, text, options), (g) => g.bits.length);
+}
+
+function bwipGrid(bcid: string, text: string, options: BwipOptions): ModuleGrid {
   const out = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{ pixs?: number[]; pixx?: number; pixy?: number }>;
   const m = out[0];
   if (!m?.pixs || !m.pixx || !m.pixy) throw new Error(`${bcid}: no module matrix`);

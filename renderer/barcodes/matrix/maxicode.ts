@@ -5,6 +5,7 @@ import type { FieldOf } from '../../model.js';
 import type { DrawEnv } from '../../display/drawer.js';
 import type { Canvas } from '../../display/canvas.js';
 import bwipjs from 'bwip-js';
+import { cachedEncoding } from '../common/encoding-cache.js';
 import { barcodeInk, fillFrameRect, placeSymbol } from '../common/frame.js';
 import { byteString } from './grid.js';
 import { tryEncode } from './field.js';
@@ -37,8 +38,13 @@ export function maxiCodeMessage(mode: number, data: string): string {
   return header ? `${header[0]}${primary}${lpm.slice(header[0].length)}` : `${primary}${lpm}`;
 }
 
-/** Dark module indices (row * 30 + column) of the symbol; `append` is symbol n of t for structured append. */
+/** Dark module indices (row * 30 + column) of the symbol; `append` is symbol n of t for structured append. Kept by content. */
 export function encodeMaxiCode(mode: number, data: string, append?: { n: number; t: number }): Set<number> {
+  const key = `${mode} ${append && append.t > 1 ? append.n * 10 + append.t : 0}\u0000${data}`;
+  return cachedEncoding('maxicode', key, () => bwipMaxiCode(mode, data, append), (dark) => dark.size * 16 + 64);
+}
+
+function bwipMaxiCode(mode: number, data: string, append?: { n: number; t: number }): Set<number> {
   const opts: Record<string, string | number> = { bcid: 'maxicode', text: maxiCodeMessage(mode, data), mode };
   if (append && append.t > 1) opts.sam = append.n * 10 + append.t;
   const out = bwipjs.raw(opts as unknown as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{ pixs?: number[] }>;
@@ -46,36 +52,68 @@ export function encodeMaxiCode(mode: number, data: string, append?: { n: number;
   return new Set(out[0].pixs);
 }
 
-/** Ink of the symbol as a bitmap (1 = dark) of `width` x `height` dots, pixel centres tested against hexagons and rings. */
-export function maxiCodeBitmap(dark: Set<number>, dpmm: number): { width: number; height: number; bits: Uint8Array } {
+/**
+ * A density's drawing of the symbol, made once: the bitmap size, the bullseye's bits, and for each of the 990
+ * hexagons the runs of dots it covers (`runs[starts[i]..starts[i + 1])`, pairs of first dot and length).
+ */
+interface MaxiCodeStamps { width: number; height: number; bullseye: Uint8Array; starts: Int32Array; runs: Int32Array }
+
+const stampsByDensity = new Map<number, MaxiCodeStamps>();
+
+function maxiCodeStamps(dpmm: number): MaxiCodeStamps {
+  let stamps = stampsByDensity.get(dpmm);
+  if (!stamps) stampsByDensity.set(dpmm, stamps = makeStamps(dpmm));
+  return stamps;
+}
+
+/** Pixel centres tested against each hexagon and the rings, as measured on the legacy renderer. */
+function makeStamps(dpmm: number): MaxiCodeStamps {
   const s = (DOTS_PER_UNIT_8 * dpmm) / 8;
   const rad = (HEX_RADIUS_8 * dpmm) / 8;
   const hw = (rad * Math.sqrt(3)) / 2;
   const o = -0.5;
   const width = Math.ceil(o + s * (PITCH_X * 29 + PITCH_X) + hw);
   const height = Math.ceil(o + s * (PITCH_Y * 32 + 1.43) + rad);
-  const bits = new Uint8Array(width * height);
+  const starts = new Int32Array(33 * 30 + 1);
+  const runs: number[] = [];
   for (let row = 0; row < 33; row++) {
     for (let col = 0; col < 30; col++) {
-      if (!dark.has(row * 30 + col)) continue;
+      starts[row * 30 + col] = runs.length;
       const cx = o + s * (PITCH_X * col + PITCH_X / 2 + (row & 1) * (PITCH_X / 2));
       const cy = o + s * (PITCH_Y * row + 1.43);
       for (let y = Math.max(0, Math.floor(cy - rad)); y <= Math.min(height - 1, cy + rad); y++) {
-        for (let x = Math.max(0, Math.floor(cx - hw)); x <= Math.min(width - 1, cx + hw); x++) {
+        let first = -1;
+        const x1 = Math.min(width - 1, cx + hw);
+        for (let x = Math.max(0, Math.floor(cx - hw)); x <= x1 + 1; x++) {
           const dx = Math.abs(x + 0.5 - cx);
           const dy = Math.abs(y + 0.5 - cy);
-          if (dx <= hw && dy + dx / Math.sqrt(3) <= rad) bits[y * width + x] = 1;
+          const inside = x <= x1 && dx <= hw && dy + dx / Math.sqrt(3) <= rad;
+          if (inside && first < 0) first = x;
+          if (!inside && first >= 0) { runs.push(y * width + first, x - first); first = -1; }
         }
       }
     }
   }
+  starts[33 * 30] = runs.length;
+  const bullseye = new Uint8Array(width * height);
   const [ux, uy] = [o + s * CENTRE[0], o + s * CENTRE[1]];
   const outer = RINGS[0][0] * s;
   for (let y = Math.max(0, Math.floor(uy - outer)); y <= Math.min(height - 1, uy + outer); y++) {
     for (let x = Math.max(0, Math.floor(ux - outer)); x <= Math.min(width - 1, ux + outer); x++) {
       const d = Math.hypot(x + 0.5 - ux, y + 0.5 - uy) / s;
-      if (RINGS.some(([a, b]) => d <= a && d > b)) bits[y * width + x] = 1;
+      if (RINGS.some(([a, b]) => d <= a && d > b)) bullseye[y * width + x] = 1;
     }
+  }
+  return { width, height, bullseye, starts, runs: Int32Array.from(runs) };
+}
+
+/** Ink of the symbol as a bitmap (1 = dark) of `width` x `height` dots: the bullseye, then each dark hexagon's runs. */
+export function maxiCodeBitmap(dark: Set<number>, dpmm: number): { width: number; height: number; bits: Uint8Array } {
+  const { width, height, bullseye, starts, runs } = maxiCodeStamps(dpmm);
+  const bits = bullseye.slice();
+  for (const cell of dark) {
+    if (cell < 0 || cell >= 33 * 30) continue;
+    for (let i = starts[cell]; i < starts[cell + 1]; i += 2) bits.fill(1, runs[i], runs[i] + runs[i + 1]);
   }
   return { width, height, bits };
 }

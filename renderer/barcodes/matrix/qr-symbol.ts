@@ -95,7 +95,16 @@ interface Frame {
   fixed: Uint8Array;
 }
 
+/** The function patterns of each version, made once: finder and alignment patterns, timing, version information. */
+const framesByVersion = new Map<number, Frame>();
+
 function functionPatterns(version: number): Frame {
+  let frame = framesByVersion.get(version);
+  if (!frame) framesByVersion.set(version, frame = makeFunctionPatterns(version));
+  return frame;
+}
+
+function makeFunctionPatterns(version: number): Frame {
   const size = 17 + 4 * version;
   const dark = new Uint8Array(size * size);
   const fixed = new Uint8Array(size * size);

@@ -5,6 +5,7 @@
 import type { FieldOf } from '../../model.js';
 import type { DrawEnv } from '../../display/drawer.js';
 import type { Canvas } from '../../display/canvas.js';
+import { cachedEncoding } from '../common/encoding-cache.js';
 import { byteString, type ModuleGrid } from './grid.js';
 import { planQr, qrDataCodewords, type QrLevel } from './qr-segments.js';
 import { interleave, qrSymbol } from './qr-symbol.js';
@@ -123,6 +124,10 @@ export function qrPenalty(g: ModuleGrid): number {
  * then the mask of lowest penalty (lowest mask number on ties).
  */
 export function encodeQr(q: QrData): ModuleGrid {
+  return cachedEncoding('qrcode', `${q.level}\u0000${q.text}`, () => buildQr(q), (g) => g.bits.length);
+}
+
+function buildQr(q: QrData): ModuleGrid {
   const data = Uint8Array.from(q.text, (c) => c.charCodeAt(0) & 0xff);
   const plan = planQr(data, q.level);
   const codewords = interleave(qrDataCodewords(data, plan), plan.version, plan.level);
