@@ -1,24 +1,24 @@
-# zpl-legacy-compat: the standalone server (`npm start`) in a container.
-# Build stage compiles TypeScript with the dev dependencies; the runtime stage keeps only production
-# dependencies and the compiled JavaScript, runs as the unprivileged `node` user, and starts Node itself
-# as PID 1 (no npm, no shell) so SIGTERM from the orchestrator reaches the server's graceful shutdown.
-# Not built on the project's machines (no Docker there); see README "Containers".
+# zpl-legacy-compat: the standalone server (`zpl-server`, the entry `npm start` runs) in a container.
+# The build stage compiles TypeScript (server and preview page) with the dev dependencies; the runtime stage
+# keeps only production dependencies, the compiled JavaScript the server loads and the preview page's files,
+# runs as the unprivileged `node` user, and starts Node itself as PID 1 (no npm, no shell) so SIGTERM reaches
+# the graceful shutdown. test/container-replay.test.ts replays every step of this file without Docker.
+# Node: the current LTS line, pinned to one release (bump it deliberately; the code runs on Node 20 and later).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24.11.1-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: `prepare` would compile before the sources are here.
-RUN npm ci --ignore-scripts
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json index.ts ./
+COPY compare compare
 COPY renderer renderer
 COPY middleware middleware
 COPY examples examples
 COPY bin bin
-COPY bench bench
-COPY test test
-RUN npx tsc -p tsconfig.json && npm prune --omit=dev
+COPY web web
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24.11.1-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
@@ -26,14 +26,19 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
-COPY --from=build /app/dist/index.js /app/dist/index.d.ts dist/
+COPY --from=build /app/dist/index.js dist/
+COPY --from=build /app/dist/compare dist/compare
 COPY --from=build /app/dist/renderer dist/renderer
 COPY --from=build /app/dist/middleware dist/middleware
 COPY --from=build /app/dist/examples dist/examples
 COPY --from=build /app/dist/bin dist/bin
+COPY --from=build /app/dist/web dist/web
+COPY --from=build /app/web/index.html /app/web/shadow.html /app/web/style.css web/
 USER node
 EXPOSE 3000
+# Liveness, not readiness: /healthz stays 200 through a Redis blip (/readyz is for load balancers). It asks
+# OPS_PORT when the ops routes live there.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.OPS_PORT || process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/examples/server.js"]
+CMD ["node", "dist/bin/zpl-server.js"]

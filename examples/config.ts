@@ -29,6 +29,12 @@ export interface ServerConfig {
   timeouts: HttpTimeouts;
   /** How long requests in flight may run after SIGTERM/SIGINT before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** After SIGTERM: /readyz answers 503 and requests are still served this long before the listener closes. */
+  shutdownDelayMs: number;
+  /** OPS_PORT: the ops routes (/healthz, /readyz, /metrics, /openapi.json) on their own port, not the API port. */
+  opsPort?: number;
+  /** REDIS_NAMESPACE: prefix of every Redis key (default zpl); `zpl-keys --namespace` takes the same. */
+  redisNamespace?: string;
   /** PDF_MODE: `vector` (default) or `raster`. */
   pdf?: PdfMode;
   /** Options for clients that cannot change (README "Pointing an existing client at this service"). */
@@ -48,7 +54,12 @@ export interface ClientOptions {
   lenientPaths: boolean;
   /** GRAPHICS_ENDPOINT=1: POST {path}/graphics converts images to ^GFA. */
   graphicsEndpoint: boolean;
+  /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths and POST /graphics, in one switch. */
+  legacyClients: boolean;
 }
+
+/** What LEGACY_CLIENTS=1 adds to the mount paths. */
+export const LEGACY_CLIENTS_PATH = '/v1';
 
 const DEFAULT_LEGACY_PATH = '/compatibility/legacy/v1';
 
@@ -59,12 +70,16 @@ export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientO
     if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path)) throw new Error(`LEGACY_PATHS must be absolute URL paths like /v1, not ${path}`);
   }
   if (legacyPaths.length === 0) throw new Error('LEGACY_PATHS must name at least one path');
+  // One switch for unchanged legacy clients; it never turns on key-less access (ANONYMOUS_KEY_ID stays explicit).
+  const legacyClients = flag(env, 'LEGACY_CLIENTS');
+  if (legacyClients) legacyPaths.push(LEGACY_CLIENTS_PATH);
   return {
     legacyPaths: [...new Set(legacyPaths)],
     ...(env.ANONYMOUS_KEY_ID ? { anonymousKey: env.ANONYMOUS_KEY_ID.trim() } : {}),
     allowQueryKey: flag(env, 'ALLOW_QUERY_KEY'),
-    lenientPaths: flag(env, 'LENIENT_PATHS'),
-    graphicsEndpoint: flag(env, 'GRAPHICS_ENDPOINT'),
+    lenientPaths: legacyClients || flag(env, 'LENIENT_PATHS'),
+    graphicsEndpoint: legacyClients || flag(env, 'GRAPHICS_ENDPOINT'),
+    legacyClients,
   };
 }
 
@@ -77,24 +92,31 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port, not ${env.PORT}`);
+  const tcpPort = (n: number): boolean => n <= 65535;
+  const port = optionalNumber(env, 'PORT', tcpPort, 'a TCP port (0 to 65535)') ?? 3000;
+  const opsPort = optionalNumber(env, 'OPS_PORT', tcpPort, 'a TCP port (0 to 65535)');
+  const redisUrl = optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:'], 'a redis:// or rediss:// URL like redis://127.0.0.1:6379');
+  const upstreamUrl = optionalUrl(env, 'UPSTREAM_URL', ['http:', 'https:'], "the legacy service's http(s) base URL, before /printers/...");
+  const redisNamespace = env.REDIS_NAMESPACE?.trim() || undefined;
+  if (redisNamespace !== undefined && !/^[A-Za-z0-9._:-]+$/.test(redisNamespace)) {
+    throw new Error(`REDIS_NAMESPACE must be letters, digits, '.', '_', ':' or '-', not ${env.REDIS_NAMESPACE}`);
+  }
   const upstreamMode = (env.UPSTREAM_MODE || 'off').toLowerCase();
   if (!isUpstreamMode(upstreamMode)) {
     throw new Error(`UPSTREAM_MODE must be off, fallback, shadow or proxy, not ${env.UPSTREAM_MODE}`);
   }
-  if (upstreamMode !== 'off' && !env.UPSTREAM_URL) {
+  if (upstreamMode !== 'off' && !upstreamUrl) {
     throw new Error(`UPSTREAM_MODE=${upstreamMode} needs UPSTREAM_URL (the legacy service's base URL, before /printers/...)`);
   }
-  const timeoutMs = optionalNumber(env, 'UPSTREAM_TIMEOUT_MS', (n) => Number.isInteger(n) && n > 0, 'a whole number of milliseconds above 0');
-  const upstreamMaxBodyBytes = optionalNumber(env, 'UPSTREAM_MAX_BODY_BYTES', (n) => Number.isInteger(n) && n > 0, 'a whole number of bytes above 0');
-  const sampleRate = optionalNumber(env, 'SHADOW_SAMPLE_RATE', (n) => n >= 0 && n <= 1, 'a share between 0 and 1');
+  const timeoutMs = optionalNumber(env, 'UPSTREAM_TIMEOUT_MS', (n) => n > 0, 'a whole number of milliseconds above 0');
+  const upstreamMaxBodyBytes = optionalNumber(env, 'UPSTREAM_MAX_BODY_BYTES', (n) => n > 0, 'a whole number of bytes above 0');
+  const sampleRate = optionalShare(env, 'SHADOW_SAMPLE_RATE');
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${env.LOG_LEVEL}`);
   }
-  const whole = (n: number): boolean => Number.isInteger(n) && n > 0;
-  const wholeOrZero = (n: number): boolean => Number.isInteger(n) && n >= 0;
+  const whole = (n: number): boolean => n > 0;
+  const wholeOrZero = (): boolean => true;
   const maxBodyBytes = optionalNumber(env, 'MAX_BODY_BYTES', whole, 'a whole number of bytes above 0');
   const maxLabels = optionalNumber(env, 'MAX_LABELS', whole, 'a whole number above 0');
   const organizationRequestsPerSecond = optionalNumber(env, 'ORG_REQUESTS_PER_SECOND', wholeOrZero, 'a whole number (0 turns the limit off)');
@@ -108,7 +130,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   }
-  const shutdownTimeoutMs = optionalNumber(env, 'SHUTDOWN_TIMEOUT_MS', (n) => Number.isInteger(n) && n >= 0, 'a whole number of milliseconds');
+  const shutdownTimeoutMs = optionalNumber(env, 'SHUTDOWN_TIMEOUT_MS', wholeOrZero, 'a whole number of milliseconds');
+  const shutdownDelayMs = optionalNumber(env, 'SHUTDOWN_DELAY_MS', wholeOrZero, 'a whole number of milliseconds');
   const pdf = (env.PDF_MODE || 'vector').toLowerCase();
   if (pdf !== 'vector' && pdf !== 'raster') throw new Error(`PDF_MODE must be vector or raster, not ${env.PDF_MODE}`);
   return {
@@ -116,10 +139,12 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     port,
     host: env.HOST || '127.0.0.1',
     ...(env.API_KEYS_FILE ? { apiKeysFile: env.API_KEYS_FILE } : {}),
-    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
+    ...(redisUrl ? { redisUrl } : {}),
+    ...(redisNamespace ? { redisNamespace } : {}),
+    ...(opsPort !== undefined ? { opsPort } : {}),
     upstream: {
       mode: upstreamMode,
-      ...(env.UPSTREAM_URL ? { url: env.UPSTREAM_URL } : {}),
+      ...(upstreamUrl ? { url: upstreamUrl } : {}),
       ...(env.UPSTREAM_API_KEY ? { apiKey: env.UPSTREAM_API_KEY } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(upstreamMaxBodyBytes !== undefined ? { maxBodyBytes: upstreamMaxBodyBytes } : {}),
@@ -142,15 +167,50 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     timeouts: { headersTimeoutMs, requestTimeoutMs },
     ...(env.UPSTREAM_FORWARD_HEADERS ? { forwardHeaders: env.UPSTREAM_FORWARD_HEADERS.split(',').map((h) => h.trim()).filter(Boolean) } : {}),
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
+    shutdownDelayMs: shutdownDelayMs ?? DEFAULT_SHUTDOWN_DELAY_MS,
     clients: readClientOptions(env),
     fleet: readFleetConfig(env),
   };
 }
 
+/** SIGTERM to closing the listener: long enough for a load balancer's health check to see /readyz fail. */
+export const DEFAULT_SHUTDOWN_DELAY_MS = 5000;
+
+/** A decimal integer (no 0x10, 1e6, 1.0 or +5): Number() would take them all and mean something else. */
 function optionalNumber(env: NodeJS.ProcessEnv, name: string, valid: (n: number) => boolean, what: string): number | undefined {
-  const text = env[name];
+  const text = env[name]?.trim();
   if (text === undefined || text === '') return undefined;
-  const value = Number(text);
-  if (!Number.isFinite(value) || !valid(value)) throw new Error(`${name} must be ${what}, not ${text}`);
+  const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(value) || !valid(value)) throw new Error(`${name} must be ${what}, not ${env[name]}`);
   return value;
+}
+
+/** A share between 0 and 1 in plain decimal notation (0, 1, 0.25). */
+function optionalShare(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name]?.trim();
+  if (text === undefined || text === '') return undefined;
+  const value = /^\d+(?:\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(value >= 0 && value <= 1)) throw new Error(`${name} must be a share between 0 and 1, not ${env[name]}`);
+  return value;
+}
+
+/** A URL with one of `protocols`, named by its variable when it is not one. */
+function optionalUrl(env: NodeJS.ProcessEnv, name: string, protocols: string[], what: string): string | undefined {
+  const text = env[name]?.trim();
+  if (text === undefined || text === '') return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !protocols.includes(parsed.protocol) || parsed.hostname === '') {
+    throw new Error(`${name} must be ${what}, not ${redactedText(text)}`);
+  }
+  return text;
+}
+
+/** A value shown in an error without what looks like a password (user:password@). */
+function redactedText(text: string): string {
+  return text.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

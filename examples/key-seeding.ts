@@ -27,12 +27,20 @@ async function addExpiring(keyStore: KeyStore, record: KeyRecord): Promise<numbe
   return 1;
 }
 
-/** Seeds now (when `connected` resolves) and every time the store reports its seeding missing; one at a time. */
-export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit, expiring }: KeySeeding, connected: Promise<void>): void {
+/** Time between attempts of a first seeding that failed (Redis went away again meanwhile). */
+const RETRY_MS = 500;
+
+/**
+ * Seeds now (when `connected` resolves) and every time the store reports its seeding missing; one at a time.
+ * Resolves once the first seeding has succeeded (it is retried until it does).
+ */
+export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit, expiring }: KeySeeding, connected: Promise<void>): Promise<void> {
   const failed = (message: string): void => emit({ type: 'key_seeding', outcome: 'failed', message });
   let queue = Promise.resolve();
   // The first seeding covers a store found empty at the first connection; it is not a loss.
   let startingUp = true;
+  let firstSeeded: () => void = () => {};
+  const seededOnce = new Promise<void>((resolve) => { firstSeeded = resolve; });
   const seed = (again: boolean): void => {
     queue = queue.then(async () => {
       const current = await currentRecords(records, apiKeysFile, (message) => emit({ type: 'notice', level: 'warn', message }));
@@ -43,16 +51,19 @@ export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit, expiring 
         emit({ type: 'key_seeding', outcome: 'seeded_again', message, keys });
       } else {
         emit({ type: 'key_seeding', outcome: 'seeded', message: `API keys stored in Redis: ${keys}`, keys });
+        startingUp = false;
+        firstSeeded();
       }
-    }).catch((err: unknown) => failed(`seeding API keys failed: ${(err as Error).message}`))
-      .finally(() => {
-        if (!again) startingUp = false;
-      });
+    }).catch((err: unknown) => {
+      failed(`seeding API keys failed: ${(err as Error).message}`);
+      if (!again) setTimeout(() => seed(false), RETRY_MS).unref();
+    });
   };
   keyStore.onSeedMissing?.(() => {
     if (!startingUp) seed(true);
   });
   void connected.then(() => seed(false));
+  return seededOnce;
 }
 
 async function currentRecords(records: readonly KeyRecord[], apiKeysFile: string | undefined, warn: (message: string) => void): Promise<readonly KeyRecord[]> {

@@ -1,51 +1,47 @@
-// The standalone server behind `npm start`: the operations routes at the root (/healthz, /readyz, /metrics,
-// /openapi.json) and the legacy router on /compatibility/legacy/v1, built from the environment (config.ts).
-// Logs are JSON lines on standard output (pino); the two plain start-up lines (`dev API key: ...`,
-// `listening on ...`) stay as they were, since scripts wait for them.
+// The standalone server behind `npm start`, the `zpl-server` bin and the container: the operations routes at
+// the root (/healthz, /readyz, /metrics, /openapi.json; on OPS_PORT instead when set) and the legacy router on
+// /compatibility/legacy/v1, built from the environment (config.ts). It runs on node:http and the `router`
+// package: no Express at run time. Logs are JSON lines on standard output (pino); the two plain start-up lines
+// (`dev API key: ...`, `listening on ...`) stay as they were, since scripts wait for them.
 
-import type { AddressInfo } from 'node:net';
-import express, { type Express } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import Router from 'router';
 import {
   createEventSink,
   createLegacyRouter,
   createLogger,
-  createMemoryStores,
   createOpsRouter,
   createPreviewRouter,
-  createRedisStores,
-  FileShadowStore,
-  generateKey,
-  LEGACY_MOUNT_PATH,
-  loadKeyFile,
   logEvents,
   observedRenderer,
-  RedisShadowStore,
-  seedKeys,
   type EventSink,
-  type KeyRecord,
   type LegacyRouterOptions,
   type PreviewLayoutFn,
   type RenderFunction,
-  type RedisConnection,
   type RenderPoolStats,
-  type ServiceEvent,
   type ShadowCaseStore,
   type Stores,
 } from '../middleware/index.js';
 import { accessEvents } from '../middleware/events/access-events.js';
 import { NOT_FOUND_MESSAGE, sendPlainError } from '../middleware/http-errors.js';
 import { requestId } from '../middleware/request-id.js';
+import { requestState } from '../middleware/request-state.js';
 import { createRenderPool, fieldBoxes as fieldBoxesInline, render as renderInline, type RenderPool } from '../renderer/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
-import { keepKeysSeeded } from './key-seeding.js';
+import { Lifecycle } from './lifecycle.js';
+import { checkAnonymousKey, developmentKey, openShadowStore, openStores } from './server-stores.js';
+import { startupNotes } from './startup-notes.js';
 
-/** What the routers share: stores, the event sink, the render pool. */
+/** What the routers share: stores, the event sink, the render pool, and whether the server takes traffic. */
 export interface ServiceParts {
   config: ServerConfig;
   stores: Stores;
   events: EventSink;
   renderer: { render: RenderFunction; layout: PreviewLayoutFn; stats(): RenderPoolStats };
+  /** Why /readyz must answer 503 besides the stores (starting, shutting down); undefined when serving. */
+  unready?: () => string | undefined;
   /** Shadow mode's cases: in Redis (SHADOW_STORE=redis) or SHADOW_DIR; none without either. */
   shadowStore?: ShadowCaseStore;
 }
@@ -53,7 +49,7 @@ export interface ServiceParts {
 /** The legacy router's options from the config: new router options and their env vars go here. */
 function legacyRouterOptions({ config, stores, events, renderer, shadowStore }: ServiceParts): LegacyRouterOptions {
   const { mode, ...upstream } = config.upstream;
-  const { legacyPaths: _paths, ...clientOptions } = config.clients;
+  const { legacyPaths: _paths, legacyClients: _switch, ...clientOptions } = config.clients;
   return {
     ...stores,
     events,
@@ -69,21 +65,48 @@ function legacyRouterOptions({ config, stores, events, renderer, shadowStore }: 
   };
 }
 
-/** The standalone server's app, and `close()` for what its legacy routers started (not the stores or pool). */
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The standalone server's request handlers, and `close()` for what its legacy routers started (not the stores or pool). */
 export interface ServiceApp {
-  app: Express;
+  /** Every route of the API port (the ops routes too, unless OPS_PORT gives them their own). */
+  app: Handler;
+  /** The ops routes alone, for OPS_PORT. */
+  ops: Handler;
   close(): Promise<void>;
+}
+
+/** A `router` stack as a node:http handler: what no route answered gets the API's own 404 text, errors a 500. */
+function asHandler(router: ReturnType<typeof Router>, events: EventSink): Handler {
+  const unmatched = Router();
+  unmatched.use(requestId, accessEvents(events.emit, { route: () => 'unmatched' }), (_req: IncomingMessage, res: ServerResponse) => {
+    sendPlainError(res, 404, NOT_FOUND_MESSAGE);
+  });
+  return (req, res) => {
+    router(req as never, res, (err?: unknown) => {
+      if (err === undefined || err === 'route' || err === 'router') {
+        unmatched(req as never, res, () => {});
+        return;
+      }
+      events.emit({ type: 'failure', requestId: requestState(res).requestId, detail: err instanceof Error ? err.stack ?? err.message : String(err) });
+      if (res.headersSent) res.destroy();
+      else sendPlainError(res, 500, 'Internal server error');
+    });
+  };
 }
 
 /** Every route of the standalone server: the ops router at the root, the legacy router(s) on their paths. */
 export function buildApp(parts: ServiceParts): ServiceApp {
   const { config, stores, events, renderer } = parts;
   const { legacyPaths, anonymousKey, allowQueryKey, graphicsEndpoint } = config.clients;
-  const app = express();
-  app.disable('x-powered-by');
   // The OpenAPI document describes the API as these options make it (optional key, ?key=, /graphics).
   const api = { ...(anonymousKey !== undefined && { anonymousKey: true }), allowQueryKey, graphicsEndpoint };
-  app.use(createOpsRouter({ keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api }));
+  const opsRouter = createOpsRouter({
+    keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api, ...(parts.unready && { unready: parts.unready }),
+  });
+  const app = Router();
+  // With OPS_PORT the ops routes (metrics above all) are not on the API port at all.
+  if (config.opsPort === undefined) app.use(opsRouter);
   const legacyRouters = legacyPaths.map((path) => {
     const legacy = createLegacyRouter(legacyRouterOptions(parts));
     app.use(path, legacy);
@@ -97,58 +120,17 @@ export function buildApp(parts: ServiceParts): ServiceApp {
     emit: events.emit,
     // Layouts count against the same per-second limits as the API's requests.
     usageStore: stores.usageStore,
-    ...(parts.config.limits.organizationRequestsPerSecond !== undefined && { organizationRequestsPerSecond: parts.config.limits.organizationRequestsPerSecond }),
+    ...(config.limits.organizationRequestsPerSecond !== undefined && { organizationRequestsPerSecond: config.limits.organizationRequestsPerSecond }),
     ...(parts.shadowStore && { shadowStore: parts.shadowStore }),
-    ...(parts.config.limits.maxLabels !== undefined && { maxLabels: parts.config.limits.maxLabels }),
+    ...(config.limits.maxLabels !== undefined && { maxLabels: config.limits.maxLabels }),
   }));
-  // Anything else: the API's own 404 text, not Express's HTML page.
-  app.use(requestId, accessEvents(events.emit, { route: () => 'unmatched' }), (_req, res) => {
-    sendPlainError(res, 404, NOT_FOUND_MESSAGE);
-  });
-  return { app, close: async () => { await Promise.allSettled(legacyRouters.map((legacy) => legacy.close())); } };
-}
-
-/** The development key's record lives this long in a shared Redis: it outlives the process, so it must expire. */
-const DEV_KEY_TTL_MS = 24 * 60 * 60 * 1000;
-
-/** A random all-scope key for a start without API_KEYS_FILE; in Redis it expires (record and all) after DEV_KEY_TTL_MS. */
-function developmentKey(inRedis: boolean): KeyRecord {
-  const record: KeyRecord = { key: generateKey('zpl_dev_'), scope: 'all' };
-  if (inRedis) record.expiresAt = new Date(Date.now() + DEV_KEY_TTL_MS).toISOString();
-  return record;
-}
-
-/** The stores, seeded from API_KEYS_FILE and the development key (if any). */
-async function openStores(config: ServerConfig, events: EventSink, devKey: KeyRecord | undefined): Promise<Stores> {
-  const records = config.apiKeysFile ? await loadKeyFile(config.apiKeysFile) : [];
-  if (!config.fleet.redis) {
-    const stores = createMemoryStores();
-    await seedKeys(stores.keyStore, devKey ? [...records, devKey] : records);
-    return stores;
-  }
-  const redis = createRedisStores({ ...config.fleet.redis, log: (message) => events.emit(redisStoreEvent(message)), requireSeed: true });
-  // Keys are seeded once Redis answers, and again if it loses them; until then requests get 503, not a hang.
-  keepKeysSeeded({
-    keyStore: redis.keyStore, records, emit: events.emit,
-    ...(config.apiKeysFile && { apiKeysFile: config.apiKeysFile }),
-    ...(devKey && { expiring: devKey }),
-  }, redis.connection.connected);
-  return redis;
-}
-
-/** The Redis stores' log lines as events: connection state, or the key store finding its seeding gone. */
-function redisStoreEvent(message: string): ServiceEvent {
-  if (/^key store lost its data/.test(message)) return { type: 'key_seeding', outcome: 'lost', message };
-  return { type: 'store_state', ready: / available again$/.test(message), message };
-}
-
-/** Where shadow mode keeps its cases: the Redis every replica shares, or SHADOW_DIR (SHADOW_STORE, fleet-config.ts). */
-function openShadowStore(config: ServerConfig, stores: Stores): ShadowCaseStore | undefined {
-  if (config.upstream.mode !== 'shadow') return undefined;
-  const { shadowStore, shadowMaxCases, shadowMaxBytes } = config.fleet;
-  const caps = { ...(shadowMaxCases !== undefined && { maxCases: shadowMaxCases }), ...(shadowMaxBytes !== undefined && { maxBytes: shadowMaxBytes }) };
-  if (shadowStore === 'redis' && 'connection' in stores) return new RedisShadowStore(stores.connection as RedisConnection, caps);
-  return config.shadow.storeDir === undefined ? undefined : new FileShadowStore(config.shadow.storeDir, caps);
+  const ops = Router();
+  ops.use(opsRouter);
+  return {
+    app: asHandler(app, events),
+    ops: asHandler(ops, events),
+    close: async () => { await Promise.allSettled(legacyRouters.map((legacy) => legacy.close())); },
+  };
 }
 
 /**
@@ -160,75 +142,56 @@ function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer
   return { renderer: { ...observedRenderer(pool, renderInline), layout: pool?.fieldBoxes ?? fieldBoxesInline }, ...(pool && { pool }) };
 }
 
-async function main(): Promise<void> {
+/** Runs the standalone server from the environment until SIGTERM or SIGINT. */
+export async function runServer(): Promise<void> {
   const config = readServerConfig();
   const events = createEventSink();
   logEvents(events, createLogger({ level: config.logLevel }));
   const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void => events.emit({ type: 'notice', level, message });
 
   const devKey = config.apiKeysFile ? undefined : developmentKey(config.fleet.redis !== undefined);
-  const stores = await openStores(config, events, devKey);
+  const { stores, seeded } = await openStores(config, events, devKey);
   const { renderer, pool } = startRenderer(config);
+  const lifecycle = new Lifecycle();
   const shadowStore = openShadowStore(config, stores);
-  const service = buildApp({ config, stores, events, renderer, ...(shadowStore && { shadowStore }) });
-  const { legacyPaths } = config.clients;
-  if (legacyPaths.join() !== LEGACY_MOUNT_PATH) note(`LEGACY_PATHS: legacy API at ${legacyPaths.join(', ')}`);
-  if (config.upstream.mode !== 'off') note(`UPSTREAM_MODE=${config.upstream.mode}: legacy service at ${redactUrl(config.upstream.url!)}`);
+  const service = buildApp({ config, stores, events, renderer, unready: () => lifecycle.unready(), ...(shadowStore && { shadowStore }) });
 
-  const server = createHttpServer(service.app, config.timeouts);
-  server.listen(config.port, config.host, () => {
-    const { port } = server.address() as AddressInfo;
-    // Printed once listening, so that a failed start prints its one ERROR line and nothing else.
-    if (devKey) {
-      console.log(`dev API key: ${devKey.key}`);
-      if (devKey.expiresAt) note(`the dev API key is stored in Redis until ${devKey.expiresAt}; set API_KEYS_FILE for lasting keys`);
-    }
-    console.log(`listening on http://${config.host}:${port}`);
+  // Listening comes first, so that /healthz answers (and /readyz says 503) while the stores come up.
+  const api = createHttpServer(service.app, config.timeouts);
+  const opsServer = config.opsPort === undefined ? undefined : createHttpServer(service.ops, config.timeouts);
+  const apiPort = await lifecycle.listen(api, config.port, config.host);
+  const opsPort = opsServer && await lifecycle.listen(opsServer, config.opsPort!, config.host);
+  if (config.fleet.redis) note(`accepting connections on http://${config.host}:${apiPort}; /readyz answers 503 until Redis answers and the keys are seeded`);
+
+  lifecycle.onSignal((signal) => {
+    // SIGINT is a person at a terminal: no load balancer to tell, so no delay.
+    const delayMs = signal === 'SIGTERM' ? config.shutdownDelayMs : 0;
+    return lifecycle.drain({ signal, servers: [api, ...(opsServer ? [opsServer] : [])], delayMs, timeoutMs: config.shutdownTimeoutMs, emit: events.emit })
+      // The routers stop what they started (upstream connections, the shadow queue); the pool and stores are ours.
+      .then(() => service.close())
+      .then(() => Promise.allSettled([stores.close(), pool?.close()]))
+      .then(() => undefined);
   });
-  server.on('error', (err: NodeJS.ErrnoException) => {
-    console.error(`ERROR: ${server.listening ? err.message : listenFailure(err, config.host, config.port)}`);
+
+  await seeded;
+  await checkAnonymousKey(config, stores, note);
+  if (!lifecycle.ready()) return; // a signal came while starting
+  if (devKey) {
+    console.log(`dev API key: ${devKey.key}`);
+    if (devKey.expiresAt) note(`the dev API key is stored in Redis until ${devKey.expiresAt}; set API_KEYS_FILE for lasting keys`);
+  }
+  for (const line of startupNotes(config, opsPort)) note(line);
+  // Printed once the stores answer and the keys are seeded: the first request after it is served.
+  console.log(`listening on http://${config.host}:${apiPort}`);
+}
+
+/** Runs the server; a start-up failure is one `ERROR: ...` line and exit status 1. */
+export function startServer(): void {
+  runServer().catch((err: unknown) => {
+    console.error(`ERROR: ${(err as Error).message}`);
     process.exit(1);
   });
-
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    // The line comes after the listener is closed: whoever reads it finds new connections refused.
-    server.close(() => {
-      // The routers stop what they started (upstream connections, the shadow queue); the pool and stores are ours.
-      service.close()
-        .then(() => Promise.allSettled([stores.close(), pool?.close()]))
-        .finally(() => process.exit(0));
-    });
-    note(`${signal}: shutting down`);
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), config.shutdownTimeoutMs).unref(); // in-flight requests get this long
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
-/** One line for a listen that failed: the cause a newcomer can act on, never a stack trace. */
-function listenFailure(err: NodeJS.ErrnoException, host: string, port: number): string {
-  switch (err.code) {
-    case 'EADDRINUSE': return `port ${port} is already in use`;
-    case 'EACCES': return `no permission to listen on port ${port}`;
-    case 'EADDRNOTAVAIL': return `cannot listen on ${host}: no such local address`;
-    case 'ENOTFOUND': case 'EAI_AGAIN': return `cannot listen on ${host}: unknown host`;
-    default: return `cannot listen on ${host}:${port}: ${err.message}`;
-  }
-}
-
-/** The URL without credentials, for the log. */
-function redactUrl(url: string): string {
-  const parsed = new URL(url);
-  parsed.username = '';
-  parsed.password = '';
-  return parsed.href;
-}
-
-main().catch((err: unknown) => {
-  console.error(`ERROR: ${(err as Error).message}`);
-  process.exit(1);
-});
+// `node dist/examples/server.js` runs it too (the bin is the same entry).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) startServer();

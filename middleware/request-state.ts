@@ -25,6 +25,8 @@ export interface RequestState {
   rendered?: RenderedSummary;
   /** The path was refused by its normalisation (normalise-path.ts); answered once the key is known, before any limit. */
   pathRefusal?: PlainHttpError;
+  /** The host ended the request: `shutdown` when it was still running at the end of the shutdown budget. */
+  endedBy?: 'shutdown';
 }
 
 const STATE = Symbol('zplRequestState');

@@ -11,6 +11,7 @@ import { authorize } from './authorize.js';
 import { corsMiddleware } from './cors.js';
 import { accessEvents } from './events/access-events.js';
 import { graphicsEndpoint } from './graphics/endpoint.js';
+import { inFlightRequests } from './in-flight.js';
 import { NOT_FOUND_MESSAGE, sendPlainError } from './http-errors.js';
 import type { LegacyRequest as Request, LegacyResponse as Response, NextFunction } from './http.js';
 import { parseLabelRequest, type Endpoint } from './label-request.js';
@@ -41,7 +42,8 @@ export interface LegacyRouter {
   /**
    * Stops what the router started: its render workers (once no other router shares them), the shadow
    * queue with its comparison worker, kept-alive upstream connections. Stores and a `render` function
-   * the host passed in are left alone. Later requests get `500 ERROR: The renderer is shutting down`.
+   * the host passed in are left alone. Requests in flight are answered first; requests that arrive once
+   * the renderer has gone get `500 ERROR: The renderer is shutting down`.
    */
   close(): Promise<void>;
 }
@@ -99,6 +101,8 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
     }
     next();
   });
+  const inFlight = inFlightRequests();
+  router.use(inFlight.track);
   router.use(requestId);
   router.use(accessEvents(config.emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url), operations) ?? 'unmatched' }));
   const cors = corsMiddleware(config.cors);
@@ -114,7 +118,9 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   router.use(answerErrors(config.emit));
 
   let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => (closing ??= Promise.all([config.lease?.release(), config.upstream.close(), graphics?.close()]).then(() => {}));
+  // Requests in flight are answered before the renderer goes.
+  const close = (): Promise<void> => (closing ??= inFlight.idle()
+    .then(() => Promise.all([config.lease?.release(), config.upstream.close(), graphics?.close()])).then(() => {}));
   return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     router(req, res, next);
   }, { close });

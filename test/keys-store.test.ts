@@ -22,7 +22,7 @@ import { Keyv } from 'keyv';
 import { DEFAULT_FIND_CACHE_MS, KeyvKeyStore } from '../middleware/keys/key-store.js';
 import type { StoredKey } from '../middleware/keys/key-record.js';
 import { recordingRender } from './helpers/http-app.js';
-import { eventually, REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
+import { eventually, freePort, REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist', 'bin', 'zpl-keys.js');
@@ -186,9 +186,24 @@ describe('key file (API_KEYS_FILE)', () => {
     expect(await message(badRecord)).to.contain('record 1').and.to.contain('"scope"');
     expect(await message(join(dir, 'missing.json'))).to.contain('cannot read key file');
   });
+
+  it('refuses a misspelled field and a key listed twice, naming them', async () => {
+    const misspelled = join(dir, 'misspelled.json');
+    await writeFile(misspelled, '[{"key":"k_live_123","scope":"all","rps":5}]');
+    const twice = join(dir, 'twice.json');
+    await writeFile(twice, '[{"key":"k_live_123","scope":"all"},{"key":"k2","scope":"png"},{"key":"k_live_123","scope":"png"}]');
+    const message = (path: string): Promise<string> => loadKeyFile(path).then(() => '', (e: Error) => e.message);
+    expect(await message(misspelled)).to.match(/record 0: unknown field "rps" \(fields: key, scope, expiresAt, revoked, requestsPerSecond, pagesPerDay, organization\)$/);
+    const duplicate = await message(twice);
+    expect(duplicate).to.contain(`record 2: the same key as record 0 (id ${hashKey('k_live_123').slice(0, 16)})`);
+    expect(duplicate, 'the key itself is never printed').to.not.contain('k_live_123');
+  });
 });
 
-describe('zpl-keys CLI', () => {
+describe('zpl-keys CLI', function () {
+  // Each case runs CLI processes and waits for each to exit; a loaded machine takes its time. The bound only ends a hang.
+  this.timeout(180_000);
+
   it('creates, lists, revokes, expires and removes keys in a key file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'zpl-keys-cli-'));
     const file = join(dir, 'keys.json');
@@ -209,6 +224,50 @@ describe('zpl-keys CLI', () => {
     expect(keys[0]).to.include({ revoked: true, expiresAt: '2030-05-06T00:00:00.000Z' });
     await cli('remove', id);
     expect(await loadKeyFile(file)).to.deep.equal([]);
+  });
+
+  it('update changes a key and --revoked false lifts a revocation', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'zpl-keys-cli-'));
+    const file = join(dir, 'keys.json');
+    const cli = (...args: string[]) => run(process.execPath, [CLI, '--file', file, ...args]);
+    await writeFile(file, '[]');
+    expect((await cli('list')).stdout).to.equal(`no keys in key file ${file}\n`);
+    const id = /^id: ([0-9a-f]{16})$/m.exec((await cli('create', '--scope', 'png')).stdout)![1]!;
+    await cli('revoke', id);
+    const updated = await cli('update', id, '--revoked', 'false', '--scope', 'all', '--rps', '7', '--pages-per-day', '70', '--organization', 'acme', '--expires', '2031-02-03T00:00:00Z');
+    expect(updated.stdout).to.contain(`${id}  scope=all  org=acme  expires=2031-02-03T00:00:00.000Z  revoked=false  rps=7  pages/day=70`);
+    expect((await cli('update', id, '--expires', 'never')).stdout).to.contain('expires=never');
+    const [record] = await loadKeyFile(file);
+    expect(record).to.include({ scope: 'all', revoked: false, requestsPerSecond: 7, pagesPerDay: 70, organization: 'acme' });
+    expect(record).to.not.have.property('expiresAt');
+  });
+
+  it('refuses a short --key, a past --expires, --file with --redis, and a misspelled update', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'zpl-keys-cli-'));
+    const file = join(dir, 'keys.json');
+    await writeFile(file, '[]');
+    const failure = (...args: string[]) => run(process.execPath, [CLI, ...args]).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    for (const [args, message] of [
+      [['--file', file, 'create', '--scope', 'all', '--key', 'x'], 'ERROR: --key must be at least 16 characters'],
+      [['--file', file, 'create', '--scope', 'all', '--expires', '2020-01-01T00:00:00Z'], 'ERROR: --expires 2020-01-01T00:00:00Z has already passed'],
+      [['--file', file, '--redis', 'redis://127.0.0.1:6379', 'list'], 'ERROR: --redis and --file name two key stores; pass one'],
+      [['--file', file, 'update', '0123456789abcdef', '--revoked', 'no'], 'ERROR: --revoked must be true or false, not no'],
+      [['--file', file, 'update', '0123456789abcdef'], 'ERROR: update needs at least one of'],
+      [['--file', file, 'update', '0123456789abcdef', '--expires', '2000-01-01'], 'ERROR: --expires 2000-01-01 has already passed'],
+    ] as const) {
+      const result = await failure(...args);
+      expect(result.code, args.join(' ')).to.equal(1);
+      expect(result.stderr, args.join(' ')).to.match(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    }
+    expect(JSON.parse(await readFile(file, 'utf8'))).to.deep.equal([]);
+  });
+
+  it('fails at once naming the URL when --redis has no server', async () => {
+    const port = await freePort();
+    const result = await run(process.execPath, [CLI, '--redis', `redis://127.0.0.1:${port}`, 'list'])
+      .then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    expect(result.code).to.equal(1);
+    expect(result.stderr).to.match(new RegExp(`^ERROR: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
   });
 
   it('exits non-zero with an ERROR line on a mistake', async () => {
@@ -248,7 +307,7 @@ describe('zpl-keys CLI', () => {
         await cli('expire', hashKey(key).slice(0, 16));
         expect((await cli('list')).stdout).to.contain('revoked=true');
         await cli('remove', key);
-        expect((await cli('list')).stdout.trim()).to.equal('');
+        expect((await cli('list')).stdout.trim()).to.match(new RegExp(`^no keys in Redis at redis://\\S+ \\(namespace ${namespace}\\)$`));
       } finally {
         const leftovers = await stores.connection.client.keys(`${namespace}*`);
         if (leftovers.length > 0) await stores.connection.client.del(leftovers);

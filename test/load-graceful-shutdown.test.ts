@@ -28,6 +28,7 @@ async function startServer(shutdownTimeoutMs: number): Promise<Started> {
   // Raster PDFs: the slow request's 15x15 inch pages take their time that way (vector pages of one box take milliseconds).
   const server = spawnWatched(process.execPath, [SERVER], {
     PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off', SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
+    SHUTDOWN_DELAY_MS: '0', // the delay for a load balancer has its own test (server-lifecycle)
     PDF_MODE: 'raster',
   });
   const line = await server.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
@@ -119,12 +120,14 @@ describe('standalone server: graceful shutdown', function () {
     expect(await server.exited).to.equal(0);
   });
 
-  it('does not wait past SHUTDOWN_TIMEOUT_MS for a request that never finishes', async () => {
+  it('does not wait past SHUTDOWN_TIMEOUT_MS for a request that never finishes, and logs it as cut off', async () => {
     server = await startServer(0);
     const stuck = heldPost(server.port, server.key, '/printers/8dpmm/labels/2x1/0', '^XA^XZ');
     await stuck.accepted;
     server.child.kill('SIGTERM');
     expect(await server.exited).to.equal(0);
     expect(await stuck.dropped).to.be.oneOf(['ECONNRESET', 'closed']);
+    const line = JSON.parse(await server.waitFor(/"msg":"request cut off at shutdown"/)) as Record<string, unknown>;
+    expect(line).to.include({ event: 'request', method: 'POST', route: '/printers/{dpmm}/labels/{dimensions}/{index}', completed: false, endedBy: 'shutdown' });
   });
 });

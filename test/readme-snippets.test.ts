@@ -4,7 +4,7 @@
 //   server: the ```sh blocks after it in the same section run against it, then it gets SIGTERM and must
 //   exit by itself. Blocks using createRedisStores run against REDIS_URL in a namespace of their own.
 // - ```sh: run with bash against the running server of their section, or else against the standalone
-//   server (`npm start`'s dist/examples/server.js, its printed dev key put in for `<key>`); port 3000 becomes
+//   server (`npm start`'s dist/bin/zpl-server.js, its printed dev key put in for `<key>`); port 3000 becomes
 //   the server's ephemeral port. Files written with `-o` must be a PNG or PDF, and a `# {...}` or `# [...]`
 //   comment after a command is output it must print.
 // - ```json: parsed.
@@ -227,7 +227,7 @@ describe('README code blocks', function () {
       let server = sectionServer?.server;
       if (!server) {
         if (!standalone) {
-          const started = await startProgram(join(REPO, 'dist', 'examples', 'server.js'), REPO, { PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '' });
+          const started = await startProgram(join(REPO, 'dist', 'bin', 'zpl-server.js'), REPO, { PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', SHUTDOWN_DELAY_MS: '0' });
           expect(started.server, started.output()).to.not.equal(undefined);
           standalone = started.server!;
         }
@@ -236,4 +236,134 @@ describe('README code blocks', function () {
       await runShell(block.code, server, root);
     });
   }
+});
+
+// What the README says about the package, checked against the code and files it describes.
+describe('README facts', () => {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const section = (title: string): string => {
+    const start = readme.indexOf(`\n## ${title}\n`);
+    expect(start, `section ${title}`).to.be.greaterThan(-1);
+    const end = readme.indexOf('\n## ', start + 4);
+    return readme.slice(start, end < 0 ? undefined : end);
+  };
+
+  it('lists every variable the standalone server reads, in the environment table', () => {
+    const config = readFileSync(join(REPO, 'examples', 'config.ts'), 'utf8');
+    const names = new Set([...config.matchAll(/env\.([A-Z_]+)|\(env, '([A-Z_]+)'/g)].map((m) => m[1] ?? m[2]!));
+    expect(names.size).to.be.greaterThan(25);
+    const table = section('Environment variables (standalone server)');
+    expect([...names].filter((name) => !table.includes(`| \`${name}\` |`))).to.deep.equal([]);
+    for (const name of ['OPS_PORT', 'SHUTDOWN_DELAY_MS', 'LEGACY_CLIENTS', 'REDIS_NAMESPACE']) expect(names.has(name), name).to.equal(true);
+  });
+
+  it('keeps internal history out: no commit ids, issue numbers or removed exports', () => {
+    expect(readme).to.not.match(/\bcommit [0-9a-f]{6,40}\b/i);
+    expect(readme).to.not.match(/\bissues? #?\d+/i);
+    expect(readme).to.not.match(/no longer exported/i);
+  });
+
+  it('runs the CLIs with npx in shell examples (a clone has them in node_modules/.bin only)', () => {
+    // A synopsis names the command as installed; everything meant to be typed uses npx.
+    const commands = readBlocks(readme).filter((b) => b.lang === 'sh' && !/synopsis/.test(b.skip ?? '')).flatMap((b) => b.code.split('\n'))
+      .filter((line) => /^\s*(?:[A-Z_]+=\S+\s+)*zpl-(?:keys|render|server)\b/.test(line) || /(?:&&|;)\s*zpl-(?:keys|render|server)\b/.test(line));
+    expect(commands).to.deep.equal([]);
+    expect(section('Quick start')).to.contain('`npx zpl-keys ...`');
+  });
+
+  it('says what the tests need and that .ci/run installs it', () => {
+    const start = section('Quick start');
+    for (const needed of ['redis-server', 'chromium', 'poppler-utils', '.ci/run']) expect(start, needed).to.contain(needed);
+    const ci = readFileSync(join(REPO, '.ci', 'run'), 'utf8');
+    for (const installed of ['redis-server', 'chromium', 'poppler-utils']) expect(ci, installed).to.contain(installed);
+  });
+
+  it('gives the client table a "how to point it" column with base URL, HTTP_PROXY and request-hook rows', () => {
+    const clients = section('Pointing an existing client at this service');
+    expect(clients).to.contain('| kind of client | how to point it | base URL | options |');
+    for (const way of ['its base URL setting', '`HTTP_PROXY=http://host:3000`', 'a request hook', '`LEGACY_CLIENTS=1`', '`ANONYMOUS_KEY_ID=<id>`']) {
+      expect(clients, way).to.contain(way);
+    }
+    expect(clients).to.contain('It never turns on key-less access');
+  });
+
+  it('documents zpl-keys update with the flags the CLI takes', async () => {
+    const { stdout } = await run(process.execPath, [join(REPO, 'dist', 'bin', 'zpl-keys.js'), '--help']);
+    const keys = section('API keys');
+    for (const flag of ['--scope', '--rps', '--pages-per-day', '--organization', '--expires', '--revoked']) {
+      expect(stdout, `zpl-keys --help: ${flag}`).to.match(new RegExp(`update[\\s\\S]*${flag}`));
+      expect(keys, `README: ${flag}`).to.contain(`\`${flag}`);
+    }
+    expect(keys).to.contain('`--revoked false` lifts a revocation');
+  });
+
+  it('shows /healthz as the ops router answers it', async () => {
+    const ops = await import('../middleware/index.js');
+    const app = ops.createOpsRouter({ keyStore: ops.createMemoryStores().keyStore, pool: () => ({ threads: 2, busy: 0, queued: 0, recycled: 0, queueLimit: 128 }) });
+    const server = (await import('node:http')).createServer((req, res) => app(req, res, () => { res.statusCode = 404; res.end(); }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const actual = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json() as Record<string, unknown>;
+      const row = /\| `GET \/healthz` \| [^`]*`(\{[^`]*\})`/.exec(section('Operations'))![1]!;
+      const documented = JSON.parse(row.replace('"version":...', '"version":"x"')) as Record<string, Record<string, unknown>>;
+      const shape = (o: Record<string, unknown>): unknown => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v !== null && typeof v === 'object' ? shape(v as Record<string, unknown>) : typeof v]));
+      expect(shape(documented)).to.deep.equal(shape(actual));
+      expect(documented.renderPool).to.deep.equal(actual.renderPool);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('lists the key_seeding outcomes the server emits', () => {
+    const sources = ['key-seeding.ts', 'server-stores.ts'].map((f) => readFileSync(join(REPO, 'examples', f), 'utf8')).join('\n');
+    const emitted = new Set([...sources.matchAll(/type: 'key_seeding', outcome: '(\w+)'/g)].map((m) => m[1]!));
+    expect([...emitted].sort()).to.deep.equal(['failed', 'lost', 'seeded', 'seeded_again']);
+    const row = /\| `key_seeding` \|.*\| `outcome` \(([^)]*)\)/.exec(section('Operations'))![1]!;
+    expect([...row.matchAll(/`(\w+)`/g)].map((m) => m[1]!).sort()).to.deep.equal([...emitted].sort());
+  });
+
+  it('says how Accept q-values are read, as the router reads them', async () => {
+    const { acceptedFormat } = await import('../middleware/request-headers.js');
+    expect(acceptedFormat('image/png;q=0, application/pdf')).to.equal('pdf');
+    expect(acceptedFormat('image/png;q=0.1, application/pdf')).to.equal('png');
+    expect(section('Request headers')).to.contain('a type with `q=0` is left out (`image/png;q=0, application/pdf` is PDF');
+    expect(section('Request headers')).to.contain('other q-values do not reorder, the first listed type we produce decides');
+  });
+
+  it('documents the sub-path reverse proxy, and the pages use no root-absolute URLs', () => {
+    expect(section('Preview page and shadow report')).to.contain('**Behind a reverse proxy under a sub-path.**');
+    for (const page of ['index.html', 'shadow.html']) {
+      expect(readFileSync(join(REPO, 'web', page), 'utf8'), page).to.not.match(/(?:href|src)="\//);
+    }
+    for (const script of ['app.ts', 'shadow.ts', 'common.ts']) {
+      const code = readFileSync(join(REPO, 'web', 'src', script), 'utf8');
+      expect(code, script).to.not.match(/fetch\([`'"]\//);
+    }
+  });
+
+  it('has the registry page links the README picture needs, and the picture', () => {
+    const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
+    for (const field of ['repository', 'homepage', 'bugs']) expect(manifest, field).to.have.property(field);
+    const picture = /!\[[^\]]*\]\((docs\/[^)]+)\)/.exec(readme)![1]!;
+    expect(existsSync(join(REPO, picture))).to.equal(true);
+    expect((manifest.bin as Record<string, string>)['zpl-server']).to.equal('dist/bin/zpl-server.js');
+    expect((manifest.scripts as Record<string, string>).start).to.match(/^tsc -b .*&& exec node dist\/bin\/zpl-server\.js$/);
+  });
+
+  it('describes a container that keeps keys and /metrics out of public view', () => {
+    const dockerfile = readFileSync(join(REPO, 'Dockerfile'), 'utf8');
+    const compose = readFileSync(join(REPO, 'compose.yaml'), 'utf8');
+    expect(dockerfile).to.match(/^FROM node:\d+\.\d+\.\d+-bookworm-slim AS runtime$/m);
+    expect(dockerfile).to.not.match(/node:20|prepare/);
+    expect(dockerfile).to.match(/HEALTHCHECK[\s\S]*\/healthz/);
+    expect(dockerfile).to.not.contain('/readyz\'');
+    expect(compose).to.match(/^\s+API_KEYS_FILE: \/run\/secrets\/zpl-keys$/m);
+    expect(compose).to.match(/^\s+OPS_PORT: "9090"$/m);
+    expect(compose).to.not.match(/- "9090/);
+    const containers = section('Containers');
+    for (const fact of ['`/metrics` is not public:', 'no development key with every scope is ever printed', '`HEALTHCHECK` on `/healthz`']) {
+      expect(containers, fact).to.contain(fact);
+    }
+  });
 });

@@ -10,7 +10,7 @@ import { freePort, redisServerAvailable, startRedisServer, stopProcess } from '.
 import { spawnWatched, type WatchedProcess } from './helpers/server-process.js';
 
 const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
-const BASE_ENV = { HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off' };
+const BASE_ENV = { HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off', SHUTDOWN_DELAY_MS: '0' };
 
 function run(command: string, args: string[], env: Record<string, string>): WatchedProcess {
   return spawnWatched(command, args, { ...BASE_ENV, ...env });

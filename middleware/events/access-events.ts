@@ -56,7 +56,7 @@ export function accessEvents(emit: Emit, { route, operational }: AccessEventOpti
     const report = (): void => {
       if (reported) return;
       reported = true;
-      const { requestId, key, rendered } = requestState(res);
+      const { requestId, key, rendered, endedBy } = requestState(res);
       const length = Number(res.getHeader('Content-Length'));
       const renderer = res.getHeader(RENDERER_HEADER);
       emit({
@@ -71,6 +71,7 @@ export function accessEvents(emit: Emit, { route, operational }: AccessEventOpti
         durationMs: elapsedMs(started),
         ...(typeof renderer === 'string' && { renderer }),
         completed: res.writableFinished,
+        ...(endedBy && { endedBy }),
         ...(operational && { operational }),
       });
     };

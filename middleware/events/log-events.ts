@@ -81,7 +81,7 @@ function logLine(event: ServiceEvent, { outage, dropped }: Tallies): LogLine | u
       const { type: _, operational, completed, ...fields } = event;
       return {
         level: operational ? 'debug' : 'info',
-        message: completed ? 'request completed' : 'request aborted by the client',
+        message: completed ? 'request completed' : fields.endedBy === 'shutdown' ? 'request cut off at shutdown' : 'request aborted by the client',
         fields: { event: 'request', ...fields, ...(!completed && { completed }) },
       };
     }

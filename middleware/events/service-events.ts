@@ -28,6 +28,8 @@ export interface RequestDoneEvent {
   renderer?: string;
   /** False when the client went away before the answer was complete. */
   completed: boolean;
+  /** Set when the server ended the request: `shutdown` when it was still running at the end of the shutdown budget. */
+  endedBy?: 'shutdown';
   /** Operations routes (probes, scrapes) are logged at debug so they do not drown the access log. */
   operational?: boolean;
 }

@@ -31,6 +31,8 @@ export interface OpsRouterOptions {
   api?: ApiFeatures;
   /** Reported version (default: this package's). */
   version?: string;
+  /** Why /readyz must answer 503 besides the key store and pool (the host starting or shutting down); undefined when serving. */
+  unready?: () => string | undefined;
 }
 
 /** A Connect/Express middleware (`app.use(opsRouter)`), typed with Node's own request and response only. */
@@ -65,8 +67,10 @@ export function createOpsRouter(options: OpsRouterOptions): OpsRouter {
     const pool = poolStats();
     const keyStoreReady = options.keyStore.isReady();
     const saturated = isSaturated(pool);
+    const host = options.unready?.();
     return {
-      ready: keyStoreReady && !saturated,
+      host,
+      ready: keyStoreReady && !saturated && host === undefined,
       body: {
         version,
         keyStore: { ready: keyStoreReady },
@@ -94,8 +98,9 @@ export function createOpsRouter(options: OpsRouterOptions): OpsRouter {
     sendJson(res, 200, { status: 'ok', ...status().body });
   });
   router.get(...common('/readyz'), (_req: Request, res: Response) => {
-    const { ready, body } = status();
+    const { ready, body, host } = status();
     const reasons = [
+      ...(host === undefined ? [] : [host]),
       ...(body.keyStore.ready ? [] : ['key store not ready']),
       ...(body.renderPool.saturated ? ['render pool saturated'] : []),
     ];

@@ -19,7 +19,7 @@ export interface StartedServer {
 /** Resolves once the server prints `listening on http://HOST:PORT`; rejects with its output if it exits first. */
 export function startServer(env: Record<string, string>): Promise<StartedServer> {
   const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', SHUTDOWN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -54,9 +54,22 @@ export interface WatchedProcess {
   closed: Promise<number | null>;
 }
 
+export interface SpawnOptions {
+  cwd?: string;
+  /** Only `env`, not this process's environment as well (a container's start). */
+  cleanEnv?: boolean;
+  /** Its own process group, so that a signal can reach it and its children (npx and the node it starts). */
+  detached?: boolean;
+}
+
 /** Spawns a process whose printed lines a test can wait for (events, never a clock). */
-export function spawnWatched(command: string, args: string[], env: Record<string, string>): WatchedProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnWatched(command: string, args: string[], env: Record<string, string>, options: SpawnOptions = {}): WatchedProcess {
+  const child = spawn(command, args, {
+    env: options.cleanEnv ? env : { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
+    ...(options.detached && { detached: true }),
+  });
   const lines: string[] = [];
   const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
   const onLine = (line: string): void => {

@@ -79,7 +79,7 @@ async function renderNow(seq: number): Promise<void> {
       },
       body: zpl,
     }).catch((err: unknown) => err as Error),
-    fetch(`/preview/layout/${dpmm}/${dims}/${index}`, { method: 'POST', headers: { 'X-API-Key': key }, body: zpl })
+    fetch(`preview/layout/${dpmm}/${dims}/${index}`, { method: 'POST', headers: { 'X-API-Key': key }, body: zpl })
       .catch((err: unknown) => err as Error),
   ]);
   if (seq !== renderSeq) return; // a newer edit has started its own render

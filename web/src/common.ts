@@ -3,7 +3,8 @@
 
 const KEY_STORAGE = 'zpl-preview-api-key';
 
-export const apiPath: string = document.body.dataset.apiPath ?? '/compatibility/legacy/v1';
+// Relative to the page, as every URL the pages fetch: behind a reverse proxy under a sub-path (/zpl/) they stay below it.
+export const apiPath: string = (document.body.dataset.apiPath ?? '/compatibility/legacy/v1').replace(/^\/+/, '');
 
 export function byId<T extends HTMLElement>(id: string): T {
   const element = document.getElementById(id);

@@ -23,7 +23,7 @@ async function load(): Promise<void> {
     showError('Type an API key above to see stored labels.');
     return;
   }
-  const res = await fetch('/shadow/cases.json', { headers: { 'X-API-Key': key } });
+  const res = await fetch('shadow/cases.json', { headers: { 'X-API-Key': key } });
   if (!res.ok) {
     showError(await apiErrorText(res));
     return;
@@ -82,7 +82,7 @@ function caseView(shadowCase: ShadowCase, key: string): HTMLElement {
 }
 
 async function fetchImage(name: string, key: string): Promise<HTMLImageElement> {
-  const res = await fetch(`/shadow/images/${encodeURIComponent(name)}`, { headers: { 'X-API-Key': key } });
+  const res = await fetch(`shadow/images/${encodeURIComponent(name)}`, { headers: { 'X-API-Key': key } });
   const image = new Image();
   image.src = URL.createObjectURL(await res.blob());
   await image.decode().catch(() => undefined);

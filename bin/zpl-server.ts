@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// zpl-server: the standalone server (`npm start`, the container, `npx zpl-server` from the installed package).
+// Its settings are environment variables (README "Environment variables").
+
+import { startServer } from '../examples/server.js';
+
+startServer();
