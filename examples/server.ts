@@ -27,7 +27,9 @@ import { accessEvents } from '../middleware/events/access-events.js';
 import { NOT_FOUND_MESSAGE, sendPlainError } from '../middleware/http-errors.js';
 import { requestId } from '../middleware/request-id.js';
 import { requestState } from '../middleware/request-state.js';
-import { createRenderPool, fieldBoxes as fieldBoxesInline, render as renderInline, type RenderPool } from '../renderer/index.js';
+import type { RenderHooks, RenderRequest } from '../renderer/api.js';
+import type { LayoutOptions } from '../renderer/layout/inspect.js';
+import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { Lifecycle } from './lifecycle.js';
@@ -105,13 +107,17 @@ export function buildApp(parts: ServiceParts): ServiceApp {
     keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api, ...(parts.unready && { unready: parts.unready }),
   });
   const app = Router();
-  // With OPS_PORT the ops routes (metrics above all) are not on the API port at all.
-  if (config.opsPort === undefined) app.use(opsRouter);
+  // With OPS_PORT the ops routes (metrics above all) are not on the API port at all. Label requests, nearly all the
+  // traffic, are dispatched first; a legacy router mounted at / would answer every path, so then the ops routes go first.
+  const opsOnApiPort = config.opsPort === undefined;
+  const legacyAtRoot = legacyPaths.includes('/');
+  if (opsOnApiPort && legacyAtRoot) app.use(opsRouter);
   const legacyRouters = legacyPaths.map((path) => {
     const legacy = createLegacyRouter(legacyRouterOptions(parts));
     app.use(path, legacy);
     return legacy;
   });
+  if (opsOnApiPort && !legacyAtRoot) app.use(opsRouter);
   // The preview page at /, and the shadow report at /shadow when shadow mode stores its cases.
   app.use(createPreviewRouter({
     keyStore: stores.keyStore,
@@ -137,6 +143,11 @@ export function buildApp(parts: ServiceParts): ServiceApp {
  * The render pool (RENDER_THREADS workers; 0 renders on the event loop) with its stats for the ops routes.
  * The preview page's field boxes are laid out on the same pool: a costly document cannot stall the event loop.
  */
+// On this thread only with RENDER_THREADS=0: loaded on first use, so a server whose workers render never loads it.
+const renderInline = async (zpl: string | Uint8Array, req: RenderRequest, hooks?: RenderHooks) =>
+  (await import('../renderer/render.js')).render(zpl, req, hooks);
+const fieldBoxesInline = async (zpl: string | Uint8Array, opts: LayoutOptions) => (await import('../renderer/layout/inspect.js')).fieldBoxes(zpl, opts);
+
 function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer']; pool?: RenderPool } {
   const pool = config.render.threads === 0 ? undefined : createRenderPool(config.render);
   return { renderer: { ...observedRenderer(pool, renderInline), layout: pool?.fieldBoxes ?? fieldBoxesInline }, ...(pool && { pool }) };
