@@ -3,9 +3,9 @@
 # keeps only production dependencies, the compiled JavaScript the server loads and the preview page's files,
 # runs as the unprivileged `node` user, and starts Node itself as PID 1 (no npm, no shell) so SIGTERM reaches
 # the graceful shutdown. test/container-replay.test.ts replays every step of this file without Docker.
-# Node: the current LTS line, pinned to one release (bump it deliberately; the code runs on Node 20 and later).
+# Node: the current LTS line (26), pinned to one release on Debian 13 (bump it deliberately; the code runs on Node 20 and later).
 
-FROM node:24.11.1-bookworm-slim AS build
+FROM node:26.10.0-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -18,7 +18,7 @@ COPY bin bin
 COPY web web
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:24.11.1-bookworm-slim AS runtime
+FROM node:26.10.0-trixie-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -40,7 +40,7 @@ describe('container: the Dockerfile replayed without Docker', function () {
     const app = join(runtime.root, runtime.workdir);
     expect(existsSync(join(app, 'node_modules', 'express')), 'no Express in the runtime').to.equal(false);
     expect(existsSync(join(app, 'node_modules', 'typescript')), 'no dev dependencies in the runtime').to.equal(false);
-    expect(readFileSync(join(REPO, 'Dockerfile'), 'utf8')).to.match(/^FROM node:\d+\.\d+\.\d+-bookworm-slim AS build$/m);
+    expect(readFileSync(join(REPO, 'Dockerfile'), 'utf8')).to.match(/^FROM node:\d+\.\d+\.\d+-trixie-slim AS build$/m);
   });
 
   it('runs from the runtime files alone: a label, the preview page, a shadow comparison, a passing HEALTHCHECK', async () => {

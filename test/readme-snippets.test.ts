@@ -354,7 +354,7 @@ describe('README facts', () => {
   it('describes a container that keeps keys and /metrics out of public view', () => {
     const dockerfile = readFileSync(join(REPO, 'Dockerfile'), 'utf8');
     const compose = readFileSync(join(REPO, 'compose.yaml'), 'utf8');
-    expect(dockerfile).to.match(/^FROM node:\d+\.\d+\.\d+-bookworm-slim AS runtime$/m);
+    expect(dockerfile).to.match(/^FROM node:\d+\.\d+\.\d+-trixie-slim AS runtime$/m);
     expect(dockerfile).to.not.match(/node:20|prepare/);
     expect(dockerfile).to.match(/HEALTHCHECK[\s\S]*\/healthz/);
     expect(dockerfile).to.not.contain('/readyz\'');
