@@ -3,6 +3,7 @@
 
 import { extentOf, type InkMode } from '../display/display-list.js';
 import type { Raster } from './raster.js';
+import { areaCoverage } from './area-coverage.js';
 
 /** A closed polygon: x0, y0, x1, y1, ... in dots (y down). */
 export type Contour = ArrayLike<number>;
@@ -51,6 +52,7 @@ export function coverageMask(contours: readonly Contour[], clip?: Clip, rows = S
   }
   const w = x1 - x0, h = y1 - y0;
   if (w <= 0 || h <= 0 || (!clip && w * h > MAX_UNCLIPPED)) return null;
+  if (rows === Infinity) return { x: x0, y: y0, w, h, cov: areaCoverage(contours, x0, y0, w, h) };
   const cov = new Float32Array(w * h);
   // Per sub-scanline: crossings with winding direction, then fill between by non-zero rule with
   // fractional horizontal coverage at the span ends.
