@@ -116,11 +116,22 @@ export class RunDeflater {
 
   /** `n` (>= 1) bytes of value `v`: one literal, then copies of the byte before (short tails as literals). */
   run(v: number, n: number): void {
+    if (n === 1) { this.literal(v); return; }
     this.#tokens[this.#count++] = v;
     this.#litFreq[v]++;
     if (n > MIN_MATCH) this.copy(1, n - 1);
     else for (let left = n - 1; left > 0; left--) { this.#tokens[this.#count++] = v; this.#litFreq[v]++; }
     this.sum(v, n);
+  }
+
+  /** One byte `v`: most runs in anti-aliased rows are single bytes, so this skips the run arithmetic. */
+  literal(v: number): void {
+    this.#tokens[this.#count++] = v;
+    this.#litFreq[v]++;
+    const a = this.#a + v;
+    this.#a = a;
+    this.#b += a;
+    if (a >= ADLER_A_LIMIT || this.#b >= ADLER_B_LIMIT) this.#reduce();
   }
 
   /** `n` (>= 3) bytes copied from `distance` back; the caller adds them to the checksum with `sum`. */

@@ -152,20 +152,33 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
       src = cur; prev = above; a0 = 0; b0 = 0;
     }
     v = FILTER_UP; n = 1;
-    // Bytewise (above - ink) mod 256 = grey - grey above, without borrows crossing bytes; whole zero words extend a
-    // zero run at once.
-    for (let w = 0; w <= words; w++) {
-      if (w === words && tail === 0) break;
-      const i = backwards ? words - 1 - w : w;
-      const a = prev[a0 + i], b = src[b0 + i];
-      const bytes = w === words ? tail : 4;
-      if (a === b) { // four zeros
-        if (v === 0) n += bytes; else { d.run(v, n); v = 0; n = bytes; }
-        continue;
+    // Bytewise (above - ink) mod 256 = grey - grey above, without borrows crossing bytes; a stretch of equal words
+    // (zeros) is skipped in one tight loop and extends a zero run at once.
+    const step = backwards ? -1 : 1;
+    let i = backwards ? words - 1 : 0;
+    for (let left = words; left > 0;) {
+      let same = 0;
+      while (same < left && prev[a0 + i] === src[b0 + i]) { same++; i += step; }
+      if (same > 0) {
+        left -= same;
+        if (v === 0) n += same << 2; else { d.run(v, n); v = 0; n = same << 2; }
+        if (left === 0) break;
       }
+      const a = prev[a0 + i], b = src[b0 + i];
+      i += step;
+      left--;
       let diff = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
       if (backwards) diff = ((diff & 0xff) << 24) | ((diff & 0xff00) << 8) | ((diff >>> 8) & 0xff00) | (diff >>> 24);
-      for (let k = 0; k < bytes; k++, diff >>>= 8) {
+      for (let k = 0; k < 4; k++, diff >>>= 8) {
+        const byte = diff & 255;
+        if (byte === v) n++;
+        else { d.run(v, n); v = byte; n = 1; }
+      }
+    }
+    if (tail > 0) { // copied rows only (whole is undefined): the last partial word
+      const a = prev[a0 + words], b = src[b0 + words];
+      let diff = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
+      for (let k = 0; k < tail; k++, diff >>>= 8) {
         const byte = diff & 255;
         if (byte === v) n++;
         else { d.run(v, n); v = byte; n = 1; }
