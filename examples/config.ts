@@ -5,6 +5,7 @@ import { parseCorsOrigins, type CorsOption } from '../middleware/cors.js';
 import { LOG_LEVELS } from '../middleware/events/log-events.js';
 import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
 import type { PdfMode } from '../renderer/api.js';
+import { optionalNumber } from './env-values.js';
 import { readFleetConfig, type FleetConfig } from './fleet-config.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
@@ -175,15 +176,6 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
 
 /** SIGTERM to closing the listener: long enough for a load balancer's health check to see /readyz fail. */
 export const DEFAULT_SHUTDOWN_DELAY_MS = 5000;
-
-/** A decimal integer (no 0x10, 1e6, 1.0 or +5): Number() would take them all and mean something else. */
-function optionalNumber(env: NodeJS.ProcessEnv, name: string, valid: (n: number) => boolean, what: string): number | undefined {
-  const text = env[name]?.trim();
-  if (text === undefined || text === '') return undefined;
-  const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(value) || !valid(value)) throw new Error(`${name} must be ${what}, not ${env[name]}`);
-  return value;
-}
 
 /** A share between 0 and 1 in plain decimal notation (0, 1, 0.25). */
 function optionalShare(env: NodeJS.ProcessEnv, name: string): number | undefined {

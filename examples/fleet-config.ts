@@ -2,6 +2,7 @@
 // its cases (README "Running several replicas").
 
 import { parseSentinel, type RedisTarget } from '../middleware/redis-connection.js';
+import { optionalNumber } from './env-values.js';
 
 export interface FleetConfig {
   /** REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS (+ REDIS_SENTINEL_MASTER); unset: keys and limits in memory. */
@@ -18,15 +19,6 @@ const REDIS_VARIABLES = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] 
 
 function list(text: string): string[] {
   return text.split(',').map((part) => part.trim()).filter((part) => part !== '');
-}
-
-function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const text = env[name];
-  if (text === undefined || text === '') return undefined;
-  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
-    throw new Error(`${name} must be a whole number above 0, not ${text}`);
-  }
-  return Number(text);
 }
 
 /** Which Redis the variables name, if any; throws `REDIS_URL and REDIS_SENTINELS cannot both be set` (naming both). */
@@ -65,8 +57,8 @@ export function readFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConf
   const store = (env.SHADOW_STORE ?? '').trim().toLowerCase() || (redis ? 'redis' : 'files');
   if (store !== 'redis' && store !== 'files') throw new Error(`SHADOW_STORE must be redis or files, not ${env.SHADOW_STORE}`);
   if (store === 'redis' && !redis) throw new Error('SHADOW_STORE=redis needs a Redis (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS)');
-  const shadowMaxCases = wholeNumber(env, 'SHADOW_MAX_CASES');
-  const shadowMaxBytes = wholeNumber(env, 'SHADOW_MAX_BYTES');
+  const shadowMaxCases = optionalNumber(env, 'SHADOW_MAX_CASES', (n) => n > 0, 'a whole number above 0');
+  const shadowMaxBytes = optionalNumber(env, 'SHADOW_MAX_BYTES', (n) => n > 0, 'a whole number above 0');
   return {
     ...(redis && { redis }),
     shadowStore: store,
