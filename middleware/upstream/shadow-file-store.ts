@@ -40,9 +40,14 @@ async function writeAtomically(path: string, data: string | Uint8Array): Promise
   }
 }
 
-/** Case file names, newest first (stems start with the time in milliseconds). */
+/** When a case was made: its id (and so its file names) starts with the time in milliseconds. */
+function timeOf(idOrName: string): number {
+  return Number(idOrName.split('-')[0]);
+}
+
+/** Case file names, newest first. */
 function newestFirst(names: string[]): string[] {
-  return names.filter((n) => CASE_FILE.test(n)).sort((a, b) => Number(b.split('-')[0]) - Number(a.split('-')[0]) || (a < b ? 1 : -1));
+  return names.filter((n) => CASE_FILE.test(n)).sort((a, b) => timeOf(b) - timeOf(a) || (a < b ? 1 : -1));
 }
 
 export class FileShadowStore implements ShadowCaseStore {
@@ -72,7 +77,7 @@ export class FileShadowStore implements ShadowCaseStore {
     await this.#serially(async () => {
       const index = await this.#loadIndex();
       const entries = index.get(record.owner) ?? [];
-      entries.push({ id: record.id, time: Number(record.id.split('-')[0]), bytes: keepImages ? bytes : 0 });
+      entries.push({ id: record.id, time: timeOf(record.id), bytes: keepImages ? bytes : 0 });
       index.set(record.owner, entries);
       await this.#prune(entries);
     });
@@ -147,7 +152,7 @@ export class FileShadowStore implements ShadowCaseStore {
         if (!record || typeof record.owner !== 'string') continue; // unreadable, or from a release without owners
         const entries = index.get(record.owner) ?? [];
         const bytes = record.files ? (record.bytes?.local ?? 0) + (record.bytes?.upstream ?? 0) : 0;
-        entries.push({ id: record.id, time: Number(record.id.split('-')[0]), bytes });
+        entries.push({ id: record.id, time: timeOf(record.id), bytes });
         index.set(record.owner, entries);
       }
       return index;
