@@ -58,7 +58,7 @@ describe('font 0 glyphs drawn part by part', () => {
 
   it('stretches each part into its own box', () => {
     // 100 dots tall: the ring goes to x 0..20, the block to x 60..100, both on the baseline.
-    const m = coverageMask(fitParts(ringAndBlock, [0, 1, 1, 0], [[0, 0.2, 0.5, 0], [0.6, 1, 0.4, 0]], 100, 1)!.polygons)!;
+    const m = coverageMask(fitParts(ringAndBlock, [0, 1, 1, 0], [[0, 0.2, 0.5, 0], [0.6, 1, 0.4, 0]], 100, 1)!.polygons, undefined, 'glyph')!;
     const at = (x: number, y: number) => m.cov[(y - m.y) * m.w + (x - m.x)] ?? 0;
     expect(m.x).to.equal(0);
     expect(at(2, -2)).to.equal(255); // ring, bottom-left

@@ -5,7 +5,7 @@ import type { Bits } from '../model.js';
 import { extentOf, inkOf, type Box, type Contour, type DisplayElement, type Extent, type GlyphRunElement, type InkMode, type OutputKind, type Span } from './display-list.js';
 
 /** A glyph run as a drawer hands it over (ink and position on the page come from the canvas). */
-export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves' | 'coverageRows'>;
+export type GlyphRunSpec = Pick<GlyphRunElement, 'text' | 'font' | 'orientation' | 'crisp' | 'glyphs' | 'outlines' | 'curves'>;
 
 export interface Canvas {
   /** Label size in dots (drawers skip work wholly off the label). */

@@ -76,8 +76,6 @@ export interface GlyphRunElement extends ElementBase {
    * Only laid out for `vector` output.
    */
   curves?: Record<string, PathData[]>;
-  /** Sub-scanlines a dot row of its anti-aliased glyphs is sampled with (font 0: 16); absent: 4. */
-  coverageRows?: number;
 }
 
 export type DisplayElement = RectElement | PathElement | BitmapElement | GlyphRunElement;

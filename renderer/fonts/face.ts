@@ -19,8 +19,6 @@ export interface Face {
    * contours with their Bézier segments kept (vector output) and the polygons' extent; null for blank glyphs.
    */
   outline(cp: number): PlacedOutline | null;
-  /** Sub-scanlines per dot row its glyphs are anti-aliased with (coverageMask); absent: the default 4. */
-  readonly coverageRows?: number;
   /** Line pitch inside a ^TB block when it differs from the cell height (font 0 spaces lines wider there). */
   readonly textBlockPitch?: number;
   /** Character substitution the font makes (font B has upper case only). */

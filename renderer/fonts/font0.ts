@@ -179,9 +179,6 @@ export function font0Face(height: number, width: number): Face {
     baseline: font0Baseline(h),
     textBlockPitch: Math.round(h * TEXT_BLOCK_PITCH),
     antialias: true,
-    // The legacy service anti-aliases font 0 with the area covered: with 4 sub-scanlines a top edge 0.4 dot into a row
-    // still inked it (h50_H row 199: 0.375 covered, half sampled). 16 leave an error of 1/32 dot.
-    coverageRows: 16,
     advance(cp) {
       const a = glyphAdvance(cp, h);
       return a !== null ? a * h * sx : h * 0.5 * sx;

@@ -66,20 +66,20 @@ export class GlyphCache extends BoundedCache<GlyphMask> {
 /** This thread's glyph masks. */
 export const glyphCache = new GlyphCache();
 
-/** Names the masks of one font (Face key) at one orientation, crispness and sub-scanlines a row: built once per glyph run. */
-export function maskGroup(font: string, o: Orientation, crisp: boolean, rows?: number): string {
-  return `${font}:${o}:${crisp ? 1 : 0}:${rows ?? ''}`;
+/** Names the masks of one font (Face key) at one orientation and crispness: built once per glyph run. */
+export function maskGroup(font: string, o: Orientation, crisp: boolean): string {
+  return `${font}:${o}:${crisp ? 1 : 0}`;
 }
 
 /**
  * The mask of a run's glyph: its outline (upright, relative to the pen) turned to the run's orientation,
- * thresholded when crisp, sampled with the run's sub-scanlines per row
- * (coverageMask); memoised in `group` (maskGroup of the run) by code point.
+ * thresholded when crisp, measured as the font scaler does
+ * (coverageMask 'glyph'); memoised in `group` (maskGroup of the run) by code point.
  */
 export function glyphMask(group: string, run: GlyphRunElement, g: PlacedGlyph): GlyphMask | null {
   const kept = glyphCache.find(group, g.cp);
   if (kept !== undefined) return kept;
-  const upright = coverageMask(run.outlines[g.cp] ?? [], undefined, run.coverageRows);
+  const upright = coverageMask(run.outlines[g.cp] ?? [], undefined, 'glyph');
   const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation) : null;
   return glyphCache.keep(group, g.cp, m && run.crisp ? binarize(m) : m);
 }

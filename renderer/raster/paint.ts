@@ -27,7 +27,7 @@ function paintElement(r: Raster, el: DisplayElement): void {
     case 'path': fillPath(r, el.contours, mode); return;
     case 'bitmap': r.blitBits(el.bits, el.stride, el.width, el.height, el.x, el.y, mode, el.scaleX, el.scaleY); return;
     case 'glyphRun': {
-      const group = maskGroup(el.font, el.orientation, el.crisp, el.coverageRows);
+      const group = maskGroup(el.font, el.orientation, el.crisp);
       for (const g of el.glyphs) {
         const m = glyphMask(group, el, g);
         if (m) r.blitCoverage(m.cov, m.w, m.h, g.x + m.x, g.y + m.y, mode);

@@ -108,6 +108,5 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     glyphs.push({ cp, x: Math.round(px), y: Math.round(py) });
   }
   const kept = vector ? { curves } : {};
-  const rows = face.coverageRows ? { coverageRows: face.coverageRows } : {};
-  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, ...kept, ...rows }, style.mode, extents);
+  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, ...kept }, style.mode, extents);
 }

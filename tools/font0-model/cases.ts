@@ -33,13 +33,7 @@ export interface GlyphCase {
   heldOut: boolean;
   /** The glyph placed as its font places it, before any model adjusts it. */
   place(): PlacedOutline | null;
-  /** Sub-scanlines a dot row its masks are sampled with (Face.coverageRows). */
-  rows: number;
 }
-
-/** Font 0 masks are sampled with 16 sub-scanlines a row (font0Face), device fonts with the raster's default 4. */
-const FONT0_ROWS = 16;
-const DEVICE_ROWS = 4;
 
 /**
  * Every single-glyph case in upright orientation of font 0 (`font` '0') or of the device fonts (any other value);
@@ -68,10 +62,10 @@ export async function glyphCases(withHeldOut = false, font = '0'): Promise<Glyph
     const pitch = run.glyphs.length > 1 ? run.glyphs[1]!.x - g0.x : 0;
     const common = { id: c.id, font: name, cp, x0: g0.x, y: g0.y, copies: run.glyphs.length, pitch, reference, heldOut };
     // Font keys: 0:height:width, device fonts name:mx:my.
-    if (name === '0') out.push({ ...common, h: a, w: b, mx: 1, my: 1, rows: FONT0_ROWS, place: () => placeFont0Glyph(cp, a, b / a) });
+    if (name === '0') out.push({ ...common, h: a, w: b, mx: 1, my: 1, place: () => placeFont0Glyph(cp, a, b / a) });
     else {
       const cell = deviceFonts[name]!;
-      out.push({ ...common, h: cell.cellHeight * b, w: cell.width * a, mx: a, my: b, rows: DEVICE_ROWS, place: () => placeDeviceGlyph(name, cp, a, b) });
+      out.push({ ...common, h: cell.cellHeight * b, w: cell.width * a, mx: a, my: b, place: () => placeDeviceGlyph(name, cp, a, b) });
     }
   }
   return out;

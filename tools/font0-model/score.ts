@@ -1,4 +1,4 @@
-// One candidate model of a glyph drawn as the raster draws it (coverage mask, the face's sub-scanlines, blitted black at
+// One candidate model of a glyph drawn as the raster draws it (the glyph rasterizer's coverage mask, blitted black at
 // each pen point) into the region around the glyph, and compared with the reference pixel by pixel.
 
 import { adjustOutline, type GlyphAdjustment } from '../../renderer/fonts/embolden.js';
@@ -32,7 +32,7 @@ export function scoreCandidate(c: GlyphCase, cand: Candidate): Fit {
   const r = new Raster(rx1 - rx0, ry1 - ry0);
   if (base) {
     const o = adjustOutline(base, cand);
-    const m = coverageMask(o.polygons, undefined, c.rows);
+    const m = coverageMask(o.polygons, undefined, 'glyph');
     if (m) for (let i = 0; i < c.copies; i++) r.blitCoverage(m.cov, m.w, m.h, c.x0 + Math.round(i * cand.advance) + m.x - rx0, c.y + m.y - ry0);
   }
   const rw = rx1 - rx0, rh = ry1 - ry0;

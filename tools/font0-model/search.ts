@@ -7,12 +7,12 @@ import type { GlyphCase } from './cases.js';
 export type Param = 'wx' | 'wy' | 'dx' | 'dy' | 'adv';
 export const ALL_PARAMS: Param[] = ['wx', 'wy', 'dx', 'dy', 'adv'];
 
-/** Search range and step of each parameter, in dots at the case's size. */
+/** Search range and step of each parameter, in dots at the case's size: steps that move an edge 1/64 dot, the glyph rasterizer's grid. */
 const RANGE: Record<Param, { min: number; max: number; step: number }> = {
-  wx: { min: -1.5, max: 2.5, step: 1 / 16 },
-  wy: { min: -1.5, max: 2.5, step: 1 / 16 },
-  dx: { min: -1, max: 1, step: 1 / 32 },
-  dy: { min: -1, max: 1, step: 1 / 32 },
+  wx: { min: -1.5, max: 2.5, step: 1 / 32 },
+  wy: { min: -1.5, max: 2.5, step: 1 / 32 },
+  dx: { min: -1, max: 1, step: 1 / 64 },
+  dy: { min: -1, max: 1, step: 1 / 64 },
   adv: { min: -2, max: 2, step: 1 / 8 },
 };
 

@@ -82,7 +82,7 @@ async function scorer(s: { h: number; png?: string }, box: GlyphBox, baseline: n
   const ref = new Uint8Array(w * wh);
   for (let y = 0; y < wh; y++) for (let x = 0; x < w; x++) ref[y * w + x] = img.gray[(y + y0) * img.width + x + x0] < 128 ? 1 : 0;
   const score = (outline: ReturnType<typeof fitGlyph>) => {
-    const m = outline && coverageMask(outline.polygons, undefined, font0Face(h, h).coverageRows);
+    const m = outline && coverageMask(outline.polygons, undefined, 'glyph');
     const got = new Uint8Array(w * wh);
     if (m) {
       const px = ORIGIN - x0 + m.x, py = ORIGIN + baseline - y0 + m.y;
