@@ -79,11 +79,28 @@ export function placeDeviceGlyph(name: string, cp: number, mx: number, my: numbe
     const sy = ((box[4] - box[3]) * my) / Math.max(1, g.maxY - g.minY);
     return placeOutline(g, sx, { sy, oy: (box[4] - baseline) * my + g.minY * sy }, box[1] * mx - g.minX * sx);
   }
-  // Unmeasured glyph: the scale that fits M onto its measured box.
+  // Unmeasured glyph: the scale that fits M onto its measured box; a digit stands as tall as a measured digit does.
   const sx = ((ref[2] - ref[1]) * mx) / Math.max(1, m.maxX - m.minX);
-  const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
   const wide = g.maxX - g.minX >= 0.7 * (m.maxX - m.minX);
-  return placeOutline(g, sx, { sy, oy: 0 }, ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx);
+  const x = ref[1] * mx - (f.leftAligned && wide ? g.minX : m.minX) * sx;
+  const digit = isDigit(cp) ? measuredDigit(name, font) : null;
+  if (digit) {
+    const sy = ((digit.box[4] - digit.box[3]) * my) / Math.max(1, digit.glyph.maxY - digit.glyph.minY);
+    return placeOutline(g, sx, { sy, oy: (digit.box[4] - baseline) * my + digit.glyph.minY * sy }, x);
+  }
+  const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
+  return placeOutline(g, sx, { sy, oy: 0 }, x);
+}
+
+const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
+
+/** A digit of font `name` with a measured ink box, and its outline in the shape font. */
+function measuredDigit(name: string, font: NonNullable<ReturnType<typeof withGlyph>>): { box: readonly number[]; glyph: NonNullable<ReturnType<typeof font.glyph>> } | null {
+  for (const [cp, box] of Object.entries(deviceMetrics[name] ?? {})) {
+    const glyph = isDigit(Number(cp)) ? font.glyph(Number(cp)) : null;
+    if (glyph) return { box, glyph };
+  }
+  return null;
 }
 
 /** The fitted weights and offset of `cp` in font `name` at magnification (mx, my), in dots; null when none (or fitted at other magnifications). */
