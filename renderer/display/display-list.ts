@@ -112,6 +112,15 @@ export function extentOf(contours: readonly ArrayLike<number>[]): Extent {
   return { minX, minY, maxX, maxY };
 }
 
+/** Twice the signed area of closed polygons (y down): positive when their outer contours run clockwise on the page. */
+export function signedArea(contours: readonly ArrayLike<number>[]): number {
+  let a = 0;
+  for (const c of contours) {
+    for (let i = 0, j = c.length - 2; i < c.length; j = i, i += 2) a += c[j]! * c[i + 1]! - c[i]! * c[j + 1]!;
+  }
+  return a;
+}
+
 /** A point of an upright outline turned to a glyph orientation (clockwise about the pen point). */
 export function turn(o: Orientation, u: number, v: number): [number, number] {
   switch (o) {

@@ -3,20 +3,11 @@
 // FT_Outline_EmboldenXY does; holes shrink as the ink grows. Points of Bézier paths move with the same rule, so
 // the vector outline stays the shape the raster fills.
 
-import type { Contour, PathData } from '../display/display-list.js';
+import { signedArea, type PathData } from '../display/display-list.js';
 import type { PlacedOutline } from './place.js';
 
 /** Below this cosine between an edge and the next (a turn past about 160 degrees), a point is not moved. */
 const SHARP_TURN = -0.9375;
-
-/** Twice the signed area of closed polygons (y down): positive when their outer contours run clockwise on screen. */
-function signedArea(polygons: readonly Contour[]): number {
-  let a = 0;
-  for (const c of polygons) {
-    for (let i = 0, j = c.length - 2; i < c.length; j = i, i += 2) a += c[j] * c[i + 1] - c[i] * c[j + 1];
-  }
-  return a;
-}
 
 /**
  * The points of one closed contour (x, y pairs) moved so that each edge lies `wx` / 2 further out sideways and

@@ -4,6 +4,8 @@
 // area left of it; a running sum along the row turns them into levels, 256 x area truncated, full cover at 255. Its
 // truncations are why diagonal edges come out a level darker than the exact area.
 
+import { signedArea } from '../display/display-list.js';
+
 type Contour = ArrayLike<number>;
 
 const ONE = 256;
@@ -110,13 +112,4 @@ function renderLine(cells: Cells, ax: number, ay: number, bx: number, by: number
   }
   const fx2 = bx - ex2 * ONE, fy2 = by - ey2 * ONE;
   add(cells, ex2, ey2, fy2 - fy1, (fy2 - fy1) * (fx1 + fx2));
-}
-
-/** Twice the signed area of the contours (y down): positive when outer contours run clockwise on the page. */
-function signedArea(contours: readonly Contour[]): number {
-  let a = 0;
-  for (const c of contours) {
-    for (let i = 0, j = c.length - 2; i < c.length; j = i, i += 2) a += c[j]! * c[i + 1]! - c[i]! * c[j + 1]!;
-  }
-  return a;
 }
