@@ -162,6 +162,18 @@ describe('render pool', function () {
         await pool.close();
       }
     });
+    it('fails renders with a memory RenderError, not a wait, when its workers cannot even load (heap limits far too small)', async () => {
+      const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 } });
+      try {
+        for (let i = 0; i < 2; i++) {
+          const err = await rejection(pool.render(BOX, PNG));
+          expect([err.code, err.message]).to.deep.equal(['memory', 'Rendering ran out of memory']);
+        }
+        expect(pool.stats()).to.include({ busy: 0, queued: 0 });
+      } finally {
+        await pool.close();
+      }
+    });
   });
 
   describe('close', () => {

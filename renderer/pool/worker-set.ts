@@ -1,7 +1,8 @@
 // The render pool's threads: a fixed number of workers, each running one task at a time (render-worker.ts;
 // the messages are in wire.ts). A worker that exits (retired for memory, crashed, out of memory) or is
-// terminated (past its time budget) is replaced at once. A task goes to a worker that has loaded; while none
-// has (at start, or while a replacement loads) it waits here, and stopping it then terminates nothing.
+// terminated (past its time budget) is replaced at once; one that failed to load, when the next task comes.
+// A task goes to a worker that has loaded; while none has (at start, or while a replacement loads) it waits
+// here, and stopping it then terminates nothing.
 
 import { Worker } from 'node:worker_threads';
 import type { RenderPlan } from '../api.js';
@@ -49,11 +50,13 @@ class PoolWorker {
   readonly thread: Worker;
   readonly control = new Int32Array(new SharedArrayBuffer(4));
   running: Task | undefined;
+  /** It has loaded the renderer and taken tasks. */
+  ready = false;
   /** Terminated by the pool (hard stop or close): its exit is no crash. */
   stopped = false;
-  #error: unknown;
+  error: unknown;
 
-  constructor(options: WorkerSetOptions, events: { ready: (worker: PoolWorker) => void; exit: (worker: PoolWorker) => void }) {
+  constructor(options: WorkerSetOptions, events: { ready: (worker: PoolWorker) => void; exit: (worker: PoolWorker, code: number) => void }) {
     this.thread = new Worker(WORKER_URL, {
       // Not the parent's flags: some are refused in a worker (--input-type, --title...) and it would not start.
       execArgv: [],
@@ -63,15 +66,18 @@ class PoolWorker {
     // An idle pool does not keep the process alive; a task refs its worker while it runs.
     this.thread.unref();
     this.thread.on('message', (message: FromWorker) => {
-      if (message.type === 'ready') events.ready(this);
-      else this.#onMessage(message);
+      if (message.type !== 'ready') this.#onMessage(message);
+      else {
+        this.ready = true;
+        events.ready(this);
+      }
     });
-    this.thread.on('error', (err) => { this.#error = err; });
+    this.thread.on('error', (err) => { this.error = err; });
     this.thread.on('exit', (code) => {
       const running = this.running;
       this.running = undefined;
-      events.exit(this);
-      running?.settle({ gone: new WorkerGone(code, this.#error, running.asked, this.stopped) });
+      events.exit(this, code);
+      running?.settle({ gone: new WorkerGone(code, this.error, running.asked, this.stopped) });
     });
   }
 
@@ -131,6 +137,7 @@ export class WorkerSet {
 
   /** Runs `task` on a loaded worker; the caller (the fair queue's slots) runs no more tasks at once than there are workers. */
   post(task: PoolTask, admit?: (plan: RenderPlan) => Promise<void> | void): TaskCall {
+    while (this.#all.size < this.#options.threads) this.#start(); // workers that failed to load, started again on demand
     let entry!: Task;
     let worker: PoolWorker | undefined;
     const reply = new Promise<RenderReply | FieldBoxesReply>((resolve, reject) => {
@@ -187,13 +194,15 @@ export class WorkerSet {
   #start(): void {
     const worker = new PoolWorker(this.#options, {
       ready: (loaded) => this.#free(loaded),
-      exit: (gone) => {
+      exit: (gone, code) => {
         this.#all.delete(gone);
         const i = this.#idle.indexOf(gone);
         if (i >= 0) this.#idle.splice(i, 1);
         if (this.#closing) return;
         this.#options.onReplaced();
-        this.#start();
+        // One that never loaded is started again by the next task, not at once: a broken install would loop.
+        if (gone.ready) this.#start();
+        else if (this.#all.size === 0) this.#failWaiting(new WorkerGone(code, gone.error, false, false));
       },
     });
     this.#all.add(worker);
@@ -205,6 +214,11 @@ export class WorkerSet {
     const next = this.#waiting.shift();
     if (next) next.dispatch(worker);
     else this.#idle.push(worker);
+  }
+
+  /** No worker is left to take the waiting tasks: they fail with the last one's exit. */
+  #failWaiting(gone: WorkerGone): void {
+    for (const task of this.#waiting.splice(0)) task.settle({ gone });
   }
 
   #busy(): boolean {
