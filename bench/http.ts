@@ -19,6 +19,8 @@ export interface HttpFigures {
   errors: number;
   /** Server CPU time (all its threads) per answered request: what the throughput is made of, whatever else runs. */
   serverCpuMsPerRequest?: number;
+  /** Of that, the main thread's (HTTP, routing, logs, metrics, the worker hop): the server's own cost beside the render. */
+  serverMainThreadCpuMsPerRequest?: number;
   /** CPU time of the load generator (autocannon, in this process) per request. */
   clientCpuMsPerRequest: number;
   /** The server's own split of a request's time (its /metrics): mean ms waiting for a render thread, rendering, and in all. */
@@ -67,6 +69,8 @@ export interface HttpRun {
   levels: HttpFigures[];
 }
 
+const WARM_UP_REQUESTS = 3_000;
+
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'server.js');
 
 export function freePort(): Promise<number> {
@@ -103,8 +107,18 @@ export function startServer(env: NodeJS.ProcessEnv, script = SERVER): Promise<Ch
 
 /** CPU time (user + system, every thread) a process has used so far, in ms, if readable (Linux /proc). */
 export function processCpuMs(pid: number): number | undefined {
+  return cpuMsOfStat(`/proc/${pid}/stat`);
+}
+
+/** CPU time of a process's main thread (its thread id is the process id) so far, in ms, if readable. */
+function mainThreadCpuMs(pid: number): number | undefined {
+  return cpuMsOfStat(`/proc/${pid}/task/${pid}/stat`);
+}
+
+/** utime + stime of a /proc stat file, in ms. */
+function cpuMsOfStat(file: string): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   } catch {
@@ -152,20 +166,26 @@ export async function benchHttp(label: BenchLabel, opts: {
     if (probe.status !== 200 || probe.headers.get('content-type') !== 'image/png') {
       throw new Error(`probe request answered ${probe.status} ${await probe.text()}`);
     }
-    await autocannon({ url, method: 'POST', headers, body: label.zpl, connections: 4, duration: 3 }); // warm-up: both workers' JIT and caches
+    // Warm-up by count, not time: a per-request function reaches the optimizing compiler only after hundreds of calls,
+    // and until then the server's threads also compile in the background (after 3 s: 2-3 ms of CPU per request, by 3,000
+    // requests: 0.4 ms). 3,000 at 4 connections gives every worker about 1,000 renders: the steady state a server runs in.
+    await autocannon({ url, method: 'POST', headers, body: label.zpl, connections: 4, amount: WARM_UP_REQUESTS });
     const levels: HttpFigures[] = [];
     for (const connections of opts.connections) {
       const split0 = await splitTotals(`http://127.0.0.1:${port}/metrics`);
       const serverCpu0 = processCpuMs(server.pid!);
+      const mainCpu0 = mainThreadCpuMs(server.pid!);
       const clientCpu0 = process.cpuUsage();
       const r = await autocannon({ url, method: 'POST', headers, body: label.zpl, connections, duration: opts.seconds, timeout: 10 });
       const clientCpu = process.cpuUsage(clientCpu0);
       const serverCpu1 = processCpuMs(server.pid!);
+      const mainCpu1 = mainThreadCpuMs(server.pid!);
       const serverMeanMs = meanSplit(split0, await splitTotals(`http://127.0.0.1:${port}/metrics`));
       const answered = Math.max(1, r.requests.total);
       levels.push({
         ...(serverMeanMs && { serverMeanMs }),
         ...(serverCpu0 !== undefined && serverCpu1 !== undefined && { serverCpuMsPerRequest: (serverCpu1 - serverCpu0) / answered }),
+        ...(mainCpu0 !== undefined && mainCpu1 !== undefined && { serverMainThreadCpuMsPerRequest: (mainCpu1 - mainCpu0) / answered }),
         clientCpuMsPerRequest: (clientCpu.user + clientCpu.system) / 1000 / answered,
         connections,
         requests: r.requests.total,

@@ -136,9 +136,10 @@ async function main(): Promise<void> {
     }
     const envNote = Object.keys(args.serverEnv).length ? ` (server env ${JSON.stringify(args.serverEnv)})` : '';
     console.log(`## HTTP: POST ${http.path}, ${label.id}, ${args.httpSeconds} s per level${envNote}\n`);
-    console.log(table(['connections', 'requests', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU ms/request', 'autocannon CPU ms/request'],
+    console.log(table(['connections', 'requests', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU ms/request', 'of it main thread', 'autocannon CPU ms/request'],
       http.levels.map((l) => [String(l.connections), String(l.requests), l.requestsPerSec.toFixed(0), String(l.p50Ms), String(l.p99Ms), String(l.errors),
-        l.serverCpuMsPerRequest !== undefined ? ms(l.serverCpuMsPerRequest) : '-', ms(l.clientCpuMsPerRequest)])));
+        l.serverCpuMsPerRequest !== undefined ? ms(l.serverCpuMsPerRequest) : '-',
+        l.serverMainThreadCpuMsPerRequest !== undefined ? ms(l.serverMainThreadCpuMsPerRequest) : '-', ms(l.clientCpuMsPerRequest)])));
     const split = http.levels.filter((l) => l.serverMeanMs);
     if (split.length > 0) {
       console.log('\nWhere a request\'s time goes, as the server counts it (its /metrics), mean ms:\n');

@@ -114,6 +114,40 @@ describe('render pool', function () {
     });
   });
 
+  describe('workers still loading', () => {
+    it('drops a render cancelled before any worker has loaded without terminating one, then answers the next', async () => {
+      const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000 });
+      try {
+        const hangUp = new AbortController();
+        const runaway = rejection(pool.render(RUNAWAY[0], { ...RUNAWAY[1], signal: hangUp.signal }));
+        hangUp.abort();
+        const err = await runaway;
+        expect([err.code, err.message]).to.deep.equal(['cancelled', 'The request was cancelled while rendering']);
+        const next = decodePng((await pool.render(BOX, PNG)).body);
+        expect([next.width, next.gray[12 * 406 + 12]]).to.deep.equal([406, 0]);
+        expect(pool.recycled).to.equal(0);
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it('answers renders sent before the workers have loaded, each with its own label', async () => {
+      const pool = createRenderPool({ threads: 2, expressThreads: 1, timeoutMs: 60_000 });
+      try {
+        const sizes = [12, 30, 47, 64, 81, 98];
+        const results = await Promise.all(sizes.map((s) => pool.render(`^XA^FO0,0^GB${s},${s},${s}^FS^XZ`, PNG)));
+        results.forEach((r, i) => {
+          const png = decodePng(r.body);
+          const s = sizes[i]!;
+          expect([png.gray[(s - 1) * png.width + (s - 1)], png.gray[s * png.width + s]], `box ${s}`).to.deep.equal([0, 255]);
+        });
+        expect(pool.stats()).to.include({ busy: 0, queued: 0, recycled: 0 });
+      } finally {
+        await pool.close();
+      }
+    });
+  });
+
   describe('memory', () => {
     it('fails a render that exhausts its worker heap with a clean RenderError and replaces the worker', async () => {
       const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } });
@@ -124,6 +158,18 @@ describe('render pool', function () {
         expect([err.code, err.message]).to.deep.equal(['memory', 'Rendering ran out of memory']);
         expect(pool.recycled).to.equal(1);
         expect(decodePng((await pool.render(BOX, PNG)).body).width).to.equal(406);
+      } finally {
+        await pool.close();
+      }
+    });
+    it('fails renders with a memory RenderError, not a wait, when its workers cannot even load (heap limits far too small)', async () => {
+      const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 } });
+      try {
+        for (let i = 0; i < 2; i++) {
+          const err = await rejection(pool.render(BOX, PNG));
+          expect([err.code, err.message]).to.deep.equal(['memory', 'Rendering ran out of memory']);
+        }
+        expect(pool.stats()).to.include({ busy: 0, queued: 0 });
       } finally {
         await pool.close();
       }

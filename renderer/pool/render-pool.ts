@@ -4,17 +4,13 @@
 // its next checkpoint; a worker that does not reach one within a grace period is terminated and replaced.
 
 import { availableParallelism } from 'node:os';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { Piscina } from 'piscina';
 import type { RenderHooks, RenderPlan, RenderRequest, RenderResult } from '../api.js';
 import type { FieldBoxes, LayoutOptions } from '../layout/inspect.js';
 import { RenderError } from '../errors.js';
 import { labelDots } from '../layout/dots.js';
 import { FairQueue } from './fair-queue.js';
-import {
-  CONTROL_STOP, errorFromWire, PAGES_WITH_OWN_BUDGET, renderBudgetMs, STOP, type AdmitAnswer, type AdmitAsk, type FieldBoxesReply, type PoolTask,
-  type RenderReply, type RenderTask, type WireRequest,
-} from './wire.js';
+import { errorFromWire, PAGES_WITH_OWN_BUDGET, renderBudgetMs, type FieldBoxesReply, type PoolTask, type RenderReply, type WireRequest } from './wire.js';
+import { WorkerGone, WorkerSet, type TaskCall } from './worker-set.js';
 
 /** Time one render may take, from the moment a worker starts it. */
 export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
@@ -84,17 +80,6 @@ export interface RenderPool {
   close(): Promise<void>;
 }
 
-const WORKER_URL = new URL('./render-worker.js', import.meta.url).href;
-
-// Piscina require()s the task file before it falls back to import(). On Node 20.19+ that require() of our
-// ES module graph can leave it half-loaded, and the import() that follows then trips a Node internal
-// assertion that takes the whole process down (seen when a worker was stopped while loading). With
-// require(esm) off in the workers, require() fails at once and cleanly, and Piscina import()s the file.
-// Only this flag: given execArgv replaces what workers inherit, and the parent's V8 and process flags
-// (--max-old-space-size, --expose-gc, --title...) would make every worker fail to start.
-const REQUIRE_ESM_OFF = '--no-experimental-require-module';
-const WORKER_EXEC_ARGV = process.allowedNodeEnvironmentFlags.has(REQUIRE_ESM_OFF) ? [REQUIRE_ESM_OFF] : undefined;
-
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const generalThreads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
   const expressThreads = Math.max(0, Math.floor(options.expressThreads ?? 1));
@@ -102,22 +87,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const pageTimeoutMs = options.pageTimeoutMs ?? timeoutMs / 10;
   const queueLimit = Math.max(0, Math.floor(options.queueLimit ?? DEFAULT_QUEUE_LIMIT));
-  const piscina = new Piscina<PoolTask, RenderReply | FieldBoxesReply>({
-    filename: WORKER_URL,
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: Infinity,
-    // Workers wait for tasks on their event loop, not blocked in Atomics.wait, so their idle memory check runs.
-    atomics: 'disabled',
-    ...(WORKER_EXEC_ARGV && { execArgv: WORKER_EXEC_ARGV }),
-    closeTimeout: timeoutMs + STOP_GRACE_MS,
-    ...(options.resourceLimits && { resourceLimits: options.resourceLimits }),
-  });
-  // Piscina reports a close that outlived closeTimeout as an 'error' event; without a listener that would throw.
-  piscina.on('error', () => {});
   let closing: Promise<void> | undefined;
   let recycled = 0;
-  piscina.on('workerDestroy', () => { if (!closing) recycled++; });
+  const workers = new WorkerSet({
+    threads, ...(options.resourceLimits && { resourceLimits: options.resourceLimits }), onReplaced: () => { recycled++; },
+  });
   const queue = new FairQueue({
     slots: generalThreads, expressSlots: expressThreads, maxQueued: queueLimit, maxWaitMs: options.queueTimeoutMs ?? timeoutMs,
   });
@@ -132,8 +106,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       reject(new RenderError('failed', 'The renderer is shutting down'));
       return;
     }
-    const control = new SharedArrayBuffer(4);
-    const hardStop = new AbortController();
+    const attempt: Attempt = { stopped: false };
+    const hardStop = (): void => {
+      attempt.stopped = true;
+      attempt.call?.stop();
+    };
     let backstop: NodeJS.Timeout | undefined;
     let settled = false;
     const finish = (settle: () => void): void => {
@@ -142,16 +119,16 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       settle();
     };
     const onAbort = (): void => {
-      Atomics.store(new Int32Array(control), CONTROL_STOP, STOP.cancelled);
+      attempt.call?.cancel();
       clearTimeout(backstop);
-      backstop = setTimeout(() => hardStop.abort(), STOP_GRACE_MS);
+      backstop = setTimeout(hardStop, STOP_GRACE_MS);
       finish(() => reject(new RenderError('cancelled', 'The request was cancelled while rendering')));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    backstop = setTimeout(() => hardStop.abort(), job.budgetMs + STOP_GRACE_MS);
-    job.run(control, hardStop.signal).then(
+    backstop = setTimeout(hardStop, job.budgetMs + STOP_GRACE_MS);
+    job.run(attempt).then(
       (value) => finish(() => resolve(value)),
-      (err: unknown) => finish(() => reject(err instanceof PoolReplyError ? err.error : workerFailure(err, hardStop.signal.aborted, job.budgetMs))),
+      (err: unknown) => finish(() => reject(err instanceof PoolReplyError ? err.error : workerFailure(err, job.budgetMs))),
     ).finally(() => {
       clearTimeout(backstop);
       signal?.removeEventListener('abort', onAbort);
@@ -159,48 +136,49 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     });
   });
 
-  /** Posts the task `make` makes; again, once (made anew), when its worker retired (exited between tasks) before taking it. */
-  const post = <R>(make: () => { task: PoolTask; transferList?: MessagePort[]; asked?: () => boolean }, hardStop: AbortSignal, retries = 1): Promise<R> => {
-    const { task, transferList, asked } = make();
-    return (piscina.run(task, { signal: hardStop, ...(transferList && { transferList }) }) as Promise<R>).catch((err: unknown) => {
-      const retired = !hardStop.aborted && !asked?.() && /^worker exited with code: 0$/.test(String((err as Error)?.message));
-      if (retired && retries > 0 && !closing) return post<R>(make, hardStop, retries - 1);
-      throw err;
-    });
+  /** Posts `task`; again, once, when its worker retired (exited between tasks) before taking it. */
+  const post = async <R>(task: PoolTask, attempt: Attempt, admit?: (plan: RenderPlan) => Promise<void>): Promise<R> => {
+    for (let retries = 1; ; retries--) {
+      attempt.call = workers.post(task, admit);
+      try {
+        return await attempt.call.reply as R;
+      } catch (err) {
+        if (err instanceof WorkerGone && err.unstarted && !attempt.stopped && retries > 0 && !closing) continue;
+        throw err;
+      }
+    }
   };
 
-  /** A render: its PDF budget allows every page, and the worker asks `hooks.admit` over a port between interpreting and drawing. */
+  /** A render: its PDF budget allows every page, and the worker asks `hooks.admit` between interpreting and drawing. */
   const renderJob = (zpl: Uint8Array | string, req: WireRequest, hooks: RenderHooks): WorkerJob<RenderResult> => ({
     // Past its budget the worker stops itself at a checkpoint; the backstop only catches one stuck between
     // checkpoints, so it allows the most pages the request may have.
     budgetMs: req.format === 'pdf' && req.index === undefined ? renderBudgetMs(timeoutMs, pageTimeoutMs, PAGES_WITH_OWN_BUDGET) : timeoutMs,
-    run: async (control, hardStop) => {
-      let admission: ReturnType<typeof admitOverPort> | undefined;
-      try {
-        const reply = await post<RenderReply>(() => {
-          admission?.close();
-          admission = hooks.admit ? admitOverPort(hooks.admit) : undefined;
-          const task: RenderTask = {
-            kind: 'render', zpl, req, control, budgetMs: timeoutMs, pageBudgetMs: pageTimeoutMs, ...(admission && { admitPort: admission.workerPort }),
-          };
-          return { task, ...(admission && { transferList: [admission.workerPort], asked: admission.asked }) };
-        }, hardStop);
-        if (reply.ok) {
-          const { body, ...rest } = reply.result;
-          return { ...rest, body: new Uint8Array(body) };
+    run: async (attempt) => {
+      // A refused admission ends the render with the caller's own error.
+      let refusal: { error: unknown } | undefined;
+      const admit = hooks.admit && (async (plan: RenderPlan): Promise<void> => {
+        try {
+          await hooks.admit!(plan);
+        } catch (error) {
+          refusal = { error };
+          throw error;
         }
-        // A refused admission ends the render with the caller's own error.
-        throw new PoolReplyError(admission?.refusal() ?? errorFromWire(reply.error));
-      } finally {
-        admission?.close();
+      });
+      const task: PoolTask = { kind: 'render', zpl, req, budgetMs: timeoutMs, pageBudgetMs: pageTimeoutMs, admits: admit !== undefined };
+      const reply = await post<RenderReply>(task, attempt, admit);
+      if (reply.ok) {
+        const { body, ...rest } = reply.result;
+        return { ...rest, body: new Uint8Array(body) };
       }
+      throw new PoolReplyError(refusal ? refusal.error : errorFromWire(reply.error));
     },
   });
 
   const fieldBoxesJob = (zpl: Uint8Array | string, req: LayoutOptions): WorkerJob<FieldBoxes> => ({
     budgetMs: timeoutMs,
-    run: async (control, hardStop) => {
-      const reply = await post<FieldBoxesReply>(() => ({ task: { kind: 'fieldBoxes', zpl, req, control, budgetMs: timeoutMs } }), hardStop);
+    run: async (attempt) => {
+      const reply = await post<FieldBoxesReply>({ kind: 'fieldBoxes', zpl, req, budgetMs: timeoutMs }, attempt);
       if (reply.ok) return reply.boxes;
       throw new PoolReplyError(errorFromWire(reply.error));
     },
@@ -232,14 +210,20 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       const { running, queued } = queue.stats();
       return { threads, busy: running, queued, recycled, queueLimit };
     },
-    close: () => (closing ??= piscina.close()),
+    close: () => (closing ??= workers.close()),
   };
+}
+
+/** One task's way through the workers: the call posted last (a retry posts anew), and whether it was hard-stopped. */
+interface Attempt {
+  call?: TaskCall;
+  stopped: boolean;
 }
 
 /** A task for runOnWorker: its backstop budget, and posting it to a worker (settling with its result or error). */
 interface WorkerJob<T> {
   budgetMs: number;
-  run(control: SharedArrayBuffer, hardStop: AbortSignal): Promise<T>;
+  run(attempt: Attempt): Promise<T>;
 }
 
 /** A worker's own answer (a render error, a refused admission): passed to the caller as it is, never as a worker failure. */
@@ -247,33 +231,10 @@ class PoolReplyError {
   constructor(readonly error: unknown) {}
 }
 
-/** The calling side of the worker's admission question: runs `admit` and answers; remembers a refusal. */
-function admitOverPort(admit: (plan: RenderPlan) => Promise<void> | void): {
-  workerPort: MessagePort; asked: () => boolean; refusal: () => unknown; close: () => void;
-} {
-  const { port1, port2 } = new MessageChannel();
-  let refused: { error: unknown } | undefined;
-  let asked = false;
-  port1.on('message', (ask: AdmitAsk) => {
-    asked = true;
-    Promise.resolve().then(() => admit(ask.plan)).then(
-      () => port1.postMessage({ admitted: true } satisfies AdmitAnswer),
-      (error: unknown) => {
-        refused = { error };
-        port1.postMessage({ admitted: false } satisfies AdmitAnswer);
-      },
-    );
-  });
-  return { workerPort: port2, asked: () => asked, refusal: () => refused?.error, close: () => port1.close() };
-}
-
-/** A rejection from the pool itself (never a render's own error: those come back as replies). */
-function workerFailure(err: unknown, stopped: boolean, timeoutMs: number): Error {
-  if (stopped) return new RenderError('timeout', `Rendering took longer than ${timeoutMs} ms and was stopped`);
-  const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'ERR_WORKER_OUT_OF_MEMORY') return new RenderError('memory', 'Rendering ran out of memory');
-  if ((err as Error | null)?.name === 'AbortError' || /Terminating worker thread/.test(String((err as Error)?.message))) {
-    return new RenderError('failed', 'The renderer is shutting down');
-  }
-  return err instanceof Error ? err : new Error(String(err));
+/** A task whose worker went away before answering: stopped past its budget, out of memory, crashed or retired. */
+function workerFailure(err: unknown, timeoutMs: number): Error {
+  if (!(err instanceof WorkerGone)) return err instanceof Error ? err : new Error(String(err));
+  if (err.stopped) return new RenderError('timeout', `Rendering took longer than ${timeoutMs} ms and was stopped`);
+  if ((err.error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new RenderError('memory', 'Rendering ran out of memory');
+  return err.error instanceof Error ? err.error : err;
 }

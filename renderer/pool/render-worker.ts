@@ -1,12 +1,11 @@
-// Worker-thread entry of the render pool: one render (or one label's field boxes) per task, the PNG/PDF body
-// transferred, not copied.
+// Worker-thread entry of the render pool: one task at a time from the calling thread (a render, or one label's
+// field boxes), answered with one reply; a render's PNG/PDF body is transferred, not copied.
 // The render stops itself at its next checkpoint when the caller cancels or its time budget is spent, so
 // the worker survives; the pool terminates it only when a checkpoint is not reached in time.
 
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { MessagePort } from 'node:worker_threads';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { RenderHooks, RenderPlan } from '../api.js';
 import { MAX_REUSED_ROWS_BYTES } from '../encoders/png.js';
 import { RenderError } from '../errors.js';
@@ -16,8 +15,8 @@ import { GLYPH_CACHE_BYTES } from '../raster/glyph-mask.js';
 import { MAX_KEPT_INK_BYTES } from '../raster/scratch.js';
 import { render } from '../render.js';
 import {
-  CONTROL_STOP, errorToWire, ownBuffer, STOP, type AdmitAnswer, type AdmitAsk, type FieldBoxesReply, type FieldBoxesTask, type PoolTask,
-  type RenderReply, type RenderTask, renderBudgetMs,
+  CONTROL_STOP, errorToWire, ownBuffer, STOP, type FieldBoxesReply, type FieldBoxesTask, type FromWorker, type PoolTask,
+  type RenderReply, type RenderTask, renderBudgetMs, type ToWorker, type WorkerData,
 } from './wire.js';
 
 /** Idle this long after a task, the worker looks at its memory (big renders leave big garbage behind). */
@@ -33,14 +32,29 @@ const COLLECT_ABOVE_BYTES = GLYPH_CACHE_BYTES + OUTLINE_CACHE_BYTES + MAX_KEPT_I
 /** Still above this a while after collecting: the worker exits and the pool starts a fresh one. */
 const RETIRE_ABOVE_BYTES = 256 * 1024 * 1024;
 
+const port = parentPort!;
+const control = new Int32Array((workerData as WorkerData).control);
 let idleCheck: NodeJS.Timeout | undefined;
 let running = 0;
+/** The running render's wait for the caller's admission (one task at a time). */
+let awaitingAdmission: ((admitted: boolean) => void) | undefined;
 
-export default async function runTask(task: PoolTask): Promise<unknown> {
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'admitted') {
+    const answer = awaitingAdmission;
+    awaitingAdmission = undefined;
+    answer?.(message.admitted);
+    return;
+  }
+  void runTask(message.task).then(({ reply, transfer }) => port.postMessage({ type: 'reply', reply } satisfies FromWorker, transfer));
+});
+port.postMessage({ type: 'ready' } satisfies FromWorker);
+
+async function runTask(task: PoolTask): Promise<{ reply: RenderReply | FieldBoxesReply; transfer: ArrayBuffer[] }> {
   clearTimeout(idleCheck);
   running++;
   try {
-    return task.kind === 'fieldBoxes' ? fieldBoxesOne(task) : await renderOne(task);
+    return task.kind === 'fieldBoxes' ? { reply: fieldBoxesOne(task), transfer: [] } : await renderOne(task);
   } finally {
     running--;
     if (running === 0) idleCheck = setTimeout(checkMemoryWhenIdle, IDLE_CHECK_MS);
@@ -48,8 +62,7 @@ export default async function runTask(task: PoolTask): Promise<unknown> {
 }
 
 /** Throws at a checkpoint once the caller has cancelled or the budget (read at each call) is spent. */
-function stopCheck(controlBuffer: SharedArrayBuffer, budgetMs: () => number): () => void {
-  const control = new Int32Array(controlBuffer);
+function stopCheck(budgetMs: () => number): () => void {
   const started = performance.now();
   return () => {
     if (Atomics.load(control, CONTROL_STOP) === STOP.cancelled) throw new RenderError('cancelled', 'The request was cancelled while rendering');
@@ -60,44 +73,38 @@ function stopCheck(controlBuffer: SharedArrayBuffer, budgetMs: () => number): ()
 
 function fieldBoxesOne(task: FieldBoxesTask): FieldBoxesReply {
   try {
-    return { ok: true, boxes: fieldBoxes(task.zpl, task.req, { checkpoint: stopCheck(task.control, () => task.budgetMs) }) };
+    return { ok: true, boxes: fieldBoxes(task.zpl, task.req, { checkpoint: stopCheck(() => task.budgetMs) }) };
   } catch (err) {
     return { ok: false, error: errorToWire(err) };
   }
 }
 
-async function renderOne(task: RenderTask): Promise<unknown> {
+async function renderOne(task: RenderTask): Promise<{ reply: RenderReply; transfer: ArrayBuffer[] }> {
   let budgetMs = task.budgetMs;
-  const ask = task.admitPort && askAdmission(task.admitPort);
   const hooks: RenderHooks = {
-    checkpoint: stopCheck(task.control, () => budgetMs),
+    checkpoint: stopCheck(() => budgetMs),
     admit: async (plan) => {
       budgetMs = renderBudgetMs(task.budgetMs, task.pageBudgetMs, plan.pages);
-      await ask?.(plan);
+      if (task.admits) await askAdmission(plan);
     },
   };
   try {
     const { body, ...rest } = await render(task.zpl, task.req, hooks);
     const buffer = ownBuffer(body);
-    const reply: RenderReply = { ok: true, result: { ...rest, body: buffer } };
-    // Piscina posts `valueSymbol` with everything under `transferableSymbol` in the transfer list.
-    return move({ [transferableSymbol]: [buffer], [valueSymbol]: reply });
+    return { reply: { ok: true, result: { ...rest, body: buffer } }, transfer: [buffer] };
   } catch (err) {
-    const reply: RenderReply = { ok: false, error: errorToWire(err) };
-    return reply;
-  } finally {
-    task.admitPort?.close();
+    return { reply: { ok: false, error: errorToWire(err) }, transfer: [] };
   }
 }
 
 /** Asks the calling thread to admit the plan and waits for its answer; a refusal stops the render. */
-function askAdmission(port: MessagePort): (plan: RenderPlan) => Promise<void> {
-  return (plan) => new Promise<void>((resolve, reject) => {
-    port.once('message', (answer: AdmitAnswer) => {
-      if (answer.admitted) resolve();
+function askAdmission(plan: RenderPlan): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    awaitingAdmission = (admitted) => {
+      if (admitted) resolve();
       else reject(new RenderError('cancelled', 'The caller did not admit the render'));
-    });
-    port.postMessage({ plan } satisfies AdmitAsk);
+    };
+    port.postMessage({ type: 'admit', plan } satisfies FromWorker);
   });
 }
 

@@ -1,7 +1,6 @@
 // What crosses the thread boundary: plain, structured-clonable records (class instances and Error
 // subclasses lose their identity in postMessage, so errors travel as data and are rebuilt here).
 
-import type { MessagePort } from 'node:worker_threads';
 import type { RenderPlan, RenderRequest, RenderResult } from '../api.js';
 import type { FieldBoxes, LayoutOptions } from '../layout/inspect.js';
 import { RenderError, type RenderErrorCode } from '../errors.js';
@@ -13,17 +12,12 @@ export interface RenderTask {
   kind: 'render';
   zpl: Uint8Array | string;
   req: WireRequest;
-  /**
-   * Shared with the calling thread: slot CONTROL_STOP turns STOP.cancelled when the caller gave up,
-   * and the render stops at its next checkpoint instead of having its worker terminated.
-   */
-  control: SharedArrayBuffer;
   /** Milliseconds of rendering (from the worker taking the task) before it stops with a `timeout` error. */
   budgetMs: number;
   /** Milliseconds each page after the first adds to the budget, once the page count is known. */
   pageBudgetMs: number;
-  /** Where the worker asks `admit` between interpreting and drawing, when the caller gave one. */
-  admitPort?: MessagePort;
+  /** The caller admits the plan between interpreting and drawing (the worker asks with an AdmitAsk and waits). */
+  admits: boolean;
 }
 
 /** One label's field boxes (the preview page's layout), under the same cancellation and time budget as a render. */
@@ -31,7 +25,6 @@ export interface FieldBoxesTask {
   kind: 'fieldBoxes';
   zpl: Uint8Array | string;
   req: LayoutOptions;
-  control: SharedArrayBuffer;
   budgetMs: number;
 }
 
@@ -48,13 +41,24 @@ export function renderBudgetMs(budgetMs: number, pageBudgetMs: number, pages: nu
   return pages <= PAGES_WITH_OWN_BUDGET ? budgetMs + Math.max(0, pages - 1) * pageBudgetMs : budgetMs;
 }
 
+/**
+ * Each worker's control word, shared with the calling thread (its workerData): slot CONTROL_STOP turns
+ * STOP.cancelled when the caller of the task running gave up, and the render stops at its next checkpoint
+ * instead of having its worker terminated. The caller sets it back to STOP.none with each task it posts.
+ */
 export const CONTROL_STOP = 0;
 /** Values of the control slot. */
 export const STOP = { none: 0, cancelled: 1 } as const;
 
-/** Worker -> caller on `admitPort`, and the answer. */
-export interface AdmitAsk { plan: RenderPlan }
-export interface AdmitAnswer { admitted: boolean }
+/** What a worker is started with. */
+export interface WorkerData { control: SharedArrayBuffer }
+
+/** Caller -> worker: a task (one at a time per worker), or the answer to the task's AdmitAsk. */
+export type ToWorker = { type: 'task'; task: PoolTask } | { type: 'admitted'; admitted: boolean };
+
+/** Worker -> caller: it has loaded and takes tasks; the running task asks admission of its plan, or is done. */
+export type FromWorker = { type: 'ready' } | AdmitAsk | { type: 'reply'; reply: RenderReply | FieldBoxesReply };
+export interface AdmitAsk { type: 'admit'; plan: RenderPlan }
 
 /** A failure as data: a RenderError keeps its code; anything else keeps name, message and stack for the log. */
 export type WireError =
