@@ -141,25 +141,24 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
   }
   let above = aboveWords, cur = rowWords, aboveB = aboveBytes, curB = rowBytes;
   if (!whole) copyRow(ink, first, width, flipX, aboveB);
-  const step = backwards ? -1 : 1;
   for (let y = 1; y < height; y++) {
     const at = rowOf(y), atAbove = rowOf(y - 1);
+    if (sameAsRowAbove(ink, width, Math.max(at, atAbove))) { blank.add(); continue; }
+    blank.flush(true);
+    d.reserve(stride);
     let a0: number, b0: number, src: Int32Array, prev: Int32Array;
     if (whole) { src = whole; prev = whole; a0 = atAbove * words; b0 = at * words; } else {
-      if (sameAsRowAbove(ink, width, Math.max(at, atAbove))) { blank.add(); continue; }
       copyRow(ink, at * width, width, flipX, curB);
       src = cur; prev = above; a0 = 0; b0 = 0;
     }
-    // Bytewise (above - ink) mod 256 = grey - grey above, without borrows crossing bytes; a stretch of equal words
-    // (zeros) is skipped in one tight loop and extends a zero run at once. The first stretch finds a repeated row
-    // (in-place rows: no separate compare).
-    let i = backwards ? words - 1 : 0, left = words, same = 0;
-    while (same < left && prev[a0 + i] === src[b0 + i]) { same++; i += step; }
-    if (same === words && tail === 0) { blank.add(); continue; }
-    blank.flush(true);
-    d.reserve(stride);
     v = FILTER_UP; n = 1;
-    for (;;) {
+    // Bytewise (above - ink) mod 256 = grey - grey above, without borrows crossing bytes; a stretch of equal words
+    // (zeros) is skipped in one tight loop and extends a zero run at once.
+    const step = backwards ? -1 : 1;
+    let i = backwards ? words - 1 : 0;
+    for (let left = words; left > 0;) {
+      let same = 0;
+      while (same < left && prev[a0 + i] === src[b0 + i]) { same++; i += step; }
       if (same > 0) {
         left -= same;
         if (v === 0) n += same << 2; else { d.run(v, n); v = 0; n = same << 2; }
@@ -175,9 +174,6 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
         if (byte === v) n++;
         else { d.run(v, n); v = byte; n = 1; }
       }
-      if (left === 0) break;
-      same = 0;
-      while (same < left && prev[a0 + i] === src[b0 + i]) { same++; i += step; }
     }
     if (tail > 0) { // copied rows only (whole is undefined): the last partial word
       const a = prev[a0 + words], b = src[b0 + words];
