@@ -117,26 +117,11 @@ export class RunDeflater {
   /** `n` (>= 1) bytes of value `v`: one literal, then copies of the byte before (short tails as literals). */
   run(v: number, n: number): void {
     if (n === 1) { this.literal(v); return; }
-    const t = this.#tokens;
-    let c = this.#count;
-    t[c++] = v;
+    this.#tokens[this.#count++] = v;
     this.#litFreq[v]++;
-    if (n > MIN_MATCH && n <= MAX_MATCH) { // the common run: one copy token, counted here
-      t[c++] = (1 << 9) | (n - 1);
-      this.#litFreq[LENGTH_SYMBOL[n - 1]]++;
-      this.#distFreq[0]++;
-      this.#count = c;
-    } else if (n > MIN_MATCH) {
-      this.#count = c;
-      this.copy(1, n - 1);
-    } else {
-      for (let left = n - 1; left > 0; left--) { t[c++] = v; this.#litFreq[v]++; }
-      this.#count = c;
-    }
-    if (v === 0 && n <= ADLER_MAX_RUN) { // zeros leave a alone: b gains n a
-      this.#b += n * this.#a;
-      if (this.#b >= ADLER_B_LIMIT) this.#reduce();
-    } else this.sum(v, n);
+    if (n > MIN_MATCH) this.copy(1, n - 1);
+    else for (let left = n - 1; left > 0; left--) { this.#tokens[this.#count++] = v; this.#litFreq[v]++; }
+    this.sum(v, n);
   }
 
   /** One byte `v`: most runs in anti-aliased rows are single bytes, so this skips the run arithmetic. */
