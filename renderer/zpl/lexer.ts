@@ -51,6 +51,7 @@ interface LexState {
 /** Tokenizes a whole document. Stray bytes outside commands become `stray` tokens, never errors. */
 export function lex(bytes: Uint8Array): Token[] {
   const st: LexState = { caret: 0x5e, tilde: 0x7e, delim: 0x2c };
+  const slab = new PayloadSlab(bytes.length);
   const tokens: Token[] = [];
   let i = 0;
   const n = bytes.length;
@@ -61,7 +62,7 @@ export function lex(bytes: Uint8Array): Token[] {
       while (a < b && isBlank(bytes[a])) a++;
       while (b > a && isBlank(bytes[b - 1])) b--;
       if (a < b) {
-        const { raw, offsets } = payload(bytes, a, b, false);
+        const { raw, offsets } = slab.payload(bytes, a, b, false);
         tokens.push({ prefix: '^', name: '', start: a, paramStart: a, end: b, raw, offsets, delimiter: st.delim, stray: true });
       }
     }
@@ -95,7 +96,7 @@ export function lex(bytes: Uint8Array): Token[] {
       }
     } else if (counted) end = countedPayloadEnd(bytes, i, st, counted);
     else end = nextPrefix(bytes, i, st);
-    const { raw, offsets } = payload(bytes, paramStart, end, !counted);
+    const { raw, offsets } = slab.payload(bytes, paramStart, end, !counted);
     tokens.push({ prefix, name, start, paramStart, end, raw, offsets, delimiter: st.delim });
     i = end;
   }
@@ -163,18 +164,31 @@ function isBase64Tag(bytes: Uint8Array, j: number): boolean {
   return bytes[j] === 0x3a && (kind === 0x7a || kind === 0x62) && bytes[j + 2] === 0x36 && bytes[j + 3] === 0x34 && bytes[j + 4] === 0x3a;
 }
 
-function payload(bytes: Uint8Array, a: number, b: number, stripLineBreaks: boolean): { raw: Uint8Array; offsets: Int32Array } {
-  const len = Math.max(0, b - a);
-  const raw = new Uint8Array(len);
-  const offsets = new Int32Array(len);
-  let k = 0;
-  for (let p = a; p < b; p++) {
-    const c = bytes[p];
-    if (stripLineBreaks && (c === CR || c === LF)) continue;
-    raw[k] = c;
-    offsets[k] = p;
-    k++;
+/**
+ * The document's payloads, each a view of two arrays made once per document (payloads never overlap, so they fit
+ * in the document's length): hundreds of small typed arrays a label were most of the lexer's garbage.
+ */
+class PayloadSlab {
+  readonly #raw: Uint8Array;
+  readonly #offsets: Int32Array;
+  #used = 0;
+  constructor(size: number) {
+    this.#raw = new Uint8Array(size);
+    this.#offsets = new Int32Array(size);
   }
-  // Nothing stripped (most tokens): the arrays as they are, without two more views of them.
-  return k === len ? { raw, offsets } : { raw: raw.subarray(0, k), offsets: offsets.subarray(0, k) };
+
+  /** Bytes [a, b) of the document, line breaks left out when `stripLineBreaks`. */
+  payload(bytes: Uint8Array, a: number, b: number, stripLineBreaks: boolean): { raw: Uint8Array; offsets: Int32Array } {
+    const raw = this.#raw, offsets = this.#offsets, start = this.#used;
+    let k = start;
+    for (let p = a; p < b; p++) {
+      const c = bytes[p];
+      if (stripLineBreaks && (c === CR || c === LF)) continue;
+      raw[k] = c;
+      offsets[k] = p;
+      k++;
+    }
+    this.#used = k;
+    return { raw: raw.subarray(start, k), offsets: offsets.subarray(start, k) };
+  }
 }

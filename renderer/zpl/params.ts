@@ -123,10 +123,14 @@ export function splitParams(tok: Token, skip = 0, maxParts = Infinity): RawParam
   return out;
 }
 
+/** Each byte as a one-character string, made once (one-letter parameters are common). */
+const ONE_CHAR = Array.from({ length: 256 }, (_, c) => String.fromCharCode(c));
+
 /** Bytes [a, b) as text, one character per byte (ISO-8859-1). */
 export function latin1(raw: Uint8Array, a = 0, b = raw.length): string {
   // Long runs (^GF and ~DG payloads) in one native call; a parameter of a few bytes is cheaper as a loop.
   if (b - a > 32) return Buffer.from(raw.buffer, raw.byteOffset + a, b - a).toString('latin1');
+  if (b - a === 1) return ONE_CHAR[raw[a]];
   let s = '';
   for (let k = a; k < b; k++) s += String.fromCharCode(raw[k]);
   return s;
@@ -143,16 +147,18 @@ export function readParams(command: string, parts: RawParam[], specs: readonly P
   const firstParamNumber = context.firstParamNumber ?? 1;
   const unitScale = context.unitScale ?? 1;
   const values: ParamValue[] = new Array(specs.length).fill(undefined);
+  // One reporter for all the parameters (a closure a parameter was the reader's main garbage).
+  const where = (k: number, msg: string) => log?.add({
+    byteIndex: parts[k] ? parts[k].offset : 0, byteSize: parts[k] ? parts[k].size : 0, command, param: k + firstParamNumber, message: msg,
+  });
   for (const k of evaluationOrder(specs)) {
     const spec = specs[k];
     const part = parts[k];
     const text = part?.text.trim() ?? '';
-    const where = (msg: string) => log?.add({
-      byteIndex: part ? part.offset : 0, byteSize: part ? part.size : 0, command, param: k + firstParamNumber, message: msg,
-    });
     const floor = spec.atLeast === undefined ? undefined : values[specs.findIndex((s) => s.name === spec.atLeast)];
-    const range = rangeOf(spec, typeof floor === 'number' ? floor : undefined, unitScale);
-    const value = text === '' ? (typeof floor === 'number' ? floor : spec.def) : readOne(spec, range, text, where);
+    let value: ParamValue;
+    if (text === '') value = typeof floor === 'number' ? floor : spec.def;
+    else value = readOne(spec, NUMERIC[spec.kind] ? rangeOf(spec, typeof floor === 'number' ? floor : undefined, unitScale) : NO_RANGE, text, k, where);
     values[k] = spec.kind === 'bool' && value !== undefined ? value === 'Y' : value;
   }
   if (parts.length > specs.length && log) {
@@ -191,6 +197,10 @@ interface Range {
   max?: number;
 }
 
+/** Only numbers have a range (the others skip building one). */
+const NUMERIC: Record<ParamKind, boolean> = { int: true, float: true, enum: false, text: false, bool: false };
+const NO_RANGE: Range = {};
+
 /** The declared range, raised to the value of the parameter it depends on; `length` bounds are dots, turned into ^MU units. */
 function rangeOf(spec: ParamSpec, floor: number | undefined, unitScale: number): Range {
   const scale = spec.length ? unitScale : 1;
@@ -205,7 +215,8 @@ function toUnits(dots: number, scale: number): number {
   return scale === 1 ? dots : Number((dots / scale).toPrecision(6));
 }
 
-function readOne(spec: ParamSpec, range: Range, text: string, warn: (m: string) => void): ParamValue {
+/** Parameter `k`'s value from its text; corrections go to `where`. */
+function readOne(spec: ParamSpec, range: Range, text: string, k: number, where: (k: number, m: string) => void): ParamValue {
   switch (spec.kind) {
     case 'int':
     case 'float': {
@@ -215,17 +226,17 @@ function readOne(spec: ParamSpec, range: Range, text: string, warn: (m: string) 
         const rest = text.replace(/^[^\d+\-.]+/, '');
         v = rest !== text ? (spec.kind === 'int' ? parseIntLoose(rest) : parseFloatLoose(rest)) : undefined;
         if (v === undefined) {
-          warn(`Invalid value ${text}; used ${spec.def ?? 'default'} instead`);
+          where(k, `Invalid value ${text}; used ${spec.def ?? 'default'} instead`);
           return spec.def;
         }
-        warn(`Invalid value ${text}; used ${v} instead`);
+        where(k, `Invalid value ${text}; used ${v} instead`);
       }
       if (range.min !== undefined && v < range.min) {
-        warn(`Value ${text} is less than minimum value ${range.min}; used ${range.min} instead`);
+        where(k, `Value ${text} is less than minimum value ${range.min}; used ${range.min} instead`);
         return range.min;
       }
       if (range.max !== undefined && v > range.max) {
-        warn(`Value ${text} is greater than maximum value ${range.max}; used ${range.max} instead`);
+        where(k, `Value ${text} is greater than maximum value ${range.max}; used ${range.max} instead`);
         return range.max;
       }
       return v;
@@ -233,7 +244,7 @@ function readOne(spec: ParamSpec, range: Range, text: string, warn: (m: string) 
     case 'enum': {
       const u = text.toUpperCase();
       if (spec.values && !spec.values.includes(u)) {
-        warn(`Invalid value ${text}; used ${spec.def ?? 'default'} instead`);
+        where(k, `Invalid value ${text}; used ${spec.def ?? 'default'} instead`);
         return spec.def;
       }
       return u;
@@ -241,7 +252,7 @@ function readOne(spec: ParamSpec, range: Range, text: string, warn: (m: string) 
     case 'bool': {
       const u = text.toUpperCase();
       if (u !== 'Y' && u !== 'N') {
-        warn(`Invalid value ${text}; used ${spec.def ?? 'default'} instead`);
+        where(k, `Invalid value ${text}; used ${spec.def ?? 'default'} instead`);
         return spec.def;
       }
       return u;
@@ -253,6 +264,8 @@ function readOne(spec: ParamSpec, range: Range, text: string, warn: (m: string) 
 
 /** Integer as printers read it: leading digits count (`12abc` is 12), a fraction is truncated. */
 export function parseIntLoose(text: string): number | undefined {
+  const digits = plainDigits(text);
+  if (digits !== undefined) return digits;
   const m = /^[+-]?\d+/.exec(text.trim());
   if (!m) {
     const f = /^[+-]?\d*\.\d+/.exec(text.trim());
@@ -262,6 +275,24 @@ export function parseIntLoose(text: string): number | undefined {
 }
 
 export function parseFloatLoose(text: string): number | undefined {
+  const digits = plainDigits(text);
+  if (digits !== undefined) return digits;
   const m = /^[+-]?(\d+\.?\d*|\.\d+)/.exec(text.trim());
   return m ? Number(m[0]) : undefined;
+}
+
+/**
+ * The value of 1 to 15 decimal digits and nothing else (most parameters), read without a regular expression; other
+ * text is undefined. 15 digits stay exact in a double, as parseInt and Number read them.
+ */
+function plainDigits(text: string): number | undefined {
+  const n = text.length;
+  if (n === 0 || n > 15) return undefined;
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    v = v * 10 + d;
+  }
+  return v;
 }
