@@ -1,7 +1,7 @@
 // The fixed-cell device fonts A-H and GS: cell sizes and glyph boxes measured from the legacy renderer,
 // glyph shapes from DejaVu Sans Mono scaled into those boxes. Magnification is by whole multiples.
 
-import type { OutlineFont } from '../decode/outline-font.js';
+import type { OutlineFont, OutlineGlyph } from '../decode/outline-font.js';
 import { dejaVuSansMono, dejaVuSansMonoBold, dejaVuSansCondensedBold, ocrA, ocrB, withGlyph } from './builtin.js';
 import { cachedOutline, type Face } from './face.js';
 import { placeOutline, type PlacedOutline } from './place.js';
@@ -95,7 +95,7 @@ export function placeDeviceGlyph(name: string, cp: number, mx: number, my: numbe
 const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
 
 /** A digit of font `name` with a measured ink box, and its outline in the shape font. */
-function measuredDigit(name: string, font: NonNullable<ReturnType<typeof withGlyph>>): { box: readonly number[]; glyph: NonNullable<ReturnType<typeof font.glyph>> } | null {
+function measuredDigit(name: string, font: OutlineFont): { box: DeviceGlyphBox; glyph: OutlineGlyph } | null {
   for (const [cp, box] of Object.entries(deviceMetrics[name] ?? {})) {
     const glyph = isDigit(Number(cp)) ? font.glyph(Number(cp)) : null;
     if (glyph) return { box, glyph };
