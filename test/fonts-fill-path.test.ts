@@ -3,9 +3,7 @@
 import { expect } from 'chai';
 import { coverageMask, fillPath } from '../renderer/raster/fill-path.js';
 import { Raster } from '../renderer/raster/raster.js';
-
-const square = (x0: number, y0: number, x1: number, y1: number, clockwise = true) =>
-  clockwise ? [x0, y0, x1, y0, x1, y1, x0, y1] : [x0, y0, x0, y1, x1, y1, x1, y0];
+import { square } from './helpers/contours.js';
 
 describe('fillPath / coverageMask', () => {
   it('covers whole pixels fully and edge pixels by the share of their area inside', () => {

@@ -9,13 +9,11 @@ import { font0Baseline } from '../renderer/fonts/font0.js';
 import { font0Metrics } from '../renderer/fonts/font0-metrics.js';
 import type { OutlineGlyph } from '../renderer/decode/outline-font.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
-
-const square = (x0: number, y0: number, x1: number, y1: number) => [x0, y0, x1, y0, x1, y1, x0, y1];
-const reversedSquare = (x0: number, y0: number, x1: number, y1: number) => [x0, y0, x0, y1, x1, y1, x1, y0];
+import { square } from './helpers/contours.js';
 
 /** A ring (outer square with a square hole) at the top left and a solid block at the bottom right. */
 const ringAndBlock: OutlineGlyph = {
-  contours: [square(0, 500, 400, 1000), reversedSquare(100, 600, 300, 900), square(600, 0, 1000, 400)],
+  contours: [square(0, 500, 400, 1000), square(100, 600, 300, 900, false), square(600, 0, 1000, 400)],
   paths: [],
   advance: 1000, minX: 0, maxX: 1000, minY: 0, maxY: 1000,
 };

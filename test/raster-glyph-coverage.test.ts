@@ -6,9 +6,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { cellCoverage } from '../renderer/raster/cell-coverage.js';
 import { coverageMask } from '../renderer/raster/fill-path.js';
-
-const square = (x0: number, y0: number, x1: number, y1: number, clockwise = true) =>
-  clockwise ? [x0, y0, x1, y0, x1, y1, x0, y1] : [x0, y0, x0, y1, x1, y1, x1, y0];
+import { square, STAR } from './helpers/contours.js';
 
 /** Area of a polygon clipped to the unit cell at (cx, cy) (Sutherland–Hodgman, then the shoelace formula). */
 function areaInCell(poly: number[], cx: number, cy: number): number {
@@ -55,7 +53,7 @@ describe('cellCoverage (the font scaler\'s rasterizer)', () => {
   });
 
   it('gives the same levels whichever way the contours run', () => {
-    const star = [5, 0.3, 6.2, 3.8, 9.9, 3.9, 7, 6.1, 8.1, 9.7, 5, 7.6, 1.9, 9.7, 3, 6.1, 0.1, 3.9, 3.8, 3.8];
+    const star = STAR;
     const reversed: number[] = [];
     for (let i = star.length - 2; i >= 0; i -= 2) reversed.push(star[i], star[i + 1]);
     expect(Array.from(cellCoverage([reversed], 0, 0, 11, 10))).to.deep.equal(Array.from(cellCoverage([star], 0, 0, 11, 10)));
@@ -78,7 +76,7 @@ describe('cellCoverage (the font scaler\'s rasterizer)', () => {
   });
 
   it('sums to the polygon area', () => {
-    const star = [5, 0.3, 6.2, 3.8, 9.9, 3.9, 7, 6.1, 8.1, 9.7, 5, 7.6, 1.9, 9.7, 3, 6.1, 0.1, 3.9, 3.8, 3.8].map(onGrid);
+    const star = STAR.map(onGrid);
     const full = coverageMask([star], undefined, 'glyph')!;
     const total = full.cov.reduce((s, v) => s + v, 0) / 256;
     let shoelace = 0;

@@ -4,8 +4,7 @@
 import { expect } from 'chai';
 import { sampledCoverage } from '../renderer/raster/sampled-coverage.js';
 import { coverageMask } from '../renderer/raster/fill-path.js';
-
-const square = (x0: number, y0: number, x1: number, y1: number) => [x0, y0, x1, y0, x1, y1, x0, y1];
+import { square, STAR } from './helpers/contours.js';
 
 describe('sampledCoverage (the shape filler\'s rasterizer)', () => {
   it('counts samples: half a pixel is 1024 of 2048, level 127', () => {
@@ -24,7 +23,7 @@ describe('sampledCoverage (the shape filler\'s rasterizer)', () => {
   });
 
   it('computes the clipped part of a shape as the whole shape has it', () => {
-    const star = [5, 0.3, 6.2, 3.8, 9.9, 3.9, 7, 6.1, 8.1, 9.7, 5, 7.6, 1.9, 9.7, 3, 6.1, 0.1, 3.9, 3.8, 3.8];
+    const star = STAR;
     const full = coverageMask([star], undefined, 'shape')!;
     const part = coverageMask([star], { x0: 3, y0: 2, x1: 7, y1: 8 }, 'shape')!;
     for (let y = 0; y < part.h; y++) {
