@@ -18,6 +18,9 @@ import { median } from './stats.js';
 
 type RenderFn = (zpl: Uint8Array, req: RenderRequest) => Promise<{ body: Uint8Array }>;
 
+/** Renders of every label, by each build, before any is measured. */
+const WARM_UP_PASSES = 30;
+
 export const UPS_4X6: Omit<RenderRequest, 'index'> & { index: number } = { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0 };
 
 /** CPU ms of one call (process CPU time: user + system). */
@@ -57,6 +60,11 @@ export async function loadBaseline(dir: string): Promise<RenderFn> {
 export async function benchCost(labels: readonly BenchLabel[], rounds: number, baseline?: RenderFn): Promise<LabelCost[]> {
   const req = UPS_4X6;
   const out: LabelCost[] = [];
+  // Warm-up over every label first, both builds: a server renders thousands of labels, so the figures are the
+  // steady state, not V8 compiling the code paths the first labels happen to reach.
+  for (let pass = 0; pass < WARM_UP_PASSES; pass++) {
+    for (const label of labels) { await render(label.zpl, req); await baseline?.(label.zpl, req); }
+  }
   for (const label of labels) {
     const ours: number[] = [], theirs: number[] = [], floor: number[] = [];
     const phases = { interpret: [] as number[], layout: [] as number[], paint: [] as number[], encode: [] as number[] };
