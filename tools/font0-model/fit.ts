@@ -4,14 +4,18 @@
 // weight across x and along y, the placement offset and the pen advance draws the glyph and keeps the candidate
 // with the fewest ink pixels off the reference (then the smallest grey error), never one with a lower 1-px F1
 // than the unadjusted glyph. Each band first gets one rule for all its glyphs (a stem weight fitted to all of
-// them at once); that is what glyphs the band has no case of get, and where each glyph's search starts. Prints every fit, the strict F1 before and after, and the held-out glyph cases under the
-// fitted table; --write regenerates the table. The ratchet's floors are not read: the references alone decide.
+// them at once); that is what glyphs the band has no case of get, and where each glyph's search starts. Last, a glyph
+// the fit set shows at two heights or more gets one edge refinement for all its sizes (across-sizes.ts;
+// `--no-shared` skips it, `--shared-only` refines the table in use without refitting the bands). Prints every fit,
+// the strict F1 before and after, and the held-out glyph cases under the fitted table; --write regenerates the
+// table. The ratchet's floors are not read: the references alone decide.
 
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { glyphAdvance } from '../../renderer/fonts/font0.js';
 import { font0Metrics } from '../../renderer/fonts/font0-metrics.js';
-import type { Font0Band, GlyphModel } from '../../renderer/fonts/font0-model.js';
+import { font0Model, type Font0Band, type GlyphModel } from '../../renderer/fonts/font0-model.js';
+import { fitAcrossSizes, withShared, type SharedFit } from './across-sizes.js';
 import { glyphCases, type GlyphCase } from './cases.js';
 import { scoreCandidate, type Candidate } from './score.js';
 import { ALL_PARAMS, r4, search as searchUnits, total as totalUnits, ZERO, type Param, type Units } from './search.js';
@@ -110,12 +114,23 @@ function fontGlyphs(): number[] {
 const GLYPH_PARAMS: Param[] = ['wx', 'wy', 'adv'];
 const RULE_PARAMS: Param[] = ['wx', 'wy', 'dx', 'dy'];
 
-function parseArgs(argv: string[]): { write: boolean; transfer: boolean; params: Param[]; ruleParams: Param[] } {
+/** The fitted deltas, one line a glyph, with the strict F1 over its cases before and after. */
+function reportShared(fits: SharedFit[]): SharedFit[] {
+  console.log('\none refinement per glyph for all its sizes (units of the height):');
+  for (const f of fits) {
+    console.log(`${JSON.stringify(String.fromCodePoint(f.cp)).padEnd(6)} heights ${f.heights.join(',').padEnd(16)} `
+      + `wx ${f.delta.wx} wy ${f.delta.wy} dx ${f.delta.dx} dy ${f.delta.dy}  strict ${f.before.strictF1.toFixed(4)} -> ${f.after.strictF1.toFixed(4)}  `
+      + `grey error ${f.before.greyError} -> ${f.after.greyError}`);
+  }
+  return fits;
+}
+
+function parseArgs(argv: string[]): { write: boolean; transfer: boolean; shared: boolean; sharedOnly: boolean; params: Param[]; ruleParams: Param[] } {
   const list = (flag: string, fallback: Param[]): Param[] => {
     const i = argv.indexOf(flag);
     return i >= 0 ? (argv[i + 1] ?? '').split(',').filter((p): p is Param => ALL_PARAMS.includes(p as Param)) : fallback;
   };
-  return { write: argv.includes('--write'), transfer: !argv.includes('--no-transfer'), params: list('--params', GLYPH_PARAMS), ruleParams: list('--rule-params', RULE_PARAMS) };
+  return { write: argv.includes('--write'), transfer: !argv.includes('--no-transfer'), shared: !argv.includes('--no-shared'), sharedOnly: argv.includes('--shared-only'), params: list('--params', GLYPH_PARAMS), ruleParams: list('--rule-params', RULE_PARAMS) };
 }
 
 async function main(): Promise<void> {
@@ -126,7 +141,7 @@ async function main(): Promise<void> {
   const f4 = (n: number): string => n.toFixed(4);
   console.log(`fitting ${args.params.join(',')} per glyph and ${args.ruleParams.join(',')} per band to ${fitting.length} glyph cases (${all.length - fitting.length} held out)`);
   let lower = 0;
-  for (const top of BAND_TOPS) {
+  for (const top of args.sharedOnly ? [] : BAND_TOPS) {
     const inBand = fitting.filter((c) => c.h > lower && c.h <= top);
     const byCp = new Map<number, GlyphCase[]>();
     for (const c of inBand) byCp.set(c.cp, [...(byCp.get(c.cp) ?? []), c]);
@@ -152,7 +167,8 @@ async function main(): Promise<void> {
     lower = top;
   }
   const known = [...new Set([...fontGlyphs(), ...all.map((c) => c.cp)])].sort((a, b) => a - b);
-  const bands = args.transfer ? withTransfers(fits, known) : fits.map(asBand);
+  const banded = args.sharedOnly ? font0Model : args.transfer ? withTransfers(fits, known) : fits.map(asBand);
+  const bands = args.shared ? withShared(banded, reportShared(fitAcrossSizes(banded, fitting, candidate))) : banded;
 
   // The held-out glyph cases under the table just fitted (never fitted to): what a new glyph or size gains.
   const held = all.filter((c) => c.heldOut);
@@ -190,10 +206,10 @@ function renderTable(bands: readonly Font0Band[], cases: number, ruleParams: rea
     return `  {\n    maxHeight: ${b.maxHeight === Infinity ? 'Infinity' : b.maxHeight},\n    fallback: [${b.fallback.join(', ')}],\n    glyphs: {\n${rows.join('\n')}\n    },\n  },`;
   };
   return `// Generated by tools/font0-model/fit.ts from the legacy renderer's reference PNGs (${cases} glyph cases; the held-out
-// tenth of the corpus excluded; fitted per band: ${ruleParams.join(', ')}; per glyph: ${params.join(', ')}). Do not edit by
-// hand; rerun the tool with --write. Per size band of font 0 (height in dots up to \`maxHeight\`) and per code point,
-// in units of the height: the stem weight added across x and along y, the placement offset, and the pen advance
-// where the band's differs from the measured box's.
+// tenth of the corpus excluded; fitted per band: ${ruleParams.join(', ')}; per glyph: ${params.join(', ')}; per glyph seen at several
+// sizes, its ink edges for all of them). Do not edit by hand; rerun the tool with --write. Per size band of font 0
+// (height in dots up to \`maxHeight\`) and per code point, in units of the height: the stem weight added across x
+// and along y, the placement offset, and the pen advance where the band's differs from the measured box's.
 
 /** [weightX, weightY, dx, dy, advance] in units of the font height (see GlyphAdjustment); advance: added to the box's. */
 export type GlyphModel = readonly [number, number, number, number, number?];
