@@ -56,7 +56,7 @@ describe('render pool', function () {
       }
     });
 
-    it('hands back a body that owns its whole buffer (transferred, not a view into shared memory)', async () => {
+    it('hands back a body that owns its whole buffer (not a view into shared memory)', async () => {
       const result = await pool.render(BOX, PNG);
       expect(result.body.byteOffset).to.equal(0);
       expect(result.body.buffer.byteLength).to.equal(result.body.byteLength);
@@ -204,10 +204,24 @@ describe('render pool', function () {
         ['--max-old-space-size=512', '--expose-gc', '--title=zpl-pool-test', '--input-type=module', '-e', script]);
       expect(stdout.trim()).to.equal('image/png true');
     });
+
+    it('never detaches an ArrayBuffer in a worker (V8 would check every typed-array access for it from then on)', async () => {
+      const poolUrl = pathToFileURL(join(process.cwd(), 'dist', 'renderer', 'pool', 'index.js')).href;
+      const script = `import { createRenderPool } from ${JSON.stringify(poolUrl)};
+        const pool = createRenderPool({ threads: 1, expressThreads: 0 });
+        const png = await pool.render('^XA^FO10,10^GB100,50,6^FS^XZ', { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 });
+        const pdf = await pool.render('^XA^FO10,10^GB100,50,6^FS^XZ^XA^FO5,5^A0N,30^FDAB^FS^XZ', { dpmm: 8, widthIn: 2, heightIn: 1, format: 'pdf' });
+        await pool.close();
+        console.log(png.body.length > 0, pdf.pages);`;
+      // V8's flags are the process's: the worker's isolate reports an invalidated protector too.
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--trace-protector-invalidation', '--input-type=module', '-e', script]);
+      expect(stdout + stderr).to.not.include('ArrayBufferDetaching');
+      expect(stdout).to.include('true 2');
+    });
   });
 
   describe('wire format', () => {
-    it('transfers a buffer the body owns and copies a body that shares its buffer', () => {
+    it('posts the buffer a body owns and copies a body that shares its buffer', () => {
       const own = new Uint8Array(16);
       expect(ownBuffer(own)).to.equal(own.buffer);
       const shared = Buffer.from('small'); // a slice of Node's shared allocation pool

@@ -85,10 +85,12 @@ export function errorFromWire(w: WireError): Error {
   return e;
 }
 
-/** The body as an ArrayBuffer of exactly its bytes, so it can be transferred instead of copied. */
+/**
+ * The body as an ArrayBuffer of exactly its bytes: posting a view would copy its whole buffer (a small Buffer is
+ * a slice of Node's 8 KB pool slab, an encoder's output may be a view of a bigger reused buffer).
+ */
 export function ownBuffer(body: Uint8Array): ArrayBuffer {
   const buf = body.buffer;
-  // Small Buffers share Node's 8 KB pool slab: never transfer (detach) memory that holds other data.
   if (buf instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === buf.byteLength) return buf;
   // (Not body.slice(): on a Buffer that is a view of the same memory.)
   return new Uint8Array(body).buffer;

@@ -121,7 +121,7 @@ export interface TaskCall {
 
 export class WorkerSet {
   readonly #options: WorkerSetOptions;
-  /** Loaded workers without a task. */
+  /** Loaded workers without a task; the last freed is taken first, so at low load one warm worker serves. */
   readonly #idle: PoolWorker[] = [];
   readonly #all = new Set<PoolWorker>();
   /** Tasks waiting for a loaded worker. */
