@@ -84,6 +84,38 @@ describe('PNG encoder', function () {
     }
   });
 
+  it('writes the same bytes from a painted raster whose rows keep their drawn columns, upright, read turned, and settled', () => {
+    const shapes = fc.array(fc.record({
+      kind: fc.constantFrom('rect', 'span', 'plot', 'mask', 'bits'),
+      x: fc.integer({ min: -20, max: 120 }), y: fc.integer({ min: -10, max: 50 }),
+      w: fc.integer({ min: 0, max: 60 }), h: fc.integer({ min: 0, max: 20 }),
+      mode: fc.constantFrom('black', 'white', 'xor'), seed: fc.integer({ min: 0, max: 2 ** 30 }),
+    }), { maxLength: 25 });
+    const cases = fc.sample(fc.record({ width: fc.constantFrom(1, 7, 64, 100), height: fc.integer({ min: 1, max: 40 }), shapes }), { numRuns: 150, seed: 32 });
+    const orders = [rowOrder(false, false), rowOrder(true, false), rowOrder(false, true), rowOrder(true, true)];
+    for (const { width, height, shapes: drawn } of cases) {
+      const tracked = new Raster(width, height, undefined, true);
+      for (const { kind, x, y, w, h, mode, seed } of drawn) {
+        const m = mode as 'black' | 'white' | 'xor';
+        if (kind === 'rect') tracked.fillRect(x, y, w, h, m);
+        else if (kind === 'span') tracked.span(y, x, x + w, 1 + (seed % 255), m);
+        else if (kind === 'plot') tracked.plot(x, y, 1 + (seed % 255), m);
+        else if (kind === 'mask') tracked.blitCoverage(Uint8Array.from({ length: w * h }, (_, i) => (seed * (i + 1)) % 7 === 0 ? 0 : (seed >> (i % 20)) & 255), w, h, x, y, m);
+        else tracked.blitBits(Uint8Array.from({ length: ((w + 7) >> 3) * h }, (_, i) => (seed >> (i % 23)) & 255), (w + 7) >> 3, w, h, x, y, m);
+      }
+      for (const order of orders) {
+        const plain = (): Raster => new Raster(width, height, Uint8Array.from(tracked.ink));
+        const want = Buffer.from(encodePng(plain(), false, order));
+        expect(Buffer.from(encodePng(tracked, false, order)).equals(want), `${width}x${height} ${JSON.stringify(order)}`).to.equal(true);
+        // The same pixels and drawn columns, turned in place: its columns turn with it.
+        const copy = new Raster(width, height, Uint8Array.from(tracked.ink));
+        copy.painted = Int32Array.from(tracked.painted!);
+        const turned = settle(copy, order);
+        expect(Buffer.from(encodePng(turned)).equals(Buffer.from(encodePng(settle(plain(), order)))), `settled ${JSON.stringify(order)}`).to.equal(true);
+      }
+    }
+  });
+
   it('writes the same bytes for a raster whatever was encoded before it (buffers are reused)', () => {
     const [a, b] = fc.sample(rasterArb, { numRuns: 2, seed: 7 });
     const first = Buffer.from(encodePng(a));
