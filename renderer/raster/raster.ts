@@ -111,12 +111,17 @@ export class Raster {
     const c0 = Math.max(0, -x), c1 = Math.min(w, this.width - x);
     const r0 = Math.max(0, -y), r1 = Math.min(h, this.height - y);
     if (c0 >= c1 || r0 >= r1) return;
-    this.mark(y + r0, y + r1, x + c0, x + c1);
-    const ink = this.ink;
+    const ink = this.ink, painted = this.painted, left = x + c0, right = x + c1;
     for (let r = r0; r < r1; r++) {
       let m = r * w + c0;
-      let d = (y + r) * this.width + x + c0;
+      let d = (y + r) * this.width + left;
       const end = m + (c1 - c0);
+      // Nothing drawn yet under the span (a glyph on paper, most text): black or xor coverage over paper is the
+      // coverage itself, and white leaves paper as it is.
+      if (painted !== undefined && (painted[2 * (y + r)] >= right || painted[2 * (y + r) + 1] <= left)) {
+        if (mode !== 'white') for (; m < end; m++, d++) ink[d] = mask[m];
+        continue;
+      }
       if (mode === 'black') {
         for (; m < end; m++, d++) {
           const cov = mask[m];
@@ -138,6 +143,7 @@ export class Raster {
         }
       }
     }
+    this.mark(y + r0, y + r1, left, right);
   }
 }
 
