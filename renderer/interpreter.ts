@@ -240,18 +240,28 @@ export class Interpreter implements CommandContext {
     if (fill) { d.data = fill.data; d.serial = fill.serial ?? d.serial; }
     const p = this.printer;
     const font: FontSelection = d.font ?? { name: p.defaultFont.name, orientation: p.orientation, height: p.defaultFont.height, width: p.defaultFont.width };
-    // The draft is the field less what only assembling needs; the printer state in force completes it.
-    const { command = TEXT, positioned: _positioned, hexIndicator: _hexIndicator, ...drafted } = d;
-    label.fields.push({
-      ...drafted,
-      ...command,
-      font,
-      charset: p.charset,
-      reverse: d.reverse !== p.reverseAll,
-      barcode: { ...p.barcode },
-      defaultOrientation: p.orientation,
+    // The field is the draft less what only assembling needs (positioned, hexIndicator), completed by the printer
+    // state in force. Written out property by property: rest and spread copies are runtime calls, hundreds a label.
+    // The ^BY defaults are shared, not copied: commands replace printer.barcode, never change it.
+    const { kind, args } = d.command ?? TEXT;
+    const field = {
+      kind, args, x: d.x, y: d.y, origin: d.origin, justification: d.justification, font, charset: p.charset,
+      reverse: d.reverse !== p.reverseAll, barcode: p.barcode, defaultOrientation: p.orientation, at: d.at,
       end: Math.max(d.at, this.tokenEnd),
-    });
+    } as Field;
+    // Optional parts only where the draft has them (a property set to undefined is kept, as a spread keeps it).
+    if ('payload' in d) field.payload = d.payload;
+    if ('graphic' in d) field.graphic = d.graphic;
+    if ('object' in d) field.object = d.object;
+    if ('data' in d) field.data = d.data;
+    if ('dataAt' in d) field.dataAt = d.dataAt;
+    if ('block' in d) field.block = d.block;
+    if ('textBlock' in d) field.textBlock = d.textBlock;
+    if ('direction' in d) field.direction = d.direction;
+    if ('fieldNumber' in d) field.fieldNumber = d.fieldNumber;
+    if ('serial' in d) field.serial = d.serial;
+    if ('continues' in d) field.continues = d.continues;
+    label.fields.push(field);
   }
 }
 

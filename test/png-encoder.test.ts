@@ -84,6 +84,66 @@ describe('PNG encoder', function () {
     }
   });
 
+  /** `n` coverage levels from a seed: paper, full ink and partial levels mixed. */
+  const levels = (n: number, seed: number): Uint8Array => {
+    let s = seed;
+    return Uint8Array.from({ length: n }, () => {
+      s = (s * 1103515245 + 12345) >>> 0;
+      const k = s >>> 24;
+      return k < 80 ? 0 : k < 160 ? 255 : k;
+    });
+  };
+
+  it('blits coverage over ink drawn earlier in the row as a raster keeping no columns does, whichever side the ink is on', () => {
+    for (const mode of ['black', 'white', 'xor'] as const) {
+      for (const [rx, mx] of [[0, 10], [20, 10], [12, 10], [0, 30], [40, 10]]) {
+        const tracked = new Raster(64, 4, undefined, true), untracked = new Raster(64, 4);
+        for (const r of [tracked, untracked]) {
+          r.fillRect(rx, 0, 20, 3, 'black');
+          r.span(3, rx, rx + 20, 90, 'black');
+          r.blitCoverage(levels(20 * 4, rx * 64 + mx), 20, 4, mx, 0, mode);
+        }
+        expect(Buffer.compare(tracked.ink, untracked.ink), `${mode} ink at ${rx}, mask at ${mx}`).to.equal(0);
+      }
+    }
+  });
+
+  it('paints alike keeping rows\' drawn columns, and writes the same bytes from them, upright, read turned, and settled', () => {
+    const shapes = fc.array(fc.record({
+      kind: fc.constantFrom('rect', 'span', 'plot', 'mask', 'bits'),
+      x: fc.integer({ min: -20, max: 120 }), y: fc.integer({ min: -10, max: 50 }),
+      w: fc.integer({ min: 0, max: 60 }), h: fc.integer({ min: 0, max: 20 }),
+      mode: fc.constantFrom('black', 'white', 'xor'), seed: fc.integer({ min: 0, max: 2 ** 30 }),
+    }), { maxLength: 25 });
+    const cases = fc.sample(fc.record({ width: fc.constantFrom(1, 7, 64, 100), height: fc.integer({ min: 1, max: 40 }), shapes }), { numRuns: 150, seed: 32 });
+    const orders = [rowOrder(false, false), rowOrder(true, false), rowOrder(false, true), rowOrder(true, true)];
+    for (const { width, height, shapes: drawn } of cases) {
+      // The same drawing on a raster that keeps no columns (and so takes no shortcut over paper) must match.
+      const tracked = new Raster(width, height, undefined, true), untracked = new Raster(width, height);
+      for (const r of [tracked, untracked]) {
+        for (const { kind, x, y, w, h, mode, seed } of drawn) {
+          const m = mode as 'black' | 'white' | 'xor';
+          if (kind === 'rect') r.fillRect(x, y, w, h, m);
+          else if (kind === 'span') r.span(y, x, x + w, 1 + (seed % 255), m);
+          else if (kind === 'plot') r.plot(x, y, 1 + (seed % 255), m);
+          else if (kind === 'mask') r.blitCoverage(levels(w * h, seed), w, h, x, y, m);
+          else r.blitBits(Uint8Array.from({ length: ((w + 7) >> 3) * h }, (_, i) => (seed >> (i % 23)) & 255), (w + 7) >> 3, w, h, x, y, m);
+        }
+      }
+      expect(Buffer.compare(tracked.ink, untracked.ink), `${width}x${height} painted alike`).to.equal(0);
+      for (const order of orders) {
+        const plain = (): Raster => new Raster(width, height, Uint8Array.from(tracked.ink));
+        const want = Buffer.from(encodePng(plain(), false, order));
+        expect(Buffer.from(encodePng(tracked, false, order)).equals(want), `${width}x${height} ${JSON.stringify(order)}`).to.equal(true);
+        // The same pixels and drawn columns, turned in place: its columns turn with it.
+        const copy = new Raster(width, height, Uint8Array.from(tracked.ink));
+        copy.painted = Int32Array.from(tracked.painted!);
+        const turned = settle(copy, order);
+        expect(Buffer.from(encodePng(turned)).equals(Buffer.from(encodePng(settle(plain(), order)))), `settled ${JSON.stringify(order)}`).to.equal(true);
+      }
+    }
+  });
+
   it('writes the same bytes for a raster whatever was encoded before it (buffers are reused)', () => {
     const [a, b] = fc.sample(rasterArb, { numRuns: 2, seed: 7 });
     const first = Buffer.from(encodePng(a));

@@ -18,6 +18,9 @@ const ADLER_MOD = 65521;
 const ADLER_A_LIMIT = 2 ** 24;
 const ADLER_B_LIMIT = 2 ** 44;
 const ADLER_MAX_RUN = 2 ** 16;
+/** A copy of the byte before (a run) as a token: distance 1 << 9 | length; tokens below FAST_TOKENS are literals or runs. */
+const RUN_TOKEN = 1 << 9;
+const FAST_TOKENS = RUN_TOKEN + MAX_MATCH + 1;
 /** The largest distance deflate can point back. */
 export const MAX_DISTANCE = 32768;
 
@@ -79,9 +82,8 @@ export class RunDeflater {
   readonly #header = new Uint32Array(LIT_CODES + DIST_CODES);
   readonly #allLengths = new Uint8Array(LIT_CODES + DIST_CODES);
   // The writer's tables (see #writeTokens).
-  readonly #litTable = new Uint32Array(256);
+  readonly #fastTable = new Uint32Array(FAST_TOKENS);
   readonly #matchTable = new Uint32Array(MAX_MATCH + 1);
-  readonly #runTable = new Uint32Array(MAX_MATCH + 1);
   #headerCount = 0;
   #hlit = 0;
   #hdist = 0;
@@ -253,57 +255,52 @@ export class RunDeflater {
   }
 
   /**
-   * The hot loop: the writer's state in locals, bytes out once 16 bits have gathered. Each literal is one table
-   * entry (code | length << 16); each match length with its extra bits is another, and with distance 1 (runs) the
-   * distance code joins it when all fit in 16 bits.
+   * The hot loop: the writer's state in locals. Literals and runs (matches at distance 1) are one table of entries
+   * (code | length << 16) indexed by the token itself, so the common case has no branch on the token's kind; a
+   * zero entry sends the token the long way (other distances, codes over 16 bits). Bytes go out once 16 bits have
+   * gathered.
    */
   #writeTokens(w: BitWriter): void {
-    const lit = this.#litTable, match = this.#matchTable, run = this.#runTable;
-    for (let s = 0; s < 256; s++) lit[s] = this.#litCode[s] | (this.#litLen[s] << 16);
+    const fast = this.#fastTable, match = this.#matchTable;
+    for (let s = 0; s < 256; s++) fast[s] = this.#litCode[s] | (this.#litLen[s] << 16);
     const d1 = this.#distCode[0] | (this.#distLen[0] << 16);
     for (let len = MIN_MATCH; len <= MAX_MATCH; len++) {
       const sym = LENGTH_SYMBOL[len], symLen = this.#litLen[sym], extra = LENGTH_EXTRA_BITS[len];
       const bits = this.#litCode[sym] | (LENGTH_EXTRA[len] << symLen), count = symLen + extra;
       match[len] = bits | (count << 20) ; // at most 20 bits of code and extra
       const withDistance = count + (d1 >>> 16);
-      run[len] = withDistance <= 16 ? (bits | ((d1 & 0xffff) << count)) | (withDistance << 16) : 0;
+      fast[RUN_TOKEN + len] = withDistance <= 16 ? (bits | ((d1 & 0xffff) << count)) | (withDistance << 16) : 0;
     }
     const out = w.out, t = this.#tokens, distCode = this.#distCode, distLen = this.#distLen;
     let pos = w.pos, acc = w.acc, n = w.n;
     for (let i = 0, end = this.#count; i < end; i++) {
       const tok = t[i];
-      if (tok < 256) {
-        const e = lit[tok];
+      const e = tok < FAST_TOKENS ? fast[tok] : 0;
+      if (e !== 0) {
         acc |= (e & 0xffff) << n;
         n += e >>> 16;
       } else {
         const len = tok & 511, distance = tok >>> 9;
-        const r = distance === 1 ? run[len] : 0;
-        if (r !== 0) {
-          acc |= (r & 0xffff) << n;
-          n += r >>> 16;
+        // Length code and extra bits (up to 20), then the distance code and its extra bits, 16 bits at a time.
+        const m = match[len], count = m >>> 20;
+        if (count > 16) {
+          acc |= (m & 0xffff) << n;
+          n += 16;
+          out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16;
+          acc |= ((m >>> 16) & 0xf) << n;
+          n += count - 16;
         } else {
-          // Length code and extra bits (up to 20), then the distance code and its extra bits, 16 bits at a time.
-          const m = match[len], count = m >>> 20;
-          if (count > 16) {
-            acc |= (m & 0xffff) << n;
-            n += 16;
-            out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16;
-            acc |= ((m >>> 16) & 0xf) << n;
-            n += count - 16;
-          } else {
-            acc |= (m & 0xfffff) << n;
-            n += count;
-          }
+          acc |= (m & 0xfffff) << n;
+          n += count;
+        }
+        if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
+        const dc = distance === 1 ? 0 : distanceCode(distance);
+        acc |= distCode[dc] << n;
+        n += distLen[dc];
+        if (DIST_EXTRA_BITS[dc] > 0) {
           if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
-          const dc = distance === 1 ? 0 : distanceCode(distance);
-          acc |= distCode[dc] << n;
-          n += distLen[dc];
-          if (DIST_EXTRA_BITS[dc] > 0) {
-            if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
-            acc |= (distance - DIST_BASE[dc]) << n;
-            n += DIST_EXTRA_BITS[dc];
-          }
+          acc |= (distance - DIST_BASE[dc]) << n;
+          n += DIST_EXTRA_BITS[dc];
         }
       }
       if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }

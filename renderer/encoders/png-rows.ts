@@ -20,10 +20,10 @@ export const FILTER_UP = 2;
  */
 export const DEFLATE_OPTIONS = { strategy: constants.Z_RLE } as const;
 
-/** True when row y of the ink is the same as row y - 1 (one memcmp, no per-pixel work). */
-export function sameAsRowAbove(ink: Buffer, width: number, y: number): boolean {
+/** True when row y of the ink is the same as row y - 1 in columns [from, to) (one memcmp, no per-pixel work). */
+export function sameAsRowAbove(ink: Buffer, width: number, y: number, from = 0, to = width): boolean {
   const start = y * width;
-  return ink.compare(ink, start - width, start, start, start + width) === 0;
+  return ink.compare(ink, start - width + from, start - width + to, start + from, start + to) === 0;
 }
 
 /** Filtered rows are rebuilt for every label; small ones reuse one buffer (encoding is synchronous). */

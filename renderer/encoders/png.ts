@@ -141,22 +141,40 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
   }
   let above = aboveWords, cur = rowWords, aboveB = aboveBytes, curB = rowBytes;
   if (!whole) copyRow(ink, first, width, flipX, aboveB);
+  // Where the painter kept each row's drawn columns, two rows differ only within the union of theirs: two blank rows
+  // are equal without a look, and in-place rows are scanned over that union's words alone (the rest are zeros).
+  const painted = r.painted;
   for (let y = 1; y < height; y++) {
     const at = rowOf(y), atAbove = rowOf(y - 1);
-    if (sameAsRowAbove(ink, width, Math.max(at, atAbove))) { blank.add(); continue; }
+    let from = 0, to = width;
+    if (painted) {
+      from = Math.min(painted[2 * at], painted[2 * atAbove]);
+      to = Math.max(painted[2 * at + 1], painted[2 * atAbove + 1]);
+      if (from >= to) { blank.add(); continue; }
+    }
+    if (sameAsRowAbove(ink, width, Math.max(at, atAbove), from, to)) { blank.add(); continue; }
     blank.flush(true);
     d.reserve(stride);
     let a0: number, b0: number, src: Int32Array, prev: Int32Array;
-    if (whole) { src = whole; prev = whole; a0 = atAbove * words; b0 = at * words; } else {
+    // Words of the row (in reading order) before, within and after the scanned ones.
+    let before = 0, scanned = words, after = 0;
+    if (whole) {
+      src = whole; prev = whole; a0 = atAbove * words; b0 = at * words;
+      const w0 = from >> 2, w1 = (to + 3) >> 2;
+      before = backwards ? words - w1 : w0;
+      scanned = w1 - w0;
+      after = words - w1 + w0 - before;
+    } else {
       copyRow(ink, at * width, width, flipX, curB);
       src = cur; prev = above; a0 = 0; b0 = 0;
     }
     v = FILTER_UP; n = 1;
+    if (before > 0) { d.run(v, n); v = 0; n = before << 2; }
     // Bytewise (above - ink) mod 256 = grey - grey above, without borrows crossing bytes; a stretch of equal words
     // (zeros) is skipped in one tight loop and extends a zero run at once.
     const step = backwards ? -1 : 1;
-    let i = backwards ? words - 1 : 0;
-    for (let left = words; left > 0;) {
+    let i = backwards ? words - 1 - before : before;
+    for (let left = scanned; left > 0;) {
       let same = 0;
       while (same < left && prev[a0 + i] === src[b0 + i]) { same++; i += step; }
       if (same > 0) {
@@ -174,6 +192,9 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
         if (byte === v) n++;
         else { d.run(v, n); v = byte; n = 1; }
       }
+    }
+    if (after > 0) {
+      if (v === 0) n += after << 2; else { d.run(v, n); v = 0; n = after << 2; }
     }
     if (tail > 0) { // copied rows only (whole is undefined): the last partial word
       const a = prev[a0 + words], b = src[b0 + words];

@@ -14,7 +14,7 @@ export function paint(list: DisplayList, ink?: Uint8Array): Raster {
 
 /** The label drawn but not yet mirrored or turned (^PM Y, ^PO I): `order` says how to read its rows. */
 export function paintRows(list: DisplayList, ink?: Uint8Array): { raster: Raster; order: RowOrder } {
-  const raster = new Raster(list.width, list.height, ink);
+  const raster = new Raster(list.width, list.height, ink, true); // rows' painted ranges kept for the encoder
   for (const el of list.elements) paintElement(raster, el);
   if (list.printArea) clearOutside(raster, list.printArea);
   return { raster, order: rowOrder(list.mirror, list.invert) };

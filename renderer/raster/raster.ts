@@ -8,18 +8,36 @@ export class Raster {
   readonly width: number;
   readonly height: number;
   readonly ink: Uint8Array;
+  /**
+   * When kept (`trackPainted`): for each row y, the columns [painted[2y], painted[2y + 1]) hold everything drawn in
+   * it through these methods; outside them the row is paper (an empty range: a blank row). Encoders skip the rest.
+   * Whoever writes `ink` directly must not keep it.
+   */
+  painted: Int32Array | undefined;
 
   /** `ink`, when given, must be `width * height` bytes of zeros (a blank label). */
-  constructor(width: number, height: number, ink?: Uint8Array) {
+  constructor(width: number, height: number, ink?: Uint8Array, trackPainted = false) {
     this.width = width;
     this.height = height;
     this.ink = ink ?? new Uint8Array(width * height);
+    this.painted = trackPainted ? blankRows(width, height) : undefined;
+  }
+
+  /** Records that columns [x0, x1) of rows [y0, y1) were drawn in (already clipped to the raster). */
+  private mark(y0: number, y1: number, x0: number, x1: number): void {
+    const p = this.painted;
+    if (p === undefined) return;
+    for (let i = 2 * y0; i < 2 * y1; i += 2) {
+      if (p[i] > x0) p[i] = x0;
+      if (p[i + 1] < x1) p[i + 1] = x1;
+    }
   }
 
   /** Combines coverage `cov` (0..255) into one pixel; out-of-bounds pixels are ignored. */
   plot(x: number, y: number, cov: number, mode: InkMode = 'black'): void {
     if (x < 0 || y < 0 || x >= this.width || y >= this.height || cov <= 0) return;
     const i = y * this.width + x;
+    this.mark(y, y + 1, x, x + 1);
     this.ink[i] = combine(this.ink[i], cov > 255 ? 255 : cov, mode);
   }
 
@@ -29,6 +47,7 @@ export class Raster {
     const a = Math.max(0, x0 | 0);
     const b = Math.min(this.width, x1 | 0);
     if (a >= b) return;
+    this.mark(y, y + 1, a, b);
     const row = y * this.width;
     const c = cov > 255 ? 255 : cov;
     if (mode === 'black' && c === 255) { this.ink.fill(255, row + a, row + b); return; }
@@ -47,6 +66,7 @@ export class Raster {
     const a = Math.max(0, Math.floor(x));
     const b = Math.min(this.width, Math.floor(x + w));
     if (a >= b || y0 >= y1) return;
+    this.mark(y0, y1, a, b);
     const ink = this.ink;
     if (mode === 'xor') {
       for (let row = y0 * this.width; row < y1 * this.width; row += this.width) {
@@ -91,11 +111,17 @@ export class Raster {
     const c0 = Math.max(0, -x), c1 = Math.min(w, this.width - x);
     const r0 = Math.max(0, -y), r1 = Math.min(h, this.height - y);
     if (c0 >= c1 || r0 >= r1) return;
-    const ink = this.ink;
+    const ink = this.ink, painted = this.painted, left = x + c0, right = x + c1;
     for (let r = r0; r < r1; r++) {
       let m = r * w + c0;
-      let d = (y + r) * this.width + x + c0;
+      let d = (y + r) * this.width + left;
       const end = m + (c1 - c0);
+      // Nothing drawn yet under the span (a glyph on paper, most text): black or xor coverage over paper is the
+      // coverage itself, and white leaves paper as it is.
+      if (painted !== undefined && (painted[2 * (y + r)] >= right || painted[2 * (y + r) + 1] <= left)) {
+        if (mode !== 'white') for (; m < end; m++, d++) ink[d] = mask[m];
+        continue;
+      }
       if (mode === 'black') {
         for (; m < end; m++, d++) {
           const cov = mask[m];
@@ -117,7 +143,15 @@ export class Raster {
         }
       }
     }
+    this.mark(y + r0, y + r1, left, right);
   }
+}
+
+/** Row ranges of a blank raster: each row's range empty. */
+function blankRows(width: number, height: number): Int32Array {
+  const p = new Int32Array(2 * height);
+  for (let i = 0; i < p.length; i += 2) p[i] = width;
+  return p;
 }
 
 /** Ink after laying coverage `cov` of `mode` over ink `dst` (both 0..255). */

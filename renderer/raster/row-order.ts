@@ -30,5 +30,20 @@ export function settle(r: Raster, order: RowOrder): Raster {
       ink.set(row, bottom * width);
     }
   }
+  const painted = r.painted;
+  if (painted && order.flipX) {
+    for (let i = 0; i < painted.length; i += 2) {
+      const first = painted[i];
+      painted[i] = width - painted[i + 1];
+      painted[i + 1] = width - first;
+    }
+  }
+  if (painted && order.flipY) {
+    for (let top = 0, bottom = painted.length - 2; top < bottom; top += 2, bottom -= 2) {
+      const first = painted[top], end = painted[top + 1];
+      painted[top] = painted[bottom]; painted[top + 1] = painted[bottom + 1];
+      painted[bottom] = first; painted[bottom + 1] = end;
+    }
+  }
   return r;
 }

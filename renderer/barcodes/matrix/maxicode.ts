@@ -40,8 +40,36 @@ export function maxiCodeMessage(mode: number, data: string): string {
 
 /** Dark module indices (row * 30 + column) of the symbol; `append` is symbol n of t for structured append. Kept by content. */
 export function encodeMaxiCode(mode: number, data: string, append?: { n: number; t: number }): Set<number> {
-  const key = `${mode} ${append && append.t > 1 ? append.n * 10 + append.t : 0}\u0000${data}`;
-  return cachedEncoding('maxicode', key, () => bwipMaxiCode(mode, data, append), (dark) => dark.size * 16 + 64);
+  return cachedEncoding('maxicode', maxiCodeKey(mode, data, append), () => bwipMaxiCode(mode, data, append), (dark) => dark.size * 16 + 64);
+}
+
+/** What makes a symbol: mode, structured append and data. */
+function maxiCodeKey(mode: number, data: string, append?: { n: number; t: number }): string {
+  return `${mode} ${append && append.t > 1 ? append.n * 10 + append.t : 0}\u0000${data}`;
+}
+
+/** A symbol drawn at one density: its size in dots and its dark dots as runs, row by row (row, first dot, length). */
+export interface MaxiCodeDots { width: number; height: number; runs: Int32Array }
+
+/** The symbol's dots at `dpmm`, kept by content and density: a reprinted symbol is drawn from its runs alone. */
+export function maxiCodeDots(mode: number, data: string, append: { n: number; t: number } | undefined, dpmm: number): MaxiCodeDots {
+  return cachedEncoding('maxicode-dots', `${dpmm} ${maxiCodeKey(mode, data, append)}`,
+    () => dotsOf(maxiCodeBitmap(encodeMaxiCode(mode, data, append), dpmm)), (dots) => dots.runs.byteLength + 64);
+}
+
+function dotsOf(bmp: { width: number; height: number; bits: Uint8Array }): MaxiCodeDots {
+  const runs: number[] = [];
+  for (let y = 0; y < bmp.height; y++) {
+    let x = 0;
+    while (x < bmp.width) {
+      if (!bmp.bits[y * bmp.width + x]) { x++; continue; }
+      let e = x + 1;
+      while (e < bmp.width && bmp.bits[y * bmp.width + e]) e++;
+      runs.push(y, x, e - x);
+      x = e;
+    }
+  }
+  return { width: bmp.width, height: bmp.height, runs: Int32Array.from(runs) };
 }
 
 function bwipMaxiCode(mode: number, data: string, append?: { n: number; t: number }): Set<number> {
@@ -123,19 +151,10 @@ export function drawMaxiCode(field: FieldOf<'BD'>, env: DrawEnv, canvas: Canvas)
   const data = byteString(field.data);
   if (!data) return;
   const append = { n: Math.min(symbolNumber, symbolCount), t: symbolCount };
-  const dark = tryEncode(env, field, '^BD', () => encodeMaxiCode(mode, data, append));
-  if (!dark) return;
-  const bmp = maxiCodeBitmap(dark, env.dpmm);
-  const frame = placeSymbol(field, bmp.width, bmp.height, 'N');
+  const dots = tryEncode(env, field, '^BD', () => maxiCodeDots(mode, data, append, env.dpmm));
+  if (!dots) return;
+  const frame = placeSymbol(field, dots.width, dots.height, 'N');
   const ink = barcodeInk(field);
-  for (let y = 0; y < bmp.height; y++) {
-    let x = 0;
-    while (x < bmp.width) {
-      if (!bmp.bits[y * bmp.width + x]) { x++; continue; }
-      let e = x + 1;
-      while (e < bmp.width && bmp.bits[y * bmp.width + e]) e++;
-      fillFrameRect(canvas, frame, x, y, e - x, 1, ink);
-      x = e;
-    }
-  }
+  const runs = dots.runs;
+  for (let i = 0; i < runs.length; i += 3) fillFrameRect(canvas, frame, runs[i + 1], runs[i], runs[i + 2], 1, ink);
 }
