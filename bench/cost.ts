@@ -1,42 +1,20 @@
 // What a label costs and where: CPU per render next to the zlib floor of the label's own PNG rows (zlib's run-length
 // deflate of the Up-filtered rows, what any zlib-based encoder pays), the phase split (interpret, layout, paint,
-// encode), and, given the dist/ of another build (`--baseline=DIR`), the same renders through it interleaved with
-// ours, label by label, so load changes hit both alike.
+// encode), and, given the dist/ of another build (`--baseline=DIR`), the same renders through it. Each build renders
+// in processes of its own (bench/cost-child.ts), ours and the baseline's taking turns, so load changes hit both alike.
 
-import { constants, deflateSync } from 'node:zlib';
-import { pathToFileURL } from 'node:url';
-import { join, resolve } from 'node:path';
-import type { RenderRequest } from '../renderer/api.js';
-import { encodePng } from '../renderer/encoders/png.js';
-import { greyRows } from '../renderer/encoders/png-rows.js';
-import { openDocument } from '../renderer/layout/document.js';
-import { paintRows } from '../renderer/raster/paint.js';
-import { settle } from '../renderer/raster/row-order.js';
-import { render } from '../renderer/render.js';
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CostSamples } from './cost-child.js';
 import type { BenchLabel } from './labels.js';
 import { median } from './stats.js';
 
-type RenderFn = (zpl: Uint8Array, req: RenderRequest) => Promise<{ body: Uint8Array }>;
+/** Processes per build, taking turns with the other build's. */
+const PASSES = 3;
 
-/** Renders of every label, by each build, before any is measured. */
-const WARM_UP_PASSES = 30;
-
-export const UPS_4X6: Omit<RenderRequest, 'index'> & { index: number } = { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0 };
-
-/** CPU ms of one call (process CPU time: user + system). */
-function cpuOf(f: () => void): number {
-  const t = process.cpuUsage();
-  f();
-  const u = process.cpuUsage(t);
-  return (u.user + u.system) / 1000;
-}
-
-async function cpuOfAsync(f: () => Promise<unknown>): Promise<number> {
-  const t = process.cpuUsage();
-  await f();
-  const u = process.cpuUsage(t);
-  return (u.user + u.system) / 1000;
-}
+/** This build's dist/ (this file is dist/bench/cost.js). */
+const OUR_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface LabelCost {
   id: string;
@@ -50,45 +28,40 @@ export interface LabelCost {
   baselineBytes?: number;
 }
 
-/** Loads `render` from another build's dist/ (its renderer/render.js). */
-export async function loadBaseline(dir: string): Promise<RenderFn> {
-  const mod = await import(pathToFileURL(join(resolve(dir), 'renderer', 'render.js')).href) as { render: RenderFn };
-  return mod.render;
+/** One process measuring the build in `dist` (see cost-child.ts). */
+function measure(dist: string, rounds: number, phases: boolean): Promise<CostSamples[]> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [join(OUR_DIST, 'bench', 'cost-child.js'), dist, String(rounds), ...(phases ? ['--phases'] : [])],
+      { stdio: ['ignore', 'pipe', 'inherit'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      if (code !== 0) { fail(new Error(`cost-child for ${dist} exited with ${code}`)); return; }
+      done(JSON.parse(Buffer.concat(chunks).toString('utf8')) as CostSamples[]);
+    });
+  });
 }
 
-/** The cost of each label at 4x6 in, 8 dpmm, 8-bit PNG: `rounds` renders each, interleaved with the baseline's. */
-export async function benchCost(labels: readonly BenchLabel[], rounds: number, baseline?: RenderFn): Promise<LabelCost[]> {
-  const req = UPS_4X6;
-  const out: LabelCost[] = [];
-  // Warm-up over every label first, both builds: a server renders thousands of labels, so the figures are the
-  // steady state, not V8 compiling the code paths the first labels happen to reach.
-  for (let pass = 0; pass < WARM_UP_PASSES; pass++) {
-    for (const label of labels) { await render(label.zpl, req); await baseline?.(label.zpl, req); }
+/**
+ * The cost of each label at 4x6 in, 8 dpmm, 8-bit PNG: PASSES processes of ours (with the phases) and, given another
+ * build's dist/, as many of it, alternating; `rounds` renders of each label in each, medians over all of them.
+ */
+export async function benchCost(labels: readonly BenchLabel[], rounds: number, baselineDist?: string): Promise<LabelCost[]> {
+  const ours: CostSamples[][] = [], theirs: CostSamples[][] = [];
+  for (let pass = 0; pass < PASSES; pass++) {
+    ours.push(await measure(OUR_DIST, rounds, true));
+    if (baselineDist) theirs.push(await measure(resolve(baselineDist), rounds, false));
   }
-  for (const label of labels) {
-    const ours: number[] = [], theirs: number[] = [], floor: number[] = [];
-    const phases = { interpret: [] as number[], layout: [] as number[], paint: [] as number[], encode: [] as number[] };
-    let bytes = 0, baselineBytes = 0;
-    for (let i = 0; i < 3; i++) { await render(label.zpl, req); await baseline?.(label.zpl, req); } // warm-up
-    for (let round = 0; round < rounds; round++) {
-      ours.push(await cpuOfAsync(async () => { bytes = (await render(label.zpl, req)).body.length; }));
-      if (baseline) theirs.push(await cpuOfAsync(async () => { baselineBytes = (await baseline(label.zpl, req)).body.length; }));
-      // The phases one by one, as render() runs them.
-      let doc: ReturnType<typeof openDocument> | undefined;
-      phases.interpret.push(cpuOf(() => { doc = openDocument(label.zpl, { ...req, output: 'raster' }); }));
-      let list: ReturnType<ReturnType<typeof openDocument>['label']> | undefined;
-      phases.layout.push(cpuOf(() => { list = doc!.label(0); }));
-      let painted: ReturnType<typeof paintRows> | undefined;
-      phases.paint.push(cpuOf(() => { painted = paintRows(list!); }));
-      phases.encode.push(cpuOf(() => encodePng(painted!.raster, false, painted!.order)));
-      const rows = Buffer.from(greyRows(settle(painted!.raster, painted!.order)));
-      floor.push(cpuOf(() => deflateSync(rows, { strategy: constants.Z_RLE })));
-    }
-    out.push({
-      id: label.id, renderMs: median(ours), floorMs: median(floor), bytes,
-      phases: { interpret: median(phases.interpret), layout: median(phases.layout), paint: median(phases.paint), encode: median(phases.encode) },
-      ...(baseline && { baselineMs: median(theirs), baselineBytes }),
-    });
-  }
-  return out;
+  const pooled = (runs: CostSamples[][], id: string, pick: (s: CostSamples) => number[]): number[] =>
+    runs.flatMap((run) => pick(run.find((s) => s.id === id)!));
+  return labels.map((label) => {
+    const own = (pick: (s: CostSamples) => number[]): number => median(pooled(ours, label.id, pick));
+    const base = theirs[0]?.find((s) => s.id === label.id);
+    return {
+      id: label.id, renderMs: own((s) => s.renderMs), floorMs: own((s) => s.floorMs!), bytes: ours[0]!.find((s) => s.id === label.id)!.bytes,
+      phases: { interpret: own((s) => s.phases!.interpret), layout: own((s) => s.phases!.layout), paint: own((s) => s.phases!.paint), encode: own((s) => s.phases!.encode) },
+      ...(base && { baselineMs: median(pooled(theirs, label.id, (s) => s.renderMs)), baselineBytes: base.bytes }),
+    };
+  });
 }

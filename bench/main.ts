@@ -6,7 +6,7 @@
 import { cpus, loadavg, platform, arch } from 'node:os';
 import type { Dpmm } from '../renderer/api.js';
 import { join, resolve } from 'node:path';
-import { benchCost, loadBaseline, type LabelCost } from './cost.js';
+import { benchCost, type LabelCost } from './cost.js';
 import { benchHttp, type HttpRun } from './http.js';
 import { benchInProcess, DENSITIES, FORMATS, type Figures } from './in-process.js';
 import { loadLabels } from './labels.js';
@@ -69,8 +69,7 @@ async function main(): Promise<void> {
 
   let cost: LabelCost[] = [];
   if (args.only.has('cost')) {
-    const baseline = args.baseline ? await loadBaseline(args.baseline) : undefined;
-    cost = await benchCost(labels, args.costRounds, baseline);
+    cost = await benchCost(labels, args.costRounds, args.baseline);
     printCost(cost, args.baseline, extraRows, check);
   }
 
