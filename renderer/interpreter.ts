@@ -265,6 +265,13 @@ export class Interpreter implements CommandContext {
   }
 }
 
+/** The optional parts of a draft finishField copies one by one, and those it completes or drops. */
+type CopiedParts = 'payload' | 'graphic' | 'object' | 'data' | 'dataAt' | 'block' | 'textBlock' | 'direction' | 'fieldNumber' | 'serial' | 'continues';
+type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
+/** A part added to FieldDraft fails to compile here until finishField copies it (or says why not). */
+const everyPartCopied: [Exclude<OptionalKeys<FieldDraft>, CopiedParts | 'command' | 'font' | 'hexIndicator'>] extends [never] ? true : false = true;
+void everyPartCopied;
+
 /** A field no command made anything else: text. */
 const TEXT = { kind: 'text', args: {} } as const;
 

@@ -80,7 +80,7 @@ export interface FieldBase {
   textBlock?: TextBlock;
   /** ^FP: H horizontal, V vertical, R reverse; with the extra inter-character gap. */
   direction?: { mode: 'H' | 'V' | 'R'; gap: number };
-  barcode: BarcodeDefaults;
+  barcode: Readonly<BarcodeDefaults>;
   /** ^FW orientation in force (barcodes and graphics whose own orientation parameter is omitted use it). */
   defaultOrientation: Orientation;
   /** ^FN number when the field is a variable of a stored format. */

@@ -13,7 +13,8 @@ export interface PrinterState {
   defaultFont: { name: string; height: number; width: number };
   orientation: Orientation;
   justification: number;
-  barcode: BarcodeDefaults;
+  /** Replaced by ^BY, never changed in place: every field shares the defaults in force when it was finished. */
+  barcode: Readonly<BarcodeDefaults>;
   charset: number;
   home: { x: number; y: number };
   shiftLeft: number;
