@@ -37,10 +37,22 @@ function refuse(why: string): PlainHttpError {
   return new PlainHttpError(400, `Request path ${why}; it must stay below the legacy API base`);
 }
 
+/**
+ * An origin-form path with nothing to normalise (no percent-encoding, backslash, empty or dot segment): what
+ * nearly every request has, and it is returned as it is without splitting it into segments.
+ */
+function isPlainTarget(url: string): boolean {
+  if (url.charCodeAt(0) !== 0x2f) return false;
+  const queryAt = url.indexOf('?');
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  return !path.includes('%') && !path.includes('\\') && !path.includes('//') && !path.includes('/.');
+}
+
 export type NormalisedTarget = { url: string } | { refusal: PlainHttpError };
 
 /** The target below the mount point, normalised (see the head of this file). */
 export function normaliseTarget(url: string, lenient: boolean): NormalisedTarget {
+  if (isPlainTarget(url)) return { url };
   const origin = url.replace(ABSOLUTE_FORM, '');
   const target = origin === '' || origin.startsWith('?') ? `/${origin}` : origin;
   if (!target.startsWith('/')) return { refusal: refuse('is not in origin form (/path)') };

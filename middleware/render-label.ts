@@ -6,7 +6,6 @@ import type { ServerResponse } from 'node:http';
 import type { RenderPlan, RenderResult } from '../renderer/index.js';
 import { renderTiming } from './events/access-events.js';
 import type { Emit } from './events/service-events.js';
-import { setHeaders } from './http.js';
 import type { StoredKey } from './keys/key-record.js';
 import type { LabelRequest } from './label-request.js';
 import { PageAccount, PagesExceededError } from './rate-limits.js';
@@ -104,15 +103,17 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
   return { kind: 'rendered', result };
 }
 
+const DISPOSITION: Readonly<Record<LabelRequest['format'], string>> = {
+  png: 'inline; filename="label.png"', pdf: 'inline; filename="label.pdf"',
+};
+
 export function sendLabel(res: ServerResponse, label: LabelRequest, result: RenderResult): void {
   res.statusCode = 200;
-  setHeaders(res, {
-    'Content-Type': result.contentType,
-    'Content-Length': String(result.body.byteLength),
-    'X-Total-Count': String(result.totalCount),
-    'Content-Disposition': `inline; filename="label.${label.format}"`,
-    [RENDERER_HEADER]: 'local',
-  });
+  res.setHeader('Content-Type', result.contentType);
+  res.setHeader('Content-Length', String(result.body.byteLength));
+  res.setHeader('X-Total-Count', String(result.totalCount));
+  res.setHeader('Content-Disposition', DISPOSITION[label.format]);
+  res.setHeader(RENDERER_HEADER, 'local');
   if (label.linter && result.warnings.length > 0) res.setHeader('X-Warnings', formatWarnings(result.warnings));
   res.end(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
 }

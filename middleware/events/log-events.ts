@@ -10,6 +10,8 @@ export interface EventLogger {
   info(fields: object, message?: string): void;
   warn(fields: object, message?: string): void;
   error(fields: object, message?: string): void;
+  /** pino's: whether lines of `level` are written (assumed when absent). */
+  isLevelEnabled?(level: string): boolean;
 }
 
 export const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -156,9 +158,13 @@ function omitType<T extends { type: string }>(event: T): Omit<T, 'type'> {
 /** Writes every event worth a line to `logger`; returns the unsubscribe function. */
 export function logEvents(events: EventSink, logger: EventLogger): () => void {
   const counts = tallies();
+  // pino says which levels it writes; a line it would drop (the debug render line, say) is not capped for it.
+  const writes = (level: Level): boolean => logger.isLevelEnabled?.(level) ?? true;
   return events.subscribe((event) => {
     const line = logLine(event, counts);
-    if (line) logger[line.level === 'fatal' ? 'error' : line.level === 'trace' ? 'debug' : line.level](cappedFields(line.fields), line.message);
+    if (!line) return;
+    const level = line.level === 'fatal' ? 'error' : line.level === 'trace' ? 'debug' : line.level;
+    if (writes(level)) logger[level](cappedFields(line.fields), line.message);
   });
 }
 
@@ -169,9 +175,12 @@ function capped(text: string): string {
   return text.length <= MAX_LOG_TEXT ? text : `${text.slice(0, MAX_LOG_TEXT)}... (${text.length - MAX_LOG_TEXT} more characters)`;
 }
 
-function cappedFields(fields: object): object {
+function cappedFields(fields: Record<string, unknown>): object {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(fields)) out[name] = typeof value === 'string' ? capped(value) : value;
+  for (const name in fields) {
+    const value = fields[name];
+    out[name] = typeof value === 'string' ? capped(value) : value;
+  }
   return out;
 }
 
