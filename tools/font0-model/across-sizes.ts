@@ -1,7 +1,8 @@
 // One refinement per glyph for every size at once: a glyph the fit set shows at two heights or more gets a stem
 // weight and offset (units of the height) added to its entry in every band: its four ink edges moved, searched over
 // all its cases together. A per-band offset is where one size's pixel grid fell; one that holds at 20, 30, 50 and
-// 80 dots is where the legacy font's edges are (h20_dot's top edge sits 1/64 dot above ours, h50_dot's does not).
+// 80 dots is where the legacy font's edges are (for - and = it made h30_minus, h80_minus, h30_eq and h50_eq
+// pixel-identical; for . no move holds at every size).
 
 import type { Font0Band, GlyphModel } from '../../renderer/fonts/font0-model.js';
 import type { GlyphCase } from './cases.js';
