@@ -117,7 +117,7 @@ export function font0Baseline(h: number): number {
 }
 
 /** The model of `cp` at height `h` (font0-model.ts): its band's entry, else the band's fallback; null past every band. */
-function glyphModel(cp: number, h: number, model: readonly Font0Band[]): GlyphModel | null {
+export function glyphModel(cp: number, h: number, model: readonly Font0Band[]): GlyphModel | null {
   const band = model.find((b) => h <= b.maxHeight);
   return band ? band.glyphs[cp] ?? band.fallback : null;
 }

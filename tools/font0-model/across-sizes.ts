@@ -7,7 +7,8 @@
 import type { Font0Band, GlyphModel } from '../../renderer/fonts/font0-model.js';
 import type { GlyphCase } from './cases.js';
 import { better } from './score.js';
-import { r4, total, type CandidateOf, type Units } from './search.js';
+import { glyphModel } from '../../renderer/fonts/font0.js';
+import { asModel, modelUnits, r4, total, type CandidateOf, type Units } from './search.js';
 
 /**
  * Each ink edge moves on its own (left, right, top, bottom), in steps of two of the table's units (so the weight and
@@ -32,9 +33,6 @@ export interface SharedFit {
   after: ReturnType<typeof total>;
 }
 
-const modelUnits = (m: GlyphModel): Units => ({ wx: m[0], wy: m[1], dx: m[2], dy: m[3], adv: m[4] ?? 0 });
-const bandOf = (bands: readonly Font0Band[], h: number): Font0Band | undefined => bands.find((b) => h <= b.maxHeight);
-
 const plus = (a: Units, d: Units): Units => ({ wx: r4(a.wx + d.wx), wy: r4(a.wy + d.wy), dx: r4(a.dx + d.dx), dy: r4(a.dy + d.dy), adv: a.adv });
 
 /**
@@ -49,10 +47,8 @@ export function fitAcrossSizes(bands: readonly Font0Band[], cases: readonly Glyp
   for (const [cp, cs] of [...byCp].sort((a, b) => a[0] - b[0])) {
     const heights = [...new Set(cs.map((c) => c.h))].sort((a, b) => a - b);
     if (heights.length < 2) continue;
-    const own = (c: GlyphCase): Units => {
-      const band = bandOf(bands, c.h)!;
-      return modelUnits(band.glyphs[cp] ?? band.fallback);
-    };
+    // The glyph's entry at the case's size, as the renderer looks it up.
+    const own = (c: GlyphCase): Units => modelUnits(glyphModel(cp, c.h, bands)!);
     const shared: CandidateOf = (c, d) => candidate(c, plus(own(c), d));
     const none: Edges = { left: 0, right: 0, top: 0, bottom: 0 };
     const before = total(cs, asUnits(none), shared);
@@ -81,9 +77,7 @@ export function withShared(bands: readonly Font0Band[], fits: readonly SharedFit
     const glyphs: Record<number, GlyphModel> = { ...band.glyphs };
     for (const f of fits) {
       if (!f.delta.wx && !f.delta.wy && !f.delta.dx && !f.delta.dy) continue;
-      const u = plus(modelUnits(band.glyphs[f.cp] ?? band.fallback), f.delta);
-      const adv = band.glyphs[f.cp]?.[4];
-      glyphs[f.cp] = adv ? [u.wx, u.wy, u.dx, u.dy, adv] : [u.wx, u.wy, u.dx, u.dy];
+      glyphs[f.cp] = asModel(plus(modelUnits(band.glyphs[f.cp] ?? band.fallback), f.delta));
     }
     return { ...band, glyphs };
   });

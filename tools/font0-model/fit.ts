@@ -14,11 +14,11 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { glyphAdvance } from '../../renderer/fonts/font0.js';
 import { font0Metrics } from '../../renderer/fonts/font0-metrics.js';
-import { font0Model, type Font0Band, type GlyphModel } from '../../renderer/fonts/font0-model.js';
+import { font0Model, type Font0Band } from '../../renderer/fonts/font0-model.js';
 import { fitAcrossSizes, withShared, type SharedFit } from './across-sizes.js';
 import { glyphCases, type GlyphCase } from './cases.js';
 import { scoreCandidate, type Candidate } from './score.js';
-import { ALL_PARAMS, r4, search as searchUnits, total as totalUnits, ZERO, type Param, type Units } from './search.js';
+import { ALL_PARAMS, asModel, modelUnits, r4, search as searchUnits, total as totalUnits, ZERO, type Param, type Units } from './search.js';
 
 const search = (cases: readonly GlyphCase[], params: readonly Param[], start: Units, rounds = 4) =>
   searchUnits(cases, params, start, candidate, meanHeight(cases), rounds);
@@ -35,8 +35,6 @@ function candidate(c: GlyphCase, u: Units): Candidate {
 
 /** Font 0 models are in units of the height: one unit is the cases' mean height in dots. */
 const meanHeight = (cases: readonly GlyphCase[]): number => cases.reduce((s, c) => s + c.h, 0) / cases.length;
-
-const asModel = (u: Units): GlyphModel => (u.adv ? [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy), r4(u.adv)] : [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy)]);
 
 /** Fewer cases than this and a band has no rule of its own (weights 0 for glyphs it has no case of): a dozen glyphs
  * at one size fitted a rule that lowered real labels at that size (text_ft_b at 28 dots). */
@@ -176,8 +174,7 @@ async function main(): Promise<void> {
   console.log(`\nheld-out glyph cases (${held.length}), strict F1 without -> with the fitted table:`);
   for (const c of held) {
     const band = bands.find((b) => c.h <= b.maxHeight)!;
-    const m = band.glyphs[c.cp] ?? band.fallback;
-    const u: Units = { wx: m[0], wy: m[1], dx: m[2], dy: m[3], adv: m[4] ?? 0 };
+    const u = modelUnits(band.glyphs[c.cp] ?? band.fallback);
     const before = scoreCandidate(c, candidate(c, ZERO)), after = scoreCandidate(c, candidate(c, u));
     gain += after.strictF1 - before.strictF1;
     console.log(`  ${c.id.split('/').pop()!.padEnd(28)} ${f4(before.strictF1)} -> ${f4(after.strictF1)}${band.glyphs[c.cp] ? '' : '  (fallback)'}`);

@@ -2,6 +2,7 @@
 // (or of a band), never lowering any case's 1-px F1 below the unadjusted glyph's.
 
 import { better, scoreCandidate, type Candidate, type Fit } from './score.js';
+import type { GlyphModel } from '../../renderer/fonts/font0-model.js';
 import type { GlyphCase } from './cases.js';
 
 export type Param = 'wx' | 'wy' | 'dx' | 'dy' | 'adv';
@@ -22,6 +23,10 @@ export const ZERO: Units = { wx: 0, wy: 0, dx: 0, dy: 0, adv: 0 };
 
 /** Four decimals: the tables' precision (0.005 dots at 50 dots of font 0). */
 export const r4 = (n: number): number => Math.round(n * 1e4) / 1e4;
+
+/** A font 0 table entry as units, and back (four decimals; the advance only where it changes the box's). */
+export const modelUnits = (m: GlyphModel): Units => ({ wx: m[0], wy: m[1], dx: m[2], dy: m[3], adv: m[4] ?? 0 });
+export const asModel = (u: Units): GlyphModel => (u.adv ? [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy), r4(u.adv)] : [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy)]);
 
 /** How a model turns its units into a candidate for one case. */
 export type CandidateOf = (c: GlyphCase, u: Units) => Candidate;
