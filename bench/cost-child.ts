@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderRequest } from '../renderer/api.js';
 import { loadLabels } from './labels.js';
+import { timed } from './stats.js';
 
 type RenderFn = (zpl: Uint8Array, req: RenderRequest) => Promise<{ body: Uint8Array }>;
 
@@ -31,13 +32,6 @@ export interface CostSamples {
 function cpuOf(f: () => void): number {
   const t = process.cpuUsage();
   f();
-  const u = process.cpuUsage(t);
-  return (u.user + u.system) / 1000;
-}
-
-async function cpuOfAsync(f: () => Promise<unknown>): Promise<number> {
-  const t = process.cpuUsage();
-  await f();
   const u = process.cpuUsage(t);
   return (u.user + u.system) / 1000;
 }
@@ -83,7 +77,9 @@ async function main(): Promise<void> {
     if (phasesOf) { s.phases = { interpret: [], layout: [], paint: [], encode: [] }; s.floorMs = []; }
     for (let i = 0; i < 3; i++) await render(label.zpl, REQUEST); // this label's own paths, warm
     for (let round = 0; round < rounds; round++) {
-      s.renderMs.push(await cpuOfAsync(async () => { s.bytes = (await render(label.zpl, REQUEST)).body.length; }));
+      const { value, cpuMs } = await timed(() => render(label.zpl, REQUEST));
+      s.renderMs.push(cpuMs);
+      s.bytes = value.body.length;
     }
     // The phases after the whole renders, so that a baseline's process (whole renders only) measures the same way.
     for (let round = 0; phasesOf && round < rounds; round++) {
