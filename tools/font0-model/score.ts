@@ -4,6 +4,7 @@
 import { adjustOutline, type GlyphAdjustment } from '../../renderer/fonts/embolden.js';
 import { coverageMask } from '../../renderer/raster/fill-path.js';
 import { Raster } from '../../renderer/raster/raster.js';
+import type { PlacedOutline } from '../../renderer/fonts/place.js';
 import type { GlyphCase } from './cases.js';
 
 export interface Candidate extends GlyphAdjustment {
@@ -25,16 +26,18 @@ export interface Fit {
 /** Scores a candidate over the rows and columns the glyph's copies can reach, and every reference pixel there. */
 export function scoreCandidate(c: GlyphCase, cand: Candidate): Fit {
   const base = c.place();
+  return scoreOutline(c, base && adjustOutline(base, cand), cand.advance);
+}
+
+/** Scores an outline placed for the case, its copies `advance` dots apart (pens rounded as the layout rounds them). */
+export function scoreOutline(c: GlyphCase, outline: PlacedOutline | null, advance: number): Fit {
   const { width, height, grey } = c.reference;
   const margin = Math.ceil(c.h * 0.2) + 4;
   const rx0 = Math.max(0, c.x0 - margin), ry0 = Math.max(0, c.y - 2 * c.h);
-  const rx1 = Math.min(width, c.x0 + Math.ceil(cand.advance * c.copies) + c.h + margin), ry1 = Math.min(height, c.y + c.h);
+  const rx1 = Math.min(width, c.x0 + Math.ceil(advance * c.copies) + c.h + margin), ry1 = Math.min(height, c.y + c.h);
   const r = new Raster(rx1 - rx0, ry1 - ry0);
-  if (base) {
-    const o = adjustOutline(base, cand);
-    const m = coverageMask(o.polygons, undefined, 'glyph');
-    if (m) for (let i = 0; i < c.copies; i++) r.blitCoverage(m.cov, m.w, m.h, c.x0 + Math.round(i * cand.advance) + m.x - rx0, c.y + m.y - ry0);
-  }
+  const m = outline && coverageMask(outline.polygons, undefined, 'glyph');
+  if (m) for (let i = 0; i < c.copies; i++) r.blitCoverage(m.cov, m.w, m.h, c.x0 + Math.round(i * advance) + m.x - rx0, c.y + m.y - ry0);
   const rw = rx1 - rx0, rh = ry1 - ry0;
   const refMask = new Uint8Array(rw * rh), gotMask = new Uint8Array(rw * rh);
   let both = 0, refInk = 0, gotInk = 0, greyError = 0;
