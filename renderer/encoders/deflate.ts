@@ -21,6 +21,8 @@ const ADLER_MAX_RUN = 2 ** 16;
 /** A copy of the byte before (a run) as a token: distance 1 << 9 | length; tokens below FAST_TOKENS are literals or runs. */
 const RUN_TOKEN = 1 << 9;
 const FAST_TOKENS = RUN_TOKEN + MAX_MATCH + 1;
+/** Typed arrays use the machine's byte order; the stream's bytes are the 16-bit units' little-endian bytes. */
+const BIG_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 0;
 /** The largest distance deflate can point back. */
 export const MAX_DISTANCE = 32768;
 
@@ -84,6 +86,8 @@ export class RunDeflater {
   // The writer's tables (see #writeTokens).
   readonly #fastTable = new Uint32Array(FAST_TOKENS);
   readonly #matchTable = new Uint32Array(MAX_MATCH + 1);
+  /** The block's bits, written 16 at a time (then copied into the PNG). */
+  #units = new Uint16Array(1 << 14);
   #headerCount = 0;
   #hlit = 0;
   #hdist = 0;
@@ -111,9 +115,10 @@ export class RunDeflater {
     this.#tokens = grown;
   }
 
-  /** Lets go of a token buffer above `keepTokens` entries (call when the stream is written). */
+  /** Lets go of a token buffer (or output buffer) above `keepTokens` entries (call when the stream is written). */
   trim(keepTokens: number): void {
     if (this.#tokens.length > keepTokens) this.#tokens = new Uint32Array(1 << 14);
+    if (this.#units.length > keepTokens) this.#units = new Uint16Array(1 << 14);
   }
 
   /** `n` (>= 1) bytes of value `v`: one literal, then copies of the byte before (short tails as literals). */
@@ -230,7 +235,9 @@ export class RunDeflater {
   write(out: Uint8Array, at: number): number {
     out[at++] = 0x78; // deflate, 32 KiB window
     out[at++] = 0x01; // no dictionary, fastest; (0x7801 % 31) === 0
-    const w = new BitWriter(out, at);
+    const units = (this.#bits >> 4) + 2;
+    if (this.#units.length < units) this.#units = new Uint16Array(Math.max(units, this.#units.length * 2));
+    const w = new BitWriter(this.#units);
     w.put(1, 1); // final block
     w.put(2, 2); // dynamic Huffman
     w.put(this.#hlit - 257, 5);
@@ -244,7 +251,12 @@ export class RunDeflater {
     }
     this.#writeTokens(w);
     w.put(this.#litCode[END_OF_BLOCK], this.#litLen[END_OF_BLOCK]);
-    let pos = w.flush();
+    const bytes = w.finish();
+    const written = new Uint8Array(this.#units.buffer, 0, (bytes + 1) & ~1);
+    if (BIG_ENDIAN) Buffer.from(written.buffer, 0, written.length).swap16();
+    out.set(written.subarray(0, bytes), at);
+    let pos = at + bytes;
+    if (BIG_ENDIAN) Buffer.from(written.buffer, 0, written.length).swap16(); // (the buffer is reused)
     this.#reduce();
     const adler = ((this.#b << 16) | this.#a) >>> 0;
     out[pos++] = adler >>> 24;
@@ -257,8 +269,9 @@ export class RunDeflater {
   /**
    * The hot loop: the writer's state in locals. Literals and runs (matches at distance 1) are one table of entries
    * (code | length << 16) indexed by the token itself, so the common case has no branch on the token's kind; a
-   * zero entry sends the token the long way (other distances, codes over 16 bits). Bytes go out once 16 bits have
-   * gathered.
+   * zero entry sends the token the long way (other distances, codes over 16 bits). The bits gathered are stored
+   * as a 16-bit unit after every token and the unit kept once full, without a branch: whether a token fills a unit
+   * is a coin toss the processor would mispredict.
    */
   #writeTokens(w: BitWriter): void {
     const fast = this.#fastTable, match = this.#matchTable;
@@ -272,6 +285,7 @@ export class RunDeflater {
       fast[RUN_TOKEN + len] = withDistance <= 16 ? (bits | ((d1 & 0xffff) << count)) | (withDistance << 16) : 0;
     }
     const out = w.out, t = this.#tokens, distCode = this.#distCode, distLen = this.#distLen;
+    // n < 16 between tokens, and a fast entry adds at most 16 bits: acc stays below 2^31.
     let pos = w.pos, acc = w.acc, n = w.n;
     for (let i = 0, end = this.#count; i < end; i++) {
       const tok = t[i];
@@ -279,31 +293,36 @@ export class RunDeflater {
       if (e !== 0) {
         acc |= (e & 0xffff) << n;
         n += e >>> 16;
-      } else {
-        const len = tok & 511, distance = tok >>> 9;
-        // Length code and extra bits (up to 20), then the distance code and its extra bits, 16 bits at a time.
-        const m = match[len], count = m >>> 20;
-        if (count > 16) {
-          acc |= (m & 0xffff) << n;
-          n += 16;
-          out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16;
-          acc |= ((m >>> 16) & 0xf) << n;
-          n += count - 16;
-        } else {
-          acc |= (m & 0xfffff) << n;
-          n += count;
-        }
-        if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
-        const dc = distance === 1 ? 0 : distanceCode(distance);
-        acc |= distCode[dc] << n;
-        n += distLen[dc];
-        if (DIST_EXTRA_BITS[dc] > 0) {
-          if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
-          acc |= (distance - DIST_BASE[dc]) << n;
-          n += DIST_EXTRA_BITS[dc];
-        }
+        out[pos] = acc;
+        const full = n >>> 4;
+        pos += full;
+        acc >>>= full << 4;
+        n -= full << 4;
+        continue;
       }
-      if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
+      const len = tok & 511, distance = tok >>> 9;
+      // Length code and extra bits (up to 20), then the distance code and its extra bits, 16 bits at a time.
+      const m = match[len], count = m >>> 20;
+      if (count > 16) {
+        acc |= (m & 0xffff) << n;
+        n += 16;
+        out[pos++] = acc; acc >>>= 16; n -= 16;
+        acc |= ((m >>> 16) & 0xf) << n;
+        n += count - 16;
+      } else {
+        acc |= (m & 0xfffff) << n;
+        n += count;
+      }
+      if (n >= 16) { out[pos++] = acc; acc >>>= 16; n -= 16; }
+      const dc = distance === 1 ? 0 : distanceCode(distance);
+      acc |= distCode[dc] << n;
+      n += distLen[dc];
+      if (DIST_EXTRA_BITS[dc] > 0) {
+        if (n >= 16) { out[pos++] = acc; acc >>>= 16; n -= 16; }
+        acc |= (distance - DIST_BASE[dc]) << n;
+        n += DIST_EXTRA_BITS[dc];
+      }
+      if (n >= 16) { out[pos++] = acc; acc >>>= 16; n -= 16; }
     }
     w.pos = pos;
     w.acc = acc;
@@ -314,23 +333,24 @@ export class RunDeflater {
   get bits(): number { return this.#bits; }
 }
 
-/** Bits into bytes, least significant first. */
+/** Bits into 16-bit units, least significant first (little-endian units are the deflate stream's bytes). */
 class BitWriter {
   acc = 0;
   n = 0;
-  constructor(readonly out: Uint8Array, public pos: number) {}
+  pos = 0;
+  constructor(readonly out: Uint16Array) {}
 
   /** Adds `len` (<= 16) bits of `value`. */
   put(value: number, len: number): void {
     this.acc |= value << this.n;
     this.n += len;
-    if (this.n >= 16) { this.out[this.pos++] = this.acc & 255; this.out[this.pos++] = (this.acc >>> 8) & 255; this.acc >>>= 16; this.n -= 16; }
+    if (this.n >= 16) { this.out[this.pos++] = this.acc; this.acc >>>= 16; this.n -= 16; }
   }
 
-  /** Pads to a whole byte; returns where the next byte goes. */
-  flush(): number {
-    while (this.n > 0) { this.out[this.pos++] = this.acc & 255; this.acc >>>= 8; this.n -= 8; }
-    this.n = 0;
-    return this.pos;
+  /** Stores the last bits; returns the stream's length in bytes (padded to a whole byte). */
+  finish(): number {
+    if (this.n === 0) return 2 * this.pos;
+    this.out[this.pos] = this.acc;
+    return 2 * this.pos + (this.n > 8 ? 2 : 1);
   }
 }
