@@ -21,6 +21,9 @@ const ADLER_MAX_RUN = 2 ** 16;
 /** A copy of the byte before (a run) as a token: distance 1 << 9 | length; tokens below FAST_TOKENS are literals or runs. */
 const RUN_TOKEN = 1 << 9;
 const FAST_TOKENS = RUN_TOKEN + MAX_MATCH + 1;
+/** Bytewise (a - b) mod 256 of two words without borrows crossing bytes: ((a | HIGH) - (b & LOW)) ^ ((a ^ ~b) & HIGH). */
+const HIGH_BITS = 0x80808080 | 0;
+const LOW_BITS = 0x7f7f7f7f;
 /** Typed arrays use the machine's byte order; the stream's bytes are the 16-bit units' little-endian bytes. */
 const BIG_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 0;
 /** The largest distance deflate can point back. */
@@ -139,6 +142,124 @@ export class RunDeflater {
     this.#a = a;
     this.#b += a;
     if (a >= ADLER_A_LIMIT || this.#b >= ADLER_B_LIMIT) this.#reduce();
+  }
+
+  /**
+   * One row: the byte `first` (its filter type), then `length` bytes, the bytewise differences (above - below) mod 256
+   * of words [w0, w1) of two rows of words (`above` from word `aboveAt`, `below` from `belowAt`) and zeros outside
+   * them. `reversed` reads the words last first and each word's bytes swapped (then `length` is a multiple of 4);
+   * otherwise the last word may hold bytes past `length`, which are left out.
+   *
+   * The hot path of a label: the stream's state is in locals, a word of the byte the run repeats (mostly zeros)
+   * extends it at once, and runs are sent without a call. A row of under ADLER_MAX_RUN bytes moves the Adler-32
+   * sums by less than their slack (from a < 2^24, b < 2^44: a < 2^25, b < 2^44 + 2^41), so they are reduced once a row.
+   */
+  differenceRow(first: number, length: number, above: Int32Array, aboveAt: number, below: Int32Array, belowAt: number,
+    w0: number, w1: number, reversed: boolean): void {
+    this.reserve(length + 1);
+    const allWords = (length + 3) >> 2;
+    // Bytes of a last word that runs past the row: sent on their own after the loop.
+    const partial = w1 === allWords && (length & 3) !== 0 ? length & 3 : 0;
+    const loopEnd = partial > 0 ? w1 - 1 : w1;
+    const lead = (reversed ? allWords - w1 : w0) << 2;
+    if (length >= ADLER_MAX_RUN) { this.#longDifferenceRow(first, length, above, aboveAt, below, belowAt, w0, w1, reversed); return; }
+    const t = this.#tokens, lit = this.#litFreq, dist = this.#distFreq;
+    let c = this.#count, a = this.#a, b = this.#b;
+    let v = first, n = 1, vv = Math.imul(v, 0x01010101);
+    if (lead > 0) {
+      t[c++] = v; lit[v]++; a += v; b += a;
+      v = 0; n = lead; vv = 0;
+    }
+    const step = reversed ? -1 : 1;
+    let i = reversed ? w1 - 1 : w0;
+    for (let left = loopEnd - w0; left > 0; left--, i += step) {
+      if (v === 0) { // equal words (zeros) in a tight loop
+        let same = 0;
+        while (same < left && above[aboveAt + i] === below[belowAt + i]) { same++; i += step; }
+        if (same > 0) {
+          n += same << 2;
+          left -= same;
+          if (left === 0) break;
+        }
+      }
+      const x = above[aboveAt + i], y = below[belowAt + i];
+      let word = (((x | HIGH_BITS) - (y & LOW_BITS)) | 0) ^ ((x ^ ~y) & HIGH_BITS);
+      if (word === vv) { n += 4; continue; }
+      if (reversed) word = ((word & 0xff) << 24) | ((word & 0xff00) << 8) | ((word >>> 8) & 0xff00) | (word >>> 24);
+      // Which bytes differ from the byte before them (bit k for byte k): the first ends the run carried in, the
+      // bytes from it to the last one before the word's final run are literals (runs inside a word are under 4
+      // bytes, which `run` sends as literals too), and the final run is carried out. No branch per byte.
+      const e = word ^ ((word << 8) | v);
+      const ne = (((e & 0x7f7f7f7f) + 0x7f7f7f7f) | e) & HIGH_BITS;
+      const starts = ((ne >>> 7) | (ne >>> 14) | (ne >>> 21) | (ne >>> 28)) & 15;
+      const lead = 31 - Math.clz32(starts & -starts), last = 31 - Math.clz32(starts);
+      n += lead;
+      t[c++] = v; lit[v]++;
+      if (n === 1) { a += v; b += a; } else {
+        if (n <= MIN_MATCH) for (let m = n - 1; m > 0; m--) { t[c++] = v; lit[v]++; }
+        else {
+          for (let m = n - 1; m > 0;) {
+            const len = m > MAX_MATCH ? (m - MAX_MATCH < MIN_MATCH ? m - MIN_MATCH : MAX_MATCH) : m;
+            t[c++] = RUN_TOKEN | len;
+            lit[LENGTH_SYMBOL[len]]++;
+            dist[0]++;
+            m -= len;
+          }
+        }
+        b += n * a + v * ((n * (n + 1)) / 2);
+        a += n * v;
+      }
+      // Bytes lead .. last - 1 (0 to 3 of them) as literals: all three written, `count` of them kept.
+      const count = last - lead, rest = word >>> (lead << 3);
+      const q0 = rest & 255, q1 = (rest >>> 8) & 255, q2 = (rest >>> 16) & 255;
+      const in1 = (1 - count) >>> 31, in2 = (2 - count) >>> 31; // 1 when count > 1, > 2
+      t[c] = q0; t[c + 1] = q1; t[c + 2] = q2;
+      c += count;
+      lit[q0] += (-count) >>> 31; lit[q1] += in1; lit[q2] += in2;
+      b += count * a + q0 * count + in1 * q1 * (count - 1) + in2 * q2 * (count - 2);
+      a += ((-count) >>> 31) * q0 + in1 * q1 + in2 * q2;
+      v = word >>> 24; n = 4 - last;
+      vv = Math.imul(v, 0x01010101);
+    }
+    if (a >= ADLER_A_LIMIT || b >= ADLER_B_LIMIT) { a %= ADLER_MOD; b %= ADLER_MOD; }
+    this.#count = c; this.#a = a; this.#b = b;
+    if (partial > 0) {
+      const x = above[aboveAt + i], y = below[belowAt + i];
+      let word = (((x | HIGH_BITS) - (y & LOW_BITS)) | 0) ^ ((x ^ ~y) & HIGH_BITS);
+      for (let k = 0; k < partial; k++, word >>>= 8) {
+        const z = word & 255;
+        if (z === v) n++;
+        else { this.run(v, n); v = z; n = 1; }
+      }
+    }
+    const trail = length - Math.min(length, lead + ((w1 - w0) << 2));
+    if (trail > 0) {
+      if (v === 0) n += trail;
+      else { this.run(v, n); v = 0; n = trail; }
+    }
+    this.run(v, n);
+  }
+
+  /** `differenceRow` for rows too long for its Adler-32 shortcut: a byte at a time, a run at a time. */
+  #longDifferenceRow(first: number, length: number, above: Int32Array, aboveAt: number, below: Int32Array, belowAt: number,
+    w0: number, w1: number, reversed: boolean): void {
+    const allWords = (length + 3) >> 2;
+    let v = first, n = 1;
+    for (let r = 0; r < allWords; r++) {
+      const i = reversed ? allWords - 1 - r : r;
+      let word = 0;
+      if (i >= w0 && i < w1) {
+        const x = above[aboveAt + i], y = below[belowAt + i];
+        word = (((x | HIGH_BITS) - (y & LOW_BITS)) | 0) ^ ((x ^ ~y) & HIGH_BITS);
+        if (reversed) word = ((word & 0xff) << 24) | ((word & 0xff00) << 8) | ((word >>> 8) & 0xff00) | (word >>> 24);
+      }
+      for (let k = 0; k < 4 && 4 * r + k < length; k++, word >>>= 8) {
+        const z = word & 255;
+        if (z === v) n++;
+        else { this.run(v, n); v = z; n = 1; }
+      }
+    }
+    this.run(v, n);
   }
 
   /** `n` (>= 3) bytes copied from `distance` back; the caller adds them to the checksum with `sum`. */
