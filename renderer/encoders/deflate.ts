@@ -21,6 +21,11 @@ const ADLER_MAX_RUN = 2 ** 16;
 /** A copy of the byte before (a run) as a token: distance 1 << 9 | length; tokens below FAST_TOKENS are literals or runs. */
 const RUN_TOKEN = 1 << 9;
 const FAST_TOKENS = RUN_TOKEN + MAX_MATCH + 1;
+/** Bytewise (a - b) mod 256 of two words without borrows crossing bytes: ((a | HIGH) - (b & LOW)) ^ ((a ^ ~b) & HIGH). */
+const HIGH_BITS = 0x80808080 | 0;
+const LOW_BITS = 0x7f7f7f7f;
+/** Typed arrays use the machine's byte order; the stream's bytes are the 16-bit units' little-endian bytes. */
+const BIG_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 0;
 /** The largest distance deflate can point back. */
 export const MAX_DISTANCE = 32768;
 
@@ -84,6 +89,8 @@ export class RunDeflater {
   // The writer's tables (see #writeTokens).
   readonly #fastTable = new Uint32Array(FAST_TOKENS);
   readonly #matchTable = new Uint32Array(MAX_MATCH + 1);
+  /** The block's bits, written 16 at a time (then copied into the PNG). */
+  #units = new Uint16Array(1 << 14);
   #headerCount = 0;
   #hlit = 0;
   #hdist = 0;
@@ -111,9 +118,10 @@ export class RunDeflater {
     this.#tokens = grown;
   }
 
-  /** Lets go of a token buffer above `keepTokens` entries (call when the stream is written). */
+  /** Lets go of a token buffer (or output buffer) above `keepTokens` entries (call when the stream is written). */
   trim(keepTokens: number): void {
     if (this.#tokens.length > keepTokens) this.#tokens = new Uint32Array(1 << 14);
+    if (this.#units.length > keepTokens) this.#units = new Uint16Array(1 << 14);
   }
 
   /** `n` (>= 1) bytes of value `v`: one literal, then copies of the byte before (short tails as literals). */
@@ -134,6 +142,124 @@ export class RunDeflater {
     this.#a = a;
     this.#b += a;
     if (a >= ADLER_A_LIMIT || this.#b >= ADLER_B_LIMIT) this.#reduce();
+  }
+
+  /**
+   * One row: the byte `first` (its filter type), then `length` bytes, the bytewise differences (above - below) mod 256
+   * of words [w0, w1) of two rows of words (`above` from word `aboveAt`, `below` from `belowAt`) and zeros outside
+   * them. `reversed` reads the words last first and each word's bytes swapped (then `length` is a multiple of 4);
+   * otherwise the last word may hold bytes past `length`, which are left out.
+   *
+   * The hot path of a label: the stream's state is in locals, a word of the byte the run repeats (mostly zeros)
+   * extends it at once, and runs are sent without a call. A row of under ADLER_MAX_RUN bytes moves the Adler-32
+   * sums by less than their slack (from a < 2^24, b < 2^44: a < 2^25, b < 2^44 + 2^41), so they are reduced once a row.
+   */
+  differenceRow(first: number, length: number, above: Int32Array, aboveAt: number, below: Int32Array, belowAt: number,
+    w0: number, w1: number, reversed: boolean): void {
+    this.reserve(length + 1);
+    const allWords = (length + 3) >> 2;
+    // Bytes of a last word that runs past the row: sent on their own after the loop.
+    const partial = w1 === allWords && (length & 3) !== 0 ? length & 3 : 0;
+    const loopEnd = partial > 0 ? w1 - 1 : w1;
+    const lead = (reversed ? allWords - w1 : w0) << 2;
+    if (length >= ADLER_MAX_RUN) { this.#longDifferenceRow(first, length, above, aboveAt, below, belowAt, w0, w1, reversed); return; }
+    const t = this.#tokens, lit = this.#litFreq, dist = this.#distFreq;
+    let c = this.#count, a = this.#a, b = this.#b;
+    let v = first, n = 1, vv = Math.imul(v, 0x01010101);
+    if (lead > 0) {
+      t[c++] = v; lit[v]++; a += v; b += a;
+      v = 0; n = lead; vv = 0;
+    }
+    const step = reversed ? -1 : 1;
+    let i = reversed ? w1 - 1 : w0;
+    for (let left = loopEnd - w0; left > 0; left--, i += step) {
+      if (v === 0) { // equal words (zeros) in a tight loop
+        let same = 0;
+        while (same < left && above[aboveAt + i] === below[belowAt + i]) { same++; i += step; }
+        if (same > 0) {
+          n += same << 2;
+          left -= same;
+          if (left === 0) break;
+        }
+      }
+      const x = above[aboveAt + i], y = below[belowAt + i];
+      let word = (((x | HIGH_BITS) - (y & LOW_BITS)) | 0) ^ ((x ^ ~y) & HIGH_BITS);
+      if (word === vv) { n += 4; continue; }
+      if (reversed) word = ((word & 0xff) << 24) | ((word & 0xff00) << 8) | ((word >>> 8) & 0xff00) | (word >>> 24);
+      // Which bytes differ from the byte before them (bit k for byte k): the first ends the run carried in, the
+      // bytes from it to the last one before the word's final run are literals (runs inside a word are under 4
+      // bytes, which `run` sends as literals too), and the final run is carried out. No branch per byte.
+      const e = word ^ ((word << 8) | v);
+      const ne = (((e & 0x7f7f7f7f) + 0x7f7f7f7f) | e) & HIGH_BITS;
+      const starts = ((ne >>> 7) | (ne >>> 14) | (ne >>> 21) | (ne >>> 28)) & 15;
+      const lead = 31 - Math.clz32(starts & -starts), last = 31 - Math.clz32(starts);
+      n += lead;
+      t[c++] = v; lit[v]++;
+      if (n === 1) { a += v; b += a; } else {
+        if (n <= MIN_MATCH) for (let m = n - 1; m > 0; m--) { t[c++] = v; lit[v]++; }
+        else {
+          for (let m = n - 1; m > 0;) {
+            const len = m > MAX_MATCH ? (m - MAX_MATCH < MIN_MATCH ? m - MIN_MATCH : MAX_MATCH) : m;
+            t[c++] = RUN_TOKEN | len;
+            lit[LENGTH_SYMBOL[len]]++;
+            dist[0]++;
+            m -= len;
+          }
+        }
+        b += n * a + v * ((n * (n + 1)) / 2);
+        a += n * v;
+      }
+      // Bytes lead .. last - 1 (0 to 3 of them) as literals: all three written, `count` of them kept.
+      const count = last - lead, rest = word >>> (lead << 3);
+      const q0 = rest & 255, q1 = (rest >>> 8) & 255, q2 = (rest >>> 16) & 255;
+      const in1 = (1 - count) >>> 31, in2 = (2 - count) >>> 31; // 1 when count > 1, > 2
+      t[c] = q0; t[c + 1] = q1; t[c + 2] = q2;
+      c += count;
+      lit[q0] += (-count) >>> 31; lit[q1] += in1; lit[q2] += in2;
+      b += count * a + q0 * count + in1 * q1 * (count - 1) + in2 * q2 * (count - 2);
+      a += ((-count) >>> 31) * q0 + in1 * q1 + in2 * q2;
+      v = word >>> 24; n = 4 - last;
+      vv = Math.imul(v, 0x01010101);
+    }
+    if (a >= ADLER_A_LIMIT || b >= ADLER_B_LIMIT) { a %= ADLER_MOD; b %= ADLER_MOD; }
+    this.#count = c; this.#a = a; this.#b = b;
+    if (partial > 0) {
+      const x = above[aboveAt + i], y = below[belowAt + i];
+      let word = (((x | HIGH_BITS) - (y & LOW_BITS)) | 0) ^ ((x ^ ~y) & HIGH_BITS);
+      for (let k = 0; k < partial; k++, word >>>= 8) {
+        const z = word & 255;
+        if (z === v) n++;
+        else { this.run(v, n); v = z; n = 1; }
+      }
+    }
+    const trail = length - Math.min(length, lead + ((w1 - w0) << 2));
+    if (trail > 0) {
+      if (v === 0) n += trail;
+      else { this.run(v, n); v = 0; n = trail; }
+    }
+    this.run(v, n);
+  }
+
+  /** `differenceRow` for rows too long for its Adler-32 shortcut: a byte at a time, a run at a time. */
+  #longDifferenceRow(first: number, length: number, above: Int32Array, aboveAt: number, below: Int32Array, belowAt: number,
+    w0: number, w1: number, reversed: boolean): void {
+    const allWords = (length + 3) >> 2;
+    let v = first, n = 1;
+    for (let r = 0; r < allWords; r++) {
+      const i = reversed ? allWords - 1 - r : r;
+      let word = 0;
+      if (i >= w0 && i < w1) {
+        const x = above[aboveAt + i], y = below[belowAt + i];
+        word = (((x | HIGH_BITS) - (y & LOW_BITS)) | 0) ^ ((x ^ ~y) & HIGH_BITS);
+        if (reversed) word = ((word & 0xff) << 24) | ((word & 0xff00) << 8) | ((word >>> 8) & 0xff00) | (word >>> 24);
+      }
+      for (let k = 0; k < 4 && 4 * r + k < length; k++, word >>>= 8) {
+        const z = word & 255;
+        if (z === v) n++;
+        else { this.run(v, n); v = z; n = 1; }
+      }
+    }
+    this.run(v, n);
   }
 
   /** `n` (>= 3) bytes copied from `distance` back; the caller adds them to the checksum with `sum`. */
@@ -230,7 +356,9 @@ export class RunDeflater {
   write(out: Uint8Array, at: number): number {
     out[at++] = 0x78; // deflate, 32 KiB window
     out[at++] = 0x01; // no dictionary, fastest; (0x7801 % 31) === 0
-    const w = new BitWriter(out, at);
+    const units = (this.#bits >> 4) + 2;
+    if (this.#units.length < units) this.#units = new Uint16Array(Math.max(units, this.#units.length * 2));
+    const w = new BitWriter(this.#units);
     w.put(1, 1); // final block
     w.put(2, 2); // dynamic Huffman
     w.put(this.#hlit - 257, 5);
@@ -244,7 +372,12 @@ export class RunDeflater {
     }
     this.#writeTokens(w);
     w.put(this.#litCode[END_OF_BLOCK], this.#litLen[END_OF_BLOCK]);
-    let pos = w.flush();
+    const bytes = w.finish();
+    const written = new Uint8Array(this.#units.buffer, 0, (bytes + 1) & ~1);
+    if (BIG_ENDIAN) Buffer.from(written.buffer, 0, written.length).swap16();
+    out.set(written.subarray(0, bytes), at);
+    let pos = at + bytes;
+    if (BIG_ENDIAN) Buffer.from(written.buffer, 0, written.length).swap16(); // (the buffer is reused)
     this.#reduce();
     const adler = ((this.#b << 16) | this.#a) >>> 0;
     out[pos++] = adler >>> 24;
@@ -257,8 +390,9 @@ export class RunDeflater {
   /**
    * The hot loop: the writer's state in locals. Literals and runs (matches at distance 1) are one table of entries
    * (code | length << 16) indexed by the token itself, so the common case has no branch on the token's kind; a
-   * zero entry sends the token the long way (other distances, codes over 16 bits). Bytes go out once 16 bits have
-   * gathered.
+   * zero entry sends the token the long way (other distances, codes over 16 bits). The bits gathered are stored
+   * as a 16-bit unit after every token and the unit kept once full, without a branch: whether a token fills a unit
+   * is a coin toss the processor would mispredict.
    */
   #writeTokens(w: BitWriter): void {
     const fast = this.#fastTable, match = this.#matchTable;
@@ -272,6 +406,7 @@ export class RunDeflater {
       fast[RUN_TOKEN + len] = withDistance <= 16 ? (bits | ((d1 & 0xffff) << count)) | (withDistance << 16) : 0;
     }
     const out = w.out, t = this.#tokens, distCode = this.#distCode, distLen = this.#distLen;
+    // n < 16 between tokens, and a fast entry adds at most 16 bits: acc stays below 2^31.
     let pos = w.pos, acc = w.acc, n = w.n;
     for (let i = 0, end = this.#count; i < end; i++) {
       const tok = t[i];
@@ -279,31 +414,36 @@ export class RunDeflater {
       if (e !== 0) {
         acc |= (e & 0xffff) << n;
         n += e >>> 16;
-      } else {
-        const len = tok & 511, distance = tok >>> 9;
-        // Length code and extra bits (up to 20), then the distance code and its extra bits, 16 bits at a time.
-        const m = match[len], count = m >>> 20;
-        if (count > 16) {
-          acc |= (m & 0xffff) << n;
-          n += 16;
-          out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16;
-          acc |= ((m >>> 16) & 0xf) << n;
-          n += count - 16;
-        } else {
-          acc |= (m & 0xfffff) << n;
-          n += count;
-        }
-        if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
-        const dc = distance === 1 ? 0 : distanceCode(distance);
-        acc |= distCode[dc] << n;
-        n += distLen[dc];
-        if (DIST_EXTRA_BITS[dc] > 0) {
-          if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
-          acc |= (distance - DIST_BASE[dc]) << n;
-          n += DIST_EXTRA_BITS[dc];
-        }
+        out[pos] = acc;
+        const full = n >>> 4;
+        pos += full;
+        acc >>>= full << 4;
+        n -= full << 4;
+        continue;
       }
-      if (n >= 16) { out[pos++] = acc & 255; out[pos++] = (acc >>> 8) & 255; acc >>>= 16; n -= 16; }
+      const len = tok & 511, distance = tok >>> 9;
+      // Length code and extra bits (up to 20), then the distance code and its extra bits, 16 bits at a time.
+      const m = match[len], count = m >>> 20;
+      if (count > 16) {
+        acc |= (m & 0xffff) << n;
+        n += 16;
+        out[pos++] = acc; acc >>>= 16; n -= 16;
+        acc |= ((m >>> 16) & 0xf) << n;
+        n += count - 16;
+      } else {
+        acc |= (m & 0xfffff) << n;
+        n += count;
+      }
+      if (n >= 16) { out[pos++] = acc; acc >>>= 16; n -= 16; }
+      const dc = distance === 1 ? 0 : distanceCode(distance);
+      acc |= distCode[dc] << n;
+      n += distLen[dc];
+      if (DIST_EXTRA_BITS[dc] > 0) {
+        if (n >= 16) { out[pos++] = acc; acc >>>= 16; n -= 16; }
+        acc |= (distance - DIST_BASE[dc]) << n;
+        n += DIST_EXTRA_BITS[dc];
+      }
+      if (n >= 16) { out[pos++] = acc; acc >>>= 16; n -= 16; }
     }
     w.pos = pos;
     w.acc = acc;
@@ -314,23 +454,24 @@ export class RunDeflater {
   get bits(): number { return this.#bits; }
 }
 
-/** Bits into bytes, least significant first. */
+/** Bits into 16-bit units, least significant first (little-endian units are the deflate stream's bytes). */
 class BitWriter {
   acc = 0;
   n = 0;
-  constructor(readonly out: Uint8Array, public pos: number) {}
+  pos = 0;
+  constructor(readonly out: Uint16Array) {}
 
   /** Adds `len` (<= 16) bits of `value`. */
   put(value: number, len: number): void {
     this.acc |= value << this.n;
     this.n += len;
-    if (this.n >= 16) { this.out[this.pos++] = this.acc & 255; this.out[this.pos++] = (this.acc >>> 8) & 255; this.acc >>>= 16; this.n -= 16; }
+    if (this.n >= 16) { this.out[this.pos++] = this.acc; this.acc >>>= 16; this.n -= 16; }
   }
 
-  /** Pads to a whole byte; returns where the next byte goes. */
-  flush(): number {
-    while (this.n > 0) { this.out[this.pos++] = this.acc & 255; this.acc >>>= 8; this.n -= 8; }
-    this.n = 0;
-    return this.pos;
+  /** Stores the last bits; returns the stream's length in bytes (padded to a whole byte). */
+  finish(): number {
+    if (this.n === 0) return 2 * this.pos;
+    this.out[this.pos] = this.acc;
+    return 2 * this.pos + (this.n > 8 ? 2 : 1);
   }
 }

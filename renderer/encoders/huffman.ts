@@ -4,13 +4,17 @@
 /** Symbol indices sorted by count (ascending, ties by index), and the counts themselves; reused, never shrunk. */
 let order = new Int32Array(320);
 let work = new Float64Array(320);
+let keys = new Float64Array(320);
+/** Alphabets have fewer symbols than this (deflate's largest has 286). */
+const SYMBOL_SLOTS = 512;
 
 /**
  * Writes into `lengths[0..n)` code lengths of at most `limit` bits for `freq[0..n)` (0 for unused symbols). At least
  * two symbols always get a code, so every tree is complete: zlib's inflate and others reject incomplete trees.
  */
 export function codeLengths(freq: Uint32Array, n: number, limit: number, lengths: Uint8Array): void {
-  if (order.length < n) { order = new Int32Array(n); work = new Float64Array(n); }
+  if (n > SYMBOL_SLOTS) throw new RangeError(`codeLengths: ${n} symbols`);
+  if (order.length < n) { order = new Int32Array(n); work = new Float64Array(n); keys = new Float64Array(n); }
   lengths.fill(0, 0, n);
   let used = 0;
   for (let s = 0; s < n; s++) if (freq[s] > 0) order[used++] = s;
@@ -21,8 +25,15 @@ export function codeLengths(freq: Uint32Array, n: number, limit: number, lengths
     lengths[a === 0 ? 1 : 0] = 1;
     return;
   }
-  const sorted = order.subarray(0, used).sort((x, y) => freq[x] - freq[y] || x - y);
-  for (let i = 0; i < used; i++) work[i] = freq[sorted[i]];
+  // Sorted by count, ties by index, as one number each (count * 512 + index, exact below 2^53): a numeric typed-array
+  // sort, with no comparator called back.
+  for (let i = 0; i < used; i++) keys[i] = freq[order[i]] * SYMBOL_SLOTS + order[i];
+  keys.subarray(0, used).sort();
+  const sorted = order;
+  for (let i = 0; i < used; i++) {
+    sorted[i] = keys[i] % SYMBOL_SLOTS;
+    work[i] = (keys[i] - sorted[i]) / SYMBOL_SLOTS;
+  }
   minimumRedundancy(work, used);
   // work[i] is now the depth of sorted[i], non-increasing with i (the rarest symbols deepest).
   if (work[0] > limit) limitDepths(work, used, limit);

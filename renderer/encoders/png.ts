@@ -64,9 +64,6 @@ function writeChunkTail(out: Buffer, dataAt: number, length: number): number {
   return dataAt + length + 4;
 }
 
-const HIGH_BITS = 0x80808080 | 0;
-const LOW_BITS = 0x7f7f7f7f;
-
 // Row copies for widths that are not whole words (reused; grown, never shrunk below a label's row).
 let aboveWords = new Int32Array(0);
 let rowWords = new Int32Array(0);
@@ -154,58 +151,11 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
     }
     if (sameAsRowAbove(ink, width, Math.max(at, atAbove), from, to)) { blank.add(); continue; }
     blank.flush(true);
-    d.reserve(stride);
-    let a0: number, b0: number, src: Int32Array, prev: Int32Array;
-    // Words of the row (in reading order) before, within and after the scanned ones.
-    let before = 0, scanned = words, after = 0;
-    if (whole) {
-      src = whole; prev = whole; a0 = atAbove * words; b0 = at * words;
-      const w0 = from >> 2, w1 = (to + 3) >> 2;
-      before = backwards ? words - w1 : w0;
-      scanned = w1 - w0;
-      after = words - w1 + w0 - before;
-    } else {
+    if (whole) d.differenceRow(FILTER_UP, width, whole, atAbove * words, whole, at * words, from >> 2, (to + 3) >> 2, backwards);
+    else {
       copyRow(ink, at * width, width, flipX, curB);
-      src = cur; prev = above; a0 = 0; b0 = 0;
+      d.differenceRow(FILTER_UP, width, above, 0, cur, 0, 0, words + (tail > 0 ? 1 : 0), false);
     }
-    v = FILTER_UP; n = 1;
-    if (before > 0) { d.run(v, n); v = 0; n = before << 2; }
-    // Bytewise (above - ink) mod 256 = grey - grey above, without borrows crossing bytes; a stretch of equal words
-    // (zeros) is skipped in one tight loop and extends a zero run at once.
-    const step = backwards ? -1 : 1;
-    let i = backwards ? words - 1 - before : before;
-    for (let left = scanned; left > 0;) {
-      let same = 0;
-      while (same < left && prev[a0 + i] === src[b0 + i]) { same++; i += step; }
-      if (same > 0) {
-        left -= same;
-        if (v === 0) n += same << 2; else { d.run(v, n); v = 0; n = same << 2; }
-        if (left === 0) break;
-      }
-      const a = prev[a0 + i], b = src[b0 + i];
-      i += step;
-      left--;
-      let diff = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
-      if (backwards) diff = ((diff & 0xff) << 24) | ((diff & 0xff00) << 8) | ((diff >>> 8) & 0xff00) | (diff >>> 24);
-      for (let k = 0; k < 4; k++, diff >>>= 8) {
-        const byte = diff & 255;
-        if (byte === v) n++;
-        else { d.run(v, n); v = byte; n = 1; }
-      }
-    }
-    if (after > 0) {
-      if (v === 0) n += after << 2; else { d.run(v, n); v = 0; n = after << 2; }
-    }
-    if (tail > 0) { // copied rows only (whole is undefined): the last partial word
-      const a = prev[a0 + words], b = src[b0 + words];
-      let diff = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
-      for (let k = 0; k < tail; k++, diff >>>= 8) {
-        const byte = diff & 255;
-        if (byte === v) n++;
-        else { d.run(v, n); v = byte; n = 1; }
-      }
-    }
-    d.run(v, n);
     if (!whole) { const t = above; above = cur; cur = t; const tb = aboveB; aboveB = curB; curB = tb; }
   }
   blank.flush();

@@ -116,34 +116,46 @@ export class Raster {
       let m = r * w + c0;
       let d = (y + r) * this.width + left;
       const end = m + (c1 - c0);
-      // Nothing drawn yet under the span (a glyph on paper, most text): black or xor coverage over paper is the
-      // coverage itself, and white leaves paper as it is.
-      if (painted !== undefined && (painted[2 * (y + r)] >= right || painted[2 * (y + r) + 1] <= left)) {
-        if (mode !== 'white') for (; m < end; m++, d++) ink[d] = mask[m];
-        continue;
+      if (painted === undefined) { blend(ink, d, mask, m, end - m, mode); continue; }
+      // Only columns drawn in already need a blend: outside the row's drawn range a glyph lies on paper, where black
+      // or xor coverage over paper is the coverage itself and white leaves paper as it is. Text runs left to right,
+      // so a glyph's row mostly meets the glyph before it only where their boxes overlap, a column or two.
+      const drawnFrom = painted[2 * (y + r)], drawnTo = painted[2 * (y + r) + 1];
+      if (drawnFrom < right && drawnTo > left) {
+        const from = drawnFrom > left ? m + drawnFrom - left : m, to = drawnTo < right ? m + drawnTo - left : end;
+        if (mode !== 'white') for (; m < from; m++, d++) ink[d] = mask[m];
+        blend(ink, d, mask, m, to - m, mode);
+        d += to - m;
+        m = to;
       }
-      if (mode === 'black') {
-        for (; m < end; m++, d++) {
-          const cov = mask[m];
-          if (cov === 0) continue;
-          const dst = ink[d];
-          // combine(dst, cov, 'black') inlined; over paper it is cov, at full coverage 255
-          ink[d] = dst === 0 ? cov : cov === 255 ? 255 : dst + (((255 - dst) * cov + 127) / 255 | 0);
-        }
-      } else if (mode === 'xor') {
-        for (; m < end; m++, d++) {
-          const cov = mask[m];
-          if (cov === 0) continue;
-          ink[d] = cov === 255 ? 255 - ink[d] : combine(ink[d], cov, 'xor'); // full coverage flips
-        }
-      } else {
-        for (; m < end; m++, d++) {
-          const cov = mask[m];
-          if (cov !== 0) ink[d] = cov === 255 ? 0 : combine(ink[d], cov, 'white');
-        }
-      }
+      if (mode !== 'white') for (; m < end; m++, d++) ink[d] = mask[m];
     }
     this.mark(y + r0, y + r1, left, right);
+  }
+}
+
+/** `count` pixels of coverage `mask[m..]` laid over `ink[d..]` in `mode`. */
+function blend(ink: Uint8Array, d: number, mask: Uint8Array, m: number, count: number, mode: InkMode): void {
+  const end = m + count;
+  if (mode === 'black') {
+    for (; m < end; m++, d++) {
+      const cov = mask[m];
+      if (cov === 0) continue;
+      const dst = ink[d];
+      // combine(dst, cov, 'black') inlined; over paper it is cov, at full coverage 255
+      ink[d] = dst === 0 ? cov : cov === 255 ? 255 : dst + (((255 - dst) * cov + 127) / 255 | 0);
+    }
+  } else if (mode === 'xor') {
+    for (; m < end; m++, d++) {
+      const cov = mask[m];
+      if (cov === 0) continue;
+      ink[d] = cov === 255 ? 255 - ink[d] : combine(ink[d], cov, 'xor'); // full coverage flips
+    }
+  } else {
+    for (; m < end; m++, d++) {
+      const cov = mask[m];
+      if (cov !== 0) ink[d] = cov === 255 ? 0 : combine(ink[d], cov, 'white');
+    }
   }
 }
 
