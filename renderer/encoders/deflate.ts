@@ -192,8 +192,8 @@ export class RunDeflater {
       const e = word ^ ((word << 8) | v);
       const ne = (((e & 0x7f7f7f7f) + 0x7f7f7f7f) | e) & HIGH_BITS;
       const starts = ((ne >>> 7) | (ne >>> 14) | (ne >>> 21) | (ne >>> 28)) & 15;
-      const lead = 31 - Math.clz32(starts & -starts), last = 31 - Math.clz32(starts);
-      n += lead;
+      const firstChange = 31 - Math.clz32(starts & -starts), last = 31 - Math.clz32(starts);
+      n += firstChange;
       t[c++] = v; lit[v]++;
       if (n === 1) { a += v; b += a; } else {
         if (n <= MIN_MATCH) for (let m = n - 1; m > 0; m--) { t[c++] = v; lit[v]++; }
@@ -209,8 +209,8 @@ export class RunDeflater {
         b += n * a + v * ((n * (n + 1)) / 2);
         a += n * v;
       }
-      // Bytes lead .. last - 1 (0 to 3 of them) as literals: all three written, `count` of them kept.
-      const count = last - lead, rest = word >>> (lead << 3);
+      // Bytes firstChange .. last - 1 (0 to 3 of them) as literals: all three written, `count` of them kept.
+      const count = last - firstChange, rest = word >>> (firstChange << 3);
       const q0 = rest & 255, q1 = (rest >>> 8) & 255, q2 = (rest >>> 16) & 255;
       const in1 = (1 - count) >>> 31, in2 = (2 - count) >>> 31; // 1 when count > 1, > 2
       t[c] = q0; t[c + 1] = q1; t[c + 2] = q2;
