@@ -69,6 +69,9 @@ export class FairQueue {
    */
   run<T>(tenant: string, signal: AbortSignal | undefined, job: (release: () => void) => Promise<T>, small = false): Promise<T> {
     if (signal?.aborted) return Promise.reject(cancelledWhileQueued());
+    // Nothing waits and a slot is free: the job starts now, as #dispatch would start it, without a turn in the queue.
+    const lane = this.#queued === 0 ? this.#freeLane(small) : undefined;
+    if (lane) return new Promise<T>((resolve, reject) => this.#start(tenant, lane, job, resolve, reject));
     return new Promise<T>((resolve, reject) => {
       const onAbort = (): void => {
         this.#remove(entry);
@@ -79,20 +82,7 @@ export class FairQueue {
         small,
         start: (lane) => {
           signal?.removeEventListener('abort', onAbort);
-          this.#lanes[lane].running++;
-          this.#running.set(tenant, (this.#running.get(tenant) ?? 0) + 1);
-          this.#lastServed.set(tenant, ++this.#served);
-          let released = false;
-          const release = (): void => {
-            if (released) return;
-            released = true;
-            this.#lanes[lane].running--;
-            const n = (this.#running.get(tenant) ?? 1) - 1;
-            if (n > 0) this.#running.set(tenant, n); else this.#running.delete(tenant);
-            if (n === 0 && !this.#waiting.has(tenant)) this.#lastServed.delete(tenant);
-            this.#dispatch();
-          };
-          job(release).then(resolve, reject);
+          this.#start(tenant, lane, job, resolve, reject);
         },
         refuse: reject,
         unlisten: () => signal?.removeEventListener('abort', onAbort),
@@ -112,6 +102,31 @@ export class FairQueue {
         reject(overloaded(`waited ${this.#options.maxWaitMs} ms for a worker`));
       }, this.#options.maxWaitMs);
     });
+  }
+
+  /** The lane a job would start in now: small jobs take the express lane first, as #dispatch fills it. */
+  #freeLane(small: boolean): Lane | undefined {
+    const { express, general } = this.#lanes;
+    if (small && express.running < express.slots) return 'express';
+    return general.running < general.slots ? 'general' : undefined;
+  }
+
+  /** Runs `job` in a slot of `lane`; its `release` frees the slot and starts whoever waits. */
+  #start<T>(tenant: string, lane: Lane, job: (release: () => void) => Promise<T>, resolve: (value: T) => void, reject: (err: unknown) => void): void {
+    this.#lanes[lane].running++;
+    this.#running.set(tenant, (this.#running.get(tenant) ?? 0) + 1);
+    this.#lastServed.set(tenant, ++this.#served);
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.#lanes[lane].running--;
+      const n = (this.#running.get(tenant) ?? 1) - 1;
+      if (n > 0) this.#running.set(tenant, n); else this.#running.delete(tenant);
+      if (n === 0 && !this.#waiting.has(tenant)) this.#lastServed.delete(tenant);
+      this.#dispatch();
+    };
+    job(release).then(resolve, reject);
   }
 
   #isWaiting(entry: Waiting): boolean {
