@@ -18,9 +18,22 @@ export type LegacyResponse = ServerResponse;
 
 export type NextFunction = (err?: unknown) => void;
 
+/** Header names as Node keys them (lower case), worked out once per name: the names are the code's own, a few dozen. */
+const HEADER_KEYS = new Map<string, string>();
+const MAX_HEADER_KEYS = 256;
+
+function headerKey(name: string): string {
+  let key = HEADER_KEYS.get(name);
+  if (key === undefined) {
+    key = name.toLowerCase();
+    if (HEADER_KEYS.size < MAX_HEADER_KEYS) HEADER_KEYS.set(name, key);
+  }
+  return key;
+}
+
 /** A request header as one string (repeated headers joined), undefined when absent. */
 export function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name.toLowerCase()];
+  const value = req.headers[headerKey(name)];
   return Array.isArray(value) ? value.join(', ') : value;
 }
 

@@ -113,9 +113,14 @@ export function limitRequestRate({ usageStore, organizationRequestsPerSecond, st
   };
 }
 
+/** The last day utcDay named: every request of a day asks for the same one. */
+let lastDay = { number: NaN, text: '' };
+
 /** `YYYY-MM-DD` of the UTC day containing `now`. */
 function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
+  const number = Math.floor(now.getTime() / DAY_MS);
+  if (number !== lastDay.number) lastDay = { number, text: now.toISOString().slice(0, 10) };
+  return lastDay.text;
 }
 
 /** Unix seconds of the next 00:00 UTC after `now`. */
