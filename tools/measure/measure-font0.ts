@@ -4,6 +4,7 @@
 //
 // Each measured fixture draws one glyph three times with ^FO200,200^A0N,h,w. The advance is the
 // period of the column ink profile; the glyph's ink box comes from the outermost pixels' coverage.
+// Reads neither the ratchet's floors nor the held-out tenth (bench/holdout.ts): the references alone decide.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
