@@ -59,9 +59,9 @@ describe('cellCoverage (the font scaler\'s rasterizer)', () => {
     expect(Array.from(cellCoverage([reversed], 0, 0, 11, 10))).to.deep.equal(Array.from(cellCoverage([star], 0, 0, 11, 10)));
   });
 
-  // Each edge crossing a pixel is cut with a truncating division, so a pixel two edges cross can be two levels off. Over a million
-  // random triangles (121 million pixels): 188 pixels two levels light, 370 two heavy, none further. The bound was
-  // -1 until CI's random search met one of the 188 (seed 728831162).
+  // Each edge crossing a pixel is cut with a truncating division, so a pixel two edges cross can be two levels off.
+  // Over a million random triangles (121 million pixels): 188 pixels two levels light, 370 two heavy, none further.
+  // The bound was -1 until CI's random search met one of the 188 (seed 728831162).
   it('stays within two levels of 256 x the exact area of random triangles', () => {
     const pt = fc.tuple(fc.integer({ min: -128, max: 576 }), fc.integer({ min: -128, max: 576 })).map(([x, y]) => [x / 64, y / 64]);
     fc.assert(fc.property(fc.array(pt, { minLength: 3, maxLength: 3 }), (ps) => {
