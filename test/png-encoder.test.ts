@@ -5,28 +5,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Jimp } from 'jimp';
-import { constants, crc32, deflateSync, inflateSync } from 'node:zlib';
+import { constants, deflateSync, inflateSync } from 'node:zlib';
 import { encodePng } from '../renderer/encoders/png.js';
 import { bitonalRows, greyRows } from '../renderer/encoders/png-rows.js';
 import { Raster } from '../renderer/raster/raster.js';
 import { rowOrder, settle } from '../renderer/raster/row-order.js';
 import { render } from '../renderer/index.js';
 import { loadLabels } from '../bench/labels.js';
-import { decodePng } from './helpers/png.js';
-
-/** The IDAT data of a PNG, checking every chunk's CRC on the way. */
-function idatOf(png: Uint8Array): Buffer {
-  const b = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
-  const parts: Buffer[] = [];
-  for (let off = 8; off < b.length;) {
-    const len = b.readUInt32BE(off);
-    const type = b.toString('latin1', off + 4, off + 8);
-    expect(b.readUInt32BE(off + 8 + len), `${type} CRC`).to.equal(crc32(b.subarray(off + 4, off + 8 + len)) >>> 0);
-    if (type === 'IDAT') parts.push(b.subarray(off + 8, off + 8 + len));
-    off += 12 + len;
-  }
-  return Buffer.concat(parts);
-}
+import { decodePng, idatOf } from './helpers/png.js';
 
 /** A raster from a seed: blank rows, repeated rows, runs, noise and partial coverage, as labels have them. */
 const rasterArb = fc.record({

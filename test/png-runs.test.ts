@@ -6,25 +6,12 @@
 
 import { expect } from 'chai';
 import { Jimp } from 'jimp';
-import { crc32, inflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
 import { encodePng } from '../renderer/encoders/png.js';
 import { greyRows } from '../renderer/encoders/png-rows.js';
 import { Raster } from '../renderer/raster/raster.js';
 import { rowOrder, settle, type RowOrder } from '../renderer/raster/row-order.js';
-import { decodePng } from './helpers/png.js';
-
-function idatOf(png: Uint8Array): Buffer {
-  const b = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
-  const parts: Buffer[] = [];
-  for (let off = 8; off < b.length;) {
-    const len = b.readUInt32BE(off);
-    const type = b.toString('latin1', off + 4, off + 8);
-    expect(b.readUInt32BE(off + 8 + len), `${type} CRC`).to.equal(crc32(b.subarray(off + 4, off + 8 + len)) >>> 0);
-    if (type === 'IDAT') parts.push(b.subarray(off + 8, off + 8 + len));
-    off += 12 + len;
-  }
-  return Buffer.concat(parts);
-}
+import { decodePng, idatOf } from './helpers/png.js';
 
 const ORDERS: RowOrder[] = [rowOrder(false, false), rowOrder(true, false), rowOrder(false, true), rowOrder(true, true)];
 

@@ -1,6 +1,7 @@
 // Decodes the PNGs we produce (greyscale, 8-bit or 1-bit, filter 0..4) so tests can check real pixels.
 
-import { inflateSync } from 'node:zlib';
+import { expect } from 'chai';
+import { crc32, inflateSync } from 'node:zlib';
 
 export interface DecodedPng {
   width: number;
@@ -59,4 +60,18 @@ export function inkCount(img: DecodedPng): number {
   let n = 0;
   for (const v of img.gray) if (v < 128) n++;
   return n;
+}
+
+/** The IDAT data of a PNG, checking every chunk's CRC on the way. */
+export function idatOf(png: Uint8Array): Buffer {
+  const b = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  const parts: Buffer[] = [];
+  for (let off = 8; off < b.length;) {
+    const len = b.readUInt32BE(off);
+    const type = b.toString('latin1', off + 4, off + 8);
+    expect(b.readUInt32BE(off + 8 + len), `${type} CRC`).to.equal(crc32(b.subarray(off + 4, off + 8 + len)) >>> 0);
+    if (type === 'IDAT') parts.push(b.subarray(off + 8, off + 8 + len));
+    off += 12 + len;
+  }
+  return Buffer.concat(parts);
 }
