@@ -21,9 +21,15 @@ const ADLER_MAX_RUN = 2 ** 16;
 /** A copy of the byte before (a run) as a token: distance 1 << 9 | length; tokens below FAST_TOKENS are literals or runs. */
 const RUN_TOKEN = 1 << 9;
 const FAST_TOKENS = RUN_TOKEN + MAX_MATCH + 1;
-/** Bytewise (a - b) mod 256 of two words without borrows crossing bytes: ((a | HIGH) - (b & LOW)) ^ ((a ^ ~b) & HIGH). */
 const HIGH_BITS = 0x80808080 | 0;
 const LOW_BITS = 0x7f7f7f7f;
+
+/** Bytewise (a - b) mod 256 of two words, without borrows crossing bytes. */
+const bytewiseDifference = (a: number, b: number): number => (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
+
+/** A word's four bytes in the other order (rows read right to left). */
+const swapBytes = (w: number): number => ((w & 0xff) << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24);
+
 /** Typed arrays use the machine's byte order; the stream's bytes are the 16-bit units' little-endian bytes. */
 const BIG_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 0;
 /** The largest distance deflate can point back. */
@@ -183,9 +189,9 @@ export class RunDeflater {
         }
       }
       const x = above[aboveAt + i], y = below[belowAt + i];
-      let word = (((x | HIGH_BITS) - (y & LOW_BITS)) | 0) ^ ((x ^ ~y) & HIGH_BITS);
+      let word = bytewiseDifference(x, y);
       if (word === vv) { n += 4; continue; }
-      if (reversed) word = ((word & 0xff) << 24) | ((word & 0xff00) << 8) | ((word >>> 8) & 0xff00) | (word >>> 24);
+      if (reversed) word = swapBytes(word);
       // Which bytes differ from the byte before them (bit k for byte k): the first ends the run carried in, the
       // bytes from it to the last one before the word's final run are literals (runs inside a word are under 4
       // bytes, which `run` sends as literals too), and the final run is carried out. No branch per byte.
@@ -225,7 +231,7 @@ export class RunDeflater {
     this.#count = c; this.#a = a; this.#b = b;
     if (partial > 0) {
       const x = above[aboveAt + i], y = below[belowAt + i];
-      let word = (((x | HIGH_BITS) - (y & LOW_BITS)) | 0) ^ ((x ^ ~y) & HIGH_BITS);
+      let word = bytewiseDifference(x, y);
       for (let k = 0; k < partial; k++, word >>>= 8) {
         const z = word & 255;
         if (z === v) n++;
@@ -250,8 +256,8 @@ export class RunDeflater {
       let word = 0;
       if (i >= w0 && i < w1) {
         const x = above[aboveAt + i], y = below[belowAt + i];
-        word = (((x | HIGH_BITS) - (y & LOW_BITS)) | 0) ^ ((x ^ ~y) & HIGH_BITS);
-        if (reversed) word = ((word & 0xff) << 24) | ((word & 0xff00) << 8) | ((word >>> 8) & 0xff00) | (word >>> 24);
+        word = bytewiseDifference(x, y);
+        if (reversed) word = swapBytes(word);
       }
       for (let k = 0; k < 4 && 4 * r + k < length; k++, word >>>= 8) {
         const z = word & 255;
