@@ -77,12 +77,21 @@ EOF
     (IFS=,; echo "sentinel ${sentinels[*]}")
     ;;
   stop)
+    pids=()
     for pidfile in "$dir"/*.pid; do
       [ -f "$pidfile" ] || continue
       pid=$(cat "$pidfile")
       kill "$pid" 2>/dev/null || true
+      pids+=("$pid")
       rm -f "$pidfile"
     done
+    # Returns once they have exited: a server still shutting down writes its log and config into DIR, and the
+    # caller's removal of DIR then fails with ENOTEMPTY. After 10 s, SIGKILL.
+    gone() { for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && return 1; done; return 0; }
+    if [ "${#pids[@]}" -gt 0 ] && ! wait_for 10 gone; then
+      for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+      wait_for 5 gone || true
+    fi
     ;;
   *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac
