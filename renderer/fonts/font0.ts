@@ -10,6 +10,7 @@ import {
 import { cachedOutline, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
 import { font0Model, type Font0Band, type GlyphModel } from './font0-model.js';
+import { font0RunAdvances, type Font0RunBand } from './font0-run-advances.js';
 import { adjustOutline, type GlyphAdjustment } from './embolden.js';
 import { fitParts } from './glyph-parts.js';
 import type { OutlineFont, OutlineGlyph } from '../decode/outline-font.js';
@@ -147,10 +148,14 @@ function box(cp: number): GlyphBox | null {
   return [g.advance * sx, g.minX * sx, g.maxX * sx, g.maxY * s, g.minY * s];
 }
 
-/** The pen advance after `cp` at height `h` in units of the height: the measured box's, changed as the band fitted it. */
-export function glyphAdvance(cp: number, h: number, model: readonly Font0Band[] = font0Model): number | null {
+/**
+ * The pen advance after `cp` at height `h` in units of the height: the measured box's, changed as the band's glyph
+ * model fitted it, then as runs of text showed it (font0-run-advances.ts).
+ */
+export function glyphAdvance(cp: number, h: number, model: readonly Font0Band[] = font0Model,
+  runs: readonly Font0RunBand[] = font0RunAdvances): number | null {
   const b = box(cp);
-  return b ? b[0] + (glyphModel(cp, h, model)?.[4] ?? 0) : null;
+  return b ? b[0] + (glyphModel(cp, h, model)?.[4] ?? 0) + (runs.find((r) => h <= r.maxHeight)?.advances[cp] ?? 0) : null;
 }
 
 /** `cp` fitted into its measured box at height `h` and width stretch `sx`, before the glyph model adjusts it. */
