@@ -1,7 +1,7 @@
 // `node dist/tools/font0-model/fit-runs.js [--manifest FILE] [--out FILE] [--write]`: fits font 0's pen advances to
 // runs of text (renderer/fonts/font0-run-advances.ts). The boxes' advances come from three copies of a glyph at 50
 // dots, each pen a whole dot: an advance known to about a hundredth of the height, so five glyphs at 28 dots can
-// end a dot off (GOGREEN: E's 0.5 of the height puts both Es a dot right of the legacy pens). Every label of the
+// end a dot off (GOGREEN at 28 dots: O, the second G and both Es stood a dot off the legacy pens). Every label of the
 // corpus that draws font 0 (held-out tenth excluded) is rendered whole and scored strictly (ink F1 with no
 // tolerance); per size band and glyph, a coordinate search over steps of STEPS keeps an advance that raises the sum
 // of the scores of the labels drawing that glyph at that band, and only where more of them rise than fall and at

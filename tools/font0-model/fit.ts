@@ -28,6 +28,7 @@ const total = (cases: readonly GlyphCase[], u: Units) => totalUnits(cases, u, ca
 const BAND_TOPS = [25, 44, 65, Infinity];
 
 function candidate(c: GlyphCase, u: Units): Candidate {
+  // The box's advance alone: the run fit (fit-runs.ts) is fitted after this model, on top of it.
   const base = glyphAdvance(c.cp, c.h, [], []) ?? 0.5;
   const sx = c.w / c.h;
   return { weightX: u.wx * c.h, weightY: u.wy * c.h, dx: u.dx * c.h, dy: u.dy * c.h, advance: (base + u.adv) * c.h * sx };
