@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CostSamples } from './cost-child.js';
 import type { BenchLabel } from './labels.js';
-import { median } from './stats.js';
+import { mean, median } from './stats.js';
 
 /** Processes per build, taking turns with the other build's. */
 const PASSES = 3;
@@ -20,6 +20,8 @@ export interface LabelCost {
   id: string;
   /** Median CPU ms of a whole render (ours), and of the baseline build's when given. */
   renderMs: number;
+  /** Mean CPU ms of a whole render (ours), over the same samples: the renders that took a young collection count too. */
+  renderMeanMs: number;
   baselineMs?: number;
   /** Median CPU ms of zlib deflateSync (Z_RLE) over the label's filtered rows. */
   floorMs: number;
@@ -59,7 +61,7 @@ export async function benchCost(labels: readonly BenchLabel[], rounds: number, b
     const own = (pick: (s: CostSamples) => number[]): number => median(pooled(ours, label.id, pick));
     const base = theirs[0]?.find((s) => s.id === label.id);
     return {
-      id: label.id, renderMs: own((s) => s.renderMs), floorMs: own((s) => s.floorMs!), bytes: ours[0]!.find((s) => s.id === label.id)!.bytes,
+      id: label.id, renderMs: own((s) => s.renderMs), renderMeanMs: mean(pooled(ours, label.id, (s) => s.renderMs)), floorMs: own((s) => s.floorMs!), bytes: ours[0]!.find((s) => s.id === label.id)!.bytes,
       phases: { interpret: own((s) => s.phases!.interpret), layout: own((s) => s.phases!.layout), paint: own((s) => s.phases!.paint), encode: own((s) => s.phases!.encode) },
       ...(base && { baselineMs: median(pooled(theirs, label.id, (s) => s.renderMs)), baselineBytes: base.bytes }),
     };

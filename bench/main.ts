@@ -125,9 +125,11 @@ async function main(): Promise<void> {
     const ups = cost.find((c) => c.id === HTTP_LABEL);
     const one = http.levels.find((l) => l.connections === 1), sixteen = http.levels.find((l) => l.connections === 16);
     if (ups && one?.serverCpuMsPerRequest !== undefined) {
-      const ratio = one.serverCpuMsPerRequest / ups.renderMs;
-      extraRows.push([`UPS 4x6 8 dpmm: server CPU per HTTP request (1 connection) / in-process render CPU`,
-        `${ms(one.serverCpuMsPerRequest)} / ${ms(ups.renderMs)} ms = ${ratio.toFixed(2)}x`, `<= 1.2x: ${check(ratio <= 1.2)}`]);
+      // Mean against mean: the server's figure is its total CPU over the requests, collections included.
+      const ratio = one.serverCpuMsPerRequest / ups.renderMeanMs;
+      extraRows.push([`UPS 4x6 8 dpmm: server CPU per HTTP request (1 connection; total / requests) / in-process render CPU (mean per render; median beside it)`,
+        `${ms(one.serverCpuMsPerRequest)} / ${ms(ups.renderMeanMs)} ms = ${ratio.toFixed(2)}x (median render ${ms(ups.renderMs)} ms: ` +
+        `${(one.serverCpuMsPerRequest / ups.renderMs).toFixed(2)}x)`, `<= 1.2x: ${check(ratio <= 1.2)}`]);
     }
     if (one && sixteen) {
       const ratio = sixteen.p99Ms / one.p50Ms;
@@ -202,10 +204,10 @@ async function main(): Promise<void> {
 
 /** The cost section: a row per label, then the figures the targets read. */
 function printCost(cost: readonly LabelCost[], baseline: string | undefined, extraRows: string[][], check: (ok: boolean) => string): void {
-  console.log('## CPU per label: 4x6 in, 8 dpmm, 8-bit PNG (median process CPU ms)\n');
+  console.log('## CPU per label: 4x6 in, 8 dpmm, 8-bit PNG (median process CPU ms; render mean: the mean of the same samples)\n');
   console.log('zlib floor: deflateSync (Z_RLE) over the label\'s own Up-filtered rows; phases as render() runs them.\n');
-  const head = ['label', 'render', ...(baseline ? ['baseline', 'faster by'] : []), 'zlib floor', 'render / floor', 'interpret', 'layout', 'paint', 'encode', 'KiB', ...(baseline ? ['baseline KiB'] : [])];
-  console.log(table(head, cost.map((c) => [c.id, ms(c.renderMs),
+  const head = ['label', 'render', 'render mean', ...(baseline ? ['baseline', 'faster by'] : []), 'zlib floor', 'render / floor', 'interpret', 'layout', 'paint', 'encode', 'KiB', ...(baseline ? ['baseline KiB'] : [])];
+  console.log(table(head, cost.map((c) => [c.id, ms(c.renderMs), ms(c.renderMeanMs),
     ...(c.baselineMs !== undefined ? [ms(c.baselineMs), `${(c.baselineMs / c.renderMs).toFixed(2)}x`] : []),
     ms(c.floorMs), `${(c.renderMs / c.floorMs).toFixed(2)}x`,
     ms(c.phases.interpret), ms(c.phases.layout), ms(c.phases.paint), ms(c.phases.encode), (c.bytes / 1024).toFixed(1),

@@ -9,6 +9,9 @@ export function percentile(samples: readonly number[], p: number): number {
 
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
 
+/** The arithmetic mean: with every slow sample (a render that took a collection) in it, as a total over a count is. */
+export const mean = (samples: readonly number[]): number => (samples.length === 0 ? NaN : samples.reduce((a, b) => a + b, 0) / samples.length);
+
 export function ms(v: number): string {
   if (!Number.isFinite(v)) return '-';
   return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
