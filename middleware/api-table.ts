@@ -259,15 +259,28 @@ export function expressPath(template: string): string {
 
 /** The endpoint template a request path (below the mount point) has the shape of, whatever its values. */
 export function routeOf(method: string, path: string, operations: readonly OperationSpec[] = ENDPOINTS): string | undefined {
-  const segments = path.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
-  for (const endpoint of operations) {
-    if (endpoint.method !== method.toLowerCase()) continue;
+  return routeMatcher(operations)(method, path);
+}
+
+/**
+ * routeOf for one list of operations, with each template split once: the access line asks it on every request.
+ */
+export function routeMatcher(operations: readonly OperationSpec[] = ENDPOINTS): (method: string, path: string) => string | undefined {
+  const shapes = operations.map((endpoint) => {
     const parts = endpoint.template.split('/').filter((s) => s !== '');
     const rest = parts.length > 0 && PARAMETER_BY_NAME[parts.at(-1)!.slice(1, -1)]?.rest === true;
-    if (rest ? segments.length < parts.length : segments.length !== parts.length) continue;
-    if (parts.every((part, i) => part.startsWith('{') || part === segments[i])) return endpoint.template;
-  }
-  return undefined;
+    return { method: endpoint.method, template: endpoint.template, parts, rest };
+  });
+  return (method, path) => {
+    const segments = path.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
+    const lower = method.toLowerCase();
+    for (const { method: own, template, parts, rest } of shapes) {
+      if (own !== lower) continue;
+      if (rest ? segments.length < parts.length : segments.length !== parts.length) continue;
+      if (parts.every((part, i) => part.startsWith('{') || part === segments[i])) return template;
+    }
+    return undefined;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------

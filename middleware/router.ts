@@ -6,7 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'router';
-import { ENDPOINTS, expressPath, GRAPHICS_ENDPOINT, routeOf } from './api-table.js';
+import { ENDPOINTS, expressPath, GRAPHICS_ENDPOINT, routeMatcher } from './api-table.js';
 import { authorize } from './authorize.js';
 import { corsMiddleware } from './cors.js';
 import { accessEvents } from './events/access-events.js';
@@ -104,7 +104,8 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   const inFlight = inFlightRequests();
   router.use(inFlight.track);
   router.use(requestId);
-  router.use(accessEvents(config.emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url), operations) ?? 'unmatched' }));
+  const routeOf = routeMatcher(operations);
+  router.use(accessEvents(config.emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url)) ?? 'unmatched' }));
   const cors = corsMiddleware(config.cors);
   if (cors) router.use(cors);
   router.use(authorize(config));
