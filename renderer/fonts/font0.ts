@@ -169,10 +169,14 @@ export function placeFont0Glyph(cp: number, h: number, sx: number): PlacedOutlin
     || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx)) || fitGlyph(g, b, h, sx, anchored);
 }
 
+/** Code points below this have their advance kept by the face (2 KiB a face). */
+const LATIN1 = 256;
+
 export function font0Face(height: number, width: number): Face {
   const h = Math.max(1, height);
   const sx = widthScale(h, width);
   const key = `0:${h}:${width}`;
+  const advances = new Float64Array(LATIN1).fill(NaN);
   const place = (cp: number): PlacedOutline | null => {
     const placed = placeFont0Glyph(cp, h, sx);
     const adjust = placed && glyphAdjustment(cp, h);
@@ -185,8 +189,13 @@ export function font0Face(height: number, width: number): Face {
     textBlockPitch: Math.round(h * TEXT_BLOCK_PITCH),
     antialias: true,
     advance(cp) {
-      const a = glyphAdvance(cp, h);
-      return a !== null ? a * h * sx : h * 0.5 * sx;
+      // Layout asks each glyph's advance several times a field: Latin-1's are kept once worked out (a bounded table).
+      const kept = cp < LATIN1 ? advances[cp]! : NaN;
+      if (kept === kept) return kept;
+      const ratio = glyphAdvance(cp, h);
+      const a = ratio !== null ? ratio * h * sx : h * 0.5 * sx;
+      if (cp < LATIN1) advances[cp] = a;
+      return a;
     },
     outline: (cp) => cachedOutline(key, cp, place),
   };

@@ -14,13 +14,18 @@ const FIXED_FONT0_SIZES: Readonly<Record<string, readonly [number, number]>> = {
 
 const NO_OBJECTS: ReadonlyMap<string, StoredObject> = new Map();
 
-/** What a face holds, roughly (a few closures): documents may ask for any size, the least used go first. */
-const FACE_BYTES = 2048;
+/** What a face holds, roughly (a few closures, font 0's table of Latin-1 advances): documents may ask for any size, the least used go first. */
+const FACE_BYTES = 4096;
 /**
  * Faces of the built-in fonts (font 0 and the device fonts hold no per-request state) by font and size, made once a
  * thread: a label's fields share them, and the glyph caches, keyed by the face's key string, meet the same string.
  */
 const builtinFaces = new BoundedCache<Face>(FACE_BYTES * 4096, FACE_BYTES * 2, () => FACE_BYTES);
+
+/** Drops every kept face: for tools that change font 0's tables while they run (tools/font0-model/fit-runs.ts). */
+export function forgetBuiltinFaces(): void {
+  builtinFaces.clear();
+}
 
 /** The face of built-in font `font` at `height` x `width` dots, made by `make` when not kept (null: none). */
 function builtinFace(font: string, height: number, width: number, make: () => Face | null): Face | null {

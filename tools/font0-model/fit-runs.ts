@@ -17,6 +17,7 @@ import { isHeldOut } from '../../bench/holdout.js';
 import { cropTopLeft } from '../../compare/ink-f1.js';
 import { decodeGreyPng } from '../../compare/png.js';
 import { font0Model } from '../../renderer/fonts/font0-model.js';
+import { forgetBuiltinFaces } from '../../renderer/fonts/resolve.js';
 import { font0RunAdvances, type Font0RunBand } from '../../renderer/fonts/font0-run-advances.js';
 import { openDocument } from '../../renderer/layout/document.js';
 import { layout } from '../../renderer/layout/inspect.js';
@@ -122,6 +123,7 @@ async function fit(manifest: string | undefined, out: string | undefined): Promi
       let best = { total: sum(scores), advance: now, scores: undefined as Map<string, number> | undefined, up: 0, down: 0 };
       for (const advance of [r4(now - step), r4(now + step)]) {
         advances[band]![cp] = advance;
+        forgetBuiltinFaces(); // faces keep the advances they worked out
         const tried = new Map(group.map((l) => [l.id, strictScore(l)]));
         const up = group.filter((l) => tried.get(l.id)! > scores.get(l.id)! + 1e-9).length;
         const down = group.filter((l) => tried.get(l.id)! < scores.get(l.id)! - 1e-9).length;
@@ -129,6 +131,7 @@ async function fit(manifest: string | undefined, out: string | undefined): Promi
         if (total > best.total + 1e-6 && up >= SUPPORT && up > down) best = { total, advance, scores: tried, up, down };
       }
       if (best.advance) advances[band]![cp] = best.advance; else delete advances[band]![cp];
+      forgetBuiltinFaces();
       if (!best.scores) continue;
       for (const [id, s] of best.scores) scores.set(id, s);
       moved++;
