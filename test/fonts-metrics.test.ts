@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { render } from '../renderer/render.js';
 import { measureTextLine } from '../renderer/text/text-line.js';
-import { magnification } from '../renderer/fonts/device-fonts.js';
+import { deviceAdjustment, magnification } from '../renderer/fonts/device-fonts.js';
 import type { FontSelection } from '../renderer/model.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
 
@@ -87,6 +87,15 @@ describe('device fonts A-H', () => {
     expect(magnification(45, 9)).to.equal(5);
     expect(measureTextLine('M', font('A', 27, 25)).width).to.equal(30); // width x5, height x3
     expect(measureTextLine('M', font('A', 27)).height).to.equal(27);
+  });
+
+  it('carries a fitted device glyph weight to higher magnifications, scaled, never below the lowest fitted', () => {
+    const model = { A: { 0x35: [0.25, 0.5, 0, 0, 2] as const } };
+    expect(deviceAdjustment('A', 0x35, 1, 1, model)).to.equal(null);
+    expect(deviceAdjustment('A', 0x35, 1, 3, model)).to.equal(null);
+    expect(deviceAdjustment('A', 0x35, 2, 2, model)).to.deep.equal({ weightX: 0.5, weightY: 1, dx: 0, dy: 0 });
+    expect(deviceAdjustment('A', 0x35, 5, 3, model)).to.deep.equal({ weightX: 1.25, weightY: 1.5, dx: 0, dy: 0 });
+    expect(deviceAdjustment('A', 0x4d, 5, 5, model)).to.equal(null);
   });
 
   it('prints font B in capitals only', () => {

@@ -103,11 +103,14 @@ function measuredDigit(name: string, font: OutlineFont): { box: DeviceGlyphBox; 
   return null;
 }
 
-/** The fitted weights and offset of `cp` in font `name` at magnification (mx, my), in dots; null when none (or fitted at other magnifications). */
+/**
+ * The fitted weights and offset of `cp` in font `name` at magnification (mx, my), in dots; null when none, or below the
+ * lowest magnification fitted. Above the fitted ones an entry holds: the legacy glyphs are magnified bitmaps.
+ */
 export function deviceAdjustment(name: string, cp: number, mx: number, my: number,
   model: Readonly<Record<string, Readonly<Record<number, DeviceGlyphModel>>>> = deviceModel): GlyphAdjustment | null {
   const m = model[name]?.[cp];
-  if (!m || Math.min(mx, my) < m[4] || Math.max(mx, my) > m[5]) return null;
+  if (!m || Math.min(mx, my) < m[4]) return null;
   return { weightX: m[0] * mx, weightY: m[1] * my, dx: m[2] * mx, dy: m[3] * my };
 }
 
