@@ -82,10 +82,12 @@ export function placeDeviceGlyph(name: string, cp: number, mx: number, my: numbe
   // Unmeasured glyph: the scale that fits M onto its measured box; a digit stands as tall as a measured digit does.
   const sx = ((ref[2] - ref[1]) * mx) / Math.max(1, m.maxX - m.minX);
   const x = unmeasuredLeft(f, ref, g, m, mx, sx);
-  const digit = isDigit(cp) ? measuredDigit(name, font) : null;
-  if (digit) {
-    const sy = ((digit.box[4] - digit.box[3]) * my) / Math.max(1, digit.glyph.maxY - digit.glyph.minY);
-    return placeOutline(g, sx, { sy, oy: (digit.box[4] - baseline) * my + digit.glyph.minY * sy }, x);
+  // OCR designs share one lower-case scale, so a letter stands as a measured lower-case letter does (fE "M5i" rotated
+  // 0.954-0.959 -> 0.983-0.988); DejaVu Mono's letters do not (carriers' lower case lost up to 0.0015).
+  const kin = isDigit(cp) ? measuredDigit(name, font) : f.ocr && isLower(cp) ? measuredLower(name, font) : null;
+  if (kin) {
+    const sy = ((kin.box[4] - kin.box[3]) * my) / Math.max(1, kin.glyph.maxY - kin.glyph.minY);
+    return placeOutline(g, sx, { sy, oy: (kin.box[4] - baseline) * my + kin.glyph.minY * sy }, x);
   }
   const sy = ((ref[4] - ref[3]) * my) / Math.max(1, m.maxY - m.minY);
   return placeOutline(g, sx, { sy, oy: 0 }, x);
@@ -104,15 +106,19 @@ function unmeasuredLeft(f: DeviceFont, ref: DeviceGlyphBox, g: OutlineGlyph, m: 
 }
 
 const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
+const isLower = (cp: number): boolean => cp >= 0x61 && cp <= 0x7a;
 
-/** A digit of font `name` with a measured ink box, and its outline in the shape font. */
-function measuredDigit(name: string, font: OutlineFont): { box: DeviceGlyphBox; glyph: OutlineGlyph } | null {
+/** A glyph of font `name` of one kind with a measured ink box, and its outline in the shape font. */
+function measuredOfKind(name: string, font: OutlineFont, kind: (cp: number) => boolean): { box: DeviceGlyphBox; glyph: OutlineGlyph } | null {
   for (const [cp, box] of Object.entries(deviceMetrics[name] ?? {})) {
-    const glyph = isDigit(Number(cp)) ? font.glyph(Number(cp)) : null;
+    const glyph = kind(Number(cp)) ? font.glyph(Number(cp)) : null;
     if (glyph) return { box, glyph };
   }
   return null;
 }
+
+const measuredDigit = (name: string, font: OutlineFont) => measuredOfKind(name, font, isDigit);
+const measuredLower = (name: string, font: OutlineFont) => measuredOfKind(name, font, isLower);
 
 /**
  * The fitted weights and offset of `cp` in font `name` at magnification (mx, my), in dots; null when none, or below the
