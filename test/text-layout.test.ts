@@ -15,6 +15,15 @@ async function renderLabel(zpl: string) {
   return render(zpl, { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 });
 }
 
+/** Columns that hold ink (darker than mid-grey). */
+function inkColumns(img: DecodedPng): number[] {
+  const cols: number[] = [];
+  for (let x = 0; x < img.width; x++) {
+    for (let y = 0; y < img.height; y++) if (img.gray[y * img.width + x] < 128) { cols.push(x); break; }
+  }
+  return cols;
+}
+
 /** Rows that hold ink (darker than mid-grey). */
 function inkRows(img: DecodedPng): number[] {
   const rows: number[] = [];
@@ -70,6 +79,14 @@ describe('^FB field blocks', () => {
     expect(rows[rows.length - 1]).to.equal(25); // second line: 19..25; the third lands on it
     const w = r.warnings.find((d) => d.command === '^FB');
     expect(w?.message).to.equal('Field data overflows the ^FB block (3 lines, max 2)');
+  });
+
+  it('turns an inverted block about its full width, a dot past where ^TB and a line turn', async () => {
+    // Left-justified, so the inverted text ends at the block's far edge; font A's M is as wide as its cell.
+    const fb = decodePng((await renderLabel('^XA^FO100,100^AAI,9,^FB60,1,0,L,0^FDMM^FS^XZ')).body);
+    const tb = decodePng((await renderLabel('^XA^FO100,100^AAI,9,^TBI,60,9^FDMM^FS^XZ')).body);
+    expect(inkColumns(fb).at(-1)).to.equal(inkColumns(tb).at(-1)! + 1);
+    expect(inkColumns(fb)[0]).to.equal(inkColumns(tb)[0]! + 1);
   });
 
   it('anchors a ^FT block at the baseline of its last line', async () => {

@@ -61,7 +61,7 @@ export const drawTextField: Drawer<'text'> = (field, env, canvas) => {
     // ^FT puts the baseline of the block's last possible line (max lines) on the origin.
     const frame = field.origin === 'FT'
       ? pointFrame(field.x, field.y, (maxLines - 1) * pitch + face.baseline, o)
-      : boxFrame(field.x, field.y, b.width > 0 ? b.width : lines.reduce((m, l) => Math.max(m, l.indent + runWidth(face, codePoints(l.text, face))), 0), maxLines * pitch - b.lineSpacing, o);
+      : blockFrame(field.x, field.y, b.width > 0 ? b.width : lines.reduce((m, l) => Math.max(m, l.indent + runWidth(face, codePoints(l.text, face))), 0), maxLines * pitch - b.lineSpacing, o, b.width > 0);
     drawLines(canvas, face, lines, frame, pitch, maxLines, style);
     return;
   }
@@ -93,6 +93,15 @@ export const drawTextField: Drawer<'text'> = (field, env, canvas) => {
   env.state.endAt(Math.round(ex), Math.round(ey));
   drawRun(canvas, face, text, frame, shift, face.baseline, style);
 };
+
+/**
+ * The frame of a ^FB block `w` x `h` dots at (x, y). The legacy renderer turns an inverted block of a given width about
+ * its full width, not one dot short as it turns lines (fG_fb_rotI: every glyph stood a dot left, strict 0.838 -> 1;
+ * ^TB keeps the short turn, fG_tb_rotI).
+ */
+function blockFrame(x: number, y: number, w: number, h: number, o: Orientation, widthGiven: boolean): Frame {
+  return boxFrame(widthGiven && o === 'I' ? x + 1 : x, y, w, h, o);
+}
 
 /** ^TB with ^FT: the block's bottom-left corner is the origin. */
 function boxFrameFromBottom(x: number, y: number, w: number, h: number, o: Orientation): Frame {
