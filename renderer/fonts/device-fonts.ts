@@ -79,12 +79,11 @@ export function placeDeviceGlyph(name: string, cp: number, mx: number, my: numbe
     const sy = ((box[4] - box[3]) * my) / Math.max(1, g.maxY - g.minY);
     return placeOutline(g, sx, { sy, oy: (box[4] - baseline) * my + g.minY * sy }, box[1] * mx - g.minX * sx);
   }
-  // Unmeasured glyph: the scale that fits M onto its measured box; a digit stands as tall as a measured digit does.
-  const sx = ((ref[2] - ref[1]) * mx) / Math.max(1, m.maxX - m.minX);
-  const x = unmeasuredLeft(f, ref, g, m, mx, sx);
-  // OCR designs share one lower-case scale, so a letter stands as a measured lower-case letter does (fE "M5i" rotated
-  // 0.954-0.959 -> 0.983-0.988); DejaVu Mono's letters do not (carriers' lower case lost up to 0.0015).
+  // Unmeasured glyph: scaled as M is, or as a measured glyph of its kind: a digit stands as tall as a measured digit
+  // does. OCR designs share one lower-case scale, so there a letter stands as a measured lower-case letter does (fE
+  // "M5i" rotated 0.954-0.959 -> 0.983-0.988); DejaVu Mono's letters do not (carriers' lower case lost up to 0.0015).
   const kin = isDigit(cp) ? measuredDigit(name, font) : f.ocr && isLower(cp) ? measuredLower(name, font) : null;
+  const { sx, x } = unmeasuredAcross(f, ref, g, m, kin, mx);
   if (kin) {
     const sy = ((kin.box[4] - kin.box[3]) * my) / Math.max(1, kin.glyph.maxY - kin.glyph.minY);
     return placeOutline(g, sx, { sy, oy: (kin.box[4] - baseline) * my + kin.glyph.minY * sy }, x);
@@ -94,22 +93,34 @@ export function placeDeviceGlyph(name: string, cp: number, mx: number, my: numbe
 }
 
 /**
- * Where an unmeasured glyph's outline origin goes across the cell. The OCR fonts' outlines are the legacy designs, so a
- * glyph keeps its own place beside M (centred, fE "M5i" rotated fell 0.959 -> 0.923). DejaVu Mono only stands in, so
- * its glyphs are centred on M's measured box (rotated fG "M5i" 0.979 -> 0.9997, dhlparceluk_ver 0.908 -> 0.965; 11 of
- * 26 carriers rose, 5 fell by at most 0.0004). Font B's wide glyphs start at the pen.
+ * The width scale of an unmeasured glyph and where its outline origin goes across the cell. The OCR fonts' outlines are
+ * the legacy designs, so a glyph keeps M's scale and its own place beside M (centred, fE "M5i" rotated fell 0.959 ->
+ * 0.923). DejaVu Mono only stands in, so its glyphs are centred on M's measured box (rotated fG "M5i" 0.979 -> 0.9997,
+ * dhlparceluk_ver 0.908 -> 0.965; 11 of 26 carriers rose, 5 fell by at most 0.0004), and its digits take a measured
+ * digit's width and centre (fC_snap "505" 0.988 -> 1, fF_snap 0.944 -> 0.954). Font B's wide glyphs start at the pen.
  */
-function unmeasuredLeft(f: DeviceFont, ref: DeviceGlyphBox, g: OutlineGlyph, m: OutlineGlyph, mx: number, sx: number): number {
-  if (f.leftAligned && g.maxX - g.minX >= 0.7 * (m.maxX - m.minX)) return ref[1] * mx - g.minX * sx;
-  if (f.ocr) return ref[1] * mx - m.minX * sx;
-  return ((ref[1] + ref[2]) / 2) * mx - ((g.minX + g.maxX) / 2) * sx;
+function unmeasuredAcross(f: DeviceFont, ref: DeviceGlyphBox, g: OutlineGlyph, m: OutlineGlyph, kin: MeasuredGlyph | null,
+  mx: number): { sx: number; x: number } {
+  const scaleOf = (on: MeasuredGlyph): number => ((on.box[2] - on.box[1]) * mx) / Math.max(1, on.glyph.maxX - on.glyph.minX);
+  const sx = scaleOf({ box: ref, glyph: m });
+  if (f.leftAligned && g.maxX - g.minX >= 0.7 * (m.maxX - m.minX)) return { sx, x: ref[1] * mx - g.minX * sx };
+  if (f.ocr) return { sx, x: ref[1] * mx - m.minX * sx };
+  const on = kin ?? { box: ref, glyph: m };
+  const s = scaleOf(on);
+  return { sx: s, x: ((on.box[1] + on.box[2]) / 2) * mx - ((g.minX + g.maxX) / 2) * s };
 }
 
 const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
 const isLower = (cp: number): boolean => cp >= 0x61 && cp <= 0x7a;
 
-/** A glyph of font `name` of one kind with a measured ink box, and its outline in the shape font. */
-function measuredOfKind(name: string, font: OutlineFont, kind: (cp: number) => boolean): { box: DeviceGlyphBox; glyph: OutlineGlyph } | null {
+/** A measured ink box and the glyph's outline in the shape font. */
+interface MeasuredGlyph {
+  box: DeviceGlyphBox;
+  glyph: OutlineGlyph;
+}
+
+/** A glyph of font `name` of one kind with a measured ink box. */
+function measuredOfKind(name: string, font: OutlineFont, kind: (cp: number) => boolean): MeasuredGlyph | null {
   for (const [cp, box] of Object.entries(deviceMetrics[name] ?? {})) {
     const glyph = kind(Number(cp)) ? font.glyph(Number(cp)) : null;
     if (glyph) return { box, glyph };
