@@ -98,6 +98,12 @@ describe('device fonts A-H', () => {
     expect(deviceAdjustment('A', 0x4d, 5, 5, model)).to.equal(null);
   });
 
+  it('advances an unmeasured accented letter of font 0 as its measured base letter', () => {
+    for (const [accented, base] of [['ńąę', 'nae'], ['ŁŚŹ', 'ŁSZ']]) {
+      expect(measureTextLine(accented!.repeat(10), font('0', 50)).width).to.equal(measureTextLine(base!.repeat(10), font('0', 50)).width);
+    }
+  });
+
   it('prints font B in capitals only', () => {
     expect(measureTextLine('abc', font('B', 11))).to.deep.equal(measureTextLine('ABC', font('B', 11)));
   });

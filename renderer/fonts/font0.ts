@@ -149,13 +149,25 @@ function box(cp: number): GlyphBox | null {
 }
 
 /**
- * The pen advance after `cp` at height `h` in units of the height: the measured box's, changed as the band's glyph
- * model fitted it, then as runs of text showed it (font0-run-advances.ts).
+ * The measured letter an unmeasured accented one is built on (n for ń), else `cp`: measured accented letters advance
+ * as their base does, 33 of 53 exactly and the rest within 0.003 of the height (dpdpl's Polish text 0.946 -> 0.956).
+ */
+function advanceLetter(cp: number): number {
+  if (font0Metrics.glyphs[cp]) return cp;
+  const parts = String.fromCodePoint(cp).normalize('NFD');
+  const base = parts.length > 1 ? parts.codePointAt(0)! : cp;
+  return font0Metrics.glyphs[base] ? base : cp;
+}
+
+/**
+ * The pen advance after `cp` (or the letter it is built on, see advanceLetter) at height `h` in units of the height:
+ * the measured box's, changed as the band's glyph model fitted it, then as runs of text showed it (font0-run-advances.ts).
  */
 export function glyphAdvance(cp: number, h: number, model: readonly Font0Band[] = font0Model,
   runs: readonly Font0RunBand[] = font0RunAdvances): number | null {
-  const b = box(cp);
-  return b ? b[0] + (glyphModel(cp, h, model)?.[4] ?? 0) + (runs.find((r) => h <= r.maxHeight)?.advances[cp] ?? 0) : null;
+  const a = advanceLetter(cp);
+  const b = box(a);
+  return b ? b[0] + (glyphModel(a, h, model)?.[4] ?? 0) + (runs.find((r) => h <= r.maxHeight)?.advances[a] ?? 0) : null;
 }
 
 /** `cp` fitted into its measured box at height `h` and width stretch `sx`, before the glyph model adjusts it. */
