@@ -72,6 +72,12 @@ describe('font 0 metrics (measured from the reference labels)', () => {
     const reversed = await png('^XA^FO40,40^GB200,60,60^FS^FO50,50^A0N,40,40^FR^FDHello^FS^XZ');
     expect(grey(reversed)).to.equal(0);
   });
+
+  it('advances an unmeasured accented letter as its measured base letter', () => {
+    for (const [accented, base] of [['ńąę', 'nae'], ['ŁŚŹ', 'ŁSZ']]) {
+      expect(measureTextLine(accented!.repeat(10), font('0', 50)).width).to.equal(measureTextLine(base!.repeat(10), font('0', 50)).width);
+    }
+  });
 });
 
 describe('device fonts A-H', () => {
@@ -96,12 +102,6 @@ describe('device fonts A-H', () => {
     expect(deviceAdjustment('A', 0x35, 2, 2, model)).to.deep.equal({ weightX: 0.5, weightY: 1, dx: 0, dy: 0 });
     expect(deviceAdjustment('A', 0x35, 5, 3, model)).to.deep.equal({ weightX: 1.25, weightY: 1.5, dx: 0, dy: 0 });
     expect(deviceAdjustment('A', 0x4d, 5, 5, model)).to.equal(null);
-  });
-
-  it('advances an unmeasured accented letter of font 0 as its measured base letter', () => {
-    for (const [accented, base] of [['ńąę', 'nae'], ['ŁŚŹ', 'ŁSZ']]) {
-      expect(measureTextLine(accented!.repeat(10), font('0', 50)).width).to.equal(measureTextLine(base!.repeat(10), font('0', 50)).width);
-    }
   });
 
   it('prints font B in capitals only', () => {
