@@ -78,13 +78,13 @@ export class Raster {
       return;
     }
     const v = mode === 'black' ? 255 : 0;
-    // Narrow rectangles (barcode bars, box sides) are cheaper as a loop than one fill() call a row, four dots a step
-    // (a quarter less time than one a step for bars 2-8 dots wide).
+    // Narrow rectangles (barcode bars, box sides) are cheaper as a loop than one fill() call a row, four dots a move
+    // (one unaligned 32-bit store), then the odd dots one at a time.
     if (b - a <= 16) {
-      const n = b - a;
+      const n = b - a, view = this.#inkView, word = v === 0 ? 0 : -1;
       for (let row = y0 * this.width + a, end = y1 * this.width + a; row < end; row += this.width) {
         let i = row;
-        for (const stop = row + n - 3; i < stop; i += 4) { ink[i] = v; ink[i + 1] = v; ink[i + 2] = v; ink[i + 3] = v; }
+        for (const stop = row + n - 3; i < stop; i += 4) view.setInt32(i, word);
         for (const stop = row + n; i < stop; i++) ink[i] = v;
       }
     } else {
