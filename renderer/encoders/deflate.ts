@@ -180,9 +180,12 @@ export class RunDeflater {
     const step = reversed ? -1 : 1;
     let i = reversed ? w1 - 1 : w0;
     for (let left = loopEnd - w0; left > 0; left--, i += step) {
-      if (v === 0) { // equal words (zeros) in a tight loop
-        let same = 0;
-        while (same < left && above[aboveAt + i] === below[belowAt + i]) { same++; i += step; }
+      if (v === 0) { // equal words (zeros) in a tight loop, one per direction so that each steps by a constant
+        let j = i;
+        if (reversed) for (const stop = i - left; j > stop && above[aboveAt + j] === below[belowAt + j];) j--;
+        else for (const stop = i + left; j < stop && above[aboveAt + j] === below[belowAt + j];) j++;
+        const same = reversed ? i - j : j - i;
+        i = j;
         if (same > 0) {
           n += same << 2;
           left -= same;
