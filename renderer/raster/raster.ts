@@ -132,7 +132,10 @@ export class Raster {
       // Only columns drawn in already need a blend: outside the row's drawn range a glyph lies on paper, where black
       // or xor coverage over paper is the coverage itself and white leaves paper as it is. Text runs left to right,
       // so a glyph's row mostly meets the glyph before it only where their boxes overlap, a column or two.
-      const drawnFrom = painted[2 * (y + r)], drawnTo = painted[2 * (y + r) + 1];
+      const at = 2 * (y + r), drawnFrom = painted[at], drawnTo = painted[at + 1];
+      // The row's drawn range takes in the glyph's here, while it is at hand (what `mark` does a row at a time).
+      if (drawnFrom > left) painted[at] = left;
+      if (drawnTo < right) painted[at + 1] = right;
       if (drawnFrom < right && drawnTo > left) {
         const from = drawnFrom > left ? m + drawnFrom - left : m, to = drawnTo < right ? m + drawnTo - left : end;
         if (mode !== 'white') for (; m < from; m++, d++) ink[d] = mask[m];
@@ -142,7 +145,6 @@ export class Raster {
       }
       if (mode !== 'white') copyOntoPaper(inkView, ink, d, maskView, mask, m, end - m);
     }
-    this.mark(y + r0, y + r1, left, right);
   }
 }
 
