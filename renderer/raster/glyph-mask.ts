@@ -12,6 +12,8 @@ export interface GlyphMask {
   w: number;
   h: number;
   cov: Uint8Array;
+  /** `cov` as a DataView, made once for a kept mask (Raster.blitCoverage copies through it). */
+  view?: DataView;
 }
 
 /** Turns a mask (drawn for orientation N) clockwise by the orientation's angle about the pen point. */
@@ -81,5 +83,7 @@ export function glyphMask(group: string, run: GlyphRunElement, g: PlacedGlyph): 
   if (kept !== undefined) return kept;
   const upright = coverageMask(run.outlines[g.cp] ?? [], undefined, 'glyph');
   const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation) : null;
-  return glyphCache.keep(group, g.cp, m && run.crisp ? binarize(m) : m);
+  const drawn = m && run.crisp ? binarize(m) : m;
+  if (drawn) drawn.view = new DataView(drawn.cov.buffer, drawn.cov.byteOffset, drawn.cov.byteLength);
+  return glyphCache.keep(group, g.cp, drawn);
 }

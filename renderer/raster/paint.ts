@@ -30,7 +30,7 @@ function paintElement(r: Raster, el: DisplayElement): void {
       const group = maskGroup(el.font, el.orientation, el.crisp);
       for (const g of el.glyphs) {
         const m = glyphMask(group, el, g);
-        if (m) r.blitCoverage(m.cov, m.w, m.h, g.x + m.x, g.y + m.y, mode);
+        if (m) r.blitCoverage(m.cov, m.w, m.h, g.x + m.x, g.y + m.y, mode, m.view);
       }
     }
   }
