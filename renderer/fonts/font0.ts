@@ -152,7 +152,7 @@ function box(cp: number): GlyphBox | null {
  * The measured letter an unmeasured accented one is built on (n for ń), else `cp`: measured accented letters advance
  * as their base does, 33 of 53 exactly and the rest within 0.003 of the height (dpdpl's Polish text 0.946 -> 0.956).
  */
-function advanceLetter(cp: number): number {
+export function advanceLetter(cp: number): number {
   if (font0Metrics.glyphs[cp]) return cp;
   const parts = String.fromCodePoint(cp).normalize('NFD');
   const base = parts.length > 1 ? parts.codePointAt(0)! : cp;

@@ -16,6 +16,7 @@ import { loadCorpus, readCorpusFile, type CorpusCase } from '../../bench/corpus.
 import { isHeldOut } from '../../bench/holdout.js';
 import { cropTopLeft } from '../../compare/ink-f1.js';
 import { decodeGreyPng } from '../../compare/png.js';
+import { advanceLetter } from '../../renderer/fonts/font0.js';
 import { font0Model } from '../../renderer/fonts/font0-model.js';
 import { forgetBuiltinFaces } from '../../renderer/fonts/resolve.js';
 import { font0RunAdvances, type Font0RunBand } from '../../renderer/fonts/font0-run-advances.js';
@@ -62,7 +63,8 @@ async function runLabels(manifest: string | undefined): Promise<RunLabel[]> {
     for (const e of elements) {
       if (e.kind !== 'glyphRun' || !e.font.startsWith('0:')) continue;
       const band = tops.findIndex((top) => Number(e.font.split(':')[1]) <= top);
-      for (const g of e.glyphs) keys.add(keyOf(band, g.cp));
+      // A glyph is keyed by the letter whose advance it takes (ń by n), so that a move of n rescores labels drawing ń.
+      for (const g of e.glyphs) keys.add(keyOf(band, advanceLetter(g.cp)));
     }
     if (!keys.size) continue;
     const ref = cropTopLeft(await decodeGreyPng(readCorpusFile(corpus, c.png)), c.referenceCrop);
