@@ -71,12 +71,13 @@ function median(values: readonly number[]): number {
  * rule; offsets and advances do not: they are where one size's pixel grid fell):
  * - from the same glyph in the nearest band that has it: 0, 5, A, M and W, fitted at 20, 30, 50 and 80 dots,
  *   differ from their bands' rules alike;
- * - else from the letters of its family in the band (E, É, È, Ê, Ë: the same stems, accents aside), their median.
+ * - else from the letters of its family in the band (E, É, È, Ê, Ë: the same stems, accents aside), their median,
+ *   counting members the first step carried in: a band with no accented O of its own still has Ò..Ö from another.
  */
 function withTransfers(fits: readonly BandFit[], cps: readonly number[]): Font0Band[] {
-  const families = (f: BandFit): Map<number, Units[]> => {
+  const families = (glyphs: ReadonlyMap<number, Units>): Map<number, Units[]> => {
     const out = new Map<number, Units[]>();
-    for (const [cp, u] of f.glyphs) {
+    for (const [cp, u] of glyphs) {
       const family = baseLetter(cp) ?? cp;
       out.set(family, [...(out.get(family) ?? []), u]);
     }
@@ -91,7 +92,7 @@ function withTransfers(fits: readonly BandFit[], cps: readonly number[]): Font0B
     for (const { o } of others) {
       for (const [cp, u] of o.glyphs) if (!glyphs.has(cp)) set(cp, f.rule.wx + u.wx - o.rule.wx, f.rule.wy + u.wy - o.rule.wy);
     }
-    const family = families(f);
+    const family = families(glyphs);
     for (const cp of cps) {
       const members = family.get(baseLetter(cp) ?? cp);
       if (glyphs.has(cp) || !members) continue;
