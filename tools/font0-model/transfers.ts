@@ -33,8 +33,9 @@ function median(values: readonly number[]): number {
  * rule; offsets and advances do not: they are where one size's pixel grid fell):
  * - from the same glyph in the nearest band that has it: 0, 5, A, M and W, fitted at 20, 30, 50 and 80 dots,
  *   differ from their bands' rules alike;
- * - else from the letters of its family in the band (E, É, È, Ê, Ë: the same stems, accents aside), their median,
- *   counting members the first step carried in: a band with no accented O of its own still has Ò..Ö from another.
+ * - else from the letters of its family that the band fitted itself (E, É, È, Ê, Ë: the same stems, accents aside),
+ *   their median. Members carried in from other bands do not count: É, È, Ê and Ë fitted at 50 dots made E's stem
+ *   6 dots at 28, where the legacy's is 5 (test/legacy-rules.test.ts, text_fo_n).
  */
 export function withTransfers(fits: readonly BandFit[], cps: readonly number[]): Font0Band[] {
   const families = (glyphs: ReadonlyMap<number, Units>): Map<number, Units[]> => {
@@ -54,7 +55,7 @@ export function withTransfers(fits: readonly BandFit[], cps: readonly number[]):
     for (const { o } of others) {
       for (const [cp, u] of o.glyphs) if (!glyphs.has(cp)) set(cp, f.rule.wx + u.wx - o.rule.wx, f.rule.wy + u.wy - o.rule.wy);
     }
-    const family = families(glyphs);
+    const family = families(f.glyphs);
     for (const cp of cps) {
       const members = family.get(baseLetter(cp) ?? cp);
       if (glyphs.has(cp) || !members) continue;
