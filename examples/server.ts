@@ -33,8 +33,12 @@ import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { Lifecycle } from './lifecycle.js';
+import { createLineWriter } from './log-writer.js';
 import { checkAnonymousKey, developmentKey, openShadowStore, openStores } from './server-stores.js';
 import { startupNotes } from './startup-notes.js';
+
+/** How long queued log lines may take to go out at shutdown (within the lifecycle's close grace). */
+const LOG_FLUSH_MS = 1000;
 
 /** What the routers share: stores, the event sink, the render pool, and whether the server takes traffic. */
 export interface ServiceParts {
@@ -157,7 +161,8 @@ function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer
 export async function runServer(): Promise<void> {
   const config = readServerConfig();
   const events = createEventSink();
-  logEvents(events, createLogger({ level: config.logLevel }));
+  const logWriter = createLineWriter();
+  logEvents(events, createLogger({ level: config.logLevel, destination: logWriter }));
   const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void => events.emit({ type: 'notice', level, message });
 
   const devKey = config.apiKeysFile ? undefined : developmentKey(config.fleet.redis !== undefined);
@@ -181,6 +186,8 @@ export async function runServer(): Promise<void> {
       // The routers stop what they started (upstream connections, the shadow queue); the pool and stores are ours.
       .then(() => service.close())
       .then(() => Promise.allSettled([stores.close(), pool?.close()]))
+      // The last lines (the drain's, the cut-off requests') go out unless standard output is not being read.
+      .then(() => logWriter.flush(LOG_FLUSH_MS))
       .then(() => undefined);
   });
 
