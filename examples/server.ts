@@ -33,7 +33,7 @@ import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { Lifecycle } from './lifecycle.js';
-import { createLineWriter } from './log-writer.js';
+import { createLineWriter, type LineWriter } from './log-writer.js';
 import { checkAnonymousKey, developmentKey, openShadowStore, openStores } from './server-stores.js';
 import { startupNotes } from './startup-notes.js';
 
@@ -157,11 +157,10 @@ function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer
   return { renderer: { ...observedRenderer(pool, renderInline), layout: pool?.fieldBoxes ?? fieldBoxesInline }, ...(pool && { pool }) };
 }
 
-/** Runs the standalone server from the environment until SIGTERM or SIGINT. */
-export async function runServer(): Promise<void> {
+/** Runs the standalone server from the environment until SIGTERM or SIGINT; its log lines go through `logWriter`. */
+export async function runServer(logWriter: LineWriter = createLineWriter()): Promise<void> {
   const config = readServerConfig();
   const events = createEventSink();
-  const logWriter = createLineWriter();
   logEvents(events, createLogger({ level: config.logLevel, destination: logWriter }));
   const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void => events.emit({ type: 'notice', level, message });
 
@@ -195,18 +194,22 @@ export async function runServer(): Promise<void> {
   await checkAnonymousKey(config, stores, note);
   if (!lifecycle.ready()) return; // a signal came while starting
   if (devKey) {
-    console.log(`dev API key: ${devKey.key}`);
+    logWriter.write(`dev API key: ${devKey.key}\n`);
     if (devKey.expiresAt) note(`the dev API key is stored in Redis until ${devKey.expiresAt}; set API_KEYS_FILE for lasting keys`);
   }
   for (const line of startupNotes(config, opsPort)) note(line);
-  // Printed once the stores answer and the keys are seeded: the first request after it is served.
-  console.log(`listening on http://${config.host}:${apiPort}`);
+  // Printed once the stores answer and the keys are seeded: the first request after it is served. Through the log
+  // writer, like every line before it, so that it comes after them.
+  logWriter.write(`listening on http://${config.host}:${apiPort}\n`);
 }
 
 /** Runs the server; a start-up failure is one `ERROR: ...` line and exit status 1. */
 export function startServer(): void {
-  runServer().catch((err: unknown) => {
+  const logWriter = createLineWriter();
+  runServer(logWriter).catch(async (err: unknown) => {
     console.error(`ERROR: ${(err as Error).message}`);
+    // The lines before the failure (a store that would not answer) say why.
+    await logWriter.flush(LOG_FLUSH_MS);
     process.exit(1);
   });
 }
