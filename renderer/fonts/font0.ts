@@ -154,9 +154,17 @@ function box(cp: number): GlyphBox | null {
  */
 export function advanceLetter(cp: number): number {
   if (font0Metrics.glyphs[cp]) return cp;
-  const parts = String.fromCodePoint(cp).normalize('NFD');
-  const base = parts.length > 1 ? parts.codePointAt(0)! : cp;
-  return font0Metrics.glyphs[base] ? base : cp;
+  const base = decomposedBase(cp);
+  return base !== null && font0Metrics.glyphs[base] ? base : cp;
+}
+
+/**
+ * The code point a character is built on, the first of its canonical decomposition into two or more (n for ń, = for
+ * ≠); null when it does not decompose so (a singleton such as the ohm sign is another character, not a base).
+ */
+export function decomposedBase(cp: number): number | null {
+  const parts = [...String.fromCodePoint(cp).normalize('NFD')];
+  return parts.length > 1 ? parts[0]!.codePointAt(0)! : null;
 }
 
 /**

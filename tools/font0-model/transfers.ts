@@ -1,6 +1,7 @@
 // The font 0 model's bands as tools/font0-model/fit.ts writes them: each band's own fits, then stem weights carried
 // to glyphs the band has no case of (from the same glyph in another band, else from its family in the band).
 
+import { decomposedBase } from '../../renderer/fonts/font0.js';
 import type { Font0Band } from '../../renderer/fonts/font0-model.js';
 import { asModel, r4, type Units } from './search.js';
 
@@ -17,9 +18,8 @@ export function asBand(f: BandFit): Font0Band {
 
 /** The letter an accented letter is built on (É -> E), or null. */
 function baseLetter(cp: number): number | null {
-  const parts = String.fromCodePoint(cp).normalize('NFD');
-  const base = parts.codePointAt(0)!;
-  return parts.length > 1 && base !== cp && /\p{L}/u.test(parts[0]!) ? base : null;
+  const base = decomposedBase(cp);
+  return base !== null && /\p{L}/u.test(String.fromCodePoint(base)) ? base : null;
 }
 
 function median(values: readonly number[]): number {
