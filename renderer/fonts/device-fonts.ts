@@ -106,7 +106,7 @@ function unmeasuredAcross(f: DeviceFont, ref: DeviceGlyphBox, g: OutlineGlyph, m
   if (f.leftAligned && g.maxX - g.minX >= 0.7 * (m.maxX - m.minX)) return { sx, x: ref[1] * mx - g.minX * sx };
   if (f.ocr) return { sx, x: ref[1] * mx - m.minX * sx };
   const on = kin ?? { box: ref, glyph: m };
-  const s = scaleOf(on);
+  const s = kin ? scaleOf(kin) : sx;
   return { sx: s, x: ((on.box[1] + on.box[2]) / 2) * mx - ((g.minX + g.maxX) / 2) * s };
 }
 
