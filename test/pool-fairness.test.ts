@@ -13,13 +13,13 @@ import { qrCodesDocument } from './helpers/qr-codes.js';
 /** A job the test finishes by hand, recording when it started. */
 interface HeldJob { tenant: string; started: boolean; finish: () => void; result: Promise<string> }
 
-function held(queue: FairQueue, tenant: string, log: string[], signal?: AbortSignal): HeldJob {
+function held(queue: FairQueue, tenant: string, log: string[], signal?: AbortSignal, small = false): HeldJob {
   const job: HeldJob = { tenant, started: false, finish: () => { throw new Error('not started'); }, result: Promise.resolve('') };
   job.result = queue.run(tenant, signal, (release) => new Promise<string>((resolve) => {
     job.started = true;
     log.push(tenant);
     job.finish = () => { resolve(tenant); release(); };
-  }));
+  }), small);
   job.result.catch(() => {});
   return job;
 }
@@ -46,6 +46,35 @@ describe('fair render queue', () => {
       await tick();
     }
     expect(log).to.deep.equal(['a', 'b', 'c', 'a', 'b', 'a', 'a', 'a']);
+  });
+
+  it('opens the express lane only while big jobs hold every general slot: small jobs behind small jobs wait their turn', async () => {
+    const queue = new FairQueue({ slots: 1, expressSlots: 1, maxQueued: 100, maxWaitMs: 60_000 });
+    const log: string[] = [];
+    const small = (tenant: string) => held(queue, tenant, log, undefined, true);
+    const first = small('a');
+    const second = small('b');
+    // A second thread would share the cores with the first, not spare a small label a wait behind a big one.
+    expect([first.started, second.started, queue.stats()]).to.deep.equal([true, false, { running: 1, queued: 1 }]);
+    first.finish();
+    await tick();
+    expect(second.started).to.equal(true);
+    second.finish();
+    await tick();
+    const big = held(queue, 'c', log);
+    const third = small('d');
+    expect([big.started, third.started, queue.stats()]).to.deep.equal([true, true, { running: 2, queued: 0 }]);
+    // The express lane closes again once the big job is done: the next small label takes the general slot.
+    big.finish();
+    third.finish();
+    await tick();
+    const fourth = small('e');
+    const fifth = small('f');
+    expect([fourth.started, fifth.started, queue.stats()]).to.deep.equal([true, false, { running: 1, queued: 1 }]);
+    fourth.finish();
+    await tick();
+    fifth.finish();
+    expect(await Promise.all([first, second, big, third, fourth, fifth].map((j) => j.result))).to.deep.equal(['a', 'b', 'c', 'd', 'e', 'f']);
   });
 
   it('refuses past its bound with overloaded, making room for another key by dropping the longest backlog\'s newest job', async () => {

@@ -42,7 +42,7 @@ export interface RenderPoolOptions {
   threads?: number;
   /**
    * More threads for small renders only (one label of up to EXPRESS_MAX_PIXELS from up to EXPRESS_MAX_BYTES of ZPL), default 1: small labels
-   * are not stuck behind big documents filling every other thread.
+   * are not stuck behind big documents filling every other thread. They take small labels only while big ones hold every other thread.
    */
   expressThreads?: number;
   /** Milliseconds a render may take once started before it fails with a `timeout` RenderError (default 10 s). */
