@@ -146,15 +146,26 @@ function processPeakRss(pid: number): number | undefined {
   }
 }
 
-export async function benchHttp(label: BenchLabel, opts: {
+/** A started, warmed-up server to measure: where to send the label, and its process. */
+export interface BenchServer {
+  server: ChildProcess;
+  url: string;
+  path: string;
+  metricsUrl: string;
+  headers: Record<string, string>;
+  label: BenchLabel;
+}
+
+export interface BenchServerOptions {
   dpmm: number;
   size: string;
-  connections: readonly number[];
-  seconds: number;
   serverEnv?: NodeJS.ProcessEnv;
   /** Another build's server (its dist/examples/server.js); default this build's. */
   serverScript?: string;
-}): Promise<HttpRun> {
+}
+
+/** Starts a server with in-memory stores and one key, checks it renders `label`, warms it up, runs `use`, stops it. */
+export async function withBenchServer<T>(label: BenchLabel, opts: BenchServerOptions, use: (s: BenchServer) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'zpl-bench-'));
   const key = `bench_${randomBytes(12).toString('hex')}`;
   const keysFile = join(dir, 'keys.json');
@@ -177,34 +188,7 @@ export async function benchHttp(label: BenchLabel, opts: {
     // and until then the server's threads also compile in the background (after 3 s: 2-3 ms of CPU per request, by 3,000
     // requests: 0.4 ms). 3,000 at 4 connections gives every worker about 1,000 renders: the steady state a server runs in.
     await autocannon({ url, method: 'POST', headers, body: label.zpl, connections: 4, amount: WARM_UP_REQUESTS });
-    const levels: HttpFigures[] = [];
-    for (const connections of opts.connections) {
-      const split0 = await splitTotals(`http://127.0.0.1:${port}/metrics`);
-      const serverCpu0 = processCpuMs(server.pid!);
-      const mainCpu0 = mainThreadCpuMs(server.pid!);
-      const clientCpu0 = process.cpuUsage();
-      const times: number[] = [];
-      const r = await autocannon({ url, method: 'POST', headers, body: label.zpl, connections, duration: opts.seconds, timeout: 10 })
-        .on('response', (_client, status, _bytes, ms) => { if (status >= 200 && status < 300) times.push(ms); });
-      const clientCpu = process.cpuUsage(clientCpu0);
-      const serverCpu1 = processCpuMs(server.pid!);
-      const mainCpu1 = mainThreadCpuMs(server.pid!);
-      const serverMeanMs = meanSplit(split0, await splitTotals(`http://127.0.0.1:${port}/metrics`));
-      const answered = Math.max(1, r.requests.total);
-      levels.push({
-        ...(serverMeanMs && { serverMeanMs }),
-        ...(serverCpu0 !== undefined && serverCpu1 !== undefined && { serverCpuMsPerRequest: (serverCpu1 - serverCpu0) / answered }),
-        ...(mainCpu0 !== undefined && mainCpu1 !== undefined && { serverMainThreadCpuMsPerRequest: (mainCpu1 - mainCpu0) / answered }),
-        clientCpuMsPerRequest: (clientCpu.user + clientCpu.system) / 1000 / answered,
-        connections,
-        requests: r.requests.total,
-        requestsPerSec: r.requests.total / r.duration,
-        p50Ms: tenths(percentile(times, 50)),
-        p99Ms: tenths(percentile(times, 99)),
-        errors: r.errors + r.non2xx, // timeouts are counted in errors
-      });
-    }
-    return { path, serverPeakRssBytes: processPeakRss(server.pid!), levels };
+    return await use({ server, url, path, metricsUrl: `http://127.0.0.1:${port}/metrics`, headers, label });
   } finally {
     server.removeAllListeners('exit');
     await new Promise<void>((resolve) => {
@@ -213,4 +197,40 @@ export async function benchHttp(label: BenchLabel, opts: {
     });
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `connections` keep-alive connections sending the label for `seconds`: latency, throughput and the server's CPU. */
+export async function measureLevel({ server, url, metricsUrl, headers, label }: BenchServer, connections: number, seconds: number): Promise<HttpFigures> {
+  const split0 = await splitTotals(metricsUrl);
+  const serverCpu0 = processCpuMs(server.pid!);
+  const mainCpu0 = mainThreadCpuMs(server.pid!);
+  const clientCpu0 = process.cpuUsage();
+  const times: number[] = [];
+  const r = await autocannon({ url, method: 'POST', headers, body: label.zpl, connections, duration: seconds, timeout: 10 })
+    .on('response', (_client, status, _bytes, ms) => { if (status >= 200 && status < 300) times.push(ms); });
+  const clientCpu = process.cpuUsage(clientCpu0);
+  const serverCpu1 = processCpuMs(server.pid!);
+  const mainCpu1 = mainThreadCpuMs(server.pid!);
+  const serverMeanMs = meanSplit(split0, await splitTotals(metricsUrl));
+  const answered = Math.max(1, r.requests.total);
+  return {
+    ...(serverMeanMs && { serverMeanMs }),
+    ...(serverCpu0 !== undefined && serverCpu1 !== undefined && { serverCpuMsPerRequest: (serverCpu1 - serverCpu0) / answered }),
+    ...(mainCpu0 !== undefined && mainCpu1 !== undefined && { serverMainThreadCpuMsPerRequest: (mainCpu1 - mainCpu0) / answered }),
+    clientCpuMsPerRequest: (clientCpu.user + clientCpu.system) / 1000 / answered,
+    connections,
+    requests: r.requests.total,
+    requestsPerSec: r.requests.total / r.duration,
+    p50Ms: tenths(percentile(times, 50)),
+    p99Ms: tenths(percentile(times, 99)),
+    errors: r.errors + r.non2xx, // timeouts are counted in errors
+  };
+}
+
+export async function benchHttp(label: BenchLabel, opts: BenchServerOptions & { connections: readonly number[]; seconds: number }): Promise<HttpRun> {
+  return withBenchServer(label, opts, async (s) => {
+    const levels: HttpFigures[] = [];
+    for (const connections of opts.connections) levels.push(await measureLevel(s, connections, opts.seconds));
+    return { path: s.path, serverPeakRssBytes: processPeakRss(s.server.pid!), levels };
+  });
 }
