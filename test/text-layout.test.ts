@@ -61,6 +61,15 @@ describe('^FB field blocks', () => {
     expect(j[1].spaceStretch).to.equal(0);
   });
 
+  it('centres a C line on the whole dot nearest its exact centre, a tie to the left', () => {
+    // Font 0's advances are fractions of a dot: "PRIORITY MAIL® " is 388.95 dots at ^A0N,65,55, so its centre in 808 is
+    // 209.53 dots in; the legacy's line starts at 210 (usps_priority_mail), where centring the rounded width gave 209.
+    const font0 = resolveFace({ name: '0', orientation: 'N', height: 65, width: 55 });
+    expect(layoutBlock(font0, ['PRIORITY MAIL\u00ae'], { width: 808, justify: 'C', hangingIndent: 0 })[0].indent).to.equal(210);
+    // Whole-dot advances: 61 - 18 leaves 43 dots, and the line starts 21 in, not 22.
+    expect(block('AA', 61, 'C')[0].indent).to.equal(21);
+  });
+
   it('indents every line after the first by the hanging indent', () => {
     const lines = block('AAA BBB CCC', 42, 'L', 12);
     expect(lines.map((l) => [l.text, l.indent])).to.deep.equal([['AAA BBB', 0], ['CCC', 12]]);

@@ -15,11 +15,16 @@ export function codePoints(text: string, face: Face): number[] {
   return out;
 }
 
-/** Advance of a run of code points in dots (inter-character gap `gap` after every character). */
+/** Advance of a run of code points in dots (inter-character gap `gap` after every character), to the nearest dot. */
 export function runWidth(face: Face, cps: readonly number[], gap = 0): number {
+  return Math.round(runAdvance(face, cps, gap));
+}
+
+/** The same advance unrounded: font 0's advances are fractions of a dot. */
+export function runAdvance(face: Face, cps: readonly number[], gap = 0): number {
   let w = 0;
   for (const cp of cps) w += face.advance(cp) + gap;
-  return Math.round(w);
+  return w;
 }
 
 /**
