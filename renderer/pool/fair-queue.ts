@@ -10,7 +10,7 @@ export interface FairQueueOptions {
    * More slots for small jobs only: an express lane, so small labels are not stuck behind big documents
    * filling every general slot (the operating system shares the CPUs between the threads). It opens only while big
    * jobs hold every general slot: small labels queued behind small labels wait their turn, and the threads running
-   * stay one per general slot (a third thread on two cores put a 16-connection p99 at 36 ms against 31).
+   * stay one per general slot (a third thread on two cores put the 16-connection p99 at 37-43 ms, against 28-40).
    */
   expressSlots?: number;
   /** Jobs waiting, all tenants together; past it the job is refused at once ('overloaded'). */
