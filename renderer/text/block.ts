@@ -24,7 +24,7 @@ export function hardLineBytes(data: Uint8Array): Uint8Array[] {
 
 /** Greedy word wrap of one paragraph to `width` dots; words longer than a line are broken by character. */
 export function wrapParagraph(face: Face, text: string, width: number, firstIndent = 0, nextIndent = 0): string[] {
-  const adv = (s: string) => { let w = 0; for (const cp of codePoints(s, face)) w += face.advance(cp); return w; };
+  const adv = (s: string) => runAdvance(face, codePoints(s, face));
   const space = adv(' ');
   const room = (lineCount: number) => width - (lineCount ? nextIndent : firstIndent);
   const lines: string[] = [];
