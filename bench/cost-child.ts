@@ -7,13 +7,10 @@ import { constants, deflateSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderRequest } from '../renderer/api.js';
-import { loadLabels } from './labels.js';
+import { COST_REQUEST, loadLabels } from './labels.js';
 import { timed } from './stats.js';
 
 type RenderFn = (zpl: Uint8Array, req: RenderRequest) => Promise<{ body: Uint8Array }>;
-
-/** 4x6 in, 8 dpmm, 8-bit PNG: the size and format every cost figure is for. */
-const REQUEST: RenderRequest = { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0 };
 
 /** Renders of every label before any is measured: the steady state of a server, not V8 compiling the first labels. */
 const WARM_UP_PASSES = 30;
@@ -48,7 +45,7 @@ async function phaseRunner(dist: string) {
   const { borrowInk, returnInk } = await load<typeof import('../renderer/raster/scratch.js')>(dist, 'renderer/raster/scratch.js');
   return (zpl: Uint8Array) => {
     let doc: ReturnType<typeof openDocument> | undefined;
-    const interpret = cpuOf(() => { doc = openDocument(zpl, { ...REQUEST, output: 'raster' }); });
+    const interpret = cpuOf(() => { doc = openDocument(zpl, { ...COST_REQUEST, output: 'raster' }); });
     let list: ReturnType<ReturnType<typeof openDocument>['label']> | undefined;
     const layout = cpuOf(() => { list = doc!.label(0); });
     let painted: ReturnType<typeof paintRows> | undefined;
@@ -70,14 +67,14 @@ async function main(): Promise<void> {
   const { render } = await load<{ render: RenderFn }>(dist, 'renderer/render.js');
   const phasesOf = withPhases ? await phaseRunner(dist) : undefined;
   const labels = loadLabels('carrier');
-  for (let pass = 0; pass < WARM_UP_PASSES; pass++) for (const label of labels) await render(label.zpl, REQUEST);
+  for (let pass = 0; pass < WARM_UP_PASSES; pass++) for (const label of labels) await render(label.zpl, COST_REQUEST);
   const out: CostSamples[] = [];
   for (const label of labels) {
     const s: CostSamples = { id: label.id, bytes: 0, renderMs: [] };
     if (phasesOf) { s.phases = { interpret: [], layout: [], paint: [], encode: [] }; s.floorMs = []; }
-    for (let i = 0; i < 3; i++) await render(label.zpl, REQUEST); // this label's own paths, warm
+    for (let i = 0; i < 3; i++) await render(label.zpl, COST_REQUEST); // this label's own paths, warm
     for (let round = 0; round < rounds; round++) {
-      const { value, cpuMs } = await timed(() => render(label.zpl, REQUEST));
+      const { value, cpuMs } = await timed(() => render(label.zpl, COST_REQUEST));
       s.renderMs.push(cpuMs);
       s.bytes = value.body.length;
     }

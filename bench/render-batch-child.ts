@@ -4,11 +4,7 @@
 // be read side by side, batch by batch, while the machine's speed drifts (bench/overhead.ts).
 
 import { render } from '../renderer/render.js';
-import type { RenderRequest } from '../renderer/api.js';
-import { loadLabels } from './labels.js';
-
-/** 4x6 in, 8 dpmm, 8-bit PNG: what the HTTP benchmark asks the server for. */
-const REQUEST: RenderRequest = { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0 };
+import { COST_REQUEST, loadLabels } from './labels.js';
 
 /** Renders before the first batch: about what each render thread of the HTTP benchmark's server gets in its warm-up. */
 const WARM_UP_RENDERS = 1_000;
@@ -19,11 +15,11 @@ export interface BatchResult { cpuMs: number; count: number }
 async function main(): Promise<void> {
   const label = loadLabels('carrier').find((l) => l.id === process.argv[2]);
   if (!label) throw new Error(`no carrier label ${process.argv[2]}`);
-  for (let i = 0; i < WARM_UP_RENDERS; i++) await render(label.zpl, REQUEST);
+  for (let i = 0; i < WARM_UP_RENDERS; i++) await render(label.zpl, COST_REQUEST);
   process.on('message', (msg: BatchRequest) => {
     void (async () => {
       const cpu0 = process.cpuUsage();
-      for (let i = 0; i < msg.count; i++) await render(label.zpl, REQUEST);
+      for (let i = 0; i < msg.count; i++) await render(label.zpl, COST_REQUEST);
       const cpu = process.cpuUsage(cpu0);
       process.send!({ cpuMs: (cpu.user + cpu.system) / 1000, count: msg.count } satisfies BatchResult);
     })();
