@@ -130,6 +130,9 @@ async function main(): Promise<void> {
     const ratios = overhead.rounds.map((r) => r.ratio);
     extraRows.push([`UPS 4x6 8 dpmm: server CPU per HTTP request (1 connection) / in-process render CPU, each a total over a count, median of ${ratios.length} rounds taken in turns`,
       `${overhead.medianRatio.toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x)`, `<= 1.2x: ${check(overhead.medianRatio <= 1.2)}`]);
+    const floorRatios = overhead.rounds.map((r) => r.floorRatio);
+    extraRows.push(['the same for a bare node:http server rendering in process (bench/floor-server.ts), the same rounds: the least a Node server costs',
+      `${overhead.medianFloorRatio.toFixed(2)}x (rounds ${Math.min(...floorRatios).toFixed(2)}-${Math.max(...floorRatios).toFixed(2)}x)`, '']);
     if (one && sixteen) {
       const ratio = sixteen.p99Ms / one.p50Ms;
       extraRows.push(['HTTP p99 at 16 connections / p50 at 1 connection', `${sixteen.p99Ms} / ${one.p50Ms} ms = ${ratio.toFixed(1)}x`, `<= 16x: ${check(ratio <= 16)}`]);
@@ -152,9 +155,9 @@ async function main(): Promise<void> {
     if (http.serverPeakRssBytes) console.log(`\nserver peak RSS ${mib(http.serverPeakRssBytes)}`);
     console.log();
     console.log(`## Serving overhead: ${label.id}, server CPU per request at 1 connection next to in-process CPU per render, in turns\n`);
-    console.log(table(['round', 'in process, ms/render', 'server, ms/request', 'ratio'],
-      overhead.rounds.map((r, i) => [String(i + 1), ms(r.renderMs), ms(r.serverMs), `${r.ratio.toFixed(2)}x`])));
-    console.log(`\nmedian ratio ${overhead.medianRatio.toFixed(2)}x`);
+    console.log(table(['round', 'in process, ms/render', 'server, ms/request', 'ratio', 'bare node:http floor, ms/request', 'floor ratio'],
+      overhead.rounds.map((r, i) => [String(i + 1), ms(r.renderMs), ms(r.serverMs), `${r.ratio.toFixed(2)}x`, ms(r.floorMs), `${r.floorRatio.toFixed(2)}x`])));
+    console.log(`\nmedian ratio ${overhead.medianRatio.toFixed(2)}x; the floor's ${overhead.medianFloorRatio.toFixed(2)}x`);
     const ups = cost.find((c) => c.id === HTTP_LABEL);
     if (ups && one?.serverCpuMsPerRequest !== undefined) {
       console.log(`(the HTTP levels above against the cost table, minutes apart: ${ms(one.serverCpuMsPerRequest)} / ${ms(ups.renderMeanMs)} ms mean render = ` +
