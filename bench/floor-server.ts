@@ -1,6 +1,6 @@
-// The least a Node server can cost per label: bare node:http, the body read whole, one in-process render, the PNG
+// What a server on node:http that does nothing else costs per label: bare node:http, the body read whole, one in-process render, the PNG
 // written back. No router, keys, limits, logs, metrics or worker. The serving-overhead section runs it in turns beside
-// the real server (bench/overhead.ts), so that the real server's overhead reads against what no design can go below.
+// the real server (bench/overhead.ts), so that the real server's overhead reads against what HTTP alone costs in Node.
 // Env PORT and HOST as the real server; it prints `listening on` like it, for startServer.
 
 import { createServer } from 'node:http';

@@ -131,7 +131,7 @@ async function main(): Promise<void> {
     extraRows.push([`UPS 4x6 8 dpmm: server CPU per HTTP request (1 connection) / in-process render CPU, each a total over a count, median of ${ratios.length} rounds taken in turns`,
       `${overhead.medianRatio.toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x)`, `<= 1.2x: ${check(overhead.medianRatio <= 1.2)}`]);
     const floorRatios = overhead.rounds.map((r) => r.floorRatio);
-    extraRows.push(['the same for a bare node:http server rendering in process (bench/floor-server.ts), the same rounds: the least a Node server costs',
+    extraRows.push(['the same for a bare node:http server rendering in process (bench/floor-server.ts), the same rounds: what a node:http server that does nothing else costs',
       `${overhead.medianFloorRatio.toFixed(2)}x (rounds ${Math.min(...floorRatios).toFixed(2)}-${Math.max(...floorRatios).toFixed(2)}x)`, '']);
     if (one && sixteen) {
       const ratio = sixteen.p99Ms / one.p50Ms;

@@ -3,7 +3,7 @@
 // again), so that the machine's speed, which drifts by a third over minutes on a shared VM, moves both sides of each
 // round alike. Each side is a total over a count, collections included; the figure is the median of the rounds' ratios.
 // Each round also measures the floor (bench/floor-server.ts: bare node:http rendering in process), so that the ratio
-// reads against what no server in Node can go below on the same machine at the same minute.
+// reads against what a node:http server that does nothing else costs on the same machine at the same minute.
 
 import { fork } from 'node:child_process';
 import { dirname, join } from 'node:path';
