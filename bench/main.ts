@@ -66,6 +66,9 @@ async function main(): Promise<void> {
   let http: HttpRun | undefined;
   const extraRows: string[][] = [];
   const check = (ok: boolean): string => (ok ? 'met' : 'MISSED');
+  /** A median ratio with the range of the rounds it is the median of. */
+  const ratioOfRounds = (medianRatio: number, ratios: readonly number[]): string =>
+    `${medianRatio.toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x)`;
   const rounds = (dpmm: Dpmm): number => (args.quick ? 1 : dpmm === 24 ? 4 : dpmm === 12 ? 6 : 10);
 
   let cost: LabelCost[] = [];
@@ -127,12 +130,10 @@ async function main(): Promise<void> {
     const overhead = await benchOverhead(label, {
       dpmm: 8, size: '4x6', serverEnv: args.serverEnv, rounds: args.quick ? 2 : 5, seconds: args.quick ? 1 : 3, renders: args.quick ? 200 : 1000,
     });
-    const ratios = overhead.rounds.map((r) => r.ratio);
-    extraRows.push([`UPS 4x6 8 dpmm: server CPU per HTTP request (1 connection) / in-process render CPU, each a total over a count, median of ${ratios.length} rounds taken in turns`,
-      `${overhead.medianRatio.toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x)`, `<= 1.2x: ${check(overhead.medianRatio <= 1.2)}`]);
-    const floorRatios = overhead.rounds.map((r) => r.floorRatio);
+    extraRows.push([`UPS 4x6 8 dpmm: server CPU per HTTP request (1 connection) / in-process render CPU, each a total over a count, median of ${overhead.rounds.length} rounds taken in turns`,
+      ratioOfRounds(overhead.medianRatio, overhead.rounds.map((r) => r.ratio)), `<= 1.2x: ${check(overhead.medianRatio <= 1.2)}`]);
     extraRows.push(['the same for a bare node:http server rendering in process (bench/floor-server.ts), the same rounds: what a node:http server that does nothing else costs',
-      `${overhead.medianFloorRatio.toFixed(2)}x (rounds ${Math.min(...floorRatios).toFixed(2)}-${Math.max(...floorRatios).toFixed(2)}x)`, '']);
+      ratioOfRounds(overhead.medianFloorRatio, overhead.rounds.map((r) => r.floorRatio)), '']);
     if (one && sixteen) {
       const ratio = sixteen.p99Ms / one.p50Ms;
       extraRows.push(['HTTP p99 at 16 connections / p50 at 1 connection', `${sixteen.p99Ms} / ${one.p50Ms} ms = ${ratio.toFixed(1)}x`, `<= 16x: ${check(ratio <= 16)}`]);
