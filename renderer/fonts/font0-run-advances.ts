@@ -31,7 +31,7 @@ export const font0RunAdvances: readonly Font0RunBand[] = [
   {
     maxHeight: Infinity,
     advances: {
-      49: 0.005, 67: 0.005, 76: 0.005, 83: 0.005, // 1 C L S
+      67: 0.005, 76: 0.005, 83: 0.005, // C L S
     },
   },
 ];
