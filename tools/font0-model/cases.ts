@@ -5,7 +5,7 @@
 // so that a candidate weight, offset or advance costs one coverage mask, not a whole render.
 
 import { loadCorpus, readCorpusFile } from '../../bench/corpus.js';
-import { isHeldOut } from '../../bench/holdout.js';
+import { foldOf } from '../../bench/holdout.js';
 import { cropTopLeft, type GreyImage } from '../../compare/ink-f1.js';
 import { decodeGreyPng } from '../../compare/png.js';
 import { layout } from '../../renderer/layout/inspect.js';
@@ -37,15 +37,15 @@ export interface GlyphCase {
 
 /**
  * Every single-glyph case in upright orientation of font 0 (`font` '0') or of the device fonts (any other value);
- * `withHeldOut` adds the held-out ones (for reports only).
+ * `withHeldOut` adds the held-out ones (for reports only): those of `fold` (bench/holdout.ts; 0, the held-out tenth).
  */
-export async function glyphCases(withHeldOut = false, font = '0'): Promise<GlyphCase[]> {
+export async function glyphCases(withHeldOut = false, font = '0', fold = 0): Promise<GlyphCase[]> {
   const corpus = loadCorpus();
   const out: GlyphCase[] = [];
   const folder = font === '0' ? 'labelary_text_default_images/' : 'labelary_devicefont_images/';
   for (const c of corpus.cases) {
     if (!c.png || !c.id.includes(folder)) continue;
-    const heldOut = isHeldOut(c.id);
+    const heldOut = foldOf(c.id) === fold;
     if (heldOut && !withHeldOut) continue;
     const zpl = readCorpusFile(corpus, c.zpl);
     const laid = layout(zpl, { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, index: c.index ?? 0 });

@@ -1,19 +1,18 @@
-// `node dist/tools/font0-model/fit-runs.js [--manifest FILE] [--out FILE] [--write]`: fits font 0's pen advances to
-// runs of text (renderer/fonts/font0-run-advances.ts). The boxes' advances come from three copies of a glyph at 50
-// dots, each pen a whole dot: an advance known to about a hundredth of the height, so five glyphs at 28 dots can
-// end a dot off (GOGREEN at 28 dots: O, the second G and both Es stood a dot off the legacy pens). Every label of the
-// corpus that draws font 0 (held-out tenth excluded) is rendered whole and scored strictly (ink F1 with no
-// tolerance); per size band and glyph, a coordinate search over steps of STEPS keeps an advance that raises the sum
-// of the scores of the labels drawing that glyph at that band, and only where more of them rise than fall and at
+// `node dist/tools/font0-model/fit-runs.js [--manifest FILE] [--out FILE] [--write] [--fold K]`: fits font 0's pen
+// advances to runs of text (renderer/fonts/font0-run-advances.ts). The boxes' advances come from three copies of a
+// glyph at 50 dots, each pen a whole dot: an advance known to about a hundredth of the height, so five glyphs at 28
+// dots can end a dot off (GOGREEN at 28 dots: O, the second G and both Es stood a dot off the legacy pens). Every
+// label of the corpus that draws font 0 (held-out tenth excluded) is rendered whole and scored strictly (ink F1 with
+// no tolerance); per size band and glyph, a coordinate search over steps of STEPS keeps an advance that raises the
+// sum of the scores of the labels drawing that glyph at that band, and only where more of them rise than fall and at
 // least SUPPORT rise: one label is where a pixel grid fell, two agreeing are a glyph's advance. Starts from no
 // changes, so the table depends on the references and the other tables alone; prints every move.
 // Run after fit.js: the run advances sit on the model's.
 
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadCorpus, readCorpusFile, type CorpusCase } from '../../bench/corpus.js';
-import { isHeldOut } from '../../bench/holdout.js';
+import { crossValidationMark, foldOf, heldOutFold } from '../../bench/holdout.js';
 import { cropTopLeft } from '../../compare/ink-f1.js';
 import { decodeGreyPng } from '../../compare/png.js';
 import { advanceLetter } from '../../renderer/fonts/font0.js';
@@ -25,6 +24,7 @@ import { layout } from '../../renderer/layout/inspect.js';
 import { paintRows } from '../../renderer/raster/paint.js';
 import { settle } from '../../renderer/raster/row-order.js';
 import { r4 } from './search.js';
+import { tableFile } from './table-file.js';
 import { tableRows } from './table-rows.js';
 
 /** Advance steps in units of the height, coarse first: 0.01 is half a dot at 50 dots, the boxes' uncertainty. */
@@ -49,12 +49,12 @@ const keyOf = (band: number, cp: number): string => `${band}:${cp}`;
 /** The bands of the run table: the glyph model's. */
 const bandTops = (): number[] => font0Model.map((b) => b.maxHeight);
 
-async function runLabels(manifest: string | undefined): Promise<RunLabel[]> {
+async function runLabels(manifest: string | undefined, fold: number): Promise<RunLabel[]> {
   const corpus = loadCorpus(manifest);
   const tops = bandTops();
   const out: RunLabel[] = [];
   for (const c of corpus.cases) {
-    if (!c.png || isHeldOut(c.id)) continue;
+    if (!c.png || foldOf(c.id) === fold) continue;
     const zpl = readCorpusFile(corpus, c.zpl);
     const request = { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, index: c.index ?? 0 };
     let elements;
@@ -101,20 +101,18 @@ function editableTable(): Record<number, number>[] {
 function main(): Promise<void> {
   const args = process.argv.slice(2);
   const option = (flag: string): string | undefined => { const i = args.indexOf(flag); return i >= 0 ? args[i + 1] : undefined; };
-  return fit(option('--manifest'), args.includes('--write') || args.includes('--out') ? option('--out') ?? defaultOut() : undefined);
+  return fit(option('--manifest'), tableFile(args, 'font0-run-advances.ts'), heldOutFold(args));
 }
 
-const defaultOut = (): string => fileURLToPath(new URL('../../../renderer/fonts/font0-run-advances.ts', import.meta.url));
-
-async function fit(manifest: string | undefined, out: string | undefined): Promise<void> {
+async function fit(manifest: string | undefined, out: string | undefined, fold: number): Promise<void> {
   const advances = editableTable();
-  const labels = await runLabels(manifest);
+  const labels = await runLabels(manifest, fold);
   const byKey = new Map<string, RunLabel[]>();
   for (const l of labels) for (const k of l.keys) byKey.set(k, [...(byKey.get(k) ?? []), l]);
   const scores = new Map(labels.map((l) => [l.id, strictScore(l)]));
   const mean = (): number => labels.reduce((s, l) => s + scores.get(l.id)!, 0) / Math.max(1, labels.length);
   const tops = bandTops();
-  console.log(`${labels.length} labels draw font 0 (held-out tenth excluded); strict F1 ${mean().toFixed(5)} (mean)`);
+  console.log(`${labels.length} labels draw font 0 (${fold ? `fold ${fold}` : 'held-out tenth'} excluded); strict F1 ${mean().toFixed(5)} (mean)`);
   // Glyphs drawn by the most labels first; ties in key order, so a rerun moves the same way.
   const keys = [...byKey.keys()].sort((a, b) => byKey.get(b)!.length - byKey.get(a)!.length || (a < b ? -1 : 1));
   for (const step of STEPS) {
@@ -145,7 +143,7 @@ async function fit(manifest: string | undefined, out: string | undefined): Promi
     console.log(`step ${step}: ${moved} moves; strict F1 ${mean().toFixed(5)} (mean)`);
   }
   if (out) {
-    writeFileSync(out, renderTable(tops, advances, labels.length));
+    writeFileSync(out, crossValidationMark(fold) + renderTable(tops, advances, labels.length));
     console.log(`wrote ${path.relative(process.cwd(), out)}`);
   }
 }

@@ -1,5 +1,5 @@
-// `node dist/tools/font0-model/fit.js [--write] [--params wx,wy,dx,dy,adv]`: fits the font 0 glyph model
-// (renderer/fonts/font0-model.ts) to the legacy renderer's PNGs. For every size band and every glyph that the
+// `node dist/tools/font0-model/fit.js [--write | --out FILE] [--params wx,wy,dx,dy,adv] [--fold K]`: fits the font 0
+// glyph model (renderer/fonts/font0-model.ts) to the legacy renderer's PNGs. For every size band and every glyph that the
 // corpus shows alone (tools/font0-model/cases.ts, held-out tenth excluded), a coordinate search over the stem
 // weight across x and along y, the placement offset and the pen advance draws the glyph and keeps the candidate
 // with the fewest ink pixels off the reference (then the smallest grey error), never one with a lower 1-px F1
@@ -8,16 +8,17 @@
 // the fit set shows at two heights or more gets one edge refinement for all its sizes (across-sizes.ts;
 // `--no-shared` skips it, `--shared-only` refines the table in use without refitting the bands). Prints every fit,
 // the strict F1 before and after, and the held-out glyph cases under the fitted table; --write regenerates the
-// table. The ratchet's floors are not read: the references alone decide.
+// table (--out FILE writes it there instead). The ratchet's floors are not read: the references alone decide.
 
 import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { crossValidationMark, heldOutFold } from '../../bench/holdout.js';
 import { glyphAdvance } from '../../renderer/fonts/font0.js';
 import { font0Metrics } from '../../renderer/fonts/font0-metrics.js';
 import { font0Model, type Font0Band } from '../../renderer/fonts/font0-model.js';
 import { fitAcrossSizes, withShared, type SharedFit } from './across-sizes.js';
 import { glyphCases, type GlyphCase } from './cases.js';
 import { scoreCandidate, type Candidate } from './score.js';
+import { tableFile } from './table-file.js';
 import { tableRows } from './table-rows.js';
 import { asBand, withTransfers, type BandFit } from './transfers.js';
 import { ALL_PARAMS, modelUnits, search as searchUnits, total as totalUnits, ZERO, type Param, type Units } from './search.js';
@@ -67,17 +68,17 @@ function reportShared(fits: SharedFit[]): SharedFit[] {
   return fits;
 }
 
-function parseArgs(argv: string[]): { write: boolean; transfer: boolean; shared: boolean; sharedOnly: boolean; params: Param[]; ruleParams: Param[] } {
+function parseArgs(argv: string[]): { out?: string; fold: number; transfer: boolean; shared: boolean; sharedOnly: boolean; params: Param[]; ruleParams: Param[] } {
   const list = (flag: string, fallback: Param[]): Param[] => {
     const i = argv.indexOf(flag);
     return i >= 0 ? (argv[i + 1] ?? '').split(',').filter((p): p is Param => ALL_PARAMS.includes(p as Param)) : fallback;
   };
-  return { write: argv.includes('--write'), transfer: !argv.includes('--no-transfer'), shared: !argv.includes('--no-shared'), sharedOnly: argv.includes('--shared-only'), params: list('--params', GLYPH_PARAMS), ruleParams: list('--rule-params', RULE_PARAMS) };
+  return { out: tableFile(argv, 'font0-model.ts'), fold: heldOutFold(argv), transfer: !argv.includes('--no-transfer'), shared: !argv.includes('--no-shared'), sharedOnly: argv.includes('--shared-only'), params: list('--params', GLYPH_PARAMS), ruleParams: list('--rule-params', RULE_PARAMS) };
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const all = await glyphCases(true);
+  const all = await glyphCases(true, '0', args.fold);
   const fitting = all.filter((c) => !c.heldOut);
   const fits: BandFit[] = [];
   const f4 = (n: number): string => n.toFixed(4);
@@ -125,10 +126,9 @@ async function main(): Promise<void> {
   }
   if (held.length) console.log(`  mean change ${(gain / held.length).toFixed(4)}`);
 
-  if (args.write) {
-    const file = fileURLToPath(new URL('../../../renderer/fonts/font0-model.ts', import.meta.url));
-    writeFileSync(file, renderTable(bands, fitting.length, args.ruleParams, args.params));
-    console.log(`\nwrote ${file}`);
+  if (args.out) {
+    writeFileSync(args.out, crossValidationMark(args.fold) + renderTable(bands, fitting.length, args.ruleParams, args.params));
+    console.log(`\nwrote ${args.out}`);
   }
 }
 
