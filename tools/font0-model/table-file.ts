@@ -1,5 +1,6 @@
 // Where a fitting tool writes its table: `--out FILE`, else with `--write` the committed table it regenerates, else
-// nowhere (it only prints what it fitted). The tables test and `npm run cross-validate` read the first.
+// nowhere (it only prints what it fitted). test/fitted-tables.test.ts writes with the first; `npm run cross-validate`
+// with the second, in copies of the working tree.
 
 import { fileURLToPath } from 'node:url';
 
