@@ -18,18 +18,15 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { FITTED_TABLES } from '../tools/font0-model/table-file.js';
 import { crossValidation, type CaseKind, type FoldLine, type FoldScore } from './cross-validation.js';
 import { HELD_OUT_MODULUS } from './holdout.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The fitting tools in the order they build on each other (run advances sit on the model), and the tables they write. */
-const FITS: readonly { tool: string; table: string; rebuild: boolean }[] = [
-  { tool: 'dist/tools/font0-model/fit.js', table: 'renderer/fonts/font0-model.ts', rebuild: true },
-  { tool: 'dist/tools/font0-model/fit-runs.js', table: 'renderer/fonts/font0-run-advances.ts', rebuild: false },
-  { tool: 'dist/tools/font0-model/fit-device.js', table: 'renderer/fonts/device-model.ts', rebuild: true },
-];
+/** Each fitting tool and its table, as paths in a copy of the tree, in the order the tools build on each other. */
+const FITS = FITTED_TABLES.map((f) => ({ tool: `dist/tools/font0-model/${f.tool}`, table: `renderer/fonts/${f.table}` }));
 
 /**
  * The corpus's font fixtures apart from the labels: font 0's each repeat one glyph (what the glyph model fits on);
@@ -90,9 +87,10 @@ async function runFold(fold: number, dir: string): Promise<FoldScore[]> {
   };
   const tsc = (): Promise<void> => step([process.execPath, path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], 'tsc.log');
   await tsc();
+  // Rebuilt after each tool: the next reads the table it wrote (fidelity, last, reads them all).
   for (const fit of FITS) {
     await step([process.execPath, fit.tool, '--write', '--fold', String(fold)], `${path.basename(fit.tool, '.js')}.log`);
-    if (fit.rebuild) await tsc();
+    await tsc();
   }
   await step([process.execPath, 'dist/bench/fidelity.js', '--json', 'scores.json'], 'fidelity.log');
   return (JSON.parse(readFileSync(path.join(dir, 'scores.json'), 'utf8')) as { cases: FoldScore[] }).cases;

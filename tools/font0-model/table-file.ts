@@ -4,6 +4,16 @@
 
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The fitted glyph tables under renderer/fonts/, each with its tool under dist/tools/font0-model/, in the order the
+ * tools build on each other (the run advances sit on the model): what the tables test and the cross-validation run.
+ */
+export const FITTED_TABLES: readonly { tool: string; table: string }[] = [
+  { tool: 'fit.js', table: 'font0-model.ts' },
+  { tool: 'fit-runs.js', table: 'font0-run-advances.ts' },
+  { tool: 'fit-device.js', table: 'device-model.ts' },
+];
+
 /** `table`: the committed file under renderer/fonts/ (font0-model.ts, ...). */
 export function tableFile(argv: readonly string[], table: string): string | undefined {
   const i = argv.indexOf('--out');
