@@ -93,8 +93,9 @@ export function createLineWriter(writeChunk: WriteChunk = writeStdout, maxQueued
     flush(timeoutMs) {
       if (!writing && !queue.length) return Promise.resolve(true);
       return new Promise((resolve) => {
+        // Not unref'd: while a retry after EAGAIN waits on its (unref'd) timer, this one keeps the process alive, or
+        // it would exit at shutdown with its last lines unwritten.
         const timer = setTimeout(() => resolve(false), timeoutMs);
-        timer.unref();
         idle.push(() => { clearTimeout(timer); resolve(true); });
       });
     },

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { createLineWriter, type WriteChunk } from '../examples/log-writer.js';
 
@@ -87,6 +89,24 @@ describe('the standalone server\'s log lines (examples/log-writer)', () => {
     reader.take(errno('EAGAIN'));
     await again;
     expect(reader.chunks).to.deep.equal([line(1), line(1)]);
+  });
+
+  it('keeps the process alive while it flushes, though its only pending work is a retry after EAGAIN', async () => {
+    // The shutdown of the standalone server: nothing else holds the event loop once the servers and pool are closed.
+    const writer = new URL('../examples/log-writer.js', import.meta.url).href;
+    const script = `
+      import { createLineWriter } from ${JSON.stringify(writer)};
+      let refusals = 2;
+      const out = createLineWriter((chunk, done) => {
+        if (refusals-- > 0) { setImmediate(() => done(Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' }))); return; }
+        process.stdout.write('written: ' + chunk);
+        done(null);
+      });
+      out.write('the last line\\n');
+      out.flush(60000).then((ok) => process.stdout.write('flushed: ' + ok + '\\n'));
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+    expect(stdout).to.equal('written: the last line\nflushed: true\n');
   });
 
   it('counts every line as dropped once the reader is gone (EPIPE), without throwing', async () => {
