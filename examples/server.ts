@@ -33,6 +33,7 @@ import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { Lifecycle } from './lifecycle.js';
+import { routeConsole } from './library-console.js';
 import { createLineWriter, type LineWriter } from './log-writer.js';
 import { checkAnonymousKey, developmentKey, openShadowStore, openStores } from './server-stores.js';
 import { startupNotes } from './startup-notes.js';
@@ -157,11 +158,15 @@ function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer
   return { renderer: { ...observedRenderer(pool, renderInline), layout: pool?.fieldBoxes ?? fieldBoxesInline }, ...(pool && { pool }) };
 }
 
-/** Runs the standalone server from the environment until SIGTERM or SIGINT; its log lines go through `logWriter`. */
+/**
+ * Runs the standalone server from the environment until SIGTERM or SIGINT; its log lines go through `logWriter`,
+ * and so do the lines libraries print with console.log, info, debug and warn (it owns the process).
+ */
 export async function runServer(logWriter: LineWriter = createLineWriter()): Promise<void> {
   const config = readServerConfig();
   const events = createEventSink();
   logEvents(events, createLogger({ level: config.logLevel, destination: logWriter }));
+  routeConsole(console, (method, message) => events.emit({ type: 'library_output', method, message }));
   const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void => events.emit({ type: 'notice', level, message });
 
   const devKey = config.apiKeysFile ? undefined : developmentKey(config.fleet.redis !== undefined);

@@ -152,6 +152,10 @@ function logLine(event: ServiceEvent, { outage, dropped }: Tallies): LogLine | u
       return { level: event.ready ? 'info' : 'warn', message: event.message, fields: { event: 'store_state', ready: event.ready } };
     case 'notice':
       return { level: event.level, message: event.message, fields: {} };
+    case 'library_output':
+      // At the level its console method says: node-redis reports failures with console.log, but the store lines
+      // (store_state, store_unavailable) already say so at warn.
+      return { level: event.method === 'log' ? 'info' : event.method, message: event.message, fields: { event: 'library_output', method: event.method } };
   }
 }
 
@@ -248,6 +252,7 @@ function legacyText(event: ServiceEvent, { outage, dropped }: Tallies): string |
     case 'key_seeding':
     case 'store_state':
     case 'notice':
+    case 'library_output':
       return event.message;
     default:
       return undefined;

@@ -184,6 +184,13 @@ export interface NoticeEvent {
   message: string;
 }
 
+/** A line a library printed with console.log, info, debug or warn (the standalone server routes them here). */
+export interface LibraryOutputEvent {
+  type: 'library_output';
+  method: 'log' | 'info' | 'debug' | 'warn';
+  message: string;
+}
+
 export type ServiceEvent =
   | RequestDoneEvent
   | RenderEvent
@@ -203,7 +210,8 @@ export type ServiceEvent =
   | SetupFaultEvent
   | KeySeedingEvent
   | StoreStateEvent
-  | NoticeEvent;
+  | NoticeEvent
+  | LibraryOutputEvent;
 
 export type ServiceEventType = ServiceEvent['type'];
 export type EventListener = (event: ServiceEvent) => void;
