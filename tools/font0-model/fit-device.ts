@@ -1,14 +1,14 @@
-// `node dist/tools/font0-model/fit-device.js [--write | --out FILE] [--params wx,wy,dx,dy] [--fold K]`: fits the
-// device font glyph model (renderer/fonts/device-model.ts) to the legacy renderer's PNGs, as fit.ts fits font 0's. The device fonts are
-// magnified by whole multiples, so each glyph of each font is fitted once, to its cases at every magnification
-// together (in dots at magnification 1): stem weight across x and along y (and the offset on request). What one magnification
-// alone would want is not kept. Held-out cases are scored, never fitted. The floors are not read.
+// `node dist/tools/font0-model/fit-device.js [--write | --out FILE] [--params wx,wy,dx,dy] [--fold K]`: fits the device
+// font glyph model (renderer/fonts/device-model.ts) to the legacy renderer's PNGs, as fit.ts fits font 0's. The device
+// fonts are magnified by whole multiples, so each glyph of each font is fitted once, to its cases at every
+// magnification together (in dots at magnification 1): stem weight across x and along y (and the offset on request).
+// What one magnification alone would want is not kept. Held-out cases are scored, never fitted. The floors are not
+// read.
 
-import { writeFileSync } from 'node:fs';
-import { crossValidationMark, heldOutFold } from '../../bench/holdout.js';
+import { heldOutFold } from '../../bench/holdout.js';
 import type { DeviceGlyphModel } from '../../renderer/fonts/device-model.js';
 import { glyphCases, type GlyphCase } from './cases.js';
-import { tableFile } from './table-file.js';
+import { tableFile, writeTable } from './table-file.js';
 import { scoreCandidate, type Candidate } from './score.js';
 import { ALL_PARAMS, r4, search, ZERO, type Param, type Units } from './search.js';
 
@@ -65,10 +65,7 @@ async function main(): Promise<void> {
     console.log(`  ${c.id.split('/').pop()!.padEnd(16)} ${f4(before.strictF1)} -> ${f4(after.strictF1)}${m ? '' : '  (no entry)'}`);
   }
   if (held.length) console.log(`  mean change ${(gain / held.length).toFixed(4)}`);
-  if (out) {
-    writeFileSync(out, crossValidationMark(fold) + renderTable(model, fitting.length));
-    console.log(`\nwrote ${out}`);
-  }
+  if (out) writeTable(out, fold, renderTable(model, fitting.length));
 }
 
 function renderTable(model: Record<string, Record<number, DeviceGlyphModel>>, cases: number): string {

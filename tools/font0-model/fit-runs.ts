@@ -9,10 +9,8 @@
 // changes, so the table depends on the references and the other tables alone; prints every move.
 // Run after fit.js: the run advances sit on the model's.
 
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { loadCorpus, readCorpusFile, type CorpusCase } from '../../bench/corpus.js';
-import { crossValidationMark, foldOf, heldOutFold } from '../../bench/holdout.js';
+import { foldOf, heldOutFold } from '../../bench/holdout.js';
 import { cropTopLeft } from '../../compare/ink-f1.js';
 import { decodeGreyPng } from '../../compare/png.js';
 import { advanceLetter } from '../../renderer/fonts/font0.js';
@@ -24,7 +22,7 @@ import { layout } from '../../renderer/layout/inspect.js';
 import { paintRows } from '../../renderer/raster/paint.js';
 import { settle } from '../../renderer/raster/row-order.js';
 import { r4 } from './search.js';
-import { tableFile } from './table-file.js';
+import { tableFile, writeTable } from './table-file.js';
 import { tableRows } from './table-rows.js';
 
 /** Advance steps in units of the height, coarse first: 0.01 is half a dot at 50 dots, the boxes' uncertainty. */
@@ -142,10 +140,7 @@ async function fit(manifest: string | undefined, out: string | undefined, fold: 
     }
     console.log(`step ${step}: ${moved} moves; strict F1 ${mean().toFixed(5)} (mean)`);
   }
-  if (out) {
-    writeFileSync(out, crossValidationMark(fold) + renderTable(tops, advances, labels.length));
-    console.log(`wrote ${path.relative(process.cwd(), out)}`);
-  }
+  if (out) writeTable(out, fold, renderTable(tops, advances, labels.length));
 }
 
 function renderTable(tops: readonly number[], advances: readonly Record<number, number>[], labels: number): string {

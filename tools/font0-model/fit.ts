@@ -1,6 +1,6 @@
 // `node dist/tools/font0-model/fit.js [--write | --out FILE] [--params wx,wy,dx,dy,adv] [--fold K]`: fits the font 0
-// glyph model (renderer/fonts/font0-model.ts) to the legacy renderer's PNGs. For every size band and every glyph that the
-// corpus shows alone (tools/font0-model/cases.ts, held-out tenth excluded), a coordinate search over the stem
+// glyph model (renderer/fonts/font0-model.ts) to the legacy renderer's PNGs. For every size band and every glyph
+// that the corpus shows alone (tools/font0-model/cases.ts, held-out tenth excluded), a coordinate search over the stem
 // weight across x and along y, the placement offset and the pen advance draws the glyph and keeps the candidate
 // with the fewest ink pixels off the reference (then the smallest grey error), never one with a lower 1-px F1
 // than the unadjusted glyph. Each band first gets one rule for all its glyphs (a stem weight fitted to all of
@@ -10,15 +10,14 @@
 // the strict F1 before and after, and the held-out glyph cases under the fitted table; --write regenerates the
 // table (--out FILE writes it there instead). The ratchet's floors are not read: the references alone decide.
 
-import { writeFileSync } from 'node:fs';
-import { crossValidationMark, heldOutFold } from '../../bench/holdout.js';
+import { heldOutFold } from '../../bench/holdout.js';
 import { glyphAdvance } from '../../renderer/fonts/font0.js';
 import { font0Metrics } from '../../renderer/fonts/font0-metrics.js';
 import { font0Model, type Font0Band } from '../../renderer/fonts/font0-model.js';
 import { fitAcrossSizes, withShared, type SharedFit } from './across-sizes.js';
 import { glyphCases, type GlyphCase } from './cases.js';
 import { scoreCandidate, type Candidate } from './score.js';
-import { tableFile } from './table-file.js';
+import { tableFile, writeTable } from './table-file.js';
 import { tableRows } from './table-rows.js';
 import { asBand, withTransfers, type BandFit } from './transfers.js';
 import { ALL_PARAMS, modelUnits, search as searchUnits, total as totalUnits, ZERO, type Param, type Units } from './search.js';
@@ -126,10 +125,7 @@ async function main(): Promise<void> {
   }
   if (held.length) console.log(`  mean change ${(gain / held.length).toFixed(4)}`);
 
-  if (args.out) {
-    writeFileSync(args.out, crossValidationMark(args.fold) + renderTable(bands, fitting.length, args.ruleParams, args.params));
-    console.log(`\nwrote ${args.out}`);
-  }
+  if (args.out) writeTable(args.out, args.fold, renderTable(bands, fitting.length, args.ruleParams, args.params));
 }
 
 function renderTable(bands: readonly Font0Band[], cases: number, ruleParams: readonly Param[], params: readonly Param[]): string {

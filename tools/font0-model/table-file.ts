@@ -2,7 +2,10 @@
 // nowhere (it only prints what it fitted). test/fitted-tables.test.ts writes with the first; `npm run cross-validate`
 // with the second, in copies of the working tree.
 
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crossValidationMark } from '../../bench/holdout.js';
 
 /**
  * The fitted glyph tables under renderer/fonts/, each with its tool under dist/tools/font0-model/, in the order the
@@ -23,4 +26,10 @@ export function tableFile(argv: readonly string[], table: string): string | unde
     return out;
   }
   return argv.includes('--write') ? fileURLToPath(new URL(`../../../renderer/fonts/${table}`, import.meta.url)) : undefined;
+}
+
+/** Writes a tool's table to `out`, marked never to commit when fitted with a fold other than 0 held out. */
+export function writeTable(out: string, fold: number, text: string): void {
+  writeFileSync(out, crossValidationMark(fold) + text);
+  console.log(`\nwrote ${path.relative(process.cwd(), out)}`);
 }
