@@ -4,10 +4,12 @@
 // server once the reader was gone (EPIPE, an unhandled 'error' on process.stdout).
 
 import { format } from 'node:util';
+import type { LibraryOutputEvent } from '../middleware/events/service-events.js';
+
+export type RoutedConsoleMethod = LibraryOutputEvent['method'];
 
 /** The console methods libraries use for diagnostics. console.error stays: start-up failures print ERROR lines. */
-export const ROUTED_CONSOLE_METHODS = ['log', 'info', 'debug', 'warn'] as const;
-export type RoutedConsoleMethod = (typeof ROUTED_CONSOLE_METHODS)[number];
+export const ROUTED_CONSOLE_METHODS: readonly RoutedConsoleMethod[] = ['log', 'info', 'debug', 'warn'];
 
 /** Replaces `target`'s routed methods with ones that call `report` with the text they would have printed. */
 export function routeConsole(target: Pick<Console, RoutedConsoleMethod>, report: (method: RoutedConsoleMethod, text: string) => void): void {
