@@ -13,7 +13,7 @@ COPY tsconfig.json index.ts ./
 COPY compare compare
 COPY renderer renderer
 COPY middleware middleware
-COPY examples examples
+COPY server server
 COPY bin bin
 COPY web web
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
@@ -30,7 +30,7 @@ COPY --from=build /app/dist/index.js dist/
 COPY --from=build /app/dist/compare dist/compare
 COPY --from=build /app/dist/renderer dist/renderer
 COPY --from=build /app/dist/middleware dist/middleware
-COPY --from=build /app/dist/examples dist/examples
+COPY --from=build /app/dist/server dist/server
 COPY --from=build /app/dist/bin dist/bin
 COPY --from=build /app/dist/web dist/web
 COPY --from=build /app/web/index.html /app/web/shadow.html /app/web/style.css web/

@@ -1,5 +1,5 @@
 // `npm run attack`: replays the hostile-input defects of the image endpoint, shadow mode and proxy mode against
-// the standalone server (dist/examples/server.js) on loopback, with a hostile legacy service beside it, and
+// the standalone server (dist/server/server.js) on loopback, with a hostile legacy service beside it, and
 // prints for each: the answer, its time, the server's peak RSS meanwhile and the /healthz probes that failed
 // (one every 250 ms, 2 s timeout). Every loop is bounded; nothing leaves 127.0.0.1. Not a test: figures.
 
@@ -16,7 +16,7 @@ import { freePort } from './http.js';
 import { mib, table } from './stats.js';
 
 const kib = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KiB`;
-const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'server.js');
+const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', 'server', 'server.js');
 const MOUNT = '/compatibility/legacy/v1';
 const ATTACK_BOUND_MS = 60_000;
 const UPSTREAM_TIMEOUT_MS = 3000;

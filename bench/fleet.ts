@@ -77,7 +77,7 @@ function post(port: number, key: string): Promise<Answer> {
 interface Replica { name: string; port: number; child?: ChildProcess }
 
 function startReplica(replica: Replica, env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, [new URL('../examples/server.js', import.meta.url).pathname], {
+  const child = spawn(process.execPath, [new URL('../server/server.js', import.meta.url).pathname], {
     env: { ...process.env, ...env, PORT: String(replica.port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);

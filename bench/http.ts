@@ -1,4 +1,4 @@
-// HTTP throughput: autocannon against the standalone server (dist/examples/server.js) on loopback.
+// HTTP throughput: autocannon against the standalone server (dist/server/server.js) on loopback.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -78,7 +78,7 @@ export interface HttpRun {
 
 const WARM_UP_REQUESTS = 3_000;
 
-const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'server.js');
+const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', 'server', 'server.js');
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -160,7 +160,7 @@ export interface BenchServerOptions {
   dpmm: number;
   size: string;
   serverEnv?: NodeJS.ProcessEnv;
-  /** Another build's server (its dist/examples/server.js); default this build's. */
+  /** Another build's server (its dist/server/server.js); default this build's. */
   serverScript?: string;
 }
 

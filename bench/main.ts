@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     const label = labels.find((l) => l.id === HTTP_LABEL) ?? labels[0];
     // The baseline's server first, then ours, back to back.
     const baseHttp = args.baseline
-      ? await benchHttp(label, { dpmm: 8, size: '4x6', connections: [1, 16], seconds: args.httpSeconds, serverEnv: args.serverEnv, serverScript: join(args.baseline, 'examples', 'server.js') })
+      ? await benchHttp(label, { dpmm: 8, size: '4x6', connections: [1, 16], seconds: args.httpSeconds, serverEnv: args.serverEnv, serverScript: join(args.baseline, 'server', 'server.js') })
       : undefined;
     http = await benchHttp(label, { dpmm: 8, size: '4x6', connections: [1, 16, 64], seconds: args.httpSeconds, serverEnv: args.serverEnv });
     if (baseHttp) {

@@ -3,7 +3,7 @@
 
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readRedisTarget } from '../examples/fleet-config.js';
+import { readRedisTarget } from '../server/fleet-config.js';
 import { describeTarget, redactUrl, type RedisTarget } from '../middleware/redis-connection.js';
 import { createRedisStores } from '../middleware/stores.js';
 import { generateKey, hashKey, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from '../middleware/keys/key-record.js';

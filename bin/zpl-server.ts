@@ -2,6 +2,6 @@
 // zpl-server: the standalone server (`npm start`, the container, `npx zpl-server` from the installed package).
 // Its settings are environment variables (README "Environment variables").
 
-import { startServer } from '../examples/server.js';
+import { startServer } from '../server/server.js';
 
 startServer();

@@ -8,7 +8,7 @@ import { loadAll } from 'js-yaml';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { Service } from 'kubernetes-models/v1/Service';
-import { readServerConfig } from '../examples/config.js';
+import { readServerConfig } from '../server/config.js';
 
 const DIR = join(process.cwd(), 'deploy', 'kubernetes');
 

@@ -4,12 +4,12 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { readFleetConfig } from '../examples/fleet-config.js';
+import { readFleetConfig } from '../server/fleet-config.js';
 import { redisKind } from '../middleware/redis-connection.js';
 import { sharedTopology, type Topology } from './helpers/redis-fleet.js';
 import { startServer, stopServer } from './helpers/server-process.js';
 
-const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
+const SERVER = join(process.cwd(), 'dist', 'server', 'server.js');
 
 function failedStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {

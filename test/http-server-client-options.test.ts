@@ -1,5 +1,5 @@
 // The standalone server's options for clients that cannot change, set by environment variables, over real
-// HTTP against a spawned `dist/examples/server.js`: LEGACY_PATHS, ANONYMOUS_KEY_ID, ALLOW_QUERY_KEY,
+// HTTP against a spawned `dist/server/server.js`: LEGACY_PATHS, ANONYMOUS_KEY_ID, ALLOW_QUERY_KEY,
 // LENIENT_PATHS, GRAPHICS_ENDPOINT. Without them nothing changes.
 
 import { expect } from 'chai';

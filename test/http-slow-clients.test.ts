@@ -3,7 +3,7 @@
 // closed; a request without Host gets a 400 with an ERROR: text. Short limits keep these behaviour tests.
 
 import { expect } from 'chai';
-import { readServerConfig } from '../examples/config.js';
+import { readServerConfig } from '../server/config.js';
 import { OpenApiChecker } from './helpers/openapi-check.js';
 import { openRaw, rawRequest, type RawConnection, type RawResponse } from './helpers/raw-http.js';
 import { startServer, stopServer, type StartedServer } from './helpers/server-process.js';

@@ -7,9 +7,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect } from 'chai';
-import { routeConsole, type RoutedConsoleMethod } from '../examples/library-console.js';
+import { routeConsole, type RoutedConsoleMethod } from '../server/library-console.js';
 
-const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
+const SERVER = join(process.cwd(), 'dist', 'server', 'server.js');
 
 /** Servers a test started: killed after it, whether it passed or not. */
 const started: ChildProcess[] = [];

@@ -1,4 +1,4 @@
-// Graceful shutdown of the standalone server (`node dist/examples/server.js`): on SIGTERM it stops
+// Graceful shutdown of the standalone server (`node dist/server/server.js`): on SIGTERM it stops
 // accepting connections at once, lets the requests in flight finish and answer, then exits 0. Every step
 // waits on an event, never on a clock: the request is in flight once the server has answered its headers
 // with `100 Continue`; new connections are refused once "shutting down" is printed (it is printed after
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { sendRaw, type RawResponse } from './helpers/http-checks.js';
 import { spawnWatched } from './helpers/server-process.js';
 
-const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
+const SERVER = join(process.cwd(), 'dist', 'server', 'server.js');
 const MOUNT = '/compatibility/legacy/v1';
 
 interface Started {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { createLineWriter, type WriteChunk } from '../examples/log-writer.js';
+import { createLineWriter, type WriteChunk } from '../server/log-writer.js';
 
 /** A reader that takes each write only when the test says so. */
 function heldReader() {
@@ -26,7 +26,7 @@ function heldReader() {
 const line = (n: number): string => `{"n":${n}}\n`;
 const errno = (code: string): Error => Object.assign(new Error(code), { code });
 
-describe('the standalone server\'s log lines (examples/log-writer)', () => {
+describe('the standalone server\'s log lines (server/log-writer)', () => {
   it('writes a line at once, and the lines that queued meanwhile in one write, in order', () => {
     const reader = heldReader();
     const out = createLineWriter(reader.write);
@@ -93,7 +93,7 @@ describe('the standalone server\'s log lines (examples/log-writer)', () => {
 
   it('keeps the process alive while it flushes, though its only pending work is a retry after EAGAIN', async () => {
     // The shutdown of the standalone server: nothing else holds the event loop once the servers and pool are closed.
-    const writer = new URL('../examples/log-writer.js', import.meta.url).href;
+    const writer = new URL('../server/log-writer.js', import.meta.url).href;
     const script = `
       import { createLineWriter } from ${JSON.stringify(writer)};
       let refusals = 2;

@@ -1,4 +1,4 @@
-// What `npm pack` ships: the built library, CLIs and examples with README and LICENSE; never the tests,
+// What `npm pack` ships: the built library, CLIs, the standalone server and examples with README and LICENSE; never the tests,
 // benchmarks, font measuring scripts or the reference corpus. No install-time scripts for consumers.
 
 import { expect } from 'chai';
@@ -19,7 +19,7 @@ describe('npm package contents', function () {
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
     expect(files).to.include.members(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts',
       'dist/compare/ink-f1.js', 'dist/middleware/upstream/compare-worker.js', 'dist/renderer/pool/render-worker.js',
-      ...Object.values(manifest.bin), 'dist/examples/server.js']);
+      ...Object.values(manifest.bin), 'dist/server/server.js']);
     const unwanted = files.filter((f) => /^(dist\/(test|bench|tools)\/|corpus\/|test\/|bench\/)/.test(f));
     expect(unwanted).to.deep.equal([]);
   });

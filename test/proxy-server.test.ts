@@ -2,7 +2,7 @@
 
 import { expect } from 'chai';
 import request from 'supertest';
-import { readServerConfig } from '../examples/config.js';
+import { readServerConfig } from '../server/config.js';
 import { startServer, stopServer as stop } from './helpers/server-process.js';
 import { startFakeUpstream, UPSTREAM_PNG, type FakeUpstream } from './helpers/upstream-fake.js';
 

@@ -249,7 +249,7 @@ describe('README facts', () => {
   };
 
   it('lists every variable the standalone server reads, in the environment table', () => {
-    const config = readFileSync(join(REPO, 'examples', 'config.ts'), 'utf8');
+    const config = readFileSync(join(REPO, 'server', 'config.ts'), 'utf8');
     const names = new Set([...config.matchAll(/env\.([A-Z_]+)|\(env, '([A-Z_]+)'/g)].map((m) => m[1] ?? m[2]!));
     expect(names.size).to.be.greaterThan(25);
     const table = section('Environment variables (standalone server)');
@@ -316,7 +316,7 @@ describe('README facts', () => {
   });
 
   it('lists the key_seeding outcomes the server emits', () => {
-    const sources = ['key-seeding.ts', 'server-stores.ts'].map((f) => readFileSync(join(REPO, 'examples', f), 'utf8')).join('\n');
+    const sources = ['key-seeding.ts', 'server-stores.ts'].map((f) => readFileSync(join(REPO, 'server', f), 'utf8')).join('\n');
     const emitted = new Set([...sources.matchAll(/type: 'key_seeding', outcome: '(\w+)'/g)].map((m) => m[1]!));
     expect([...emitted].sort()).to.deep.equal(['failed', 'lost', 'seeded', 'seeded_again']);
     const row = /\| `key_seeding` \|.*\| `outcome` \(([^)]*)\)/.exec(section('Operations'))![1]!;

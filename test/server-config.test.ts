@@ -3,7 +3,7 @@
 
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { readServerConfig } from '../examples/config.js';
+import { readServerConfig } from '../server/config.js';
 import { spawnWatched } from './helpers/server-process.js';
 
 const SERVER = join(process.cwd(), 'dist', 'bin', 'zpl-server.js');

@@ -9,7 +9,7 @@ import { createRedisStores } from '../middleware/index.js';
 import { freePort, redisServerAvailable, startRedisServer, stopProcess } from './helpers/http-redis.js';
 import { spawnWatched, type WatchedProcess } from './helpers/server-process.js';
 
-const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
+const SERVER = join(process.cwd(), 'dist', 'server', 'server.js');
 const BASE_ENV = { HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off', SHUTDOWN_DELAY_MS: '0' };
 
 function run(command: string, args: string[], env: Record<string, string>): WatchedProcess {

@@ -1,10 +1,10 @@
-// Starts the standalone server (`dist/examples/server.js`) as a child process on a free port, for tests.
+// Starts the standalone server (`dist/server/server.js`) as a child process on a free port, for tests.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const SERVER = join(process.cwd(), 'dist', 'examples', 'server.js');
+const SERVER = join(process.cwd(), 'dist', 'server', 'server.js');
 
 export interface StartedServer {
   child: ChildProcess;

@@ -219,5 +219,5 @@ export function startServer(): void {
   });
 }
 
-// `node dist/examples/server.js` runs it too (the bin is the same entry).
+// `node dist/server/server.js` runs it too (the bin is the same entry).
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) startServer();
