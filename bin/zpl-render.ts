@@ -113,6 +113,7 @@ async function main(): Promise<void> {
   const result = await render(zpl, {
     dpmm: args.dpmm, widthIn: args.widthIn, heightIn: args.heightIn, format: args.format,
     index: args.index, rotation: args.format === 'png' ? args.rotation : 0, quality: args.bitonal ? 'bitonal' : 'grayscale', pdf: args.pdf,
+    now: new Date(),
   });
   if (args.lint) {
     for (const w of result.warnings) {

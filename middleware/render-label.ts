@@ -74,6 +74,8 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
       ...(ctx.maxPixels !== undefined && { maxPixels: ctx.maxPixels }),
       signal,
       tenant: state.key!.id,
+      // The printer's clock for ^FC fields: the request's time, as the router's clock reads it.
+      now: ctx.now(),
     }, {
       started: timing.started,
       // The whole document's pages are reserved once known, before drawing: concurrent documents

@@ -74,6 +74,8 @@ export interface FieldBase {
   dataAt?: { offset: number; size: number };
   /** ^CI in force. */
   charset: number;
+  /** ^CI remapping pairs in force (text only): byte -> the byte whose character prints instead. */
+  remap?: Uint8Array;
   /** ^FR xor ^LR. */
   reverse: boolean;
   block?: FieldBlock;
@@ -93,6 +95,8 @@ export interface FieldBase {
   end: number;
   /** ^FT without coordinates: the field starts where the previous text field ended. */
   continues?: boolean;
+  /** ^FM: one symbol of a structured-append PDF417 / MicroPDF417 series at each origin, in dots (null: excluded). */
+  origins?: ReadonlyArray<{ x: number; y: number } | null>;
 }
 
 /** A 1-bit image: rows MSB first, `stride` bytes a row, set bits are ink. */
@@ -124,4 +128,6 @@ export interface LabelPlan {
   /** ^PW / ^LL when given, in dots (the picture is still the requested size). */
   printWidth?: number;
   labelLength?: number;
+  /** ^MCN on the label before: its image (that label's last copy), drawn first, under this label's fields. */
+  background?: { label: LabelPlan; copy: number };
 }

@@ -1,9 +1,10 @@
-// Field assembly: ^FO ^FT ^FS ^FD ^FV ^FR ^FH ^FN ^SN ^SF ^FP ^FW ^BY.
+// Field assembly: ^FO ^FT ^FS ^FD ^FV ^FR ^FH ^FN ^SN ^SF ^FP ^FW ^BY (^FC is in clock.ts).
 
 import type { CommandContext, CommandTable } from './context.js';
 import type { Token } from '../zpl/lexer.js';
 import { float, int, oneOf, orientation, splitParams, text, yesNo } from '../zpl/params.js';
 import { command } from './define.js';
+import { clockData } from './clock.js';
 
 /** Whether a ^FO/^FT gave a usable coordinate (missing and non-numeric ones do not; `B50` is 50). */
 function hasCoordinates(tok: Token): boolean {
@@ -53,7 +54,7 @@ function isHex(c: number | undefined): boolean {
 
 /** ^FD/^FV: the field's data, ^FH escapes decoded, with its place in the document. */
 function setData(ip: CommandContext, tok: Token): void {
-  ip.field.data = decodeHexEscapes(tok.raw, ip.field.hexIndicator);
+  ip.field.data = clockData(ip, decodeHexEscapes(tok.raw, ip.field.hexIndicator));
   ip.field.dataAt = { offset: tok.paramStart, size: tok.end - tok.paramStart };
 }
 
@@ -67,12 +68,6 @@ export const fieldCommands: CommandTable = {
   '^FD': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
   '^FV': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
   '^FR': { run: (ip) => { ip.field.reverse = true; } },
-  // Clock fields are not drawn: their data prints as written, indicators included (fallback forwards them).
-  '^FC': {
-    syntax: 'raw',
-    run: (ip, _a, tok) => ip.log.add({ byteIndex: tok.start, byteSize: tok.end - tok.start, command: '^FC', param: 0,
-      message: 'Real-time clock field is not drawn; its data prints as written', feature: '^FC' }),
-  },
   '^FH': {
     syntax: 'raw',
     run: (ip, _a, tok) => { ip.field.hexIndicator = tok.raw.length ? tok.raw[0] : 0x5f; },

@@ -1,10 +1,30 @@
 // Text selection and layout commands: ^A ^CF ^CW ^FB ^TB ^CI.
 
 import type { CommandTable } from './context.js';
-import { int, oneOf, orientation, text } from '../zpl/params.js';
+import { int, numberedPairs, oneOf, orientation, text } from '../zpl/params.js';
 import { command } from './define.js';
 
 const fontName = <N extends string>(name: N) => text(name);
+
+/** Source and destination pairs one ^CI may give (ZPL II guide: up to 256). */
+const REMAP_PAIRS = 256;
+/** The guide remaps characters of the single-byte sets 0-13 only; the space is never remapped. */
+const REMAPPED_CHARSETS = 13;
+const SPACE = 0x20;
+
+/** The byte table of a ^CI's remapping pairs (undefined: none apply); a later pair for the same byte wins. */
+function remapTable(charset: number, args: Readonly<Record<string, number | undefined>>): Uint8Array | undefined {
+  if (charset > REMAPPED_CHARSETS) return undefined;
+  let table: Uint8Array | undefined;
+  for (let n = 1; n <= REMAP_PAIRS; n++) {
+    const source = args[`source${n}`], destination = args[`destination${n}`];
+    if (source === undefined && destination === undefined) break;
+    if (source === undefined || destination === undefined || source === SPACE || destination === SPACE) continue;
+    table ??= Uint8Array.from({ length: 256 }, (_, b) => b);
+    table[destination] = source;
+  }
+  return table;
+}
 
 export const textCommands: CommandTable = {
   '^A': command({
@@ -53,9 +73,13 @@ export const textCommands: CommandTable = {
       ip.field.textBlock = { orientation: o ?? ip.printer.orientation, width: width ?? 0, height: height ?? 0 };
     },
   }),
+  // ^CIa,s1,d1,s2,d2...: character s prints when byte d is sent (the guide's ^CI0,21,36 prints the Euro for a dollar).
   '^CI': command({
-    params: [int('charset', 0, 36, 0)],
+    params: [int('charset', 0, 36, 0), ...numberedPairs(REMAP_PAIRS, (n) => [int(`source${n}`, 0, 255), int(`destination${n}`, 0, 255)] as const)],
     anywhere: true,
-    run: (ip, { charset }) => { ip.printer.charset = charset; },
+    run: (ip, args) => {
+      ip.printer.charset = args.charset;
+      ip.printer.remap = remapTable(args.charset, args);
+    },
   }),
 };

@@ -43,7 +43,7 @@ export const drawTextField: Drawer<'text'> = (field, env, canvas) => {
   env.state.textFont(field.font);
   if (!field.data || !field.data.length) return;
   const data = field.data;
-  const text = decodeFieldText(data, field.charset);
+  const text = decodeFieldText(data, field.charset, field.remap);
   const face = resolveFace(field.font, env.objects);
   const style = styleOf(field);
   const o = field.font.orientation;
@@ -51,7 +51,7 @@ export const drawTextField: Drawer<'text'> = (field, env, canvas) => {
   if (field.block) {
     const b = field.block;
     const width = b.width > 0 ? b.width : Number.MAX_SAFE_INTEGER / 4;
-    const paragraphs = hardLineBytes(data).map((p) => decodeFieldText(p, field.charset));
+    const paragraphs = hardLineBytes(data).map((p) => decodeFieldText(p, field.charset, field.remap));
     const lines = layoutBlock(face, paragraphs, { width, justify: b.justify, hangingIndent: b.hangingIndent });
     const maxLines = Math.max(1, b.maxLines);
     if (lines.length > maxLines) {
