@@ -3,8 +3,17 @@
 import type { CommandTable } from './context.js';
 import { int, numberedPairs, oneOf, orientation, text } from '../zpl/params.js';
 import { command } from './define.js';
+import { hasObjectNamed } from '../graphics/objects.js';
 
 const fontName = <N extends string>(name: N) => text(name);
+
+/** The printers keep their resident fonts on Z: as Z:A.FNT ... Z:H.FNT, Z:GS.FNT, Z:0.FNT (P-V: font 0 at fixed sizes). */
+const RESIDENT_FONT_FILE = /^(?:Z:)?([A-H0P-V]|GS)\.(?:FNT|TTF)$/;
+
+/** The resident font a font file name names (`Z:D.FNT` is font D), or undefined. */
+function residentFont(file: string): string | undefined {
+  return RESIDENT_FONT_FILE.exec(file.trim().toUpperCase())?.[1];
+}
 
 /** Source and destination pairs one ^CI may give (ZPL II guide: up to 256). */
 const REMAP_PAIRS = 256;
@@ -31,18 +40,27 @@ export const textCommands: CommandTable = {
     syntax: 'font',
     // 0 for height or width means "derived from the other" (common in generated ZPL: ^A0B,18,0).
     params: [fontName('font'), orientation(), int('height', 0, 32000), int('width', 0, 32000), text('path')],
-    run: (ip, { font: name, orientation: o, height: h, width: w, path }) => {
+    run: (ip, { font: name, orientation: o, height: h, width: w, path }, tok) => {
       const p = ip.printer;
       let font = name ?? p.defaultFont.name;
       const alias = p.fontAliases.get(font);
       if (alias) font = alias;
+      // Only ^A@ names a font file; extra parameters after other fonts are ignored.
+      let file = name === '@' ? path : undefined;
+      if (name === '@' && !file) font = p.defaultFont.name;
+      else if (file !== undefined && !hasObjectNamed(p.objects, file)) {
+        const resident = residentFont(file);
+        // The guide: a name the printer does not have prints in the ^CF font (font A unless ^CF changed it).
+        if (!resident) ip.warn(tok.start, tok.end - tok.start, '^A', 4, `Font ${file} not found; used font ${p.defaultFont.name}`);
+        font = resident ?? p.defaultFont.name;
+        file = undefined;
+      }
       ip.field.font = {
         name: font,
         orientation: o ?? p.orientation,
         height: h ?? (font === p.defaultFont.name ? p.defaultFont.height : 0),
         width: w ?? 0,
-        // Only ^A@ names a font file; extra parameters after other fonts are ignored.
-        path: name === '@' ? path : undefined,
+        path: file,
       };
     },
   }),

@@ -32,6 +32,14 @@ export function findObject(objects: ReadonlyMap<string, StoredObject>, raw: stri
   return undefined;
 }
 
+/** Whether an object of this name is stored on any drive, with any extension (a font's .TTF, .FNT or .TTE). */
+export function hasObjectNamed(objects: ReadonlyMap<string, StoredObject>, raw: string): boolean {
+  const stem = (name: string): string => name.replace(/^[A-Z]:/, '').replace(/\.[A-Z0-9]{1,3}$/, '');
+  const wanted = stem(objectName(raw, '').name);
+  for (const name of objects.keys()) if (stem(name) === wanted) return true;
+  return false;
+}
+
 /** `^ID` patterns: `*` matches any run of characters in the name or extension. */
 export function namePattern(raw: string, defaultExt: string): RegExp {
   const { name } = objectName(raw, defaultExt);
