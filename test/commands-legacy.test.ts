@@ -2,13 +2,30 @@
 // the ZPL II guide describes, proven against the same label drawn another way, pixel for pixel.
 
 import { expect } from 'chai';
+import { createRequire } from 'node:module';
 import request from 'supertest';
 import { render } from '../renderer/render.js';
 import type { RenderRequest } from '../renderer/api.js';
 import { formatClock } from '../renderer/zpl/clock.js';
-import { controlBlock, macroSegments } from '../renderer/barcodes/matrix/pdf417-macro.js';
+import { controlBlock, macroSegments, paddedSegment } from '../renderer/barcodes/matrix/pdf417-macro.js';
 import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const ZXing = require('@zxing/library') as typeof import('@zxing/library');
+
+/** Reads the PDF417 symbol in a window of the label with ZXing, with its Macro PDF417 segment index. */
+function readPdf417(img: DecodedPng, x0: number, y0: number, w: number, h: number): { text: string; segment?: number; last?: boolean } {
+  const pad = 20, W = w + 2 * pad, H = h + 2 * pad;
+  const lum = new Uint8ClampedArray(W * H).fill(255);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) lum[(y + pad) * W + x + pad] = img.gray[(y0 + y) * img.width + x0 + x]!;
+  const bitmap = new ZXing.BinaryBitmap(new ZXing.HybridBinarizer(new ZXing.RGBLuminanceSource(lum, W, H)));
+  const hints = new Map<number, unknown>([[ZXing.DecodeHintType.POSSIBLE_FORMATS, [ZXing.BarcodeFormat.PDF_417]], [ZXing.DecodeHintType.PURE_BARCODE, true]]);
+  const result = new ZXing.MultiFormatReader().decode(bitmap, hints as never);
+  const macro = result.getResultMetadata()?.get(ZXing.ResultMetadataType.PDF417_EXTRA_METADATA) as { getSegmentIndex(): number; isLastSegment(): boolean } | undefined;
+  return { text: result.getText(), segment: macro?.getSegmentIndex(), last: macro?.isLastSegment() };
+}
 
 /** Saturday 7 March 2026, 15:04:05 UTC: the printer's clock in these tests. */
 const NOW = new Date(Date.UTC(2026, 2, 7, 15, 4, 5));
@@ -110,7 +127,7 @@ describe('legacy commands: ^FM multiple field origins', () => {
   const DATA = 'Zebra Technologies Corporation strives to be the expert supplier of innovative solutions. '.repeat(2);
   // Security 1, 5 columns x 10 rows: each symbol holds about 40 data codewords, so the data takes three symbols.
   const series = (origins: string, extra = '') => `^XA${extra}^BY2^FM${origins}^B7N,4,1,5,10,N^FD${DATA}^FS^XZ`;
-  const SYMBOL = { w: 200, h: 45 };
+  const SYMBOL = { w: 310, h: 45 };
   const at = (img: DecodedPng, x: number, y: number) => window(img, x, y, SYMBOL.w, SYMBOL.h);
 
   it('draws one symbol of the series at each origin, none at 0,0', async () => {
@@ -156,13 +173,24 @@ describe('legacy commands: ^FM multiple field origins', () => {
   it('closes each segment with a Macro PDF417 control block, the last one with 922', () => {
     const data = new TextEncoder().encode('abcdefghij');
     // One codeword a byte; a symbol holds 8 codewords.
-    const segments = macroSegments(data, (part) => [...part], (cws) => cws.length <= 8, 60)!;
+    const segments = macroSegments(data, (part) => [...part], (count) => count <= 8, 60)!;
     // Four bytes and a control block of 4 codewords, twice; the last two bytes and the last block (922 added).
-    expect(segments.map((s) => s.length)).to.deep.equal([8, 8, 7]);
-    expect(segments[0]).to.deep.equal([97, 98, 99, 100, ...controlBlock(0, false)]);
-    expect(segments[2]).to.deep.equal([105, 106, ...controlBlock(2, true)]);
+    expect(segments).to.deep.equal([
+      { data: [97, 98, 99, 100], control: controlBlock(0, false) },
+      { data: [101, 102, 103, 104], control: controlBlock(1, false) },
+      { data: [105, 106], control: controlBlock(2, true) },
+    ]);
     // 928, the index 00002 as numeric compaction (100002 = 111 * 900 + 102), the file id, 922.
     expect(controlBlock(2, true)).to.deep.equal([928, 111, 102, 0, 922]);
+    // Pad codewords go before the control block: a reader takes nothing after the 922.
+    expect(paddedSegment(segments[2]!, 9)).to.deep.equal([105, 106, 900, 900, 928, 111, 102, 0, 922]);
+  });
+
+  it('reads back as the series: each symbol its segment of the data, its index, the last one marked last', async () => {
+    const img = await png(series('10,10,10,200,10,400'), { heightIn: 4 });
+    const read = [10, 200, 400].map((y) => readPdf417(img, 10, y, 310, 45));
+    expect(read.map((r) => r.text).join('')).to.equal(DATA);
+    expect(read.map((r) => [r.segment, r.last === true])).to.deep.equal([[0, false], [1, false], [2, true]]);
   });
 
   it('is ignored by other fields, as the guide says', async () => {

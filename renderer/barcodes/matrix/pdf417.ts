@@ -1,7 +1,7 @@
 // ^B7 PDF417 and ^BF MicroPDF417: stacked rows of `h` dots, modules ^BY wide.
 
 import type { FieldBase, FieldOf } from '../../model.js';
-import { macroSegments } from './pdf417-macro.js';
+import { macroSegments, paddedSegment, type MacroSegment } from './pdf417-macro.js';
 import type { DrawEnv } from '../../display/drawer.js';
 import type { Canvas } from '../../display/canvas.js';
 import { encodeGrid, rawCodewords, type ModuleGrid } from './grid.js';
@@ -48,14 +48,21 @@ export function encodePdf417(data: Uint8Array, o: Pdf417Options): ModuleGrid {
 /** Codewords a PDF417 symbol holds at most, length descriptor and error correction included. */
 const MAX_CODEWORDS = 928;
 
-/** Whether data codewords `cws` fit one ^B7 symbol of the columns and rows asked for (0: any). */
-function fitsPdf417(cws: readonly number[], o: Pdf417Options): boolean {
-  const needed = 1 + cws.length + 2 ** (o.security + 1);
+/** Whether `count` data codewords fit one ^B7 symbol of the columns and rows asked for (0: any). */
+function fitsPdf417(count: number, o: Pdf417Options): boolean {
+  const needed = 1 + count + 2 ** (o.security + 1);
   const room = o.columns && o.rows ? o.columns * o.rows : (o.columns || MAX_COLUMNS) * (o.rows || MAX_ROWS);
   return needed <= Math.min(MAX_CODEWORDS, room);
 }
 
-/** The symbol for ^B7 data codewords (with a Macro PDF417 control block for ^FM). */
+/** One ^FM symbol: the segment padded to the size its codewords need, so the control block ends the symbol. */
+function encodePdf417Segment(segment: MacroSegment, o: Pdf417Options): ModuleGrid {
+  const ec = 2 ** (o.security + 1);
+  const size = pdf417Size(1 + segment.data.length + segment.control.length + ec, o.columns, o.rows);
+  return encodePdf417Codewords(paddedSegment(segment, size.columns * size.rows - 1 - ec), o);
+}
+
+/** The symbol for ^B7 data codewords. */
 function encodePdf417Codewords(cws: number[], o: Pdf417Options): ModuleGrid {
   const bcid = o.truncate ? 'pdf417compact' : 'pdf417';
   const needed = 1 + cws.length + 2 ** (o.security + 1);
@@ -75,9 +82,9 @@ export function drawPdf417(field: FieldOf<'B7'>, env: DrawEnv, canvas: Canvas): 
   if (o.rows && o.rows < 3) o.rows = 3;
   const moduleHeight = h ?? field.barcode.height;
   if (field.origins) {
-    const series = macroSeries(env, field, '^B7', data, (part) => pdf417DataCodewords(part), (cws) => fitsPdf417(cws, o));
-    series?.forEach((cws, i) => {
-      const g = tryEncode(env, field, '^B7', () => encodePdf417Codewords(cws, o));
+    const series = macroSeries(env, field, '^B7', data, (part) => pdf417DataCodewords(part), (count) => fitsPdf417(count, o));
+    series?.forEach((segment, i) => {
+      const g = tryEncode(env, field, '^B7', () => encodePdf417Segment(segment, o));
       const at = field.origins![i];
       if (g && at) drawGridField(canvas, { ...field, ...at, origin: 'FO' }, orientation, g, field.barcode.moduleWidth, moduleHeight);
     });
@@ -109,10 +116,10 @@ export function drawMicroPdf417(field: FieldOf<'BF'>, env: DrawEnv, canvas: Canv
   if (!data.length) return;
   if (field.origins) {
     const [columns, rows] = MICRO_SIZES[mode] ?? MICRO_SIZES[0];
-    const fits = (cws: number[]): boolean => { try { encodeMicroCodewords(cws, { columns, rows }); return true; } catch { return false; } };
-    const series = macroSeries(env, field, '^BF', data, (part) => pdf417DataCodewords(part, true), fits);
-    series?.forEach((cws, i) => {
-      const g = tryEncode(env, field, '^BF', () => encodeMicroCodewords(cws, { columns, rows }));
+    const room = microCapacity(columns, rows);
+    const series = macroSeries(env, field, '^BF', data, (part) => pdf417DataCodewords(part, true), (count) => count <= room);
+    series?.forEach((segment, i) => {
+      const g = tryEncode(env, field, '^BF', () => encodeMicroCodewords(paddedSegment(segment, room), { columns, rows }));
       const at = field.origins![i];
       if (g && at) drawGridField(canvas, { ...field, ...at, origin: 'FO' }, orientation, g, field.barcode.moduleWidth, h ?? field.barcode.height);
     });
@@ -140,6 +147,24 @@ export function encodeMicroPdf417Columns(data: Uint8Array, columns: number, rows
   throw new Error('micropdf417: no size');
 }
 
+/** Data codewords a MicroPDF417 symbol of this size holds, found once by asking the encoder. */
+const microCapacities = new Map<number, number>();
+function microCapacity(columns: number, rows: number): number {
+  const key = columns * 100 + rows;
+  let room = microCapacities.get(key);
+  if (room === undefined) {
+    const fits = (n: number): boolean => { try { encodeMicroCodewords(new Array<number>(n).fill(900), { columns, rows }); return true; } catch { return false; } };
+    let lo = 0, hi = 176; // the largest symbol, 4 columns x 44 rows, holds 176 codewords
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    microCapacities.set(key, (room = lo));
+  }
+  return room;
+}
+
 /** A MicroPDF417 symbol of data codewords `cws` in exactly `size` (throws when they do not fit). */
 function encodeMicroCodewords(cws: readonly number[], size: Record<string, number>): ModuleGrid {
   return encodeGrid('micropdf417', rawCodewords(cws), { raw: true, rowmult: 1, ...size });
@@ -150,7 +175,7 @@ function encodeMicroCodewords(cws: readonly number[], size: Record<string, numbe
  * origins for the series no symbol prints (said in a warning); more origins than symbols are left unused.
  */
 function macroSeries(env: DrawEnv, field: FieldBase, command: string, data: Uint8Array, codewords: (part: Uint8Array) => number[],
-  fits: (cws: number[]) => boolean): number[][] | undefined {
+  fits: (count: number) => boolean): MacroSegment[] | undefined {
   const origins = field.origins!.length;
   const series = macroSegments(data, codewords, fits, origins);
   if (!series) {
