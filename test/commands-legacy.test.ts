@@ -10,6 +10,8 @@ import { formatClock } from '../renderer/zpl/clock.js';
 import { controlBlock, macroSegments, paddedSegment } from '../renderer/barcodes/matrix/pdf417-macro.js';
 import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
+import { hasPoppler, rasterisePdf } from './helpers/poppler.js';
+import { fieldBoxes } from '../renderer/layout/inspect.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -215,6 +217,17 @@ describe('legacy commands: ^MC map clear', () => {
 
   it('draws reverse fields over the kept image as over the label\'s own', async () => {
     await samePixels(box(10, '^MCN') + '^XA^FO30,20^FR^GB40,40,40^FS^XZ', '^XA^FO10,20^GB40,40,40^FS^FO30,20^FR^GB40,40,40^FS^XZ', { index: 1 });
+  });
+
+  it('gives the PDF pages and the preview\'s field boxes the kept image too', async function () {
+    const doc = box(10, '^MCN') + box(80);
+    const boxes = fieldBoxes(doc, { dpmm: 8, widthIn: 3, heightIn: 3, index: 1 });
+    expect(boxes.elements.map((e) => [e.box.x, e.span.start])).to.deep.equal([[10, doc.indexOf('^FO10')], [80, doc.indexOf('^FO80')]]);
+    if (!hasPoppler()) this.skip();
+    const pdf = await render(doc, { dpmm: 8, widthIn: 3, heightIn: 3, format: 'pdf' });
+    const page2 = rasterisePdf(pdf.body, 609, 609, 2);
+    const inkAt = (x: number, y: number) => page2.grey[y * page2.width + x]! < 128;
+    expect([inkAt(30, 40), inkAt(100, 40), inkAt(170, 40)]).to.deep.equal([true, true, false]);
   });
 
   it('^MCY, on every UPS label, changes nothing and warns nothing', async () => {
