@@ -278,6 +278,10 @@ describe('legacy commands: ^A@ with a resident font file', () => {
     await samePixels(named('E:NOPE.TTF'), font('A'));
     await samePixels(named('E:NOPE.TTF', '^CFD'), font('D'));
     expect(await warnings(named('E:NOPE.TTF'))).to.deep.equal(['^A|Font E:NOPE.TTF not found; used font A']);
+    // The linter points at the name, the ^A's fifth parameter.
+    const zpl = named('E:NOPE.TTF');
+    const [w] = (await render(zpl, LABEL)).warnings;
+    expect([w!.byteIndex, w!.byteSize, w!.param]).to.deep.equal([zpl.indexOf('E:NOPE'), 'E:NOPE.TTF'.length, 5]);
     expect(await warnings(named('Z:D.FNT'))).to.deep.equal([]);
   });
 });

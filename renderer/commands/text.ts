@@ -1,7 +1,7 @@
 // Text selection and layout commands: ^A ^CF ^CW ^FB ^TB ^CI.
 
 import type { CommandTable } from './context.js';
-import { int, numberedPairs, oneOf, orientation, text } from '../zpl/params.js';
+import { int, numberedPairs, oneOf, orientation, splitParams, text } from '../zpl/params.js';
 import { command } from './define.js';
 import { hasObjectNamed } from '../graphics/objects.js';
 
@@ -51,7 +51,8 @@ export const textCommands: CommandTable = {
       else if (file !== undefined && !hasObjectNamed(p.objects, file)) {
         const resident = residentFont(file);
         // The guide: a name the printer does not have prints in the ^CF font (font A unless ^CF changed it).
-        if (!resident) ip.warn(tok.start, tok.end - tok.start, '^A', 4, `Font ${file} not found; used font ${p.defaultFont.name}`);
+        const at = splitParams(tok, 1)[3] ?? { offset: tok.start, size: tok.end - tok.start };
+        if (!resident) ip.warn(at.offset, at.size, '^A', 5, `Font ${file} not found; used font ${p.defaultFont.name}`);
         font = resident ?? p.defaultFont.name;
         file = undefined;
       }
