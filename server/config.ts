@@ -1,4 +1,4 @@
-// The standalone server's settings, from environment variables (see README "Environment variables").
+// The standalone server's settings, from environment variables (docs/configuration.md).
 
 import type { LevelWithSilent } from 'pino';
 import { parseCorsOrigins, type CorsOption } from '../middleware/cors.js';
@@ -38,7 +38,7 @@ export interface ServerConfig {
   redisNamespace?: string;
   /** PDF_MODE: `vector` (default) or `raster`. */
   pdf?: PdfMode;
-  /** Options for clients that cannot change (README "Pointing an existing client at this service"). */
+  /** Options for clients that cannot change (docs/legacy-clients.md). */
   clients: ClientOptions;
   /** Which Redis, and where shadow cases live (fleet-config.ts). */
   fleet: FleetConfig;

@@ -1,5 +1,5 @@
 // The standalone server's fleet settings: which Redis (one node, a Cluster or Sentinels) and where shadow mode keeps
-// its cases (README "Running several replicas").
+// its cases (docs/stores-and-fleets.md).
 
 import { parseSentinel, type RedisTarget } from '../middleware/redis-connection.js';
 import { optionalNumber } from './env-values.js';

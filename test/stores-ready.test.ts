@@ -1,5 +1,5 @@
 // Redis stores at start-up: key management right after createRedisStores() waits for the first connection
-// (the README's snippet used to fail with ClientOfflineError), and an unreachable Redis fails clearly.
+// (the docs' snippet used to fail with ClientOfflineError), and an unreachable Redis fails clearly.
 
 import { expect } from 'chai';
 import { createRedisStores } from '../index.js';
