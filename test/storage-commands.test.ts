@@ -7,6 +7,7 @@ import { render } from '../renderer/render.js';
 import type { RenderRequest } from '../renderer/api.js';
 import { decodeBmpToBitmap } from '../renderer/decode/bmp-decode.js';
 import { decodePng, inkCount, type DecodedPng } from './helpers/png.js';
+import { hasPoppler, rasterisePdf } from './helpers/poppler.js';
 
 const PNG: RenderRequest = { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 };
 
@@ -247,5 +248,19 @@ describe('~DY with extension B: BMP images', () => {
     await expectSamePixels(grf, `^XA^FO10,10${gfOf(ROWS)}^FS^XZ`);
     const r = await render('~DYE:FONT,B,T,4,,ABCD^XA^XZ', PNG);
     expect(r.warnings.filter((w) => /Unknown|not a/.test(w.message))).to.deep.equal([]);
+  });
+});
+
+describe('the vector PDF draws them as the PNG does', () => {
+  it('~DB glyphs and a ^IS image recalled by ^IL, pixel for pixel once rasterised', async function () {
+    if (!hasPoppler()) this.skip();
+    const zpl = `${FONT}^XA^FO10,10^GB60,30,4^FS^ISR:FORM.GRF,N^XZ^XA^ILR:FORM.GRF^FO20,60^A@N,20,16,R:TINY.FNT^FDAB^FS^XZ`;
+    const png = await picture(zpl);
+    const pdf = await render(zpl, { dpmm: 8, widthIn: 1, heightIn: 1, format: 'pdf' });
+    const page = rasterisePdf(pdf.body, png.width, png.height);
+    let differ = 0;
+    for (let i = 0; i < png.gray.length; i++) if ((png.gray[i] < 128) !== (page.grey[i] < 128)) differ++;
+    expect(inkCount(png)).to.be.greaterThan(0);
+    expect(differ).to.equal(0);
   });
 });
