@@ -150,6 +150,12 @@ describe('~DB: download bitmap font', () => {
     expect(tooLarge?.message).to.contain('Object R:HUGE.FNT is');
   });
 
+  it('reads the guide\'s example rows (the letter O as zero) and negative offsets', async () => {
+    const zpl = '~DBR:EX.FNT,N,5,16,3,10,1,ZEBRA 1992,#0025.2.16.-2.-1.18.\nOOFF\nFFOO\n^XA^FO20,20^A@N,5,16,R:EX.FNT^FD%%^FS^XZ';
+    const rows = ['........########', '########........'];
+    await expectSamePixels(zpl, `^XA^FO18,19${gfOf(rows)}^FS^FO36,19${gfOf(rows)}^FS^XZ`);
+  });
+
   it('reports a malformed character and draws the others', async () => {
     const zpl = `~DBR:BAD.FNT,N,10,8,8,6,2,X,#ZZ.1.1.0.0.1.80#0041.6.8.0.2.9.${hexRows(GLYPH_A).join('')}^XA^FO10,10^A@N,10,8,R:BAD.FNT^FDA^FS^XZ`;
     const r = await render(zpl, PNG);

@@ -6,9 +6,9 @@ import type { Bitmap, DecodeReport } from './grf.js';
 
 export interface BitmapGlyph {
   bits: Bitmap;
-  /** Dots from the pen to the bitmap's left column. */
+  /** Dots from the pen to the bitmap's left column (may be negative). */
   x: number;
-  /** Dots from the cell's top to the bitmap's top row. */
+  /** Dots from the cell's top to the bitmap's top row (may be negative). */
   y: number;
   /** Typesetting motion: the pen's advance, inter-character gap included. */
   advance: number;
@@ -41,15 +41,17 @@ let nextId = 0;
 const HASH = 0x23;
 const DOT = 0x2e;
 
+/** A hex digit's value, -1 for anything else. The letter O counts as zero: the guide's own ~DB example writes `OOFF`. */
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
   const l = c | 0x20;
+  if (l === 0x6f) return 0;
   return l >= 0x61 && l <= 0x66 ? l - 0x61 + 10 : -1;
 }
 
-/** A decimal field of a glyph header; NaN when it is not a whole number. */
-function wholeNumber(s: string): number {
-  return /^\s*\d{1,5}\s*$/.test(s) ? Number(s) : NaN;
+/** A decimal field of a glyph header; NaN when it is not a whole number (`signed`: offsets may be negative). */
+function wholeNumber(s: string, signed = false): number {
+  return (signed ? /^\s*-?\d{1,5}\s*$/ : /^\s*\d{1,5}\s*$/).test(s) ? Number(s) : NaN;
 }
 
 /** Largest glyph side accepted: the guide's cell limit. */
@@ -75,8 +77,9 @@ export function decodeBitmapFont(header: BitmapFontHeader, data: Uint8Array, rep
     }
     i = next;
     const code = fields.length === 6 && /^\s*[0-9A-Fa-f]{1,4}\s*$/.test(fields[0]) ? parseInt(fields[0], 16) : NaN;
-    const [h, w, x, y, advance] = fields.slice(1).map(wholeNumber);
-    if (!(code >= 0) || ![h, w, x, y, advance].every((v) => v >= 0) || h > MAX_SIDE || w > MAX_SIDE) {
+    const [h, w, advance] = [fields[1], fields[2], fields[5]].map((f) => wholeNumber(f ?? ''));
+    const [x, y] = [fields[3], fields[4]].map((f) => wholeNumber(f ?? '', true));
+    if (!(code >= 0) || ![h, w, advance].every((v) => v >= 0) || !Number.isFinite(x) || !Number.isFinite(y) || h > MAX_SIDE || w > MAX_SIDE) {
       report(start, end - start, 'Bitmap font character is not #code.height.width.x.y.advance.data; skipped');
       continue;
     }
