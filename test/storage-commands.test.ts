@@ -242,6 +242,22 @@ describe('~DY with extension B: BMP images', () => {
     }
   });
 
+  it('never crashes on a BMP whose header bytes are changed one by one: a warning, or too-large past 2,000 pixels', async () => {
+    const good = bmpOf(['#.#.#.#.#', '.#.#.#.#.'], 1);
+    let warned = 0;
+    for (let at = 0; at < 70; at++) {
+      for (const v of [0x00, 0x7f, 0x80, 0xff]) {
+        const bad = Buffer.from(good);
+        bad[at] = v;
+        const zpl = `~DYR:BAD,A,B,${bad.length},,${bad.toString('hex')}^XA^FO40,40^GB9,9,9^FS^XZ`;
+        const outcome = await render(zpl, PNG).then((r) => r.warnings.length, (e: { code?: string }) => e.code);
+        expect(outcome === 0 || outcome === 1 || outcome === 'too-large', `byte ${at} = ${v}: ${outcome}`).to.equal(true);
+        if (outcome === 1) warned++;
+      }
+    }
+    expect(warned).to.be.greaterThan(0);
+  });
+
   it('claims the decoded bitmap before allocating it, and a claim refused stops the decoding', () => {
     const claims: number[] = [];
     decodeBmpToBitmap(bmpOf(ROWS, 24), (n) => claims.push(n));
