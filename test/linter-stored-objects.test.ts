@@ -3,7 +3,9 @@
 
 import { expect } from 'chai';
 import { render } from '../renderer/render.js';
+import { createRequire } from 'node:module';
 import { at } from './helpers/offsets.js';
+import { decodePng, inkCount } from './helpers/png.js';
 
 async function warnings(zpl: string): Promise<string[]> {
   const r = await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 });
@@ -37,19 +39,37 @@ describe('linter: stored-object commands', () => {
   });
 });
 
+/** Whether the optional Japanese fallback of font 0 is installed (renderer/fonts/builtin.ts: notoSansJpBold). */
+function hasJapaneseFallback(): boolean {
+  try { createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans-jp'); return true; } catch { return false; }
+}
+
 describe('linter: characters no font has', () => {
   it('names each character (once) that the font and its fallbacks cannot draw, at the field data', async () => {
-    const zpl = '^XA^CI28^FO10,10^A0N,60,60^FD日本語 日本^FS^XZ';
-    const data = Buffer.from('日本語 日本').length;
+    const zpl = '^XA^CI28^FO10,10^A0N,60,60^FD한국어 한국^FS^XZ';
+    const data = Buffer.from('한국어 한국').length;
     expect(await warnings(zpl)).to.deep.equal([
-      `${Buffer.from(zpl.slice(0, zpl.indexOf('日'))).length}|${data}|^FD|1|No font has a glyph for 日 (U+65E5), 本 (U+672C), 語 (U+8A9E); they print as blank space`,
+      `${Buffer.from(zpl.slice(0, zpl.indexOf('한'))).length}|${data}|^FD|1|No font has a glyph for 한 (U+D55C), 국 (U+AD6D), 어 (U+C5B4); they print as blank space`,
     ]);
   });
 
   it('counts the characters past the first eight, and says nothing of spaces or of what a fallback draws', async () => {
-    const r = await warnings('^XA^CI28^FO10,10^A0N,30,30^FDあいうえおかきくけこ ÀΩЖ€^FS^XZ');
+    const r = await warnings('^XA^CI28^FO10,10^A0N,30,30^FDภาษาไทย ሰላም ÀΩЖ€^FS^XZ');
     expect(r).to.have.length(1);
-    expect(r[0]).to.match(/\|\^FD\|1\|No font has a glyph for あ \(U\+3042\), .* く \(U\+304F\) and 2 more; they print as blank space$/);
+    expect(r[0]).to.match(/\|\^FD\|1\|No font has a glyph for ภ \(U\+0E20\), .* ሰ \(U\+1230\), ላ \(U\+120B\) and 1 more; they print as blank space$/);
+  });
+
+  it('draws 日本語 in font 0 from Noto Sans JP Bold when that package is installed, else warns naming them', async () => {
+    const zpl = '^XA^CI28^FO10,10^A0N,60,60^FD日本語^FS^XZ';
+    const r = await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 });
+    const ink = inkCount(decodePng(r.body));
+    if (hasJapaneseFallback()) {
+      expect(r.warnings).to.deep.equal([]);
+      expect(ink).to.be.greaterThan(500);
+    } else {
+      expect(r.warnings.map((w) => w.message)).to.deep.equal(['No font has a glyph for 日 (U+65E5), 本 (U+672C), 語 (U+8A9E); they print as blank space']);
+      expect(ink).to.equal(0);
+    }
   });
 
   it('names what a downloaded bitmap font lacks', async () => {

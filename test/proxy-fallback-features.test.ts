@@ -17,7 +17,7 @@ const NOT_DRAWN: ReadonlyArray<[feature: string, what: string, zpl: string]> = [
   ['^BR:10', 'a GS1 DataBar composite, type 10', '^XA^FO10,10^BRN,10,2,1,50^FD0123456789012|1234^FS^XZ'],
   ['^BR:11', 'a GS1 DataBar composite, type 11', '^XA^FO10,10^BRN,11,2,1,50^FD0123456789012|1234^FS^XZ'],
   ['^BR:12', 'a GS1 DataBar composite, type 12', '^XA^FO10,10^BRN,12,2,1,50^FD0123456789012|1234^FS^XZ'],
-  ['missing-glyph', 'a character no font has a glyph for', '^XA^CI28^FO10,10^A0N,60,60^FD日本語^FS^XZ'],
+  ['missing-glyph', 'a character no font has a glyph for', '^XA^CI28^FO10,10^A0N,60,60^FD한국어^FS^XZ'],
   ['^FC', 'a real-time clock field', '^XA^FO10,10^FC%^A0N,30,30^FD%m/%d/%y^FS^XZ'],
   ['^BQ:1', 'a QR Code Model 1 (drawn as Model 2)', '^XA^FO10,10^BQN,1,4^FDQA,hello^FS^XZ'],
   ['^BX:0', 'a Data Matrix of ECC 000-140 (drawn as ECC 200)', '^XA^FO10,10^BXN,4,0^FDhello^FS^XZ'],
