@@ -2,6 +2,7 @@
 
 import type { FieldArgs, FieldKind } from './commands/field-kinds.js';
 import type { OutlineFont } from './decode/outline-font.js';
+import type { BitmapFont } from './decode/bitmap-font.js';
 
 export type Orientation = 'N' | 'R' | 'I' | 'B';
 
@@ -112,6 +113,10 @@ export interface StoredObject {
   bytes?: Uint8Array;
   /** Fonts: the outlines parsed from `bytes` when the object was stored (null when they cannot be read). */
   outlines?: OutlineFont | null;
+  /** ~DB bitmap fonts: the glyph bitmaps, parsed when the font arrived. */
+  bitmapFont?: BitmapFont;
+  /** ^IS saved images: the fields of the label saved, drawn again (moved) where the image is recalled. */
+  fields?: readonly Field[];
 }
 
 /** One ^XA..^XZ format as interpreted: its fields, and how many labels it prints. */

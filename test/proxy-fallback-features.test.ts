@@ -17,7 +17,7 @@ const NOT_DRAWN: ReadonlyArray<[feature: string, what: string, zpl: string]> = [
   ['^BR:10', 'a GS1 DataBar composite, type 10', '^XA^FO10,10^BRN,10,2,1,50^FD0123456789012|1234^FS^XZ'],
   ['^BR:11', 'a GS1 DataBar composite, type 11', '^XA^FO10,10^BRN,11,2,1,50^FD0123456789012|1234^FS^XZ'],
   ['^BR:12', 'a GS1 DataBar composite, type 12', '^XA^FO10,10^BRN,12,2,1,50^FD0123456789012|1234^FS^XZ'],
-  ['~DB', 'a downloaded bitmap font', '~DBR:MYFONT.FNT,N,16,8,14,2,1,1,#0041.16.8.0.14.8.FFFF^XA^FO10,10^A@N,16,8,R:MYFONT.FNT^FDA^FS^XZ'],
+  ['missing-glyph', 'a character no font has a glyph for', '^XA^CI28^FO10,10^A0N,60,60^FD한국어^FS^XZ'],
   ['^BQ:1', 'a QR Code Model 1 (drawn as Model 2)', '^XA^FO10,10^BQN,1,4^FDQA,hello^FS^XZ'],
   ['^BX:0', 'a Data Matrix of ECC 000-140 (drawn as ECC 200)', '^XA^FO10,10^BXN,4,0^FDhello^FS^XZ'],
   ['^BO:append', 'an Aztec structured append (one symbol drawn)', '^XA^FO10,10^BON,4,N,0,N,3,ID^FDhello^FS^XZ'],

@@ -73,7 +73,7 @@ export interface LabelDraft {
   copies: number;
   /** Set while ^DF is capturing the rest of this format instead of printing it. */
   capturing?: { name: string; tokens: Token[] };
-  /** A ^DF in this format: it stores a format and prints nothing. */
+  /** A ^DF (or ^IS with print N) in this format: it stores a format (an image) and prints nothing. */
   storesFormat: boolean;
   start: number;
   /** ^FN data given before the recalled format that has the variable (filled in when it arrives). */
