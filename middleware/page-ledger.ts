@@ -38,8 +38,11 @@ class Counted extends Error {
   }
 }
 
-/** The label a count is asked for: its size counts nothing, and a small one passes any pixel limit (the legacy service draws it). */
-const COUNTED_LABEL = { widthIn: 1, heightIn: 1 } as const;
+/**
+ * What a count asks the render function for: the first label of a small size. The size counts nothing and passes
+ * any pixel limit (the legacy service draws the label); one label of little ZPL may take the pool's express lane.
+ */
+const COUNT_REQUEST = { widthIn: 1, heightIn: 1, format: 'png', index: 0 } as const;
 
 /** One request's pages in the key's day: opened on entry, reserved before rendering or forwarding, settled once answered. */
 export class PageLedgerEntry {
@@ -94,7 +97,7 @@ export class PageLedgerEntry {
     let plan: RenderPlan;
     try {
       const result = await ctx.render(document.zpl, {
-        dpmm: document.dpmm, ...COUNTED_LABEL, format: 'pdf', maxLabels: ctx.maxLabels, signal, tenant,
+        ...COUNT_REQUEST, dpmm: document.dpmm, maxLabels: ctx.maxLabels, signal, tenant,
       }, {
         admit: async ({ totalCount }) => {
           await this.reserve(planOf(totalCount));

@@ -71,7 +71,8 @@ describe('proxy mode: everything goes to the legacy service', () => {
 
     const fixedNow = new Date('2030-05-05T10:00:00.250Z');
     const { app: limited } = await buildApp(
-      { mode: 'proxy', upstream: { url: upstream.url }, now: () => fixedNow },
+      // The stand-in renderer counts at once: the per-second window lives 2 s of wall-clock time.
+      { mode: 'proxy', upstream: { url: upstream.url }, now: () => fixedNow, render },
       [{ key: 'k_one_rps', scope: 'all', requestsPerSecond: 1 }, { key: 'k_three_pages', scope: 'all', pagesPerDay: 3 }],
     );
     const send = (key: string): request.Test => request(limited).post(labelsPath('8dpmm', '4x6')).set('X-API-Key', key)
