@@ -39,32 +39,32 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
     await pages.settlingOnFailure(() => pages.reserveForwarded(ctx, { zpl: label.zpl, dpmm: label.dpmm, allLabels: label.endpoint.allLabels }, signal, key.id));
     return { kind: 'forward', reason: 'PDF page composition', commands: ['page-composition'], pages };
   }
+  let result: RenderResult;
   const timing = renderTiming();
-  const result = await pages.settlingOnFailure(async () => {
-    try {
-      return await ctx.render(label.zpl, {
-        dpmm: label.dpmm,
-        widthIn: label.widthIn,
-        heightIn: label.heightIn,
-        format: label.format,
-        ...(label.index !== undefined && { index: label.index }),
-        ...(label.format === 'png' && { rotation: label.rotation, quality: label.quality }),
-        ...(label.format === 'pdf' && ctx.pdf !== undefined && { pdf: ctx.pdf }),
-        ...(label.page && { page: label.page }),
-        maxLabels: ctx.maxLabels,
-        ...(ctx.maxPixels !== undefined && { maxPixels: ctx.maxPixels }),
-        signal,
-        tenant: key.id,
-      }, {
-        started: timing.started,
-        // The whole document's pages are reserved once known, before drawing (a forward reserves the same way).
-        ...(pages.limited && { admit: pages.reserve }),
-      });
-    } catch (err) {
-      state.rendered = { ...state.rendered, ...timing.done() };
-      throw err;
-    }
-  });
+  try {
+    result = await ctx.render(label.zpl, {
+      dpmm: label.dpmm,
+      widthIn: label.widthIn,
+      heightIn: label.heightIn,
+      format: label.format,
+      ...(label.index !== undefined && { index: label.index }),
+      ...(label.format === 'png' && { rotation: label.rotation, quality: label.quality }),
+      ...(label.format === 'pdf' && ctx.pdf !== undefined && { pdf: ctx.pdf }),
+      ...(label.page && { page: label.page }),
+      maxLabels: ctx.maxLabels,
+      ...(ctx.maxPixels !== undefined && { maxPixels: ctx.maxPixels }),
+      signal,
+      tenant: key.id,
+    }, {
+      started: timing.started,
+      // The whole document's pages are reserved once known, before drawing (a forward reserves the same way).
+      ...(pages.limited && { admit: pages.reserve }),
+    });
+  } catch (err) {
+    state.rendered = { ...state.rendered, ...timing.done() };
+    await pages.settle(0);
+    throw err;
+  }
   const times = timing.done();
   if (ctx.canForward && result.unsupported.length > 0) {
     return { kind: 'forward', reason: unsupportedReason(result.unsupported), commands: result.unsupported, pages };
