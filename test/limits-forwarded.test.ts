@@ -7,11 +7,11 @@ import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
 import {
-  createLegacyRouter, createMemoryStores, createRedisStores, LEGACY_MOUNT_PATH, type KeyRecord, type LegacyRouter, type Stores,
+  createLegacyRouter, createMemoryStores, createRedisStores, LEGACY_MOUNT_PATH, type KeyRecord, type LegacyRouter, type RenderFunction, type Stores,
 } from '../middleware/index.js';
 import { toStoredKey } from '../middleware/keys/key-record.js';
 import { render } from '../renderer/index.js';
-import { listen, type Listening } from './helpers/http-app.js';
+import { listen, recordingRender, type Listening } from './helpers/http-app.js';
 import { REDIS_URL, redisAnswers, uniqueNamespace } from './helpers/http-redis.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 
@@ -79,7 +79,7 @@ describe('pages per day for forwarded documents', function () {
   afterEach(() => upstream.close());
 
   /** The router in `mode` in front of the fake, on a real port, counting with the default renderer in a pool of one thread. */
-  async function serve(mode: Mode, stores: Stores, extra: { maxLabels?: number } = {}): Promise<Service> {
+  async function serve(mode: Mode, stores: Stores, extra: { maxLabels?: number; renderTimeoutMs?: number; render?: RenderFunction } = {}): Promise<Service> {
     await stores.keyStore.add(LIMITED);
     const router: LegacyRouter = createLegacyRouter({
       ...stores, mode, upstream: { url: upstream.url }, now: NOW, renderThreads: 1, storeTimeoutMs: 60_000, log: () => {}, ...extra,
@@ -201,6 +201,31 @@ describe('pages per day for forwarded documents', function () {
         expect(await stores.usageStore.used(`${BUCKET}:held`), 'the hold is given back').to.equal(0);
       });
     }
+
+    it('answers a document it cannot count within a render\'s time budget as a render, and forwards nothing', async () => {
+      service = await serve('proxy', stores, { renderTimeoutMs: 50 });
+      const field = '^FO10,10^A0N,20,20^FDsome text here^FS';
+      const res = await send(service, 'proxy', `^XA${field.repeat(20_000)}^XZ`); // 760 KB: about a second to interpret
+      expect(res.status).to.equal(500);
+      expect((res.body as Buffer).toString('utf8')).to.equal('ERROR: Rendering took longer than 50 ms and was stopped');
+      expect(upstream.received).to.have.length(0);
+      expect(await stores.usageStore.used(`${BUCKET}:held`), 'the hold is given back').to.equal(0);
+    });
+
+    it('counts with a host\'s render function that never asks admission by the labels it drew', async () => {
+      const render = recordingRender({ totalCount: 10, pages: 1 });
+      service = await serve('proxy', stores, { render });
+      let answer: (() => void) | undefined;
+      upstream.answer = (_r, res) => {
+        answer = () => res.status(200).set({ 'Content-Type': 'application/pdf', 'X-Total-Count': '10' }).end(tenPages);
+      };
+      const first = send(service, 'proxy').then((r) => r);
+      await upstream.requests(1);
+      expect(await stores.usageStore.used(BUCKET), 'reserved while forwarded').to.equal(10);
+      answer!();
+      expect((await first).status).to.equal(200);
+      expect(render.calls.map((c) => c.zpl.toString('latin1'))).to.deep.equal([TEN_LABELS]);
+    });
 
     it('answers hostile documents when counting them, and keeps serving', async () => {
       service = await serve('proxy', stores);
