@@ -89,11 +89,13 @@ export class PageLedgerEntry {
   /**
    * Reserves a document that goes to the legacy service: the render function interprets it (in the render pool,
    * under a render's limits and time budget), reserves at its admission and stops there, before drawing. A document
-   * over maxLabels is refused (a `too-many-labels` RenderError) and never forwarded; one that prints nothing reserves
-   * nothing (the legacy service answers it in its own words).
+   * over maxLabels is refused (a `too-many-labels` RenderError) and never forwarded; one that prints nothing is
+   * forwarded, one page reserved, for the legacy service to answer in its own words.
    */
   async reserveForwarded(ctx: Pick<LedgerContext, 'render' | 'maxLabels'>, document: ForwardedDocument, signal: AbortSignal, tenant: string): Promise<void> {
-    const planOf = (totalCount: number): RenderPlan => ({ totalCount, pages: document.allLabels ? totalCount : Math.min(1, totalCount) });
+    // At least the one page any successful answer has: a document we count empty but the legacy service prints
+    // would otherwise reserve nothing, and give up its hold, so any number of them would go at once.
+    const planOf = (totalCount: number): RenderPlan => ({ totalCount, pages: document.allLabels ? Math.max(1, totalCount) : 1 });
     let plan: RenderPlan;
     try {
       const result = await ctx.render(document.zpl, {

@@ -95,13 +95,49 @@ describe('pages per day for forwarded documents', function () {
     };
   }
 
-  const send = (service: Service, mode: Mode, zpl = TEN_LABELS): request.Test => request(service.url).post(PDF_PATH)
-    .set('X-API-Key', LIMITED.key).set('Accept', 'application/pdf').set(MODE_HEADERS[mode]).type('form').send(zpl)
+  const send = (service: Service, mode: Mode, zpl = TEN_LABELS, key = LIMITED.key): request.Test => request(service.url).post(PDF_PATH)
+    .set('X-API-Key', key).set('Accept', 'application/pdf').set(MODE_HEADERS[mode]).type('form').send(zpl)
     .buffer(true).parse((res, cb) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => cb(null, Buffer.concat(chunks)));
     });
+
+  /**
+   * Sends CONCURRENT requests; the legacy service holds every answer (a PDF with `X-Total-Count: count`) until
+   * each request has either reached it or been refused here, so all of them are in flight together. `oneByOne`
+   * sends each once the one before has reached the legacy service or been refused.
+   */
+  async function allInFlight(sendOne: () => request.Test, count: string, oneByOne = false): Promise<request.Response[]> {
+    const held: Array<() => void> = [];
+    const answers: Array<Promise<request.Response>> = [];
+    let refused = 0;
+    let allSent!: () => void;
+    const sent = new Promise<void>((resolve) => { allSent = resolve; });
+    const sendNext = (): void => {
+      if (answers.length === CONCURRENT) return;
+      answers.push(sendOne().then((res) => {
+        if (res.status !== 200) {
+          refused++;
+          accounted();
+        }
+        return res;
+      }));
+      if (answers.length === CONCURRENT) allSent();
+    };
+    const accounted = (): void => {
+      if (held.length + refused === CONCURRENT) for (const answer of held.splice(0)) answer();
+      else if (oneByOne) sendNext();
+    };
+    upstream.answer = (_r, res) => {
+      held.push(() => res.status(200).set({ 'Content-Type': 'application/pdf', 'X-Total-Count': count }).end(tenPages));
+      accounted();
+    };
+    if (oneByOne) sendNext();
+    else for (let i = 0; i < CONCURRENT; i++) sendNext();
+    await sent;
+    return Promise.all(answers);
+  }
 
   for (const kind of STORE_KINDS) {
     describe(`on ${kind.name} counters`, () => {
@@ -123,24 +159,7 @@ describe('pages per day for forwarded documents', function () {
       for (const mode of ['proxy', 'fallback'] as const) {
         it(`${mode} mode: answers at most 3 of ${CONCURRENT} concurrent 10-page documents against 20 pages a day, the rest 429`, async () => {
           service = await serve(mode, opened!.stores);
-          // The legacy service holds every answer until each request has either reached it or been refused here,
-          // so all of them are in flight together.
-          const held: Array<() => void> = [];
-          let refused = 0;
-          const releaseWhenAllIn = (): void => {
-            if (held.length + refused === CONCURRENT) for (const answer of held.splice(0)) answer();
-          };
-          upstream.answer = (_r, res) => {
-            held.push(() => res.status(200).set({ 'Content-Type': 'application/pdf', 'X-Total-Count': '10' }).end(tenPages));
-            releaseWhenAllIn();
-          };
-          const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => send(service!, mode).then((res) => {
-            if (res.status !== 200) {
-              refused++;
-              releaseWhenAllIn();
-            }
-            return res;
-          })));
+          const answers = await allInFlight(() => send(service!, mode), '10');
 
           const answered = answers.filter((r) => r.status === 200);
           expect(answered.length, 'answered').to.be.within(1, 3);
@@ -225,6 +244,17 @@ describe('pages per day for forwarded documents', function () {
       answer!();
       expect((await first).status).to.equal(200);
       expect(render.calls.map((c) => c.zpl.toString('latin1'))).to.deep.equal([TEN_LABELS]);
+    });
+
+    it('reserves a page for each document it counts empty: 20 in flight that the legacy service prints, 2 pages a day, at most 3 answered', async () => {
+      const two: KeyRecord = { key: 'k_ledger_two', scope: 'all', pagesPerDay: 2 };
+      await stores.keyStore.add(two);
+      service = await serve('proxy', stores);
+      const answers = await allInFlight(() => send(service!, 'proxy', 'not ZPL at all', two.key), '1', true);
+      const answered = answers.filter((r) => r.status === 200).length;
+      expect(answered, 'answered').to.be.within(1, 3);
+      expect(answers.filter((r) => r.status === 429)).to.have.length(CONCURRENT - answered);
+      expect(upstream.received).to.have.length(answered);
     });
 
     it('answers hostile documents when counting them, and keeps serving', async () => {
