@@ -61,6 +61,25 @@ function zplFromQuery(url: string): string {
   }
 }
 
+/** A request's ZPL document, and the body exactly as received; a GET's ZPL also as it came (path segments or query). */
+export interface LabelDocument {
+  zpl: Uint8Array | string;
+  received: Buffer;
+  zplSegments?: string[];
+  zplQuery?: string;
+}
+
+/** The ZPL of a render request: the body (POST, multipart or raw), the path's segments or the raw query (GET). */
+export async function readLabelDocument(endpoint: Endpoint, req: LegacyRequest, maxBodyBytes: number): Promise<LabelDocument> {
+  if (endpoint.zplFrom === 'body') return readZplBody(req, maxBodyBytes);
+  if (endpoint.zplFrom === 'query') {
+    const zplQuery = zplFromQuery(req.url ?? '');
+    return { zpl: zplQuery, received: NO_BODY, zplQuery };
+  }
+  const zplSegments = (req.params as Record<string, string[]>).zpl!;
+  return { zpl: zplSegments.join('/'), received: NO_BODY, zplSegments };
+}
+
 /** The request, validated, or undefined for a GET without any ZPL (a 404, as the legacy service answers). */
 export async function parseLabelRequest(
   asked: Endpoint, req: LegacyRequest, limits: LabelRequestLimits,
@@ -78,16 +97,14 @@ export async function parseLabelRequest(
   const headerOf = (name: string): string | undefined => header(req, name);
   if (format === 'pdf') validatePageHeaders(headerOf, size, rotation);
 
-  const body = endpoint.zplFrom === 'body' ? await readZplBody(req, limits.maxBodyBytes) : undefined;
-  const zplSegments = endpoint.zplFrom === 'path' ? params.zpl as string[] : undefined;
-  const zplQuery = endpoint.zplFrom === 'query' ? zplFromQuery(req.url ?? '') : undefined;
+  const { zpl, received, zplSegments, zplQuery } = await readLabelDocument(endpoint, req, limits.maxBodyBytes);
   const composes = format === 'pdf' && asksForPageComposition(headerOf);
   const page = composes && limits.pageComposition === 'apply' ? pageComposition(headerOf) : undefined;
   return {
     endpoint,
     method: req.method ?? 'GET',
-    zpl: body?.zpl ?? zplSegments?.join('/') ?? zplQuery!,
-    received: body?.received ?? NO_BODY,
+    zpl,
+    received,
     dpmm,
     ...size,
     ...(endpoint.allLabels ? {} : { index: index ?? 0 }),
