@@ -9,9 +9,9 @@ import { noteRendered } from '../events/access-events.js';
 import type { Endpoint, LabelRequest } from '../label-request.js';
 import type { PageAccount } from '../rate-limits.js';
 import { openPageAccount, reportNotCounted, type RenderContext } from '../render-label.js';
-import { header, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
+import { type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
 import { readRequestBody } from '../request-body.js';
-import { forwardedAccept } from '../request-headers.js';
+import { apiHeader, forwardedAccept } from '../request-headers.js';
 import { requestState } from '../request-state.js';
 import { requestKey, requestKeyLabel } from '../authorize.js';
 import type { Forward } from './forward.js';
@@ -68,7 +68,7 @@ export function passThrough(forward: Forward, endpoint: Endpoint, ctx: AccountCo
     const path = proxiedPath(req.originalUrl, req.url ?? '/');
     const body = await readRequestBody(req, ctx.maxBodyBytes);
     const pages = await openPageAccount(ctx, requestKey(res));
-    const accept = forwardedAccept(header(req, 'Accept'));
+    const accept = forwardedAccept(apiHeader(req, 'Accept'));
     await forwardCounted(forward, req, res, { path, body, ...(accept !== undefined && { accept }) }, pages, endpoint, ctx.emit);
   };
 }
