@@ -45,6 +45,8 @@ function scopeAllows(key: StoredKey, format: OutputFormat): boolean {
 }
 
 const QUERY_KEY = /^key=/;
+/** How often an anonymous key id that matched no key is looked up again. */
+const ANONYMOUS_RECHECK_MS = 1000;
 
 /** A `?key=` the router does not take: the standalone server's switches, and the router option, named. */
 export const QUERY_KEY_REFUSAL = 'API keys in the query string (?key=) are not accepted here: send the key in the X-API-Key header, '
@@ -91,9 +93,13 @@ export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, a
   };
   // The anonymous key's hash, once its id has been resolved (ids never change; the record is re-read per request).
   let anonymousHash: string | undefined;
+  // While it names no key, it is looked for at most once a second (zpl-keys may add it later), not once per request.
+  let missedAt = -Infinity;
   const findAnonymous = async (): Promise<StoredKey | undefined> => {
+    if (anonymousHash === undefined && performance.now() - missedAt < ANONYMOUS_RECHECK_MS) return undefined;
     const key = await withDeadline(keyStore.get(anonymousHash ?? anonymousKey!), storeTimeoutMs, 'key store');
     if (key) anonymousHash = key.hash;
+    else if (anonymousHash === undefined) missedAt = performance.now();
     return key;
   };
 
