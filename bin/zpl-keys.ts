@@ -8,7 +8,7 @@ import { describeTarget, redactUrl, type RedisTarget } from '../middleware/redis
 import { createRedisStores } from '../middleware/stores.js';
 import { generateKey, hashKey, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from '../middleware/keys/key-record.js';
 import type { KeyChanges, KeyStore } from '../middleware/keys/key-store.js';
-import { loadKeyFile, saveKeyFile } from '../middleware/keys/key-file.js';
+import { changeKeyFile, loadKeyFile } from '../middleware/keys/key-file.js';
 
 const USAGE = `usage: zpl-keys [--redis URL | --file PATH] <command> [options]
 
@@ -50,41 +50,38 @@ function storeAdmin(store: KeyStore): KeyAdmin {
   };
 }
 
-/** The key file holds plain keys (it is the server's seed); entries are matched by id, hash prefix or key. */
+/**
+ * The key file holds plain keys (it is the server's seed); entries are matched by id, hash prefix or key. Every change
+ * is made under the file's lock and written whole, so concurrent runs lose nothing (changeKeyFile).
+ */
 function fileAdmin(path: string): KeyAdmin {
   // The file does not record when a key was made.
   const describe = (record: KeyRecord): StoredKey => ({ ...toStoredKey(record), createdAt: '' });
-  const load = (): Promise<KeyRecord[]> => loadKeyFile(path);
   const find = (records: KeyRecord[], ref: string): number =>
     records.findIndex((r) => r.key === ref || (ref.length >= 8 && hashKey(r.key).startsWith(ref.toLowerCase())));
   return {
-    async create(record) {
-      const records = (await load()).filter((r) => r.key !== record.key);
+    create: (record) => changeKeyFile(path, (records) => {
+      const same = records.findIndex((r) => r.key === record.key);
+      if (same >= 0) records.splice(same, 1);
       records.push(record);
-      await saveKeyFile(path, records);
       return describe(record);
-    },
+    }),
     async list() {
-      return (await load()).map(describe);
+      return (await loadKeyFile(path)).map(describe);
     },
-    async update(ref, changes) {
-      const records = await load();
+    update: (ref, changes) => changeKeyFile(path, (records) => {
       const i = find(records, ref);
       if (i < 0) return undefined;
       const updated: Record<string, unknown> = { ...records[i], ...changes };
       for (const field of Object.keys(updated)) if (updated[field] === undefined) delete updated[field];
       records[i] = validateKeyRecord(updated);
-      await saveKeyFile(path, records);
       return describe(records[i]!);
-    },
-    async remove(ref) {
-      const records = await load();
+    }),
+    remove: (ref) => changeKeyFile(path, (records) => {
       const i = find(records, ref);
-      if (i < 0) return false;
-      records.splice(i, 1);
-      await saveKeyFile(path, records);
-      return true;
-    },
+      if (i >= 0) records.splice(i, 1);
+      return i >= 0;
+    }),
     close: async () => {},
   };
 }

@@ -4,11 +4,11 @@
 import type { Dpmm, OutputFormat, PageComposition, Quality, Rotation } from '../renderer/index.js';
 import type { EndpointSpec } from './api-table.js';
 import { NOT_FOUND_MESSAGE, PlainHttpError } from './http-errors.js';
-import { header, type LegacyRequest } from './http.js';
+import type { LegacyRequest } from './http.js';
 import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { readZplBody } from './request-body.js';
-import { isLinterOn, negotiateFormat, parseQuality, parseRotation } from './request-headers.js';
+import { apiHeader, isLinterOn, negotiateFormat, parseQuality, parseRotation } from './request-headers.js';
 import type { LabelTarget } from './upstream/upstream-path.js';
 
 /** What one render endpoint takes from the path; the ZPL comes from the path or the raw query (GET) or the body (POST). */
@@ -89,12 +89,12 @@ export async function parseLabelRequest(
   const dpmm = parseDensity(params.dpmm as string);
   const size = parseDimensions(params.dimensions as string);
   const index = asked.allLabels ? undefined : parseIndex(params.index as string);
-  const format = negotiateFormat(header(req, 'Accept'));
+  const headerOf = (name: string): string | undefined => apiHeader(req, name);
+  const format = negotiateFormat(headerOf('Accept'));
   if (asked.allLabels && format !== 'pdf' && !limits.lenientPaths) throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
   // Lenient paths: a PNG at the all-labels path is the first label, as if asked at `/0`.
   const endpoint = asked.allLabels && format !== 'pdf' ? { ...asked, allLabels: false } : asked;
-  const rotation = parseRotation(header(req, 'X-Rotation'));
-  const headerOf = (name: string): string | undefined => header(req, name);
+  const rotation = parseRotation(headerOf('X-Rotation'));
   if (format === 'pdf') validatePageHeaders(headerOf, size, rotation);
 
   const { zpl, received, zplSegments, zplQuery } = await readLabelDocument(endpoint, req, limits.maxBodyBytes);
@@ -110,10 +110,10 @@ export async function parseLabelRequest(
     ...(endpoint.allLabels ? {} : { index: index ?? 0 }),
     format,
     rotation,
-    quality: parseQuality(header(req, 'X-Quality')),
+    quality: parseQuality(headerOf('X-Quality')),
     composes,
     ...(page && { page }),
-    linter: isLinterOn(header(req, 'X-Linter')),
+    linter: isLinterOn(headerOf('X-Linter')),
     target: {
       dpmm, ...size, ...(!endpoint.allLabels && { index: index ?? 0 }), ...(zplSegments && { zplSegments }), ...(zplQuery !== undefined && { zplQuery }),
     },

@@ -49,13 +49,13 @@ export interface ClientOptions {
   legacyPaths: string[];
   /** ANONYMOUS_KEY_ID: the stored key serving requests without X-API-Key. */
   anonymousKey?: string;
-  /** ALLOW_QUERY_KEY=1: the key may come as ?key=. */
+  /** ALLOW_QUERY_KEY=1 (or LEGACY_CLIENTS=1): the key may come as ?key=. */
   allowQueryKey: boolean;
   /** LENIENT_PATHS=1: /labels/4x6// is every label. */
   lenientPaths: boolean;
   /** GRAPHICS_ENDPOINT=1: POST {path}/graphics converts images to ^GFA. */
   graphicsEndpoint: boolean;
-  /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths and POST /graphics, in one switch. */
+  /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths, POST /graphics and `?key=`, in one switch. */
   legacyClients: boolean;
 }
 
@@ -77,7 +77,7 @@ export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientO
   return {
     legacyPaths: [...new Set(legacyPaths)],
     ...(env.ANONYMOUS_KEY_ID ? { anonymousKey: env.ANONYMOUS_KEY_ID.trim() } : {}),
-    allowQueryKey: flag(env, 'ALLOW_QUERY_KEY'),
+    allowQueryKey: legacyClients || flag(env, 'ALLOW_QUERY_KEY'),
     lenientPaths: legacyClients || flag(env, 'LENIENT_PATHS'),
     graphicsEndpoint: legacyClients || flag(env, 'GRAPHICS_ENDPOINT'),
     legacyClients,

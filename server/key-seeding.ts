@@ -44,8 +44,7 @@ export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit, expiring 
   const seed = (again: boolean): void => {
     queue = queue.then(async () => {
       const current = await currentRecords(records, apiKeysFile, (message) => emit({ type: 'notice', level: 'warn', message }));
-      const keys = (expiring ? await addExpiring(keyStore, expiring) : 0) + current.length;
-      await seedKeys(keyStore, current);
+      const keys = (expiring ? await addExpiring(keyStore, expiring) : 0) + (await seedKeys(keyStore, current)).length;
       if (again) {
         const message = `seeded ${keys} API key${keys === 1 ? '' : 's'} again (the key store had lost them)`;
         emit({ type: 'key_seeding', outcome: 'seeded_again', message, keys });

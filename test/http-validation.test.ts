@@ -153,7 +153,11 @@ describe('HTTP: path and header validation', () => {
       for (const r of ['0', '90', '180', '270']) await post(labelsPath('8', '4x6', '0')).set('X-Rotation', r);
       expect(render.calls.map((c) => c.req.rotation)).to.deep.equal([0, 90, 180, 270]);
     });
-    for (const r of ['45', '-90', '360', 'ninety', '']) {
+    it('reads an empty or blank X-Rotation as none (the labelary gem sends `X-Rotation:` on every request)', async () => {
+      for (const r of ['', '  ']) expect((await post(labelsPath('8', '4x6', '0')).set('X-Rotation', r)).status).to.equal(200);
+      expect(render.calls.map((c) => c.req.rotation)).to.deep.equal([0, 0]);
+    });
+    for (const r of ['45', '-90', '360', 'ninety', ' 9 0 ']) {
       it(`rejects X-Rotation ${JSON.stringify(r)}`, async () => {
         expectPlain(await post(labelsPath('8', '4x6', '0')).set('X-Rotation', r), 400,
           'ERROR: Label rotation must be 0, 90, 180 or 270 degrees');

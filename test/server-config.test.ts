@@ -42,15 +42,15 @@ describe('standalone server environment', () => {
     expect(readServerConfig({})).to.not.have.property('opsPort');
   });
 
-  it('LEGACY_CLIENTS=1: /v1 beside the mount path, lenient paths and POST /graphics, never key-less access', () => {
+  it('LEGACY_CLIENTS=1: /v1 beside the mount path, lenient paths, POST /graphics and ?key=, never key-less access', () => {
     const on = readServerConfig({ LEGACY_CLIENTS: '1' }).clients;
     expect(on).to.deep.equal({
-      legacyPaths: ['/compatibility/legacy/v1', '/v1'], allowQueryKey: false, lenientPaths: true, graphicsEndpoint: true, legacyClients: true,
+      legacyPaths: ['/compatibility/legacy/v1', '/v1'], allowQueryKey: true, lenientPaths: true, graphicsEndpoint: true, legacyClients: true,
     });
     expect(on).to.not.have.property('anonymousKey');
     expect(readServerConfig({ LEGACY_CLIENTS: '1', LEGACY_PATHS: '/api,/v1' }).clients.legacyPaths).to.deep.equal(['/api', '/v1']);
     const off = readServerConfig({}).clients;
-    expect([off.legacyPaths, off.lenientPaths, off.graphicsEndpoint]).to.deep.equal([['/compatibility/legacy/v1'], false, false]);
+    expect([off.legacyPaths, off.lenientPaths, off.graphicsEndpoint, off.allowQueryKey]).to.deep.equal([['/compatibility/legacy/v1'], false, false, false]);
   });
 
   it('a bad value stops the server with one ERROR line naming the variable', async () => {

@@ -11,7 +11,7 @@ import { PageLedgerEntry, type LedgerContext } from '../page-ledger.js';
 import { parseDensity } from '../path-params.js';
 import { header, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
 import { readRequestBody } from '../request-body.js';
-import { forwardedAccept } from '../request-headers.js';
+import { apiHeader, forwardedAccept } from '../request-headers.js';
 import { requestState } from '../request-state.js';
 import { requestKey, requestKeyLabel } from '../authorize.js';
 import type { Forward } from './forward.js';
@@ -82,7 +82,7 @@ export function passThrough(forward: Forward, endpoint: Endpoint, ctx: ProxyCont
     const hangUp = new AbortController();
     res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
     await pages.settlingOnFailure(() => pages.reserveForwarded(ctx, { zpl, dpmm: proxiedDensity(req), allLabels: endpoint.allLabels }, hangUp.signal, key.id));
-    const accept = forwardedAccept(header(req, 'Accept'));
+    const accept = forwardedAccept(apiHeader(req, 'Accept'));
     await forwardCounted(forward, req, res, { path, body: received, ...(accept !== undefined && { accept }) }, pages, endpoint);
   };
 }
