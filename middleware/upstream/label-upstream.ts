@@ -9,7 +9,7 @@ import { noteRendered } from '../events/access-events.js';
 import { readLabelDocument, type Endpoint, type LabelRequest } from '../label-request.js';
 import { PageLedgerEntry, type LedgerContext } from '../page-ledger.js';
 import { parseDensity } from '../path-params.js';
-import { header, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
+import { type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
 import { readRequestBody } from '../request-body.js';
 import { apiHeader, forwardedAccept } from '../request-headers.js';
 import { requestState } from '../request-state.js';
