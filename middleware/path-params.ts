@@ -1,7 +1,7 @@
-// Path segments of the render endpoints: density, label size in inches, label index (forms: api-table.ts).
+// Path segments of the render endpoints: density, label size in inches, label index (forms: api-table/paths.ts).
 
 import type { Dpmm } from '../renderer/index.js';
-import { MAX_LABEL_INCHES, MIN_LABEL_INCHES, PATH_PARAMETERS, segmentPattern } from './api-table.js';
+import { MAX_LABEL_INCHES, MIN_LABEL_INCHES, PATH_PARAMETERS, segmentPattern } from './api-table/index.js';
 import { PlainHttpError } from './http-errors.js';
 
 const DENSITY = segmentPattern(PATH_PARAMETERS.dpmm);

@@ -6,7 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'router';
-import { ENDPOINTS, expressPath, GRAPHICS_ENDPOINT, routeMatcher } from './api-table.js';
+import { ENDPOINTS, expressPath, GRAPHICS_ENDPOINT, routeMatcher } from './api-table/index.js';
 import { authorize } from './authorize.js';
 import { corsMiddleware } from './cors.js';
 import { accessEvents } from './events/access-events.js';

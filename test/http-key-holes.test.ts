@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { createEventSink, createMemoryStores, createPreviewRouter, fieldBoxes, FileShadowStore } from '../index.js';
-import { routeOf } from '../middleware/api-table.js';
+import { routeOf } from '../middleware/api-table/index.js';
 import { hashKey, KEY_ID_LENGTH } from '../middleware/keys/key-record.js';
 import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';

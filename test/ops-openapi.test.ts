@@ -10,7 +10,7 @@ import {
   PAGE_LAYOUT_HEADER,
   PATH_PARAMETERS,
   REQUEST_HEADERS,
-} from '../middleware/api-table.js';
+} from '../middleware/api-table/index.js';
 import { RENDER_ERROR_STATUS } from '../middleware/http-errors.js';
 import { createMemoryKeyStore, createOpsRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
 import { RenderError, type RenderErrorCode } from '../renderer/index.js';

@@ -2,7 +2,7 @@
 // line and the HTTP metrics. Handlers note what they rendered in the request state (noteRendered).
 
 import { performance } from 'node:perf_hooks';
-import { RENDERER_HEADER } from '../api-table.js';
+import { RENDERER_HEADER } from '../api-table/index.js';
 import { requestKeyLabel } from '../authorize.js';
 import { type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
 import { requestState, type RenderedSummary } from '../request-state.js';

@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of the legacy API, built from the tables the router validates with (api-table.ts)
+// The OpenAPI 3.1 document of the legacy API, built from the tables the router validates with (api-table/)
 // and the renderer-error table (http-errors.ts), so the document says what the code does.
 
 import {
@@ -9,13 +9,14 @@ import {
   LABEL_RESPONSE_HEADERS,
   PLAIN_ERRORS,
   REQUEST_HEADERS,
+  REQUEST_ID_HEADER,
   REQUEST_ID_RESPONSE_HEADER,
   templateParameters,
   type EndpointSpec,
   type JsonErrorSpec,
   type RequestHeaderSpec,
   type ResponseHeaderSpec,
-} from '../api-table.js';
+} from '../api-table/index.js';
 import { RENDER_ERROR_STATUS } from '../http-errors.js';
 import { LEGACY_MOUNT_PATH } from '../router.js';
 
@@ -71,7 +72,7 @@ function headerValueSchema(spec: RequestHeaderSpec): Json {
   if (spec.values && spec.refusal) {
     return { type: 'string', pattern: anyCasePattern(`^(?:${spec.values.map(escapeRegExp).join('|')})$`), examples: [...spec.values] };
   }
-  if (spec.values) return { type: 'string', examples: [...spec.values], default: spec.values[0] };
+  if (spec.values) return { type: 'string', examples: [...spec.values], ...(spec.default !== undefined && { default: spec.default }) };
   if (spec.pattern) return { type: 'string', pattern: spec.refusal ? anyCasePattern(spec.pattern) : spec.pattern, ...(spec.example && { examples: [spec.example] }) };
   return { type: 'string' };
 }
@@ -221,7 +222,7 @@ function graphicsOperation(errors: Record<string, Json>): Json {
     parameters: [
       { name: 'threshold', in: 'query', required: false, description: 'Ink below this grey level (1..255; default 128). Others are a 400.', schema: { type: 'string' } },
       { name: 'dither', in: 'query', required: false, description: '`true` (or 1, yes, on) diffuses greys instead of thresholding.', schema: { type: 'string' } },
-      { $ref: `#/components/parameters/${headerComponentName('X-Request-Id')}` },
+      { $ref: `#/components/parameters/${headerComponentName(REQUEST_ID_HEADER.name)}` },
     ],
     requestBody: {
       required: true,

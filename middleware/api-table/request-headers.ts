@@ -1,0 +1,168 @@
+// Request headers the API reads, with their accepted values: validation, the typed readers, the forwarded-header
+// list, CORS preflights and the OpenAPI document all come from here.
+
+import type { Described } from './table-entry.js';
+
+export interface RequestHeaderSpec extends Described {
+  name: string;
+  /** Accepted values, case-insensitive. */
+  values?: readonly string[];
+  /** What an absent (or, for headers that never refuse, an unlisted) value reads as; without one, absent means no value. */
+  default?: string;
+  /** Accepted form when not a list of values. */
+  pattern?: string;
+  /** The 400 answered for a value outside `values`/`pattern`; headers without it never refuse. */
+  refusal?: (value: string) => string;
+  /** Only PDF output reads it. */
+  pdfOnly?: boolean;
+  example?: string;
+}
+
+export const API_KEY_HEADER = 'X-API-Key';
+
+export const PAGE_SIZE_NAMES = ['letter', 'legal', 'a4', 'a5', 'a6'] as const;
+export type PageSizeName = (typeof PAGE_SIZE_NAMES)[number];
+
+export const ROTATION_VALUES = ['0', '90', '180', '270'] as const;
+
+export const REQUEST_ID_PATTERN = '^[A-Za-z0-9._:\\-]{1,128}$';
+
+/** Headers whose values are a fixed list (case-insensitive). */
+export const CHOICE_HEADERS = {
+  rotation: {
+    name: 'X-Rotation',
+    values: ROTATION_VALUES,
+    default: '0',
+    refusal: () => 'Label rotation must be 0, 90, 180 or 270 degrees',
+    description: 'Clockwise rotation of a PNG in degrees; PDF is not rotated.',
+  },
+  quality: {
+    name: 'X-Quality',
+    values: ['Grayscale', 'Bitonal'],
+    default: 'Grayscale',
+    description: '`Bitonal` (any case) gives a 1-bit PNG. Any other value keeps the default, never an error.',
+  },
+  linter: {
+    name: 'X-Linter',
+    values: ['Off', 'On'],
+    default: 'Off',
+    description: '`On` (any case) lists the renderer\'s diagnostics in `X-Warnings` (at most 20). Other values mean off.',
+  },
+  pageSize: {
+    name: 'X-Page-Size',
+    values: PAGE_SIZE_NAMES,
+    refusal: (value: string) => `Invalid page size: ${value}`,
+    pdfOnly: true,
+    description: 'PDF sheet size (Letter, Legal, A4, A5, A6). Applied with `pageComposition: \'apply\'`; by default only validated and pages stay label-sized.',
+  },
+  pageOrientation: {
+    name: 'X-Page-Orientation',
+    values: ['portrait', 'landscape'],
+    default: 'portrait',
+    refusal: (value: string) => `Invalid page orientation: ${value}`,
+    pdfOnly: true,
+    description: 'PDF sheet orientation. With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
+  },
+  pageAlign: {
+    name: 'X-Page-Align',
+    values: ['justify', 'left', 'right', 'center'],
+    default: 'justify',
+    refusal: (value: string) => `Invalid alignment: ${value}`,
+    pdfOnly: true,
+    description: 'Horizontal placement of labels on a PDF page (`justify`, the default, spreads the spare space evenly). With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
+  },
+  pageVerticalAlign: {
+    name: 'X-Page-Vertical-Align',
+    values: ['justify', 'top', 'bottom', 'center'],
+    default: 'justify',
+    refusal: (value: string) => `Invalid vertical alignment: ${value}`,
+    pdfOnly: true,
+    description: 'Vertical placement of labels on a PDF page (`justify` by default). With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
+  },
+  labelBorder: {
+    name: 'X-Label-Border',
+    values: ['dashed', 'solid', 'none'],
+    default: 'dashed',
+    refusal: (value: string) => `Invalid label border: ${value}`,
+    pdfOnly: true,
+    description: 'Border around each label on a PDF page (`dashed` by default). With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
+  },
+} as const satisfies Record<string, RequestHeaderSpec>;
+
+export const PAGE_LAYOUT_HEADER = {
+  name: 'X-Page-Layout',
+  pattern: '^0*[1-9]\\d*x0*[1-9]\\d*$',
+  refusal: (value: string) => `Invalid page layout: ${value}`,
+  pdfOnly: true,
+  example: '2x3',
+  description: '`{columns}x{rows}` of labels per PDF page, filled row by row; with `X-Page-Size` the rows must fit the page height (else 400). Without `X-Page-Size` the sheet is the grid\'s own size. With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
+} as const satisfies RequestHeaderSpec;
+
+export const ACCEPT_HEADER = {
+  name: 'Accept',
+  values: ['image/png', 'application/pdf'],
+  default: 'image/png',
+  description: 'Output format: `image/png` (also `image/*`, `*/*`, or no header) or `application/pdf` (also `application/*`). ' +
+    'Nothing else offered is a 406. The all-labels endpoint answers PDF only.',
+} as const satisfies RequestHeaderSpec;
+
+export const REQUEST_ID_HEADER = {
+  name: 'X-Request-Id',
+  pattern: REQUEST_ID_PATTERN,
+  example: 'order-42.label-7',
+  description: 'Echoed in the answer and written to the logs when it matches the pattern; otherwise a fresh UUID is used.',
+} as const satisfies RequestHeaderSpec;
+
+/** The legacy API's optional X- headers (service spec, "Request headers"): what a client sends the legacy service too. */
+export const OPTION_HEADERS = [
+  CHOICE_HEADERS.rotation,
+  CHOICE_HEADERS.quality,
+  CHOICE_HEADERS.linter,
+  CHOICE_HEADERS.pageSize,
+  CHOICE_HEADERS.pageOrientation,
+  PAGE_LAYOUT_HEADER,
+  CHOICE_HEADERS.pageAlign,
+  CHOICE_HEADERS.pageVerticalAlign,
+  CHOICE_HEADERS.labelBorder,
+] as const;
+
+/** Every request header the API reads besides X-API-Key (a security scheme in the document); an empty one is absent. */
+export const REQUEST_HEADERS = [ACCEPT_HEADER, ...OPTION_HEADERS, REQUEST_ID_HEADER] as const satisfies readonly RequestHeaderSpec[];
+
+/** A header name the table lists (a misspelt read does not compile). */
+export type RequestHeaderName = (typeof REQUEST_HEADERS)[number]['name'];
+
+/** The body's framing, read with it and forwarded with it (not in the document: HTTP's own). */
+export const BODY_HEADERS = ['Content-Type', 'Content-Length'] as const;
+
+// ---------------------------------------------------------------------------------------------------------
+// Typed reading of the choice headers, as the ZPL parameter table types ArgsOf (renderer/zpl/params.ts)
+
+type ChoiceSpec = (typeof CHOICE_HEADERS)[keyof typeof CHOICE_HEADERS];
+type ChoiceSpecNamed<N> = Extract<ChoiceSpec, { name: N }>;
+export type ChoiceHeaderName = ChoiceSpec['name'];
+
+/** The values a choice header lists: `ChoiceOf<'X-Page-Align'>` is 'justify' | 'left' | 'right' | 'center'. */
+export type ChoiceOf<N extends ChoiceHeaderName> = ChoiceSpecNamed<N>['values'][number];
+
+/** What reading a choice header gives: a listed value, or undefined for a header without a default. */
+export type HeaderValue<N extends ChoiceHeaderName> = ChoiceOf<N> | (ChoiceSpecNamed<N> extends { default: string } ? never : undefined);
+
+const CHOICE_BY_NAME: ReadonlyMap<string, RequestHeaderSpec> = new Map(Object.values(CHOICE_HEADERS).map((spec) => [spec.name, spec]));
+
+/** A choice header's entry, typed by its name (TypeScript cannot follow N through a lookup: the table says what N lists). */
+function choiceSpec<N extends ChoiceHeaderName>(name: N): { values: readonly ChoiceOf<N>[]; default: HeaderValue<N> } {
+  return CHOICE_BY_NAME.get(name) as unknown as { values: readonly ChoiceOf<N>[]; default: HeaderValue<N> };
+}
+
+/** The listed value a header's text names, in the table's spelling (compared without regard to case); undefined if none. */
+export function listedValue<N extends ChoiceHeaderName>(name: N, text: string | undefined): ChoiceOf<N> | undefined {
+  if (text === undefined) return undefined;
+  const lower = text.toLowerCase();
+  return choiceSpec(name).values.find((value) => value.toLowerCase() === lower);
+}
+
+/** A choice header read through `lookup`: its listed value, else its default (none for X-Page-Size). */
+export function readHeader<N extends ChoiceHeaderName>(lookup: (name: N) => string | undefined, name: N): HeaderValue<N> {
+  return listedValue(name, lookup(name)) ?? choiceSpec(name).default;
+}
