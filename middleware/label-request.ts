@@ -2,7 +2,7 @@
 // plain LabelRequest. Nothing is rendered, counted or forwarded here.
 
 import type { Dpmm, OutputFormat, PageComposition, Quality, Rotation } from '../renderer/index.js';
-import type { EndpointSpec } from './api-table.js';
+import type { EndpointSpec, RequestHeaderName } from './api-table/index.js';
 import { NOT_FOUND_MESSAGE, PlainHttpError } from './http-errors.js';
 import type { LegacyRequest } from './http.js';
 import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
@@ -89,7 +89,7 @@ export async function parseLabelRequest(
   const dpmm = parseDensity(params.dpmm as string);
   const size = parseDimensions(params.dimensions as string);
   const index = asked.allLabels ? undefined : parseIndex(params.index as string);
-  const headerOf = (name: string): string | undefined => apiHeader(req, name);
+  const headerOf = (name: RequestHeaderName): string | undefined => apiHeader(req, name);
   const format = negotiateFormat(headerOf('Accept'));
   if (asked.allLabels && format !== 'pdf' && !limits.lenientPaths) throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
   // Lenient paths: a PNG at the all-labels path is the first label, as if asked at `/0`.

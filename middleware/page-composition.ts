@@ -2,7 +2,7 @@
 // router is set to apply them (`pageComposition: 'apply'`).
 
 import type { PageComposition, Rotation } from '../renderer/index.js';
-import { CHOICE_HEADERS, PAGE_LAYOUT_HEADER, segmentPattern, type PageSizeName } from './api-table.js';
+import { CHOICE_HEADERS, listedValue, PAGE_LAYOUT_HEADER, readHeader, segmentPattern, type PageSizeName, type RequestHeaderName } from './api-table/index.js';
 import { PlainHttpError } from './http-errors.js';
 import type { LabelSize } from './path-params.js';
 
@@ -15,41 +15,42 @@ const PAGE_SIZES: Readonly<Record<PageSizeName, { widthIn: number; heightIn: num
   a6: { widthIn: 105 / 25.4, heightIn: 148 / 25.4 },
 };
 
-/** The page headers whose values are a fixed list (accepted values and 400 texts: api-table.ts). */
+/** The page headers whose values are a fixed list (accepted values and 400 texts: api-table/request-headers.ts). */
 const PAGE_CHOICE_HEADERS = [
   CHOICE_HEADERS.pageOrientation, CHOICE_HEADERS.pageAlign, CHOICE_HEADERS.pageVerticalAlign, CHOICE_HEADERS.labelBorder,
 ];
 
 const LAYOUT = segmentPattern(PAGE_LAYOUT_HEADER);
 
-type HeaderLookup = (name: string) => string | undefined;
+/** A request's header by name; blank values are absent (`apiHeader`). */
+type HeaderLookup = (name: RequestHeaderName) => string | undefined;
 
 /**
  * Validates X-Page-Size, X-Page-Orientation, X-Page-Layout, X-Page-Align, X-Page-Vertical-Align and
  * X-Label-Border, and that a layout's rows of labels fit the page height when a page size is given.
  */
 export function validatePageHeaders(header: HeaderLookup, label: LabelSize, rotation: Rotation): void {
-  for (const { name, values, refusal } of PAGE_CHOICE_HEADERS) {
+  for (const { name, refusal } of PAGE_CHOICE_HEADERS) {
     const value = header(name);
-    if (value !== undefined && !(values as readonly string[]).includes(value.toLowerCase())) {
+    if (value !== undefined && listedValue(name, value) === undefined) {
       throw new PlainHttpError(400, refusal(value));
     }
   }
 
-  const layout = header('X-Page-Layout');
+  const layout = header(PAGE_LAYOUT_HEADER.name);
   let rows = 1;
   if (layout !== undefined) {
     if (!LAYOUT.test(layout)) throw new PlainHttpError(400, PAGE_LAYOUT_HEADER.refusal(layout));
     rows = Number(layout.split(/x/i)[1]);
   }
 
-  const sizeName = header('X-Page-Size');
+  const sizeName = header(CHOICE_HEADERS.pageSize.name);
   if (sizeName === undefined) return;
-  const sizeKey = sizeName.toLowerCase();
-  if (!Object.hasOwn(PAGE_SIZES, sizeKey)) throw new PlainHttpError(400, CHOICE_HEADERS.pageSize.refusal(sizeName));
-  const page = PAGE_SIZES[sizeKey as PageSizeName];
+  const sizeKey = listedValue(CHOICE_HEADERS.pageSize.name, sizeName);
+  if (sizeKey === undefined) throw new PlainHttpError(400, CHOICE_HEADERS.pageSize.refusal(sizeName));
+  const page = PAGE_SIZES[sizeKey];
 
-  const landscape = header('X-Page-Orientation')?.toLowerCase() === 'landscape';
+  const landscape = readHeader(header, 'X-Page-Orientation') === 'landscape';
   const pageHeightIn = landscape ? page.widthIn : page.heightIn;
   const turned = rotation === 90 || rotation === 270;
   const labelHeightIn = turned ? label.widthIn : label.heightIn;
@@ -63,7 +64,7 @@ export function validatePageHeaders(header: HeaderLookup, label: LabelSize, rota
 }
 
 /** Headers that ask for composed PDF pages (validated; applied only with `pageComposition: 'apply'`). */
-export const PAGE_COMPOSITION_HEADERS: readonly string[] = [
+export const PAGE_COMPOSITION_HEADERS: readonly RequestHeaderName[] = [
   CHOICE_HEADERS.pageSize.name, PAGE_LAYOUT_HEADER.name, ...PAGE_CHOICE_HEADERS.map(({ name }) => name),
 ];
 
@@ -76,17 +77,16 @@ export function asksForPageComposition(header: HeaderLookup): boolean {
  * ways, a dashed border; without X-Page-Size the sheet is the grid's own size.
  */
 export function pageComposition(header: HeaderLookup): PageComposition {
-  const lower = (name: string) => header(name)?.toLowerCase();
-  const [columns, rows] = (header('X-Page-Layout') ?? '1x1').split(/x/i).map(Number);
-  const sizeName = lower('X-Page-Size');
-  const size = sizeName !== undefined && Object.hasOwn(PAGE_SIZES, sizeName) ? PAGE_SIZES[sizeName as PageSizeName] : undefined;
-  const landscape = lower('X-Page-Orientation') === 'landscape';
+  const [columns, rows] = (header(PAGE_LAYOUT_HEADER.name) ?? '1x1').split(/x/i).map(Number);
+  const sizeName = readHeader(header, 'X-Page-Size');
+  const size = sizeName !== undefined ? PAGE_SIZES[sizeName] : undefined;
+  const landscape = readHeader(header, 'X-Page-Orientation') === 'landscape';
   return {
     ...(size && (landscape ? { widthIn: size.heightIn, heightIn: size.widthIn } : { ...size })),
     columns: columns ?? 1,
     rows: rows ?? 1,
-    align: (lower('X-Page-Align') ?? 'justify') as PageComposition['align'],
-    verticalAlign: (lower('X-Page-Vertical-Align') ?? 'justify') as PageComposition['verticalAlign'],
-    border: (lower('X-Label-Border') ?? 'dashed') as PageComposition['border'],
+    align: readHeader(header, 'X-Page-Align'),
+    verticalAlign: readHeader(header, 'X-Page-Vertical-Align'),
+    border: readHeader(header, 'X-Label-Border'),
   };
 }

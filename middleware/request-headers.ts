@@ -2,7 +2,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { OutputFormat, Quality, Rotation } from '../renderer/index.js';
-import { CHOICE_HEADERS } from './api-table.js';
+import { CHOICE_HEADERS, listedValue, type ChoiceOf, type RequestHeaderName } from './api-table/index.js';
 import { NOT_ACCEPTABLE_MESSAGE, PlainHttpError } from './http-errors.js';
 import { header } from './http.js';
 
@@ -11,7 +11,7 @@ import { header } from './http.js';
  * X-Label-Border) are read: a blank value is no header. The `labelary` Ruby gem sends `X-Rotation:` empty on every
  * request, and the legacy service serves it.
  */
-export function apiHeader(req: IncomingMessage, name: string): string | undefined {
+export function apiHeader(req: IncomingMessage, name: RequestHeaderName): string | undefined {
   const value = header(req, name);
   return value === undefined || value.trim() === '' ? undefined : value;
 }
@@ -70,20 +70,24 @@ export function negotiateFormat(accept: string | undefined): OutputFormat {
 
 const { rotation: ROTATION } = CHOICE_HEADERS;
 
+/** The renderer's rotation for each listed X-Rotation value (the compiler checks every value has one). */
+const DEGREES = { 0: 0, 90: 90, 180: 180, 270: 270 } as const satisfies Record<ChoiceOf<'X-Rotation'>, Rotation>;
+
+/** X-Rotation as a number: `90`, ` 90 `, `90.0` and `090` are 90; absent is 0; anything else is a 400. */
 export function parseRotation(value: string | undefined): Rotation {
   if (value === undefined) return 0;
   const trimmed = value.trim();
-  if (!(ROTATION.values as readonly string[]).includes(String(Number(trimmed))) || trimmed === '') {
-    throw new PlainHttpError(400, ROTATION.refusal());
-  }
-  return Number(trimmed) as Rotation;
+  const listed = trimmed === '' ? undefined : listedValue(ROTATION.name, String(Number(trimmed)));
+  if (listed === undefined) throw new PlainHttpError(400, ROTATION.refusal());
+  return DEGREES[listed];
 }
 
 /** `Bitonal` in any case gives a 1-bit PNG; any other value keeps the default, never an error. */
 export function parseQuality(value: string | undefined): Quality {
-  return value?.trim().toLowerCase() === 'bitonal' ? 'bitonal' : 'grayscale';
+  return listedValue(CHOICE_HEADERS.quality.name, value?.trim()) === 'Bitonal' ? 'bitonal' : 'grayscale';
 }
 
+/** `On` in any case; any other value is off. */
 export function isLinterOn(value: string | undefined): boolean {
-  return value?.trim().toLowerCase() === 'on';
+  return listedValue(CHOICE_HEADERS.linter.name, value?.trim()) === 'On';
 }
