@@ -2,6 +2,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { RenderErrorCode } from '../renderer/index.js';
+import { setResponseHeaders } from './api-table/index.js';
 import { sendBody } from './http.js';
 
 /** A request the service refuses with a plain-text `ERROR: <message>` body. */
@@ -49,7 +50,7 @@ export function sendJsonError(res: ServerResponse, status: number, body: JsonErr
 }
 
 export function sendStoreUnavailable(res: ServerResponse): void {
-  res.setHeader('Retry-After', '1');
+  setResponseHeaders(res, { 'Retry-After': 1 });
   sendJsonError(res, 503, {
     error: 'key_store_unavailable',
     message: 'The API key store is not ready; retry shortly.',

@@ -4,8 +4,9 @@
 import type { ServerResponse } from 'node:http';
 import { StoreUnavailableError, withDeadline } from './deadline.js';
 import type { Emit } from './events/service-events.js';
+import { setResponseHeaders } from './api-table/index.js';
 import { sendJsonError } from './http-errors.js';
-import { setHeaders, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
+import { type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 import type { StoredKey } from './keys/key-record.js';
 import { requestKey, requestKeyLabel } from './authorize.js';
 import { requestState } from './request-state.js';
@@ -38,11 +39,11 @@ export function sendRateLimited(res: ServerResponse, exceeded: LimitExceeded, em
     limitScope: exceeded.scope,
     limit: exceeded.limit,
   });
-  setHeaders(res, {
-    'Retry-After': String(exceeded.retryAfterSeconds),
-    'X-RateLimit-Limit': String(exceeded.limit),
-    'X-RateLimit-Remaining': '0',
-    'X-RateLimit-Reset': String(exceeded.resetAt),
+  setResponseHeaders(res, {
+    'Retry-After': exceeded.retryAfterSeconds,
+    'X-RateLimit-Limit': exceeded.limit,
+    'X-RateLimit-Remaining': 0,
+    'X-RateLimit-Reset': exceeded.resetAt,
   });
   sendJsonError(res, 429, {
     error: 'rate_limited',

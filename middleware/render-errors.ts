@@ -2,6 +2,7 @@
 // Retry-After on overload, and an event for what operators watch under hostile load (timeouts, memory, overload).
 
 import type { RenderError } from '../renderer/index.js';
+import { setResponseHeaders } from './api-table/index.js';
 import { requestKeyLabel } from './authorize.js';
 import type { Emit } from './events/service-events.js';
 import { OVERLOADED_RETRY_AFTER_SECONDS, RENDER_ERROR_STATUS, sendPlainError } from './http-errors.js';
@@ -21,6 +22,6 @@ export function sendRenderError(res: LegacyResponse, err: RenderError, emit: Emi
   } else if (status === 503) {
     emit({ type: 'overloaded', requestId, message: err.message, ...who });
   }
-  if (err.code === 'overloaded') res.setHeader('Retry-After', String(OVERLOADED_RETRY_AFTER_SECONDS));
+  if (err.code === 'overloaded') setResponseHeaders(res, { 'Retry-After': OVERLOADED_RETRY_AFTER_SECONDS });
   sendPlainError(res, status, err.message);
 }

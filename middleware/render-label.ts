@@ -8,7 +8,7 @@ import { renderTiming } from './events/access-events.js';
 import type { LabelRequest } from './label-request.js';
 import { PageLedgerEntry, type LedgerContext } from './page-ledger.js';
 import type { RequestState } from './request-state.js';
-import { RENDERER_HEADER } from './api-table.js';
+import { setResponseHeaders } from './api-table/index.js';
 import { formatWarnings } from './warnings.js';
 
 export interface RenderContext extends LedgerContext {
@@ -88,9 +88,11 @@ export function sendLabel(res: ServerResponse, label: LabelRequest, result: Rend
   res.statusCode = 200;
   res.setHeader('Content-Type', result.contentType);
   res.setHeader('Content-Length', String(result.body.byteLength));
-  res.setHeader('X-Total-Count', String(result.totalCount));
-  res.setHeader('Content-Disposition', DISPOSITION[label.format]);
-  res.setHeader(RENDERER_HEADER, 'local');
-  if (label.linter && result.warnings.length > 0) res.setHeader('X-Warnings', formatWarnings(result.warnings));
+  setResponseHeaders(res, {
+    'X-Total-Count': result.totalCount,
+    'Content-Disposition': DISPOSITION[label.format],
+    'X-Renderer': 'local',
+    'X-Warnings': label.linter && result.warnings.length > 0 ? formatWarnings(result.warnings) : undefined,
+  });
   res.end(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
 }

@@ -7,7 +7,7 @@ import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type 
 import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { RENDERER_HEADER } from '../api-table.js';
+import { API_KEY_HEADER, RENDERER_HEADER, REQUEST_ID_HEADER, setResponseHeaders } from '../api-table/index.js';
 import type { Emit } from '../events/service-events.js';
 import { sendPlainError } from '../http-errors.js';
 import type { LegacyRequest as Request, LegacyResponse as Response } from '../http.js';
@@ -69,7 +69,7 @@ export function createForwarder(upstream: ForwarderSettings, forwardHeaders: Hea
       return;
     }
     for (const name of forwarding.upstreamHeaders ?? []) res.removeHeader(name); // their Transfer-Encoding is not our 502's
-    res.setHeader(RENDERER_HEADER, 'upstream');
+    setResponseHeaders(res, { 'X-Renderer': 'upstream' });
     sendPlainError(res, 502, `Upstream renderer ${reason}`);
   };
   const overCap = (bytes: number): string => `sent a body of ${bytes} bytes or more, over the limit of ${upstream.maxBodyBytes}`;
@@ -96,8 +96,8 @@ export function createForwarder(upstream: ForwarderSettings, forwardHeaders: Hea
           if (!keepsHeader(forwardHeaders, name)) proxyReq.removeHeader(name);
         }
         if (forwarding.accept !== undefined && proxyReq.hasHeader('Accept')) proxyReq.setHeader('Accept', forwarding.accept);
-        if (upstream.apiKey !== undefined) proxyReq.setHeader('X-API-Key', upstream.apiKey);
-        proxyReq.setHeader('X-Request-Id', requestState(res).requestId);
+        if (upstream.apiKey !== undefined) proxyReq.setHeader(API_KEY_HEADER, upstream.apiKey);
+        proxyReq.setHeader(REQUEST_ID_HEADER.name, requestState(res).requestId);
         if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
           proxyReq.removeHeader('Transfer-Encoding');
           proxyReq.setHeader('Content-Length', forwarding.body.length);
@@ -119,7 +119,7 @@ export function createForwarder(upstream: ForwarderSettings, forwardHeaders: Hea
           received += chunk.length;
           if (received > upstream.maxBodyBytes) fail(forwarding, res, overCap(received));
         });
-        res.setHeader(RENDERER_HEADER, 'upstream');
+        setResponseHeaders(res, { 'X-Renderer': 'upstream' });
         forwarding.onAnswer?.(proxyRes.statusCode ?? 502, proxyRes.headers);
       },
       error: (err: Error & { code?: string }, req: Request, res: Response | Socket) => {

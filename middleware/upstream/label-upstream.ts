@@ -4,6 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dpmm, RenderResult } from '../../renderer/index.js';
+import { RESPONSE_HEADERS } from '../api-table/index.js';
 import type { Emit } from '../events/service-events.js';
 import { noteRendered } from '../events/access-events.js';
 import { readLabelDocument, type Endpoint, type LabelRequest } from '../label-request.js';
@@ -18,13 +19,16 @@ import type { Forward } from './forward.js';
 import type { ShadowTraffic } from './shadow.js';
 import { labelUpstreamPath, proxiedPath, tryLabelUpstreamPath } from './upstream-path.js';
 
+/** Node's lower-cased name of the upstream's label count. */
+const TOTAL_COUNT = RESPONSE_HEADERS.totalCount.name.toLowerCase();
+
 /**
  * Pages the legacy service rendered for a successful answer: for all-labels PDFs its X-Total-Count (what we
  * reserved when it does not say), else one.
  */
 function pagesAnswered(endpoint: Endpoint, headers: IncomingHttpHeaders, reserved: number): number {
   if (!endpoint.allLabels) return 1;
-  const count = Number(headers['x-total-count']);
+  const count = Number(headers[TOTAL_COUNT]);
   return Number.isSafeInteger(count) && count >= 0 ? count : Math.max(1, reserved);
 }
 
@@ -38,7 +42,7 @@ async function forwardCounted(
       ...request,
       onAnswer: (status, headers) => {
         rendered = status === 200 ? pagesAnswered(endpoint, headers, pages.reserved) : 0;
-        const labels = Number(headers['x-total-count']);
+        const labels = Number(headers[TOTAL_COUNT]);
         noteRendered(res, { pages: rendered, ...(Number.isSafeInteger(labels) && { labels }) });
       },
     });

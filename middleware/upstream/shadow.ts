@@ -3,6 +3,7 @@
 // is queued (bounded; full means dropped), runs on later turns, and every failure is only logged.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import { RESPONSE_HEADERS } from '../api-table/index.js';
 import type { Emit } from '../events/service-events.js';
 import {
   DEFAULT_SHADOW_CONCURRENCY,
@@ -120,7 +121,7 @@ export class ShadowTraffic {
         signal: call.signal,
       });
       status = answer.status;
-      const count = Number(answer.headers.get('X-Total-Count') ?? NaN);
+      const count = Number(answer.headers.get(RESPONSE_HEADERS.totalCount.name) ?? NaN);
       upstreamLabels = Number.isInteger(count) ? count : null;
       png = await readCapped(answer, upstream.maxBodyBytes, stop);
     } catch (err) {
