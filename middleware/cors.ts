@@ -1,14 +1,15 @@
 // CORS for browser clients (off by default): allowed origins, the legacy request headers in preflights, and
 // the response headers a page needs (X-Total-Count, X-Warnings, X-Request-Id, Retry-After...) exposed.
 
-import { API_KEY_HEADER, EXPOSED_RESPONSE_HEADERS, REQUEST_HEADERS, REQUEST_ID_RESPONSE_HEADER } from './api-table.js';
+import { API_KEY_HEADER, BODY_HEADERS, EXPOSED_RESPONSE_HEADERS, REQUEST_HEADERS } from './api-table/index.js';
 import { header, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from './http.js';
 
 /** `true`: any origin; `{ origins }`: only those (exact `scheme://host[:port]`, or `*`). */
 export type CorsOption = boolean | { origins: readonly string[] };
 
-const ALLOWED_HEADERS = [API_KEY_HEADER, 'Content-Type', ...REQUEST_HEADERS.map((h) => h.name)].join(', ');
-const EXPOSED_HEADERS = [...new Set([...EXPOSED_RESPONSE_HEADERS, REQUEST_ID_RESPONSE_HEADER.name, 'Retry-After'])].join(', ');
+// Content-Length is the browser's to set (a forbidden header), so of the body's headers only Content-Type is asked for.
+const ALLOWED_HEADERS = [API_KEY_HEADER, BODY_HEADERS[0], ...REQUEST_HEADERS.map((h) => h.name)].join(', ');
+const EXPOSED_HEADERS = EXPOSED_RESPONSE_HEADERS.join(', ');
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** The middleware for `cors`, or undefined when it is off. */

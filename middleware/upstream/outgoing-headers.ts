@@ -2,18 +2,16 @@
 // credentials or anything else the host's users send), our key instead of the client's, our request id.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import { ACCEPT_HEADER, API_KEY_HEADER, BODY_HEADERS, OPTION_HEADERS, REQUEST_ID_HEADER } from '../api-table/index.js';
 
-/** The legacy API's optional request headers (service spec, "Request headers"). */
-export const LEGACY_REQUEST_HEADERS: readonly string[] = [
-  'X-Rotation', 'X-Quality', 'X-Linter', 'X-Page-Size', 'X-Page-Orientation', 'X-Page-Layout', 'X-Page-Align',
-  'X-Page-Vertical-Align', 'X-Label-Border',
-];
+/** The legacy API's optional request headers (service spec, "Request headers"; the table's OPTION_HEADERS). */
+export const LEGACY_REQUEST_HEADERS: readonly string[] = OPTION_HEADERS.map((spec) => spec.name);
 
 /** Request headers forwarded upstream unless the router's `forwardHeaders` option replaces the list. */
-export const DEFAULT_FORWARD_HEADERS: readonly string[] = ['Accept', 'Content-Type', 'Content-Length', ...LEGACY_REQUEST_HEADERS];
+export const DEFAULT_FORWARD_HEADERS: readonly string[] = [ACCEPT_HEADER.name, ...BODY_HEADERS, ...LEGACY_REQUEST_HEADERS];
 
 /** Set by us whatever the allowlist says: the client's key never goes upstream, and ids must line up. */
-const OUR_HEADERS = new Set(['x-api-key', 'x-request-id']);
+const OUR_HEADERS = new Set([API_KEY_HEADER, REQUEST_ID_HEADER.name].map((name) => name.toLowerCase()));
 
 /** Framing and routing, set by the HTTP client from the body and the target, never copied from the client. */
 const TRANSPORT_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'te', 'trailer', 'upgrade', 'expect']);
@@ -39,7 +37,7 @@ export function upstreamHeaders(incoming: IncomingHttpHeaders, allow: HeaderAllo
     if (value === undefined || TRANSPORT_HEADERS.has(name) || !keepsHeader(allow, name)) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  if (apiKey !== undefined) headers.set('X-API-Key', apiKey);
-  headers.set('X-Request-Id', requestId);
+  if (apiKey !== undefined) headers.set(API_KEY_HEADER, apiKey);
+  headers.set(REQUEST_ID_HEADER.name, requestId);
   return headers;
 }
