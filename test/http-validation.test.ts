@@ -13,7 +13,9 @@ describe('HTTP: path and header validation', () => {
 
   beforeEach(async () => {
     render = recordingRender();
-    ({ app } = await buildApp({ render }));
+    // A fixed clock: render requests carry `now`, and tests compare whole requests.
+    const now = new Date('2026-06-01T12:00:00.000Z');
+    ({ app } = await buildApp({ render, now: () => now }));
   });
 
   const post = (path: string) => request(app).post(path).set('X-API-Key', KEYS.all).type('form').send(ZPL);
