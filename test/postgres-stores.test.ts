@@ -1,0 +1,248 @@
+// Two router instances on one PostgreSQL, over real HTTP: they hold a key's requests per second, the organization
+// ceiling and pages per day exactly between them, see each other's revocations and list each other's shadow
+// cases; two namespaces on one database see nothing of each other, and every table a session writes is in its
+// namespace's schema.
+
+import { expect } from 'chai';
+import express, { type Express } from 'express';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import {
+  createLegacyRouter,
+  createPreviewRouter,
+  LEGACY_MOUNT_PATH,
+  type KeyRecord,
+  type ShadowOutcome,
+} from '../middleware/index.js';
+import { DEFAULT_FIND_CACHE_MS } from '../middleware/keys/key-store.js';
+import { createPostgresStores, type PostgresStores } from '../middleware/postgres/stores.js';
+import { POSTGRES_TABLES, postgresNames } from '../middleware/postgres/names.js';
+import { recordingRender } from './helpers/http-app.js';
+import { uniqueNamespace } from './helpers/http-redis.js';
+import { DATABASE_URL, dropSchema, requirePostgres, sql } from './helpers/postgres.js';
+import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
+import { boxPng } from './helpers/upstream-png.js';
+
+const png = `${LEGACY_MOUNT_PATH}/printers/8dpmm/labels/4x6/0`;
+const shadowPath = `${LEGACY_MOUNT_PATH}/printers/8dpmm/labels/2x1/0`;
+const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';
+const FIXED = Date.UTC(2026, 5, 1, 12, 0, 0, 100);
+const DIVERGENT_PNG = boxPng(20, 20, { x: 0, y: 0, w: 20, h: 20 });
+
+interface Instance {
+  app: Express;
+  stores: PostgresStores;
+}
+
+interface InstanceOptions {
+  url?: string;
+  upstream?: FakeUpstream;
+  onSettled?: (outcome: ShadowOutcome) => void;
+}
+
+/**
+ * One instance: the legacy router and the shadow report on stores of `namespace`. The router's clock and the
+ * counters' clock are fixed, so a burst on a loaded machine counts in one window, however long it takes.
+ */
+function instance(namespace: string, options: InstanceOptions = {}): Instance {
+  const stores = createPostgresStores({ url: options.url ?? DATABASE_URL, namespace, now: () => FIXED });
+  const shadowStore = stores.openShadowStore({ maxCases: 50 });
+  const app = express();
+  const render = recordingRender();
+  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
+    keyStore: stores.keyStore, usageStore: stores.usageStore, log: () => {}, now: () => new Date(FIXED),
+    organizationRequestsPerSecond: 6, storeTimeoutMs: 120_000,
+    ...(options.upstream
+      ? {
+        render: async (zpl, req) => ({ ...(await render(zpl, req)), body: DIVERGENT_PNG }),
+        mode: 'shadow' as const, upstream: { url: options.upstream.url },
+        shadow: { sampleRate: 1, store: shadowStore, ...(options.onSettled && { onSettled: options.onSettled }) },
+      }
+      : { render }),
+  }));
+  app.use(createPreviewRouter({
+    keyStore: stores.keyStore, shadowStore, emit: () => {}, layout: () => { throw new Error('no layouts here'); },
+  }));
+  return { app, stores };
+}
+
+const send = (app: Express, key: string, path = png) =>
+  request(app).post(path).set('X-API-Key', key).set('Accept', 'image/png').type('form').send(ZPL);
+
+const KEYS: KeyRecord[] = [
+  { key: 'k_rps5', scope: 'all', requestsPerSecond: 5 },
+  { key: 'k_pages7', scope: 'all', pagesPerDay: 7 },
+  { key: 'k_org_x', scope: 'all', organization: 'initech' },
+  { key: 'k_org_y', scope: 'all', organization: 'initech' },
+  { key: 'k_revoke', scope: 'all' },
+  { key: 'k_acme', scope: 'all', organization: 'acme' },
+];
+
+/** Resolves once `count` outcomes have settled. */
+function settled() {
+  const outcomes: ShadowOutcome[] = [];
+  let waiters: Array<() => void> = [];
+  return {
+    push: (outcome: ShadowOutcome): void => {
+      outcomes.push(outcome);
+      for (const wake of waiters.splice(0)) wake();
+    },
+    until: (count: number): Promise<void> => new Promise((resolve) => {
+      const check = (): void => { if (outcomes.length >= count) resolve(); else waiters.push(check); };
+      check();
+    }),
+  };
+}
+
+describe('two instances on one PostgreSQL', function () {
+  this.timeout(120_000); // bursts are awaited to the last answer; the bound only ends a hang
+  let namespace: string;
+  let a: Instance;
+  let b: Instance;
+  let upstream: FakeUpstream;
+  let counter: ReturnType<typeof settled>;
+
+  before(async function () {
+    await requirePostgres(this);
+  });
+  beforeEach(async () => {
+    namespace = uniqueNamespace();
+    upstream = await startFakeUpstream();
+    counter = settled();
+    a = instance(namespace, { upstream, onSettled: counter.push });
+    b = instance(namespace, { upstream, onSettled: counter.push });
+    await Promise.all([a.stores.ready, b.stores.ready]);
+    for (const k of KEYS) await a.stores.keyStore.add(k);
+  });
+  afterEach(async () => {
+    await upstream?.close();
+    await Promise.all([a?.stores.close(), b?.stores.close()]);
+    if (namespace) await dropSchema(namespace);
+  });
+
+  const burst = (key: string, n: number): Promise<number[]> =>
+    Promise.all(Array.from({ length: n }, (_, i) => send(i % 2 ? b.app : a.app, key).then((r) => r.status)));
+
+  it('holds a key\'s requests per second exactly across both, with concurrent requests', async () => {
+    const statuses = await burst('k_rps5', 20);
+    expect(statuses.filter((s) => s === 200)).to.have.length(5);
+    expect(statuses.filter((s) => s === 429)).to.have.length(15);
+  });
+
+  it('holds the organization ceiling exactly across both instances and two keys', async () => {
+    const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) =>
+      send(i % 2 ? b.app : a.app, i % 4 < 2 ? 'k_org_x' : 'k_org_y').then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).to.have.length(6);
+    const refused = await send(a.app, 'k_org_x');
+    expect(refused.body).to.include({ limit_type: 'requests_per_sec', limit_scope: 'organization', limit: 6 });
+  });
+
+  it('holds pages per day exactly across both, losing no page', async () => {
+    const statuses = await burst('k_pages7', 20);
+    expect(statuses.filter((s) => s === 200)).to.have.length(7);
+    const refused = await send(b.app, 'k_pages7');
+    expect(refused.status).to.equal(429);
+    expect(refused.body).to.include({ limit_type: 'pages_per_day', limit_scope: 'key', limit: 7 });
+    const id = (await a.stores.keyStore.find('k_pages7'))!.id;
+    expect(await b.stores.usageStore.used(`pages:${id}:2026-06-01`)).to.equal(7);
+    expect(await b.stores.usageStore.used(`pages:${id}:2026-06-01:held`)).to.equal(0);
+  });
+
+  it('a revocation on one is refused by the other once its look-up cache time has passed', async () => {
+    expect((await send(b.app, 'k_revoke')).status).to.equal(200); // b has read (and caches) the key
+    await a.stores.keyStore.revoke('k_revoke');
+    expect((await send(a.app, 'k_revoke')).body.error, 'at once where it was revoked').to.equal('invalid_key');
+    // Not a speed test: a wait of the cache time (500 ms, well inside 2 s), then the next request must be refused.
+    await new Promise((resolve) => setTimeout(resolve, DEFAULT_FIND_CACHE_MS));
+    const refused = await send(b.app, 'k_revoke');
+    expect(refused.status).to.equal(401);
+    expect(refused.body.error).to.equal('invalid_key');
+  });
+
+  it('each lists the other\'s shadow cases and serves their images', async () => {
+    for (const [i, inst] of [a, b, a].entries()) {
+      expect((await send(inst.app, 'k_acme', shadowPath).set('X-Request-Id', `pg-${i}`)).status).to.equal(200);
+      await counter.until(i + 1);
+    }
+    for (const inst of [a, b]) {
+      const res = await request(inst.app).get('/shadow/cases.json').set('X-API-Key', 'k_acme');
+      expect(res.status).to.equal(200);
+      const body = res.body as { summary: { compared: number }; cases: { requestId: string; images: { local: string } }[] };
+      expect(body.cases.map((c) => c.requestId)).to.deep.equal(['pg-2', 'pg-1', 'pg-0']);
+      expect(body.summary.compared).to.equal(3);
+      const image = await request(inst.app).get(`/shadow/images/${body.cases[1]!.images.local}`).set('X-API-Key', 'k_acme').buffer(true);
+      expect(image.status).to.equal(200);
+      expect(Buffer.compare(image.body as Buffer, DIVERGENT_PNG)).to.equal(0);
+    }
+    const other = await request(b.app).get('/shadow/cases.json').set('X-API-Key', 'k_rps5');
+    expect((other.body as { cases: unknown[] }).cases).to.deep.equal([]);
+  });
+});
+
+describe('two namespaces on one PostgreSQL', function () {
+  this.timeout(120_000);
+  let database: string;
+  let url: string;
+  const opened: PostgresStores[] = [];
+  let upstream: FakeUpstream;
+
+  before(async function () {
+    await requirePostgres(this);
+    // A database of our own: every table in it was written by this session, whatever other tests do meanwhile.
+    database = `zpl_test_${randomBytes(6).toString('hex')}`;
+    await sql(`CREATE DATABASE ${database}`);
+    const parsed = new URL(DATABASE_URL);
+    parsed.pathname = `/${database}`;
+    url = parsed.toString();
+    upstream = await startFakeUpstream();
+  });
+  after(async () => {
+    await upstream?.close();
+    for (const stores of opened.splice(0)) await stores.close();
+    if (database) await sql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  });
+
+  it('see nothing of each other\'s keys, counters or shadow cases, and write only into their own schema', async () => {
+    const counter = settled();
+    const deployments = ['zpl-prod', 'zpl-staging'].map((namespace) => instance(namespace, { url, upstream, onSettled: counter.push }));
+    const [prod, staging] = deployments as [Instance, Instance];
+    opened.push(prod.stores, staging.stores);
+    await Promise.all([prod.stores.ready, staging.stores.ready]);
+    await prod.stores.keyStore.add({ key: 'k_prod_only', scope: 'all' });
+    await prod.stores.keyStore.markSeeded!();
+    for (const inst of [prod, staging]) await inst.stores.keyStore.add({ key: 'k_both', scope: 'all', organization: 'acme', pagesPerDay: 2 });
+
+    expect((await send(staging.app, 'k_prod_only')).body.error).to.equal('invalid_key');
+    expect((await send(prod.app, 'k_prod_only')).status).to.equal(200);
+    await counter.until(1); // each label answered is compared in shadow mode: one outcome each
+    // A shadow case in prod is not staging's, though the organization has the same name.
+    expect((await send(prod.app, 'k_both', shadowPath).set('X-Request-Id', 'prod-case')).status).to.equal(200);
+    await counter.until(2);
+    const listed = async (inst: Instance): Promise<string[]> =>
+      ((await request(inst.app).get('/shadow/cases.json').set('X-API-Key', 'k_both')).body as { cases: { requestId: string }[] }).cases.map((c) => c.requestId);
+    expect(await listed(staging)).to.deep.equal([]);
+    // prod uses up k_both's day; staging's own k_both still has its two pages.
+    expect((await send(prod.app, 'k_both').set('X-Request-Id', 'prod-2')).status).to.equal(200);
+    expect((await send(prod.app, 'k_both')).status).to.equal(429);
+    expect((await send(staging.app, 'k_both').set('X-Request-Id', 'staging-case')).status).to.equal(200);
+    await counter.until(4);
+    expect(await listed(prod)).to.have.members(['prod-case', 'prod-2']);
+    expect(await listed(staging)).to.deep.equal(['staging-case']);
+
+    // Every table with rows in the database: each is in the schema of a namespace, and prod wrote to every one.
+    const tables = await sql<{ schema: string; name: string }>(
+      `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
+       WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2`, [], url);
+    const written: string[] = [];
+    for (const { schema, name } of tables) {
+      const [row] = await sql<{ n: string }>(`SELECT count(*) AS n FROM "${schema}"."${name}"`, [], url);
+      if (Number(row!.n) > 0) written.push(`${schema}.${name}`);
+    }
+    const everyTable = Object.values(POSTGRES_TABLES);
+    expect(written.filter((t) => !t.startsWith('zpl-prod.') && !t.startsWith('zpl-staging.')), 'tables outside the namespaces').to.deep.equal([]);
+    expect(written.filter((t) => t.startsWith('zpl-prod.')).sort()).to.deep.equal(everyTable.map((t) => `zpl-prod.${t}`).sort());
+    expect(written.filter((t) => t.startsWith('zpl-staging.'))).to.include.members(['zpl-staging.keys', 'zpl-staging.counters']);
+    // The schema's name is the namespace's, as postgresNames builds it.
+    expect(postgresNames('zpl-prod').keys).to.equal('"zpl-prod"."keys"');
+  });
+});
