@@ -1,7 +1,7 @@
 // Two router instances on one PostgreSQL, over real HTTP: they hold a key's requests per second, the organization
 // ceiling and pages per day exactly between them, see each other's revocations and list each other's shadow
 // cases; two namespaces on one database see nothing of each other, and every table a session writes is in its
-// namespace's schema.
+// namespace's schema. A server that starts late, or goes away and comes back, is used without a restart.
 
 import { expect } from 'chai';
 import express, { type Express } from 'express';
@@ -18,8 +18,9 @@ import { DEFAULT_FIND_CACHE_MS } from '../middleware/keys/key-store.js';
 import { createPostgresStores, type PostgresStores } from '../middleware/postgres/stores.js';
 import { POSTGRES_TABLES, postgresNames } from '../middleware/postgres/names.js';
 import { recordingRender } from './helpers/http-app.js';
-import { uniqueNamespace } from './helpers/http-redis.js';
+import { eventually, freePort, uniqueNamespace } from './helpers/http-redis.js';
 import { DATABASE_URL, dropSchema, requirePostgres, sql } from './helpers/postgres.js';
+import { canRunPostgresServer, createPostgresServer, type PostgresServer } from './helpers/postgres-server.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 import { boxPng } from './helpers/upstream-png.js';
 
@@ -244,5 +245,75 @@ describe('two namespaces on one PostgreSQL', function () {
     expect(written.filter((t) => t.startsWith('zpl-staging.'))).to.include.members(['zpl-staging.keys', 'zpl-staging.counters']);
     // The schema's name is the namespace's, as postgresNames builds it.
     expect(postgresNames('zpl-prod').keys).to.equal('"zpl-prod"."keys"');
+  });
+});
+
+describe('PostgreSQL late and lost', function () {
+  // Two 15-second waits, a server started twice and initdb on a loaded machine; the bound only ends a hang.
+  this.timeout(300_000);
+  let server: PostgresServer | undefined;
+  let stores: PostgresStores | undefined;
+  const record: KeyRecord = { key: 'k_outage', scope: 'all', requestsPerSecond: 1000, pagesPerDay: 100_000 };
+
+  before(function () {
+    if (!canRunPostgresServer()) {
+      console.log('    (no PostgreSQL server programs to start one of our own: skipping the outage cases)');
+      this.skip();
+    }
+  });
+  afterEach(async () => {
+    await stores?.close();
+    await server?.destroy();
+    stores = undefined;
+    server = undefined;
+  });
+
+  // Called only while the server is down: a request that waited for it would hang until the test's timeout, so
+  // answering at all is the proof; no wall-clock bound.
+  async function expect503(app: Express): Promise<void> {
+    const res = await send(app, record.key);
+    expect(res.status).to.equal(503);
+    expect(res.body).to.deep.equal({ error: 'key_store_unavailable', message: 'The API key store is not ready; retry shortly.' });
+  }
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('is used once it starts 15 s late, and again after it is gone for 15 s, without a restart', async () => {
+    const port = await freePort();
+    server = await createPostgresServer(port);
+    const createdAt = Date.now();
+    stores = createPostgresStores({ url: server.url, namespace: 'zpl', maxReconnectDelayMs: 200, heartbeatMs: 200, readyTimeoutMs: 1000 });
+    const app = express();
+    app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, render: recordingRender(), log: () => {} }));
+    let connected = false;
+    void stores.connected.then(() => { connected = true; });
+
+    expect(stores.isReady()).to.equal(false);
+    await expect503(app);
+    await stores.ready.then(() => expect.fail('ready resolved with no server'), (err: Error) => expect(err.message).to.contain('did not accept a connection within 1000 ms'));
+    await sleep(Math.max(0, createdAt + 15_000 - Date.now())); // nothing listens for 15 s
+    await expect503(app);
+    expect(connected).to.equal(false);
+
+    await server.start();
+    await stores.connected; // resolves however late
+    expect(stores.isReady()).to.equal(true);
+    expect(Date.now() - createdAt).to.be.at.least(15_000);
+    await stores.keyStore.add(record);
+    expect(await eventually(() => stores!.keyStore.isReady())).to.equal(true);
+    expect((await send(app, record.key)).status).to.equal(200);
+
+    await server.stop();
+    expect(await eventually(() => !stores!.isReady())).to.equal(true);
+    await expect503(app);
+    const stoppedAt = Date.now();
+    await sleep(15_000);
+    await expect503(app);
+    expect(Date.now() - stoppedAt).to.be.at.least(15_000);
+
+    await server.start();
+    expect(await eventually(() => stores!.isReady())).to.equal(true);
+    // The key store checks its seed marker on each reconnection: the router's gate opens once that is done.
+    expect(await eventually(() => stores!.keyStore.isReady())).to.equal(true);
+    expect((await send(app, record.key)).status, 'the key kept on disk, served again').to.equal(200);
   });
 });

@@ -107,10 +107,14 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
       for (let attempt = 0; !closed; attempt++) {
         try {
           const client = await pool.connect();
+          // A checked-out client reports a dropped connection as an 'error' event too: the query fails anyway.
+          const ignore = (): void => {};
+          client.on('error', ignore);
           try {
             await createSchema(client, names);
           } finally {
-            client.release();
+            client.off('error', ignore);
+            client.release(true); // a fresh connection for queries; this one may have seen the server restart
           }
           if (closed) return;
           if (outageLogged) log(`${description} available again`);
