@@ -317,3 +317,58 @@ describe('PostgreSQL late and lost', function () {
     expect((await send(app, record.key)).status, 'the key kept on disk, served again').to.equal(200);
   });
 });
+
+describe('PostgreSQL schema and seeding', function () {
+  this.timeout(120_000);
+  let namespace: string;
+  const opened: PostgresStores[] = [];
+
+  before(async function () {
+    await requirePostgres(this);
+  });
+  beforeEach(() => {
+    namespace = uniqueNamespace();
+  });
+  afterEach(async () => {
+    for (const stores of opened.splice(0)) await stores.close();
+    await dropSchema(namespace);
+  });
+
+  const open = (options: { requireSeed?: boolean; log?: (message: string) => void } = {}): PostgresStores => {
+    const stores = createPostgresStores({ url: DATABASE_URL, namespace, maxReconnectDelayMs: 200, ...options });
+    opened.push(stores);
+    return stores;
+  };
+
+  it('creates the schema once when six instances start at once, each of them ready without an error', async () => {
+    const messages: string[] = [];
+    const all = Array.from({ length: 6 }, () => open({ log: (m) => messages.push(m) }));
+    await Promise.all(all.map((s) => s.ready));
+    expect(all.every((s) => s.isReady())).to.equal(true);
+    expect(messages).to.deep.equal([]);
+    const tables = await sql<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`, [namespace]);
+    expect(tables.map((t) => t.name)).to.deep.equal(Object.values(POSTGRES_TABLES).sort());
+  });
+
+  it('with requireSeed, answers not ready until seeded; a schema lost after seeding is made again and waits for a seeding', async () => {
+    const stores = open({ requireSeed: true });
+    await stores.connected;
+    expect(stores.keyStore.isReady(), 'no seeding yet').to.equal(false);
+    await stores.keyStore.add({ key: 'k_seeded', scope: 'all' });
+    await stores.keyStore.markSeeded!();
+    expect(stores.keyStore.isReady()).to.equal(true);
+    expect((await stores.keyStore.find('k_seeded'))?.scope).to.equal('all');
+
+    let missing = 0;
+    stores.keyStore.onSeedMissing!(() => { missing++; });
+    await dropSchema(namespace); // the database lost everything (restored empty, or dropped by hand)
+    // The next look-up fails (503) and the store sets its schema up again, then finds the seeding gone.
+    await stores.keyStore.find('k_unknown').then(() => undefined, () => undefined);
+    expect(await eventually(() => missing > 0)).to.equal(true);
+    expect(stores.isReady(), 'the database answers').to.equal(true);
+    expect(stores.keyStore.isReady(), 'but the keys are gone: not ready until seeded').to.equal(false);
+    await stores.keyStore.add({ key: 'k_seeded', scope: 'all' });
+    await stores.keyStore.markSeeded!();
+    expect(stores.keyStore.isReady()).to.equal(true);
+  });
+});
