@@ -372,3 +372,15 @@ describe('PostgreSQL schema and seeding', function () {
     expect(stores.keyStore.isReady()).to.equal(true);
   });
 });
+
+describe('PostgreSQL names', () => {
+  it('puts every table of a namespace in a schema of that name, quoted, and refuses a namespace it cannot name', () => {
+    const names = postgresNames('Zpl-Staging.eu:1');
+    expect(names.schema).to.equal('"Zpl-Staging.eu:1"');
+    expect(names.counters).to.equal('"Zpl-Staging.eu:1"."counters"');
+    expect(names.reserve).to.equal('"Zpl-Staging.eu:1"."usage_reserve"');
+    for (const bad of ['', 'a"b', 'zpl; DROP TABLE x', 'a'.repeat(64), 'é']) {
+      expect(() => createPostgresStores({ url: DATABASE_URL, namespace: bad }), JSON.stringify(bad)).to.throw(/a store namespace must be 1 to 63 letters/);
+    }
+  });
+});

@@ -69,10 +69,11 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
   const log = options.log ?? (() => {});
   const description = `PostgreSQL at ${redactPostgresUrl(options.url)} (schema ${names.schema})`;
   const maxDelay = options.maxReconnectDelayMs ?? 1000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+    connectionTimeoutMillis: connectTimeoutMs,
     query_timeout: options.queryTimeoutMs ?? 10_000,
     idleTimeoutMillis: 10_000,
     keepAlive: true,
@@ -145,7 +146,8 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
     heartbeat = setTimeout(() => {
       if (closed) return;
       if (!ready) return beat();
-      pool.query('SELECT 1').then(beat, (err: unknown) => {
+      // Bounded like a connection attempt: a server that hangs (stopped, not gone) is noticed as soon.
+      pool.query({ text: 'SELECT 1', query_timeout: connectTimeoutMs } as pg.QueryConfig).then(beat, (err: unknown) => {
         down(err);
         beat();
       });
