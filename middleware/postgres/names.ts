@@ -26,6 +26,8 @@ export const POSTGRES_TABLES = {
 export const POSTGRES_FUNCTIONS = {
   /** UsageStore.reserve in one call (usage-store.ts). */
   reserve: 'usage_reserve',
+  /** UsageStore.add (and hit) in one call. */
+  add: 'usage_add',
   /** ShadowCaseStore.saveCase with its caps in one call (shadow-store.ts). */
   saveCase: 'shadow_save_case',
 } as const;

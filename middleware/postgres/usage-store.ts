@@ -1,5 +1,5 @@
 // Counters in PostgreSQL, shared by every instance on the same database and namespace: each update is one
-// statement (an upsert, or the reserve function of schema.ts), so concurrent requests never lose an increment
+// call of a function of schema.ts (an upsert, or the reservation), so concurrent requests never lose an increment
 // and a limit is never passed by two requests that each saw room. Expired windows are deleted by sweep().
 
 import type { ReserveOp, UsageStore } from '../usage/usage-store.js';
@@ -29,14 +29,8 @@ export class PostgresUsageStore implements UsageStore {
   constructor(connection: PostgresConnection, options: PostgresUsageStoreOptions = {}) {
     this.#connection = connection;
     this.#now = options.now;
-    const { counters, reserve } = connection.names;
-    const now = '(COALESCE($4::bigint, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint))';
-    // The expiry is set when the counter is new (or its window is over), never moved: a window never slides.
-    this.#add = `INSERT INTO ${counters} AS c (bucket, count, expires_at) VALUES ($1, $2, ${now} + $3)
-      ON CONFLICT (bucket) DO UPDATE SET
-        count = CASE WHEN c.expires_at <= ${now} THEN excluded.count ELSE c.count + excluded.count END,
-        expires_at = CASE WHEN c.expires_at <= ${now} THEN excluded.expires_at ELSE c.expires_at END
-      RETURNING c.count`;
+    const { counters, reserve, add } = connection.names;
+    this.#add = `SELECT ${add}($1, $2, $3, $4) AS count`;
     this.#reserve = `SELECT taken, used FROM ${reserve}($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
     this.#used = `SELECT count FROM ${counters} WHERE bucket = $1 AND expires_at > COALESCE($2::bigint, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint)`;
     this.#sweep = `DELETE FROM ${counters} WHERE bucket IN (SELECT bucket FROM ${counters}
