@@ -69,9 +69,13 @@ function markerCell(connection: PostgresConnection): MarkerConnection {
   return {
     onReady: (listener) => connection.onReady(listener),
     client: {
-      get: async (name) => (await connection.query<{ value: string }>(`SELECT value FROM ${markers} WHERE name = $1`, [name], 'key store')).rows[0]?.value ?? null,
+      get: async (name) => {
+        const { rows } = await connection.query<{ value: string }>(`SELECT value FROM ${markers} WHERE name = $1`, [name], 'key store');
+        return rows[0]?.value ?? null;
+      },
       set: (name, value) => connection.query(
-        `INSERT INTO ${markers} (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value`, [name, value], 'key store'),
+        `INSERT INTO ${markers} (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+        [name, value], 'key store'),
     },
   };
 }

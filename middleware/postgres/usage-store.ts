@@ -32,9 +32,10 @@ export class PostgresUsageStore implements UsageStore {
     const { counters, reserve, add } = connection.names;
     this.#add = `SELECT ${add}($1, $2, $3, $4) AS count`;
     this.#reserve = `SELECT taken, used FROM ${reserve}($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
-    this.#used = `SELECT count FROM ${counters} WHERE bucket = $1 AND expires_at > COALESCE($2::bigint, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint)`;
-    this.#sweep = `DELETE FROM ${counters} WHERE bucket IN (SELECT bucket FROM ${counters}
-      WHERE expires_at <= COALESCE($1::bigint, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint) LIMIT ${SWEEP_BATCH})`;
+    // The clock given, else the database's ($n is null).
+    const now = (n: number): string => `COALESCE($${n}::bigint, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint)`;
+    this.#used = `SELECT count FROM ${counters} WHERE bucket = $1 AND expires_at > ${now(2)}`;
+    this.#sweep = `DELETE FROM ${counters} WHERE bucket IN (SELECT bucket FROM ${counters} WHERE expires_at <= ${now(1)} LIMIT ${SWEEP_BATCH})`;
     const every = options.sweepMs ?? COUNTER_SWEEP_MS;
     if (every > 0) {
       this.#sweeper = setInterval(() => {
@@ -65,7 +66,8 @@ export class PostgresUsageStore implements UsageStore {
   }
 
   async add(bucket: string, amount: number, ttlMs: number): Promise<number> {
-    const { rows } = await this.#connection.query<{ count: string }>(this.#add, [bucket, Math.trunc(amount), Math.ceil(ttlMs), this.#clock()], 'usage store');
+    const values = [bucket, Math.trunc(amount), Math.ceil(ttlMs), this.#clock()];
+    const { rows } = await this.#connection.query<{ count: string }>(this.#add, values, 'usage store');
     return Number(rows[0]!.count);
   }
 
