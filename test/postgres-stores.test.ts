@@ -318,6 +318,47 @@ describe('PostgreSQL late and lost', function () {
   });
 });
 
+describe('PostgreSQL hung', function () {
+  this.timeout(180_000);
+  let server: PostgresServer | undefined;
+  let stores: PostgresStores | undefined;
+
+  before(function () {
+    if (!canRunPostgresServer()) this.skip();
+  });
+  afterEach(async () => {
+    await server?.freeze('SIGCONT').catch(() => undefined);
+    await stores?.close();
+    await server?.destroy();
+    stores = undefined;
+    server = undefined;
+  });
+
+  it('answers 503 while the server hangs, says it is not ready, and carries on when it answers again', async () => {
+    server = await createPostgresServer(await freePort());
+    await server.start();
+    stores = createPostgresStores({ url: server.url, namespace: 'zpl', maxReconnectDelayMs: 200, heartbeatMs: 200 });
+    const app = express();
+    app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, render: recordingRender(), log: () => {}, storeTimeoutMs: 1000 }));
+    await stores.connected;
+    await stores.keyStore.add({ key: 'k_hang', scope: 'all', requestsPerSecond: 1000 });
+    expect(await eventually(() => stores!.keyStore.isReady())).to.equal(true);
+    expect((await send(app, 'k_hang')).status).to.equal(200);
+
+    await server.freeze('SIGSTOP');
+    try {
+      // Answered at all while the server hangs: the store deadline, then readiness, turn it into a 503.
+      const res = await send(app, 'k_other_key');
+      expect(res.status).to.equal(503);
+      expect(await eventually(() => !stores!.isReady()), 'the heartbeat notices').to.equal(true);
+      expect((await send(app, 'k_hang')).status).to.equal(503);
+    } finally {
+      await server.freeze('SIGCONT');
+    }
+    expect(await eventually(async () => (await send(app, 'k_hang')).status === 200)).to.equal(true);
+  });
+});
+
 describe('PostgreSQL schema and seeding', function () {
   this.timeout(120_000);
   let namespace: string;

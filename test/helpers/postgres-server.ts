@@ -3,7 +3,7 @@
 
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +21,8 @@ export function postgresBinaries(): string | undefined {
 export interface PostgresServer {
   url: string;
   start(): Promise<void>;
+  /** Stops (SIGSTOP) or resumes (SIGCONT) every process of this server: it hangs, holding its connections open. */
+  freeze(signal: 'SIGSTOP' | 'SIGCONT'): Promise<void>;
   /** Stops at once (no clean shutdown), as a crash or a lost host would. */
   stop(): Promise<void>;
   /** Stops it and deletes its data. */
@@ -56,6 +58,13 @@ export async function createPostgresServer(port: number): Promise<PostgresServer
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start: async () => {
       await exec('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '120', 'start']);
+    },
+    freeze: async (signal) => {
+      // The postmaster's pid is the first line of its pid file; its children serve the connections.
+      const postmaster = Number((await readFile(join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' }).stdout
+        .split('\n').map((line) => Number(line.trim())).filter((pid) => pid > 0);
+      for (const pid of [postmaster, ...children]) process.kill(pid, signal);
     },
     stop: async () => {
       await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
