@@ -30,6 +30,8 @@ export interface PostgresConnection {
   /** Where the database is, without its password, for logs. */
   readonly description: string;
   isReady(): boolean;
+  /** Why the last attempt or query failed while the server was away (for messages), or undefined. */
+  lastError(): string | undefined;
   /** Resolves the first time the server answers and the schema is in place; never rejects. */
   readonly connected: Promise<void>;
   /** `listener` runs on every (re)connection, once the schema is in place. */
@@ -90,9 +92,12 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
     markConnected = resolve;
   });
 
+  let lastError: string | undefined;
+  const describe = (err: unknown): string => (err instanceof Error ? err.message || err.name : String(err));
   const down = (err: unknown): void => {
     if (closed) return;
-    if (ready || !outageLogged) log(`${description} unavailable: ${err instanceof Error ? err.message : String(err)}`);
+    lastError = describe(err);
+    if (ready || !outageLogged) log(`${description} unavailable: ${lastError}`);
     outageLogged = true;
     ready = false;
     probe();
@@ -120,6 +125,7 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
           if (closed) return;
           if (outageLogged) log(`${description} available again`);
           outageLogged = false;
+          lastError = undefined;
           ready = true;
           markConnected();
           for (const listener of listeners) {
@@ -131,7 +137,8 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
           }
           return;
         } catch (err) {
-          if (!outageLogged) log(`${description} unavailable: ${err instanceof Error ? err.message : String(err)}`);
+          lastError = describe(err);
+          if (!outageLogged) log(`${description} unavailable: ${lastError}`);
           outageLogged = true;
           await sleep(Math.min(50 * 2 ** attempt, maxDelay));
         }
@@ -163,6 +170,7 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
     names,
     description,
     isReady: () => ready && !closed,
+    lastError: () => lastError,
     connected,
     onReady: (listener) => {
       listeners.push(listener);

@@ -56,7 +56,10 @@ const SHADOW_SWEEP_MS = 600_000;
 function within(connection: PostgresConnection, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError(`${connection.description} did not accept a connection within ${ms} ms`)), ms);
+    timer = setTimeout(() => {
+      const why = connection.lastError();
+      reject(new StoreUnavailableError(`${connection.description} did not accept a connection within ${ms} ms${why ? `: ${why}` : ''}`));
+    }, ms);
     timer.unref();
   });
   const settled = Promise.race([connection.connected, timeout]).finally(() => clearTimeout(timer));
