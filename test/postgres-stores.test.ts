@@ -16,6 +16,7 @@ import {
 } from '../middleware/index.js';
 import { DEFAULT_FIND_CACHE_MS } from '../middleware/keys/key-store.js';
 import { createPostgresStores, type PostgresStores } from '../middleware/postgres/stores.js';
+import { PostgresShadowStore } from '../middleware/postgres/shadow-store.js';
 import { POSTGRES_TABLES, postgresNames } from '../middleware/postgres/names.js';
 import { recordingRender } from './helpers/http-app.js';
 import { eventually, freePort, uniqueNamespace } from './helpers/http-redis.js';
@@ -391,6 +392,30 @@ describe('PostgreSQL schema and seeding', function () {
     expect(messages).to.deep.equal([]);
     const tables = await sql<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`, [namespace]);
     expect(tables.map((t) => t.name)).to.deep.equal(Object.values(POSTGRES_TABLES).sort());
+  });
+
+  it('sweeps shadow cases and summaries past their retention, of owners that stopped saving too', async () => {
+    const stores = open();
+    await stores.ready;
+    let time = Date.UTC(2026, 5, 1);
+    const shadow = new PostgresShadowStore(stores.connection, { ttlMs: 60_000, now: () => time });
+    const record = (owner: string, id: string) => ({
+      id: `${time}-${id}`, owner, time: new Date(time).toISOString(), endpoint: 'POST /x', requestId: id, index: 0,
+      labels: { local: 1, upstream: 1 }, score: 0, bytes: { local: 1, upstream: 1 }, upstreamStatus: 200,
+    });
+    await shadow.saveCase(record('org:old', 'a'), Buffer.from('l'), Buffer.from('u'));
+    await shadow.tally('org:old', { requestId: 'a', outcome: 'same', score: 1 });
+    time += 50_000;
+    await shadow.saveCase(record('org:new', 'b'), Buffer.from('l'), Buffer.from('u'));
+    await shadow.tally('org:new', { requestId: 'b', outcome: 'same', score: 1 });
+    time += 20_000; // org:old's case and summary are 70 s old, org:new's 20 s
+    const rows = async (table: string): Promise<string[]> =>
+      (await sql<{ owner: string }>(`SELECT owner FROM "${namespace}"."${table}" ORDER BY owner`)).map((r) => r.owner);
+    expect(await rows(POSTGRES_TABLES.shadowCases)).to.deep.equal(['org:new', 'org:old']);
+    expect(await shadow.sweep()).to.equal(2);
+    expect(await rows(POSTGRES_TABLES.shadowCases)).to.deep.equal(['org:new']);
+    expect(await rows(POSTGRES_TABLES.shadowSummaries)).to.deep.equal(['org:new']);
+    expect((await shadow.cases('org:new', 10)).summary.compared).to.equal(1);
   });
 
   it('with requireSeed, answers not ready until seeded; a schema lost after seeding is made again and waits for a seeding', async () => {
