@@ -10,6 +10,10 @@ export {
 export type { LegacyRouter, LegacyRouterOptions, RenderFunction } from './router.js';
 export { createMemoryStores, createRedisStores, DEFAULT_REDIS_READY_TIMEOUT_MS } from './stores.js';
 export type { Stores, RedisStoresOptions } from './stores.js';
+export { createPostgresStores, DEFAULT_POSTGRES_READY_TIMEOUT_MS } from './postgres/stores.js';
+export type { PostgresStores, PostgresStoresOptions } from './postgres/stores.js';
+export { PostgresUsageStore } from './postgres/usage-store.js';
+export { PostgresShadowStore } from './postgres/shadow-store.js';
 export { KeyvKeyStore, createMemoryKeyStore } from './keys/key-store.js';
 export { seedKeys } from './keys/seed.js';
 export type { SeedMarker } from './keys/seed-marker.js';

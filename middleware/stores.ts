@@ -64,11 +64,13 @@ redis.call('SET', KEYS[1], out, 'KEEPTTL')
 return out`;
 
 /** KeyStore.update in one script: a revocation and a re-seeding on two instances never undo each other. */
-function redisKeyPatch(connection: RedisConnection, keysNamespace: string): KeyPatch {
+function redisKeyPatch(connection: RedisConnection, keysNamespace: string, keyv: Keyv<StoredKey>): KeyPatch {
   return async (hash, changes) => {
-    const json = JSON.stringify(changes, (_field, value: unknown) => (value === undefined ? null : value));
+    // Keyv's own serializer: what it escapes (a string starting with ':') reads back as written.
+    const set = JSON.parse(await keyv.serialize!({ value: changes })) as { value: Record<string, unknown> };
+    const json = JSON.stringify({ ...Object.fromEntries(Object.keys(changes).map((field) => [field, null])), ...set.value });
     const out = await connection.client.eval(PATCH_KEY, { keys: [`${keysNamespace}::${hash}`], arguments: [json] });
-    return out === null || out === undefined ? undefined : (JSON.parse(String(out)) as { value: StoredKey }).value;
+    return out === null || out === undefined ? undefined : (await keyv.deserialize!<StoredKey>(String(out)))?.value;
   };
 }
 
@@ -99,7 +101,7 @@ export function createRedisStores(options: RedisStoresOptions): Stores & { conne
   });
   // Key management waits for the first connection (`await keyStore.add()` right after start-up works);
   // request-time look-ups (find) never wait: the router answers 503 while Redis is not ready.
-  const patch = redisKeyPatch(connection, names.keys);
+  const patch = redisKeyPatch(connection, names.keys, keyv);
   const keyStore = new KeyvKeyStore(keyv, { isReady: connection.isReady, close: connection.close, whenReady: () => ready, seedMarker, patch });
   const usageStore = new RedisUsageStore(connection, namespace);
   return { keyStore, usageStore, connection, ready, close: connection.close };
