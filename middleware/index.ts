@@ -9,7 +9,9 @@ export {
 } from './router.js';
 export type { LegacyRouter, LegacyRouterOptions, RenderFunction } from './router.js';
 export { createMemoryStores, createRedisStores, DEFAULT_REDIS_READY_TIMEOUT_MS } from './stores.js';
-export type { Stores, RedisStoresOptions } from './stores.js';
+export type { Stores, OpenedStores, RedisStores, RedisStoresOptions } from './stores.js';
+export { storeNames, DEFAULT_STORE_NAMESPACE, STORE_NAMESPACE_PATTERN } from './stores/store-names.js';
+export type { StoreNames } from './stores/store-names.js';
 export { KeyvKeyStore, createMemoryKeyStore } from './keys/key-store.js';
 export { seedKeys } from './keys/seed.js';
 export type { SeedMarker } from './keys/seed-marker.js';
