@@ -22,7 +22,7 @@ export { loadKeyFile } from './keys/key-file.js';
 export { MemoryUsageStore } from './usage/usage-store.js';
 export type { ReserveOp, UsageStore } from './usage/usage-store.js';
 export { RedisUsageStore } from './usage/redis-usage-store.js';
-export { connectRedis } from './redis-connection.js';
+export { connectRedis, parseSentinel } from './redis-connection.js';
 export type { RedisConnection, RedisConnectionOptions, RedisTarget } from './redis-connection.js';
 export { StoreUnavailableError } from './deadline.js';
 export { UPSTREAM_MODES, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream/options.js';
@@ -49,3 +49,4 @@ export type { ShadowSummary, StoredShadowCase, ShadowCaseStore, ShadowCases, Sha
 export { FileShadowStore } from './upstream/shadow-file-store.js';
 export { RedisShadowStore } from './upstream/shadow-redis-store.js';
 export type { RedisShadowStoreOptions } from './upstream/shadow-redis-store.js';
+export { notFoundHandler, answerRouteError, markCutOffAtShutdown } from './host-edge.js';

@@ -117,7 +117,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   return {
     keyStore, usageStore, connection, ready, close: connection.close,
     connected: connection.connected,
-    isReady: () => keyStore.isReady(),
+    isReady: connection.isReady,
     description: connection.description,
     openShadowStore: (caps = {}) => new RedisShadowStore(connection, { ...caps, namespace: names.namespace }),
   };

@@ -21,7 +21,7 @@ export interface OpenedStores extends Stores {
    * where the backend keeps nothing beyond the process (memory: shadow cases go to SHADOW_DIR, if anywhere).
    */
   openShadowStore?(caps?: ShadowRetention): ShadowCaseStore;
-  /** Whether the backend answers now (and holds its seeding); goes back to true by itself when a lost backend returns. */
+  /** Whether the backend answers now; goes back to true by itself when a lost backend returns (keyStore.isReady adds the seeding). */
   isReady(): boolean;
   /** Resolves the first time the backend answers, however late; it never rejects. */
   connected: Promise<void>;
