@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readStoreNamespace } from '../server/config.js';
+import { DEFAULT_STORE_NAMESPACE } from '../index.js';
 import { openSelectedStore, selectStore, storeFromFlag, STORE_BACKENDS, type SelectedStore } from '../server/store-backends.js';
 import { generateKey, hashKey, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from '../middleware/keys/key-record.js';
 import type { KeyChanges, KeyStore } from '../middleware/keys/key-store.js';
@@ -167,7 +168,7 @@ async function openStoreAdmin(selected: SelectedStore, namespace: string | undef
     await stores.close();
     throw new Error(`cannot reach ${stores.description}: ${(outcome ?? 'not ready').replace(/^.* unavailable: /, '')}`);
   }
-  return storeAdmin(stores.keyStore, `${stores.description} (namespace ${namespace ?? 'zpl'})`);
+  return storeAdmin(stores.keyStore, `${stores.description} (namespace ${namespace ?? DEFAULT_STORE_NAMESPACE})`);
 }
 
 type StoreFlags = { file?: string; namespace?: string } & Record<string, string | boolean | undefined>;

@@ -96,7 +96,7 @@ export const STORE_BACKENDS: readonly StoreBackend[] = [
       url: optionalUrl({ [name]: value }, name, ['postgres:', 'postgresql:'], 'a postgres:// or postgresql:// URL like postgres://user@127.0.0.1:5432/labels')!,
     }),
     // The PostgreSQL backend plugs in here: createPostgresStores({ url: target.url, ...options }).
-    open: () => { throw new Error('DATABASE_URL: this build has no PostgreSQL store'); },
+    open: () => { throw new Error('this build has no PostgreSQL store (DATABASE_URL, zpl-keys --database)'); },
   }),
 ];
 

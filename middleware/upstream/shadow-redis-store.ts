@@ -1,5 +1,6 @@
 // Shadow cases in Redis, shared by every replica on the same Redis: the report on any replica shows every
-// replica's comparisons. Per owner, four keys in one slot (hash tag: the owner), changed only by scripts:
+// replica's comparisons. Per owner, four keys in one slot (hash tag: the owner), named by storeNames under the
+// namespace, changed only by scripts:
 //   <ns>:shadow:{owner}:index    sorted set, case id by time
 //   <ns>:shadow:{owner}:records  hash, case id -> JSON record
 //   <ns>:shadow:{owner}:images   hash, image name -> PNG (base64)
