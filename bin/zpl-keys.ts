@@ -176,13 +176,14 @@ type StoreFlags = { file?: string; namespace?: string } & Record<string, string 
 async function openAdmin(values: StoreFlags): Promise<KeyAdmin> {
   const given = [...STORE_FLAGS, 'file'].filter((flag) => values[flag] !== undefined);
   if (given.length > 1) throw new Error(`${given.map((f) => `--${f}`).join(' and ')} name two key stores; pass one`);
-  const namespace = values.namespace ?? readStoreNamespace(process.env);
+  // A key file has no namespace: the variables are read only for a store.
+  const namespace = (): string | undefined => values.namespace ?? readStoreNamespace(process.env);
   const flag = STORE_FLAGS.find((f) => values[f] !== undefined);
-  if (flag !== undefined) return openStoreAdmin(storeFromFlag(flag, values[flag] as string), namespace);
+  if (flag !== undefined) return openStoreAdmin(storeFromFlag(flag, values[flag] as string), namespace());
   if (values.file === undefined) {
     // Without a flag: the server's own variables (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS, DATABASE_URL).
     const selected = selectStore(process.env);
-    if (selected.backend.shared) return openStoreAdmin(selected, namespace);
+    if (selected.backend.shared) return openStoreAdmin(selected, namespace());
   }
   const file = values.file ?? process.env.API_KEYS_FILE;
   if (file) {
