@@ -11,7 +11,7 @@ import {
   createOpsRouter,
   LEGACY_MOUNT_PATH,
   logEvents,
-} from '../middleware/index.js';
+} from '../index.js';
 
 const app = express();
 

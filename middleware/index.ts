@@ -9,7 +9,9 @@ export {
 } from './router.js';
 export type { LegacyRouter, LegacyRouterOptions, RenderFunction } from './router.js';
 export { createMemoryStores, createRedisStores, DEFAULT_REDIS_READY_TIMEOUT_MS } from './stores.js';
-export type { Stores, RedisStoresOptions } from './stores.js';
+export type { Stores, OpenedStores, RedisStores, RedisStoresOptions } from './stores.js';
+export { storeNames, DEFAULT_STORE_NAMESPACE, STORE_NAMESPACE_PATTERN } from './stores/store-names.js';
+export type { StoreNames } from './stores/store-names.js';
 export { createPostgresStores, DEFAULT_POSTGRES_READY_TIMEOUT_MS } from './postgres/stores.js';
 export type { PostgresStores, PostgresStoresOptions } from './postgres/stores.js';
 export { PostgresUsageStore } from './postgres/usage-store.js';
@@ -24,7 +26,7 @@ export { loadKeyFile } from './keys/key-file.js';
 export { MemoryUsageStore } from './usage/usage-store.js';
 export type { ReserveOp, UsageStore } from './usage/usage-store.js';
 export { RedisUsageStore } from './usage/redis-usage-store.js';
-export { connectRedis } from './redis-connection.js';
+export { connectRedis, parseSentinel } from './redis-connection.js';
 export type { RedisConnection, RedisConnectionOptions, RedisTarget } from './redis-connection.js';
 export { StoreUnavailableError } from './deadline.js';
 export { UPSTREAM_MODES, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream/options.js';
@@ -51,3 +53,4 @@ export type { ShadowSummary, StoredShadowCase, ShadowCaseStore, ShadowCases, Sha
 export { FileShadowStore } from './upstream/shadow-file-store.js';
 export { RedisShadowStore } from './upstream/shadow-redis-store.js';
 export type { RedisShadowStoreOptions } from './upstream/shadow-redis-store.js';
+export { notFoundHandler, answerRouteError, markCutOffAtShutdown } from './host-edge.js';

@@ -1,11 +1,8 @@
 // The standalone server's settings, from environment variables (docs/configuration.md).
 
 import type { LevelWithSilent } from 'pino';
-import { parseCorsOrigins, type CorsOption } from '../middleware/cors.js';
-import { LOG_LEVELS } from '../middleware/events/log-events.js';
-import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
-import type { PdfMode } from '../renderer/api.js';
-import { optionalNumber } from './env-values.js';
+import { LOG_LEVELS, parseCorsOrigins, STORE_NAMESPACE_PATTERN, UPSTREAM_MODES, type CorsOption, type PdfMode, type UpstreamMode } from '../index.js';
+import { optionalNumber, optionalUrl } from './env-values.js';
 import { readFleetConfig, type FleetConfig } from './fleet-config.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
@@ -13,7 +10,6 @@ export interface ServerConfig {
   port: number;
   host: string;
   apiKeysFile?: string;
-  redisUrl?: string;
   upstream: { mode: UpstreamMode; url?: string; apiKey?: string; timeoutMs?: number; maxBodyBytes?: number };
   shadow: { sampleRate?: number; storeDir?: string };
   /** pino level of the JSON log lines on standard output. */
@@ -34,13 +30,13 @@ export interface ServerConfig {
   shutdownDelayMs: number;
   /** OPS_PORT: the ops routes (/healthz, /readyz, /metrics, /openapi.json) on their own port, not the API port. */
   opsPort?: number;
-  /** REDIS_NAMESPACE: prefix of every Redis key (default zpl); `zpl-keys --namespace` takes the same. */
-  redisNamespace?: string;
+  /** STORE_NAMESPACE (alias REDIS_NAMESPACE): what every stored name is built from (default zpl); `zpl-keys --namespace` takes the same. */
+  storeNamespace?: string;
   /** PDF_MODE: `vector` (default) or `raster`. */
   pdf?: PdfMode;
   /** Options for clients that cannot change (docs/legacy-clients.md). */
   clients: ClientOptions;
-  /** Which Redis, and where shadow cases live (fleet-config.ts). */
+  /** Which store backend, and where shadow cases live (fleet-config.ts). */
   fleet: FleetConfig;
 }
 
@@ -96,14 +92,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const tcpPort = (n: number): boolean => n <= 65535;
   const port = optionalNumber(env, 'PORT', tcpPort, 'a TCP port (0 to 65535)') ?? 3000;
   const opsPort = optionalNumber(env, 'OPS_PORT', tcpPort, 'a TCP port (0 to 65535)');
-  const redisUrl = optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:'], 'a redis:// or rediss:// URL like redis://127.0.0.1:6379');
   const upstreamUrl = optionalUrl(env, 'UPSTREAM_URL', ['http:', 'https:'], "the legacy service's http(s) base URL, before /printers/...");
-  const redisNamespace = env.REDIS_NAMESPACE?.trim() || undefined;
-  if (redisNamespace !== undefined && !/^[A-Za-z0-9._:-]+$/.test(redisNamespace)) {
-    throw new Error(`REDIS_NAMESPACE must be letters, digits, '.', '_', ':' or '-', not ${env.REDIS_NAMESPACE}`);
-  }
-  const upstreamMode = (env.UPSTREAM_MODE || 'off').toLowerCase();
-  if (!isUpstreamMode(upstreamMode)) {
+  const storeNamespace = readStoreNamespace(env);
+  const upstreamMode = (env.UPSTREAM_MODE || 'off').toLowerCase() as UpstreamMode;
+  if (!UPSTREAM_MODES.includes(upstreamMode)) {
     throw new Error(`UPSTREAM_MODE must be off, fallback, shadow or proxy, not ${env.UPSTREAM_MODE}`);
   }
   if (upstreamMode !== 'off' && !upstreamUrl) {
@@ -140,8 +132,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     port,
     host: env.HOST || '127.0.0.1',
     ...(env.API_KEYS_FILE ? { apiKeysFile: env.API_KEYS_FILE } : {}),
-    ...(redisUrl ? { redisUrl } : {}),
-    ...(redisNamespace ? { redisNamespace } : {}),
+    ...(storeNamespace ? { storeNamespace } : {}),
     ...(opsPort !== undefined ? { opsPort } : {}),
     upstream: {
       mode: upstreamMode,
@@ -174,6 +165,21 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   };
 }
 
+/** STORE_NAMESPACE, or REDIS_NAMESPACE (its earlier name); both set to different values is an error naming both. */
+export function readStoreNamespace(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const given = [['STORE_NAMESPACE', env.STORE_NAMESPACE], ['REDIS_NAMESPACE', env.REDIS_NAMESPACE]]
+    .map(([name, text]) => [name!, (text ?? '').trim()] as const).filter(([, value]) => value !== '');
+  if (given.length === 0) return undefined;
+  const [[name, value], other] = given as [readonly [string, string], (readonly [string, string])?];
+  if (other !== undefined && other[1] !== value) {
+    throw new Error(`${name} (${value}) and ${other[0]} (${other[1]}) differ: set one (REDIS_NAMESPACE is STORE_NAMESPACE's earlier name)`);
+  }
+  if (!STORE_NAMESPACE_PATTERN.test(value)) {
+    throw new Error(`${name} must be 1 to 64 letters, digits, '.', '_', ':' or '-', not ${env[name]}`);
+  }
+  return value;
+}
+
 /** SIGTERM to closing the listener: long enough for a load balancer's health check to see /readyz fail. */
 export const DEFAULT_SHUTDOWN_DELAY_MS = 5000;
 
@@ -184,25 +190,4 @@ function optionalShare(env: NodeJS.ProcessEnv, name: string): number | undefined
   const value = /^\d+(?:\.\d+)?$/.test(text) ? Number(text) : NaN;
   if (!(value >= 0 && value <= 1)) throw new Error(`${name} must be a share between 0 and 1, not ${env[name]}`);
   return value;
-}
-
-/** A URL with one of `protocols`, named by its variable when it is not one. */
-function optionalUrl(env: NodeJS.ProcessEnv, name: string, protocols: string[], what: string): string | undefined {
-  const text = env[name]?.trim();
-  if (text === undefined || text === '') return undefined;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(text);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || !protocols.includes(parsed.protocol) || parsed.hostname === '') {
-    throw new Error(`${name} must be ${what}, not ${redactedText(text)}`);
-  }
-  return text;
-}
-
-/** A value shown in an error without what looks like a password (user:password@). */
-function redactedText(text: string): string {
-  return text.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

@@ -151,8 +151,9 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     // The grace period covers the preStop wait, the server's own delay and the drain.
     expect(spec.terminationGracePeriodSeconds * 1000).to.be.above(2 * Number(env.SHUTDOWN_DELAY_MS) + Number(env.SHUTDOWN_TIMEOUT_MS));
     const config = readServerConfig(env);
-    expect(config.fleet.redis).to.have.property('sentinels').with.length(3);
-    expect(config.fleet.shadowStore).to.equal('redis');
+    expect(config.fleet.store.backend.id).to.equal('redis-sentinel');
+    expect(config.fleet.store.target).to.have.property('sentinels').with.length(3);
+    expect(config.fleet.shadowStore).to.equal('store');
   });
 
   it('mount the Secret the example shows, whose keys.json the server reads', async () => {

@@ -27,7 +27,9 @@ describe('standalone server environment', () => {
       [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
       [{ REDIS_URL: 'redis://user:secret@' }, 'REDIS_URL must be a redis:// or rediss:// URL like redis://127.0.0.1:6379, not redis://user:***@'],
       [{ UPSTREAM_MODE: 'proxy', UPSTREAM_URL: 'api.labelary.com/v1' }, "UPSTREAM_URL must be the legacy service's http(s) base URL"],
-      [{ REDIS_NAMESPACE: 'a b' }, 'REDIS_NAMESPACE must be letters'],
+      [{ REDIS_NAMESPACE: 'a b' }, "REDIS_NAMESPACE must be 1 to 64 letters, digits, '.', '_', ':' or '-', not a b"],
+      [{ STORE_NAMESPACE: 'x'.repeat(65) }, 'STORE_NAMESPACE must be 1 to 64 letters'],
+      [{ STORE_NAMESPACE: 'prod', REDIS_NAMESPACE: 'staging' }, 'STORE_NAMESPACE (prod) and REDIS_NAMESPACE (staging) differ: set one'],
       [{ LEGACY_CLIENTS: 'maybe' }, 'LEGACY_CLIENTS must be 1 or 0, not maybe'],
     ] as const) {
       expect(() => readServerConfig(env), JSON.stringify(env)).to.throw(message);
@@ -36,7 +38,9 @@ describe('standalone server environment', () => {
 
   it('reads decimal integers, and the new variables', () => {
     const config = readServerConfig({ PORT: '8080', OPS_PORT: '9090', MAX_BODY_BYTES: '1000000', SHUTDOWN_DELAY_MS: '0', REDIS_URL: 'redis://127.0.0.1:6379', REDIS_NAMESPACE: 'zpl-staging' });
-    expect(config).to.deep.include({ port: 8080, opsPort: 9090, shutdownDelayMs: 0, redisUrl: 'redis://127.0.0.1:6379', redisNamespace: 'zpl-staging' });
+    expect(config).to.deep.include({ port: 8080, opsPort: 9090, shutdownDelayMs: 0, storeNamespace: 'zpl-staging' });
+    expect(config.fleet.store.target).to.deep.equal({ url: 'redis://127.0.0.1:6379' });
+    expect(readServerConfig({ STORE_NAMESPACE: 'zpl-prod', REDIS_NAMESPACE: 'zpl-prod' }).storeNamespace).to.equal('zpl-prod');
     expect(config.limits.maxBodyBytes).to.equal(1_000_000);
     expect(readServerConfig({}).shutdownDelayMs).to.equal(5000);
     expect(readServerConfig({})).to.not.have.property('opsPort');

@@ -13,7 +13,7 @@ import {
   RedisShadowStore,
   type RedisStoresOptions,
 } from '../middleware/index.js';
-import { keyStoreNames } from '../middleware/stores.js';
+import { storeNames } from '../middleware/stores/store-names.js';
 import { createPostgresStores, type PostgresStores } from '../middleware/postgres/stores.js';
 import { PostgresShadowStore } from '../middleware/postgres/shadow-store.js';
 import { POSTGRES_TABLES } from '../middleware/postgres/names.js';
@@ -71,10 +71,10 @@ for (const form of redisForms) {
   keyStoreContract(form.name, async () => {
     const namespace = uniqueNamespace();
     const stores = await openRedis(namespace);
-    const { keys } = keyStoreNames(namespace, stores.connection.hashTags);
+    const names = storeNames(namespace, { hashTags: stores.connection.hashTags });
     const raw = async (): Promise<string> => {
-      const names = (await stores.keyStore.list()).map((k) => `${keys}::${k.hash}`);
-      return JSON.stringify(await Promise.all(names.map(async (name) => [name, await stores.connection.client.get(name)])));
+      const recordNames = (await stores.keyStore.list()).map((k) => names.keyRecord(k.hash));
+      return JSON.stringify(await Promise.all(recordNames.map(async (name) => [name, await stores.connection.client.get(name)])));
     };
     return { store: stores.keyStore, raw, other: async () => (await openRedis(namespace)).keyStore };
   }, { require: form.require });
