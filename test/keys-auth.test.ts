@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
-import { createMemoryKeyStore, type KeyStore } from '../middleware/index.js';
+import { type KeyStore } from '../middleware/index.js';
+import { createMemoryKeyStore } from '../middleware/keys/key-store.js';
 
 const path = labelsPath('8dpmm', '4x6', '0');
 const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';

@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { connectRedis, storeNames } from '../index.js';
+import { connectRedis } from '../middleware/redis-connection.js';
+import { storeNames } from '../middleware/stores/store-names.js';
 import { REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
 
 const run = promisify(execFile);

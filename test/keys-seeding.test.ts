@@ -12,13 +12,13 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import {
   createLegacyRouter,
-  createMemoryKeyStore,
   createRedisStores,
   LEGACY_MOUNT_PATH,
   seedKeys,
   type KeyRecord,
   type KeyStore,
 } from '../middleware/index.js';
+import { createMemoryKeyStore } from '../middleware/keys/key-store.js';
 import { recordingRender } from './helpers/http-app.js';
 import {
   eventually,

@@ -10,14 +10,14 @@ import express from 'express';
 import request from 'supertest';
 import {
   createLegacyRouter,
-  createMemoryKeyStore,
   createRedisStores,
-  hashKey,
   LEGACY_MOUNT_PATH,
   loadKeyFile,
   seedKeys,
   type KeyStore,
 } from '../middleware/index.js';
+import { createMemoryKeyStore } from '../middleware/keys/key-store.js';
+import { hashKey } from '../middleware/keys/key-record.js';
 import { Keyv } from 'keyv';
 import { DEFAULT_FIND_CACHE_MS, KeyvKeyStore } from '../middleware/keys/key-store.js';
 import type { StoredKey } from '../middleware/keys/key-record.js';

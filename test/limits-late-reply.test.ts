@@ -2,7 +2,9 @@
 // client got 503, so what was reserved for it is given back as soon as the late answer arrives.
 
 import { expect } from 'chai';
-import { MemoryUsageStore, StoreUnavailableError, type ReserveOp } from '../middleware/index.js';
+import { type ReserveOp } from '../middleware/index.js';
+import { MemoryUsageStore } from '../middleware/usage/usage-store.js';
+import { StoreUnavailableError } from '../middleware/deadline.js';
 import { PageAccount } from '../middleware/rate-limits.js';
 
 /** A memory store whose reservations are applied at once but answered only when the test says so. */

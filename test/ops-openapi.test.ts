@@ -12,7 +12,8 @@ import {
   REQUEST_HEADERS,
 } from '../middleware/api-table/index.js';
 import { RENDER_ERROR_STATUS } from '../middleware/http-errors.js';
-import { createMemoryKeyStore, createOpsRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
+import { createOpsRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
+import { createMemoryKeyStore } from '../middleware/keys/key-store.js';
 import { RenderError, type RenderErrorCode } from '../renderer/index.js';
 import { BASE, buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
 import { Jimp } from 'jimp';

@@ -8,7 +8,8 @@ import { request as httpRequest } from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashKey, renderPng } from '../index.js';
+import { renderPng } from '../index.js';
+import { hashKey } from '../middleware/keys/key-record.js';
 import { decodePng, inkCount } from './helpers/png.js';
 import { spawnWatched, type WatchedProcess } from './helpers/server-process.js';
 

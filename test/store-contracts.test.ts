@@ -5,14 +5,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createMemoryKeyStore,
-  createRedisStores,
-  FileShadowStore,
-  MemoryUsageStore,
-  RedisShadowStore,
-  type RedisStoresOptions,
-} from '../middleware/index.js';
+import { createRedisStores, FileShadowStore, RedisShadowStore, type RedisStoresOptions } from '../middleware/index.js';
+import { createMemoryKeyStore } from '../middleware/keys/key-store.js';
+import { MemoryUsageStore } from '../middleware/usage/usage-store.js';
 import { storeNames } from '../middleware/stores/store-names.js';
 import { createPostgresStores, type PostgresStores } from '../middleware/postgres/stores.js';
 import { PostgresShadowStore } from '../middleware/postgres/shadow-store.js';

@@ -3,7 +3,8 @@
 // what one script touches in one slot, and a namespace that could break a name is refused.
 
 import { expect } from 'chai';
-import { DEFAULT_STORE_NAMESPACE, storeNames } from '../index.js';
+import { DEFAULT_STORE_NAMESPACE } from '../index.js';
+import { storeNames } from '../middleware/stores/store-names.js';
 
 describe('store names', () => {
   it('keeps the names of earlier releases in the default namespace (single node, Sentinel)', () => {

@@ -2,7 +2,8 @@
 // mocha cases declared by keyStoreContract for one backend. Each case opens its own store and leaves nothing behind.
 
 import { expect } from 'chai';
-import { hashKey, seedKeys, type KeyStore } from '../../middleware/index.js';
+import { seedKeys, type KeyStore } from '../../middleware/index.js';
+import { hashKey } from '../../middleware/keys/key-record.js';
 
 export interface OpenedKeyStore {
   store: KeyStore;

@@ -4,7 +4,8 @@
 
 import { expect } from 'chai';
 import { basename } from 'node:path';
-import { SCORE_BUCKETS, type ShadowCaseStore, type ShadowRetention, type StoredShadowCase } from '../../middleware/index.js';
+import { type ShadowCaseStore, type ShadowRetention, type StoredShadowCase } from '../../middleware/index.js';
+import { SCORE_BUCKETS } from '../../middleware/upstream/shadow-store.js';
 import type { ContractOptions } from './key-store-contract.js';
 
 export interface OpenedShadowStore {
