@@ -12,14 +12,7 @@ import { join } from 'node:path';
 import { type RedisConnection } from '../index.js';
 import { connectRedis } from '../middleware/redis-connection.js';
 import { sendRaw, type RawResponse } from './helpers/http-checks.js';
-import {
-  eventually,
-  freePort,
-  redisServerAvailable,
-  startRedisServer,
-  stopProcess,
-  uniqueNamespace,
-} from './helpers/http-redis.js';
+import { eventually, freePort, redisServerAvailable, startRedisServer, stopProcess, uniqueNamespace } from './helpers/http-redis.js';
 import { spawnWatched, type WatchedProcess } from './helpers/server-process.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 
