@@ -175,7 +175,7 @@ export function readStoreNamespace(env: NodeJS.ProcessEnv = process.env): string
     throw new Error(`${name} (${value}) and ${other[0]} (${other[1]}) differ: set one (REDIS_NAMESPACE is STORE_NAMESPACE's earlier name)`);
   }
   if (!STORE_NAMESPACE_PATTERN.test(value)) {
-    throw new Error(`${name} must be 1 to 64 letters, digits, '.', '_', ':' or '-', not ${env[name]}`);
+    throw new Error(`${name} must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${env[name]}`);
   }
   return value;
 }
