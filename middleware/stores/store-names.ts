@@ -5,8 +5,8 @@
 /** The namespace when none is given (STORE_NAMESPACE, alias REDIS_NAMESPACE). */
 export const DEFAULT_STORE_NAMESPACE = 'zpl';
 
-/** What a namespace may hold: it goes into Redis key names and PostgreSQL identifiers unquoted by anyone's mistake. */
-// 63: PostgreSQL cuts identifiers (the schema is named by the namespace) at 63 bytes.
+/** What a namespace may hold: it goes into Redis key names and PostgreSQL identifiers unquoted by anyone's mistake; 63 is
+ * PostgreSQL's identifier length (the namespace names a schema). */
 export const STORE_NAMESPACE_PATTERN = /^[A-Za-z0-9._:-]{1,63}$/;
 
 export interface StoreNames {
