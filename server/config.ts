@@ -30,6 +30,8 @@ export interface ServerConfig {
   shutdownDelayMs: number;
   /** OPS_PORT: the ops routes (/healthz, /readyz, /metrics, /openapi.json) on their own port, not the API port. */
   opsPort?: number;
+  /** READY_WHEN_SATURATED: a saturated render pool does not make /readyz 503 (orchestrators that drop every busy replica). */
+  readyWhenSaturated: boolean;
   /** STORE_NAMESPACE (alias REDIS_NAMESPACE): what every stored name is built from (default zpl); `zpl-keys --namespace` takes the same. */
   storeNamespace?: string;
   /** PDF_MODE: `vector` (default) or `raster`. */
@@ -134,6 +136,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     ...(env.API_KEYS_FILE ? { apiKeysFile: env.API_KEYS_FILE } : {}),
     ...(storeNamespace ? { storeNamespace } : {}),
     ...(opsPort !== undefined ? { opsPort } : {}),
+    readyWhenSaturated: flag(env, 'READY_WHEN_SATURATED'),
     upstream: {
       mode: upstreamMode,
       ...(upstreamUrl ? { url: upstreamUrl } : {}),

@@ -100,7 +100,8 @@ export function buildApp(parts: ServiceParts): ServiceApp {
   // The OpenAPI document describes the API as these options make it (optional key, ?key=, /graphics).
   const api = { ...(anonymousKey !== undefined && { anonymousKey: true }), allowQueryKey, graphicsEndpoint };
   const opsRouter = createOpsRouter({
-    keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api, ...(parts.unready && { unready: parts.unready }),
+    keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api, readyWhenSaturated: config.readyWhenSaturated,
+    ...(parts.unready && { unready: parts.unready }),
   });
   const app = Router();
   // With OPS_PORT the ops routes (metrics above all) are not on the API port at all. Label requests, nearly all the
