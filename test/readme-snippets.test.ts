@@ -336,9 +336,12 @@ describe('README and docs facts', () => {
   });
 
   it('names as test prerequisites exactly the Debian packages .ci/run installs', () => {
-    const ci = readFileSync(join(REPO, '.ci', 'run'), 'utf8');
+    // .ci/run and the scripts it runs (`bash .ci/postgres.sh`).
+    const ciRun = readFileSync(join(REPO, '.ci', 'run'), 'utf8');
+    const ci = [ciRun, ...[...ciRun.matchAll(/bash \.ci\/([\w-]+\.sh)/g)].map((m) => m[1]!)
+      .filter((name, i, all) => all.indexOf(name) === i).map((name) => readFileSync(join(REPO, '.ci', name), 'utf8'))].join('\n');
     const installed = new Set([...ci.matchAll(/apt-get install -y -qq ([a-z0-9. -]+?) >/g)].flatMap((m) => m[1]!.split(' ')));
-    expect([...installed].sort()).to.include.members(['chromium', 'poppler-utils', 'redis-server']);
+    expect([...installed].sort()).to.include.members(['chromium', 'poppler-utils', 'postgresql', 'redis-server']);
     const prerequisites = /\*\*Test prerequisites\.\*\*[\s\S]*?\n\n/.exec(section('Quick start'))![0];
     expect(prerequisites).to.contain('.ci/run');
     for (const name of installed) expect(prerequisites, `${name}: installed by .ci/run`).to.contain(`\`${name}\``);
