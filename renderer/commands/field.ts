@@ -2,7 +2,7 @@
 
 import type { CommandContext, CommandTable } from './context.js';
 import type { Token } from '../zpl/lexer.js';
-import { float, int, oneOf, orientation, splitParams, text, yesNo } from '../zpl/params.js';
+import { asCount, asRatio, float, inDots, inModules, int, oneOf, orientation, splitParams, text, yesNo } from '../zpl/params.js';
 import { command } from './define.js';
 
 /** Whether a ^FO/^FT gave a usable coordinate (missing and non-numeric ones do not; `B50` is 50). */
@@ -58,11 +58,11 @@ function setData(ip: CommandContext, tok: Token): void {
 }
 
 // Coordinates may carry fractions (^MU units, generated ZPL): they round to the nearest dot.
-const coordinate = (name: string) => float(name, 0, 32000, 0);
+const coordinate = (name: string) => inDots(float(name, 0, 32000, 0));
 
 export const fieldCommands: CommandTable = {
-  '^FO': command({ params: [coordinate('x'), coordinate('y'), int('justification', 0, 2)], run: (ip, { x, y, justification }, tok) => place(ip, 'FO', x, y, justification, tok) }),
-  '^FT': command({ params: [float('x', 0, 32000), float('y', 0, 32000), int('justification', 0, 2)], run: (ip, { x, y, justification }, tok) => place(ip, 'FT', x, y, justification, tok) }),
+  '^FO': command({ params: [coordinate('x'), coordinate('y'), asCount(int('justification', 0, 2))], run: (ip, { x, y, justification }, tok) => place(ip, 'FO', x, y, justification, tok) }),
+  '^FT': command({ params: [inDots(float('x', 0, 32000)), inDots(float('y', 0, 32000)), asCount(int('justification', 0, 2))], run: (ip, { x, y, justification }, tok) => place(ip, 'FT', x, y, justification, tok) }),
   '^FS': { run: (ip) => ip.finishField() },
   '^FD': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
   '^FV': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
@@ -77,9 +77,9 @@ export const fieldCommands: CommandTable = {
     syntax: 'raw',
     run: (ip, _a, tok) => { ip.field.hexIndicator = tok.raw.length ? tok.raw[0] : 0x5f; },
   },
-  '^FN': command({ params: [int('number', 0, 9999, 0), text('prompt')], run: (ip, { number }) => { ip.field.fieldNumber = number; } }),
+  '^FN': command({ params: [asCount(int('number', 0, 9999, 0)), text('prompt')], run: (ip, { number }) => { ip.field.fieldNumber = number; } }),
   '^SN': command({
-    params: [text('start'), int('increment', -999999999999, 999999999999, 1), yesNo('leadingZeros', 'N')],
+    params: [text('start'), asCount(int('increment', -999999999999, 999999999999, 1)), yesNo('leadingZeros', 'N')],
     run: (ip, { start, increment, leadingZeros }) => {
       ip.field.data = new TextEncoder().encode(start ?? '1');
       ip.field.serial = { increment: String(increment), leadingZeros };
@@ -92,11 +92,11 @@ export const fieldCommands: CommandTable = {
     },
   }),
   '^FP': command({
-    params: [oneOf('direction', 'HVR', 'H'), int('gap', 0, 9999, 0)],
+    params: [oneOf('direction', 'HVR', 'H'), inDots(int('gap', 0, 9999, 0))],
     run: (ip, { direction, gap }) => { ip.field.direction = { mode: direction, gap }; },
   }),
   '^FW': command({
-    params: [orientation(), int('justification', 0, 2)],
+    params: [orientation(), asCount(int('justification', 0, 2))],
     anywhere: true,
     run: (ip, { orientation: o, justification }) => {
       if (o !== undefined) ip.printer.orientation = o;
@@ -106,7 +106,7 @@ export const fieldCommands: CommandTable = {
     },
   }),
   '^BY': command({
-    params: [int('moduleWidth', 1, 10), float('ratio', 2, 3), int('height', 1, 32000)],
+    params: [inModules(int('moduleWidth', 1, 10)), asRatio(float('ratio', 2, 3)), inDots(int('height', 1, 32000))],
     run: (ip, { moduleWidth, ratio, height }) => {
       const b = ip.printer.barcode;
       ip.printer.barcode = { moduleWidth: moduleWidth ?? b.moduleWidth, ratio: ratio ?? b.ratio, height: height ?? b.height };

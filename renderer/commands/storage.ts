@@ -7,7 +7,7 @@ import { findObject, namePattern, objectName } from '../graphics/objects.js';
 import { decodePngToBitmap, isPng } from '../decode/png-decode.js';
 import type { StoredObject } from '../model.js';
 import type { CommandContext, CommandDef, CommandTable } from './context.js';
-import { int, oneOf, text } from '../zpl/params.js';
+import { asCount, int, oneOf, text } from '../zpl/params.js';
 import { command, fieldKind } from './define.js';
 import { FIELD_PARAMS, fieldCommand } from './field-kinds.js';
 import type { Token } from '../zpl/lexer.js';
@@ -15,7 +15,7 @@ import { loadOutlineFont } from '../decode/outline-font.js';
 import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
 const objectPath = () => text('name');
-const byteCount = <N extends string>(name: N) => int(name, 0, 99999999);
+const byteCount = <N extends string>(name: N) => asCount(int(name, 0, 99999999));
 
 function store(ip: CommandContext, obj: StoredObject): void {
   // A font file is parsed once, when it arrives; its fields then draw from the parsed outlines.
@@ -59,7 +59,7 @@ function checkLength(ip: CommandContext, data: Payload, got: number, declared: n
 
 const downloadGraphic: CommandDef = payloadCommand({
   anywhere: true,
-  params: [objectPath(), byteCount('totalBytes'), int('rowBytes', 1, 99999), text('data')],
+  params: [objectPath(), byteCount('totalBytes'), asCount(int('rowBytes', 1, 99999)), text('data')],
   run(ip, { name: rawName, totalBytes: total, rowBytes: row }, tok) {
     if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DG', 1, 'Missing object name; ignored'); return; }
     const { name } = objectName(rawName, 'GRF');
@@ -73,7 +73,7 @@ const downloadGraphic: CommandDef = payloadCommand({
 
 const downloadObject: CommandDef = payloadCommand({
   anywhere: true,
-  params: [objectPath(), oneOf('format', 'ABCP', 'A'), text('extension'), byteCount('totalBytes'), int('rowBytes', 0, 99999), text('data')],
+  params: [objectPath(), oneOf('format', 'ABCP', 'A'), text('extension'), byteCount('totalBytes'), asCount(int('rowBytes', 0, 99999)), text('data')],
   run(ip, { name: rawName, format, extension, totalBytes: declared, rowBytes: row }, tok) {
     if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DY', 1, 'Missing object name; ignored'); return; }
     const letter = (extension ?? 'G').toUpperCase();

@@ -1,7 +1,7 @@
 // Text selection and layout commands: ^A ^CF ^CW ^FB ^TB ^CI.
 
 import type { CommandTable } from './context.js';
-import { int, oneOf, orientation, text } from '../zpl/params.js';
+import { asCount, inDots, int, oneOf, orientation, text } from '../zpl/params.js';
 import { command } from './define.js';
 
 const fontName = <N extends string>(name: N) => text(name);
@@ -10,7 +10,7 @@ export const textCommands: CommandTable = {
   '^A': command({
     syntax: 'font',
     // 0 for height or width means "derived from the other" (common in generated ZPL: ^A0B,18,0).
-    params: [fontName('font'), orientation(), int('height', 0, 32000), int('width', 0, 32000), text('path')],
+    params: [fontName('font'), orientation(), inDots(int('height', 0, 32000)), inDots(int('width', 0, 32000)), text('path')],
     run: (ip, { font: name, orientation: o, height: h, width: w, path }) => {
       const p = ip.printer;
       let font = name ?? p.defaultFont.name;
@@ -27,7 +27,7 @@ export const textCommands: CommandTable = {
     },
   }),
   '^CF': command({
-    params: [fontName('font'), int('height', 0, 32000), int('width', 0, 32000)],
+    params: [fontName('font'), inDots(int('height', 0, 32000)), inDots(int('width', 0, 32000))],
     anywhere: true,
     run: (ip, { font: name, height: h, width: w }) => {
       const d = ip.printer.defaultFont;
@@ -44,17 +44,18 @@ export const textCommands: CommandTable = {
     },
   }),
   '^FB': command({
-    params: [int('width', 0, 9999, 0), int('maxLines', 1, 9999, 1), int('lineSpacing', -9999, 9999, 0), oneOf('justify', 'LCRJ', 'L'), int('hangingIndent', 0, 9999, 0)],
+    params: [inDots(int('width', 0, 9999, 0)), asCount(int('maxLines', 1, 9999, 1)), inDots(int('lineSpacing', -9999, 9999, 0)), oneOf('justify', 'LCRJ', 'L'),
+      inDots(int('hangingIndent', 0, 9999, 0))],
     run: (ip, block) => { ip.field.block = block; },
   }),
   '^TB': command({
-    params: [orientation(), int('width', 1, 32000), int('height', 1, 32000)],
+    params: [orientation(), inDots(int('width', 1, 32000)), inDots(int('height', 1, 32000))],
     run: (ip, { orientation: o, width, height }) => {
       ip.field.textBlock = { orientation: o ?? ip.printer.orientation, width: width ?? 0, height: height ?? 0 };
     },
   }),
   '^CI': command({
-    params: [int('charset', 0, 36, 0)],
+    params: [asCount(int('charset', 0, 36, 0))],
     anywhere: true,
     run: (ip, { charset }) => { ip.printer.charset = charset; },
   }),
