@@ -104,7 +104,7 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
 }
 
 const DISPOSITION: Readonly<Record<LabelRequest['format'], string>> = {
-  png: 'inline; filename="label.png"', pdf: 'inline; filename="label.pdf"',
+  png: 'inline; filename="label.png"', pdf: 'inline; filename="label.pdf"', json: 'inline; filename="label.json"', zpl: 'inline; filename="label.zpl"',
 };
 
 export function sendLabel(res: ServerResponse, label: LabelRequest, result: RenderResult): void {

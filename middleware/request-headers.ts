@@ -17,7 +17,7 @@ function mediaRanges(accept: string): string[] {
     .filter((range) => range.length > 0);
 }
 
-const MEDIA_TYPE: Readonly<Record<OutputFormat, string>> = { png: 'image/png', pdf: 'application/pdf' };
+const MEDIA_TYPE: Readonly<Record<OutputFormat, string>> = { png: 'image/png', pdf: 'application/pdf', json: 'application/json', zpl: 'application/zpl' };
 
 /** The Accept sent to the legacy service: the one type we authorized (and would produce), or the client's when none fits. */
 export function forwardedAccept(accept: string | undefined): string | undefined {
