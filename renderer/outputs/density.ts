@@ -14,6 +14,7 @@ import { decodeGraphic, crc16Xmodem } from '../decode/grf.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { deviceFonts, deviceMagnification } from '../fonts/device-fonts.js';
 import type { DocumentPlan } from '../interpreter.js';
+import { dotsPerInch } from '../layout/dots.js';
 import type { Bits } from '../model.js';
 import { lex, type Token } from '../zpl/lexer.js';
 import { latin1, parseFloatLoose } from '../zpl/params.js';
@@ -33,8 +34,9 @@ interface Edit { start: number; end: number; text: string }
 /** Barcode commands: a document that has one gets the ^BY defaults written out, so they scale too. */
 const BARCODE_KINDS = new Set(Object.keys(FIELD_PARAMS).filter((k) => k.startsWith('B')));
 
-/** The printer's ^BY at power-up (the interpreter starts from the same values). */
+/** The printer's ^BY and ^CF at power-up (the interpreter starts from the same values). */
 const BY_DEFAULTS = { moduleWidth: 2, ratio: 3, height: 10 };
+const CF_DEFAULTS = { name: 'A', height: 9, width: 5 };
 
 export function convertDensity(bytes: Uint8Array, from: Dpmm, to: Dpmm, plan: DocumentPlan): DensityConversion {
   if (from === to) return { bytes, warnings: [] };
@@ -44,10 +46,14 @@ export function convertDensity(bytes: Uint8Array, from: Dpmm, to: Dpmm, plan: Do
 class Converter {
   readonly edits: Edit[] = [];
   readonly warnings: Diagnostic[] = [];
+  /** Dots: by dots per inch, as label sizes (in inches) become dots, so what reaches an edge stays on the label. */
   readonly scale: number;
+  /** Module widths: by the nominal densities (a 2-dot bar at 8 dpmm is exactly 3 dots at 12, not 2.995). */
+  readonly moduleScale: number;
 
   constructor(readonly bytes: Uint8Array, readonly from: Dpmm, readonly to: Dpmm) {
-    this.scale = to / from;
+    this.scale = dotsPerInch(to) / dotsPerInch(from);
+    this.moduleScale = to / from;
   }
 
   run(tokens: Token[], plan: DocumentPlan): DensityConversion {
@@ -56,15 +62,17 @@ class Converter {
       this.warn(units.start, units.end - units.start, '^MU', 0, `Units other than dots: the document is not converted to ${this.to} dpmm`);
       return { bytes: this.bytes, warnings: this.warnings };
     }
-    let defaultsWritten = !tokens.some((t) => t.prefix === '^' && BARCODE_KINDS.has(t.name));
+    const barcodes = tokens.some((t) => t.prefix === '^' && BARCODE_KINDS.has(t.name));
+    let defaultsWritten = false;
     for (const tok of tokens) {
       if (tok.stray) continue;
       const key = tok.prefix + tok.name;
       if (key === '^XA' && !defaultsWritten) {
         defaultsWritten = true;
-        this.writeBarcodeDefaults(tok);
+        this.writeDefaults(tok, barcodes);
         continue;
       }
+      if (key === '^CF') this.defaultFont = splitParts(tok, 0)[0]?.text.trim().toUpperCase().slice(0, 1) || this.defaultFont;
       const def = commandTable[key];
       if (!def) {
         this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}: its parameters are not converted`);
@@ -83,23 +91,59 @@ class Converter {
     this.warnings.push({ byteIndex, byteSize, command, param, message });
   }
 
-  /** ^BY as the printer starts, scaled, right after the first ^XA: barcodes that lean on the defaults scale too. */
-  private writeBarcodeDefaults(xa: Token): void {
-    const module = this.module(BY_DEFAULTS.moduleWidth);
-    if (module.lossy) this.warn(xa.start, xa.paramStart - xa.start, '^BY', 1, this.moduleMessage(BY_DEFAULTS.moduleWidth, module.value, 'Default module width'));
-    const height = Math.max(1, Math.round(BY_DEFAULTS.height * this.scale));
-    this.edits.push({ start: xa.paramStart, end: xa.paramStart, text: `${prefixOf(this.bytes, xa, '^')}BY${module.value},${BY_DEFAULTS.ratio},${height}` });
+  /**
+   * ^CF (and ^BY, when there are barcodes) as the printer starts, scaled, right after the first ^XA: fields that lean
+   * on the power-up defaults scale too.
+   */
+  private writeDefaults(xa: Token, barcodes: boolean): void {
+    const prefix = prefixOf(this.bytes, xa, '^');
+    const font = this.deviceFontSize(CF_DEFAULTS.name, CF_DEFAULTS.height, CF_DEFAULTS.width);
+    let text = `${prefix}CF${CF_DEFAULTS.name},${font.height},${font.width}`;
+    if (barcodes) {
+      const module = this.module(BY_DEFAULTS.moduleWidth);
+      if (module.lossy) this.warn(xa.start, xa.paramStart - xa.start, '^BY', 1, this.moduleMessage(BY_DEFAULTS.moduleWidth, module.value, 'Default module width'));
+      text += `${prefix}BY${module.value},${BY_DEFAULTS.ratio},${Math.max(1, Math.round(BY_DEFAULTS.height * this.scale))}`;
+    }
+    this.edits.push({ start: xa.paramStart, end: xa.paramStart, text });
+  }
+
+  /** The font ^CF names now (^A without a height takes ^CF's). */
+  private defaultFont = CF_DEFAULTS.name;
+
+  /**
+   * The size written for a device font asked at `height` x `width` dots (0 for "the font's own"): scaled, and the
+   * font's own cell written out when none was given (a font without a size prints at one cell at any density).
+   */
+  private deviceFontSize(name: string, height: number, width: number): { height: number; width: number } {
+    const font = deviceFonts[name]!;
+    if (height > 0 || width > 0) return { height: Math.round(height * this.scale), width: Math.round(width * this.scale) };
+    return { height: Math.max(1, Math.round(font.cellHeight * this.scale)), width: Math.max(1, Math.round(font.width * this.scale)) };
+  }
+
+  /** ^A in a device font without a size: the font's cell, scaled, written out. */
+  private sizeDeviceFont(tok: Token): boolean {
+    const name = tok.raw.length ? String.fromCharCode(tok.raw[0]!).toUpperCase() : '';
+    if (!deviceFonts[name] || name === this.defaultFont) return false;
+    const parts = splitParts(tok, 1);
+    const given = (k: number): boolean => (parseFloatLoose(parts[k]?.text.trim() ?? '') ?? 0) > 0;
+    if (given(1) || given(2)) return false;
+    const size = this.deviceFontSize(name, 0, 0);
+    const orientation = parts[0]?.text ?? '';
+    const end = parts.length ? this.endOf(tok, parts.at(-1)!) : tok.paramStart + 1;
+    const rest = parts.slice(3).map((p) => p.text);
+    this.edits.push({ start: tok.paramStart + 1, end, text: [orientation, String(size.height), String(size.width), ...rest].join(',') });
+    return true;
   }
 
   /** A module width scaled and kept whole (at least 1); `lossy` when the exact value is not whole. */
   private module(v: number): { value: number; lossy: boolean } {
-    const exact = v * this.scale;
+    const exact = v * this.moduleScale;
     const value = Math.max(1, Math.round(exact - 1e-9));
     return { value, lossy: Math.abs(value - exact) > 1e-9 };
   }
 
   private moduleMessage(v: number, written: number, what: string): string {
-    const exact = v * this.scale;
+    const exact = v * this.moduleScale;
     const change = Math.round((written / exact - 1) * 100);
     return `${what} ${v} is ${formatNumber(exact)} dots at ${this.to} dpmm; written ${written}, the symbol is ${Math.abs(change)}% ${change > 0 ? 'larger' : 'smaller'}`;
   }
@@ -109,6 +153,7 @@ class Converter {
     const specs = def.params ?? [];
     const syntax = def.syntax ?? 'split';
     if (syntax === 'raw' || syntax === 'text' || !specs.some((s) => s.measure === 'dots' || s.measure === 'module')) return;
+    if (key === '^A' && this.sizeDeviceFont(tok)) return;
     // ^A: the font letter is the first parameter, written without a delimiter after it.
     const skip = syntax === 'font' ? 1 : 0;
     const parts = splitParts(tok, skip);
@@ -232,7 +277,8 @@ class Converter {
         seen.add(field.at);
         const { mx, my } = deviceMagnification(font, field.font.height, field.font.width);
         const wantY = my * font.cellHeight * this.scale, wantX = mx * font.width * this.scale;
-        const got = deviceMagnification(font, Math.round(field.font.height * this.scale), Math.round(field.font.width * this.scale));
+        const written = this.deviceFontSize(field.font.name, field.font.height, field.font.width);
+        const got = deviceMagnification(font, written.height, written.width);
         const gotY = got.my * font.cellHeight, gotX = got.mx * font.width;
         if (Math.abs(gotY - wantY) < 0.5 && Math.abs(gotX - wantX) < 0.5) continue;
         this.warn(field.at, 0, '^A', 0, `Font ${field.font.name} (cell ${font.cellHeight}x${font.width} dots) grows by whole cells: ` +
