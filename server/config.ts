@@ -4,6 +4,7 @@ import type { LevelWithSilent } from 'pino';
 import { parseCorsOrigins, type CorsOption } from '../middleware/cors.js';
 import { LOG_LEVELS } from '../middleware/events/log-events.js';
 import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
+import { EXTRA_OUTPUTS, type ExtraOutput } from '../middleware/api-table.js';
 import type { PdfMode } from '../renderer/api.js';
 import { optionalNumber } from './env-values.js';
 import { readFleetConfig, type FleetConfig } from './fleet-config.js';
@@ -57,6 +58,8 @@ export interface ClientOptions {
   graphicsEndpoint: boolean;
   /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths and POST /graphics, in one switch. */
   legacyClients: boolean;
+  /** EXTRA_OUTPUTS=json,zpl: the legacy service's JSON and ZPL outputs (router option `outputs`); unset, both are a 406. */
+  outputs: ExtraOutput[];
 }
 
 /** What LEGACY_CLIENTS=1 adds to the mount paths. */
@@ -81,7 +84,15 @@ export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientO
     lenientPaths: legacyClients || flag(env, 'LENIENT_PATHS'),
     graphicsEndpoint: legacyClients || flag(env, 'GRAPHICS_ENDPOINT'),
     legacyClients,
+    outputs: extraOutputs(env.EXTRA_OUTPUTS),
   };
+}
+
+/** EXTRA_OUTPUTS: comma-separated `json`, `zpl` (any case); anything else stops the server at start-up. */
+function extraOutputs(text: string | undefined): ExtraOutput[] {
+  const names = (text ?? '').split(',').map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
+  for (const n of names) if (!(EXTRA_OUTPUTS as readonly string[]).includes(n)) throw new Error(`EXTRA_OUTPUTS must list ${EXTRA_OUTPUTS.join(', ')}, not ${text}`);
+  return EXTRA_OUTPUTS.filter((o) => names.includes(o));
 }
 
 /** `1`, `true`, `yes` or `on` turn an option on; unset, empty, `0`, `false`, `no`, `off` leave it off. */

@@ -11,7 +11,8 @@ import type { PageAccount } from '../rate-limits.js';
 import { openPageAccount, reportNotCounted, type RenderContext } from '../render-label.js';
 import { header, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
 import { readRequestBody } from '../request-body.js';
-import { forwardedAccept } from '../request-headers.js';
+import type { ExtraOutput } from '../api-table.js';
+import { forwardedAccept, MEDIA_TYPE } from '../request-headers.js';
 import { requestState } from '../request-state.js';
 import { requestKey, requestKeyLabel } from '../authorize.js';
 import type { Forward } from './forward.js';
@@ -56,11 +57,11 @@ export async function forwardLabel(
     throw err;
   }
   emit({ type: 'fallback_forward', requestId: requestState(res).requestId, keyId: requestKeyLabel(res), reason: why.reason, commands: why.commands });
-  const accept = label.format === 'pdf' ? 'application/pdf' : 'image/png';
+  const accept = MEDIA_TYPE[label.format];
   await forwardCounted(forward, req, res, { path, body: label.received, accept }, why.pages, label.endpoint, emit);
 }
 
-type AccountContext = Pick<RenderContext, 'usageStore' | 'now' | 'storeTimeoutMs' | 'emit'> & { maxBodyBytes: number };
+type AccountContext = Pick<RenderContext, 'usageStore' | 'now' | 'storeTimeoutMs' | 'emit'> & { maxBodyBytes: number; outputs: readonly ExtraOutput[] };
 
 /** Proxy mode, a render route: no validation or rendering here, only the body limit and the pages-per-day account. */
 export function passThrough(forward: Forward, endpoint: Endpoint, ctx: AccountContext) {
@@ -68,7 +69,7 @@ export function passThrough(forward: Forward, endpoint: Endpoint, ctx: AccountCo
     const path = proxiedPath(req.originalUrl, req.url ?? '/');
     const body = await readRequestBody(req, ctx.maxBodyBytes);
     const pages = await openPageAccount(ctx, requestKey(res));
-    const accept = forwardedAccept(header(req, 'Accept'));
+    const accept = forwardedAccept(header(req, 'Accept'), ctx.outputs);
     await forwardCounted(forward, req, res, { path, body, ...(accept !== undefined && { accept }) }, pages, endpoint, ctx.emit);
   };
 }
