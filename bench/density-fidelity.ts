@@ -101,7 +101,9 @@ export async function densityScore(c: CorpusCase, zpl: Uint8Array, target: Dpmm)
     const text = decode(crop(original.image, a.box, 40), format);
     if (text === undefined) continue;
     barcodes++;
-    if (decode(crop(result.image, b.box, 40 * scale), format) === text) sameText++;
+    const got = decode(crop(result.image, b.box, 40 * scale), format);
+    if (got === text) sameText++;
+    else if (process.env.DENSITY_DEBUG) console.log(`  ${a.kind} ${JSON.stringify(a.box)} -> ${JSON.stringify(b.box)}: ${text} / ${got}`);
   }
   fellOff += Math.abs(original.boxes.length - result.boxes.length);
   return { id: c.id, target, f1: scoreInk(reference, result.image).f1, barcodes, sameText, fellOff, notices: converted.notices?.length ?? 0 };

@@ -72,7 +72,6 @@ class Converter {
         this.writeDefaults(tok, barcodes);
         continue;
       }
-      if (key === '^CF') this.defaultFont = splitParts(tok, 0)[0]?.text.trim().toUpperCase().slice(0, 1) || this.defaultFont;
       const def = commandTable[key];
       if (!def) {
         this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}: its parameters are not converted`);
@@ -107,31 +106,44 @@ class Converter {
     this.edits.push({ start: xa.paramStart, end: xa.paramStart, text });
   }
 
-  /** The font ^CF names now (^A without a height takes ^CF's). */
-  private defaultFont = CF_DEFAULTS.name;
+  /** ^CF in force, as written in the source (^A without a height takes ^CF's). */
+  private defaultFont = { ...CF_DEFAULTS };
 
   /**
-   * The size written for a device font asked at `height` x `width` dots (0 for "the font's own"): scaled, and the
-   * font's own cell written out when none was given (a font without a size prints at one cell at any density).
+   * The size written for a device font the source asks at `height` x `width` dots (0: follows the other, or one
+   * cell when both are): the magnification it prints at, scaled and kept whole (half a cell rounds down: a field
+   * never grows past its place), written as whole cells so the printer picks exactly that magnification.
    */
   private deviceFontSize(name: string, height: number, width: number): { height: number; width: number } {
     const font = deviceFonts[name]!;
-    if (height > 0 || width > 0) return { height: Math.round(height * this.scale), width: Math.round(width * this.scale) };
-    return { height: Math.max(1, Math.round(font.cellHeight * this.scale)), width: Math.max(1, Math.round(font.width * this.scale)) };
+    const { mx, my } = deviceMagnification(font, height, width);
+    const pick = (m: number): number => Math.max(1, Math.round(m * this.scale - 1e-9));
+    const both = height <= 0 && width <= 0;
+    return { height: height > 0 || both ? pick(my) * font.cellHeight : 0, width: width > 0 || both ? pick(mx) * font.width : 0 };
   }
 
-  /** ^A in a device font without a size: the font's cell, scaled, written out. */
-  private sizeDeviceFont(tok: Token): boolean {
-    const name = tok.raw.length ? String.fromCharCode(tok.raw[0]!).toUpperCase() : '';
-    if (!deviceFonts[name] || name === this.defaultFont) return false;
-    const parts = splitParts(tok, 1);
-    const given = (k: number): boolean => (parseFloatLoose(parts[k]?.text.trim() ?? '') ?? 0) > 0;
-    if (given(1) || given(2)) return false;
-    const size = this.deviceFontSize(name, 0, 0);
-    const orientation = parts[0]?.text ?? '';
-    const end = parts.length ? this.endOf(tok, parts.at(-1)!) : tok.paramStart + 1;
-    const rest = parts.slice(3).map((p) => p.text);
-    this.edits.push({ start: tok.paramStart + 1, end, text: [orientation, String(size.height), String(size.width), ...rest].join(',') });
+  /** ^A and ^CF in a device font: the size rewritten by magnification (deviceFontSize), never by plain scaling. */
+  private sizeDeviceFont(tok: Token, key: string): boolean {
+    const font = key === '^A';
+    const parts = splitParts(tok, font ? 1 : 0);
+    const name = font ? (tok.raw.length ? String.fromCharCode(tok.raw[0]!).toUpperCase() : '') : (parts[0]?.text.trim().toUpperCase().slice(0, 1) ?? '');
+    const number = (k: number): number | undefined => { const t = parts[k]?.text.trim() ?? ''; return t === '' ? undefined : parseFloatLoose(t); };
+    const h = number(1), w = number(2);
+    if (!font) {
+      // ^CF: a font without a size keeps the size in force; the source's is remembered for the ^A that lean on it.
+      const d = this.defaultFont;
+      this.defaultFont = { name: name || d.name, height: h ?? d.height, width: w ?? (h !== undefined ? 0 : d.width) };
+      if (h === undefined && w === undefined) return true;
+    }
+    if (!deviceFonts[name]) return false;
+    const height = h ?? (font && name === this.defaultFont.name ? this.defaultFont.height : 0);
+    const size = this.deviceFontSize(name, height, w ?? 0);
+    const delimiter = String.fromCharCode(tok.delimiter);
+    const start = font ? tok.paramStart + 1 : parts[0] ? this.endOf(tok, parts[0]) : tok.paramStart;
+    const end = parts.length ? this.endOf(tok, parts.at(-1)!) : start;
+    const lead = font ? [parts[0]?.text ?? ''] : [''];
+    const written = [...lead, String(size.height), String(size.width), ...parts.slice(3).map((p) => p.text)].join(delimiter);
+    this.edits.push({ start, end, text: written });
     return true;
   }
 
@@ -153,7 +165,7 @@ class Converter {
     const specs = def.params ?? [];
     const syntax = def.syntax ?? 'split';
     if (syntax === 'raw' || syntax === 'text' || !specs.some((s) => s.measure === 'dots' || s.measure === 'module')) return;
-    if (key === '^A' && this.sizeDeviceFont(tok)) return;
+    if ((key === '^A' || key === '^CF') && this.sizeDeviceFont(tok, key)) return;
     // ^A: the font letter is the first parameter, written without a delimiter after it.
     const skip = syntax === 'font' ? 1 : 0;
     const parts = splitParts(tok, skip);
