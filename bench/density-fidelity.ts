@@ -22,8 +22,10 @@ export interface DensityScore {
   /** Barcodes the original decodes, and those of them the converted label decodes to the same text. */
   barcodes: number;
   sameText: number;
-  /** Fields past an edge in the converted label that were inside it in the original. */
+  /** Fields past an edge in the converted label that were inside it in the original, and no notice said why. */
   fellOff: number;
+  /** Such fields a notice was about (a device font that cannot shrink below one cell, a clamped module width). */
+  fellOffNoticed: number;
   notices: number;
 }
 
@@ -71,7 +73,7 @@ function decode(image: GreyImage, format: BarcodeFormat): string | undefined {
   }
 }
 
-interface Drawn { image: GreyImage; boxes: Array<{ kind: string; box: { x: number; y: number; width: number; height: number } }> }
+interface Drawn { image: GreyImage; boxes: Array<{ kind: string; at: number; box: { x: number; y: number; width: number; height: number } }> }
 
 /** A label rendered (bitonal PNG, decoded) with its barcode fields' boxes in drawing order. */
 async function drawn(zpl: Uint8Array, dpmm: Dpmm, c: CorpusCase): Promise<Drawn> {
@@ -79,7 +81,7 @@ async function drawn(zpl: Uint8Array, dpmm: Dpmm, c: CorpusCase): Promise<Drawn>
   const png = await render(zpl, { ...req, format: 'png' });
   const plan = interpret(zpl, dpmm);
   const kindAt = new Map(plan.labels.flatMap((l) => l.fields.map((f) => [f.at, f.kind] as const)));
-  const boxes = fieldBoxes(zpl, req).elements.map((e) => ({ kind: kindAt.get(e.span.start) ?? '', box: e.box }));
+  const boxes = fieldBoxes(zpl, req).elements.map((e) => ({ kind: kindAt.get(e.span.start) ?? '', at: e.span.start, box: e.box }));
   return { image: await decodeGreyPng(png.body), boxes };
 }
 
@@ -90,12 +92,16 @@ export async function densityScore(c: CorpusCase, zpl: Uint8Array, target: Dpmm)
   const original = await drawn(zpl, c.dpmm, c);
   const result = await drawn(converted.body, target, c);
   const reference = scaleGrey(original.image, result.image.width, result.image.height);
-  let barcodes = 0, sameText = 0, fellOff = 0;
+  let barcodes = 0, sameText = 0, fellOff = 0, fellOffNoticed = 0;
+  const noticed = new Set((converted.notices ?? []).map((n) => n.byteIndex));
   const scale = target / c.dpmm;
   const count = Math.min(original.boxes.length, result.boxes.length);
   for (let i = 0; i < count; i++) {
     const a = original.boxes[i]!, b = result.boxes[i]!;
-    if (outside(b.box, result.image.width, result.image.height) && !outside(a.box, original.image.width, original.image.height)) fellOff++;
+    if (outside(b.box, result.image.width, result.image.height) && !outside(a.box, original.image.width, original.image.height)) {
+      if (noticed.has(a.at)) fellOffNoticed++;
+      else fellOff++;
+    }
     const format = ZXING_FORMAT[a.kind];
     if (format === undefined || a.kind !== b.kind) continue;
     const text = decode(crop(original.image, a.box, 40), format);
@@ -105,8 +111,8 @@ export async function densityScore(c: CorpusCase, zpl: Uint8Array, target: Dpmm)
     if (got === text) sameText++;
     else if (process.env.DENSITY_DEBUG) console.log(`  ${a.kind} ${JSON.stringify(a.box)} -> ${JSON.stringify(b.box)}: ${text} / ${got}`);
   }
-  fellOff += Math.abs(original.boxes.length - result.boxes.length);
-  return { id: c.id, target, f1: scoreInk(reference, result.image).f1, barcodes, sameText, fellOff, notices: converted.notices?.length ?? 0 };
+  fellOff += Math.abs(original.boxes.length - result.boxes.length); // a field lost or gained: counted as fallen off
+  return { id: c.id, target, f1: scoreInk(reference, result.image).f1, barcodes, sameText, fellOff, fellOffNoticed, notices: converted.notices?.length ?? 0 };
 }
 
 async function main(): Promise<void> {
@@ -120,11 +126,13 @@ async function main(): Promise<void> {
     for (const c of cases) {
       const s = await densityScore(c, new Uint8Array(readCorpusFile(corpus, c.zpl)), target);
       scores.push(s);
-      console.log(`${c.id} 8->${target}: F1 ${s.f1.toFixed(4)}, barcodes ${s.sameText}/${s.barcodes}, fell off ${s.fellOff}, notices ${s.notices}`);
+      console.log(`${c.id} 8->${target}: F1 ${s.f1.toFixed(4)}, barcodes ${s.sameText}/${s.barcodes}, fell off ${s.fellOff} (+${s.fellOffNoticed} with a notice), notices ${s.notices}`);
     }
     const f1s = scores.map((s) => s.f1).sort((a, b) => a - b);
     console.log(`8->${target}: ${scores.length} labels, F1 min ${f1s[0]?.toFixed(4)} median ${f1s[f1s.length >> 1]?.toFixed(4)}, ` +
-      `barcodes ${scores.reduce((n, s) => n + s.sameText, 0)}/${scores.reduce((n, s) => n + s.barcodes, 0)}, fell off ${scores.reduce((n, s) => n + s.fellOff, 0)}`);
+      `barcodes ${scores.reduce((n, s) => n + s.sameText, 0)}/${scores.reduce((n, s) => n + s.barcodes, 0)}, fell off ${scores.reduce((n, s) => n + s.fellOff, 0)} ` +
+      `(+${scores.reduce((n, s) => n + s.fellOffNoticed, 0)} with a notice), F1 >= 0.95: ${scores.filter((s) => s.f1 >= 0.95).length}, ` +
+      `without notices ${scores.filter((s) => s.notices === 0).length} (F1 min ${Math.min(...scores.filter((s) => s.notices === 0).map((s) => s.f1)).toFixed(4)})`);
   }
 }
 

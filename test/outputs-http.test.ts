@@ -132,7 +132,7 @@ describe('extra outputs over HTTP', function () {
       const zpl = '^XA^BY3^FO10,10^BCN,50^FD123^FS^FO10,100^GB20,20,2^FSjunk^XZ';
       const res = await post(app, labelsPath('8dpmm', '4x6'), zpl, { Accept: 'application/zpl', 'X-Target-Dpmm': '12dpmm' });
       expect(res.status).to.equal(200);
-      expect((res.body as Buffer).toString('latin1')).to.equal('^XA^CFA,13,7^BY3,3,15^BY4^FO15,15^BCN,75^FD123^FS^FO15,150^GB30,30,3^FSjunk^XZ');
+      expect((res.body as Buffer).toString('latin1')).to.equal('^XA^CFA,9,5^BY3,3,15^BY4^FO15,15^BCN,75^FD123^FS^FO15,150^GB30,30,3^FSjunk^XZ');
       expect(res.headers['x-warnings']).to.equal('6|1|^BY|1|Module width 3 is 4.5 dots at 12 dpmm; written 4, the symbol is 11% smaller');
       const linted = await post(app, labelsPath('8dpmm', '4x6'), zpl, { Accept: 'application/zpl', 'X-Target-Dpmm': '12', 'X-Linter': 'On' });
       expect(linted.headers['x-warnings']).to.equal('53|4|^FS||Ignored unrecognized content|6|1|^BY|1|Module width 3 is 4.5 dots at 12 dpmm; written 4, the symbol is 11% smaller');

@@ -72,6 +72,7 @@ class Converter {
         this.writeDefaults(tok, barcodes);
         continue;
       }
+      if (key === '^FS') this.origin = undefined;
       const def = commandTable[key];
       if (!def) {
         this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}: its parameters are not converted`);
@@ -169,6 +170,7 @@ class Converter {
     // ^A: the font letter is the first parameter, written without a delimiter after it.
     const skip = syntax === 'font' ? 1 : 0;
     const parts = splitParts(tok, skip);
+    const written: Record<string, { from: number; to: number }> = {};
     specs.forEach((spec, i) => {
       const part = parts[i - skip];
       if (spec.measure !== 'dots' && spec.measure !== 'module') return;
@@ -184,7 +186,7 @@ class Converter {
         next = m.value;
         if (m.lossy) this.warn(this.at(tok, part), part.b - part.a, key, i + 1, this.moduleMessage(value, next, spec.name === 'moduleWidth' ? 'Module width' : `${spec.name[0]!.toUpperCase()}${spec.name.slice(1)}`));
       } else {
-        next = Math.round(value * this.scale);
+        next = this.edgeKept(key, spec.name, value) ?? Math.round(value * this.scale);
         if (value > 0 && next === 0) next = 1;
       }
       const max = spec.max ?? Infinity, min = spec.min ?? -Infinity;
@@ -194,7 +196,33 @@ class Converter {
         next = clamped;
       }
       if (next !== value || part.text.trim() !== String(value)) this.replacePart(tok, part, String(next));
+      written[spec.name] = { from: value, to: next };
     });
+    this.follow(key, written);
+  }
+
+  /** Label home and the last ^FO, as the source writes them and as they are written (for edgeKept). */
+  private home = { from: { x: 0, y: 0 }, to: { x: 0, y: 0 } };
+  private origin: { from: { x: number; y: number }; to: { x: number; y: number } } | undefined;
+
+  private follow(key: string, written: Record<string, { from: number; to: number }>): void {
+    const at = (name: string) => written[name] ?? { from: 0, to: 0 };
+    if (key === '^LH') this.home = { from: { x: at('x').from, y: at('y').from }, to: { x: at('x').to, y: at('y').to } };
+    if (key === '^FT') this.origin = undefined;
+    if (key === '^FO') {
+      const h = this.home;
+      this.origin = { from: { x: h.from.x + at('x').from, y: h.from.y + at('y').from }, to: { x: h.to.x + at('x').to, y: h.to.y + at('y').to } };
+    }
+  }
+
+  /**
+   * A box's width or height from its ^FO origin: its far edge scaled, less the origin as written, so a box that ends on
+   * the label's edge still does (two roundings would put it a dot past).
+   */
+  private edgeKept(key: string, name: string, value: number): number | undefined {
+    if (key !== '^GB' || !this.origin || (name !== 'width' && name !== 'height')) return undefined;
+    const axis = name === 'width' ? 'x' : 'y';
+    return Math.round((this.origin.from[axis] + value) * this.scale) - this.origin.to[axis];
   }
 
   /** ^BQ without a magnification draws with the density's default: written out when the scaled one is another. */
