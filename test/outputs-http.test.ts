@@ -96,6 +96,15 @@ describe('extra outputs over HTTP', function () {
       expect((past.body as Buffer).toString()).to.equal('ERROR: Requested 5th label but ZPL only generated 4 labels');
     });
 
+    it('X-Linter lists the renderer\'s diagnostics on JSON too', async () => {
+      const { app } = await buildApp({ outputs: ['json'] });
+      const res = await post(app, labelsPath('8dpmm', '4x6', '0'), '^XA^FO50,50^GB99999,10,3^FS^FO1,1^FDa^FS^XZ', { Accept: 'application/json', 'X-Linter': 'On' });
+      expect(res.headers['x-warnings']).to.equal('14|5|^GB|1|Value 99999 is greater than maximum value 32000; used 32000 instead');
+      expect((res.body as Buffer).toString()).to.equal('{"labels":[{"fields":[{"x":1,"y":1,"data":"a"}]}]}');
+      const quiet = await post(app, labelsPath('8dpmm', '4x6', '0'), '^XA^FO50,50^GB99999,10,3^FS^FO1,1^FDa^FS^XZ', { Accept: 'application/json' });
+      expect(quiet.headers['x-warnings']).to.equal(undefined);
+    });
+
     it('counts the labels it answers against pages per day', async () => {
       const { app } = await buildApp({ outputs: ['json'] }, [{ key: 'k_day3', scope: 'all', pagesPerDay: 3 }]);
       const send = (zpl: string) => request(app).post(labelsPath('8dpmm', '4x6')).set('X-API-Key', 'k_day3').set('Accept', 'application/json').send(zpl);
