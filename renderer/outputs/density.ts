@@ -14,7 +14,7 @@ import { decodeGraphic, crc16Xmodem } from '../decode/grf.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { deviceFonts, deviceMagnification } from '../fonts/device-fonts.js';
 import type { DocumentPlan } from '../interpreter.js';
-import { dotsPerInch } from '../layout/dots.js';
+import { dotsPerInch, labelDots } from '../layout/dots.js';
 import type { Bits } from '../model.js';
 import { lex, type Token } from '../zpl/lexer.js';
 import { latin1, parseFloatLoose } from '../zpl/params.js';
@@ -38,9 +38,12 @@ const BARCODE_KINDS = new Set(Object.keys(FIELD_PARAMS).filter((k) => k.startsWi
 const BY_DEFAULTS = { moduleWidth: 2, ratio: 3, height: 10 };
 const CF_DEFAULTS = { name: 'A', height: 9, width: 5 };
 
-export function convertDensity(bytes: Uint8Array, from: Dpmm, to: Dpmm, plan: DocumentPlan): DensityConversion {
+/** The label size in inches, when known: a box that ends on its edge at one density ends on it at the other. */
+export interface LabelSize { widthIn: number; heightIn: number }
+
+export function convertDensity(bytes: Uint8Array, from: Dpmm, to: Dpmm, plan: DocumentPlan, label?: LabelSize): DensityConversion {
   if (from === to) return { bytes, warnings: [] };
-  return new Converter(bytes, from, to).run(lex(bytes), plan);
+  return new Converter(bytes, from, to, label).run(lex(bytes), plan);
 }
 
 class Converter {
@@ -51,7 +54,7 @@ class Converter {
   /** Module widths: by the nominal densities (a 2-dot bar at 8 dpmm is exactly 3 dots at 12, not 2.995). */
   readonly moduleScale: number;
 
-  constructor(readonly bytes: Uint8Array, readonly from: Dpmm, readonly to: Dpmm) {
+  constructor(readonly bytes: Uint8Array, readonly from: Dpmm, readonly to: Dpmm, readonly label?: LabelSize) {
     this.scale = dotsPerInch(to) / dotsPerInch(from);
     this.moduleScale = to / from;
   }
@@ -222,7 +225,12 @@ class Converter {
   private edgeKept(key: string, name: string, value: number): number | undefined {
     if (key !== '^GB' || !this.origin || (name !== 'width' && name !== 'height')) return undefined;
     const axis = name === 'width' ? 'x' : 'y';
-    return Math.round((this.origin.from[axis] + value) * this.scale) - this.origin.to[axis];
+    const far = this.origin.from[axis] + value;
+    let scaled = Math.round(far * this.scale);
+    // Label sizes become dots rounded down at each density: an edge on the label's stays on it.
+    const inches = this.label && (axis === 'x' ? this.label.widthIn : this.label.heightIn);
+    if (inches !== undefined && far <= labelDots(inches, this.from)) scaled = Math.min(scaled, labelDots(inches, this.to));
+    return scaled - this.origin.to[axis];
   }
 
   /** ^BQ without a magnification draws with the density's default: written out when the scaled one is another. */

@@ -33,7 +33,7 @@ export async function renderDataOutput(zpl: Uint8Array | string, req: RenderRequ
   if (req.format === 'json') {
     return result(new TextEncoder().encode(JSON.stringify(documentData(doc.plan, req.index))), 'application/json');
   }
-  const converted = req.targetDpmm === undefined ? { bytes, warnings: [] } : convertDensity(bytes, req.dpmm, req.targetDpmm, doc.plan);
+  const converted = req.targetDpmm === undefined ? { bytes, warnings: [] } : convertDensity(bytes, req.dpmm, req.targetDpmm, doc.plan, req);
   hooks.checkpoint?.();
   return result(req.formatter ? layoutZpl(converted.bytes) : converted.bytes, 'application/zpl', converted.warnings);
 }
