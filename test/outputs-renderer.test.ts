@@ -123,6 +123,15 @@ describe('extra outputs in the renderer', function () {
       expect([down.width, down.height, Array.from(down.data)]).to.deep.equal([4, 2, [0xf0, 0x00]]);
     });
 
+    it('claims the resampled bitmaps from the document\'s memory budget', async () => {
+      const zpl = `^XA^FO0,0^GFA,80000,80000,100,${'F'.repeat(160_000)}^FS^XZ`;
+      const req = { dpmm: 8, widthIn: 4, heightIn: 6, format: 'zpl', targetDpmm: 24, maxDocumentBytes: 1024 * 1024 } as const;
+      let failed: unknown;
+      await render(zpl, req).catch((e: unknown) => { failed = e; });
+      expect(failed).to.include({ code: 'memory' });
+      expect((await render(zpl, { ...req, targetDpmm: 12 })).body.byteLength).to.be.greaterThan(0);
+    });
+
     /**
      * Carrier labels from the corpus (boxes, text, Code 128, QR, ^GF and ~DG logos), each converted 8->12, 8->24 and
      * 8->6. Every barcode that reads on the original reads the same on the converted label, and no field reaches past

@@ -41,9 +41,16 @@ const CF_DEFAULTS = { name: 'A', height: 9, width: 5 };
 /** The label size in inches, when known: a box that ends on its edge at one density ends on it at the other. */
 export interface LabelSize { widthIn: number; heightIn: number }
 
-export function convertDensity(bytes: Uint8Array, from: Dpmm, to: Dpmm, plan: DocumentPlan, label?: LabelSize): DensityConversion {
+/** What converting may ask of its caller: memory for resampled bitmaps (claimed before allocating), a checkpoint. */
+export interface ConversionHooks {
+  claim?: (bytes: number, what: string) => void;
+  checkpoint?: () => void;
+}
+
+export function convertDensity(bytes: Uint8Array, from: Dpmm, to: Dpmm, plan: DocumentPlan, label?: LabelSize,
+  hooks: ConversionHooks = {}): DensityConversion {
   if (from === to) return { bytes, warnings: [] };
-  return new Converter(bytes, from, to, label).run(lex(bytes), plan);
+  return new Converter(bytes, from, to, label, hooks).run(lex(bytes), plan);
 }
 
 class Converter {
@@ -54,7 +61,8 @@ class Converter {
   /** Module widths: by the nominal densities (a 2-dot bar at 8 dpmm is exactly 3 dots at 12, not 2.995). */
   readonly moduleScale: number;
 
-  constructor(readonly bytes: Uint8Array, readonly from: Dpmm, readonly to: Dpmm, readonly label?: LabelSize) {
+  constructor(readonly bytes: Uint8Array, readonly from: Dpmm, readonly to: Dpmm, readonly label: LabelSize | undefined,
+    readonly hooks: ConversionHooks) {
     this.scale = dotsPerInch(to) / dotsPerInch(from);
     this.moduleScale = to / from;
   }
@@ -280,7 +288,7 @@ class Converter {
     }
     const data = payloadAfter(tok, 4);
     const bits = decodeGraphic(data.bytes, total, rowBytes, format === 'B' || format === 'C');
-    const out = encodeBits(resample(bits, this.scale));
+    const out = encodeBits(this.resampled(bits, '^GF'));
     const binary = format === 'B' || format === 'C';
     this.edits.push({ start: tok.paramStart, end: binary ? tok.end : this.dataEnd(tok), text: `A,${out.total},${out.total},${out.rowBytes},${out.data}` });
   }
@@ -295,9 +303,17 @@ class Converter {
       return;
     }
     const bits = decodeGraphic(payloadAfter(tok, 3).bytes, total, rowBytes, false);
-    const out = encodeBits(resample(bits, this.scale));
+    const out = encodeBits(this.resampled(bits, '~DG'));
     const name = latin1(tok.raw, parts[0].a, parts[0].b);
     this.edits.push({ start: tok.paramStart, end: this.dataEnd(tok), text: `${name},${out.total},${out.rowBytes},${out.data}` });
+  }
+
+  /** A bitmap at the target density, its bytes claimed first (a logo grows 16 times from 6 to 24 dpmm). */
+  private resampled(bits: Bits, what: string): Bits {
+    const width = Math.max(1, Math.round(bits.width * this.scale)), height = Math.max(1, Math.round(bits.height * this.scale));
+    this.hooks.claim?.(Math.ceil(width / 8) * height * 2, `${what} resampled to ${width}x${height} dots`);
+    this.hooks.checkpoint?.();
+    return resample(bits, this.scale);
   }
 
   /** End of a payload without the line breaks and spaces before the next command (kept as sent). */

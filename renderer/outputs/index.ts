@@ -33,7 +33,9 @@ export async function renderDataOutput(zpl: Uint8Array | string, req: RenderRequ
   if (req.format === 'json') {
     return result(new TextEncoder().encode(JSON.stringify(documentData(doc.plan, req.index))), 'application/json');
   }
-  const converted = req.targetDpmm === undefined ? { bytes, warnings: [] } : convertDensity(bytes, req.dpmm, req.targetDpmm, doc.plan, req);
+  const converted = req.targetDpmm === undefined ? { bytes, warnings: [] } : convertDensity(bytes, req.dpmm, req.targetDpmm, doc.plan, req, {
+      claim: (n, what) => doc.memory.claim(n, what), ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
+    });
   hooks.checkpoint?.();
   return result(req.formatter ? layoutZpl(converted.bytes) : converted.bytes, 'application/zpl', converted.warnings);
 }
