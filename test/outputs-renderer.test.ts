@@ -54,6 +54,7 @@ describe('extra outputs in the renderer', function () {
   describe('the formatter', () => {
     it('lays out the recorded answer and keeps data, binary payloads and prefixes as sent', () => {
       expect(text(layoutZpl(latin1('^XA^FO50,50^A0,50^FD Field 1^FS^XZ')))).to.equal('^XA\n^FO50,50^A0,50^FD Field 1^FS\n^XZ');
+      expect(text(layoutZpl(latin1('^XA^FXnote^FS^FO1,1^FDa^FS^FS^XZ')))).to.equal('^XA\n^FXnote^FS\n^FO1,1^FDa^FS^FS\n^XZ');
       expect(text(layoutZpl(latin1('~DGR:A.GRF,2,1,\r\nFF\r\n00\r\n^XA\r\n^PW400 \r\n^BY2\r\n^FO1,2\r\n^BCN,50\r\n^FDab \r\nc^FS^CC+\r\n+FO3,4+GFB,2,2,1,\n\x00+FS+XZ'))))
         .to.equal('~DGR:A.GRF,2,1,FF00\n^XA\n^PW400\n^BY2\n^FO1,2^BCN,50^FDab c^FS\n^CC+\n+FO3,4+GFB,2,2,1,\n\x00+FS\n+XZ');
     });

@@ -1,5 +1,6 @@
 // ZPL laid out as the legacy service's formatter lays it out (X-Formatter: On): ^XA and ^XZ on lines of their own,
-// each field (from its first command through ^FS) on one line, every other command on a line of its own. Field data,
+// each field (from its first command through ^FS) on one line, every other command on a line of its own (a ^FS
+// closing no field stays on the line before it). Field data,
 // binary payloads and the prefix characters in force are kept byte for byte, so the labels re-parse the same.
 
 import { FIELD_PARAMS } from '../commands/field-kinds.js';
@@ -33,6 +34,9 @@ export function layoutZpl(bytes: Uint8Array): Uint8Array {
       if (key === '^FS') flush();
     } else if (FIELD_OPENERS.has(key)) {
       line = text;
+    } else if (key === '^FS' && lines.length > 0 && !/^\S?X[AZ]$/i.test(lines.at(-1)!)) {
+      // A ^FS that closes no field stays with what it follows (`^FXcomment^FS`, a ^GF that swallowed its field).
+      lines[lines.length - 1] += text;
     } else {
       lines.push(text);
     }
