@@ -5,9 +5,8 @@ import type { Diagnostic } from './diagnostics.js';
 export type Dpmm = 6 | 8 | 12 | 24;
 export type Rotation = 0 | 90 | 180 | 270;
 export type Quality = 'grayscale' | 'bitonal';
+/** `json` (label data) and `zpl` (the document, converted or laid out) are made from the interpreted document, not drawn. */
 export type OutputFormat = 'png' | 'pdf' | 'json' | 'zpl';
-/** The outputs drawn as pictures; `json` (label data) and `zpl` (the document, converted or laid out) are not drawn. */
-export type PictureFormat = 'png' | 'pdf';
 /** `vector`: paths, glyph outlines and searchable text (default); `raster`: each label as one 1-bit image. */
 export type PdfMode = 'vector' | 'raster';
 

@@ -73,7 +73,9 @@ class Converter {
       this.warn(units.start, units.end - units.start, '^MU', 0, `Units other than dots: the document is not converted to ${this.to} dpmm`);
       return { bytes: this.bytes, warnings: this.warnings };
     }
-    const barcodes = tokens.some((t) => t.prefix === '^' && BARCODE_KINDS.has(t.name));
+    const firstBarcode = tokens.findIndex((t) => t.prefix === '^' && BARCODE_KINDS.has(t.name));
+    const firstModule = tokens.findIndex((t) => t.prefix === '^' && t.name === 'BY' && (splitParts(t, 0)[0]?.text.trim() ?? '') !== '');
+    const barcodes = firstBarcode >= 0 ? { defaultModule: firstModule < 0 || firstBarcode < firstModule } : undefined;
     let defaultsWritten = false;
     for (const tok of tokens) {
       if (tok.stray) continue;
@@ -106,13 +108,13 @@ class Converter {
    * ^CF (and ^BY, when there are barcodes) as the printer starts, scaled, right after the first ^XA: fields that lean
    * on the power-up defaults scale too.
    */
-  private writeDefaults(xa: Token, barcodes: boolean): void {
+  private writeDefaults(xa: Token, barcodes: { defaultModule: boolean } | undefined): void {
     const prefix = prefixOf(this.bytes, xa, '^');
     const font = this.deviceFontSize(CF_DEFAULTS.name, CF_DEFAULTS.height, CF_DEFAULTS.width);
     let text = `${prefix}CF${CF_DEFAULTS.name},${font.height},${font.width}`;
     if (barcodes) {
       const module = this.module(BY_DEFAULTS.moduleWidth);
-      if (module.lossy) this.warn(xa.start, xa.paramStart - xa.start, '^BY', 1, this.moduleMessage(BY_DEFAULTS.moduleWidth, module.value, 'Default module width'));
+      if (module.lossy && barcodes.defaultModule) this.warn(xa.start, xa.paramStart - xa.start, '^BY', 1, this.moduleMessage(BY_DEFAULTS.moduleWidth, module.value, 'Default module width'));
       text += `${prefix}BY${module.value},${BY_DEFAULTS.ratio},${Math.max(1, Math.round(BY_DEFAULTS.height * this.scale))}`;
     }
     this.edits.push({ start: xa.paramStart, end: xa.paramStart, text });
