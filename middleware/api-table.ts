@@ -262,6 +262,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     template: '/printers/{dpmm}/labels/{dimensions}',
     summary: 'Render every label into one PDF',
     description: 'Every label of the document, one page each (`Accept: application/pdf`; PNG here is a 404). ' +
+      'With the router option `outputs`, also every label\'s data (`application/json`) or the document (`application/zpl`). ' +
       'The same path with a trailing slash is accepted.',
     allLabels: true,
     zplFrom: 'body',
@@ -344,7 +345,8 @@ export const LABEL_RESPONSE_HEADERS: readonly ResponseHeaderSpec[] = [
   },
   {
     name: 'X-Warnings', type: 'string', required: false,
-    description: 'With `X-Linter: On` and diagnostics: at most 20 entries `{byteIndex}|{byteSize}|{command}|{param}|{message}`, pipe-joined.',
+    description: 'With `X-Linter: On` and diagnostics: at most 20 entries `{byteIndex}|{byteSize}|{command}|{param}|{message}`, pipe-joined. ' +
+      'A ZPL answer converted with `X-Target-Dpmm` lists what could not be converted faithfully here too, linter or not.',
   },
   { name: RENDERER_HEADER, type: 'string', required: true, pattern: '^(local|upstream)$', description: 'Who drew the label: `local`, or `upstream` (the legacy service, in migration modes).' },
   REQUEST_ID_RESPONSE_HEADER,
