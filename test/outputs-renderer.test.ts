@@ -15,6 +15,7 @@ import { interpret } from '../renderer/interpreter.js';
 import type { Field } from '../renderer/model.js';
 import { convertDensity, layoutZpl, resample } from '../renderer/outputs/index.js';
 import { render } from '../renderer/render.js';
+import { createRenderPool } from '../renderer/pool/index.js';
 import { decodeGreyPng } from '../compare/png.js';
 import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
 
@@ -167,6 +168,22 @@ describe('extra outputs in the renderer', function () {
       expect(text(res.body)).to.equal('{"labels":[{"fields":[{"x":50,"y":50,"data":"Field 1"}]}]}');
       expect([res.contentType, res.totalCount, res.pages]).to.deep.equal(['application/json', 1, 1]);
     });
+  });
+
+  it('runs in the render pool\'s workers with the same bytes, counts, warnings and notices as inline', async () => {
+    const pool = createRenderPool({ threads: 1, timeoutMs: 30_000 });
+    try {
+      const zpl = '^XA^BY3^FO10,10^BCN,50^FD123^FS^FO5,5^A0N,30^FDa^FS^PQ2^XZjunk';
+      for (const req of [{ format: 'json' }, { format: 'json', index: 1 }, { format: 'zpl', targetDpmm: 12, formatter: true }] as const) {
+        const full = { dpmm: 8, widthIn: 4, heightIn: 6, ...req } as const;
+        const [pooled, inline] = await Promise.all([pool.render(zpl, full), render(zpl, full)]);
+        expect(Buffer.from(pooled.body).equals(Buffer.from(inline.body)), req.format).to.equal(true);
+        expect([pooled.contentType, pooled.totalCount, pooled.pages, pooled.warnings, pooled.notices])
+          .to.deep.equal([inline.contentType, inline.totalCount, inline.pages, inline.warnings, inline.notices]);
+      }
+    } finally {
+      await pool.close();
+    }
   });
 
   it('zpl-render --format json|zpl [--target-dpmm N] [--formatter] gives the same bytes as HTTP', async () => {
