@@ -112,7 +112,7 @@ describe('extra outputs in the renderer', function () {
       expect(runs[0]).to.equal(60);
     });
 
-    it('resamples ^GF and ~DG bitmaps (Z64 data, byte counts and row width to match)', () => {
+    it('resamples ^GF, ~DG and ~DY graphics (Z64 data, byte counts and row width to match)', () => {
       const { zpl } = convert('~DGR:L.GRF,2,1,F0F0^XA^FO0,0^GFA,4,4,1,FF818181^FS^FO9,9^XGR:L.GRF,1,1^FS^XZ', 24);
       const plan = interpret(latin1(zpl), 24);
       const [gf, xg] = plan.labels[0]!.fields;
@@ -121,6 +121,10 @@ describe('extra outputs in the renderer', function () {
       expect(Array.from(gf!.graphic!.data.subarray(9, 12))).to.deep.equal([0xe0, 0x00, 0x07]);
       expect([xg!.object!.bits!.width, xg!.object!.bits!.height]).to.deep.equal([24, 6]);
       expect(zpl).to.match(/^~DGR:L\.GRF,18,3,:Z64:[A-Za-z0-9+/=]+:[0-9A-F]{4}\^XA/);
+      const dy = convert('~DYR:Y,A,G,2,1,F0F0^XA^FO9,9^XGR:Y.GRF,1,1^FS^XZ', 24).zpl;
+      expect(dy).to.match(/^~DYR:Y,A,G,18,3,:Z64:/);
+      expect(interpret(latin1(dy), 24).labels[0]!.fields[0]!.object!.bits!.width).to.equal(24);
+      expect(convert('~DYR:P,A,P,4,,89504E47^XA^XZ', 12).warnings).to.deep.equal(['0|~DY|0|Stored object kept as sent: images and fonts in it are not resampled to 12 dpmm']);
       const down = resample({ data: new Uint8Array([0xff, 0xff, 0x00, 0x00]), stride: 1, width: 8, height: 4 }, 0.5);
       expect([down.width, down.height, Array.from(down.data)]).to.deep.equal([4, 2, [0xf0, 0x00]]);
     });

@@ -93,6 +93,7 @@ class Converter {
       }
       if (key === '^GF') this.resampleGraphicField(tok);
       else if (key === '~DG') this.resampleDownload(tok);
+      else if (key === '~DY' && isGrf(tok)) this.resampleObject(tok);
       else if (key === '~DY' || key === '~DU' || key === '~DT' || key === '~DB') this.warnObject(tok, key);
       else this.scaleParams(tok, key, def);
     }
@@ -310,6 +311,24 @@ class Converter {
     this.edits.push({ start: tok.paramStart, end: this.dataEnd(tok), text: `${name},${out.total},${out.rowBytes},${out.data}` });
   }
 
+  /** ~DYname,f,G,t,w,data: a stored GRF graphic resampled like ~DG (other object types are kept, and reported). */
+  private resampleObject(tok: Token): void {
+    const parts = splitParts(tok, 0, 6);
+    const format = parts[1]?.text.trim().toUpperCase() || 'A';
+    const total = intOf(parts[3]);
+    const rowBytes = intOf(parts[4]);
+    if (!parts[0] || total === undefined || rowBytes === undefined || rowBytes < 1) {
+      this.warn(tok.start, tok.end - tok.start, '~DY', 0, `Graphic without a byte count or row width: not resampled to ${this.to} dpmm`);
+      return;
+    }
+    const binary = format === 'B' || format === 'C';
+    const bits = decodeGraphic(payloadAfter(tok, 5).bytes, total, rowBytes, binary);
+    const out = encodeBits(this.resampled(bits, '~DY'));
+    const name = latin1(tok.raw, parts[0].a, parts[0].b);
+    const extension = latin1(tok.raw, parts[2]!.a, parts[2]!.b);
+    this.edits.push({ start: tok.paramStart, end: binary ? tok.end : this.dataEnd(tok), text: `${name},A,${extension},${out.total},${out.rowBytes},${out.data}` });
+  }
+
   /** A bitmap at the target density, its bytes claimed first (a logo grows 16 times from 6 to 24 dpmm). */
   private resampled(bits: Bits, what: string): Bits {
     const width = Math.max(1, Math.round(bits.width * this.scale)), height = Math.max(1, Math.round(bits.height * this.scale));
@@ -391,6 +410,11 @@ function splitParts(tok: Token, skip: number, maxParts = Infinity): Part[] {
   }
   if (out.length === 1 && out[0]!.b === out[0]!.a) return [];
   return out;
+}
+
+/** ~DY of a GRF graphic (extension G): a bitmap, resampled; PNG, fonts and other files are not. */
+function isGrf(tok: Token): boolean {
+  return (splitParts(tok, 0, 4)[2]?.text.trim().toUpperCase() ?? 'G') === 'G';
 }
 
 function intOf(part: Part | undefined): number | undefined {
