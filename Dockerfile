@@ -37,8 +37,9 @@ COPY --from=build /app/web/index.html /app/web/shadow.html /app/web/style.css we
 USER node
 EXPOSE 3000
 # Liveness, not readiness: /healthz stays 200 through a Redis blip (/readyz is for load balancers). It asks
-# OPS_PORT when the ops routes live there.
+# the address the server listens on (HOST; loopback for the wildcards 0.0.0.0 and ::), at OPS_PORT when the ops
+# routes live there. Podman and buildah keep HEALTHCHECK only with `--format docker` (OCI images have none).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.OPS_PORT || process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "const h = process.env.HOST || '127.0.0.1'; const host = h === '0.0.0.0' ? '127.0.0.1' : h === '::' ? '[::1]' : h.includes(':') ? '[' + h + ']' : h; fetch('http://' + host + ':' + (process.env.OPS_PORT || process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/bin/zpl-server.js"]

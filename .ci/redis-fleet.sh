@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Throw-away Redis topologies on loopback, from Debian's redis-server (and its sentinel mode), for the fleet tests
-# and `npm run fleet`:
+# Throw-away Redis topologies on loopback, from Debian's redis-server alone (Sentinels too, as
+# `redis-server CONF --sentinel`: no redis-sentinel package needed), for the fleet tests and `npm run fleet`:
 #   redis-fleet.sh cluster  DIR PORT   three masters on PORT, PORT+1, PORT+2 (bus ports +10000), no replicas
 #   redis-fleet.sh sentinel DIR PORT   master on PORT, its replica on PORT+1, three Sentinels on PORT+2..PORT+4
 #                                      watching the master as `mymaster` (down after 1 s)
@@ -13,10 +13,6 @@ mode=${1:?usage: redis-fleet.sh cluster|sentinel|stop DIR [PORT]}
 dir=${2:?a directory for configs, logs and pid files}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
-
-sentinel_bin() {
-  if command -v redis-sentinel >/dev/null; then echo redis-sentinel; else echo "redis-server --sentinel"; fi
-}
 
 answers() { redis-cli -h 127.0.0.1 -p "$1" ping 2>/dev/null | grep -q PONG; }
 
@@ -66,7 +62,8 @@ sentinel down-after-milliseconds mymaster 1000
 sentinel failover-timeout mymaster 10000
 sentinel parallel-syncs mymaster 1
 EOF
-      $(sentinel_bin) "$dir/sentinel-$s.conf"
+      # The config file comes first: Redis 7 reads `--sentinel CONF` as an option and stops (FATAL CONFIG FILE ERROR).
+      redis-server "$dir/sentinel-$s.conf" --sentinel
       sentinels+=("127.0.0.1:$s")
     done
     synced() { redis-cli -p $((port + 1)) info replication | grep -q 'master_link_status:up'; }

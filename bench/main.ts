@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     }
   }
 
-  console.log(`## Summary (for the README)\n`);
+  console.log(`## Summary (for docs/performance.md)\n`);
   const rows: string[][] = [['CPUs (os.cpus().length); load average at start', `${cpuCount}; ${startLoad}`, '']];
   const pick = (list: Figures[], dpmm: Dpmm, format: string): Figures | undefined => list.find((f) => f.dpmm === dpmm && f.format === format);
   for (const [dpmm, target] of [[8, 8], [24, 60]] as const) {

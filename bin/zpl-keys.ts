@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-// zpl-keys: create, list, revoke and expire API keys in Redis (REDIS_URL) or in a key file (API_KEYS_FILE).
+// zpl-keys: create, list, revoke and expire API keys in the server's store (Redis, PostgreSQL: any shared backend of
+// server/store-backends.ts) or in a key file (API_KEYS_FILE).
 
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readRedisTarget } from '../server/fleet-config.js';
-import { describeTarget, redactUrl, type RedisTarget } from '../middleware/redis-connection.js';
-import { createRedisStores } from '../middleware/stores.js';
+import { readStoreNamespace } from '../server/config.js';
+import { DEFAULT_STORE_NAMESPACE } from '../index.js';
+import { openSelectedStore, selectStore, storeFromFlag, STORE_BACKENDS, type SelectedStore } from '../server/store-backends.js';
 import { generateKey, hashKey, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from '../middleware/keys/key-record.js';
 import type { KeyChanges, KeyStore } from '../middleware/keys/key-store.js';
-import { loadKeyFile, saveKeyFile } from '../middleware/keys/key-file.js';
+import { changeKeyFile, loadKeyFile } from '../middleware/keys/key-file.js';
 
-const USAGE = `usage: zpl-keys [--redis URL | --file PATH] <command> [options]
+const USAGE = `usage: zpl-keys [--redis URL | --database URL | --file PATH] <command> [options]
 
 commands:
   create  --scope all|pdf|png [--key VALUE] [--expires ISO-DATE] [--rps N] [--pages-per-day N] [--org NAME]
@@ -23,16 +24,22 @@ commands:
   remove  <id|key>                 deletes the key
 
 store: --redis URL (default $REDIS_URL, or a Cluster or Sentinels as $REDIS_CLUSTER_NODES or $REDIS_SENTINELS
-       name them) with --namespace NAME (default $REDIS_NAMESPACE, else zpl),
-       or --file PATH (default $API_KEYS_FILE), the JSON key file the server seeds from.`;
+       name them) or --database URL (default $DATABASE_URL, a postgres:// URL), with --namespace NAME (default
+       $STORE_NAMESPACE or $REDIS_NAMESPACE, else zpl), or --file PATH (default $API_KEYS_FILE), the JSON key file
+       the server seeds from.`;
 
 /** A key given with --key must not be guessable: a hand-typed key this short is. */
 const MIN_KEY_LENGTH = 16;
-/** How long a --redis store may take to answer before the command gives up (it fails at once when refused). */
-const REDIS_CONNECT_MS = 3000;
+/** How long a store may take to answer before the command gives up (it fails at once when refused). */
+const STORE_CONNECT_MS = 3000;
 
-/** The operations every admin target offers; Redis and the key file implement them. */
+/** The store flags, one per backend that names one (--redis, --database). */
+const STORE_FLAGS = STORE_BACKENDS.flatMap((b) => (b.keysFlag === undefined ? [] : [b.keysFlag]));
+
+/** The operations every admin target offers; every store backend and the key file implement them. */
 interface KeyAdmin {
+  /** What the commands work on, for messages. */
+  description: string;
   create(record: KeyRecord): Promise<StoredKey>;
   list(): Promise<StoredKey[]>;
   update(ref: string, changes: KeyChanges): Promise<StoredKey | undefined>;
@@ -40,8 +47,9 @@ interface KeyAdmin {
   close(): Promise<void>;
 }
 
-function storeAdmin(store: KeyStore): KeyAdmin {
+function storeAdmin(store: KeyStore, description: string): KeyAdmin {
   return {
+    description,
     create: (record) => store.add(record),
     list: () => store.list(),
     update: (ref, changes) => store.update(ref, changes),
@@ -50,41 +58,39 @@ function storeAdmin(store: KeyStore): KeyAdmin {
   };
 }
 
-/** The key file holds plain keys (it is the server's seed); entries are matched by id, hash prefix or key. */
+/**
+ * The key file holds plain keys (it is the server's seed); entries are matched by id, hash prefix or key. Every change
+ * is made under the file's lock and written whole, so concurrent runs lose nothing (changeKeyFile).
+ */
 function fileAdmin(path: string): KeyAdmin {
   // The file does not record when a key was made.
   const describe = (record: KeyRecord): StoredKey => ({ ...toStoredKey(record), createdAt: '' });
-  const load = (): Promise<KeyRecord[]> => loadKeyFile(path);
   const find = (records: KeyRecord[], ref: string): number =>
     records.findIndex((r) => r.key === ref || (ref.length >= 8 && hashKey(r.key).startsWith(ref.toLowerCase())));
   return {
-    async create(record) {
-      const records = (await load()).filter((r) => r.key !== record.key);
+    description: `key file ${path}`,
+    create: (record) => changeKeyFile(path, (records) => {
+      const same = records.findIndex((r) => r.key === record.key);
+      if (same >= 0) records.splice(same, 1);
       records.push(record);
-      await saveKeyFile(path, records);
       return describe(record);
-    },
+    }),
     async list() {
-      return (await load()).map(describe);
+      return (await loadKeyFile(path)).map(describe);
     },
-    async update(ref, changes) {
-      const records = await load();
+    update: (ref, changes) => changeKeyFile(path, (records) => {
       const i = find(records, ref);
       if (i < 0) return undefined;
       const updated: Record<string, unknown> = { ...records[i], ...changes };
       for (const field of Object.keys(updated)) if (updated[field] === undefined) delete updated[field];
       records[i] = validateKeyRecord(updated);
-      await saveKeyFile(path, records);
       return describe(records[i]!);
-    },
-    async remove(ref) {
-      const records = await load();
+    }),
+    remove: (ref) => changeKeyFile(path, (records) => {
       const i = find(records, ref);
-      if (i < 0) return false;
-      records.splice(i, 1);
-      await saveKeyFile(path, records);
-      return true;
-    },
+      if (i >= 0) records.splice(i, 1);
+      return i >= 0;
+    }),
     close: async () => {},
   };
 }
@@ -147,50 +153,43 @@ function formatKey(k: StoredKey): string {
   ].join('  ');
 }
 
-/** `--redis URL`, checked. */
-function redisUrlFlag(url: string): RedisTarget {
-  if (!URL.canParse(url) || !['redis:', 'rediss:'].includes(new URL(url).protocol)) {
-    throw new Error(`--redis must be a redis:// URL like redis://127.0.0.1:6379, not ${redactUrl(url)}`);
-  }
-  return { url };
-}
-
-/** The key store in Redis, once it answers; a refused or silent Redis is an error naming it, at once. */
-async function openRedisAdmin(target: RedisTarget, namespace: string | undefined): Promise<KeyAdmin> {
+/** A store's keys once it answers; a refused or silent store is an error naming it, at once. */
+async function openStoreAdmin(selected: SelectedStore, namespace: string | undefined): Promise<KeyAdmin> {
   let failure: (message: string) => void = () => {};
   const failed = new Promise<string>((resolve) => { failure = resolve; });
-  const stores = createRedisStores({ ...target, ...(namespace ? { namespace } : {}), log: (message) => failure(message) });
-  const timer = setTimeout(failure, REDIS_CONNECT_MS, `no answer within ${REDIS_CONNECT_MS} ms`);
-  const outcome = await Promise.race([stores.connection.connected.then(() => undefined), failed]);
+  const stores = openSelectedStore(selected, { ...(namespace ? { namespace } : {}), log: (message) => failure(message) });
+  const timer = setTimeout(failure, STORE_CONNECT_MS, `no answer within ${STORE_CONNECT_MS} ms`);
+  const outcome = await Promise.race([stores.connected.then(() => undefined), failed]);
   clearTimeout(timer);
-  if (outcome !== undefined || !stores.connection.isReady()) {
+  if (outcome !== undefined || !stores.isReady()) {
     await stores.close();
-    throw new Error(`cannot reach ${describeTarget(target)}: ${(outcome ?? 'not ready').replace(/^.* unavailable: /, '')}`);
+    throw new Error(`cannot reach ${stores.description}: ${(outcome ?? 'not ready').replace(/^.* unavailable: /, '')}`);
   }
-  return storeAdmin(stores.keyStore);
+  return storeAdmin(stores.keyStore, `${stores.description} (namespace ${namespace ?? DEFAULT_STORE_NAMESPACE})`);
 }
 
-async function openAdmin(values: { redis?: string; file?: string; namespace?: string }): Promise<KeyAdmin> {
-  if (values.redis !== undefined && values.file !== undefined) {
-    throw new Error('--redis and --file name two key stores; pass one');
+type StoreFlags = { file?: string; namespace?: string } & Record<string, string | boolean | undefined>;
+
+async function openAdmin(values: StoreFlags): Promise<KeyAdmin> {
+  const given = [...STORE_FLAGS, 'file'].filter((flag) => values[flag] !== undefined);
+  if (given.length > 1) throw new Error(`${given.map((f) => `--${f}`).join(' and ')} name two key stores; pass one`);
+  // A key file has no namespace: the variables are read only for a store.
+  const namespace = (): string | undefined => values.namespace ?? readStoreNamespace(process.env);
+  const flag = STORE_FLAGS.find((f) => values[f] !== undefined);
+  if (flag !== undefined) return openStoreAdmin(storeFromFlag(flag, values[flag] as string), namespace());
+  if (values.file === undefined) {
+    // Without a flag: the server's own variables (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS, DATABASE_URL).
+    const selected = selectStore(process.env);
+    if (selected.backend.shared) return openStoreAdmin(selected, namespace());
   }
-  const file = values.file ?? (values.redis ? undefined : process.env.API_KEYS_FILE);
-  // Without --redis or --file: the server's own variables (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS).
-  const redis = values.redis ? redisUrlFlag(values.redis) : values.file ? undefined : readRedisTarget(process.env);
-  if (redis) return openRedisAdmin(redis, values.namespace ?? (process.env.REDIS_NAMESPACE || undefined));
+  const file = values.file ?? process.env.API_KEYS_FILE;
   if (file) {
     // A mistyped path must not start a key file the server never reads.
     if (!existsSync(file)) throw new Error(`key file ${file} does not exist; create it first (e.g. echo '[]' > ${file})`);
     return fileAdmin(file);
   }
-  throw new Error('no key store: pass --redis URL or --file PATH (or set REDIS_URL or API_KEYS_FILE)');
-}
-
-/** The store a command worked on, for messages. */
-function storeName(values: { redis?: string; file?: string; namespace?: string }): string {
-  const redis = values.redis ? { url: values.redis } : values.file ? undefined : readRedisTarget(process.env);
-  if (redis) return `${describeTarget(redis)} (namespace ${values.namespace ?? (process.env.REDIS_NAMESPACE || 'zpl')})`;
-  return `key file ${values.file ?? process.env.API_KEYS_FILE}`;
+  throw new Error(`no key store: pass ${STORE_FLAGS.map((f) => `--${f} URL`).join(', ')} or --file PATH (or set ${
+    STORE_BACKENDS.filter((b) => b.keysFlag).map((b) => b.variable).join(', ')} or API_KEYS_FILE)`);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -198,7 +197,7 @@ async function main(argv: string[]): Promise<void> {
     args: argv,
     allowPositionals: true,
     options: {
-      redis: { type: 'string' },
+      ...Object.fromEntries(STORE_FLAGS.map((flag) => [flag, { type: 'string' as const }])),
       file: { type: 'string' },
       namespace: { type: 'string' },
       scope: { type: 'string' },
@@ -251,7 +250,7 @@ async function main(argv: string[]): Promise<void> {
       case 'list': {
         const keys = await admin.list();
         if (values.json) console.log(JSON.stringify(keys.map(({ hash: _hash, ...k }) => k), null, 2));
-        else if (keys.length === 0) console.log(`no keys in ${storeName(values)}`);
+        else if (keys.length === 0) console.log(`no keys in ${admin.description}`);
         else for (const k of keys) console.log(formatKey(k));
         break;
       }

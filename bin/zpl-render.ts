@@ -126,6 +126,7 @@ async function main(): Promise<void> {
     dpmm: args.dpmm, widthIn: args.widthIn, heightIn: args.heightIn, format: args.format,
     index: args.index, rotation: args.format === 'png' ? args.rotation : 0, quality: args.bitonal ? 'bitonal' : 'grayscale', pdf: args.pdf,
     ...(args.targetDpmm !== undefined && { targetDpmm: args.targetDpmm }), ...(args.formatter && { formatter: true }),
+    now: new Date(),
   });
   for (const w of [...(args.lint ? result.warnings : []), ...(result.notices ?? [])]) {
     const { line, column } = lineColumn(zpl, w.byteIndex);

@@ -1,5 +1,5 @@
 // Mounting the legacy router inside an application you already have, with the operations routes beside it.
-//   PORT=3001 node dist/examples/mount-in-existing-app.js   (PORT defaults to 3001; then see README for a curl call)
+//   PORT=3001 node dist/examples/mount-in-existing-app.js   (PORT defaults to 3001; then see docs/mounting.md for curl calls)
 
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -11,7 +11,7 @@ import {
   createOpsRouter,
   LEGACY_MOUNT_PATH,
   logEvents,
-} from '../middleware/index.js';
+} from '../index.js';
 
 const app = express();
 

@@ -5,7 +5,7 @@
 
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createLegacyRouter, createRedisStores, generateKey, LEGACY_MOUNT_PATH } from '../middleware/index.js';
+import { createLegacyRouter, createRedisStores, generateKey, LEGACY_MOUNT_PATH } from '../index.js';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const basePort = Number(process.env.PORT || 3101);

@@ -177,7 +177,7 @@ export const PAGE_LAYOUT_HEADER = {
   description: '`{columns}x{rows}` of labels per PDF page, filled row by row; with `X-Page-Size` the rows must fit the page height (else 400). Without `X-Page-Size` the sheet is the grid\'s own size. With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
 } as const satisfies RequestHeaderSpec;
 
-/** Every request header the API reads besides X-API-Key (a security scheme in the document). */
+/** Every request header the API reads besides X-API-Key (a security scheme in the document); an empty one is absent. */
 export const REQUEST_HEADERS: readonly RequestHeaderSpec[] = [
   {
     name: 'Accept',
@@ -299,10 +299,11 @@ export function routeOf(method: string, path: string, operations: readonly Opera
 
 /**
  * routeOf for one list of operations, with each template split once: the access line asks it on every request.
+ * Literal segments match without regard to case, as the router's routes do (`/PRINTERS/8dpmm/...` is served).
  */
 export function routeMatcher(operations: readonly OperationSpec[] = ENDPOINTS): (method: string, path: string) => string | undefined {
   const shapes = operations.map((endpoint) => {
-    const parts = endpoint.template.split('/').filter((s) => s !== '');
+    const parts = endpoint.template.split('/').filter((s) => s !== '').map((part) => part.toLowerCase());
     const rest = parts.length > 0 && PARAMETER_BY_NAME[parts.at(-1)!.slice(1, -1)]?.rest === true;
     return { method: endpoint.method, template: endpoint.template, parts, rest };
   });
@@ -312,7 +313,7 @@ export function routeMatcher(operations: readonly OperationSpec[] = ENDPOINTS): 
     for (const { method: own, template, parts, rest } of shapes) {
       if (own !== lower) continue;
       if (rest ? segments.length < parts.length : segments.length !== parts.length) continue;
-      if (parts.every((part, i) => part.startsWith('{') || part === segments[i])) return template;
+      if (parts.every((part, i) => part.startsWith('{') || part === segments[i]!.toLowerCase())) return template;
     }
     return undefined;
   };
@@ -379,7 +380,10 @@ export interface JsonErrorSpec extends Described {
 }
 
 export const JSON_ERRORS: readonly JsonErrorSpec[] = [
-  { status: 401, error: 'invalid_key', description: 'No `X-API-Key`, or the key is unknown or revoked.' },
+  {
+    status: 401, error: 'invalid_key',
+    description: 'No `X-API-Key` or an empty one, the key is unknown or revoked, or it came as `?key=` where that is off.',
+  },
   { status: 401, error: 'key_expired', description: 'The key is past its `expiresAt`.' },
   {
     status: 403, error: 'scope_denied', description: 'The key\'s scope does not allow the requested format (`Accept: application/pdf` is PDF, anything else PNG).',

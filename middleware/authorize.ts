@@ -1,5 +1,6 @@
 // Authentication and authorization, before any body is read or rendered: X-API-Key, expiry, scope.
 // Off by default, for clients that cannot send the header: the key in `?key=`, or one stored key for requests without any.
+// A blank X-API-Key is a key that is wrong, not a request without one: it is never served as the anonymous key.
 
 import type { OutputFormat } from '../renderer/index.js';
 import { StoreUnavailableError, withDeadline } from './deadline.js';
@@ -9,7 +10,7 @@ import { header, type LegacyRequest, type LegacyResponse, type NextFunction } fr
 import { isExpired, type StoredKey } from './keys/key-record.js';
 import type { KeyStore } from './keys/key-store.js';
 import type { ExtraOutput } from './api-table.js';
-import { scopeFormat } from './request-headers.js';
+import { apiHeader, scopeFormat } from './request-headers.js';
 import { requestState } from './request-state.js';
 
 export interface AuthorizeOptions {
@@ -19,7 +20,10 @@ export interface AuthorizeOptions {
   emit: Emit;
   /** Id of a stored key (as `zpl-keys list` prints it) that serves requests carrying no key. */
   anonymousKey?: string;
-  /** Accept the key as `?key=` too; it is removed from the request URL at once. */
+  /**
+   * Accept the key as `?key=` too. Either way `?key=` is removed from the request URL at once (no forward, shadow copy,
+   * log line or metric sees it); without this option a request carrying one is refused, saying how to allow it.
+   */
   allowQueryKey?: boolean;
   /** Keys of every scope pass (routes that render nothing, e.g. the shadow report); default: the Accept format decides. */
   anyScope?: boolean;
@@ -44,6 +48,13 @@ function scopeAllows(key: StoredKey, format: OutputFormat): boolean {
 }
 
 const QUERY_KEY = /^key=/;
+/** How often an anonymous key id that matched no key is looked up again. */
+const ANONYMOUS_RECHECK_MS = 1000;
+
+/** A `?key=` the router does not take: the standalone server's switches, and the router option, named. */
+export const QUERY_KEY_REFUSAL = 'API keys in the query string (?key=) are not accepted here: send the key in the X-API-Key header, '
+  + 'or turn them on with ALLOW_QUERY_KEY=1 or LEGACY_CLIENTS=1 (router option allowQueryKey).';
+export const BLANK_KEY_REFUSAL = 'Empty X-API-Key header: send the key in it, or leave the header out.';
 
 /**
  * Takes `key=...` out of the query of `req.url` and `req.originalUrl` (so no forward, shadow copy or log
@@ -85,16 +96,28 @@ export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, a
   };
   // The anonymous key's hash, once its id has been resolved (ids never change; the record is re-read per request).
   let anonymousHash: string | undefined;
+  // While it names no key, it is looked for at most once a second (zpl-keys may add it later), not once per request.
+  let missedAt = -Infinity;
   const findAnonymous = async (): Promise<StoredKey | undefined> => {
+    if (anonymousHash === undefined && performance.now() - missedAt < ANONYMOUS_RECHECK_MS) return undefined;
     const key = await withDeadline(keyStore.get(anonymousHash ?? anonymousKey!), storeTimeoutMs, 'key store');
     if (key) anonymousHash = key.hash;
+    else if (anonymousHash === undefined) missedAt = performance.now();
     return key;
   };
 
   return async (req: LegacyRequest, res: LegacyResponse, next: NextFunction): Promise<void> => {
-    const queryKey = allowQueryKey ? takeQueryKey(req) : undefined;
+    const queryKey = takeQueryKey(req);
+    if (queryKey !== undefined && !allowQueryKey) {
+      refuse(res, 401, { error: 'invalid_key', message: QUERY_KEY_REFUSAL });
+      return;
+    }
     const sent = header(req, 'X-API-Key');
-    const plainKey = sent !== undefined && sent.trim() !== '' ? sent.trim() : queryKey?.trim() || undefined;
+    if (sent !== undefined && sent.trim() === '') {
+      refuse(res, 401, { error: 'invalid_key', message: BLANK_KEY_REFUSAL });
+      return;
+    }
+    const plainKey = sent !== undefined ? sent.trim() : queryKey?.trim() || undefined;
     if (plainKey === undefined && anonymousKey === undefined) {
       refuse(res, 401, { error: 'invalid_key', message: 'Missing API key: send it in the X-API-Key header.' });
       return;
@@ -111,7 +134,7 @@ export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, a
       refuse(res, 401, { error: 'key_expired', message: `API key expired at ${key.expiresAt}.` }, keyLabel(key, anonymous));
       return;
     }
-    const format = scopeFormat(header(req, 'Accept'), outputs);
+    const format = scopeFormat(apiHeader(req, 'Accept'), outputs);
     if (!anyScope && !scopeAllows(key, format)) {
       refuse(res, 403, {
         error: 'scope_denied',

@@ -4,11 +4,11 @@
 import type { Dpmm, OutputFormat, PageComposition, Quality, Rotation } from '../renderer/index.js';
 import type { EndpointSpec, ExtraOutput } from './api-table.js';
 import { NOT_FOUND_MESSAGE, PlainHttpError } from './http-errors.js';
-import { header, type LegacyRequest } from './http.js';
+import type { LegacyRequest } from './http.js';
 import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { readZplBody } from './request-body.js';
-import { isFormatterOn, isLinterOn, negotiateFormat, parseQuality, parseRotation, parseTargetDpmm } from './request-headers.js';
+import { apiHeader, isFormatterOn, isLinterOn, negotiateFormat, parseQuality, parseRotation, parseTargetDpmm } from './request-headers.js';
 import type { LabelTarget } from './upstream/upstream-path.js';
 
 /** What one render endpoint takes from the path; the ZPL comes from the path or the raw query (GET) or the body (POST). */
@@ -66,6 +66,25 @@ function zplFromQuery(url: string): string {
   }
 }
 
+/** A request's ZPL document, and the body exactly as received; a GET's ZPL also as it came (path segments or query). */
+export interface LabelDocument {
+  zpl: Uint8Array | string;
+  received: Buffer;
+  zplSegments?: string[];
+  zplQuery?: string;
+}
+
+/** The ZPL of a render request: the body (POST, multipart or raw), the path's segments or the raw query (GET). */
+export async function readLabelDocument(endpoint: Endpoint, req: LegacyRequest, maxBodyBytes: number): Promise<LabelDocument> {
+  if (endpoint.zplFrom === 'body') return readZplBody(req, maxBodyBytes);
+  if (endpoint.zplFrom === 'query') {
+    const zplQuery = zplFromQuery(req.url ?? '');
+    return { zpl: zplQuery, received: NO_BODY, zplQuery };
+  }
+  const zplSegments = (req.params as Record<string, string[]>).zpl!;
+  return { zpl: zplSegments.join('/'), received: NO_BODY, zplSegments };
+}
+
 /** The request, validated, or undefined for a GET without any ZPL (a 404, as the legacy service answers). */
 export async function parseLabelRequest(
   asked: Endpoint, req: LegacyRequest, limits: LabelRequestLimits,
@@ -75,37 +94,35 @@ export async function parseLabelRequest(
   const dpmm = parseDensity(params.dpmm as string);
   const size = parseDimensions(params.dimensions as string);
   const index = asked.allLabels ? undefined : parseIndex(params.index as string);
-  const format = negotiateFormat(header(req, 'Accept'), limits.outputs);
+  const headerOf = (name: string): string | undefined => apiHeader(req, name);
+  const format = negotiateFormat(headerOf('Accept'), limits.outputs);
   // JSON and ZPL answer every label at the all-labels path; a PNG there is a 404, or label 0 with lenient paths.
   const everyLabel = format === 'pdf' || format === 'json' || format === 'zpl';
   if (asked.allLabels && !everyLabel && !limits.lenientPaths) throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
   const endpoint = asked.allLabels && !everyLabel ? { ...asked, allLabels: false } : asked;
-  const targetDpmm = format === 'zpl' ? parseTargetDpmm(header(req, 'X-Target-Dpmm')) : undefined;
-  const rotation = parseRotation(header(req, 'X-Rotation'));
-  const headerOf = (name: string): string | undefined => header(req, name);
+  const targetDpmm = format === 'zpl' ? parseTargetDpmm(headerOf('X-Target-Dpmm')) : undefined;
+  const rotation = parseRotation(headerOf('X-Rotation'));
   if (format === 'pdf') validatePageHeaders(headerOf, size, rotation);
 
-  const body = endpoint.zplFrom === 'body' ? await readZplBody(req, limits.maxBodyBytes) : undefined;
-  const zplSegments = endpoint.zplFrom === 'path' ? params.zpl as string[] : undefined;
-  const zplQuery = endpoint.zplFrom === 'query' ? zplFromQuery(req.url ?? '') : undefined;
+  const { zpl, received, zplSegments, zplQuery } = await readLabelDocument(endpoint, req, limits.maxBodyBytes);
   const composes = format === 'pdf' && asksForPageComposition(headerOf);
   const page = composes && limits.pageComposition === 'apply' ? pageComposition(headerOf) : undefined;
   return {
     endpoint,
     method: req.method ?? 'GET',
-    zpl: body?.zpl ?? zplSegments?.join('/') ?? zplQuery!,
-    received: body?.received ?? NO_BODY,
+    zpl,
+    received,
     dpmm,
     ...size,
     ...(endpoint.allLabels ? {} : { index: index ?? 0 }),
     format,
     rotation,
-    quality: parseQuality(header(req, 'X-Quality')),
+    quality: parseQuality(headerOf('X-Quality')),
     composes,
     ...(page && { page }),
-    linter: isLinterOn(header(req, 'X-Linter')),
+    linter: isLinterOn(headerOf('X-Linter')),
     ...(targetDpmm !== undefined && { targetDpmm }),
-    ...(format === 'zpl' && { formatter: isFormatterOn(header(req, 'X-Formatter')) }),
+    ...(format === 'zpl' && { formatter: isFormatterOn(headerOf('X-Formatter')) }),
     target: {
       dpmm, ...size, ...(!endpoint.allLabels && { index: index ?? 0 }), ...(zplSegments && { zplSegments }), ...(zplQuery !== undefined && { zplQuery }),
     },

@@ -1,50 +1,27 @@
-// renderLabel: one validated request rendered under the key's pages-per-day account (opened before, settled
-// after, whatever happens), or handed back as a forward-with-a-reason when fallback mode sends it upstream.
-// sendLabel writes the rendered label as the answer.
+// renderLabel: one validated request rendered under its entry in the page ledger (opened before, reserved at the
+// render's admission, settled after, whatever happens), or handed back as a forward-with-a-reason, its pages
+// reserved, when fallback mode sends it upstream. sendLabel writes the rendered label as the answer.
 
 import type { ServerResponse } from 'node:http';
-import type { RenderPlan, RenderResult } from '../renderer/index.js';
+import type { RenderResult } from '../renderer/index.js';
 import { renderTiming } from './events/access-events.js';
-import type { Emit } from './events/service-events.js';
-import type { StoredKey } from './keys/key-record.js';
 import type { LabelRequest } from './label-request.js';
-import { PageAccount, PagesExceededError } from './rate-limits.js';
-import type { RenderFunction } from './router-config.js';
+import { PageLedgerEntry, type LedgerContext } from './page-ledger.js';
 import type { RequestState } from './request-state.js';
 import { RENDERER_HEADER } from './api-table.js';
-import type { UsageStore } from './usage/usage-store.js';
 import { formatWarnings } from './warnings.js';
 
-export interface RenderContext {
-  render: RenderFunction;
-  usageStore: UsageStore;
-  storeTimeoutMs: number;
-  now: () => Date;
-  maxLabels: number;
+export interface RenderContext extends LedgerContext {
   maxPixels: number | undefined;
   pdf: 'vector' | 'raster' | undefined;
-  emit: Emit;
   /** Fallback mode: what this renderer cannot draw or compose is forwarded instead of answered. */
   canForward: boolean;
 }
 
 export type LabelOutcome =
   | { kind: 'rendered'; result: RenderResult }
-  /** To the legacy service; the account stays open until the forward settles it with the pages upstream rendered. */
-  | { kind: 'forward'; reason: string; commands: string[]; pages: PageAccount };
-
-/** The day's account of the request's key, opened: PagesExceededError (a 429) when the day is used up. */
-export async function openPageAccount(ctx: Pick<RenderContext, 'usageStore' | 'now' | 'storeTimeoutMs'>, key: StoredKey): Promise<PageAccount> {
-  const pages = new PageAccount(ctx.usageStore, key, ctx.now(), ctx.storeTimeoutMs);
-  const exceeded = await pages.open();
-  if (exceeded) throw new PagesExceededError(exceeded);
-  return pages;
-}
-
-/** Says so when pages could not be booked (the answer has gone already). */
-export function reportNotCounted(emit: Emit, requestId: string, booking: Error | undefined): void {
-  if (booking) emit({ type: 'pages_not_counted', requestId, message: booking.message });
-}
+  /** To the legacy service, its pages reserved; the ledger entry stays open until the forward settles it with the pages upstream rendered. */
+  | { kind: 'forward'; reason: string; commands: string[]; pages: PageLedgerEntry };
 
 /** Commands named in a fallback reason (the log line); a document of thousands of unknown commands names these and a count. */
 const REASON_COMMANDS = 10;
@@ -56,8 +33,12 @@ function unsupportedReason(commands: readonly string[]): string {
 }
 
 export async function renderLabel(label: LabelRequest, state: RequestState, signal: AbortSignal, ctx: RenderContext): Promise<LabelOutcome> {
-  const pages = await openPageAccount(ctx, state.key!);
-  if (ctx.canForward && label.composes && !label.page) return { kind: 'forward', reason: 'PDF page composition', commands: ['page-composition'], pages };
+  const key = state.key!;
+  const pages = await PageLedgerEntry.open(ctx, key, state.requestId);
+  if (ctx.canForward && label.composes && !label.page) {
+    await pages.settlingOnFailure(() => pages.reserveForwarded(ctx, { zpl: label.zpl, dpmm: label.dpmm, allLabels: label.endpoint.allLabels }, signal, key.id));
+    return { kind: 'forward', reason: 'PDF page composition', commands: ['page-composition'], pages };
+  }
   let result: RenderResult;
   const timing = renderTiming();
   try {
@@ -75,17 +56,13 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
       maxLabels: ctx.maxLabels,
       ...(ctx.maxPixels !== undefined && { maxPixels: ctx.maxPixels }),
       signal,
-      tenant: state.key!.id,
+      tenant: key.id,
+      // The printer's clock for ^FC fields: the request's time, as the router's clock reads it.
+      now: ctx.now(),
     }, {
       started: timing.started,
-      // The whole document's pages are reserved once known, before drawing: concurrent documents
-      // overshoot the day's limit by at most one document.
-      ...(pages.limited && {
-        admit: async (plan: RenderPlan) => {
-          const exceeded = await pages.reserve(plan.pages);
-          if (exceeded) throw new PagesExceededError(exceeded);
-        },
-      }),
+      // The whole document's pages are reserved once known, before drawing (a forward reserves the same way).
+      ...(pages.limited && { admit: pages.reserve }),
     });
   } catch (err) {
     state.rendered = { ...state.rendered, ...timing.done() };
@@ -101,7 +78,7 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
     labels: result.totalCount, pages: result.pages, durationMs: times.renderMs, queuedMs: times.queuedMs,
   });
   state.rendered = { ...state.rendered, labels: result.totalCount, pages: result.pages, ...times };
-  reportNotCounted(ctx.emit, state.requestId, await pages.settle(result.pages));
+  await pages.settle(result.pages);
   return { kind: 'rendered', result };
 }
 

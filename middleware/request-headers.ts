@@ -1,8 +1,20 @@
 // Output-selecting request headers: Accept, X-Rotation, X-Quality, X-Linter, X-Formatter, X-Target-Dpmm.
 
+import type { IncomingMessage } from 'node:http';
 import type { Dpmm, OutputFormat, Quality, Rotation } from '../renderer/index.js';
 import { CHOICE_HEADERS, EXTRA_OUTPUT_TYPES, TARGET_DPMM_HEADER, type ExtraOutput } from './api-table.js';
 import { notAcceptableMessage, PlainHttpError } from './http-errors.js';
+import { header } from './http.js';
+
+/**
+ * How the optional headers of the API table (REQUEST_HEADERS: Accept, X-Rotation, X-Quality, X-Linter, X-Formatter,
+ * X-Target-Dpmm, X-Page-*, X-Label-Border) are read: a blank value is no header. The `labelary` Ruby gem sends `X-Rotation:` empty on every
+ * request, and the legacy service serves it.
+ */
+export function apiHeader(req: IncomingMessage, name: string): string | undefined {
+  const value = header(req, name);
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
 
 /**
  * Media ranges in an Accept header, in order, lower-cased, parameters dropped. A range with `q=0` says "not

@@ -17,8 +17,10 @@ export { DEFAULT_MAX_LABELS };
 
 /**
  * The renderer the router calls (the render pool's RenderFn). `hooks.admit` is where the router reserves the
- * document's pages; a renderer that never calls it is booked after. `hooks.started` ends the render's time in
- * a queue (metrics and access lines count queueing and rendering apart).
+ * document's pages; a renderer that never calls it is booked after. A document going to the legacy service is
+ * counted with it too: its admission reserves the pages and throws, stopping the render before it draws (a
+ * renderer that never calls admit draws it, and its totalCount is reserved). `hooks.started` ends the render's
+ * time in a queue (metrics and access lines count queueing and rendering apart).
  */
 export type RenderFunction = RenderFn;
 

@@ -1,4 +1,5 @@
-// The two stores the router needs (keys, usage counters), in memory or sharing one Redis connection.
+// The two stores the router needs (keys, usage counters), in memory or sharing one Redis connection, opened as
+// every backend opens them (OpenedStores: stores/opened-stores.ts), their names built by storeNames.
 
 import KeyvRedis from '@keyv/redis';
 import { Keyv } from 'keyv';
@@ -7,28 +8,32 @@ import type { StoredKey } from './keys/key-record.js';
 import { StoreUnavailableError } from './deadline.js';
 import { RedisSeedMarker } from './keys/seed-marker.js';
 import { connectRedis, type RedisConnection, type RedisConnectionOptions } from './redis-connection.js';
+import type { OpenedStores } from './stores/opened-stores.js';
+import { storeNames } from './stores/store-names.js';
+import { RedisShadowStore } from './upstream/shadow-redis-store.js';
+import type { ShadowCaseStore, ShadowRetention } from './upstream/shadow-store.js';
 import { RedisUsageStore } from './usage/redis-usage-store.js';
-import { MemoryUsageStore, type UsageStore } from './usage/usage-store.js';
+import { MemoryUsageStore } from './usage/usage-store.js';
 
-export interface Stores {
-  keyStore: KeyStore;
-  usageStore: UsageStore;
-  /** Resolves once the stores can be used (at once in memory; Redis: its first connection, bounded by readyTimeoutMs). */
-  ready: Promise<void>;
-  close(): Promise<void>;
-}
+export type { Stores, OpenedStores } from './stores/opened-stores.js';
 
 /** Keys and limits in this process (the default): nothing shared between instances. */
-export function createMemoryStores(): Stores {
+export function createMemoryStores(): OpenedStores {
   const keyStore = createMemoryKeyStore();
   const usageStore = new MemoryUsageStore();
-  return { keyStore, usageStore, ready: Promise.resolve(), close: async () => { await usageStore.close(); } };
+  return {
+    keyStore, usageStore, ready: Promise.resolve(), connected: Promise.resolve(), isReady: () => true, description: 'memory',
+    close: async () => { await usageStore.close(); },
+  };
 }
 
 export interface RedisStoresOptions extends RedisConnectionOptions {
-  /** Prefix of every Redis key this service writes (default `zpl`). */
+  /** Namespace of every Redis key this service writes (default `zpl`; see storeNames). */
   namespace?: string;
-  /** How long `ready` (and key management calls made before the first connection) wait for Redis (default 10 s). */
+  /**
+   * How long `ready`, and each key management call made while Redis has never answered, wait for it (default
+   * 10 s). A call made once Redis has answered, however late, goes ahead.
+   */
   readyTimeoutMs?: number;
   /**
    * Not ready (503) until the keys are seeded (seedKeys writes a marker `<namespace>:seeded`), from the start.
@@ -39,7 +44,10 @@ export interface RedisStoresOptions extends RedisConnectionOptions {
 
 export const DEFAULT_REDIS_READY_TIMEOUT_MS = 10_000;
 
-/** The first connection, or a clear error once `ms` have passed (the client goes on retrying either way). */
+/**
+ * The first connection, or a clear error once `ms` have passed (the client goes on retrying either way). Each call
+ * waits anew: a Redis that comes up after one wait has given up is used by the next.
+ */
 function firstConnection(connection: RedisConnection, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -49,6 +57,13 @@ function firstConnection(connection: RedisConnection, ms: number): Promise<void>
   const ready = Promise.race([connection.connected, timeout]).finally(() => clearTimeout(timer));
   ready.catch(() => {}); // awaiting it is optional: no unhandled rejection
   return ready;
+}
+
+/** What key management waits for: nothing once Redis has answered, else a first connection within `ms`. */
+function whenConnected(connection: RedisConnection, ms: number): () => Promise<void> {
+  let answered = false;
+  void connection.connected.then(() => { answered = true; });
+  return () => (answered ? Promise.resolve() : firstConnection(connection, ms));
 }
 
 /** Merges a JSON object of changes (null deletes) into a Keyv record `{"value": {...}, "expires": ...}`, keeping its TTL. */
@@ -64,33 +79,31 @@ redis.call('SET', KEYS[1], out, 'KEEPTTL')
 return out`;
 
 /** KeyStore.update in one script: a revocation and a re-seeding on two instances never undo each other. */
-function redisKeyPatch(connection: RedisConnection, keysNamespace: string): KeyPatch {
+function redisKeyPatch(connection: RedisConnection, keyRecord: (hash: string) => string, keyv: Keyv<StoredKey>): KeyPatch {
   return async (hash, changes) => {
-    const json = JSON.stringify(changes, (_field, value: unknown) => (value === undefined ? null : value));
-    const out = await connection.client.eval(PATCH_KEY, { keys: [`${keysNamespace}::${hash}`], arguments: [json] });
-    return out === null || out === undefined ? undefined : (JSON.parse(String(out)) as { value: StoredKey }).value;
+    // Keyv's own serializer: what it escapes (a string starting with ':') reads back as written.
+    const set = JSON.parse(await keyv.serialize!({ value: changes })) as { value: Record<string, unknown> };
+    const json = JSON.stringify({ ...Object.fromEntries(Object.keys(changes).map((field) => [field, null])), ...set.value });
+    const out = await connection.client.eval(PATCH_KEY, { keys: [keyRecord(hash)], arguments: [json] });
+    return out === null || out === undefined ? undefined : (await keyv.deserialize!<StoredKey>(String(out)))?.value;
   };
 }
 
-/**
- * Where the key records and the seed marker live. In a cluster they share one slot (the hash tag `{namespace}`), so
- * a master lost with its data takes the marker with the keys, and the store knows to be seeded again; a single node
- * or Sentinel keeps the names of earlier releases (no tags), so keys and revocations made there survive an upgrade.
- */
-export function keyStoreNames(namespace: string, hashTags: boolean): { keys: string; seeded: string } {
-  const base = hashTags ? `{${namespace}}` : namespace;
-  return { keys: `${base}:keys`, seeded: `${base}:seeded` };
+/** Redis stores: the connection they share is there for scripts and tests of your own; the shadow store is always offered. */
+export interface RedisStores extends OpenedStores {
+  connection: RedisConnection;
+  openShadowStore(caps?: ShadowRetention): ShadowCaseStore;
 }
 
 /**
  * Keys and limits in Redis, shared by every instance that uses the same Redis and namespace: one node (`url`), a
  * Redis Cluster (`clusterNodes`) or a master behind Sentinels (`sentinels`, `sentinelMaster`); exactly one of them.
  */
-export function createRedisStores(options: RedisStoresOptions): Stores & { connection: RedisConnection } {
-  const namespace = options.namespace ?? 'zpl';
+export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const connection = connectRedis(options);
-  const ready = firstConnection(connection, options.readyTimeoutMs ?? DEFAULT_REDIS_READY_TIMEOUT_MS);
-  const names = keyStoreNames(namespace, connection.hashTags);
+  const names = storeNames(options.namespace, { hashTags: connection.hashTags });
+  const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_REDIS_READY_TIMEOUT_MS;
+  const ready = firstConnection(connection, readyTimeoutMs);
   const adapter = new KeyvRedis<StoredKey>(connection.client, { throwOnErrors: true, throwOnConnectError: true });
   const keyv = new Keyv<StoredKey>({ store: adapter, namespace: names.keys, useKeyPrefix: false, throwOnErrors: true });
   const seedMarker = new RedisSeedMarker(connection, names.seeded, {
@@ -99,8 +112,15 @@ export function createRedisStores(options: RedisStoresOptions): Stores & { conne
   });
   // Key management waits for the first connection (`await keyStore.add()` right after start-up works);
   // request-time look-ups (find) never wait: the router answers 503 while Redis is not ready.
-  const patch = redisKeyPatch(connection, names.keys);
-  const keyStore = new KeyvKeyStore(keyv, { isReady: connection.isReady, close: connection.close, whenReady: () => ready, seedMarker, patch });
-  const usageStore = new RedisUsageStore(connection, namespace);
-  return { keyStore, usageStore, connection, ready, close: connection.close };
+  const patch = redisKeyPatch(connection, names.keyRecord, keyv);
+  const whenReady = whenConnected(connection, readyTimeoutMs);
+  const keyStore: KeyStore = new KeyvKeyStore(keyv, { isReady: connection.isReady, close: connection.close, whenReady, seedMarker, patch });
+  const usageStore = new RedisUsageStore(connection, names.namespace);
+  return {
+    keyStore, usageStore, connection, ready, close: connection.close,
+    connected: connection.connected,
+    isReady: connection.isReady,
+    description: connection.description,
+    openShadowStore: (caps = {}) => new RedisShadowStore(connection, { ...caps, namespace: names.namespace }),
+  };
 }

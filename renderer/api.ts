@@ -22,7 +22,13 @@ export interface RenderLimits {
   maxDocumentBytes?: number;
 }
 
-export interface RenderRequest extends RenderLimits {
+/** The printer's real-time clock, as a render request sets it. */
+export interface RenderClock {
+  /** What ^FC clock fields print (in UTC): the same document and `now` render the same bytes. Default the current time. */
+  now?: Date;
+}
+
+export interface RenderRequest extends RenderLimits, RenderClock {
   dpmm: Dpmm;
   widthIn: number;
   heightIn: number;

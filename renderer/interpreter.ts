@@ -32,7 +32,10 @@ export class Interpreter implements CommandContext {
   readonly dpmm: number;
   /** The document's memory budget: commands claim decoded graphics and objects here before allocating. */
   readonly memory: MemoryBudget;
+  readonly now: Date;
   readonly labels: LabelPlan[] = [];
+  /** ^MCN: the image the next label is drawn over (the last label printed while the map was not cleared). */
+  private retained?: LabelPlan['background'];
   label: LabelDraft | null = null;
   field: FieldDraft;
   private readonly table: CommandTable;
@@ -49,6 +52,7 @@ export class Interpreter implements CommandContext {
     this.memory = context.memory ?? new MemoryBudget();
     this.log = context.log ?? new DiagnosticLog();
     this.checkpoint = context.checkpoint;
+    this.now = context.now ?? new Date();
     this.table = table;
     this.printer = {
       defaultFont: { name: 'A', height: 9, width: 5 },
@@ -56,6 +60,8 @@ export class Interpreter implements CommandContext {
       justification: 0,
       barcode: { moduleWidth: 2, ratio: 3, height: 10 },
       charset: 0,
+      mapClear: true,
+      clockOffsets: {},
       home: { x: 0, y: 0 },
       shiftLeft: 0,
       shiftTop: 0,
@@ -192,7 +198,7 @@ export class Interpreter implements CommandContext {
     this.finishField();
     this.label = null;
     if (label.storesFormat) return;
-    this.labels.push({
+    const plan: LabelPlan = {
       fields: label.fields,
       copies: label.copies,
       invert: this.printer.invert,
@@ -200,7 +206,10 @@ export class Interpreter implements CommandContext {
       reverse: this.printer.reverseAll,
       printWidth: this.printer.printWidth,
       labelLength: this.printer.labelLength,
-    });
+    };
+    if (this.retained) plan.background = this.retained;
+    this.retained = this.printer.mapClear ? undefined : { label: plan, copy: plan.copies - 1 };
+    this.labels.push(plan);
   }
 
   // ---- fields ------------------------------------------------------------------------------
@@ -261,15 +270,17 @@ export class Interpreter implements CommandContext {
     if ('fieldNumber' in d) field.fieldNumber = d.fieldNumber;
     if ('serial' in d) field.serial = d.serial;
     if ('continues' in d) field.continues = d.continues;
+    if ('origins' in d) field.origins = d.origins;
+    if (p.remap) field.remap = p.remap;
     label.fields.push(field);
   }
 }
 
 /** The optional parts of a draft finishField copies one by one, and those it completes or drops. */
-type CopiedParts = 'payload' | 'graphic' | 'object' | 'data' | 'dataAt' | 'block' | 'textBlock' | 'direction' | 'fieldNumber' | 'serial' | 'continues';
+type CopiedParts = 'payload' | 'graphic' | 'object' | 'data' | 'dataAt' | 'block' | 'textBlock' | 'direction' | 'fieldNumber' | 'serial' | 'continues' | 'origins';
 type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
 /** A part added to FieldDraft fails to compile here until finishField copies it (or says why not). */
-const everyPartCopied: [Exclude<OptionalKeys<FieldDraft>, CopiedParts | 'command' | 'font' | 'hexIndicator'>] extends [never] ? true : false = true;
+const everyPartCopied: [Exclude<OptionalKeys<FieldDraft>, CopiedParts | 'command' | 'font' | 'hexIndicator' | 'clock'>] extends [never] ? true : false = true;
 void everyPartCopied;
 
 /** A field no command made anything else: text. */
@@ -288,6 +299,8 @@ export interface InterpretContext {
   memory?: MemoryBudget;
   /** Called now and then while interpreting; throwing stops it (a cancelled or overdue render). */
   checkpoint?: () => void;
+  /** The real-time clock's reading for ^FC fields; default the current time. */
+  now?: Date;
 }
 
 /** Interprets a document into label plans (no drawing yet). */

@@ -2,6 +2,7 @@
 
 import type { FieldArgs, FieldKind } from './commands/field-kinds.js';
 import type { OutlineFont } from './decode/outline-font.js';
+import type { BitmapFont } from './decode/bitmap-font.js';
 
 export type Orientation = 'N' | 'R' | 'I' | 'B';
 
@@ -74,6 +75,8 @@ export interface FieldBase {
   dataAt?: { offset: number; size: number };
   /** ^CI in force. */
   charset: number;
+  /** ^CI remapping pairs in force (text only): byte -> the byte whose character prints instead. */
+  remap?: Uint8Array;
   /** ^FR xor ^LR. */
   reverse: boolean;
   block?: FieldBlock;
@@ -93,6 +96,8 @@ export interface FieldBase {
   end: number;
   /** ^FT without coordinates: the field starts where the previous text field ended. */
   continues?: boolean;
+  /** ^FM: one symbol of a structured-append PDF417 / MicroPDF417 series at each origin, in dots (null: excluded). */
+  origins?: ReadonlyArray<{ x: number; y: number } | null>;
 }
 
 /** A 1-bit image: rows MSB first, `stride` bytes a row, set bits are ink. */
@@ -108,6 +113,10 @@ export interface StoredObject {
   bytes?: Uint8Array;
   /** Fonts: the outlines parsed from `bytes` when the object was stored (null when they cannot be read). */
   outlines?: OutlineFont | null;
+  /** ~DB bitmap fonts: the glyph bitmaps, parsed when the font arrived. */
+  bitmapFont?: BitmapFont;
+  /** ^IS saved images: the fields of the label saved, drawn again (moved) where the image is recalled. */
+  fields?: readonly Field[];
 }
 
 /** One ^XA..^XZ format as interpreted: its fields, and how many labels it prints. */
@@ -124,4 +133,6 @@ export interface LabelPlan {
   /** ^PW / ^LL when given, in dots (the picture is still the requested size). */
   printWidth?: number;
   labelLength?: number;
+  /** ^MCN on the label before: its image (that label's last copy), drawn first, under this label's fields. */
+  background?: { label: LabelPlan; copy: number };
 }

@@ -1,12 +1,10 @@
-// The standalone server's settings, from environment variables (see README "Environment variables").
+// The standalone server's settings, from environment variables (docs/configuration.md).
 
 import type { LevelWithSilent } from 'pino';
-import { parseCorsOrigins, type CorsOption } from '../middleware/cors.js';
-import { LOG_LEVELS } from '../middleware/events/log-events.js';
-import { isUpstreamMode, type UpstreamMode } from '../middleware/upstream/options.js';
-import { EXTRA_OUTPUTS, type ExtraOutput } from '../middleware/api-table.js';
-import type { PdfMode } from '../renderer/api.js';
-import { optionalNumber } from './env-values.js';
+import {
+  EXTRA_OUTPUTS, LOG_LEVELS, parseCorsOrigins, STORE_NAMESPACE_PATTERN, UPSTREAM_MODES, type CorsOption, type ExtraOutput, type PdfMode, type UpstreamMode,
+} from '../index.js';
+import { optionalNumber, optionalUrl } from './env-values.js';
 import { readFleetConfig, type FleetConfig } from './fleet-config.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
@@ -14,7 +12,6 @@ export interface ServerConfig {
   port: number;
   host: string;
   apiKeysFile?: string;
-  redisUrl?: string;
   upstream: { mode: UpstreamMode; url?: string; apiKey?: string; timeoutMs?: number; maxBodyBytes?: number };
   shadow: { sampleRate?: number; storeDir?: string };
   /** pino level of the JSON log lines on standard output. */
@@ -35,13 +32,15 @@ export interface ServerConfig {
   shutdownDelayMs: number;
   /** OPS_PORT: the ops routes (/healthz, /readyz, /metrics, /openapi.json) on their own port, not the API port. */
   opsPort?: number;
-  /** REDIS_NAMESPACE: prefix of every Redis key (default zpl); `zpl-keys --namespace` takes the same. */
-  redisNamespace?: string;
+  /** READY_WHEN_SATURATED: a saturated render pool does not make /readyz 503 (orchestrators that drop every busy replica). */
+  readyWhenSaturated: boolean;
+  /** STORE_NAMESPACE (alias REDIS_NAMESPACE): what every stored name is built from (default zpl); `zpl-keys --namespace` takes the same. */
+  storeNamespace?: string;
   /** PDF_MODE: `vector` (default) or `raster`. */
   pdf?: PdfMode;
-  /** Options for clients that cannot change (README "Pointing an existing client at this service"). */
+  /** Options for clients that cannot change (docs/legacy-clients.md). */
   clients: ClientOptions;
-  /** Which Redis, and where shadow cases live (fleet-config.ts). */
+  /** Which store backend, and where shadow cases live (fleet-config.ts). */
   fleet: FleetConfig;
 }
 
@@ -50,13 +49,13 @@ export interface ClientOptions {
   legacyPaths: string[];
   /** ANONYMOUS_KEY_ID: the stored key serving requests without X-API-Key. */
   anonymousKey?: string;
-  /** ALLOW_QUERY_KEY=1: the key may come as ?key=. */
+  /** ALLOW_QUERY_KEY=1 (or LEGACY_CLIENTS=1): the key may come as ?key=. */
   allowQueryKey: boolean;
   /** LENIENT_PATHS=1: /labels/4x6// is every label. */
   lenientPaths: boolean;
   /** GRAPHICS_ENDPOINT=1: POST {path}/graphics converts images to ^GFA. */
   graphicsEndpoint: boolean;
-  /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths and POST /graphics, in one switch. */
+  /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths, POST /graphics and `?key=`, in one switch. */
   legacyClients: boolean;
   /** EXTRA_OUTPUTS=json,zpl: the legacy service's JSON and ZPL outputs (router option `outputs`); unset, both are a 406. */
   outputs: ExtraOutput[];
@@ -80,7 +79,7 @@ export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientO
   return {
     legacyPaths: [...new Set(legacyPaths)],
     ...(env.ANONYMOUS_KEY_ID ? { anonymousKey: env.ANONYMOUS_KEY_ID.trim() } : {}),
-    allowQueryKey: flag(env, 'ALLOW_QUERY_KEY'),
+    allowQueryKey: legacyClients || flag(env, 'ALLOW_QUERY_KEY'),
     lenientPaths: legacyClients || flag(env, 'LENIENT_PATHS'),
     graphicsEndpoint: legacyClients || flag(env, 'GRAPHICS_ENDPOINT'),
     legacyClients,
@@ -107,14 +106,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const tcpPort = (n: number): boolean => n <= 65535;
   const port = optionalNumber(env, 'PORT', tcpPort, 'a TCP port (0 to 65535)') ?? 3000;
   const opsPort = optionalNumber(env, 'OPS_PORT', tcpPort, 'a TCP port (0 to 65535)');
-  const redisUrl = optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:'], 'a redis:// or rediss:// URL like redis://127.0.0.1:6379');
   const upstreamUrl = optionalUrl(env, 'UPSTREAM_URL', ['http:', 'https:'], "the legacy service's http(s) base URL, before /printers/...");
-  const redisNamespace = env.REDIS_NAMESPACE?.trim() || undefined;
-  if (redisNamespace !== undefined && !/^[A-Za-z0-9._:-]+$/.test(redisNamespace)) {
-    throw new Error(`REDIS_NAMESPACE must be letters, digits, '.', '_', ':' or '-', not ${env.REDIS_NAMESPACE}`);
-  }
-  const upstreamMode = (env.UPSTREAM_MODE || 'off').toLowerCase();
-  if (!isUpstreamMode(upstreamMode)) {
+  const storeNamespace = readStoreNamespace(env);
+  const upstreamMode = (env.UPSTREAM_MODE || 'off').toLowerCase() as UpstreamMode;
+  if (!UPSTREAM_MODES.includes(upstreamMode)) {
     throw new Error(`UPSTREAM_MODE must be off, fallback, shadow or proxy, not ${env.UPSTREAM_MODE}`);
   }
   if (upstreamMode !== 'off' && !upstreamUrl) {
@@ -151,9 +146,9 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     port,
     host: env.HOST || '127.0.0.1',
     ...(env.API_KEYS_FILE ? { apiKeysFile: env.API_KEYS_FILE } : {}),
-    ...(redisUrl ? { redisUrl } : {}),
-    ...(redisNamespace ? { redisNamespace } : {}),
+    ...(storeNamespace ? { storeNamespace } : {}),
     ...(opsPort !== undefined ? { opsPort } : {}),
+    readyWhenSaturated: flag(env, 'READY_WHEN_SATURATED'),
     upstream: {
       mode: upstreamMode,
       ...(upstreamUrl ? { url: upstreamUrl } : {}),
@@ -185,6 +180,21 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   };
 }
 
+/** STORE_NAMESPACE, or REDIS_NAMESPACE (its earlier name); both set to different values is an error naming both. */
+export function readStoreNamespace(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const given = [['STORE_NAMESPACE', env.STORE_NAMESPACE], ['REDIS_NAMESPACE', env.REDIS_NAMESPACE]]
+    .map(([name, text]) => [name!, (text ?? '').trim()] as const).filter(([, value]) => value !== '');
+  if (given.length === 0) return undefined;
+  const [[name, value], other] = given as [readonly [string, string], (readonly [string, string])?];
+  if (other !== undefined && other[1] !== value) {
+    throw new Error(`${name} (${value}) and ${other[0]} (${other[1]}) differ: set one (REDIS_NAMESPACE is STORE_NAMESPACE's earlier name)`);
+  }
+  if (!STORE_NAMESPACE_PATTERN.test(value)) {
+    throw new Error(`${name} must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${env[name]}`);
+  }
+  return value;
+}
+
 /** SIGTERM to closing the listener: long enough for a load balancer's health check to see /readyz fail. */
 export const DEFAULT_SHUTDOWN_DELAY_MS = 5000;
 
@@ -195,25 +205,4 @@ function optionalShare(env: NodeJS.ProcessEnv, name: string): number | undefined
   const value = /^\d+(?:\.\d+)?$/.test(text) ? Number(text) : NaN;
   if (!(value >= 0 && value <= 1)) throw new Error(`${name} must be a share between 0 and 1, not ${env[name]}`);
   return value;
-}
-
-/** A URL with one of `protocols`, named by its variable when it is not one. */
-function optionalUrl(env: NodeJS.ProcessEnv, name: string, protocols: string[], what: string): string | undefined {
-  const text = env[name]?.trim();
-  if (text === undefined || text === '') return undefined;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(text);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || !protocols.includes(parsed.protocol) || parsed.hostname === '') {
-    throw new Error(`${name} must be ${what}, not ${redactedText(text)}`);
-  }
-  return text;
-}
-
-/** A value shown in an error without what looks like a password (user:password@). */
-function redactedText(text: string): string {
-  return text.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

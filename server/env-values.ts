@@ -9,3 +9,24 @@ export function optionalNumber(env: NodeJS.ProcessEnv, name: string, valid: (n: 
   if (!Number.isSafeInteger(value) || !valid(value)) throw new Error(`${name} must be ${what}, not ${env[name]}`);
   return value;
 }
+
+/** A URL with one of `protocols`, named by its variable when it is not one. */
+export function optionalUrl(env: NodeJS.ProcessEnv, name: string, protocols: string[], what: string): string | undefined {
+  const text = env[name]?.trim();
+  if (text === undefined || text === '') return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !protocols.includes(parsed.protocol) || parsed.hostname === '') {
+    throw new Error(`${name} must be ${what}, not ${redactedText(text)}`);
+  }
+  return text;
+}
+
+/** A value shown in an error without what looks like a password (user:password@). */
+function redactedText(text: string): string {
+  return text.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}

@@ -1,67 +1,44 @@
-// The standalone server's fleet settings: which Redis (one node, a Cluster or Sentinels) and where shadow mode keeps
-// its cases (README "Running several replicas").
+// The standalone server's fleet settings: which store backend holds keys, counters and shadow cases (one Redis
+// node, a Cluster, Sentinels, PostgreSQL, or this process: store-backends.ts) and where shadow mode keeps its cases
+// (docs/stores-and-fleets.md).
 
-import { parseSentinel, type RedisTarget } from '../middleware/redis-connection.js';
 import { optionalNumber } from './env-values.js';
+import { familyVariables, selectStore, STORE_BACKENDS, type SelectedStore } from './store-backends.js';
 
 export interface FleetConfig {
-  /** REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS (+ REDIS_SENTINEL_MASTER); unset: keys and limits in memory. */
-  redis?: RedisTarget;
-  /** SHADOW_STORE: `redis` (every replica on the same Redis shares one report) or `files` (SHADOW_DIR). */
-  shadowStore: 'redis' | 'files';
+  /** The backend whose variable is set (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS, DATABASE_URL), else memory. */
+  store: SelectedStore;
+  /**
+   * SHADOW_STORE: `store` keeps shadow cases in that backend (every replica on it shares one report; the variable
+   * names it by its family, `redis` or `postgres`), `files` in SHADOW_DIR.
+   */
+  shadowStore: 'store' | 'files';
   /** SHADOW_MAX_CASES: divergent cases kept per organization, oldest dropped first. */
   shadowMaxCases?: number;
   /** SHADOW_MAX_BYTES: image bytes kept per organization, oldest cases dropped first. */
   shadowMaxBytes?: number;
 }
 
-const REDIS_VARIABLES = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const;
-
-function list(text: string): string[] {
-  return text.split(',').map((part) => part.trim()).filter((part) => part !== '');
-}
-
-/** Which Redis the variables name, if any; throws `REDIS_URL and REDIS_SENTINELS cannot both be set` (naming both). */
-export function readRedisTarget(env: NodeJS.ProcessEnv = process.env): RedisTarget | undefined {
-  const set = REDIS_VARIABLES.filter((name) => (env[name] ?? '').trim() !== '');
-  if (set.length > 1) throw new Error(`${set.join(' and ')} cannot both be set: choose one Redis`);
-  if ((env.REDIS_SENTINEL_MASTER ?? '') !== '' && !set.includes('REDIS_SENTINELS')) {
-    throw new Error('REDIS_SENTINEL_MASTER needs REDIS_SENTINELS (the Sentinels that know the master)');
-  }
-  let redis: RedisTarget | undefined;
-  if (set[0] === 'REDIS_URL') redis = { url: env.REDIS_URL!.trim() };
-  if (set[0] === 'REDIS_CLUSTER_NODES') {
-    const nodes = list(env.REDIS_CLUSTER_NODES!);
-    for (const node of nodes) {
-      if (!/^rediss?:\/\/[^/]+/.test(node)) throw new Error(`REDIS_CLUSTER_NODES must be redis:// URLs separated by commas, not ${node}`);
-    }
-    redis = { clusterNodes: nodes };
-  }
-  if (set[0] === 'REDIS_SENTINELS') {
-    const sentinels = list(env.REDIS_SENTINELS!);
-    for (const sentinel of sentinels) {
-      try {
-        parseSentinel(sentinel);
-      } catch {
-        throw new Error(`REDIS_SENTINELS must be host:port pairs separated by commas, not ${sentinel}`);
-      }
-    }
-    redis = { sentinels, ...(env.REDIS_SENTINEL_MASTER ? { sentinelMaster: env.REDIS_SENTINEL_MASTER.trim() } : {}) };
-  }
-  return redis;
-}
+/** SHADOW_STORE's values: the family of every shared backend, or `files`. */
+const SHADOW_STORE_VALUES = [...new Set(STORE_BACKENDS.filter((b) => b.shared).map((b) => b.family)), 'files'];
 
 /** The fleet's variables; bad values throw naming the variable. */
 export function readFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
-  const redis = readRedisTarget(env);
-  const store = (env.SHADOW_STORE ?? '').trim().toLowerCase() || (redis ? 'redis' : 'files');
-  if (store !== 'redis' && store !== 'files') throw new Error(`SHADOW_STORE must be redis or files, not ${env.SHADOW_STORE}`);
-  if (store === 'redis' && !redis) throw new Error('SHADOW_STORE=redis needs a Redis (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS)');
+  const store = selectStore(env);
+  const { family, shared } = store.backend;
+  const named = (env.SHADOW_STORE ?? '').trim().toLowerCase() || (shared ? family : 'files');
+  if (!SHADOW_STORE_VALUES.includes(named)) {
+    throw new Error(`SHADOW_STORE must be ${SHADOW_STORE_VALUES.slice(0, -1).join(', ')} or files, not ${env.SHADOW_STORE}`);
+  }
+  if (named !== 'files' && named !== family) {
+    const label = STORE_BACKENDS.find((b) => b.family === named)!.label;
+    throw new Error(`SHADOW_STORE=${named} needs a ${label} (${familyVariables(named).join(', ').replace(/, ([^,]*)$/, ' or $1')})`);
+  }
   const shadowMaxCases = optionalNumber(env, 'SHADOW_MAX_CASES', (n) => n > 0, 'a whole number above 0');
   const shadowMaxBytes = optionalNumber(env, 'SHADOW_MAX_BYTES', (n) => n > 0, 'a whole number above 0');
   return {
-    ...(redis && { redis }),
-    shadowStore: store,
+    store,
+    shadowStore: named === 'files' ? 'files' : 'store',
     ...(shadowMaxCases !== undefined && { shadowMaxCases }),
     ...(shadowMaxBytes !== undefined && { shadowMaxBytes }),
   };

@@ -48,15 +48,41 @@ export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts): 
     if (!answerMissingHost(req, res)) app(req, res);
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    const inProgress = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
-    if (!socket.writable || inProgress?.headersSent) {
-      socket.destroy();
-      return;
-    }
-    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') rawAnswer(socket, '408 Request Timeout', timeoutMessage(timeouts));
-    else if (err.code === 'HPE_HEADER_OVERFLOW') {
-      rawAnswer(socket, '431 Request Header Fields Too Large', 'Request URL or headers are too long; send long labels with POST');
-    } else rawAnswer(socket, '400 Bad Request', 'Bad request');
+    // A bad request pipelined behind good ones is answered after their answers, never in front of (and instead of) them.
+    afterPendingAnswers(socket, () => {
+      const inProgress = (socket as HttpSocket)._httpMessage;
+      if (!socket.writable || inProgress?.headersSent) {
+        socket.destroy();
+        return;
+      }
+      if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') rawAnswer(socket, '408 Request Timeout', timeoutMessage(timeouts));
+      else if (err.code === 'HPE_HEADER_OVERFLOW') {
+        rawAnswer(socket, '431 Request Header Fields Too Large', 'Request URL or headers are too long; send long labels with POST');
+      } else rawAnswer(socket, '400 Bad Request', 'Bad request');
+    });
   });
   return server;
+}
+
+type HttpSocket = Duplex & { _httpMessage?: ServerResponse | null };
+
+/**
+ * Runs `then` once the socket has no answer in progress to a request received whole: Node hands a connection's queued
+ * (pipelined) answers to the socket one after another as each finishes (`_httpMessage`), so this waits through all of
+ * them. An answer whose request is still arriving is the failed request's own (a dribbled body): no waiting for it.
+ */
+function afterPendingAnswers(socket: HttpSocket, then: () => void): void {
+  const current = socket._httpMessage;
+  if (!current || current.writableFinished || socket.destroyed || !current.req.complete) {
+    then();
+    return;
+  }
+  let done = false;
+  const next = (): void => {
+    if (done) return;
+    done = true;
+    setImmediate(() => afterPendingAnswers(socket, then)); // after Node has assigned the next queued answer
+  };
+  current.once('finish', next);
+  current.once('close', next);
 }

@@ -1,8 +1,8 @@
-// The standalone server's keys: seeded from API_KEYS_FILE (or the development key) once Redis answers, and
-// seeded again whenever Redis turns out to have lost them (restarted without persistence). Until then the
+// The standalone server's keys: seeded from API_KEYS_FILE (or the development key) once a shared store answers,
+// and seeded again whenever it turns out to have lost them (restarted without persistence). Until then the
 // key store answers 503, never 401 for a key that is in the file.
 
-import { loadKeyFile, seedKeys, type Emit, type KeyRecord, type KeyStore } from '../middleware/index.js';
+import { loadKeyFile, seedKeys, type Emit, type KeyRecord, type KeyStore } from '../index.js';
 
 export interface KeySeeding {
   keyStore: KeyStore;
@@ -12,6 +12,8 @@ export interface KeySeeding {
   apiKeysFile?: string;
   /** Where seedings and failures are reported (`key_seeding` events). */
   emit: Emit;
+  /** The store's name in the seeding line (`API keys stored in Redis: 2`). */
+  storeLabel: string;
   /**
    * A key whose record leaves the store at its `expiresAt` (the development key in a shared Redis), so that
    * keys of past starts do not pile up; written before the seeding is marked complete.
@@ -34,7 +36,7 @@ const RETRY_MS = 500;
  * Seeds now (when `connected` resolves) and every time the store reports its seeding missing; one at a time.
  * Resolves once the first seeding has succeeded (it is retried until it does).
  */
-export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit, expiring }: KeySeeding, connected: Promise<void>): Promise<void> {
+export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit, expiring, storeLabel }: KeySeeding, connected: Promise<void>): Promise<void> {
   const failed = (message: string): void => emit({ type: 'key_seeding', outcome: 'failed', message });
   let queue = Promise.resolve();
   // The first seeding covers a store found empty at the first connection; it is not a loss.
@@ -44,13 +46,12 @@ export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit, expiring 
   const seed = (again: boolean): void => {
     queue = queue.then(async () => {
       const current = await currentRecords(records, apiKeysFile, (message) => emit({ type: 'notice', level: 'warn', message }));
-      const keys = (expiring ? await addExpiring(keyStore, expiring) : 0) + current.length;
-      await seedKeys(keyStore, current);
+      const keys = (expiring ? await addExpiring(keyStore, expiring) : 0) + (await seedKeys(keyStore, current)).length;
       if (again) {
         const message = `seeded ${keys} API key${keys === 1 ? '' : 's'} again (the key store had lost them)`;
         emit({ type: 'key_seeding', outcome: 'seeded_again', message, keys });
       } else {
-        emit({ type: 'key_seeding', outcome: 'seeded', message: `API keys stored in Redis: ${keys}`, keys });
+        emit({ type: 'key_seeding', outcome: 'seeded', message: `API keys stored in ${storeLabel}: ${keys}`, keys });
         startingUp = false;
         firstSeeded();
       }

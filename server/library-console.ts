@@ -4,9 +4,9 @@
 // server once the reader was gone (EPIPE, an unhandled 'error' on process.stdout).
 
 import { format } from 'node:util';
-import type { LibraryOutputEvent } from '../middleware/events/service-events.js';
+import type { ServiceEvent } from '../index.js';
 
-export type RoutedConsoleMethod = LibraryOutputEvent['method'];
+export type RoutedConsoleMethod = Extract<ServiceEvent, { type: 'library_output' }>['method'];
 
 /** The console methods libraries use for diagnostics. console.error stays: start-up failures print ERROR lines. */
 export const ROUTED_CONSOLE_METHODS: readonly RoutedConsoleMethod[] = ['log', 'info', 'debug', 'warn'];

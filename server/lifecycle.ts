@@ -5,8 +5,7 @@
 
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Emit } from '../middleware/index.js';
-import { requestState } from '../middleware/request-state.js';
+import { markCutOffAtShutdown, type Emit } from '../index.js';
 
 type State = 'starting' | 'ready' | 'stopping';
 
@@ -101,7 +100,7 @@ export class Lifecycle {
     if (await Promise.race([closed, budget]) === 'timeout') {
       const cut = this.inFlight.size;
       // Each request cut off leaves its access line (completed: false, endedBy: shutdown) as its socket closes.
-      for (const res of this.inFlight) requestState(res).endedBy = 'shutdown';
+      for (const res of this.inFlight) markCutOffAtShutdown(res);
       for (const server of servers) server.closeAllConnections();
       note(`shutdown: ${cut} request${cut === 1 ? '' : 's'} still running after ${timeoutMs} ms, cut off`, 'warn');
       await closed;

@@ -8,28 +8,27 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import Router from 'router';
 import {
+  answerRouteError,
   createEventSink,
   createLegacyRouter,
   createLogger,
   createOpsRouter,
   createPreviewRouter,
+  createRenderPool,
+  fieldBoxes,
   logEvents,
+  notFoundHandler,
   observedRenderer,
+  render,
   type EventSink,
   type LegacyRouterOptions,
+  type OpenedStores,
   type PreviewLayoutFn,
   type RenderFunction,
+  type RenderPool,
   type RenderPoolStats,
   type ShadowCaseStore,
-  type Stores,
-} from '../middleware/index.js';
-import { accessEvents } from '../middleware/events/access-events.js';
-import { NOT_FOUND_MESSAGE, sendPlainError } from '../middleware/http-errors.js';
-import { requestId } from '../middleware/request-id.js';
-import { requestState } from '../middleware/request-state.js';
-import type { RenderHooks, RenderRequest } from '../renderer/api.js';
-import type { LayoutOptions } from '../renderer/layout/inspect.js';
-import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
+} from '../index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { Lifecycle } from './lifecycle.js';
@@ -44,12 +43,12 @@ const LOG_FLUSH_MS = 1000;
 /** What the routers share: stores, the event sink, the render pool, and whether the server takes traffic. */
 export interface ServiceParts {
   config: ServerConfig;
-  stores: Stores;
+  stores: OpenedStores;
   events: EventSink;
   renderer: { render: RenderFunction; layout: PreviewLayoutFn; stats(): RenderPoolStats };
   /** Why /readyz must answer 503 besides the stores (starting, shutting down); undefined when serving. */
   unready?: () => string | undefined;
-  /** Shadow mode's cases: in Redis (SHADOW_STORE=redis) or SHADOW_DIR; none without either. */
+  /** Shadow mode's cases: in the shared store (SHADOW_STORE=redis, postgres) or SHADOW_DIR; none without either. */
   shadowStore?: ShadowCaseStore;
 }
 
@@ -85,19 +84,11 @@ export interface ServiceApp {
 
 /** A `router` stack as a node:http handler: what no route answered gets the API's own 404 text, errors a 500. */
 function asHandler(router: ReturnType<typeof Router>, events: EventSink): Handler {
-  const unmatched = Router();
-  unmatched.use(requestId, accessEvents(events.emit, { route: () => 'unmatched' }), (_req: IncomingMessage, res: ServerResponse) => {
-    sendPlainError(res, 404, NOT_FOUND_MESSAGE);
-  });
+  const unmatched = notFoundHandler(events.emit);
   return (req, res) => {
     router(req as never, res, (err?: unknown) => {
-      if (err === undefined || err === 'route' || err === 'router') {
-        unmatched(req as never, res, () => {});
-        return;
-      }
-      events.emit({ type: 'failure', requestId: requestState(res).requestId, detail: err instanceof Error ? err.stack ?? err.message : String(err) });
-      if (res.headersSent) res.destroy();
-      else sendPlainError(res, 500, 'Internal server error');
+      if (err === undefined || err === 'route' || err === 'router') unmatched(req, res);
+      else answerRouteError(res, err, events.emit);
     });
   };
 }
@@ -109,7 +100,8 @@ export function buildApp(parts: ServiceParts): ServiceApp {
   // The OpenAPI document describes the API as these options make it (optional key, ?key=, /graphics, JSON and ZPL).
   const api = { ...(anonymousKey !== undefined && { anonymousKey: true }), allowQueryKey, graphicsEndpoint, outputs };
   const opsRouter = createOpsRouter({
-    keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api, ...(parts.unready && { unready: parts.unready }),
+    keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api, readyWhenSaturated: config.readyWhenSaturated,
+    ...(parts.unready && { unready: parts.unready }),
   });
   const app = Router();
   // With OPS_PORT the ops routes (metrics above all) are not on the API port at all. Label requests, nearly all the
@@ -145,17 +137,14 @@ export function buildApp(parts: ServiceParts): ServiceApp {
 }
 
 /**
- * The render pool (RENDER_THREADS workers; 0 renders on the event loop) with its stats for the ops routes.
- * The preview page's field boxes are laid out on the same pool: a costly document cannot stall the event loop.
+ * The render pool (RENDER_THREADS workers; 0 renders on the event loop, with the package's `render`) with its
+ * stats for the ops routes. The preview page's field boxes are laid out on the same pool: a costly document cannot
+ * stall the event loop.
  */
-// On this thread only with RENDER_THREADS=0: loaded on first use, so a server whose workers render never loads it.
-const renderInline = async (zpl: string | Uint8Array, req: RenderRequest, hooks?: RenderHooks) =>
-  (await import('../renderer/render.js')).render(zpl, req, hooks);
-const fieldBoxesInline = async (zpl: string | Uint8Array, opts: LayoutOptions) => (await import('../renderer/layout/inspect.js')).fieldBoxes(zpl, opts);
-
 function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer']; pool?: RenderPool } {
   const pool = config.render.threads === 0 ? undefined : createRenderPool(config.render);
-  return { renderer: { ...observedRenderer(pool, renderInline), layout: pool?.fieldBoxes ?? fieldBoxesInline }, ...(pool && { pool }) };
+  const layout: PreviewLayoutFn = pool?.fieldBoxes ?? (async (zpl, opts) => fieldBoxes(zpl, opts));
+  return { renderer: { ...observedRenderer(pool, render), layout }, ...(pool && { pool }) };
 }
 
 /**
@@ -169,7 +158,8 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   routeConsole(console, (method, message) => events.emit({ type: 'library_output', method, message }));
   const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void => events.emit({ type: 'notice', level, message });
 
-  const devKey = config.apiKeysFile ? undefined : developmentKey(config.fleet.redis !== undefined);
+  const { backend } = config.fleet.store;
+  const devKey = config.apiKeysFile ? undefined : developmentKey(backend.shared);
   const { stores, seeded } = await openStores(config, events, devKey);
   const { renderer, pool } = startRenderer(config);
   const lifecycle = new Lifecycle();
@@ -181,7 +171,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   const opsServer = config.opsPort === undefined ? undefined : createHttpServer(service.ops, config.timeouts);
   const apiPort = await lifecycle.listen(api, config.port, config.host);
   const opsPort = opsServer && await lifecycle.listen(opsServer, config.opsPort!, config.host);
-  if (config.fleet.redis) note(`accepting connections on http://${config.host}:${apiPort}; /readyz answers 503 until Redis answers and the keys are seeded`);
+  if (backend.shared) note(`accepting connections on http://${config.host}:${apiPort}; /readyz answers 503 until ${backend.label} answers and the keys are seeded`);
 
   lifecycle.onSignal((signal) => {
     // SIGINT is a person at a terminal: no load balancer to tell, so no delay.
@@ -200,7 +190,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   if (!lifecycle.ready()) return; // a signal came while starting
   if (devKey) {
     logWriter.write(`dev API key: ${devKey.key}\n`);
-    if (devKey.expiresAt) note(`the dev API key is stored in Redis until ${devKey.expiresAt}; set API_KEYS_FILE for lasting keys`);
+    if (devKey.expiresAt) note(`the dev API key is stored in ${backend.label} until ${devKey.expiresAt}; set API_KEYS_FILE for lasting keys`);
   }
   for (const line of startupNotes(config, opsPort)) note(line);
   // Printed once the stores answer and the keys are seeded: the first request after it is served. Through the log

@@ -1,13 +1,13 @@
 // The start-up lines that say what the environment turned on (one each), printed just before `listening on`.
 
-import { LEGACY_MOUNT_PATH } from '../middleware/index.js';
+import { LEGACY_MOUNT_PATH } from '../index.js';
 import type { ServerConfig } from './config.js';
 
 export function startupNotes(config: ServerConfig, opsPort: number | undefined): string[] {
   const { legacyPaths, legacyClients, anonymousKey } = config.clients;
   const notes: string[] = [];
   if (legacyClients) {
-    notes.push(`LEGACY_CLIENTS=1: legacy API also at /v1 (${legacyPaths.join(', ')}), lenient paths, POST /graphics; `
+    notes.push(`LEGACY_CLIENTS=1: legacy API also at /v1 (${legacyPaths.join(', ')}), lenient paths, POST /graphics, ?key=; `
       + (anonymousKey === undefined
         ? 'it does not turn on key-less access: clients that cannot send a key need ANONYMOUS_KEY_ID (a key id from `npx zpl-keys list`)'
         : `clients that cannot send a key are served as key ${anonymousKey} (ANONYMOUS_KEY_ID)`));

@@ -173,7 +173,7 @@ describe('preview page and shadow report in Chromium', function () {
       expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).to.equal(2);
     });
 
-    it('takes the screenshot the README shows', async () => {
+    it('takes the screenshot docs/preview.md shows', async () => {
       await page.getByTestId('zpl-editor').evaluate((e: HTMLTextAreaElement) => e.dispatchEvent(new Event('input')));
       const zpl = await page.getByTestId('zpl-editor').inputValue();
       await typeLabel(page, zpl);

@@ -111,6 +111,20 @@ describe('zpl-render CLI: refusals', () => {
     expect(piped.status).to.equal(0);
     expect(decodePng(piped.stdout).width).to.equal(812);
   });
+
+  it('prints the current date in a ^FC clock field', async () => {
+    const clock = '^XA^FO10,10^A0N,30,30^FC%^FD%Y-%m-%d^FS^XZ';
+    const day = () => new Date().toISOString().slice(0, 10);
+    const before = day();
+    const r = run(['-', '--size', '2x1'], clock);
+    const after = day();
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    // The run may cross midnight: the CLI's date is the one before it or the one after.
+    const literal = async (d: string) => decodePng((await render(`^XA^FO10,10^A0N,30,30^FD${d}^FS^XZ`, { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 })).body).gray;
+    const got = decodePng(r.stdout).gray;
+    const matches = [Buffer.compare(Buffer.from(got), Buffer.from(await literal(before))), Buffer.compare(Buffer.from(got), Buffer.from(await literal(after)))];
+    expect(matches).to.include(0);
+  });
 });
 
 describe('zpl-keys CLI: refusals', () => {

@@ -1,10 +1,10 @@
-// The fleet's variables: one Redis of three forms (two at once is a start-up error naming both), the shadow store
-// and its caps; and the standalone server on a real Redis Cluster.
+// The fleet's variables: one store backend, a Redis of three forms or PostgreSQL (two at once is a start-up error
+// naming both), the shadow store and its caps; and the standalone server on a real Redis Cluster.
 
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { readFleetConfig } from '../server/fleet-config.js';
+import { readFleetConfig, type FleetConfig } from '../server/fleet-config.js';
 import { redisKind } from '../middleware/redis-connection.js';
 import { sharedTopology, type Topology } from './helpers/redis-fleet.js';
 import { startServer, stopServer } from './helpers/server-process.js';
@@ -20,12 +20,15 @@ function failedStart(env: Record<string, string>): Promise<{ code: number | null
 }
 
 describe('fleet settings', () => {
-  it('reads each of the three Redis forms, and the shadow store defaults to Redis when there is one', () => {
-    expect(readFleetConfig({ REDIS_URL: 'redis://r:6379' })).to.deep.equal({ redis: { url: 'redis://r:6379' }, shadowStore: 'redis' });
-    expect(readFleetConfig({ REDIS_CLUSTER_NODES: 'redis://a:7001, redis://b:7002' }).redis).to.deep.equal({ clusterNodes: ['redis://a:7001', 'redis://b:7002'] });
-    expect(readFleetConfig({ REDIS_SENTINELS: 's1:26379,s2', REDIS_SENTINEL_MASTER: 'labels' }).redis)
+  it('reads each of the three Redis forms and PostgreSQL, and the shadow store defaults to that store when there is one', () => {
+    const store = (config: FleetConfig) => ({ id: config.store.backend.id, target: config.store.target, shadowStore: config.shadowStore });
+    expect(store(readFleetConfig({ REDIS_URL: 'redis://r:6379' }))).to.deep.equal({ id: 'redis', target: { url: 'redis://r:6379' }, shadowStore: 'store' });
+    expect(store(readFleetConfig({ REDIS_CLUSTER_NODES: 'redis://a:7001, redis://b:7002' })).target).to.deep.equal({ clusterNodes: ['redis://a:7001', 'redis://b:7002'] });
+    expect(store(readFleetConfig({ REDIS_SENTINELS: 's1:26379,s2', REDIS_SENTINEL_MASTER: 'labels' })).target)
       .to.deep.equal({ sentinels: ['s1:26379', 's2'], sentinelMaster: 'labels' });
-    expect(readFleetConfig({})).to.deep.equal({ shadowStore: 'files' });
+    expect(store(readFleetConfig({ DATABASE_URL: 'postgresql://zpl@db:5432/labels', SHADOW_STORE: 'postgres' })))
+      .to.deep.equal({ id: 'postgres', target: { url: 'postgresql://zpl@db:5432/labels' }, shadowStore: 'store' });
+    expect(store(readFleetConfig({}))).to.deep.equal({ id: 'memory', target: undefined, shadowStore: 'files' });
     expect(readFleetConfig({ REDIS_URL: 'redis://r', SHADOW_STORE: 'files', SHADOW_MAX_CASES: '50', SHADOW_MAX_BYTES: '1048576' }))
       .to.include({ shadowStore: 'files', shadowMaxCases: 50, shadowMaxBytes: 1048576 });
   });
@@ -35,11 +38,16 @@ describe('fleet settings', () => {
     expect(error({ REDIS_URL: 'redis://r', REDIS_CLUSTER_NODES: 'redis://a:1' })).to.equal('REDIS_URL and REDIS_CLUSTER_NODES cannot both be set: choose one Redis');
     expect(error({ REDIS_CLUSTER_NODES: 'redis://a:1', REDIS_SENTINELS: 's:1' })).to.equal('REDIS_CLUSTER_NODES and REDIS_SENTINELS cannot both be set: choose one Redis');
     expect(error({ REDIS_URL: 'redis://r', REDIS_SENTINELS: 's:1' })).to.contain('REDIS_URL and REDIS_SENTINELS');
+    expect(error({ REDIS_URL: 'redis://r', DATABASE_URL: 'postgres://db/labels' })).to.equal('REDIS_URL and DATABASE_URL cannot both be set: choose one store');
+    expect(error({ DATABASE_URL: 'postgres://db/labels', REDIS_SENTINELS: 's:1' })).to.equal('REDIS_SENTINELS and DATABASE_URL cannot both be set: choose one store');
+    expect(error({ DATABASE_URL: 'mysql://db/labels' })).to.contain('DATABASE_URL must be a postgres:// or postgresql:// URL');
+    expect(error({ DATABASE_URL: 'postgres://zpl:secret@' })).to.contain('not postgres://zpl:***@');
+    expect(error({ DATABASE_URL: 'postgres://db/labels', SHADOW_STORE: 'redis' })).to.contain('SHADOW_STORE=redis needs a Redis (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS)');
     expect(error({ REDIS_SENTINEL_MASTER: 'm' })).to.contain('REDIS_SENTINEL_MASTER needs REDIS_SENTINELS');
     expect(error({ REDIS_CLUSTER_NODES: 'a:7001' })).to.contain('REDIS_CLUSTER_NODES must be redis:// URLs');
     expect(error({ REDIS_SENTINELS: 's:99999' })).to.contain('REDIS_SENTINELS must be host:port');
     expect(error({ SHADOW_STORE: 'redis' })).to.contain('SHADOW_STORE=redis needs a Redis');
-    expect(error({ SHADOW_STORE: 'disk' })).to.contain('SHADOW_STORE must be redis or files');
+    expect(error({ SHADOW_STORE: 'disk' })).to.contain('SHADOW_STORE must be redis, postgres or files');
     expect(error({ SHADOW_MAX_CASES: '1e3' })).to.contain('SHADOW_MAX_CASES must be a whole number');
     // The library's options say the same in their own names.
     expect(() => redisKind({ url: 'redis://r', sentinels: ['s:1'] })).to.throw('Redis options url and sentinels cannot be used together');

@@ -62,17 +62,22 @@ describe('without any client option nothing changes', () => {
   before(async () => { ({ app } = await buildApp()); });
   const post = (url: string) => request(app).post(url).type('form').send(ZPL);
 
-  it('answers a request without a key 401, and ignores ?key=', async () => {
+  it('answers a request without a key 401, and one with ?key= 401 naming the switches that allow it', async () => {
     const res = await post(labelsPath('8dpmm', '4x6', '0'));
     expect(res.status).to.equal(401);
     expect(res.body).to.deep.include({ error: 'invalid_key' });
-    expect((await post(`${labelsPath('8dpmm', '4x6', '0')}?key=${KEYS.all}`)).status).to.equal(401);
+    const query = await post(`${labelsPath('8dpmm', '4x6', '0')}?key=${KEYS.all}`);
+    expect(query.status).to.equal(401);
+    expect(query.body.error).to.equal('invalid_key');
+    expect(query.body.message).to.include('ALLOW_QUERY_KEY=1').and.include('LEGACY_CLIENTS=1');
   });
 
-  it('answers an empty X-Rotation 400, as the spec says of any value but 0, 90, 180, 270', async () => {
+  it('reads an empty X-Rotation as no X-Rotation (the labelary gem sends it on every request); a bad one is 400', async () => {
     const res = await request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.all).set('X-Rotation', '').type('form').send(ZPL);
-    expect(res.status).to.equal(400);
-    expect(res.text).to.equal('ERROR: Label rotation must be 0, 90, 180 or 270 degrees');
+    expect(res.status).to.equal(200);
+    const bad = await request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.all).set('X-Rotation', '45').type('form').send(ZPL);
+    expect(bad.status).to.equal(400);
+    expect(bad.text).to.equal('ERROR: Label rotation must be 0, 90, 180 or 270 degrees');
   });
 
   it('answers an empty index 404 and has no /graphics', async () => {

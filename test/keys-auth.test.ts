@@ -33,7 +33,7 @@ describe('keys: authentication and authorization', () => {
   it('answers a missing X-API-Key with 401 invalid_key', async () => {
     const res = await send(undefined);
     expectJson(res, 401, { error: 'invalid_key', message: 'Missing API key: send it in the X-API-Key header.' });
-    expectJson(await send(''), 401, { error: 'invalid_key', message: 'Missing API key: send it in the X-API-Key header.' });
+    expectJson(await send(''), 401, { error: 'invalid_key', message: 'Empty X-API-Key header: send the key in it, or leave the header out.' });
   });
 
   it('answers an unknown or revoked key with 401 invalid_key', async () => {

@@ -79,6 +79,18 @@ function seedingContract(name: string, open: () => Promise<KeyStore>, needsRedis
       expect((await send(app, 'k_seed_c')).status).to.equal(200);
     });
 
+    it('never brings back a key removed from the store; one made again on purpose is seeded as usual', async () => {
+      await seedKeys(store, FILE);
+      expect(await store.remove('k_seed_c')).to.equal(true);
+      expect((await seedKeys(store, FILE)).length).to.equal(2);
+      expect(await store.find('k_seed_c')).to.equal(undefined);
+      await store.add({ key: 'k_seed_c', scope: 'png' });
+      await store.remove('k_seed_c');
+      await store.add({ key: 'k_seed_c', scope: 'png' });
+      await seedKeys(store, FILE);
+      expect(await store.find('k_seed_c')).to.include({ scope: 'png' });
+    });
+
     it('adds new keys, takes limits from the file, and lets the file tighten but never loosen a stored key', async () => {
       const [first] = await seedKeys(store, FILE);
       await store.update('k_seed_c', { scope: 'pdf' });
@@ -115,6 +127,41 @@ seedingContract('Redis', async () => {
   };
   return stores.keyStore;
 }, true);
+
+describe('standalone server on Redis: a file-seeded key removed with zpl-keys', function () {
+  this.timeout(120_000); // waits end on answers; the bound only ends a hung run
+  before(async function () {
+    await requireRedis(this);
+  });
+
+  it('stays removed across a restart, while the other keys of the file are seeded again', async () => {
+    const namespace = uniqueNamespace();
+    const dir = await mkdtemp(join(tmpdir(), 'zpl-seed-removed-'));
+    const file = join(dir, 'keys.json');
+    await writeFile(file, JSON.stringify(FILE));
+    const env = { API_KEYS_FILE: file, REDIS_URL, REDIS_NAMESPACE: namespace };
+    let server = await startServer(env);
+    try {
+      expect((await send(server.base, 'k_seed_c')).status).to.equal(200);
+      const { stdout } = await run(process.execPath, [CLI, '--redis', REDIS_URL, '--namespace', namespace, 'remove', 'k_seed_c']);
+      expect(stdout).to.match(/^removed k_seed_c/);
+      expect(await eventually(async () => (await send(server.base, 'k_seed_c')).status === 401)).to.equal(true);
+
+      expect(await stopServer(server.child)).to.equal(0);
+      server = await startServer(env);
+      expect((await send(server.base, 'k_seed_a')).status).to.equal(200);
+      expect((await send(server.base, 'k_seed_c')).body.error).to.equal('invalid_key');
+      expect(server.lines.some((l) => l.includes('API keys stored in Redis: 2'))).to.equal(true);
+    } finally {
+      await stopServer(server.child);
+      const stores = createRedisStores({ url: REDIS_URL, namespace });
+      await stores.connection.connected;
+      const keys = await stores.connection.client.keys(`${namespace}*`);
+      if (keys.length > 0) await stores.connection.client.del(keys);
+      await stores.close();
+    }
+  });
+});
 
 describe('a Redis that lost its data (restarted without persistence)', () => {
   let port: number;

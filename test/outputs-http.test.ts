@@ -149,11 +149,19 @@ describe('extra outputs over HTTP', function () {
 
     it('a bad X-Target-Dpmm is a 400 naming the header', async () => {
       const { app } = await buildApp({ outputs: ['zpl'] });
-      for (const bad of ['7', 'twelve', '', '12.5']) {
+      for (const bad of ['7', 'twelve', '12.5']) {
         const res = await post(app, labelsPath('8dpmm', '4x6'), OBSERVED_ZPL, { Accept: 'application/zpl', 'X-Target-Dpmm': bad });
         expect(res.status, bad).to.equal(400);
         expect((res.body as Buffer).toString(), bad).to.equal(`ERROR: Invalid X-Target-Dpmm ${bad}; valid values: 6, 8, 12, 24`);
       }
+    });
+
+    it('X-Target-Dpmm and X-Formatter sent empty are absent, as every optional header: the document back as sent', async () => {
+      const { app } = await buildApp({ outputs: ['zpl'] });
+      const res = await post(app, labelsPath('8dpmm', '4x6'), OBSERVED_ZPL, { Accept: 'application/zpl', 'X-Target-Dpmm': ' ', 'X-Formatter': '' });
+      expect(res.status).to.equal(200);
+      expect((res.body as Buffer).toString('latin1')).to.equal(OBSERVED_ZPL);
+      expect(res.headers['x-warnings']).to.equal(undefined);
     });
   });
 

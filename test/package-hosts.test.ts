@@ -167,7 +167,7 @@ describe('the packed package in TypeScript hosts without @types/express', functi
     expect(version.stdout.trim()).to.equal(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
   });
 
-  it('gives a CommonJS host with module Node16 error TS1479, as the README says', async () => {
+  it('gives a CommonJS host with module Node16 error TS1479, as docs/mounting.md says', async () => {
     const host = makeHost(root, tarball, 'cjs-node16', {}, {
       'package.json': JSON.stringify({ type: 'commonjs' }),
       'tsconfig.json': tsconfig({ module: 'Node16', moduleResolution: 'Node16' }),

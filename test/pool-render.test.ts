@@ -56,6 +56,15 @@ describe('render pool', function () {
       }
     });
 
+    it('carries the request\'s clock to the worker: a ^FC field prints its date, as inline', async () => {
+      const clock = '^XA^FO10,10^A0N,30,30^FC%^FD%Y-%m-%d %H:%M^FS^XZ';
+      const now = new Date(Date.UTC(2030, 0, 2, 3, 4));
+      const [pooled, inline] = [await pool.render(clock, { ...PNG, now }), await render(clock, { ...PNG, now })];
+      expect(Buffer.compare(Buffer.from(pooled.body), Buffer.from(inline.body))).to.equal(0);
+      const other = await render(clock, { ...PNG, now: new Date(now.getTime() + 60_000) });
+      expect(Buffer.compare(Buffer.from(pooled.body), Buffer.from(other.body))).to.not.equal(0);
+    });
+
     it('hands back a body that owns its whole buffer (not a view into shared memory)', async () => {
       const result = await pool.render(BOX, PNG);
       expect(result.body.byteOffset).to.equal(0);

@@ -16,12 +16,12 @@ describe('proxy mode: everything goes to the legacy service', () => {
 
   beforeEach(async () => {
     upstream = await startFakeUpstream();
-    render = recordingRender();
+    render = recordingRender({}, undefined, { admits: true }); // counts (stops at admission), as our renderer does
     ({ app } = await buildApp({ mode: 'proxy', upstream: { url: upstream.url, apiKey: UPSTREAM_KEY }, render, maxBodyBytes: 1000 }));
   });
   afterEach(() => upstream.close());
 
-  it('passes status, headers and body through unchanged and renders nothing here', async () => {
+  it('passes status, headers and body through unchanged and renders nothing here (it only counts the labels)', async () => {
     upstream.answer = (_r, res) => {
       res.status(400).set({ 'Content-Type': 'text/plain; charset=utf-8', 'X-Warnings': '0|3|^XA|0|fake', 'X-Legacy-Trace': 'abc' })
         .end('ERROR: Malformed ZPL, as the legacy service words it');
@@ -36,7 +36,7 @@ describe('proxy mode: everything goes to the legacy service', () => {
     const [sent] = upstream.received;
     expect(sent!.body.toString('latin1')).to.equal(ZPL);
     expect(sent!.headers).to.include({ 'x-linter': 'On', 'x-api-key': UPSTREAM_KEY });
-    expect(render.calls).to.have.length(0);
+    expect(render.calls.map((c) => [c.zpl.toString('latin1'), c.drawn])).to.deep.equal([[ZPL, false]]);
   });
 
   it('forwards documents we could render, and paths we would refuse, for the legacy service to judge', async () => {
@@ -52,7 +52,7 @@ describe('proxy mode: everything goes to the legacy service', () => {
       'POST /printers/7dpmm/labels/4x6/0',
       'GET /status?verbose=1',
     ]);
-    expect(render.calls).to.have.length(0);
+    expect(render.calls.map((c) => [c.req.dpmm, c.drawn]), 'counted (a density we refuse at 8 dpmm), never drawn').to.deep.equal([[8, false], [8, false]]);
   });
 
   it('still checks keys and scope here first', async () => {
@@ -71,7 +71,8 @@ describe('proxy mode: everything goes to the legacy service', () => {
 
     const fixedNow = new Date('2030-05-05T10:00:00.250Z');
     const { app: limited } = await buildApp(
-      { mode: 'proxy', upstream: { url: upstream.url }, now: () => fixedNow },
+      // The stand-in renderer counts at once: the per-second window lives 2 s of wall-clock time.
+      { mode: 'proxy', upstream: { url: upstream.url }, now: () => fixedNow, render },
       [{ key: 'k_one_rps', scope: 'all', requestsPerSecond: 1 }, { key: 'k_three_pages', scope: 'all', pagesPerDay: 3 }],
     );
     const send = (key: string): request.Test => request(limited).post(labelsPath('8dpmm', '4x6')).set('X-API-Key', key)

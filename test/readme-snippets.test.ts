@@ -1,4 +1,5 @@
-// Every code block of README.md, run as a reader would run it:
+// Every code block of README.md and docs/*.md, run as a reader would run it (each file on its own: a section's
+// server never serves another file's blocks):
 // - ```ts: compiled (strict, module NodeNext) in a throw-away host outside the repository whose
 //   `zpl-legacy-compat` is this built package, then run. A program that prints `listening on <url>` is a
 //   server: the ```sh blocks after it in the same section run against it, then it gets SIGTERM and must
@@ -8,11 +9,14 @@
 //   the server's ephemeral port. Files written with `-o` must be a PNG or PDF, and a `# {...}` or `# [...]`
 //   comment after a command is output it must print.
 // - ```json: parsed.
-// Blocks preceded by `<!-- readme-test: skip (why) -->` are reported as pending with that reason.
+// - A ```ts program that imports express runs a second time on Express 4 (the express4 dev dependency), with the
+//   shell blocks after it, and must print no deprecation line.
+// Blocks preceded by `<!-- readme-test: skip (why) -->` are reported as pending with that reason; blocks in no
+// language (diagrams, configuration excerpts) as pending, "not code".
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +29,11 @@ const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 const DOCUMENTED_ORIGIN = 'http://127.0.0.1:3000';
+
+/** The Markdown files whose blocks run: the README and every page of docs/. */
+export function documentationFiles(): string[] {
+  return ['README.md', ...readdirSync(join(REPO, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+}
 
 interface Block {
   index: number;
@@ -94,15 +103,19 @@ async function stop(server: Server): Promise<number | null> {
   return exited;
 }
 
-/** A host folder whose node_modules links this package and every package the snippet imports. */
-function makeTsHost(root: string, code: string): string {
+/**
+ * A host folder whose node_modules links this package and every package the snippet imports; `installed` names
+ * another installed package for an import (`{ express: 'express4' }`: Express 4, with its own types).
+ */
+function makeTsHost(root: string, code: string, installed: Record<string, string> = {}): string {
   const host = mkdtempSync(join(root, 'ts-'));
   const modules = join(host, 'node_modules');
   const links: Record<string, string> = { 'zpl-legacy-compat': REPO, '@types/node': join(REPO, 'node_modules', '@types', 'node') };
   for (const [, name] of code.matchAll(/from '((?:@[^/']+\/)?[^/'.][^/']*)/g)) {
     if (name!.startsWith('node:') || name === 'zpl-legacy-compat') continue;
-    links[name!] = join(REPO, 'node_modules', name!);
-    const types = join(REPO, 'node_modules', '@types', name!.replace(/^@([^/]+)\//, '$1__'));
+    const as = installed[name!] ?? name!;
+    links[name!] = join(REPO, 'node_modules', as);
+    const types = join(REPO, 'node_modules', '@types', as.replace(/^@([^/]+)\//, '$1__'));
     if (existsSync(types)) links[`@types/${name!.replace(/^@([^/]+)\//, '$1__')}`] = types;
   }
   for (const [as, target] of Object.entries(links)) {
@@ -142,144 +155,201 @@ async function runShell(code: string, server: Server, cwd: string): Promise<void
   }
 }
 
-describe('README code blocks', function () {
-  this.timeout(60_000);
-  const blocks = readBlocks(readFileSync(join(REPO, 'README.md'), 'utf8'));
-  let root: string;
-  let standalone: Server | undefined;
-  let sectionServer: { section: string; server: Server } | undefined;
-  const namespaces: string[] = [];
+/** The standalone server the shell blocks of every file share when their section started none. */
+let standalone: Server | undefined;
+let root: string;
+const namespaces: string[] = [];
 
-  before(() => {
-    root = mkdtempSync(join(tmpdir(), 'zpl-readme-'));
-    writeFileSync(join(root, 'labels.zpl'), '^XA^FO50,50^GB100,100,100^FS^XZ\n^XA^FO50,50^A0N,40,40^FDSecond^FS^XZ\n');
-    // Files of the repository the README names, at the same relative paths.
-    mkdirSync(join(root, 'examples'));
-    writeFileSync(join(root, 'examples', 'labels.zpl'), readFileSync(join(REPO, 'examples', 'labels.zpl')));
-  });
-
-  /**
-   * The section's server, if a block started one, stops when a block of another section, a program of its own
-   * section (which starts its own server) or the end comes.
-   */
-  async function leaveSectionServer(section?: string): Promise<void> {
-    if (!sectionServer || sectionServer.section === section) return;
-    const { server } = sectionServer;
-    sectionServer = undefined;
-    expect(await stop(server), `the snippet's server exits by itself after SIGTERM:\n${server.output()}`).to.equal(0);
-  }
-
-  after(async () => {
-    await leaveSectionServer();
-    if (standalone) await stop(standalone);
-    if (namespaces.length > 0) {
-      const client = createClient({ url: REDIS_URL });
-      await client.connect();
-      for (const namespace of namespaces) {
-        for await (const keys of client.scanIterator({ MATCH: `${namespace}:*`, COUNT: 100 })) if (keys.length > 0) await client.del(keys);
-      }
-      client.destroy();
-    }
-    rmSync(root, { recursive: true, force: true });
-  });
-
-  it('finds the blocks of the README, the mounting section included', () => {
-    expect(blocks.filter((b) => b.section === 'Mounting the router in your app' && !b.skip).map((b) => b.lang))
-      .to.deep.equal(['ts', 'sh', 'ts', 'sh', 'ts']);
-  });
-
-  for (const block of blocks) {
-    const title = `block ${block.index} (${block.lang || 'no language'}, "${block.section}")`;
-    if (block.skip !== undefined) {
-      it(`${title} is skipped: ${block.skip}`);
-      continue;
-    }
-    if (block.lang === 'json') {
-      it(`${title} parses as JSON`, () => { expect(() => JSON.parse(block.code) as unknown).to.not.throw(); });
-      continue;
-    }
-    if (block.lang !== 'ts' && block.lang !== 'sh') {
-      it(`${title} is skipped: not code (a diagram or plain text)`);
-      continue;
-    }
-
-    it(`${title} runs`, async function () {
-      // A program replaces the section's server: the shell blocks after it talk to its own.
-      await leaveSectionServer(block.lang === 'ts' ? undefined : block.section);
-      if (block.lang === 'ts') {
-        let code = block.code;
-        if (code.includes('createRedisStores')) {
-          if (!(await redisAnswers())) this.skip(); // no Redis at REDIS_URL
-          const namespace = `zpl-readme-${randomBytes(6).toString('hex')}`;
-          namespaces.push(namespace);
-          code = code.replace(/namespace: '[^']*'/g, `namespace: '${namespace}'`);
-        }
-        const host = makeTsHost(root, code);
-        await compileTs(host);
-        const started = await startProgram(join(host, 'out', 'snippet.js'), host, { PORT: '0', REDIS_URL });
-        if (started.server) {
-          sectionServer = { section: block.section, server: started.server };
-          return;
-        }
-        expect(await started.code, started.output()).to.equal(0);
-        return;
-      }
-      let server = sectionServer?.server;
-      if (!server) {
-        if (!standalone) {
-          const started = await startProgram(join(REPO, 'dist', 'bin', 'zpl-server.js'), REPO, { PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', SHUTDOWN_DELAY_MS: '0' });
-          expect(started.server, started.output()).to.not.equal(undefined);
-          standalone = started.server!;
-        }
-        server = standalone;
-      }
-      await runShell(block.code, server, root);
-    });
-  }
+before(() => {
+  root = mkdtempSync(join(tmpdir(), 'zpl-readme-'));
+  writeFileSync(join(root, 'labels.zpl'), '^XA^FO50,50^GB100,100,100^FS^XZ\n^XA^FO50,50^A0N,40,40^FDSecond^FS^XZ\n');
+  // Files of the repository the pages name, at the same relative paths.
+  mkdirSync(join(root, 'examples'));
+  writeFileSync(join(root, 'examples', 'labels.zpl'), readFileSync(join(REPO, 'examples', 'labels.zpl')));
 });
 
-// What the README says about the package, checked against the code and files it describes.
-describe('README facts', () => {
+after(async () => {
+  if (standalone) await stop(standalone);
+  if (namespaces.length > 0) {
+    const client = createClient({ url: REDIS_URL });
+    await client.connect();
+    for (const namespace of namespaces) {
+      for await (const keys of client.scanIterator({ MATCH: `${namespace}:*`, COUNT: 100 })) if (keys.length > 0) await client.del(keys);
+    }
+    client.destroy();
+  }
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function standaloneServer(): Promise<Server> {
+  if (!standalone) {
+    const started = await startProgram(join(REPO, 'dist', 'bin', 'zpl-server.js'), REPO, { PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', SHUTDOWN_DELAY_MS: '0' });
+    expect(started.server, started.output()).to.not.equal(undefined);
+    standalone = started.server!;
+  }
+  return standalone;
+}
+
+/** A ts block made ready to run: its Redis namespace made unique (undefined: it needs a Redis and none answers). */
+async function prepareTs(code: string): Promise<string | undefined> {
+  if (!code.includes('createRedisStores')) return code;
+  if (!(await redisAnswers())) return undefined; // no Redis at REDIS_URL
+  const namespace = `zpl-readme-${randomBytes(6).toString('hex')}`;
+  namespaces.push(namespace);
+  return code.replace(/namespace: '[^']*'/g, `namespace: '${namespace}'`);
+}
+
+for (const file of documentationFiles()) {
+  describe(`${file} code blocks`, function () {
+    this.timeout(60_000);
+    const blocks = readBlocks(readFileSync(join(REPO, file), 'utf8'));
+    let sectionServer: { section: string; server: Server } | undefined;
+
+    /**
+     * The section's server, if a block started one, stops when a block of another section, a program of its own
+     * section (which starts its own server) or the end of the file comes.
+     */
+    async function leaveSectionServer(section?: string): Promise<void> {
+      if (!sectionServer || sectionServer.section === section) return;
+      const { server } = sectionServer;
+      sectionServer = undefined;
+      expect(await stop(server), `the snippet's server exits by itself after SIGTERM:\n${server.output()}`).to.equal(0);
+    }
+
+    after(() => leaveSectionServer());
+
+    for (const block of blocks) {
+      const title = `block ${block.index} (${block.lang || 'no language'}, "${block.section}")`;
+      if (block.skip !== undefined) {
+        it(`${title} is skipped: ${block.skip}`);
+        continue;
+      }
+      if (block.lang === 'json') {
+        it(`${title} parses as JSON`, () => { expect(() => JSON.parse(block.code) as unknown).to.not.throw(); });
+        continue;
+      }
+      if (block.lang !== 'ts' && block.lang !== 'sh') {
+        it(`${title} is skipped: not code (a diagram or plain text)`);
+        continue;
+      }
+
+      it(`${title} runs`, async function () {
+        // A program replaces the section's server: the shell blocks after it talk to its own.
+        await leaveSectionServer(block.lang === 'ts' ? undefined : block.section);
+        if (block.lang === 'ts') {
+          const code = await prepareTs(block.code);
+          if (code === undefined) this.skip();
+          const host = makeTsHost(root, code);
+          await compileTs(host);
+          const started = await startProgram(join(host, 'out', 'snippet.js'), host, { PORT: '0', REDIS_URL });
+          if (started.server) {
+            sectionServer = { section: block.section, server: started.server };
+            return;
+          }
+          expect(await started.code, started.output()).to.equal(0);
+          return;
+        }
+        await runShell(block.code, sectionServer?.server ?? await standaloneServer(), root);
+      });
+
+      if (block.lang === 'ts' && /from 'express'/.test(block.code)) {
+        // The shell blocks that talk to this program's server: those after it in its section, up to another program.
+        const following: Block[] = [];
+        for (const next of blocks.slice(blocks.indexOf(block) + 1)) {
+          if (next.section !== block.section || next.lang === 'ts') break;
+          if (next.lang === 'sh' && next.skip === undefined) following.push(next);
+        }
+        it(`${title} runs on Express 4 too, printing no deprecation`, async function () {
+          const code = await prepareTs(block.code);
+          if (code === undefined) this.skip();
+          const host = makeTsHost(root, code, { express: 'express4' });
+          await compileTs(host);
+          const started = await startProgram(join(host, 'out', 'snippet.js'), host, { PORT: '0', REDIS_URL });
+          expect(started.server, started.output()).to.not.equal(undefined);
+          const server = started.server!;
+          try {
+            for (const next of following) await runShell(next.code, server, root);
+          } finally {
+            expect(await stop(server), server.output()).to.equal(0);
+          }
+          expect(server.output()).to.not.match(/deprecated/i);
+        });
+      }
+    }
+  });
+}
+
+// What the README and docs/ say about the package, checked against the code and files they describe.
+describe('README and docs facts', () => {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const section = (title: string): string => {
-    const start = readme.indexOf(`\n## ${title}\n`);
+  const page = (name: string): string => readFileSync(join(REPO, 'docs', name), 'utf8');
+  /** A `## title` section of a Markdown text, up to the next `## ` heading. */
+  const section = (title: string, text = readme): string => {
+    const start = text.indexOf(`\n## ${title}\n`);
     expect(start, `section ${title}`).to.be.greaterThan(-1);
-    const end = readme.indexOf('\n## ', start + 4);
-    return readme.slice(start, end < 0 ? undefined : end);
+    const end = text.indexOf('\n## ', start + 4);
+    return text.slice(start, end < 0 ? undefined : end);
   };
 
-  it('lists every variable the standalone server reads, in the environment table', () => {
-    const config = readFileSync(join(REPO, 'server', 'config.ts'), 'utf8');
-    const names = new Set([...config.matchAll(/env\.([A-Z_]+)|\(env, '([A-Z_]+)'/g)].map((m) => m[1] ?? m[2]!));
-    expect(names.size).to.be.greaterThan(25);
-    const table = section('Environment variables (standalone server)');
-    expect([...names].filter((name) => !table.includes(`| \`${name}\` |`))).to.deep.equal([]);
-    for (const name of ['OPS_PORT', 'SHUTDOWN_DELAY_MS', 'LEGACY_CLIENTS', 'REDIS_NAMESPACE']) expect(names.has(name), name).to.equal(true);
+  it('keeps the README to one screenful of sections: at most 300 lines', () => {
+    expect(readme.split('\n').length).to.be.at.most(300);
   });
 
-  it('keeps internal history out: no commit ids, issue numbers or removed exports', () => {
-    expect(readme).to.not.match(/\bcommit [0-9a-f]{6,40}\b/i);
-    expect(readme).to.not.match(/\bissues? #?\d+/i);
-    expect(readme).to.not.match(/no longer exported/i);
+  it('finds the blocks of the README and of docs/mounting.md', () => {
+    const run = (b: Block): boolean => !b.skip;
+    expect(readBlocks(readme).filter((b) => b.section === 'Mounting in an app' && run(b)).map((b) => b.lang)).to.deep.equal(['ts', 'sh']);
+    expect(readBlocks(page('mounting.md')).filter(run).map((b) => b.lang)).to.deep.equal(['ts', 'sh', 'ts']);
+    expect(readme).to.contain("express.urlencoded({ extended: false })");
+  });
+
+  it('lists every variable the standalone server reads, in the environment table', () => {
+    // The settings readers, and the store backends' table (each row's variable and its companions).
+    const config = ['config.ts', 'fleet-config.ts', 'store-backends.ts'].map((file) => readFileSync(join(REPO, 'server', file), 'utf8')).join('\n');
+    const names = new Set([...config.matchAll(/env\.([A-Z_]+)|\(env, '([A-Z_]+)'|variable: '([A-Z_]+)'|companions: \['([A-Z_]+)'/g)]
+      .map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]!));
+    expect(names.size).to.be.greaterThan(25);
+    const table = section('Environment variables (standalone server)', page('configuration.md'));
+    expect([...names].filter((name) => !table.includes(`| \`${name}\` |`))).to.deep.equal([]);
+    for (const name of ['OPS_PORT', 'SHUTDOWN_DELAY_MS', 'LEGACY_CLIENTS', 'REDIS_NAMESPACE', 'STORE_NAMESPACE', 'REDIS_URL', 'DATABASE_URL', 'REDIS_SENTINEL_MASTER']) {
+      expect(names.has(name), name).to.equal(true);
+    }
+  });
+
+  it('keeps internal history out: no commit ids, issue numbers or removed exports (bench/README.md keeps the record)', () => {
+    for (const file of documentationFiles()) {
+      const text = readFileSync(join(REPO, file), 'utf8');
+      expect(text, file).to.not.match(/\bcommit [0-9a-f]{6,40}\b/i);
+      // Commit ids (hex with digits and letters, 7 to 12 long; key ids are 16).
+      expect(text, file).to.not.match(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}\b/);
+      expect(text, file).to.not.match(/\bissues? #?\d+/i);
+      expect(text, file).to.not.match(/no longer exported/i);
+    }
   });
 
   it('runs the CLIs with npx in shell examples (a clone has them in node_modules/.bin only)', () => {
     // A synopsis names the command as installed; everything meant to be typed uses npx.
-    const commands = readBlocks(readme).filter((b) => b.lang === 'sh' && !/synopsis/.test(b.skip ?? '')).flatMap((b) => b.code.split('\n'))
+    const commands = documentationFiles().flatMap((file) => readBlocks(readFileSync(join(REPO, file), 'utf8')))
+      .filter((b) => b.lang === 'sh' && !/synopsis/.test(b.skip ?? '')).flatMap((b) => b.code.split('\n'))
       .filter((line) => /^\s*(?:[A-Z_]+=\S+\s+)*zpl-(?:keys|render|server)\b/.test(line) || /(?:&&|;)\s*zpl-(?:keys|render|server)\b/.test(line));
     expect(commands).to.deep.equal([]);
     expect(section('Quick start')).to.contain('`npx zpl-keys ...`');
   });
 
-  it('says what the tests need and that .ci/run installs it', () => {
-    const start = section('Quick start');
-    for (const needed of ['redis-server', 'chromium', 'poppler-utils', '.ci/run']) expect(start, needed).to.contain(needed);
+  it('names as test prerequisites exactly the Debian packages .ci/run installs', () => {
     const ci = readFileSync(join(REPO, '.ci', 'run'), 'utf8');
-    for (const installed of ['redis-server', 'chromium', 'poppler-utils']) expect(ci, installed).to.contain(installed);
+    const installed = new Set([...ci.matchAll(/apt-get install -y -qq ([a-z0-9. -]+?) >/g)].flatMap((m) => m[1]!.split(' ')));
+    expect([...installed].sort()).to.include.members(['chromium', 'poppler-utils', 'redis-server']);
+    const prerequisites = /\*\*Test prerequisites\.\*\*[\s\S]*?\n\n/.exec(section('Quick start'))![0];
+    expect(prerequisites).to.contain('.ci/run');
+    for (const name of installed) expect(prerequisites, `${name}: installed by .ci/run`).to.contain(`\`${name}\``);
+    // Packages a reader might think needed: named only when .ci/run installs them.
+    for (const name of ['redis-sentinel', 'redis-tools', 'postgresql', 'haproxy']) {
+      if (!installed.has(name)) expect(prerequisites, `${name}: not installed by .ci/run`).to.not.contain(`\`${name}\``);
+    }
   });
 
   it('gives the client table a "how to point it" column with base URL, HTTP_PROXY and request-hook rows', () => {
-    const clients = section('Pointing an existing client at this service');
+    const clients = page('legacy-clients.md');
     expect(clients).to.contain('| kind of client | how to point it | base URL | options |');
     for (const way of ['its base URL setting', '`HTTP_PROXY=http://host:3000`', 'a request hook', '`LEGACY_CLIENTS=1`', '`ANONYMOUS_KEY_ID=<id>`']) {
       expect(clients, way).to.contain(way);
@@ -289,7 +359,7 @@ describe('README facts', () => {
 
   it('documents zpl-keys update with the flags the CLI takes', async () => {
     const { stdout } = await run(process.execPath, [join(REPO, 'dist', 'bin', 'zpl-keys.js'), '--help']);
-    const keys = section('API keys');
+    const keys = page('keys-and-limits.md');
     for (const flag of ['--scope', '--rps', '--pages-per-day', '--organization', '--expires', '--revoked']) {
       expect(stdout, `zpl-keys --help: ${flag}`).to.match(new RegExp(`update[\\s\\S]*${flag}`));
       expect(keys, `README: ${flag}`).to.contain(`\`${flag}`);
@@ -305,7 +375,7 @@ describe('README facts', () => {
     try {
       const { port } = server.address() as { port: number };
       const actual = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json() as Record<string, unknown>;
-      const row = /\| `GET \/healthz` \| [^`]*`(\{[^`]*\})`/.exec(section('Operations'))![1]!;
+      const row = /\| `GET \/healthz` \| [^`]*`(\{[^`]*\})`/.exec(page('operations.md'))![1]!;
       const documented = JSON.parse(row.replace('"version":...', '"version":"x"')) as Record<string, Record<string, unknown>>;
       const shape = (o: Record<string, unknown>): unknown => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v !== null && typeof v === 'object' ? shape(v as Record<string, unknown>) : typeof v]));
       expect(shape(documented)).to.deep.equal(shape(actual));
@@ -319,7 +389,7 @@ describe('README facts', () => {
     const sources = ['key-seeding.ts', 'server-stores.ts'].map((f) => readFileSync(join(REPO, 'server', f), 'utf8')).join('\n');
     const emitted = new Set([...sources.matchAll(/type: 'key_seeding', outcome: '(\w+)'/g)].map((m) => m[1]!));
     expect([...emitted].sort()).to.deep.equal(['failed', 'lost', 'seeded', 'seeded_again']);
-    const row = /\| `key_seeding` \|.*\| `outcome` \(([^)]*)\)/.exec(section('Operations'))![1]!;
+    const row = /\| `key_seeding` \|.*\| `outcome` \(([^)]*)\)/.exec(page('operations.md'))![1]!;
     expect([...row.matchAll(/`(\w+)`/g)].map((m) => m[1]!).sort()).to.deep.equal([...emitted].sort());
   });
 
@@ -327,12 +397,13 @@ describe('README facts', () => {
     const { acceptedFormat } = await import('../middleware/request-headers.js');
     expect(acceptedFormat('image/png;q=0, application/pdf')).to.equal('pdf');
     expect(acceptedFormat('image/png;q=0.1, application/pdf')).to.equal('png');
-    expect(section('Request headers')).to.contain('a type with `q=0` is left out (`image/png;q=0, application/pdf` is PDF');
-    expect(section('Request headers')).to.contain('other q-values do not reorder, the first listed type we produce decides');
+    const headers = section('Request headers', page('http-api.md'));
+    expect(headers).to.contain('a type with `q=0` is left out (`image/png;q=0, application/pdf` is PDF');
+    expect(headers).to.contain('other q-values do not reorder, the first listed type we produce decides');
   });
 
   it('documents the sub-path reverse proxy, and the pages use no root-absolute URLs', () => {
-    expect(section('Preview page and shadow report')).to.contain('**Behind a reverse proxy under a sub-path.**');
+    expect(page('preview.md')).to.contain('**Behind a reverse proxy under a sub-path.**');
     for (const page of ['index.html', 'shadow.html']) {
       expect(readFileSync(join(REPO, 'web', page), 'utf8'), page).to.not.match(/(?:href|src)="\//);
     }
@@ -342,11 +413,14 @@ describe('README facts', () => {
     }
   });
 
-  it('has the registry page links the README picture needs, and the picture', () => {
+  it('has the registry page links the README picture needs, and the picture: examples/labels.zpl as we render it', async () => {
     const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
     for (const field of ['repository', 'homepage', 'bugs']) expect(manifest, field).to.have.property(field);
-    const picture = /!\[[^\]]*\]\((docs\/[^)]+)\)/.exec(readme)![1]!;
-    expect(existsSync(join(REPO, picture))).to.equal(true);
+    const picture = /!\[[^\]]*\]\((docs\/images\/[^)]+\.png)\)/.exec(readme)![1]!;
+    const { renderPng } = await import('../index.js');
+    const drawn = await renderPng(readFileSync(join(REPO, 'examples', 'labels.zpl')), { dpmm: 8, widthIn: 4, heightIn: 1.5, index: 0 });
+    expect(Buffer.compare(readFileSync(join(REPO, picture)), Buffer.from(drawn)), `${picture} is label 0 of examples/labels.zpl, 4x1.5 in, 8 dpmm`).to.equal(0);
+    expect(readme).to.contain('node dist/bin/zpl-render.js examples/labels.zpl\n--size 4x1.5 -o docs/images/label-one.png');
     expect((manifest.bin as Record<string, string>)['zpl-server']).to.equal('dist/bin/zpl-server.js');
     expect((manifest.scripts as Record<string, string>).start).to.match(/^tsc -b .*&& exec node dist\/bin\/zpl-server\.js$/);
   });
@@ -361,7 +435,7 @@ describe('README facts', () => {
     expect(compose).to.match(/^\s+API_KEYS_FILE: \/run\/secrets\/zpl-keys$/m);
     expect(compose).to.match(/^\s+OPS_PORT: "9090"$/m);
     expect(compose).to.not.match(/- "9090/);
-    const containers = section('Containers');
+    const containers = page('containers.md');
     for (const fact of ['`/metrics` is not public:', 'no development key with every scope is ever printed', '`HEALTHCHECK` on `/healthz`']) {
       expect(containers, fact).to.contain(fact);
     }

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashKey, renderPng } from '../index.js';
@@ -29,6 +30,64 @@ function send(port: number, method: string, path: string, headers: Record<string
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * Writes `bytes` on a fresh connection and resolves with the first whole answer (headers and Content-Length body),
+ * as the client would read it on its keep-alive connection.
+ */
+function replay(port: number, bytes: string): Promise<Answer & { raw: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port }, () => socket.write(bytes, 'latin1'));
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const end = received.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const head = received.subarray(0, end).toString('latin1');
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
+      if (!(received.length >= end + 4 + length)) return;
+      socket.destroy();
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
+        contentType: /\r\ncontent-type: *([^\r]*)/i.exec(head)?.[1] ?? '',
+        body: received.subarray(end + 4, end + 4 + length),
+        raw: head,
+      });
+    });
+    socket.on('error', reject);
+  });
+}
+
+/**
+ * What the `labelary` Ruby gem (Faraday on Net::HTTP) writes for its README's `Labelary::Label.render zpl: ...,
+ * content_type: 'image/png', dpmm: 8, width: 2, height: 1` with `config.url` pointed here: an empty `X-Rotation` on
+ * every request, Net::HTTP's default Content-Type and Accept-Encoding.
+ */
+function labelaryGemRequest(port: number, key: string, zpl: string): string {
+  return 'POST /v1/printers/8dpmm/labels/2x1/0/ HTTP/1.1\r\n'
+    + 'Accept: image/png\r\n'
+    + 'X-Rotation: \r\n'
+    + `X-Api-Key: ${key}\r\n`
+    + 'User-Agent: Faraday v2.12.2\r\n'
+    + 'Content-Type: application/x-www-form-urlencoded\r\n'
+    + 'Accept-Encoding: gzip;q=1.0,deflate;q=0.6,identity;q=0.3\r\n'
+    + `Host: 127.0.0.1:${port}\r\n`
+    + `Content-Length: ${Buffer.byteLength(zpl)}\r\n`
+    + `\r\n${zpl}`;
+}
+
+/**
+ * What the smart-dato PHP client (Guzzle) writes for `Labelary::convert($zpl, 'image/png', $key)`: index 0 is left out
+ * of the path (`if ($instance->index)`), the key goes as `?key=`, the body has no Content-Type.
+ */
+function smartDatoRequest(port: number, key: string, zpl: string): string {
+  return `POST /v1/printers/8dpmm/labels/2x1?key=${encodeURIComponent(key)} HTTP/1.1\r\n`
+    + `Host: 127.0.0.1:${port}\r\n`
+    + 'Accept: image/png\r\n'
+    + `Content-Length: ${Buffer.byteLength(zpl)}\r\n`
+    + 'User-Agent: GuzzleHttp/7\r\n'
+    + `\r\n${zpl}`;
 }
 
 function multipart(field: string, filename: string, content: string | Buffer): { headers: Record<string, string>; body: Buffer } {
@@ -79,7 +138,7 @@ describe('LEGACY_CLIENTS=1: unchanged legacy clients get labels', function () {
     after(async () => { server = legacy; await stop(); });
 
     it('says what it turned on, and which key serves clients that cannot send one', () => {
-      expect(server!.lines.some((l) => l.includes(`"msg":"LEGACY_CLIENTS=1: legacy API also at /v1 (/compatibility/legacy/v1, /v1), lenient paths, POST /graphics; clients that cannot send a key are served as key ${ANONYMOUS_ID} (ANONYMOUS_KEY_ID)"`))).to.equal(true);
+      expect(server!.lines.some((l) => l.includes(`"msg":"LEGACY_CLIENTS=1: legacy API also at /v1 (/compatibility/legacy/v1, /v1), lenient paths, POST /graphics, ?key=; clients that cannot send a key are served as key ${ANONYMOUS_ID} (ANONYMOUS_KEY_ID)"`))).to.equal(true);
     });
 
     it('simple_zpl2-style: a raw POST to /v1/printers/8dpmm/labels/2x1/0/ without a key', async () => {
@@ -113,6 +172,51 @@ describe('LEGACY_CLIENTS=1: unchanged legacy clients get labels', function () {
       const res = await send(port, 'POST', '/v1/printers/8dpmm/labels/2x1/0', { Accept: 'application/pdf' }, Buffer.from(ZPL));
       expect(res.status).to.equal(403);
     });
+  });
+
+  describe('replayed clients, byte for byte', () => {
+    const CLIENT = { key: 'k_replayed_client_0123456789', scope: 'all' };
+    let replayed: WatchedProcess | undefined;
+    before(async () => {
+      await writeFile(join(dir, 'clients.json'), JSON.stringify([CLIENT]));
+      replayed = server = await start({ LEGACY_CLIENTS: '1', API_KEYS_FILE: join(dir, 'clients.json') });
+    });
+    beforeEach(() => { server = replayed; });
+    afterEach(() => { server = undefined; });
+    after(async () => { server = replayed; await stop(); });
+
+    it('the labelary Ruby gem (empty X-Rotation on every request) gets the label', async () => {
+      const res = await replay(port, labelaryGemRequest(port, CLIENT.key, ZPL));
+      expect([res.status, res.contentType], res.body.toString()).to.deep.equal([200, 'image/png']);
+      expect(Buffer.compare(res.body, expected)).to.equal(0);
+    });
+
+    it('the smart-dato PHP client (?key=) gets the label, and its key reaches no log line or metric', async () => {
+      const res = await replay(port, smartDatoRequest(port, CLIENT.key, ZPL));
+      expect([res.status, res.contentType], res.body.toString()).to.deep.equal([200, 'image/png']);
+      expect(Buffer.compare(res.body, expected)).to.equal(0);
+      const metrics = await send(port, 'GET', '/metrics', {});
+      expect(metrics.status).to.equal(200);
+      expect(metrics.body.toString()).to.not.include(CLIENT.key);
+      await server!.waitFor(/"event":"request".*"status":200/);
+      expect(server!.lines.join('\n')).to.not.include(CLIENT.key);
+    });
+  });
+
+  it('without LEGACY_CLIENTS, ?key= is 401 naming ALLOW_QUERY_KEY and LEGACY_CLIENTS; with ALLOW_QUERY_KEY=1 it serves', async () => {
+    const CLIENT = { key: 'k_replayed_client_0123456789', scope: 'all' };
+    await writeFile(join(dir, 'clients.json'), JSON.stringify([CLIENT]));
+    server = await start({ LEGACY_PATHS: '/v1', API_KEYS_FILE: join(dir, 'clients.json') });
+    const res = await replay(port, smartDatoRequest(port, CLIENT.key, ZPL));
+    expect(res.status).to.equal(401);
+    const body = JSON.parse(res.body.toString()) as { error: string; message: string };
+    expect(body.error).to.equal('invalid_key');
+    expect(body.message).to.include('ALLOW_QUERY_KEY=1').and.include('LEGACY_CLIENTS=1');
+    await stop();
+    server = await start({ LEGACY_PATHS: '/v1', ALLOW_QUERY_KEY: '1', API_KEYS_FILE: join(dir, 'clients.json') });
+    const zeroth = smartDatoRequest(port, CLIENT.key, ZPL).replace('/labels/2x1?', '/labels/2x1/0?'); // no lenient paths here
+    const served = await replay(port, zeroth);
+    expect([served.status, served.contentType]).to.deep.equal([200, 'image/png']);
   });
 
   it('never turns on key-less access by itself: without ANONYMOUS_KEY_ID a request without a key is 401, and the start-up line says so', async () => {

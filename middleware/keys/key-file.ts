@@ -1,6 +1,8 @@
 // API_KEYS_FILE: a JSON array of key records (see contract.md), used to seed a key store.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { withFileLock } from './file-lock.js';
 import { hashKey, KEY_ID_LENGTH, validateKeyRecord, type KeyRecord } from './key-record.js';
 
 /** The fields a key record may have (contract.md); anything else is a misspelling, never silently ignored. */
@@ -36,6 +38,35 @@ export async function loadKeyFile(path: string): Promise<KeyRecord[]> {
   });
 }
 
-export async function saveKeyFile(path: string, records: readonly KeyRecord[]): Promise<void> {
-  await writeFile(path, `${JSON.stringify(records, null, 2)}\n`, { mode: 0o600 });
+/**
+ * Changes the key file: read, changed in place by `change`, and (if it changed) written to a temporary file renamed over it, all under the
+ * file's lock, so concurrent writers lose no record and a reader never sees half a file. The file holds plain keys:
+ * it is written readable by its owner only (mode 600).
+ */
+export async function changeKeyFile<T>(path: string, change: (records: KeyRecord[]) => T | Promise<T>): Promise<T> {
+  return withFileLock(path, async () => {
+    const records = await loadKeyFile(path);
+    const before = JSON.stringify(records);
+    const result = await change(records);
+    if (JSON.stringify(records) !== before) await writeWhole(path, `${JSON.stringify(records, null, 2)}\n`);
+    return result;
+  });
+}
+
+/** Writes `text` to a temporary file beside `path` (mode 600, flushed to disk) and renames it over `path`. */
+async function writeWhole(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temporary, 'wx', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, path);
+  } catch (err) {
+    await unlink(temporary).catch(() => {});
+    throw err;
+  }
 }

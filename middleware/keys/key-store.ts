@@ -24,7 +24,10 @@ export interface KeyStore {
   revoke(ref: string): Promise<StoredKey | undefined>;
   /** Expires a key at `at` (default now). */
   expire(ref: string, at?: Date): Promise<StoredKey | undefined>;
+  /** Deletes a key; where the store keeps tombstones, seeding does not add it again (see wasRemoved). */
   remove(ref: string): Promise<boolean>;
+  /** True when the key with this hash was removed on purpose (and not added again since). */
+  wasRemoved?(hash: string): Promise<boolean>;
   close(): Promise<void>;
   /** Records that a complete seeding is in the store (see seedKeys); stores that can lose their data check for it. */
   markSeeded?(): Promise<void>;
@@ -48,6 +51,22 @@ const FIND_CACHE_ENTRIES = 1024;
 
 const HEX_PREFIX = /^[0-9a-f]{8,64}$/;
 const FULL_HASH = /^[0-9a-f]{64}$/;
+const KEY_ID = new RegExp(`^[0-9a-f]{${KEY_ID_LENGTH}}$`);
+
+/**
+ * Beside each record, in the same Keyv namespace: `id:<id>` holds the key's hash, so a look-up by id is one read on any
+ * backend, never a listing (ANONYMOUS_KEY_ID is looked up per request); `removed:<hash>` marks a key removed on purpose,
+ * so seeding from the key file does not bring it back.
+ */
+const ID_ENTRY = 'id:';
+const REMOVED_ENTRY = 'removed:';
+/** Id entries written at once while indexing records of an older release. */
+const INDEX_BATCH = 500;
+
+/** A stored value that is a key record, not an index entry or a tombstone. */
+function isKeyRecord(value: unknown): value is StoredKey {
+  return typeof value === 'object' && value !== null && typeof (value as StoredKey).hash === 'string';
+}
 
 export class KeyvKeyStore implements KeyStore {
   readonly #keyv: Keyv<StoredKey>;
@@ -60,6 +79,10 @@ export class KeyvKeyStore implements KeyStore {
   readonly #found = new Map<string, { key: StoredKey; at: number }>();
   readonly #cacheMs: number;
   readonly #clock: () => number;
+  /** Index entries and tombstones share the records' Keyv (and so its namespace and backend). */
+  readonly #entries: Keyv<unknown>;
+  /** Set once every record listed has its id entry (records written before the index existed get theirs then). */
+  #indexed: Promise<void> | undefined;
 
   /**
    * `whenReady`: what key management (everything but find) waits for first, e.g. the first Redis connection;
@@ -76,6 +99,7 @@ export class KeyvKeyStore implements KeyStore {
   ) {
     this.#patch = options.patch;
     this.#keyv = keyv;
+    this.#entries = keyv as Keyv<unknown>;
     this.#cacheMs = options.findCacheMs ?? DEFAULT_FIND_CACHE_MS;
     this.#clock = options.clock ?? (() => performance.now());
     this.#whenReady = options.whenReady ?? (() => Promise.resolve());
@@ -116,6 +140,8 @@ export class KeyvKeyStore implements KeyStore {
     this.#found.delete(stored.hash);
     await this.#whenReady();
     await this.#keyv.set(stored.hash, stored, options.ttlMs);
+    await this.#entries.set(ID_ENTRY + stored.id, stored.hash, options.ttlMs);
+    await this.#entries.delete(REMOVED_ENTRY + stored.hash); // made again on purpose: seeding may keep it
     this.#found.delete(stored.hash); // a find that raced the write may have kept the old record
     return stored;
   }
@@ -125,7 +151,7 @@ export class KeyvKeyStore implements KeyStore {
     if (!this.#keyv.iterator) throw new Error('this Keyv store cannot list its entries');
     await this.#whenReady();
     for await (const [, value] of this.#keyv.iterator(this.#keyv.namespace)) {
-      if (value) keys.push(value as StoredKey);
+      if (isKeyRecord(value)) keys.push(value);
     }
     return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
@@ -167,7 +193,15 @@ export class KeyvKeyStore implements KeyStore {
     if (hash === undefined) return false;
     const removed = await this.#keyv.delete(hash);
     this.#found.delete(hash);
+    await this.#entries.delete(ID_ENTRY + hash.slice(0, KEY_ID_LENGTH));
+    if (removed) await this.#entries.set(REMOVED_ENTRY + hash, new Date().toISOString());
     return removed;
+  }
+
+  /** True when the key with this hash was removed (and not created again since): seeding leaves it out. */
+  async wasRemoved(hash: string): Promise<boolean> {
+    await this.#whenReady();
+    return (await this.#entries.get(REMOVED_ENTRY + hash.toLowerCase())) !== undefined;
   }
 
   close(): Promise<void> {
@@ -188,6 +222,9 @@ export class KeyvKeyStore implements KeyStore {
     // A whole hash needs no listing (seeding looks every key up this way).
     if (FULL_HASH.test(lower)) {
       if (await this.#keyv.has(lower)) return lower;
+    } else if (KEY_ID.test(lower)) {
+      const hash = await this.#byId(lower);
+      if (hash !== undefined) return hash;
     } else if (HEX_PREFIX.test(lower)) {
       const matches = (await this.list()).filter((k) => k.hash.startsWith(lower));
       if (matches.length === 1) return matches[0]!.hash;
@@ -198,6 +235,34 @@ export class KeyvKeyStore implements KeyStore {
     const hash = hashKey(ref);
     await this.#whenReady();
     return (await this.#keyv.has(hash)) ? hash : undefined;
+  }
+
+  /** The hash of the key with this id, from the id index: one read, whatever the store holds. */
+  async #byId(id: string): Promise<string | undefined> {
+    await this.#whenReady();
+    const read = async (): Promise<string | undefined> => {
+      const hash = await this.#entries.get(ID_ENTRY + id);
+      return typeof hash === 'string' && (await this.#keyv.has(hash)) ? hash : undefined;
+    };
+    if (this.#indexed === undefined) {
+      const hash = await read();
+      if (hash !== undefined) return hash;
+      // Once per store object (a process), never per request: records written before the index existed get their id
+      // entries. Look-ups meanwhile wait for it (a request's deadline turns that into a 503, not a wrong 401).
+      this.#indexed ??= this.#indexAll().catch((err: unknown) => {
+        this.#indexed = undefined;
+        throw err;
+      });
+    }
+    await this.#indexed;
+    return read();
+  }
+
+  async #indexAll(): Promise<void> {
+    const keys = await this.list();
+    for (let i = 0; i < keys.length; i += INDEX_BATCH) {
+      await Promise.all(keys.slice(i, i + INDEX_BATCH).map((key) => this.#entries.set(ID_ENTRY + key.id, key.hash)));
+    }
   }
 }
 

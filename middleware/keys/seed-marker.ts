@@ -3,7 +3,14 @@
 // every used-up daily allowance granted again. Once a store has been seeded, a missing marker makes the
 // store not ready (503) until it is seeded again, and listeners are told so they can re-seed.
 
-import type { RedisConnection } from '../redis-connection.js';
+/**
+ * What the marker needs of its store: a named cell to read and write, and word of every (re)connection. A
+ * RedisConnection is one; the PostgreSQL stores offer the same over their markers table.
+ */
+export interface MarkerConnection {
+  onReady(listener: () => void): void;
+  client: { get(name: string): Promise<unknown>; set(name: string, value: string): Promise<unknown> };
+}
 
 export interface SeedMarker {
   /** True while the store must not answer: the seeding it expects is missing, or a (re)connection is being checked. */
@@ -26,7 +33,7 @@ export interface RedisSeedMarkerOptions {
 
 /** The marker as a Redis key, checked on every (re)connection and, at most once a second, after a key miss. */
 export class RedisSeedMarker implements SeedMarker {
-  readonly #connection: RedisConnection;
+  readonly #connection: MarkerConnection;
   readonly #key: string;
   readonly #log: (message: string) => void;
   readonly #listeners: Array<() => void> = [];
@@ -38,7 +45,7 @@ export class RedisSeedMarker implements SeedMarker {
   /** Bumped by mark(): a check that started before a mark must not undo it. */
   #generation = 0;
 
-  constructor(connection: RedisConnection, key: string, options: RedisSeedMarkerOptions = {}) {
+  constructor(connection: MarkerConnection, key: string, options: RedisSeedMarkerOptions = {}) {
     this.#connection = connection;
     this.#key = key;
     this.#expected = options.requireSeed ?? false;

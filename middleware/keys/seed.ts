@@ -1,5 +1,6 @@
 // Seeding a key store from key records (API_KEYS_FILE). The file can add keys and tighten them, never loosen
-// a key the store already holds: a revocation or an earlier expiry made with zpl-keys survives every restart.
+// a key the store already holds: a revocation or an earlier expiry made with zpl-keys survives every restart,
+// and so does a removal (the store's tombstone).
 
 import { hashKey, validateKeyRecord, type KeyRecord, type KeyScope, type StoredKey } from './key-record.js';
 import type { KeyChanges, KeyStore } from './key-store.js';
@@ -33,20 +34,31 @@ export function seedChanges(stored: StoredKey, file: KeyRecord): KeyChanges {
   return changes;
 }
 
-async function seedKey(store: KeyStore, record: KeyRecord): Promise<StoredKey> {
+async function seedKey(store: KeyStore, record: KeyRecord): Promise<StoredKey | undefined> {
   const file = validateKeyRecord(record);
-  const stored = await store.get(hashKey(file.key));
-  if (!stored) return store.add(file);
+  const hash = hashKey(file.key);
+  const stored = await store.get(hash);
+  if (!stored) {
+    // Removed with zpl-keys: the file does not bring it back (its record stays in the file until someone edits it).
+    if (await store.wasRemoved?.(hash)) return undefined;
+    return store.add(file);
+  }
   const changes = seedChanges(stored, file);
   // Only the changed fields are written, so a revocation made meanwhile is not overwritten either.
   if (Object.keys(changes).length === 0) return stored;
   return (await store.update(stored.hash, changes)) ?? stored;
 }
 
-/** Seeds every record (e.g. from API_KEYS_FILE), then marks the store as seeded (see KeyStore.markSeeded). */
+/**
+ * Seeds every record (e.g. from API_KEYS_FILE) but those removed from the store on purpose, then marks the store as
+ * seeded (see KeyStore.markSeeded). Returns the keys now stored.
+ */
 export async function seedKeys(store: KeyStore, records: readonly KeyRecord[]): Promise<StoredKey[]> {
   const stored: StoredKey[] = [];
-  for (const record of records) stored.push(await seedKey(store, record));
+  for (const record of records) {
+    const key = await seedKey(store, record);
+    if (key) stored.push(key);
+  }
   await store.markSeeded?.();
   return stored;
 }

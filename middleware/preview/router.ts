@@ -61,9 +61,9 @@ export interface PreviewRouterOptions {
   maxLabels?: number;
   maxPixels?: number;
   /**
-   * The legacy router's usage store: when given, each layout counts as a request against the key's requests per
-   * second (and `organizationRequestsPerSecond`, default 100), as renders do, so the page cannot spend worker time
-   * past them. Without it layouts are only queued fairly.
+   * The legacy router's usage store: when given, each layout and each read of the shadow report or its images counts
+   * as a request against the key's requests per second (and `organizationRequestsPerSecond`, default 100), as renders
+   * do, so the page cannot spend worker or store time past them. Without it layouts are only queued fairly.
    */
   usageStore?: UsageStore;
   organizationRequestsPerSecond?: number;
@@ -140,7 +140,8 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
   const shadowStore = options.shadowStore ?? (options.shadowDir !== undefined ? new FileShadowStore(options.shadowDir) : undefined);
   if (shadowStore) {
     // Any key may read its own organization's cases (its own, without one): the report is not an output format.
-    const withAnyKey = [requestId, authorize({ keyStore: options.keyStore, storeTimeoutMs, now, emit, anyScope: true })] as const;
+    // Each read counts against the key's requests per second like every other keyed route.
+    const withAnyKey = [requestId, authorize({ keyStore: options.keyStore, storeTimeoutMs, now, emit, anyScope: true }), ...counted] as const;
     router.get('/shadow', page('shadow.html'));
     router.get('/shadow/cases.json', ...withAnyKey, async (_req: Request, res: Response) => {
       sendJson(res, await readShadowReport(shadowStore, shadowOwner(requestKey(res)), (id, reason) => {

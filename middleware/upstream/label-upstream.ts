@@ -1,76 +1,90 @@
 // The label routes' work with the legacy service: fallback forwards (built from the validated request), proxy
-// mode's pass-through of the render routes (pages counted from the answer) and of every other path, and the
-// shadow step after an answer.
+// mode's pass-through of the render routes and of every other path, and the shadow step after an answer. A
+// forwarded document's pages are reserved in the page ledger before it goes, as a local render's are.
 
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RenderResult } from '../../renderer/index.js';
+import type { Dpmm, RenderResult } from '../../renderer/index.js';
 import type { Emit } from '../events/service-events.js';
 import { noteRendered } from '../events/access-events.js';
-import type { Endpoint, LabelRequest } from '../label-request.js';
-import type { PageAccount } from '../rate-limits.js';
-import { openPageAccount, reportNotCounted, type RenderContext } from '../render-label.js';
-import { header, type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
+import { readLabelDocument, type Endpoint, type LabelRequest } from '../label-request.js';
+import { PageLedgerEntry, type LedgerContext } from '../page-ledger.js';
+import { parseDensity } from '../path-params.js';
+import { type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
 import { readRequestBody } from '../request-body.js';
 import type { ExtraOutput } from '../api-table.js';
-import { forwardedAccept, MEDIA_TYPE } from '../request-headers.js';
+import { apiHeader, forwardedAccept, MEDIA_TYPE } from '../request-headers.js';
 import { requestState } from '../request-state.js';
 import { requestKey, requestKeyLabel } from '../authorize.js';
 import type { Forward } from './forward.js';
 import type { ShadowTraffic } from './shadow.js';
 import { labelUpstreamPath, proxiedPath, tryLabelUpstreamPath } from './upstream-path.js';
 
-/** Pages the legacy service rendered for a successful answer: every label for all-labels PDFs, else one. */
-function pagesAnswered(endpoint: Endpoint, headers: IncomingHttpHeaders): number {
+/**
+ * Pages the legacy service rendered for a successful answer: for all-labels PDFs its X-Total-Count (what we
+ * reserved when it does not say), else one.
+ */
+function pagesAnswered(endpoint: Endpoint, headers: IncomingHttpHeaders, reserved: number): number {
   if (!endpoint.allLabels) return 1;
   const count = Number(headers['x-total-count']);
-  return Number.isSafeInteger(count) && count >= 0 ? count : 1;
+  return Number.isSafeInteger(count) && count >= 0 ? count : Math.max(1, reserved);
 }
 
-/** Sends the request to the legacy service and books the pages it rendered against the day's account. */
+/** Sends the request to the legacy service, its pages reserved, and settles the ledger entry to the pages it rendered. */
 async function forwardCounted(
-  forward: Forward, req: Request, res: Response, request: { path: string; body: Buffer; accept?: string }, pages: PageAccount, endpoint: Endpoint, emit: Emit,
+  forward: Forward, req: Request, res: Response, request: { path: string; body: Buffer; accept?: string }, pages: PageLedgerEntry, endpoint: Endpoint,
 ): Promise<void> {
   let rendered = 0;
   try {
     await forward(req, res, {
       ...request,
       onAnswer: (status, headers) => {
-        rendered = status === 200 ? pagesAnswered(endpoint, headers) : 0;
+        rendered = status === 200 ? pagesAnswered(endpoint, headers, pages.reserved) : 0;
         const labels = Number(headers['x-total-count']);
         noteRendered(res, { pages: rendered, ...(Number.isSafeInteger(labels) && { labels }) });
       },
     });
   } finally {
-    reportNotCounted(emit, requestState(res).requestId, await pages.settle(rendered));
+    await pages.settle(rendered);
   }
 }
 
 /** Fallback: what we cannot produce goes to the legacy service, rebuilt from the validated request, with the body bytes received. */
 export async function forwardLabel(
-  forward: Forward, req: Request, res: Response, label: LabelRequest, why: { reason: string; commands: string[]; pages: PageAccount }, emit: Emit,
+  forward: Forward, req: Request, res: Response, label: LabelRequest, why: { reason: string; commands: string[]; pages: PageLedgerEntry }, emit: Emit,
 ): Promise<void> {
-  let path: string;
-  try {
-    path = labelUpstreamPath(label.target);
-  } catch (err) {
-    await why.pages.settle(0);
-    throw err;
-  }
+  const path = await why.pages.settlingOnFailure(async () => labelUpstreamPath(label.target));
   emit({ type: 'fallback_forward', requestId: requestState(res).requestId, keyId: requestKeyLabel(res), reason: why.reason, commands: why.commands });
   const accept = MEDIA_TYPE[label.format];
-  await forwardCounted(forward, req, res, { path, body: label.received, accept }, why.pages, label.endpoint, emit);
+  await forwardCounted(forward, req, res, { path, body: label.received, accept }, why.pages, label.endpoint);
 }
 
-type AccountContext = Pick<RenderContext, 'usageStore' | 'now' | 'storeTimeoutMs' | 'emit'> & { maxBodyBytes: number; outputs: readonly ExtraOutput[] };
+/** The density a proxied path names, for counting; the legacy service judges a path we would refuse (counted at 8 dpmm). */
+function proxiedDensity(req: Request): Dpmm {
+  try {
+    return parseDensity(String((req.params as Record<string, unknown>).dpmm));
+  } catch {
+    return 8;
+  }
+}
 
-/** Proxy mode, a render route: no validation or rendering here, only the body limit and the pages-per-day account. */
-export function passThrough(forward: Forward, endpoint: Endpoint, ctx: AccountContext) {
+type ProxyContext = LedgerContext & { maxBodyBytes: number; outputs: readonly ExtraOutput[] };
+
+/**
+ * Proxy mode, a render route: no validation or rendering here, only the body limit and the page ledger (the document
+ * counted by our interpreter and its pages reserved before it goes, settled to the pages the answer has).
+ */
+export function passThrough(forward: Forward, endpoint: Endpoint, ctx: ProxyContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const path = proxiedPath(req.originalUrl, req.url ?? '/');
-    const body = await readRequestBody(req, ctx.maxBodyBytes);
-    const pages = await openPageAccount(ctx, requestKey(res));
-    const accept = forwardedAccept(header(req, 'Accept'), ctx.outputs);
-    await forwardCounted(forward, req, res, { path, body, ...(accept !== undefined && { accept }) }, pages, endpoint, ctx.emit);
+    const { zpl, received } = await readLabelDocument(endpoint, req, ctx.maxBodyBytes);
+    const key = requestKey(res);
+    const pages = await PageLedgerEntry.open(ctx, key, requestState(res).requestId);
+    // A client that hangs up cancels the count.
+    const hangUp = new AbortController();
+    res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
+    await pages.settlingOnFailure(() => pages.reserveForwarded(ctx, { zpl, dpmm: proxiedDensity(req), allLabels: endpoint.allLabels }, hangUp.signal, key.id));
+    const accept = forwardedAccept(apiHeader(req, 'Accept'), ctx.outputs);
+    await forwardCounted(forward, req, res, { path, body: received, ...(accept !== undefined && { accept }) }, pages, endpoint);
   };
 }
 

@@ -1,6 +1,9 @@
 // How the router works with the legacy service during a migration: the modes and their settings.
 
-import type { ShadowCaseStore } from './shadow-store.js';
+import type { ShadowCaseStore, ShadowOutcome } from './shadow-store.js';
+
+// What a comparison came to is the shadow store's vocabulary; re-exported here, where the options name it.
+export type { DivergenceEvent, ShadowOutcome } from './shadow-store.js';
 
 /**
  * - `off`: render everything here.
@@ -58,25 +61,3 @@ export const DEFAULT_SHADOW_SAMPLE_RATE = 0.1;
 export const DEFAULT_SHADOW_CONCURRENCY = 1;
 export const DEFAULT_SHADOW_QUEUE_SIZE = 100;
 export const DEFAULT_SHADOW_MIN_SCORE = 0.99;
-
-/** One label the two renderers drew differently (or only one of them drew). */
-export interface DivergenceEvent {
-  requestId: string;
-  /** Zero-based index of the compared label. */
-  index: number;
-  /** Labels the document produces (X-Total-Count) by each renderer; null when upstream did not say. */
-  labels: { local: number; upstream: number | null };
-  /** Ink F1 of our label against the legacy one (1 = same within one pixel; 0 when sizes differ). */
-  score: number;
-  /** Byte length of each PNG. */
-  bytes: { local: number; upstream: number };
-  /** Status the legacy service answered (a non-200 answer to a label we drew is a divergence too). */
-  upstreamStatus: number;
-  /** Where both images were stored, when `storeDir` is set. */
-  files?: { local: string; upstream: string };
-}
-
-export type ShadowOutcome =
-  | { requestId: string; outcome: 'same'; score: number }
-  | { requestId: string; outcome: 'divergent'; event: DivergenceEvent }
-  | { requestId: string; outcome: 'failed'; reason: string };

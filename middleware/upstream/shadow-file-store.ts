@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, unlink, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ShadowOutcome } from './options.js';
 import {
   addToSummary,
   emptySummary,
@@ -14,6 +13,7 @@ import {
   tallyFields,
   type ShadowCases,
   type ShadowCaseStore,
+  type ShadowOutcome,
   type ShadowRetention,
   type ShadowSummary,
   type StoredShadowCase,

@@ -1,5 +1,6 @@
 // Shadow cases in Redis, shared by every replica on the same Redis: the report on any replica shows every
-// replica's comparisons. Per owner, four keys in one slot (hash tag: the owner), changed only by scripts:
+// replica's comparisons. Per owner, four keys in one slot (hash tag: the owner), named by storeNames under the
+// namespace, changed only by scripts:
 //   <ns>:shadow:{owner}:index    sorted set, case id by time
 //   <ns>:shadow:{owner}:records  hash, case id -> JSON record
 //   <ns>:shadow:{owner}:images   hash, image name -> PNG (base64)
@@ -7,7 +8,7 @@
 // Adding a case drops expired ones, then the oldest while over the case or byte cap, in the same script.
 
 import type { RedisConnection } from '../redis-connection.js';
-import type { ShadowOutcome } from './options.js';
+import { storeNames, type StoreNames } from '../stores/store-names.js';
 import {
   emptySummary,
   retention,
@@ -16,6 +17,7 @@ import {
   tallyFields,
   type ShadowCases,
   type ShadowCaseStore,
+  type ShadowOutcome,
   type ShadowRetention,
   type ShadowSummary,
   type StoredShadowCase,
@@ -54,28 +56,28 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
 export interface RedisShadowStoreOptions extends ShadowRetention {
-  /** Prefix of the store's keys (default `zpl`, as the key and usage stores). */
+  /** Namespace of the store's keys (default `zpl`, as the key and usage stores; see storeNames). */
   namespace?: string;
   now?: () => number;
 }
 
 export class RedisShadowStore implements ShadowCaseStore {
   readonly #redis: RedisConnection;
-  readonly #namespace: string;
+  readonly #names: StoreNames;
   readonly #limits: Required<ShadowRetention>;
   readonly #now: () => number;
 
   constructor(redis: RedisConnection, options: RedisShadowStoreOptions = {}) {
     this.#redis = redis;
-    this.#namespace = options.namespace ?? 'zpl';
+    this.#names = storeNames(options.namespace);
     this.#limits = retention(options);
     this.#now = options.now ?? Date.now;
   }
 
-  /** The owner's four keys; the owner (URI-encoded: no braces) is their hash tag, so one script may use them all. */
+  /** The owner's four keys, in one slot (storeNames), so one script may use them all. */
   #keys(owner: string): [index: string, records: string, images: string, summary: string] {
-    const base = `${this.#namespace}:shadow:{${encodeURIComponent(owner)}}`;
-    return [`${base}:index`, `${base}:records`, `${base}:images`, `${base}:summary`];
+    const { index, records, images, summary } = this.#names.shadow(owner);
+    return [index, records, images, summary];
   }
 
   async saveCase(record: StoredShadowCase, local: Uint8Array, upstream: Uint8Array): Promise<{ local: string; upstream: string } | undefined> {

@@ -2,7 +2,27 @@
 // per owner (a key's organization, or the key itself when it has none). Two stores: files in one folder on one
 // machine (shadow-file-store.ts) and Redis, shared by every replica (shadow-redis-store.ts).
 
-import type { DivergenceEvent, ShadowOutcome } from './options.js';
+/** One label the two renderers drew differently (or only one of them drew). */
+export interface DivergenceEvent {
+  requestId: string;
+  /** Zero-based index of the compared label. */
+  index: number;
+  /** Labels the document produces (X-Total-Count) by each renderer; null when upstream did not say. */
+  labels: { local: number; upstream: number | null };
+  /** Ink F1 of our label against the legacy one (1 = same within one pixel; 0 when sizes differ). */
+  score: number;
+  /** Byte length of each PNG. */
+  bytes: { local: number; upstream: number };
+  /** Status the legacy service answered (a non-200 answer to a label we drew is a divergence too). */
+  upstreamStatus: number;
+  /** Where both images were stored, when `storeDir` is set. */
+  files?: { local: string; upstream: string };
+}
+
+export type ShadowOutcome =
+  | { requestId: string; outcome: 'same'; score: number }
+  | { requestId: string; outcome: 'divergent'; event: DivergenceEvent }
+  | { requestId: string; outcome: 'failed'; reason: string };
 
 /** One divergent case as stored beside its two images. */
 export interface StoredShadowCase extends DivergenceEvent {

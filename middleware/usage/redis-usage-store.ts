@@ -3,6 +3,7 @@
 
 import type { ReserveOp, UsageStore } from './usage-store.js';
 import type { RedisConnection } from '../redis-connection.js';
+import { storeNames, type StoreNames } from '../stores/store-names.js';
 
 /** INCRBY that sets the expiry only when the counter is new, so a window never slides. */
 const ADD = `
@@ -39,22 +40,17 @@ const HELD_SUFFIX = ':held';
 
 export class RedisUsageStore implements UsageStore {
   readonly #redis: RedisConnection;
-  readonly #prefix: string;
+  readonly #names: StoreNames;
 
-  /** Buckets live under `<namespace>:usage:`. */
-  constructor(redis: RedisConnection, namespace: string) {
+  /** Buckets live under `<namespace>:usage:` (storeNames). */
+  constructor(redis: RedisConnection, namespace?: string) {
     this.#redis = redis;
-    this.#prefix = `${namespace}:usage:`;
+    this.#names = storeNames(namespace, { hashTags: redis.hashTags });
   }
 
-  /**
-   * The Redis key of a bucket. In a cluster, a bucket and its `:held` companion (the two counters of one page
-   * reservation, changed by one script) share a slot: the bucket's name is their hash tag.
-   */
+  /** The Redis key of a bucket; in a cluster a bucket and its `:held` companion share a slot (one script changes both). */
   #key(bucket: string): string {
-    if (!this.#redis.hashTags) return this.#prefix + bucket;
-    const base = bucket.endsWith(HELD_SUFFIX) ? bucket.slice(0, -HELD_SUFFIX.length) : bucket;
-    return `${this.#prefix}{${base}}${bucket.slice(base.length)}`;
+    return this.#names.usageCounter(bucket);
   }
 
   isReady(): boolean {

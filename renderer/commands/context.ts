@@ -3,6 +3,7 @@
 
 import type { DiagnosticLog } from '../diagnostics.js';
 import type { MemoryBudget } from '../memory-budget.js';
+import type { ClockOffset } from '../zpl/clock.js';
 import type { BarcodeDefaults, Field, FieldBlock, FontSelection, Orientation, StoredObject, TextBlock } from '../model.js';
 import type { FieldCommand } from './field-kinds.js';
 import type { Token } from '../zpl/lexer.js';
@@ -16,6 +17,12 @@ export interface PrinterState {
   /** Replaced by ^BY, never changed in place: every field shares the defaults in force when it was finished. */
   barcode: Readonly<BarcodeDefaults>;
   charset: number;
+  /** ^CI remapping pairs in force: byte -> the byte whose character prints for it (charsets 0-13 only). */
+  remap?: Uint8Array;
+  /** ^MC: false keeps each label's image under the next label (map not cleared). */
+  mapClear: boolean;
+  /** ^SO: the secondary (2) and tertiary (3) clocks' offsets from the primary one. */
+  clockOffsets: Partial<Record<2 | 3, ClockOffset>>;
   home: { x: number; y: number };
   shiftLeft: number;
   shiftTop: number;
@@ -54,6 +61,10 @@ export interface FieldDraft {
   fieldNumber?: number;
   serial?: Field['serial'];
   continues?: boolean;
+  /** ^FC: the primary, secondary and tertiary clock indicator characters (bytes) of this field's data. */
+  clock?: readonly (number | undefined)[];
+  /** ^FM: the symbols' origins in dots (null: that symbol is excluded). */
+  origins?: Field['origins'];
   at: number;
 }
 
@@ -62,7 +73,7 @@ export interface LabelDraft {
   copies: number;
   /** Set while ^DF is capturing the rest of this format instead of printing it. */
   capturing?: { name: string; tokens: Token[] };
-  /** A ^DF in this format: it stores a format and prints nothing. */
+  /** A ^DF (or ^IS with print N) in this format: it stores a format (an image) and prints nothing. */
   storesFormat: boolean;
   start: number;
   /** ^FN data given before the recalled format that has the variable (filled in when it arrives). */
@@ -79,6 +90,8 @@ export interface CommandContext {
   readonly log: DiagnosticLog;
   /** The document's memory budget: decoded graphics and stored objects are claimed here before allocating. */
   readonly memory: MemoryBudget;
+  /** The printer's real-time clock: the moment the document is rendered (^FC fields print it). */
+  readonly now: Date;
   warn(byteIndex: number, byteSize: number, command: string, param: number, message: string): void;
   /** A coordinate in ^MU units, in dots. */
   dots(v: number): number;

@@ -1,9 +1,10 @@
-// Field assembly: ^FO ^FT ^FS ^FD ^FV ^FR ^FH ^FN ^SN ^SF ^FP ^FW ^BY.
+// Field assembly: ^FO ^FT ^FM ^FS ^FD ^FV ^FR ^FH ^FN ^SN ^SF ^FP ^FW ^BY (^FC is in clock.ts).
 
 import type { CommandContext, CommandTable } from './context.js';
 import type { Token } from '../zpl/lexer.js';
-import { asCount, asRatio, float, inDots, inModules, int, oneOf, orientation, splitParams, text, yesNo } from '../zpl/params.js';
+import { asCount, asRatio, float, inDots, inModules, int, intOr, numberedPairs, oneOf, orientation, splitParams, text, yesNo } from '../zpl/params.js';
 import { command } from './define.js';
+import { clockData } from './clock.js';
 
 /** Whether a ^FO/^FT gave a usable coordinate (missing and non-numeric ones do not; `B50` is 50). */
 function hasCoordinates(tok: Token): boolean {
@@ -53,8 +54,33 @@ function isHex(c: number | undefined): boolean {
 
 /** ^FD/^FV: the field's data, ^FH escapes decoded, with its place in the document. */
 function setData(ip: CommandContext, tok: Token): void {
-  ip.field.data = decodeHexEscapes(tok.raw, ip.field.hexIndicator);
+  ip.field.data = clockData(ip, decodeHexEscapes(tok.raw, ip.field.hexIndicator));
   ip.field.dataAt = { offset: tok.paramStart, size: tok.end - tok.paramStart };
+}
+
+/** ^FM takes up to 60 origins; `e` for either coordinate excludes that symbol. */
+const FM_ORIGINS = 60;
+const EXCLUDE = 'E';
+
+/**
+ * ^FM: the origins of a PDF417 / MicroPDF417 series (structured append), label home and shifts applied as ^FO
+ * applies them. Other fields ignore them (the guide), so the field's own origin is left as it is.
+ */
+function multipleOrigins(ip: CommandContext, args: Readonly<Record<string, number | string | undefined>>, tok: Token): void {
+  if (ip.fieldHasContent()) {
+    ip.warn(tok.start, tok.end - tok.start, '^FM', 0, 'Missing ^FS; field ended by the next field origin');
+    ip.finishField();
+  }
+  const p = ip.printer;
+  const origins: Array<{ x: number; y: number } | null> = [];
+  for (let n = 1; n <= FM_ORIGINS; n++) {
+    const x = args[`x${n}`], y = args[`y${n}`];
+    if (x === undefined && y === undefined) break;
+    if (typeof x === 'string' || typeof y === 'string') { origins.push(null); continue; } // `e`: excluded
+    origins.push({ x: ip.dots(x ?? 0) + p.home.x - p.shiftLeft, y: ip.dots(y ?? 0) + p.home.y + p.shiftTop });
+  }
+  if (!ip.fieldHasContent()) ip.field.at = tok.start;
+  ip.field.origins = origins;
 }
 
 // Coordinates may carry fractions (^MU units, generated ZPL): they round to the nearest dot.
@@ -63,16 +89,14 @@ const coordinate = (name: string) => inDots(float(name, 0, 32000, 0));
 export const fieldCommands: CommandTable = {
   '^FO': command({ params: [coordinate('x'), coordinate('y'), asCount(int('justification', 0, 2))], run: (ip, { x, y, justification }, tok) => place(ip, 'FO', x, y, justification, tok) }),
   '^FT': command({ params: [inDots(float('x', 0, 32000)), inDots(float('y', 0, 32000)), asCount(int('justification', 0, 2))], run: (ip, { x, y, justification }, tok) => place(ip, 'FT', x, y, justification, tok) }),
+  '^FM': command({
+    params: numberedPairs(FM_ORIGINS, (n) => [inDots(intOr(`x${n}`, 0, 32000, [EXCLUDE])), inDots(intOr(`y${n}`, 0, 32000, [EXCLUDE]))] as const),
+    run: (ip, args, tok) => multipleOrigins(ip, args, tok),
+  }),
   '^FS': { run: (ip) => ip.finishField() },
   '^FD': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
   '^FV': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
   '^FR': { run: (ip) => { ip.field.reverse = true; } },
-  // Clock fields are not drawn: their data prints as written, indicators included (fallback forwards them).
-  '^FC': {
-    syntax: 'raw',
-    run: (ip, _a, tok) => ip.log.add({ byteIndex: tok.start, byteSize: tok.end - tok.start, command: '^FC', param: 0,
-      message: 'Real-time clock field is not drawn; its data prints as written', feature: '^FC' }),
-  },
   '^FH': {
     syntax: 'raw',
     run: (ip, _a, tok) => { ip.field.hexIndicator = tok.raw.length ? tok.raw[0] : 0x5f; },

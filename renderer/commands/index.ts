@@ -3,6 +3,7 @@
 import type { CommandTable } from './context.js';
 import { linearBarcodeCommands } from './barcodes-linear.js';
 import { matrixBarcodeCommands } from './barcodes-2d.js';
+import { clockCommands } from './clock.js';
 import { fieldCommands } from './field.js';
 import { graphicCommands } from './graphics.js';
 import { labelCommands } from './label.js';
@@ -14,6 +15,7 @@ export const commandTable: CommandTable = {
   ...printerCommands,
   ...labelCommands,
   ...fieldCommands,
+  ...clockCommands,
   ...textCommands,
   ...graphicCommands,
   ...storageCommands,

@@ -1,4 +1,4 @@
-// Label boundaries and label-wide settings: ^XA ^XZ ^PQ ^LH ^LS ^LT ^PW ^LL ^PO ^PM ^LR ^MU.
+// Label boundaries and label-wide settings: ^XA ^XZ ^PQ ^LH ^LS ^LT ^PW ^LL ^PO ^PM ^LR ^MU ^MC.
 
 import type { CommandTable } from './context.js';
 import { asCount, float, inDots, int, length, oneOf, yesNo } from '../zpl/params.js';
@@ -38,6 +38,8 @@ export const labelCommands: CommandTable = {
       if (units === 'D' && from && to) ip.printer.unitScale = to / from;
     },
   }),
+  // ^MCN keeps this label's image under the next ones until a label with ^MCY (the default) is printed.
+  '^MC': command({ params: [yesNo('clear', 'Y')], run: (ip, { clear }) => { ip.printer.mapClear = clear; } }),
   '^FX': { syntax: 'text', anywhere: true },
   '^XB': { noop: true },
 };

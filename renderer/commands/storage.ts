@@ -2,16 +2,18 @@
 // objects live in `ip.printer.objects` for the rest of the document only.
 
 import { RenderError } from '../errors.js';
-import { bitmapBytes, checkObjectSize, MAX_OBJECT_BYTES, decodeGraphic, decodeBase64Payload } from '../decode/grf.js';
-import { findObject, namePattern, objectName } from '../graphics/objects.js';
+import { bitmapBytes, checkObjectSize, MAX_OBJECT_BYTES, decodeGraphic, decodeBase64Payload, type Bitmap } from '../decode/grf.js';
+import { DRIVES, findObject, namePattern, objectName, transferPairs } from '../graphics/objects.js';
 import { decodePngToBitmap, isPng } from '../decode/png-decode.js';
+import { decodeBmpToBitmap, isBmp } from '../decode/bmp-decode.js';
 import type { StoredObject } from '../model.js';
 import type { CommandContext, CommandDef, CommandTable } from './context.js';
-import { asCount, int, oneOf, text } from '../zpl/params.js';
+import { asCount, inDots, int, oneOf, text, yesNo } from '../zpl/params.js';
 import { command, fieldKind } from './define.js';
 import { FIELD_PARAMS, fieldCommand } from './field-kinds.js';
 import type { Token } from '../zpl/lexer.js';
 import { loadOutlineFont } from '../decode/outline-font.js';
+import { decodeBitmapFont } from '../decode/bitmap-font.js';
 import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
 const objectPath = () => text('name');
@@ -27,12 +29,18 @@ function store(ip: CommandContext, obj: StoredObject): void {
 const DY_EXTENSIONS: Record<string, { ext: string; kind: StoredObject['kind'] }> = {
   G: { ext: 'GRF', kind: 'graphic' },
   P: { ext: 'PNG', kind: 'graphic' },
-  B: { ext: 'BMP', kind: 'image' },
+  B: { ext: 'BMP', kind: 'graphic' },
   T: { ext: 'TTF', kind: 'font' },
   E: { ext: 'TTE', kind: 'font' },
   X: { ext: 'PCX', kind: 'image' },
   O: { ext: 'OTF', kind: 'font' },
   Z: { ext: 'ZPL', kind: 'format' },
+};
+
+/** ~DY images decoded to bitmaps when they arrive, by file extension: their pixels are claimed from the memory budget. */
+const IMAGE_DECODERS: Record<string, { is(b: Uint8Array): boolean; decode(b: Uint8Array, claim: (bytes: number) => void): Bitmap }> = {
+  PNG: { is: isPng, decode: decodePngToBitmap },
+  BMP: { is: isBmp, decode: decodeBmpToBitmap },
 };
 
 /** Data bytes of a download: base64 payloads decoded, ASCII hex (A) turned into bytes, binary as is. */
@@ -92,16 +100,17 @@ const downloadObject: CommandDef = payloadCommand({
     const bytes = downloadBytes(ip, data, format === 'A' || format === 'P', '~DY', 6);
     checkObjectSize(bytes.length, `Object ${name}`);
     checkLength(ip, data, bytes.length, declared, '~DY', 6);
-    if (type.ext === 'PNG') {
-      if (!isPng(bytes)) {
-        ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, 'Object data is not a PNG image; ignored');
+    const image = IMAGE_DECODERS[type.ext];
+    if (image) {
+      if (!image.is(bytes)) {
+        ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, `Object data is not a ${type.ext} image; ignored`);
         return;
       }
       try {
-        store(ip, { name, kind: 'graphic', bits: decodePngToBitmap(bytes, (n) => ip.memory.claim(n, `Image ${name}`)), bytes });
+        store(ip, { name, kind: 'graphic', bits: image.decode(bytes, (n) => ip.memory.claim(n, `Image ${name}`)), bytes });
       } catch (e) {
         if (e instanceof RenderError) throw e;
-        ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, `PNG image could not be decoded: ${(e as Error).message}`);
+        ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, `${type.ext} image could not be decoded: ${(e as Error).message}`);
       }
       return;
     }
@@ -128,36 +137,51 @@ function downloadFont(command: string, ext: string): CommandDef {
   });
 }
 
-/** ~DB bitmap font: kept whole (all parameters and glyph data), but not drawn yet: text in it prints in a built-in font. */
-const downloadBitmapFont: CommandDef = {
+/**
+ * ~DBd:o.x,a,h,w,base,space,#char,©,data: a bitmap font, its glyphs decoded when it arrives and drawn where ^A@ or
+ * ^CW names it. The glyph bitmaps count against the object size and the document's memory budget, as ~DG graphics do.
+ */
+const downloadBitmapFont: CommandDef = payloadCommand({
   anywhere: true,
-  syntax: 'raw',
-  run(ip, _args, tok) {
-    const raw = tok.raw;
-    const comma = raw.indexOf(tok.delimiter);
-    const rawName = Buffer.from(raw.subarray(0, comma < 0 ? Math.min(raw.length, 64) : comma)).toString('latin1');
-    if (!rawName.trim()) { ip.warn(tok.start, tok.end - tok.start, '~DB', 1, 'Missing object name; ignored'); return; }
-    checkObjectSize(raw.length, `Object ${rawName.trim()}`);
-    const { name } = objectName(rawName, 'FNT');
-    ip.memory.claim(raw.length, `Object ${rawName.trim()}`);
-    store(ip, { name, kind: 'font', bytes: raw.slice() });
-    ip.log.add({ byteIndex: tok.start, byteSize: tok.end - tok.start, command: '~DB', param: 0,
-      message: `Bitmap font ${name} is not drawn; text in it prints in a built-in font`, feature: '~DB' });
+  // The cell sizes are the glyph bitmaps' own dots: density conversion keeps ~DB as sent (and says so), never scaling them apart.
+  params: [objectPath(), oneOf('orientation', 'N', 'N'), inDots(int('height', 1, 32000)), inDots(int('width', 1, 32000)), inDots(int('baseline', 0, 32000)),
+    inDots(int('space', 0, 32000)), asCount(int('charCount', 1, 256)), text('copyright'), text('data')],
+  run(ip, { name: rawName, height, width, baseline, space, charCount }, tok) {
+    const { name } = objectName(rawName || 'UNKNOWN', 'FNT');
+    checkObjectSize(tok.raw.length, `Object ${name}`);
+    // The glyph data starts at the first # after the copyright (which may itself hold the delimiter).
+    const data = payloadAfter(tok, 7);
+    let total = 0;
+    const font = decodeBitmapFont(
+      { cellHeight: height ?? 1, cellWidth: width ?? 1, baseline: baseline ?? height ?? 1, space: space ?? width ?? 1, charCount },
+      data.bytes, payloadReporter(ip, data, '~DB', 9),
+      (bytes) => {
+        total += bytes;
+        checkObjectSize(total, `Object ${name}`);
+        ip.memory.claim(bytes, `Object ${name}`);
+      });
+    store(ip, { name, kind: 'font', bitmapFont: font });
   },
-};
+});
 
 /**
  * Binds the field drawing a stored object (^XG, ^IM) to the object its name finds now; warns at once when there is
  * none (yet). Returns whether it found one.
  */
 function bindObject(ip: CommandContext, kind: 'XG' | 'IM', rawName: string | undefined, tok: Token): boolean {
-  const found = rawName && (findObject(ip.printer.objects, rawName, 'GRF') ?? (kind === 'IM' ? findObject(ip.printer.objects, rawName, 'PNG') : undefined));
+  const found = rawName && (findObject(ip.printer.objects, rawName, 'GRF') ?? (kind === 'IM' ? findObject(ip.printer.objects, rawName, 'PNG') ?? findObject(ip.printer.objects, rawName, 'BMP') : undefined));
   if (found) ip.field.object = found;
   else {
     const name = rawName ? objectName(rawName, 'GRF').name : '(none)';
     ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), '^' + kind, 1, `Object ${name} not found; nothing drawn`);
   }
   return !!found;
+}
+
+/** The field whose saved image was copied into the label draws nothing itself. */
+function forgetObject(ip: CommandContext): void {
+  ip.field.command = undefined;
+  ip.field.object = undefined;
 }
 
 const graphicField = fieldKind('XG');
@@ -169,6 +193,7 @@ const recallGraphic: CommandDef<typeof FIELD_PARAMS.XG> = command({
   run(ip, args, tok) {
     graphicField.run?.(ip, args, tok);
     if (!bindObject(ip, 'XG', args.name, tok)) ip.field.command = fieldCommand('XG', { ...args, name: undefined });
+    else if (placeSavedImage(ip, ip.field.object!, ip.field.x, ip.field.y, tok, '^XG', args.magnificationX > 1 || args.magnificationY > 1)) forgetObject(ip);
   },
 });
 
@@ -177,8 +202,36 @@ const imageMove: CommandDef<typeof FIELD_PARAMS.IM> = command({
   run(ip, args, tok) {
     imageField.run?.(ip, args, tok);
     if (!bindObject(ip, 'IM', args.name, tok)) ip.field.command = fieldCommand('IM', { ...args, name: undefined });
+    else if (placeSavedImage(ip, ip.field.object!, ip.field.x, ip.field.y, tok, '^IM', false)) forgetObject(ip);
   },
 });
+
+/** ~EG / ^EG: every downloaded graphic (`*.GRF` on every drive) is erased, as `^ID*:*.GRF` would. */
+const eraseGraphics: CommandDef = command({
+  anywhere: true,
+  run(ip) {
+    for (const d of DRIVES) {
+      const pattern = namePattern(`${d}:*.GRF`, 'GRF');
+      for (const key of [...ip.printer.objects.keys()]) if (pattern.test(key)) ip.printer.objects.delete(key);
+    }
+  },
+});
+
+/** What one field of a saved image (^IS) is taken to cost when copied into a label: a bound on ^IS/^IL doubling. */
+const SAVED_FIELD_BYTES = 512;
+
+/**
+ * The fields of a saved image (^IS) copied into the label being made, moved by (dx, dy): the saved label's fields
+ * drawn again, so every backend draws them as it drew the first label. Returns whether `obj` was a saved image.
+ */
+function placeSavedImage(ip: CommandContext, obj: StoredObject, dx: number, dy: number, tok: Token, kind: string, magnified: boolean): boolean {
+  const label = ip.label;
+  if (!obj.fields || !label) return false;
+  if (magnified) ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), kind, 2, `Saved image ${obj.name} is drawn unmagnified`);
+  ip.memory.claim(obj.fields.length * SAVED_FIELD_BYTES, `Image ${obj.name}`);
+  for (const f of obj.fields) label.fields.push({ ...f, x: f.x + dx, y: f.y + dy });
+  return true;
+}
 
 export const storageCommands: CommandTable = {
   '~DG': downloadGraphic,
@@ -193,12 +246,45 @@ export const storageCommands: CommandTable = {
     params: [objectPath()],
     run(ip, args, tok) {
       if (ip.fieldHasContent()) ip.finishField();
-      imageMove.run?.(ip, args, tok);
       const f = ip.field;
       f.x = ip.printer.home.x;
       f.y = ip.printer.home.y;
       f.positioned = true;
+      imageMove.run?.(ip, args, tok);
       ip.finishField();
+    },
+  }),
+  '~EG': eraseGraphics,
+  '^EG': { ...eraseGraphics, anywhere: false },
+  // ^TOs:o.x,d:o.x: the copies share the stored bitmap or bytes (objects are never changed in place).
+  '^TO': command({
+    params: [text('source'), text('destination')],
+    run(ip, { source, destination }, tok) {
+      if (!source && !destination) return; // a bare ^TO is ignored (ZPL II guide)
+      const t = transferPairs([...ip.printer.objects.keys(), ...ip.printer.formats.keys()], source ?? '', destination ?? '');
+      if ('ignored' in t) {
+        ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), '^TO', t.param, t.ignored);
+        return;
+      }
+      for (const { from, to } of t.copies) {
+        const obj = ip.printer.objects.get(from);
+        if (obj) ip.printer.objects.set(to, { ...obj, name: to });
+        const format = ip.printer.formats.get(from);
+        if (format) ip.printer.formats.set(to, format);
+      }
+    },
+  }),
+  // ^ISd:o.x,p: the label so far saved as an image (its fields, drawn again where ^IL/^XG/^IM recall it); p=N: not printed.
+  '^IS': command({
+    params: [objectPath(), yesNo('print', 'Y')],
+    run(ip, { name: rawName, print }) {
+      const label = ip.label;
+      if (!label) return;
+      if (ip.fieldHasContent()) ip.finishField();
+      const { name } = objectName(rawName || 'UNKNOWN', 'GRF');
+      ip.memory.claim(label.fields.length * SAVED_FIELD_BYTES, `Image ${name}`);
+      ip.printer.objects.set(name, { name, kind: 'graphic', fields: label.fields.slice() });
+      if (!print) label.storesFormat = true;
     },
   }),
   '^ID': command({

@@ -12,6 +12,12 @@ export interface Bitmap {
   height: number;
 }
 
+/** Whether a pixel is ink: its luminance, composited on white by its alpha (0..255), is below half (PNG and BMP images). */
+export function darkOnWhite(r: number, g: number, b: number, a: number): boolean {
+  const lum = 0.299 * r + 0.587 * g + 0.114 * b;
+  return (lum * a + 255 * (255 - a)) / 255 < 128;
+}
+
 /** A problem found while decoding, at `at` (index into the data bytes) spanning `size` bytes. */
 export type DecodeReport = (at: number, size: number, message: string) => void;
 

@@ -3,7 +3,7 @@
 
 import { inflateSync } from 'node:zlib';
 import { RenderError } from '../errors.js';
-import { MAX_OBJECT_BYTES, type Bitmap } from './grf.js';
+import { darkOnWhite, MAX_OBJECT_BYTES, type Bitmap } from './grf.js';
 import { readImageHeader } from './image-header.js';
 
 /** The legacy service refuses embedded images wider or taller than this. */
@@ -61,7 +61,7 @@ export function decodePngToBitmap(png: Uint8Array, claim?: (bytes: number) => vo
     const off = y * (rowBytes + 1);
     unfilter(raw[off], raw.subarray(off + 1, off + 1 + rowBytes), prev, cur, bpp);
     for (let x = 0; x < width; x++) {
-      if (luminanceOnWhite(cur, x, colorType, depth, palette, alphaTable) < 128) out[y * stride + (x >> 3)] |= 0x80 >> (x & 7);
+      if (inkAt(cur, x, colorType, depth, palette, alphaTable)) out[y * stride + (x >> 3)] |= 0x80 >> (x & 7);
     }
     [prev, cur] = [cur, prev];
   }
@@ -99,8 +99,8 @@ function sample(row: Uint8Array, k: number, depth: number): number {
   return Math.round((v * 255) / ((1 << depth) - 1));
 }
 
-function luminanceOnWhite(row: Uint8Array, x: number, colorType: number, depth: number,
-  palette: Uint8Array | undefined, trns: Uint8Array | undefined): number {
+function inkAt(row: Uint8Array, x: number, colorType: number, depth: number,
+  palette: Uint8Array | undefined, trns: Uint8Array | undefined): boolean {
   let r: number, g: number, b: number, a = 255;
   switch (colorType) {
     case 0: r = g = b = sample(row, x, depth); break;
@@ -115,6 +115,5 @@ function luminanceOnWhite(row: Uint8Array, x: number, colorType: number, depth: 
     case 4: r = g = b = sample(row, 2 * x, depth); a = sample(row, 2 * x + 1, depth); break;
     default: r = sample(row, 4 * x, depth); g = sample(row, 4 * x + 1, depth); b = sample(row, 4 * x + 2, depth); a = sample(row, 4 * x + 3, depth);
   }
-  const lum = 0.299 * r + 0.587 * g + 0.114 * b;
-  return (lum * a + 255 * (255 - a)) / 255;
+  return darkOnWhite(r, g, b, a);
 }

@@ -61,6 +61,12 @@ export function withGlyph(cp: number, chain: ReadonlyArray<() => OutlineFont | n
   return null;
 }
 
+/**
+ * Noto Sans JP Bold: font 0's fallback for Japanese kana and kanji (and the CJK ideographs it has), drawn when the
+ * optional package @expo-google-fonts/noto-sans-jp is installed; without it such characters are warned about.
+ */
+export const notoSansJpBold = lazy(() => loadFromPackageDir('@expo-google-fonts/noto-sans-jp', '700Bold/NotoSansJP_700Bold.ttf', 'noto-sans-jp-bold'));
+
 /** OCR-A and OCR-B, shipped with bwip-js: the shapes of device fonts H and E. */
 export const ocrA = lazy(() => loadFromPackageDir('bwip-js', 'fonts/OCRA7.ttf', 'ocr-a'));
 export const ocrB = lazy(() => loadFromPackageDir('bwip-js', 'fonts/OCRB7.ttf', 'ocr-b'));

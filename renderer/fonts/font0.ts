@@ -5,7 +5,7 @@
 import { joinOutlines, nonEmpty, placeContours, placeOutline, verticalFit, type PlacedOutline } from './place.js';
 import {
   dejaVuSans, dejaVuSansBold, dejaVuSansCondensed, dejaVuSansCondensedBold, robotoCondensedBold, robotoCondensedBoldExt,
-  robotoCondensedBoldItalic, robotoCondensedWeight, withGlyph,
+  notoSansJpBold, robotoCondensedBoldItalic, robotoCondensedWeight, withGlyph,
 } from './builtin.js';
 import { cachedOutline, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
@@ -28,7 +28,7 @@ export const FONT0_SOURCES: Readonly<Record<string, () => OutlineFont | null>> =
   'dejavu': dejaVuSans,
 };
 
-const FALLBACKS = [robotoCondensedBold, robotoCondensedBoldExt, dejaVuSansCondensedBold];
+const FALLBACKS = [robotoCondensedBold, robotoCondensedBoldExt, dejaVuSansCondensedBold, notoSansJpBold];
 
 /** The outline font drawing `cp`: the measured best match, else the first of the fallbacks that has it. */
 function sourceFont(cp: number, named: string | null = font0Metrics.sources?.[cp] ?? null): OutlineFont | null {

@@ -3,6 +3,7 @@
 import { BoundedCache } from '../bounded-cache.js';
 import type { FontSelection, StoredObject } from '../model.js';
 import { deviceFace, deviceFonts } from './device-fonts.js';
+import { bitmapFontFace } from './bitmap-font.js';
 import { downloadedFace, findFontObject } from './downloaded.js';
 import type { Face } from './face.js';
 import { font0Face } from './font0.js';
@@ -41,7 +42,7 @@ export function resolveFace(sel: FontSelection, objects: ReadonlyMap<string, Sto
   const path = sel.path ?? (name.length > 1 && name !== 'GS' ? name : undefined);
   if (path) {
     const obj = findFontObject(objects, path);
-    const face = obj && downloadedFace(obj, sel.height || sel.width || 9, sel.width);
+    const face = obj && (obj.bitmapFont ? bitmapFontFace(obj.bitmapFont, sel.height, sel.width) : downloadedFace(obj, sel.height || sel.width || 9, sel.width));
     if (face) return face;
   }
   const device = deviceFonts[name] ? builtinFace(name, sel.height, sel.width, () => deviceFace(name, sel.height, sel.width)) : null;

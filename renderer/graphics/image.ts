@@ -39,6 +39,6 @@ export const drawRecalledGraphic: Drawer<'XG'> = (f, env, canvas) => {
 
 /** ^IMd:o.x: the stored image at the field origin, unscaled. */
 export const drawImageMove: Drawer<'IM'> = (f, env, canvas) => {
-  const obj = recalled(f, env, 'GRF', 'PNG');
+  const obj = recalled(f, env, 'GRF', 'PNG', 'BMP');
   if (obj?.bits) place(canvas, f, obj.bits, 1, 1);
 };

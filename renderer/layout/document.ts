@@ -1,7 +1,7 @@
 // A whole document laid out on demand: size and label-count limits checked once, then any printed
 // label (^PQ copies included) as a display list. render() and layout() share it.
 
-import type { Dpmm, RenderLimits } from '../api.js';
+import type { Dpmm, RenderClock, RenderLimits } from '../api.js';
 import { labelDots } from './dots.js';
 import { ordinal, RenderError } from '../errors.js';
 import { interpret, type DocumentPlan } from '../interpreter.js';
@@ -16,7 +16,7 @@ export { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS } from '../api.js';
 
 export { dotsPerInch, labelDots } from './dots.js';
 
-export interface DocumentRequest extends RenderLimits {
+export interface DocumentRequest extends RenderLimits, RenderClock {
   dpmm: Dpmm;
   widthIn: number;
   heightIn: number;
@@ -59,7 +59,7 @@ export function openDocument(zpl: Uint8Array | string, req: DocumentRequest, hoo
   }
   const memory = new MemoryBudget(req.maxDocumentBytes);
   if (hooks.reserveBytes) memory.claim(hooks.reserveBytes.bytes, hooks.reserveBytes.what);
-  const plan = interpret(bytes, req.dpmm, { memory, ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) });
+  const plan = interpret(bytes, req.dpmm, { memory, ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }), ...(req.now && { now: req.now }) });
   const maxLabels = req.maxLabels ?? DEFAULT_MAX_LABELS;
   if (plan.totalCount > maxLabels) {
     throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${plan.totalCount} labels; the maximum is ${maxLabels}`);

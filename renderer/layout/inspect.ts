@@ -2,12 +2,12 @@
 // connects what it shows to the ZPL bytes that made it). Synchronous and in process; errors are RenderErrors
 // exactly as render() throws them.
 
-import type { Dpmm } from '../api.js';
+import type { Dpmm, RenderClock } from '../api.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { checkIndex, openDocument, type DocumentHooks, type LaidOutDocument } from './document.js';
 import type { BitmapElement, Box, DisplayElement, DisplayList, OutputKind, PrintArea, Span } from '../display/display-list.js';
 
-export interface LayoutOptions {
+export interface LayoutOptions extends RenderClock {
   dpmm: Dpmm;
   widthIn: number;
   heightIn: number;

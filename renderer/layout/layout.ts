@@ -66,17 +66,42 @@ export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOpti
   const canvas = new DisplayListBuilder(opts.widthDots, opts.heightDots, {
     ...(opts.output && { output: opts.output }), ...(opts.claim && { claim: opts.claim }),
   });
-  const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log: opts.log, copy, state: new LayoutState() };
+  drawFields(plan, copy, canvas, opts, false);
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
-  const dx = plan.printWidth !== undefined && plan.printWidth < opts.widthDots ? Math.floor((opts.widthDots - plan.printWidth) / 2) : 0;
+  const dx = printShift(plan, opts.widthDots);
+  const list: DisplayList = { width: opts.widthDots, height: opts.heightDots, elements: canvas.elements, mirror: plan.mirror, invert: plan.invert };
+  // ...and draws no ink outside it.
+  if (plan.printWidth !== undefined && plan.printWidth < opts.widthDots) list.printArea = { x: dx, width: plan.printWidth };
+  return list;
+}
+
+/** ^FM origins moved `dx` dots right. */
+function shifted(origins: NonNullable<Field['origins']>, dx: number): Field['origins'] {
+  return origins.map((o) => o && { x: o.x + dx, y: o.y });
+}
+
+/** Columns a ^PW narrower than the label moves its fields right by. */
+function printShift(plan: LabelPlan, widthDots: number): number {
+  return plan.printWidth !== undefined && plan.printWidth < widthDots ? Math.floor((widthDots - plan.printWidth) / 2) : 0;
+}
+
+/**
+ * Draws copy `copy` of a label's fields, over the image ^MCN kept of the label before (`under`: that image, whose
+ * diagnostics its own layout gave already).
+ */
+function drawFields(plan: LabelPlan, copy: number, canvas: DisplayListBuilder, opts: LayoutLabelOptions, under: boolean): void {
+  if (plan.background) drawFields(plan.background.label, plan.background.copy, canvas, opts, true);
+  const log = under ? undefined : opts.log;
+  const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log, copy, state: new LayoutState() };
+  const dx = printShift(plan, opts.widthDots);
   for (const placed of plan.fields) {
     opts.checkpoint?.();
     const draw = drawerOf(placed);
     if (!draw) continue;
     // Drawers see the copy's own data (^SN/^SF), so none of them needs to know about serialisation.
-    const field = dx || placed.serial ? { ...placed, x: placed.x + dx, data: fieldData(placed, copy) } : placed;
+    const field = dx || placed.serial ? { ...placed, x: placed.x + dx, data: fieldData(placed, copy), ...(placed.origins && { origins: shifted(placed.origins, dx) }) } : placed;
     if (copy === 0 && (field.x >= opts.widthDots || field.y >= opts.heightDots)) {
-      opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field at ${field.x},${field.y} is outside the ${opts.widthDots}x${opts.heightDots} label` });
+      log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field at ${field.x},${field.y} is outside the ${opts.widthDots}x${opts.heightDots} label` });
     }
     canvas.span = { start: field.at, end: field.end };
     const before = canvas.elements.length;
@@ -85,13 +110,9 @@ export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOpti
     } catch (e) {
       if (stopsDocument(e)) throw e;
       canvas.elements.length = before; // a field that fails draws nothing, not half of itself
-      opts.log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field not drawn: ${(e as Error).message}`, feature: fieldFeature(placed.kind) });
+      log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field not drawn: ${(e as Error).message}`, feature: fieldFeature(placed.kind) });
     }
   }
-  const list: DisplayList = { width: opts.widthDots, height: opts.heightDots, elements: canvas.elements, mirror: plan.mirror, invert: plan.invert };
-  // ...and draws no ink outside it.
-  if (plan.printWidth !== undefined && plan.printWidth < opts.widthDots) list.printArea = { x: dx, width: plan.printWidth };
-  return list;
 }
 
 /** A memory budget spent, a cancel or a time budget is the document's end, not one field's failure. */

@@ -6,6 +6,9 @@ const CP850_HIGH =
   'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜø£Ø×ƒáíóúñÑªº¿®¬½¼¡«»░▒▓│┤ÁÂÀ©╣║╗╝¢¥┐' +
   '└┴┬├─┼ãÃ╚╔╩╦╠═╬¤ðÐÊËÈıÍÎÏ┘┌█▄¦Ì▀ÓßÔÒõÕµþÞÚÛÙýÝ¯´\u00ad±‗¾¶§÷¸°¨·¹³²■\u00a0';
 
+/** Zebra's code page 850 has the Euro at 15H (the guide's ^CI example remaps it onto the dollar sign). */
+const CP850_EURO = 0x15;
+
 /** The ASCII positions the national sets of ^CI 0-13 replace, in this order. */
 const NATIONAL_POSITIONS = [0x23, 0x24, 0x40, 0x5b, 0x5c, 0x5d, 0x5e, 0x60, 0x7b, 0x7c, 0x7d, 0x7e];
 
@@ -58,6 +61,7 @@ function decodeCp850(bytes: Uint8Array, national: string): string {
   let s = '';
   for (const b of bytes) {
     if (b >= 0x80) s += CP850_HIGH[b - 0x80];
+    else if (b === CP850_EURO) s += '€';
     else {
       const k = NATIONAL_POSITIONS.indexOf(b);
       s += k >= 0 ? national[k] : String.fromCharCode(b);
@@ -66,10 +70,10 @@ function decodeCp850(bytes: Uint8Array, national: string): string {
   return s;
 }
 
-/** Decodes field data under ^CI `charset`. */
-export function decodeFieldText(bytes: Uint8Array, charset: number): string {
+/** Decodes field data under ^CI `charset`; `remap` (^CI's pairs, sets 0-13) says which byte's character each byte prints. */
+export function decodeFieldText(bytes: Uint8Array, charset: number, remap?: Uint8Array): string {
   const national = NATIONAL_SETS[charset];
-  if (national !== undefined) return decodeCp850(bytes, national);
+  if (national !== undefined) return decodeCp850(remap ? bytes.map((b) => remap[b]) : bytes, national);
   if (charset === 27) return decodeCp1252(bytes);
   const page = WINDOWS_PAGES[charset];
   if (page) return decoder(page).decode(bytes);

@@ -1,7 +1,8 @@
 // The `text` field drawer: ^FD text in the field's font, as a single line, a ^FB block or a ^TB block.
 
 import type { FieldOf, Orientation } from '../model.js';
-import type { Drawer } from '../display/drawer.js';
+import type { DrawEnv, Drawer } from '../display/drawer.js';
+import { fieldDataSpan } from '../diagnostics.js';
 import type { Canvas } from '../display/canvas.js';
 import type { Face } from '../fonts/face.js';
 import { resolveFace } from '../fonts/resolve.js';
@@ -39,19 +40,40 @@ function drawLines(r: Canvas, face: Face, lines: readonly BlockLine[], frame: Fr
   });
 }
 
+/** Characters of a missing-glyph warning named one by one; the rest are counted. */
+const MAX_NAMED_MISSING = 8;
+/** Spaces, separators and controls print as nothing by design: no glyph is missing for them. */
+const BLANK_BY_DESIGN = /[\p{Z}\p{C}]/u;
+
+/** Warns, naming them, about characters of the field that the face (and its fallbacks) has no glyph for. */
+function warnMissingGlyphs(field: FieldOf<'text'>, env: DrawEnv, face: Face, text: string): void {
+  if (!env.log) return;
+  const missing: string[] = [];
+  for (const ch of new Set(text)) {
+    const cp = ch.codePointAt(0)!;
+    if (BLANK_BY_DESIGN.test(ch) || face.outline(face.mapChar ? face.mapChar(cp) : cp)) continue;
+    missing.push(`${ch} (U+${cp.toString(16).toUpperCase().padStart(4, '0')})`);
+  }
+  if (!missing.length) return;
+  const named = missing.slice(0, MAX_NAMED_MISSING).join(', ') + (missing.length > MAX_NAMED_MISSING ? ` and ${missing.length - MAX_NAMED_MISSING} more` : '');
+  env.log.add({ ...fieldDataSpan(field), command: '^FD', param: 1, feature: 'missing-glyph',
+    message: `No font has a glyph for ${named}; ${missing.length > 1 ? 'they print' : 'it prints'} as blank space` });
+}
+
 export const drawTextField: Drawer<'text'> = (field, env, canvas) => {
   env.state.textFont(field.font);
   if (!field.data || !field.data.length) return;
   const data = field.data;
-  const text = decodeFieldText(data, field.charset);
+  const text = decodeFieldText(data, field.charset, field.remap);
   const face = resolveFace(field.font, env.objects);
+  warnMissingGlyphs(field, env, face, text);
   const style = styleOf(field);
   const o = field.font.orientation;
 
   if (field.block) {
     const b = field.block;
     const width = b.width > 0 ? b.width : Number.MAX_SAFE_INTEGER / 4;
-    const paragraphs = hardLineBytes(data).map((p) => decodeFieldText(p, field.charset));
+    const paragraphs = hardLineBytes(data).map((p) => decodeFieldText(p, field.charset, field.remap));
     const lines = layoutBlock(face, paragraphs, { width, justify: b.justify, hangingIndent: b.hangingIndent });
     const maxLines = Math.max(1, b.maxLines);
     if (lines.length > maxLines) {

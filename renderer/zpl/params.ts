@@ -35,6 +35,8 @@ export interface ParamSpec<N extends string = string, V = unknown> {
   length?: boolean;
   /** What a number measures: how it changes when a format is converted to another print density (outputs/density.ts). */
   measure?: Measure;
+  /** Words a number may be instead (^FM's `e` for "exclude"), compared upper-case and read as written upper-case. */
+  words?: readonly string[];
   /** Type only, never set: the value the parameter reads as. */
   readonly value?: V;
 }
@@ -88,6 +90,17 @@ export function text<N extends string>(name: N): ParamSpec<N, string | undefined
 export function text<N extends string>(name: N, def: string): ParamSpec<N, string>;
 export function text<N extends string>(name: N, def?: string): ParamSpec<N, string | undefined> {
   return { name, kind: 'text', def };
+}
+/** An integer, or one of `words` (upper-case) instead: ^FM's `x1` may be `e`. */
+export function intOr<N extends string, W extends string>(name: N, min: number, max: number, words: readonly W[]): ParamSpec<N, number | W | undefined> {
+  return { name, kind: 'int', min, max, words };
+}
+/**
+ * `count` numbered pairs (`x1,y1,x2,y2...`, ^FM origins and ^CI remapping pairs): `make(n)` gives the n-th pair's
+ * two specs, n from 1. Their values are read by name, e.g. args.x1.
+ */
+export function numberedPairs<V>(count: number, make: (n: number) => readonly [ParamSpec<string, V>, ParamSpec<string, V>]): ParamSpec<string, V>[] {
+  return Array.from({ length: count }, (_, k) => make(k + 1)).flat();
 }
 export function orientation(): ParamSpec<'orientation', CharsOf<'NRIB'> | undefined>;
 export function orientation<N extends string>(name: N): ParamSpec<N, CharsOf<'NRIB'> | undefined>;
@@ -237,6 +250,7 @@ function readOne(spec: ParamSpec, range: Range, text: string, k: number, where: 
   switch (spec.kind) {
     case 'int':
     case 'float': {
+      if (spec.words?.includes(text.toUpperCase())) return text.toUpperCase();
       let v = spec.kind === 'int' ? parseIntLoose(text) : parseFloatLoose(text);
       if (v === undefined) {
         // Printers skip leading junk before a number (`^FOB50,660` prints at x=50).

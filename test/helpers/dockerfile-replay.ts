@@ -51,12 +51,19 @@ function execForm(text: string): string[] {
   return parsed as string[];
 }
 
-/** `.dockerignore` patterns (exact paths and `*` within one path segment) as a test of a context-relative path. */
-function ignoredBy(context: string): (path: string) => boolean {
+/**
+ * `.dockerignore` patterns (exact paths, `*` within one path segment, `!` re-including) as a test of a
+ * context-relative path: as in Docker, a pattern matches a path or any folder above it, and the last match decides.
+ */
+export function ignoredBy(context: string): (path: string) => boolean {
   const file = join(context, '.dockerignore');
   const patterns = existsSync(file) ? readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')) : [];
-  const res = patterns.map((p) => new RegExp(`^${p.replace(/^\/+/, '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}(/|$)`));
-  return (path) => res.some((re) => re.test(path));
+  const rules = patterns.map((line) => {
+    const exclude = !line.startsWith('!');
+    const p = line.replace(/^!/, '').replace(/^\/+/, '');
+    return { exclude, re: new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}(/|$)`) };
+  });
+  return (path) => rules.reduce((ignored, rule) => (rule.re.test(path) ? rule.exclude : ignored), false);
 }
 
 /** Runs a shell command in `cwd`; resolves when it exits 0, rejects with its output otherwise. */

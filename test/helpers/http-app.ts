@@ -13,7 +13,7 @@ import {
   type RenderFunction,
   type Stores,
 } from '../../middleware/index.js';
-import type { RenderRequest, RenderResult } from '../../renderer/index.js';
+import type { RenderHooks, RenderRequest, RenderResult } from '../../renderer/index.js';
 import { checkAnswersFor } from './openapi-check.js';
 import { startFakeUpstream, type FakeUpstream } from './upstream-fake.js';
 
@@ -41,20 +41,27 @@ export const KEY_RECORDS: KeyRecord[] = [
 export interface RenderCall {
   zpl: Buffer;
   req: RenderRequest;
+  /** It answered with a label; false while running, and for good when it failed or its admission was refused. */
+  drawn: boolean;
 }
 
-/** A stand-in renderer that records its calls and answers with `result` (or throws what `fail` gives). */
+/**
+ * A stand-in renderer that records its calls and answers with `result` (or throws what `fail` gives). With
+ * `admits` it asks `hooks.admit` for the result's plan first, as the real renderer does between interpreting and
+ * drawing, and a refusal stops it with that error.
+ */
 export function recordingRender(
   result: Partial<RenderResult> = {},
   fail?: (call: RenderCall) => unknown,
+  options: { admits?: boolean } = {},
 ): RenderFunction & { calls: RenderCall[] } {
   const calls: RenderCall[] = [];
-  const fn = async (zpl: Uint8Array | string, req: RenderRequest): Promise<RenderResult> => {
-    const call = { zpl: Buffer.from(zpl), req };
+  const fn = async (zpl: Uint8Array | string, req: RenderRequest, hooks?: RenderHooks): Promise<RenderResult> => {
+    const call = { zpl: Buffer.from(zpl), req, drawn: false };
     calls.push(call);
     const failure = fail?.(call);
     if (failure !== undefined) throw failure;
-    return {
+    const answer: RenderResult = {
       body: Buffer.from(req.format === 'pdf' ? '%PDF-fake' : 'fake-png'),
       contentType: req.format === 'pdf' ? 'application/pdf' : 'image/png',
       totalCount: 1,
@@ -63,6 +70,9 @@ export function recordingRender(
       unsupported: [],
       ...result,
     };
+    if (options.admits) await hooks?.admit?.({ totalCount: answer.totalCount, pages: answer.pages });
+    call.drawn = true;
+    return answer;
   };
   return Object.assign(fn, { calls });
 }

@@ -1,0 +1,54 @@
+// Every name the PostgreSQL stores use, from the namespace: the namespace is a schema, and each store is a table
+// (or function) in it, so two deployments on one database (prod and staging) never see each other's rows.
+
+/** What a namespace may be (as REDIS_NAMESPACE allows), short enough for a PostgreSQL identifier (63 bytes). */
+export const POSTGRES_NAMESPACE = /^[A-Za-z0-9._:-]{1,63}$/;
+
+/** `name` as a quoted SQL identifier: any character is safe inside, case is kept. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The unqualified table and function names inside a namespace's schema (what a test lists to check the scoping). */
+export const POSTGRES_TABLES = {
+  /** Key records, one Keyv row per SHA-256 of a key (@keyv/postgres's layout: key, value). */
+  keys: 'keys',
+  /** Markers such as `seeded` (seed-marker.ts): name -> ISO time. */
+  markers: 'markers',
+  /** Usage counters: bucket -> count, until expires_at (ms since the epoch). */
+  counters: 'counters',
+  /** Shadow cases: one row per case with both images (bytea), per owner. */
+  shadowCases: 'shadow_cases',
+  /** Shadow summaries: one row per owner. */
+  shadowSummaries: 'shadow_summaries',
+} as const;
+
+export const POSTGRES_FUNCTIONS = {
+  /** UsageStore.reserve in one call (usage-store.ts). */
+  reserve: 'usage_reserve',
+  /** UsageStore.add (and hit) in one call. */
+  add: 'usage_add',
+  /** ShadowCaseStore.saveCase with its caps in one call (shadow-store.ts). */
+  saveCase: 'shadow_save_case',
+} as const;
+
+export type PostgresNames = {
+  /** The namespace as given. */
+  namespace: string;
+  /** The schema's name, unquoted. */
+  schemaName: string;
+  /** The quoted schema. */
+  schema: string;
+} & { [T in keyof typeof POSTGRES_TABLES]: string } & { [F in keyof typeof POSTGRES_FUNCTIONS]: string };
+
+/** The quoted, schema-qualified names of `namespace`; throws naming the rule when the namespace breaks it. */
+export function postgresNames(namespace: string): PostgresNames {
+  if (!POSTGRES_NAMESPACE.test(namespace)) {
+    throw new Error(`a store namespace must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${JSON.stringify(namespace)}`);
+  }
+  const schema = quoteIdentifier(namespace);
+  const qualified = (name: string): string => `${schema}.${quoteIdentifier(name)}`;
+  const tables = Object.fromEntries(Object.entries(POSTGRES_TABLES).map(([k, v]) => [k, qualified(v)]));
+  const functions = Object.fromEntries(Object.entries(POSTGRES_FUNCTIONS).map(([k, v]) => [k, qualified(v)]));
+  return { namespace, schemaName: namespace, schema, ...tables, ...functions } as PostgresNames;
+}

@@ -1,0 +1,127 @@
+// The namespace's schema, its tables and functions, created at start-up (and again after each reconnection: a
+// database restored empty gets them back). Idempotent, and serialised by an advisory lock so two instances
+// starting at once never race on CREATE SCHEMA / CREATE OR REPLACE FUNCTION.
+
+import type { PoolClient } from 'pg';
+import type { PostgresNames } from './names.js';
+
+/** First half of the advisory lock key: this package's schema set-up (the second is the schema's hash). */
+const SETUP_LOCK = 0x7a706c; // "zpl"
+
+function ddl(n: PostgresNames): string {
+  return `
+CREATE SCHEMA IF NOT EXISTS ${n.schema};
+-- @keyv/postgres's own layout (it issues the same CREATE TABLE IF NOT EXISTS), so its queries work unchanged.
+CREATE TABLE IF NOT EXISTS ${n.keys} (key VARCHAR(255) PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS ${n.markers} (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS ${n.counters} (bucket TEXT PRIMARY KEY, count BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS counters_expires_at ON ${n.counters} (expires_at);
+CREATE TABLE IF NOT EXISTS ${n.shadowCases} (
+  owner TEXT NOT NULL, id TEXT NOT NULL, time_ms BIGINT NOT NULL, record TEXT NOT NULL,
+  bytes BIGINT NOT NULL, local BYTEA, upstream BYTEA, PRIMARY KEY (owner, id));
+CREATE INDEX IF NOT EXISTS shadow_cases_by_time ON ${n.shadowCases} (owner, time_ms DESC, id DESC);
+CREATE TABLE IF NOT EXISTS ${n.shadowSummaries} (
+  owner TEXT PRIMARY KEY, compared BIGINT NOT NULL DEFAULT 0, matched BIGINT NOT NULL DEFAULT 0,
+  diverged BIGINT NOT NULL DEFAULT 0, upstream_errors BIGINT NOT NULL DEFAULT 0, scores JSONB NOT NULL DEFAULT '{}',
+  updated_at TEXT, expires_at BIGINT NOT NULL);
+
+-- Counter updates commit without waiting for the WAL flush (synchronous_commit off, for their transaction only):
+-- six to ten times the updates a second, and a crash of the server loses at most its last fraction of a second of
+-- counts, never a counter's consistency. Keys and shadow cases are written durably as usual.
+
+-- UsageStore.add: the expiry is set when the counter is new (or its window is over), never moved, so a window
+-- never slides; a row past expires_at starts again.
+CREATE OR REPLACE FUNCTION ${n.add}(p_bucket TEXT, p_amount BIGINT, p_ttl BIGINT, p_now BIGINT) RETURNS BIGINT
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_now BIGINT := COALESCE(p_now, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT);
+  v_count BIGINT;
+BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true);
+  INSERT INTO ${n.counters} AS c (bucket, count, expires_at) VALUES (p_bucket, p_amount, v_now + p_ttl)
+  ON CONFLICT (bucket) DO UPDATE SET
+    count = CASE WHEN c.expires_at <= v_now THEN excluded.count ELSE c.count + excluded.count END,
+    expires_at = CASE WHEN c.expires_at <= v_now THEN excluded.expires_at ELSE c.expires_at END
+  RETURNING c.count INTO v_count;
+  RETURN v_count;
+END
+$fn$;
+
+-- UsageStore.reserve (usage-store.ts): the gate, the used counter and the held counter in one transaction. The
+-- advisory lock serialises reservations on one bucket even before its row exists; a row past expires_at counts 0.
+CREATE OR REPLACE FUNCTION ${n.reserve}(p_used TEXT, p_held TEXT, p_used_delta BIGINT, p_held_delta BIGINT,
+  p_limit BIGINT, p_count_held BOOLEAN, p_ttl BIGINT, p_held_ttl BIGINT, p_now BIGINT, OUT taken BOOLEAN, OUT used BIGINT)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_now BIGINT := COALESCE(p_now, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT);
+  v_held BIGINT := 0;
+BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true);
+  PERFORM pg_advisory_xact_lock(hashtextextended(p_used, 0));
+  SELECT c.count INTO used FROM ${n.counters} c WHERE c.bucket = p_used AND c.expires_at > v_now;
+  used := COALESCE(used, 0);
+  IF p_count_held THEN
+    SELECT GREATEST(0, c.count) INTO v_held FROM ${n.counters} c WHERE c.bucket = p_held AND c.expires_at > v_now;
+    v_held := COALESCE(v_held, 0);
+  END IF;
+  IF used + v_held >= p_limit THEN
+    taken := FALSE;
+    RETURN;
+  END IF;
+  IF p_used_delta <> 0 THEN
+    INSERT INTO ${n.counters} AS c (bucket, count, expires_at) VALUES (p_used, p_used_delta, v_now + p_ttl)
+    ON CONFLICT (bucket) DO UPDATE SET
+      count = CASE WHEN c.expires_at <= v_now THEN excluded.count ELSE c.count + excluded.count END,
+      expires_at = CASE WHEN c.expires_at <= v_now THEN excluded.expires_at ELSE c.expires_at END
+    RETURNING c.count INTO used;
+  END IF;
+  IF p_held_delta <> 0 THEN
+    -- A hold lives p_held_ttl from its last change (as in Redis: PEXPIRE on every change).
+    INSERT INTO ${n.counters} AS c (bucket, count, expires_at) VALUES (p_held, p_held_delta, v_now + p_held_ttl)
+    ON CONFLICT (bucket) DO UPDATE SET
+      count = CASE WHEN c.expires_at <= v_now THEN excluded.count ELSE c.count + excluded.count END,
+      expires_at = excluded.expires_at;
+  END IF;
+  taken := TRUE;
+END
+$fn$;
+
+-- ShadowCaseStore.saveCase (shadow-store.ts): the case, then expired cases and the oldest over either cap
+-- dropped, serialised per owner so concurrent saves on two instances never leave the owner over a cap.
+CREATE OR REPLACE FUNCTION ${n.saveCase}(p_owner TEXT, p_id TEXT, p_time BIGINT, p_record TEXT, p_bytes BIGINT,
+  p_local BYTEA, p_upstream BYTEA, p_max_cases BIGINT, p_max_bytes BIGINT, p_cutoff BIGINT, p_summary_expires BIGINT)
+RETURNS BIGINT LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_left BIGINT;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('shadow:' || p_owner, 0));
+  INSERT INTO ${n.shadowCases} (owner, id, time_ms, record, bytes, local, upstream)
+  VALUES (p_owner, p_id, p_time, p_record, p_bytes, p_local, p_upstream)
+  ON CONFLICT (owner, id) DO UPDATE SET time_ms = excluded.time_ms, record = excluded.record, bytes = excluded.bytes,
+    local = excluded.local, upstream = excluded.upstream;
+  DELETE FROM ${n.shadowCases} c USING (
+    SELECT id, time_ms, row_number() OVER w AS rank, sum(bytes) OVER w AS running
+    FROM ${n.shadowCases} WHERE owner = p_owner
+    WINDOW w AS (ORDER BY time_ms DESC, id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) r
+  WHERE c.owner = p_owner AND c.id = r.id AND (r.time_ms < p_cutoff OR r.rank > p_max_cases OR r.running > p_max_bytes);
+  -- The summary lives as long as the cases (Redis: PEXPIRE on the owner's keys at each save).
+  UPDATE ${n.shadowSummaries} SET expires_at = p_summary_expires WHERE owner = p_owner;
+  SELECT count(*) INTO v_left FROM ${n.shadowCases} WHERE owner = p_owner;
+  RETURN v_left;
+END
+$fn$;
+`;
+}
+
+/** Creates what is missing of `names`' schema on `client`, under the set-up lock, in one transaction. */
+export async function createSchema(client: PoolClient, names: PostgresNames): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SETUP_LOCK, names.schemaName]);
+    await client.query(ddl(names));
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,30 @@
+// What every store backend opens (memory, Redis single node, Cluster or Sentinel, PostgreSQL): the key store, the
+// usage counters, the shadow store and the seed marker under one namespace, and whether the backend answers.
+
+import type { KeyStore } from '../keys/key-store.js';
+import type { UsageStore } from '../usage/usage-store.js';
+import type { ShadowCaseStore, ShadowRetention } from '../upstream/shadow-store.js';
+
+/** The two stores the router needs. */
+export interface Stores {
+  keyStore: KeyStore;
+  usageStore: UsageStore;
+  /** Resolves once the stores can be used (at once in memory; Redis: its first connection, bounded by readyTimeoutMs). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A backend's stores, as the standalone server, zpl-keys and a host app open them. */
+export interface OpenedStores extends Stores {
+  /**
+   * The shadow store on this backend, with these caps and retention; its names come from the namespace. Absent
+   * where the backend keeps nothing beyond the process (memory: shadow cases go to SHADOW_DIR, if anywhere).
+   */
+  openShadowStore?(caps?: ShadowRetention): ShadowCaseStore;
+  /** Whether the backend answers now; goes back to true by itself when a lost backend returns (keyStore.isReady adds the seeding). */
+  isReady(): boolean;
+  /** Resolves the first time the backend answers, however late; it never rejects. */
+  connected: Promise<void>;
+  /** Where the backend is, for log lines and errors, credentials redacted. */
+  description: string;
+}

@@ -1,0 +1,58 @@
+// Every name a store writes, built from the namespace by one function, so that no store can forget it: two
+// deployments with different namespaces on one Redis (or one PostgreSQL: the namespace names the schema) see
+// nothing of each other.
+
+/** The namespace when none is given (STORE_NAMESPACE, alias REDIS_NAMESPACE). */
+export const DEFAULT_STORE_NAMESPACE = 'zpl';
+
+/** What a namespace may hold: it goes into Redis key names and PostgreSQL identifiers unquoted by anyone's mistake; 63 is
+ * PostgreSQL's identifier length (the namespace names a schema). */
+export const STORE_NAMESPACE_PATTERN = /^[A-Za-z0-9._:-]{1,63}$/;
+
+export interface StoreNames {
+  /** The namespace the names are built from. */
+  namespace: string;
+  /** Keyv namespace of the key records (a record is `<keys>::<hash>`). */
+  keys: string;
+  /** One key record's name. */
+  keyRecord(hash: string): string;
+  /** The seed marker: written by seedKeys, its absence means the store lost its data. */
+  seeded: string;
+  /** A usage counter (rate-limit and daily buckets; `<bucket>:held` is its page reservation's companion). */
+  usageCounter(bucket: string): string;
+  /** One owner's shadow names: case index, records, images and summary. */
+  shadow(owner: string): { index: string; records: string; images: string; summary: string };
+}
+
+const HELD_SUFFIX = ':held';
+
+/**
+ * The names under `namespace`. With `hashTags` (a Redis Cluster) the names used together in one script share a
+ * slot: key records with the seed marker (`{namespace}`), a counter with its `:held` companion, an owner's four
+ * shadow names. A single node or Sentinel keeps the names of earlier releases (no tags on keys and counters), so
+ * keys, revocations and counters made there survive an upgrade.
+ */
+export function storeNames(namespace: string = DEFAULT_STORE_NAMESPACE, { hashTags = false }: { hashTags?: boolean } = {}): StoreNames {
+  if (!STORE_NAMESPACE_PATTERN.test(namespace)) {
+    throw new Error(`a store namespace must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${JSON.stringify(namespace)}`);
+  }
+  const base = hashTags ? `{${namespace}}` : namespace;
+  const keys = `${base}:keys`;
+  const usage = `${namespace}:usage:`;
+  return {
+    namespace,
+    keys,
+    keyRecord: (hash) => `${keys}::${hash}`,
+    seeded: `${base}:seeded`,
+    usageCounter: (bucket) => {
+      if (!hashTags) return usage + bucket;
+      const tag = bucket.endsWith(HELD_SUFFIX) ? bucket.slice(0, -HELD_SUFFIX.length) : bucket;
+      return `${usage}{${tag}}${bucket.slice(tag.length)}`;
+    },
+    // The owner, URI-encoded (no braces), is the hash tag everywhere: one script may use all four.
+    shadow: (owner) => {
+      const prefix = `${namespace}:shadow:{${encodeURIComponent(owner)}}`;
+      return { index: `${prefix}:index`, records: `${prefix}:records`, images: `${prefix}:images`, summary: `${prefix}:summary` };
+    },
+  };
+}
