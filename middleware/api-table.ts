@@ -71,10 +71,34 @@ export interface RequestHeaderSpec extends Described {
   refusal?: (value: string) => string;
   /** Only PDF output reads it. */
   pdfOnly?: boolean;
+  /** Only this extra output reads it (and the OpenAPI document lists it only when that output is on). */
+  output?: ExtraOutput;
   example?: string;
 }
 
 export const API_KEY_HEADER = 'X-API-Key';
+
+/**
+ * The legacy service's outputs besides PNG and PDF, each off by default (router option `outputs`, EXTRA_OUTPUTS):
+ * `json` the label data, `zpl` the document itself (laid out, or converted to another density). Off, they are a 406.
+ */
+export const EXTRA_OUTPUTS = ['json', 'zpl'] as const;
+export type ExtraOutput = (typeof EXTRA_OUTPUTS)[number];
+export const EXTRA_OUTPUT_TYPES: Readonly<Record<ExtraOutput, string>> = { json: 'application/json', zpl: 'application/zpl' };
+
+export const DPMM_VALUES = ['6', '8', '12', '24'] as const;
+
+/** X-Target-Dpmm: the density a ZPL answer is converted to. */
+export const TARGET_DPMM_HEADER = {
+  name: 'X-Target-Dpmm',
+  pattern: `^(${DPMM_VALUES.join('|')})(?:dpmm)?$`,
+  refusal: (value: string) => `Invalid X-Target-Dpmm ${value}; valid values: ${DPMM_VALUES.join(', ')}`,
+  output: 'zpl',
+  example: '12',
+  description: 'ZPL output (`Accept: application/zpl`): the document converted from the path\'s density to this one: every ' +
+    'coordinate and size rescaled, barcode module widths kept whole, `^GF`/`~DG` bitmaps resampled. What cannot be converted ' +
+    'faithfully is listed in `X-Warnings` (whatever `X-Linter` says). Absent, the document comes back as sent.',
+} as const satisfies RequestHeaderSpec;
 
 export const PAGE_SIZE_NAMES = ['letter', 'legal', 'a4', 'a5', 'a6'] as const;
 export type PageSizeName = (typeof PAGE_SIZE_NAMES)[number];
@@ -95,6 +119,12 @@ export const CHOICE_HEADERS = {
     name: 'X-Quality',
     values: ['Grayscale', 'Bitonal'],
     description: '`Bitonal` (any case) gives a 1-bit PNG. Any other value keeps the default, never an error.',
+  },
+  formatter: {
+    name: 'X-Formatter',
+    values: ['Off', 'On'],
+    output: 'zpl',
+    description: 'ZPL output: `On` (any case) lays the document out one field a line, `^XA` and `^XZ` on lines of their own; field data is kept byte for byte.',
   },
   linter: {
     name: 'X-Linter',
@@ -153,7 +183,9 @@ export const REQUEST_HEADERS: readonly RequestHeaderSpec[] = [
     name: 'Accept',
     values: ['image/png', 'application/pdf'],
     description: 'Output format: `image/png` (also `image/*`, `*/*`, or no header) or `application/pdf` (also `application/*`). ' +
-      'Nothing else offered is a 406. The all-labels endpoint answers PDF only.',
+      'Nothing else offered is a 406. The all-labels endpoint answers PDF only. With the router option `outputs` (EXTRA_OUTPUTS), ' +
+      'also `application/json` (the label data: every label at the all-labels path, the one asked for elsewhere) and `application/zpl` ' +
+      '(the document, see X-Formatter and X-Target-Dpmm); for key scopes both count as PNG.',
   },
   CHOICE_HEADERS.rotation,
   CHOICE_HEADERS.quality,
@@ -164,6 +196,8 @@ export const REQUEST_HEADERS: readonly RequestHeaderSpec[] = [
   CHOICE_HEADERS.pageAlign,
   CHOICE_HEADERS.pageVerticalAlign,
   CHOICE_HEADERS.labelBorder,
+  CHOICE_HEADERS.formatter,
+  TARGET_DPMM_HEADER,
   {
     name: 'X-Request-Id',
     pattern: REQUEST_ID_PATTERN,
@@ -228,6 +262,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     template: '/printers/{dpmm}/labels/{dimensions}',
     summary: 'Render every label into one PDF',
     description: 'Every label of the document, one page each (`Accept: application/pdf`; PNG here is a 404). ' +
+      'With the router option `outputs`, also every label\'s data (`application/json`) or the document (`application/zpl`). ' +
       'The same path with a trailing slash is accepted.',
     allLabels: true,
     zplFrom: 'body',
@@ -306,12 +341,13 @@ export const REQUEST_ID_RESPONSE_HEADER: ResponseHeaderSpec = {
 export const LABEL_RESPONSE_HEADERS: readonly ResponseHeaderSpec[] = [
   { name: 'X-Total-Count', type: 'integer', required: true, description: 'Labels the ZPL document produces (`^PQ` copies included).' },
   {
-    name: 'Content-Disposition', type: 'string', required: true, pattern: '^inline; filename="label\\.(png|pdf)"$',
+    name: 'Content-Disposition', type: 'string', required: true, pattern: '^inline; filename="label\\.(png|pdf|json|zpl)"$',
     description: 'Suggested file name, inline form.',
   },
   {
     name: 'X-Warnings', type: 'string', required: false,
-    description: 'With `X-Linter: On` and diagnostics: at most 20 entries `{byteIndex}|{byteSize}|{command}|{param}|{message}`, pipe-joined.',
+    description: 'With `X-Linter: On` and diagnostics: at most 20 entries `{byteIndex}|{byteSize}|{command}|{param}|{message}`, pipe-joined. ' +
+      'A ZPL answer converted with `X-Target-Dpmm` lists what could not be converted faithfully here too, linter or not.',
   },
   { name: RENDERER_HEADER, type: 'string', required: true, pattern: '^(local|upstream)$', description: 'Who drew the label: `local`, or `upstream` (the legacy service, in migration modes).' },
   REQUEST_ID_RESPONSE_HEADER,

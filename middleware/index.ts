@@ -31,7 +31,7 @@ export type { RedisConnection, RedisConnectionOptions, RedisTarget } from './red
 export { StoreUnavailableError } from './deadline.js';
 export { UPSTREAM_MODES, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream/options.js';
 export type { UpstreamMode, UpstreamOptions, ShadowOptions, DivergenceEvent, ShadowOutcome } from './upstream/options.js';
-export { RENDERER_HEADER } from './api-table.js';
+export { EXTRA_OUTPUTS, RENDERER_HEADER, type ExtraOutput } from './api-table.js';
 export { DEFAULT_FORWARD_HEADERS } from './upstream/outgoing-headers.js';
 export { createOpsRouter } from './ops/ops-router.js';
 export type { OpsRouter, OpsRouterOptions } from './ops/ops-router.js';

@@ -50,6 +50,7 @@ describe('standalone server environment', () => {
     const on = readServerConfig({ LEGACY_CLIENTS: '1' }).clients;
     expect(on).to.deep.equal({
       legacyPaths: ['/compatibility/legacy/v1', '/v1'], allowQueryKey: true, lenientPaths: true, graphicsEndpoint: true, legacyClients: true,
+      outputs: [], // the extra outputs are a switch of their own (EXTRA_OUTPUTS)
     });
     expect(on).to.not.have.property('anonymousKey');
     expect(readServerConfig({ LEGACY_CLIENTS: '1', LEGACY_PATHS: '/api,/v1' }).clients.legacyPaths).to.deep.equal(['/api', '/v1']);

@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** The legacy API's optional request headers (service spec, "Request headers"). */
 export const LEGACY_REQUEST_HEADERS: readonly string[] = [
   'X-Rotation', 'X-Quality', 'X-Linter', 'X-Page-Size', 'X-Page-Orientation', 'X-Page-Layout', 'X-Page-Align',
-  'X-Page-Vertical-Align', 'X-Label-Border',
+  'X-Page-Vertical-Align', 'X-Label-Border', 'X-Formatter', 'X-Target-Dpmm',
 ];
 
 /** Request headers forwarded upstream unless the router's `forwardHeaders` option replaces the list. */
