@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // zpl-render: the HTTP API's renderer on the command line (same bytes for the same inputs).
-//   zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf]
+//   zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf|json|zpl]
 //              [--rotation 0|90|180|270] [--quality grayscale|bitonal] [--pdf vector|raster] [--lint] [-o out.png]
+//              [--target-dpmm 6|8|12|24] [--formatter]   (ZPL output: X-Target-Dpmm, X-Formatter: On)
+// JSON and PDF without --index are every label (the all-labels path); what a density conversion cannot do
+// faithfully goes to standard error, as the HTTP answer's X-Warnings says it.
 
 import fs from 'node:fs';
 import { render } from '../renderer/render.js';
 import { RenderError } from '../renderer/errors.js';
-import type { Dpmm, PdfMode, Rotation } from '../renderer/api.js';
+import type { Dpmm, OutputFormat, PdfMode, Rotation } from '../renderer/api.js';
 import { lineColumn } from '../renderer/text-position.js';
 
 interface CliArgs {
@@ -15,7 +18,9 @@ interface CliArgs {
   widthIn: number;
   heightIn: number;
   index?: number;
-  format: 'png' | 'pdf';
+  format: OutputFormat;
+  targetDpmm?: Dpmm;
+  formatter: boolean;
   rotation: Rotation;
   bitonal: boolean;
   pdf: PdfMode;
@@ -23,12 +28,21 @@ interface CliArgs {
   out?: string;
 }
 
-const USAGE = 'usage: zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf] [--rotation 0|90|180|270] [--quality grayscale|bitonal] [--pdf vector|raster] [--lint] [-o out.png]';
+const USAGE = 'usage: zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf|json|zpl] [--rotation 0|90|180|270] ' +
+  '[--quality grayscale|bitonal] [--pdf vector|raster] [--target-dpmm 6|8|12|24] [--formatter] [--lint] [-o out.png]';
+
+const FORMATS: readonly OutputFormat[] = ['png', 'pdf', 'json', 'zpl'];
+
+function density(v: string): Dpmm {
+  const d = v.replace(/dpmm$/i, '');
+  if (!['6', '8', '12', '24'].includes(d)) throw new UsageError(`Unknown print density ${d}; valid values: 6, 8, 12, 24`);
+  return Number(d) as Dpmm;
+}
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): CliArgs {
-  const a: Partial<CliArgs> & { size?: string } = { format: 'png', rotation: 0, bitonal: false, pdf: 'vector', lint: false, dpmm: 8 };
+  const a: Partial<CliArgs> & { size?: string } = { format: 'png', rotation: 0, bitonal: false, pdf: 'vector', lint: false, dpmm: 8, formatter: false };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -37,12 +51,9 @@ function parseArgs(argv: string[]): CliArgs {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     switch (arg) {
-      case '--dpmm': {
-        const v = value(i++, arg).replace(/dpmm$/i, '');
-        if (!['6', '8', '12', '24'].includes(v)) throw new UsageError(`Unknown print density ${v}; valid values: 6, 8, 12, 24`);
-        a.dpmm = Number(v) as Dpmm;
-        break;
-      }
+      case '--dpmm': a.dpmm = density(value(i++, arg)); break;
+      case '--target-dpmm': a.targetDpmm = density(value(i++, arg)); break;
+      case '--formatter': a.formatter = true; break;
       case '--size': a.size = value(i++, arg); break;
       case '--index': {
         const v = value(i++, arg);
@@ -51,8 +62,8 @@ function parseArgs(argv: string[]): CliArgs {
         break;
       }
       case '--format': {
-        const v = value(i++, arg).toLowerCase();
-        if (v !== 'png' && v !== 'pdf') throw new UsageError(`Invalid format: ${v}; valid values: png, pdf`);
+        const v = value(i++, arg).toLowerCase() as OutputFormat;
+        if (!FORMATS.includes(v)) throw new UsageError(`Invalid format: ${v}; valid values: ${FORMATS.join(', ')}`);
         a.format = v;
         break;
       }
@@ -84,8 +95,9 @@ function parseArgs(argv: string[]): CliArgs {
     }
   }
   if (a.input === undefined) throw new UsageError(USAGE);
+  if ((a.targetDpmm !== undefined || a.formatter) && a.format !== 'zpl') throw new UsageError('--target-dpmm and --formatter need --format zpl');
   const [w, h] = parseSize(a.size ?? '4x6');
-  return { ...(a as CliArgs), widthIn: w, heightIn: h, index: a.index ?? (a.format === 'pdf' ? undefined : 0) };
+  return { ...(a as CliArgs), widthIn: w, heightIn: h, index: a.index ?? (a.format === 'png' ? 0 : undefined) };
 }
 
 function parseSize(s: string): [number, number] {
@@ -106,20 +118,19 @@ class WriteError extends Error {}
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  if (!args.out && process.stdout.isTTY) {
+  if (!args.out && process.stdout.isTTY && (args.format === 'png' || args.format === 'pdf')) {
     throw new UsageError(`will not write ${args.format.toUpperCase()} bytes to a terminal; use -o FILE or a pipe`);
   }
   const zpl = args.input === '-' ? fs.readFileSync(0) : fs.readFileSync(args.input);
   const result = await render(zpl, {
     dpmm: args.dpmm, widthIn: args.widthIn, heightIn: args.heightIn, format: args.format,
     index: args.index, rotation: args.format === 'png' ? args.rotation : 0, quality: args.bitonal ? 'bitonal' : 'grayscale', pdf: args.pdf,
+    ...(args.targetDpmm !== undefined && { targetDpmm: args.targetDpmm }), ...(args.formatter && { formatter: true }),
     now: new Date(),
   });
-  if (args.lint) {
-    for (const w of result.warnings) {
-      const { line, column } = lineColumn(zpl, w.byteIndex);
-      process.stderr.write(`${line}:${column} ${w.byteIndex}|${w.byteSize}|${w.command}|${w.param || ''}|${w.message}\n`);
-    }
+  for (const w of [...(args.lint ? result.warnings : []), ...(result.notices ?? [])]) {
+    const { line, column } = lineColumn(zpl, w.byteIndex);
+    process.stderr.write(`${line}:${column} ${w.byteIndex}|${w.byteSize}|${w.command}|${w.param || ''}|${w.message}\n`);
   }
   if (args.out) {
     try {

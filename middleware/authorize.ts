@@ -9,6 +9,7 @@ import { sendJsonError, type JsonErrorBody } from './http-errors.js';
 import { header, type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
 import { isExpired, type StoredKey } from './keys/key-record.js';
 import type { KeyStore } from './keys/key-store.js';
+import type { ExtraOutput } from './api-table/index.js';
 import { apiHeader, scopeFormat } from './request-headers.js';
 import { requestState } from './request-state.js';
 
@@ -26,6 +27,8 @@ export interface AuthorizeOptions {
   allowQueryKey?: boolean;
   /** Keys of every scope pass (routes that render nothing, e.g. the shadow report); default: the Accept format decides. */
   anyScope?: boolean;
+  /** The extra outputs switched on: an Accept naming one of them first is that output, which counts as PNG. */
+  outputs?: readonly ExtraOutput[];
 }
 
 /** The key a request was authorized with (set by `authorize`). */
@@ -86,7 +89,7 @@ function keyLabel(key: StoredKey, anonymous: boolean): string {
   return anonymous ? 'anonymous' : key.id;
 }
 
-export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, allowQueryKey, anyScope }: AuthorizeOptions) {
+export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, allowQueryKey, anyScope, outputs }: AuthorizeOptions) {
   const refuse = (res: LegacyResponse, status: number, body: JsonErrorBody, keyId?: string): void => {
     emit({ type: 'refused', requestId: requestState(res).requestId, status, error: body.error, ...(keyId !== undefined && { keyId }) });
     sendJsonError(res, status, body);
@@ -131,7 +134,7 @@ export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, a
       refuse(res, 401, { error: 'key_expired', message: `API key expired at ${key.expiresAt}.` }, keyLabel(key, anonymous));
       return;
     }
-    const format = scopeFormat(apiHeader(req, 'Accept'));
+    const format = scopeFormat(apiHeader(req, 'Accept'), outputs);
     if (!anyScope && !scopeAllows(key, format)) {
       refuse(res, 403, {
         error: 'scope_denied',

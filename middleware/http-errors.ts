@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { RenderErrorCode } from '../renderer/index.js';
 import { setResponseHeaders } from './api-table/index.js';
 import { sendBody } from './http.js';
+import { EXTRA_OUTPUT_TYPES, type ExtraOutput } from './api-table/index.js';
 
 /** A request the service refuses with a plain-text `ERROR: <message>` body. */
 export class PlainHttpError extends Error {
@@ -18,6 +19,11 @@ export class PlainHttpError extends Error {
 
 export const NOT_FOUND_MESSAGE = 'HTTP 404 Not Found';
 export const NOT_ACCEPTABLE_MESSAGE = 'HTTP 406 Not Acceptable\nimage/png, application/pdf';
+
+/** The 406 text: the spec's, the extra outputs switched on listed after PNG and PDF. */
+export function notAcceptableMessage(outputs: readonly ExtraOutput[] = []): string {
+  return [NOT_ACCEPTABLE_MESSAGE, ...outputs.map((o) => EXTRA_OUTPUT_TYPES[o])].join(', ');
+}
 
 /** HTTP status of each renderer failure (`cancelled` has none: the client has gone, nothing is sent). */
 export const RENDER_ERROR_STATUS: Readonly<Record<Exclude<RenderErrorCode, 'cancelled'>, number>> = {

@@ -6,6 +6,8 @@ export { createLegacyRouter, LEGACY_MOUNT_PATH } from './router.js';
 export type { LegacyRouter, LegacyRouterOptions, RenderFunction } from './router.js';
 export { UPSTREAM_MODES } from './upstream/options.js';
 export type { UpstreamMode, UpstreamOptions, ShadowOptions, DivergenceEvent, ShadowOutcome } from './upstream/options.js';
+export { EXTRA_OUTPUTS } from './api-table/index.js';
+export type { ExtraOutput } from './api-table/index.js';
 export { DEFAULT_FORWARD_HEADERS } from './upstream/outgoing-headers.js';
 export type { CorsOption } from './cors.js';
 export { parseCorsOrigins } from './cors.js';

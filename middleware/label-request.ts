@@ -2,13 +2,13 @@
 // plain LabelRequest. Nothing is rendered, counted or forwarded here.
 
 import type { Dpmm, OutputFormat, PageComposition, Quality, Rotation } from '../renderer/index.js';
-import type { EndpointSpec, RequestHeaderName } from './api-table/index.js';
+import type { EndpointSpec, ExtraOutput, RequestHeaderName } from './api-table/index.js';
 import { NOT_FOUND_MESSAGE, PlainHttpError } from './http-errors.js';
 import type { LegacyRequest } from './http.js';
 import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { readZplBody } from './request-body.js';
-import { apiHeader, isLinterOn, negotiateFormat, parseQuality, parseRotation } from './request-headers.js';
+import { apiHeader, isFormatterOn, isLinterOn, negotiateFormat, parseQuality, parseRotation, parseTargetDpmm } from './request-headers.js';
 import type { LabelTarget } from './upstream/upstream-path.js';
 
 /** What one render endpoint takes from the path; the ZPL comes from the path or the raw query (GET) or the body (POST). */
@@ -33,6 +33,9 @@ export interface LabelRequest {
   /** The sheet to place labels on, when composition is applied. */
   page?: PageComposition;
   linter: boolean;
+  /** ZPL output: the density to convert to (X-Target-Dpmm), and one field a line (X-Formatter). */
+  targetDpmm?: Dpmm;
+  formatter?: boolean;
   /** The request rebuilt from the validated values: the only form the legacy service ever sees. */
   target: LabelTarget;
 }
@@ -42,6 +45,8 @@ export interface LabelRequestLimits {
   pageComposition: 'validate' | 'apply';
   /** A PNG asked at the all-labels path is label 0 (real clients' default calls), not a 404. */
   lenientPaths: boolean;
+  /** The extra outputs switched on (router option `outputs`). */
+  outputs: readonly ExtraOutput[];
 }
 
 const NO_BODY = Buffer.alloc(0);
@@ -90,10 +95,12 @@ export async function parseLabelRequest(
   const size = parseDimensions(params.dimensions as string);
   const index = asked.allLabels ? undefined : parseIndex(params.index as string);
   const headerOf = (name: RequestHeaderName): string | undefined => apiHeader(req, name);
-  const format = negotiateFormat(headerOf('Accept'));
-  if (asked.allLabels && format !== 'pdf' && !limits.lenientPaths) throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
-  // Lenient paths: a PNG at the all-labels path is the first label, as if asked at `/0`.
-  const endpoint = asked.allLabels && format !== 'pdf' ? { ...asked, allLabels: false } : asked;
+  const format = negotiateFormat(headerOf('Accept'), limits.outputs);
+  // JSON and ZPL answer every label at the all-labels path; a PNG there is a 404, or label 0 with lenient paths.
+  const everyLabel = format === 'pdf' || format === 'json' || format === 'zpl';
+  if (asked.allLabels && !everyLabel && !limits.lenientPaths) throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
+  const endpoint = asked.allLabels && !everyLabel ? { ...asked, allLabels: false } : asked;
+  const targetDpmm = format === 'zpl' ? parseTargetDpmm(headerOf('X-Target-Dpmm')) : undefined;
   const rotation = parseRotation(headerOf('X-Rotation'));
   if (format === 'pdf') validatePageHeaders(headerOf, size, rotation);
 
@@ -114,6 +121,8 @@ export async function parseLabelRequest(
     composes,
     ...(page && { page }),
     linter: isLinterOn(headerOf('X-Linter')),
+    ...(targetDpmm !== undefined && { targetDpmm }),
+    ...(format === 'zpl' && { formatter: isFormatterOn(headerOf('X-Formatter')) }),
     target: {
       dpmm, ...size, ...(!endpoint.allLabels && { index: index ?? 0 }), ...(zplSegments && { zplSegments }), ...(zplQuery !== undefined && { zplQuery }),
     },

@@ -3,6 +3,7 @@
 // short connect timeout) and to reconnect endlessly, so service resumes by itself after an outage or failover.
 
 import { createClient, createCluster, createSentinel, type RedisClientType } from '@keyv/redis';
+import { redactUrl } from './stores/redact-url.js';
 
 /** Where Redis is: exactly one of the three forms. */
 export interface RedisTarget {
@@ -50,17 +51,6 @@ export interface RedisConnection {
 
 export const DEFAULT_SENTINEL_MASTER = 'mymaster';
 
-/** A URL without its password, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '<invalid Redis URL>';
-  }
-}
-
 /** Which form `target` names; throws naming both when two are given, or when none is. */
 export function redisKind(target: RedisTarget): RedisKind {
   const given = ([['url', 'node'], ['clusterNodes', 'cluster'], ['sentinels', 'sentinel']] as const)
@@ -81,7 +71,7 @@ export function parseSentinel(text: string): { host: string; port: number } {
 export function describeTarget(target: RedisTarget): string {
   switch (redisKind(target)) {
     case 'node': return `Redis at ${redactUrl(target.url!)}`;
-    case 'cluster': return `Redis Cluster at ${target.clusterNodes!.map(redactUrl).join(', ')}`;
+    case 'cluster': return `Redis Cluster at ${target.clusterNodes!.map((url) => redactUrl(url)).join(', ')}`;
     default: return `Redis master ${target.sentinelMaster ?? DEFAULT_SENTINEL_MASTER} via Sentinels ${target.sentinels!.join(', ')}`;
   }
 }

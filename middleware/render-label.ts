@@ -50,6 +50,8 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
       ...(label.index !== undefined && { index: label.index }),
       ...(label.format === 'png' && { rotation: label.rotation, quality: label.quality }),
       ...(label.format === 'pdf' && ctx.pdf !== undefined && { pdf: ctx.pdf }),
+      ...(label.targetDpmm !== undefined && { targetDpmm: label.targetDpmm }),
+      ...(label.formatter && { formatter: true }),
       ...(label.page && { page: label.page }),
       maxLabels: ctx.maxLabels,
       ...(ctx.maxPixels !== undefined && { maxPixels: ctx.maxPixels }),
@@ -81,18 +83,20 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
 }
 
 const DISPOSITION: Readonly<Record<LabelRequest['format'], string>> = {
-  png: 'inline; filename="label.png"', pdf: 'inline; filename="label.pdf"',
+  png: 'inline; filename="label.png"', pdf: 'inline; filename="label.pdf"', json: 'inline; filename="label.json"', zpl: 'inline; filename="label.zpl"',
 };
 
 export function sendLabel(res: ServerResponse, label: LabelRequest, result: RenderResult): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', result.contentType);
   res.setHeader('Content-Length', String(result.body.byteLength));
+  // What a density conversion could not do faithfully is always said; the linter's diagnostics when asked for.
+  const warnings = [...(label.linter ? result.warnings : []), ...(result.notices ?? [])];
   setResponseHeaders(res, {
     'X-Total-Count': result.totalCount,
     'Content-Disposition': DISPOSITION[label.format],
     'X-Renderer': 'local',
-    'X-Warnings': label.linter && result.warnings.length > 0 ? formatWarnings(result.warnings) : undefined,
+    'X-Warnings': warnings.length > 0 ? formatWarnings(warnings) : undefined,
   });
   res.end(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
 }

@@ -1,14 +1,17 @@
-// Output-selecting request headers: Accept, X-Rotation, X-Quality, X-Linter.
+// Output-selecting request headers: Accept, X-Rotation, X-Quality, X-Linter, X-Formatter, X-Target-Dpmm.
 
 import type { IncomingMessage } from 'node:http';
-import type { OutputFormat, Quality, Rotation } from '../renderer/index.js';
-import { CHOICE_HEADERS, listedValue, type ChoiceOf, type RequestHeaderName } from './api-table/index.js';
-import { NOT_ACCEPTABLE_MESSAGE, PlainHttpError } from './http-errors.js';
+import type { Dpmm, OutputFormat, Quality, Rotation } from '../renderer/index.js';
+import {
+  CHOICE_HEADERS, DPMM_VALUES, EXTRA_OUTPUT_TYPES, listedValue, segmentPattern, TARGET_DPMM_HEADER,
+  type ChoiceOf, type ExtraOutput, type RequestHeaderName,
+} from './api-table/index.js';
+import { notAcceptableMessage, PlainHttpError } from './http-errors.js';
 import { header } from './http.js';
 
 /**
- * How the optional headers of the API table (REQUEST_HEADERS: Accept, X-Rotation, X-Quality, X-Linter, X-Page-*,
- * X-Label-Border) are read: a blank value is no header. The `labelary` Ruby gem sends `X-Rotation:` empty on every
+ * How the optional headers of the API table (REQUEST_HEADERS: Accept, X-Rotation, X-Quality, X-Linter, X-Formatter,
+ * X-Target-Dpmm, X-Page-*, X-Label-Border) are read: a blank value is no header. The `labelary` Ruby gem sends `X-Rotation:` empty on every
  * request, and the legacy service serves it.
  */
 export function apiHeader(req: IncomingMessage, name: RequestHeaderName): string | undefined {
@@ -29,11 +32,12 @@ function mediaRanges(accept: string): string[] {
     .filter((range) => range.length > 0);
 }
 
-const MEDIA_TYPE: Readonly<Record<OutputFormat, string>> = { png: 'image/png', pdf: 'application/pdf' };
+/** Each output format's media type. */
+export const MEDIA_TYPE: Readonly<Record<OutputFormat, string>> = { png: 'image/png', pdf: 'application/pdf', ...EXTRA_OUTPUT_TYPES };
 
 /** The Accept sent to the legacy service: the one type we authorized (and would produce), or the client's when none fits. */
-export function forwardedAccept(accept: string | undefined): string | undefined {
-  const format = acceptedFormat(accept);
+export function forwardedAccept(accept: string | undefined, outputs: readonly ExtraOutput[] = []): string | undefined {
+  const format = acceptedFormat(accept, outputs);
   return format ? MEDIA_TYPE[format] : accept;
 }
 
@@ -45,27 +49,52 @@ const FORMAT_OF_RANGE: Readonly<Record<string, OutputFormat>> = {
   'application/*': 'pdf',
 };
 
+/** The extra output a media range names, when it is switched on (router option `outputs`). */
+function extraFormat(range: string, outputs: readonly ExtraOutput[]): ExtraOutput | undefined {
+  return outputs.find((o) => EXTRA_OUTPUT_TYPES[o] === range);
+}
+
 /** The output format the Accept header asks for: PNG when absent, undefined when nothing offered fits. */
-export function acceptedFormat(accept: string | undefined): OutputFormat | undefined {
+export function acceptedFormat(accept: string | undefined, outputs: readonly ExtraOutput[] = []): OutputFormat | undefined {
   const ranges = accept === undefined ? [] : mediaRanges(accept);
   if (ranges.length === 0) return 'png';
   for (const range of ranges) {
-    const format = FORMAT_OF_RANGE[range];
+    const format = FORMAT_OF_RANGE[range] ?? extraFormat(range, outputs);
     if (format) return format;
   }
   return undefined;
 }
 
-/** The output format for scope checks: PDF when asked for, PNG for anything else. */
-export function scopeFormat(accept: string | undefined): OutputFormat {
-  return acceptedFormat(accept) === 'pdf' ? 'pdf' : 'png';
+/** The output format for scope checks: PDF when asked for, PNG for anything else (JSON and ZPL included). */
+export function scopeFormat(accept: string | undefined, outputs: readonly ExtraOutput[] = []): 'png' | 'pdf' {
+  return acceptedFormat(accept, outputs) === 'pdf' ? 'pdf' : 'png';
 }
 
 /** Negotiated format, or 406. */
-export function negotiateFormat(accept: string | undefined): OutputFormat {
-  const format = acceptedFormat(accept);
-  if (!format) throw new PlainHttpError(406, NOT_ACCEPTABLE_MESSAGE);
+export function negotiateFormat(accept: string | undefined, outputs: readonly ExtraOutput[] = []): OutputFormat {
+  const format = acceptedFormat(accept, outputs);
+  if (!format) throw new PlainHttpError(406, notAcceptableMessage(outputs));
   return format;
+}
+
+/** X-Target-Dpmm: absent is no conversion; anything but 6, 8, 12 or 24 (`dpmm` suffix optional) is a 400 naming the header. */
+export function parseTargetDpmm(value: string | undefined): Dpmm | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  const digits = TARGET_DPMM.exec(trimmed)?.[1];
+  const listed = DPMM_VALUES.find((value) => value === digits);
+  if (listed === undefined) throw new PlainHttpError(400, TARGET_DPMM_HEADER.refusal(trimmed));
+  return DENSITY[listed];
+}
+
+const TARGET_DPMM = segmentPattern(TARGET_DPMM_HEADER);
+
+/** The renderer's density for each listed value (the compiler checks every value has one). */
+const DENSITY = { 6: 6, 8: 8, 12: 12, 24: 24 } as const satisfies Record<(typeof DPMM_VALUES)[number], Dpmm>;
+
+/** X-Formatter: `On` (any case) lays the ZPL out one field a line; other values leave it as sent. */
+export function isFormatterOn(value: string | undefined): boolean {
+  return listedValue(CHOICE_HEADERS.formatter.name, value?.trim()) === 'On';
 }
 
 const { rotation: ROTATION } = CHOICE_HEADERS;

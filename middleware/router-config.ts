@@ -4,6 +4,7 @@
 // Not the renderer's barrel: the main thread loads no drawing code when workers render.
 import { DEFAULT_MAX_LABELS, type PdfMode } from '../renderer/api.js';
 import { leaseSharedRenderer, type RendererLease, type RenderFn } from '../renderer/pool/index.js';
+import { EXTRA_OUTPUTS, type ExtraOutput } from './api-table/index.js';
 import type { CorsOption } from './cors.js';
 import { createLogger, logEvents, logEventsAsText, type EventLogger } from './events/log-events.js';
 import { createEventSink, type Emit, type EventSink } from './events/service-events.js';
@@ -92,6 +93,12 @@ export interface LegacyRouterOptions {
   pdf?: PdfMode;
   /** X-Page-* and X-Label-Border: `validate` only (default, as the spec says) or `apply` (labels placed on sheets). */
   pageComposition?: 'validate' | 'apply';
+  /**
+   * The legacy service's other outputs (default none: both are a 406, as the spec says): `json` answers
+   * `Accept: application/json` with the label data, `zpl` answers `Accept: application/zpl` with the document
+   * (X-Formatter, X-Target-Dpmm). For scope both count as PNG.
+   */
+  outputs?: readonly ExtraOutput[];
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -122,6 +129,7 @@ export interface RouterConfig {
   graphicsEndpoint: boolean;
   pdf: PdfMode | undefined;
   pageComposition: 'validate' | 'apply';
+  outputs: readonly ExtraOutput[];
 }
 
 let defaultLogger: EventLogger | undefined;
@@ -133,6 +141,14 @@ function eventSink(options: LegacyRouterOptions): EventSink {
   else if (options.log) logEventsAsText(events, options.log);
   else if (!options.events) logEvents(events, (defaultLogger ??= createLogger()));
   return events;
+}
+
+/** The outputs option checked once, at mount: an unknown name throws rather than being a 406 at every request. */
+function extraOutputs(outputs: readonly string[] | undefined): readonly ExtraOutput[] {
+  for (const o of outputs ?? []) {
+    if (!(EXTRA_OUTPUTS as readonly string[]).includes(o)) throw new Error(`Unknown output ${JSON.stringify(o)}: outputs are ${EXTRA_OUTPUTS.join(', ')}`);
+  }
+  return EXTRA_OUTPUTS.filter((o) => outputs?.includes(o));
 }
 
 export function resolveOptions(options: LegacyRouterOptions): RouterConfig {
@@ -161,5 +177,6 @@ export function resolveOptions(options: LegacyRouterOptions): RouterConfig {
     graphicsEndpoint: options.graphicsEndpoint ?? false,
     pdf: options.pdf,
     pageComposition: options.pageComposition ?? 'validate',
+    outputs: extraOutputs(options.outputs),
   };
 }

@@ -5,7 +5,8 @@ import type { Diagnostic } from './diagnostics.js';
 export type Dpmm = 6 | 8 | 12 | 24;
 export type Rotation = 0 | 90 | 180 | 270;
 export type Quality = 'grayscale' | 'bitonal';
-export type OutputFormat = 'png' | 'pdf';
+/** `json` (label data) and `zpl` (the document, converted or laid out) are made from the interpreted document, not drawn. */
+export type OutputFormat = 'png' | 'pdf' | 'json' | 'zpl';
 /** `vector`: paths, glyph outlines and searchable text (default); `raster`: each label as one 1-bit image. */
 export type PdfMode = 'vector' | 'raster';
 
@@ -42,6 +43,10 @@ export interface RenderRequest extends RenderLimits, RenderClock {
   pdf?: PdfMode;
   /** PDF only: labels placed on sheets in a grid instead of one label-sized page each. */
   page?: PageComposition;
+  /** ZPL only: the density the document is converted to (X-Target-Dpmm); omitted, it is not converted. */
+  targetDpmm?: Dpmm;
+  /** ZPL only: one field a line, ^XA and ^XZ on lines of their own (X-Formatter: On). */
+  formatter?: boolean;
   /** Aborting it cancels the render: dropped while queued, stopped while running (RenderError 'cancelled'). */
   signal?: AbortSignal;
   /** Fair-scheduling key (the API key id): one tenant's backlog cannot delay another's beyond its share. */
@@ -84,13 +89,18 @@ export interface RenderHooks {
 
 export interface RenderResult {
   body: Uint8Array;
-  contentType: 'image/png' | 'application/pdf';
+  contentType: 'image/png' | 'application/pdf' | 'application/json' | 'application/zpl';
   /** Every label the document produces, ^PQ copies included. */
   totalCount: number;
   /** Labels actually rendered into `body`. */
   pages: number;
   /** Diagnostics in evaluation order (all of them; callers cap for X-Warnings). */
   warnings: Diagnostic[];
+  /**
+   * ZPL output: what the density conversion could not do faithfully (a module width that is not whole at the target,
+   * a device font between magnifications), in the linter's format; reported whether or not the linter is on.
+   */
+  notices?: Diagnostic[];
   /**
    * Commands in the document this renderer does not draw (unknown, or known but not implemented),
    * e.g. `["^BD"]`. Empty when the picture is complete; proxy fallback forwards otherwise.

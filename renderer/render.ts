@@ -5,6 +5,7 @@ import { encodePdf } from './encoders/pdf.js';
 import { encodeVectorPdf } from './encoders/pdf-vector.js';
 import { encodeSheets } from './encoders/pdf-sheet.js';
 import { encodePng } from './encoders/png.js';
+import { renderDataOutput } from './outputs/index.js';
 import { rotateClockwise } from './encoders/rotate.js';
 import { RenderError } from './errors.js';
 import { checkIndex, dotsPerInch, labelDots, openDocument } from './layout/document.js';
@@ -29,6 +30,7 @@ export async function render(zpl: Uint8Array | string, req: RenderRequest, hooks
 }
 
 async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks): Promise<RenderResult> {
+  if (req.format === 'json' || req.format === 'zpl') return renderDataOutput(zpl, req, hooks);
   hooks.started?.();
   const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
   const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));

@@ -1,7 +1,9 @@
 // The standalone server's settings, from environment variables (docs/configuration.md).
 
 import type { LevelWithSilent } from 'pino';
-import { LOG_LEVELS, parseCorsOrigins, STORE_NAMESPACE_PATTERN, UPSTREAM_MODES, type CorsOption, type PdfMode, type UpstreamMode } from '../index.js';
+import {
+  EXTRA_OUTPUTS, LOG_LEVELS, parseCorsOrigins, STORE_NAMESPACE_PATTERN, UPSTREAM_MODES, type CorsOption, type ExtraOutput, type PdfMode, type UpstreamMode,
+} from '../index.js';
 import { optionalNumber, optionalUrl } from './env-values.js';
 import { readFleetConfig, type FleetConfig } from './fleet-config.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
@@ -30,6 +32,8 @@ export interface ServerConfig {
   shutdownDelayMs: number;
   /** OPS_PORT: the ops routes (/healthz, /readyz, /metrics, /openapi.json) on their own port, not the API port. */
   opsPort?: number;
+  /** READY_WHEN_SATURATED: a saturated render pool does not make /readyz 503 (orchestrators that drop every busy replica). */
+  readyWhenSaturated: boolean;
   /** STORE_NAMESPACE (alias REDIS_NAMESPACE): what every stored name is built from (default zpl); `zpl-keys --namespace` takes the same. */
   storeNamespace?: string;
   /** PDF_MODE: `vector` (default) or `raster`. */
@@ -53,6 +57,8 @@ export interface ClientOptions {
   graphicsEndpoint: boolean;
   /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths, POST /graphics and `?key=`, in one switch. */
   legacyClients: boolean;
+  /** EXTRA_OUTPUTS=json,zpl: the legacy service's JSON and ZPL outputs (router option `outputs`); unset, both are a 406. */
+  outputs: ExtraOutput[];
 }
 
 /** What LEGACY_CLIENTS=1 adds to the mount paths. */
@@ -77,7 +83,15 @@ export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientO
     lenientPaths: legacyClients || flag(env, 'LENIENT_PATHS'),
     graphicsEndpoint: legacyClients || flag(env, 'GRAPHICS_ENDPOINT'),
     legacyClients,
+    outputs: extraOutputs(env.EXTRA_OUTPUTS),
   };
+}
+
+/** EXTRA_OUTPUTS: comma-separated `json`, `zpl` (any case); anything else stops the server at start-up. */
+function extraOutputs(text: string | undefined): ExtraOutput[] {
+  const names = (text ?? '').split(',').map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
+  for (const n of names) if (!(EXTRA_OUTPUTS as readonly string[]).includes(n)) throw new Error(`EXTRA_OUTPUTS must list ${EXTRA_OUTPUTS.join(', ')}, not ${text}`);
+  return EXTRA_OUTPUTS.filter((o) => names.includes(o));
 }
 
 /** `1`, `true`, `yes` or `on` turn an option on; unset, empty, `0`, `false`, `no`, `off` leave it off. */
@@ -134,6 +148,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     ...(env.API_KEYS_FILE ? { apiKeysFile: env.API_KEYS_FILE } : {}),
     ...(storeNamespace ? { storeNamespace } : {}),
     ...(opsPort !== undefined ? { opsPort } : {}),
+    readyWhenSaturated: flag(env, 'READY_WHEN_SATURATED'),
     upstream: {
       mode: upstreamMode,
       ...(upstreamUrl ? { url: upstreamUrl } : {}),
@@ -175,7 +190,7 @@ export function readStoreNamespace(env: NodeJS.ProcessEnv = process.env): string
     throw new Error(`${name} (${value}) and ${other[0]} (${other[1]}) differ: set one (REDIS_NAMESPACE is STORE_NAMESPACE's earlier name)`);
   }
   if (!STORE_NAMESPACE_PATTERN.test(value)) {
-    throw new Error(`${name} must be 1 to 64 letters, digits, '.', '_', ':' or '-', not ${env[name]}`);
+    throw new Error(`${name} must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${env[name]}`);
   }
   return value;
 }

@@ -96,11 +96,12 @@ function asHandler(router: ReturnType<typeof Router>, events: EventSink): Handle
 /** Every route of the standalone server: the ops router at the root, the legacy router(s) on their paths. */
 export function buildApp(parts: ServiceParts): ServiceApp {
   const { config, stores, events, renderer } = parts;
-  const { legacyPaths, anonymousKey, allowQueryKey, graphicsEndpoint } = config.clients;
-  // The OpenAPI document describes the API as these options make it (optional key, ?key=, /graphics).
-  const api = { ...(anonymousKey !== undefined && { anonymousKey: true }), allowQueryKey, graphicsEndpoint };
+  const { legacyPaths, anonymousKey, allowQueryKey, graphicsEndpoint, outputs } = config.clients;
+  // The OpenAPI document describes the API as these options make it (optional key, ?key=, /graphics, JSON and ZPL).
+  const api = { ...(anonymousKey !== undefined && { anonymousKey: true }), allowQueryKey, graphicsEndpoint, outputs };
   const opsRouter = createOpsRouter({
-    keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api, ...(parts.unready && { unready: parts.unready }),
+    keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api, readyWhenSaturated: config.readyWhenSaturated,
+    ...(parts.unready && { unready: parts.unready }),
   });
   const app = Router();
   // With OPS_PORT the ops routes (metrics above all) are not on the API port at all. Label requests, nearly all the

@@ -130,6 +130,7 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     const pod = deployment().spec.template.spec;
     const container = pod.containers[0]!;
     expect(container.readinessProbe.failureThreshold).to.be.at.least(3);
+    expect(readServerConfig(envOf(container)).readyWhenSaturated, 'a saturated pool is not a readiness failure').to.equal(true);
     const { requests, limits } = container.resources;
     expect(requests.cpu, 'cpu request').to.be.a('string');
     expect(limits.cpu, 'cpu limit').to.be.a('string');

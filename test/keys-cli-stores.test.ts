@@ -55,11 +55,15 @@ describe('zpl-keys: stores through the backend table', function () {
           const listed = await cli(['list'], { REDIS_URL, [variable]: namespace });
           expect(listed.stdout).to.match(new RegExp(`^${id}  scope=png`));
           const names = storeNames(namespace);
-          const records = await connection.client.keys(`${names.keys}::*`);
+          // Besides the record: its id index entry (key-store.ts), and after a removal only the tombstone.
+          const written = await connection.client.keys(`${names.keys}::*`);
+          const records = written.filter((name) => !name.startsWith(`${names.keys}::id:`));
           expect(records).to.have.length(1);
           expect(records[0]!.startsWith(names.keyRecord(id))).to.equal(true);
+          expect(written.filter((name) => name.startsWith(`${names.keys}::id:${id}`))).to.have.length(1);
           await cli(['--redis', REDIS_URL, '--namespace', namespace, 'remove', id]);
-          expect(await connection.client.keys(`${namespace}:*`)).to.deep.equal([]);
+          const left = await connection.client.keys(`${namespace}:*`);
+          expect(left.map((name) => name.slice(0, `${names.keys}::removed:`.length))).to.deep.equal([`${names.keys}::removed:`]);
         } finally {
           const left = await connection.client.keys(`${namespace}:*`);
           if (left.length > 0) await connection.client.del(left);

@@ -92,6 +92,15 @@ describe('ops router', () => {
       expect((await request(app).get('/readyz')).status).to.equal(200);
     });
 
+    it('/readyz stays 200 on a saturated pool with readyWhenSaturated, and still reports the saturation', async () => {
+      const stats = { ...idle, busy: 2, queued: 4 };
+      const app = express().use(createOpsRouter({ keyStore: createMemoryKeyStore(), pool: () => stats, readyWhenSaturated: true }));
+      const res = await request(app).get('/readyz');
+      expect(res.status).to.equal(200);
+      expect(res.body).to.not.have.property('reasons');
+      expect(res.body.renderPool).to.include({ busy: 2, queueDepth: 4, saturated: true });
+    });
+
     it('reads the current RenderPool (threads, recycled) when it has no stats()', async () => {
       const app = express().use(createOpsRouter({ keyStore: createMemoryKeyStore(), pool: { threads: 3, recycled: 1 } }));
       const res = await request(app).get('/readyz');

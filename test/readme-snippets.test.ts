@@ -3,7 +3,8 @@
 // - ```ts: compiled (strict, module NodeNext) in a throw-away host outside the repository whose
 //   `zpl-legacy-compat` is this built package, then run. A program that prints `listening on <url>` is a
 //   server: the ```sh blocks after it in the same section run against it, then it gets SIGTERM and must
-//   exit by itself. Blocks using createRedisStores run against REDIS_URL in a namespace of their own.
+//   exit by itself. Blocks using createRedisStores run against REDIS_URL, blocks using createPostgresStores against
+//   TEST_DATABASE_URL (as DATABASE_URL), each in a namespace of its own.
 // - ```sh: run with bash against the running server of their section, or else against the standalone
 //   server (`npm start`'s dist/bin/zpl-server.js, its printed dev key put in for `<key>`); port 3000 becomes
 //   the server's ephemeral port. Files written with `-o` must be a PNG or PDF, and a `# {...}` or `# [...]`
@@ -24,6 +25,7 @@ import { promisify } from 'node:util';
 import { createClient } from '@keyv/redis';
 import { expect } from 'chai';
 import { REDIS_URL, redisAnswers } from './helpers/http-redis.js';
+import { DATABASE_URL, dropSchema, postgresAnswers, uniqueSchema } from './helpers/postgres.js';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -159,6 +161,8 @@ async function runShell(code: string, server: Server, cwd: string): Promise<void
 let standalone: Server | undefined;
 let root: string;
 const namespaces: string[] = [];
+/** PostgreSQL schemas the blocks made, dropped at the end. */
+const schemas: string[] = [];
 
 before(() => {
   root = mkdtempSync(join(tmpdir(), 'zpl-readme-'));
@@ -178,6 +182,7 @@ after(async () => {
     }
     client.destroy();
   }
+  for (const schema of schemas) await dropSchema(schema);
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -190,8 +195,14 @@ async function standaloneServer(): Promise<Server> {
   return standalone;
 }
 
-/** A ts block made ready to run: its Redis namespace made unique (undefined: it needs a Redis and none answers). */
+/** A ts block made ready to run: its store namespace made unique (undefined: it needs a store and none answers). */
 async function prepareTs(code: string): Promise<string | undefined> {
+  if (code.includes('createPostgresStores')) {
+    if (!(await postgresAnswers())) return undefined; // no PostgreSQL at TEST_DATABASE_URL
+    const schema = uniqueSchema();
+    schemas.push(schema);
+    return code.replace(/namespace: '[^']*'/g, `namespace: '${schema}'`);
+  }
   if (!code.includes('createRedisStores')) return code;
   if (!(await redisAnswers())) return undefined; // no Redis at REDIS_URL
   const namespace = `zpl-readme-${randomBytes(6).toString('hex')}`;
@@ -241,7 +252,7 @@ for (const file of documentationFiles()) {
           if (code === undefined) this.skip();
           const host = makeTsHost(root, code);
           await compileTs(host);
-          const started = await startProgram(join(host, 'out', 'snippet.js'), host, { PORT: '0', REDIS_URL });
+          const started = await startProgram(join(host, 'out', 'snippet.js'), host, { PORT: '0', REDIS_URL, DATABASE_URL });
           if (started.server) {
             sectionServer = { section: block.section, server: started.server };
             return;
@@ -264,7 +275,7 @@ for (const file of documentationFiles()) {
           if (code === undefined) this.skip();
           const host = makeTsHost(root, code, { express: 'express4' });
           await compileTs(host);
-          const started = await startProgram(join(host, 'out', 'snippet.js'), host, { PORT: '0', REDIS_URL });
+          const started = await startProgram(join(host, 'out', 'snippet.js'), host, { PORT: '0', REDIS_URL, DATABASE_URL });
           expect(started.server, started.output()).to.not.equal(undefined);
           const server = started.server!;
           try {
@@ -336,9 +347,12 @@ describe('README and docs facts', () => {
   });
 
   it('names as test prerequisites exactly the Debian packages .ci/run installs', () => {
-    const ci = readFileSync(join(REPO, '.ci', 'run'), 'utf8');
+    // .ci/run and the scripts it runs (`bash .ci/postgres.sh`).
+    const ciRun = readFileSync(join(REPO, '.ci', 'run'), 'utf8');
+    const ci = [ciRun, ...[...ciRun.matchAll(/bash \.ci\/([\w-]+\.sh)/g)].map((m) => m[1]!)
+      .filter((name, i, all) => all.indexOf(name) === i).map((name) => readFileSync(join(REPO, '.ci', name), 'utf8'))].join('\n');
     const installed = new Set([...ci.matchAll(/apt-get install -y -qq ([a-z0-9. -]+?) >/g)].flatMap((m) => m[1]!.split(' ')));
-    expect([...installed].sort()).to.include.members(['chromium', 'poppler-utils', 'redis-server']);
+    expect([...installed].sort()).to.include.members(['chromium', 'poppler-utils', 'postgresql', 'redis-server']);
     const prerequisites = /\*\*Test prerequisites\.\*\*[\s\S]*?\n\n/.exec(section('Quick start'))![0];
     expect(prerequisites).to.contain('.ci/run');
     for (const name of installed) expect(prerequisites, `${name}: installed by .ci/run`).to.contain(`\`${name}\``);

@@ -27,8 +27,8 @@ describe('standalone server environment', () => {
       [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
       [{ REDIS_URL: 'redis://user:secret@' }, 'REDIS_URL must be a redis:// or rediss:// URL like redis://127.0.0.1:6379, not redis://user:***@'],
       [{ UPSTREAM_MODE: 'proxy', UPSTREAM_URL: 'api.labelary.com/v1' }, "UPSTREAM_URL must be the legacy service's http(s) base URL"],
-      [{ REDIS_NAMESPACE: 'a b' }, "REDIS_NAMESPACE must be 1 to 64 letters, digits, '.', '_', ':' or '-', not a b"],
-      [{ STORE_NAMESPACE: 'x'.repeat(65) }, 'STORE_NAMESPACE must be 1 to 64 letters'],
+      [{ REDIS_NAMESPACE: 'a b' }, "REDIS_NAMESPACE must be 1 to 63 letters, digits, '.', '_', ':' or '-', not a b"],
+      [{ STORE_NAMESPACE: 'x'.repeat(64) }, 'STORE_NAMESPACE must be 1 to 63 letters'],
       [{ STORE_NAMESPACE: 'prod', REDIS_NAMESPACE: 'staging' }, 'STORE_NAMESPACE (prod) and REDIS_NAMESPACE (staging) differ: set one'],
       [{ LEGACY_CLIENTS: 'maybe' }, 'LEGACY_CLIENTS must be 1 or 0, not maybe'],
     ] as const) {
@@ -50,6 +50,7 @@ describe('standalone server environment', () => {
     const on = readServerConfig({ LEGACY_CLIENTS: '1' }).clients;
     expect(on).to.deep.equal({
       legacyPaths: ['/compatibility/legacy/v1', '/v1'], allowQueryKey: true, lenientPaths: true, graphicsEndpoint: true, legacyClients: true,
+      outputs: [], // the extra outputs are a switch of their own (EXTRA_OUTPUTS)
     });
     expect(on).to.not.have.property('anonymousKey');
     expect(readServerConfig({ LEGACY_CLIENTS: '1', LEGACY_PATHS: '/api,/v1' }).clients.legacyPaths).to.deep.equal(['/api', '/v1']);

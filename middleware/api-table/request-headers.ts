@@ -15,10 +15,34 @@ export interface RequestHeaderSpec extends Described {
   refusal?: (value: string) => string;
   /** Only PDF output reads it. */
   pdfOnly?: boolean;
+  /** Only this extra output reads it (and the OpenAPI document lists it only when that output is on). */
+  output?: ExtraOutput;
   example?: string;
 }
 
 export const API_KEY_HEADER = 'X-API-Key';
+
+/**
+ * The legacy service's outputs besides PNG and PDF, each off by default (router option `outputs`, EXTRA_OUTPUTS):
+ * `json` the label data, `zpl` the document itself (laid out, or converted to another density). Off, they are a 406.
+ */
+export const EXTRA_OUTPUTS = ['json', 'zpl'] as const;
+export type ExtraOutput = (typeof EXTRA_OUTPUTS)[number];
+export const EXTRA_OUTPUT_TYPES: Readonly<Record<ExtraOutput, string>> = { json: 'application/json', zpl: 'application/zpl' };
+
+export const DPMM_VALUES = ['6', '8', '12', '24'] as const;
+
+/** X-Target-Dpmm: the density a ZPL answer is converted to. */
+export const TARGET_DPMM_HEADER = {
+  name: 'X-Target-Dpmm',
+  pattern: `^(${DPMM_VALUES.join('|')})(?:dpmm)?$`,
+  refusal: (value: string) => `Invalid X-Target-Dpmm ${value}; valid values: ${DPMM_VALUES.join(', ')}`,
+  output: 'zpl',
+  example: '12',
+  description: 'ZPL output (`Accept: application/zpl`): the document converted from the path\'s density to this one: every ' +
+    'coordinate and size rescaled, barcode module widths kept whole, `^GF`/`~DG` bitmaps resampled. What cannot be converted ' +
+    'faithfully is listed in `X-Warnings` (whatever `X-Linter` says). Absent, the document comes back as sent.',
+} as const satisfies RequestHeaderSpec;
 
 export const PAGE_SIZE_NAMES = ['letter', 'legal', 'a4', 'a5', 'a6'] as const;
 export type PageSizeName = (typeof PAGE_SIZE_NAMES)[number];
@@ -41,6 +65,13 @@ export const CHOICE_HEADERS = {
     values: ['Grayscale', 'Bitonal'],
     default: 'Grayscale',
     description: '`Bitonal` (any case) gives a 1-bit PNG. Any other value keeps the default, never an error.',
+  },
+  formatter: {
+    name: 'X-Formatter',
+    values: ['Off', 'On'],
+    default: 'Off',
+    output: 'zpl',
+    description: 'ZPL output: `On` (any case) lays the document out one field a line, `^XA` and `^XZ` on lines of their own; field data is kept byte for byte.',
   },
   linter: {
     name: 'X-Linter',
@@ -103,7 +134,9 @@ export const ACCEPT_HEADER = {
   values: ['image/png', 'application/pdf'],
   default: 'image/png',
   description: 'Output format: `image/png` (also `image/*`, `*/*`, or no header) or `application/pdf` (also `application/*`). ' +
-    'Nothing else offered is a 406. The all-labels endpoint answers PDF only.',
+    'Nothing else offered is a 406. The all-labels endpoint answers PDF only. With the router option `outputs` (EXTRA_OUTPUTS), ' +
+    'also `application/json` (the label data: every label at the all-labels path, the one asked for elsewhere) and `application/zpl` ' +
+    '(the document, see X-Formatter and X-Target-Dpmm); for key scopes both count as PNG.',
 } as const satisfies RequestHeaderSpec;
 
 export const REQUEST_ID_HEADER = {
@@ -124,6 +157,8 @@ export const OPTION_HEADERS = [
   CHOICE_HEADERS.pageAlign,
   CHOICE_HEADERS.pageVerticalAlign,
   CHOICE_HEADERS.labelBorder,
+  CHOICE_HEADERS.formatter,
+  TARGET_DPMM_HEADER,
 ] as const;
 
 /** Every request header the API reads besides X-API-Key (a security scheme in the document); an empty one is absent. */

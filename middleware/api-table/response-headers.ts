@@ -20,12 +20,13 @@ const RENDERERS = ['local', 'upstream'] as const;
 export const RESPONSE_HEADERS = {
   totalCount: { name: 'X-Total-Count', type: 'integer', required: true, description: 'Labels the ZPL document produces (`^PQ` copies included).' },
   contentDisposition: {
-    name: 'Content-Disposition', type: 'string', required: true, pattern: '^inline; filename="label\\.(png|pdf)"$',
+    name: 'Content-Disposition', type: 'string', required: true, pattern: '^inline; filename="label\\.(png|pdf|json|zpl)"$',
     description: 'Suggested file name, inline form.',
   },
   warnings: {
     name: 'X-Warnings', type: 'string', required: false,
-    description: 'With `X-Linter: On` and diagnostics: at most 20 entries `{byteIndex}|{byteSize}|{command}|{param}|{message}`, pipe-joined.',
+    description: 'With `X-Linter: On` and diagnostics: at most 20 entries `{byteIndex}|{byteSize}|{command}|{param}|{message}`, pipe-joined. ' +
+      'A ZPL answer converted with `X-Target-Dpmm` lists what could not be converted faithfully here too, linter or not.',
   },
   renderer: {
     name: 'X-Renderer', type: 'string', required: true, values: RENDERERS, pattern: `^(${RENDERERS.join('|')})$`,

@@ -56,6 +56,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     template: '/printers/{dpmm}/labels/{dimensions}',
     summary: 'Render every label into one PDF',
     description: 'Every label of the document, one page each (`Accept: application/pdf`; PNG here is a 404). ' +
+      'With the router option `outputs`, also every label\'s data (`application/json`) or the document (`application/zpl`). ' +
       'The same path with a trailing slash is accepted.',
     allLabels: true,
     zplFrom: 'body',

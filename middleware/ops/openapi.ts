@@ -4,6 +4,7 @@
 import {
   API_KEY_HEADER,
   ENDPOINTS,
+  EXTRA_OUTPUT_TYPES,
   GRAPHICS_ENDPOINT,
   JSON_ERRORS,
   LABEL_RESPONSE_HEADERS,
@@ -13,6 +14,7 @@ import {
   REQUEST_ID_RESPONSE_HEADER,
   templateParameters,
   type EndpointSpec,
+  type ExtraOutput,
   type JsonErrorSpec,
   type RequestHeaderSpec,
   type ResponseHeaderSpec,
@@ -30,6 +32,8 @@ export interface ApiFeatures {
   allowQueryKey?: boolean;
   /** `graphicsEndpoint`: POST /graphics. */
   graphicsEndpoint?: boolean;
+  /** `outputs`: the extra outputs switched on (JSON label data, ZPL). */
+  outputs?: readonly ExtraOutput[];
 }
 
 export interface OpenApiOptions {
@@ -175,7 +179,52 @@ const REQUEST_BODY = {
   },
 };
 
-function operation(endpoint: EndpointSpec, errors: Record<string, Json>): Json {
+/** The label data of the JSON output (`outputs: ['json']`). */
+const LABEL_DATA_JSON = {
+  type: 'object',
+  required: ['labels'],
+  properties: {
+    labels: {
+      type: 'array',
+      description: 'Every printed label (`^PQ` copies included) on the all-labels path; the one label asked for on the others.',
+      items: {
+        type: 'object',
+        required: ['fields'],
+        properties: {
+          fields: {
+            type: 'array',
+            description: 'Fields with data (text and barcodes), in drawing order.',
+            items: {
+              type: 'object',
+              required: ['x', 'y', 'data'],
+              properties: {
+                x: { type: 'integer', description: 'Field origin (`^FO`/`^FT`) in dots, label home applied.' },
+                y: { type: 'integer' },
+                data: { type: 'string', description: 'The data as it prints: `^FH` escapes, `^SN`/`^SF` counting, `^FN` templates and `^CI` decoded.' },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** A 200's content by media type: the picture formats, and the extra outputs switched on. */
+function labelContent(formats: readonly string[], outputs: readonly ExtraOutput[]): Json {
+  return {
+    ...Object.fromEntries(formats.map((f) => [f, { schema: { type: 'string', contentMediaType: f } }])),
+    ...(outputs.includes('json') && { [EXTRA_OUTPUT_TYPES.json]: { schema: LABEL_DATA_JSON } }),
+    ...(outputs.includes('zpl') && { [EXTRA_OUTPUT_TYPES.zpl]: { schema: { type: 'string', description: 'The ZPL document, converted (`X-Target-Dpmm`) and laid out (`X-Formatter`) when asked.' } } }),
+  };
+}
+
+/** The request headers an operation documents: those of outputs switched off are left out. */
+function documentedHeaders(outputs: readonly ExtraOutput[]): RequestHeaderSpec[] {
+  return REQUEST_HEADERS.filter((h: RequestHeaderSpec) => h.output === undefined || outputs.includes(h.output));
+}
+
+function operation(endpoint: EndpointSpec, errors: Record<string, Json>, outputs: readonly ExtraOutput[]): Json {
   // The all-labels path answers PNG (the first label) only with the router option lenientPaths.
   const formats = endpoint.allLabels ? ['application/pdf', 'image/png'] : ['image/png', 'application/pdf'];
   return {
@@ -184,7 +233,7 @@ function operation(endpoint: EndpointSpec, errors: Record<string, Json>): Json {
     description: endpoint.description,
     parameters: [
       ...templateParameters(endpoint.template).map((p) => ({ $ref: `#/components/parameters/${p.name}` })),
-      ...REQUEST_HEADERS.map((h) => ({ $ref: `#/components/parameters/${headerComponentName(h.name)}` })),
+      ...documentedHeaders(outputs).map((h) => ({ $ref: `#/components/parameters/${headerComponentName(h.name)}` })),
     ],
     ...(endpoint.zplFrom === 'query' && { 'x-zpl': 'The raw query string, URL-decoded, is the ZPL document.' }),
     ...(endpoint.zplFrom === 'body' && { requestBody: REQUEST_BODY }),
@@ -194,7 +243,7 @@ function operation(endpoint: EndpointSpec, errors: Record<string, Json>): Json {
           ? 'Every label, one PDF page each. With the router option `lenientPaths`, a PNG request here gets the first label (elsewhere a 404).'
           : 'The label.',
         headers: responseHeaders(LABEL_RESPONSE_HEADERS),
-        content: Object.fromEntries(formats.map((f) => [f, { schema: { type: 'string', contentMediaType: f } }])),
+        content: labelContent(formats, outputs),
       },
       ...errors,
     },
@@ -251,7 +300,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
   const errors = errorResponses();
   const paths: Record<string, Json> = {};
   for (const endpoint of ENDPOINTS) {
-    paths[endpoint.template] = { ...paths[endpoint.template], [endpoint.method]: operation(endpoint, errors) };
+    paths[endpoint.template] = { ...paths[endpoint.template], [endpoint.method]: operation(endpoint, errors, options.api?.outputs ?? []) };
   }
   const api = options.api ?? {};
   if (api.graphicsEndpoint) paths[GRAPHICS_ENDPOINT.template] = { [GRAPHICS_ENDPOINT.method]: graphicsOperation(errors) };
@@ -290,7 +339,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
       },
       parameters: {
         ...pathParameters,
-        ...Object.fromEntries(REQUEST_HEADERS.map((h) => [headerComponentName(h.name), headerParameter(h)])),
+        ...Object.fromEntries(documentedHeaders(api.outputs ?? []).map((h) => [headerComponentName(h.name), headerParameter(h)])),
       },
       schemas: jsonErrorSchemas(),
     },

@@ -31,6 +31,11 @@ export interface OpsRouterOptions {
   api?: ApiFeatures;
   /** Reported version (default: this package's). */
   version?: string;
+  /**
+   * A saturated pool leaves /readyz at 200 (still reported in its body): for orchestrators such as Kubernetes, which
+   * would otherwise take every replica out of the Service at once under a load spike. Default false: 503.
+   */
+  readyWhenSaturated?: boolean;
   /** Why /readyz must answer 503 besides the key store and pool (the host starting or shutting down); undefined when serving. */
   unready?: () => string | undefined;
 }
@@ -70,7 +75,7 @@ export function createOpsRouter(options: OpsRouterOptions): OpsRouter {
     const host = options.unready?.();
     return {
       host,
-      ready: keyStoreReady && !saturated && host === undefined,
+      ready: keyStoreReady && (!saturated || options.readyWhenSaturated === true) && host === undefined,
       body: {
         version,
         keyStore: { ready: keyStoreReady },
@@ -102,7 +107,7 @@ export function createOpsRouter(options: OpsRouterOptions): OpsRouter {
     const reasons = [
       ...(host === undefined ? [] : [host]),
       ...(body.keyStore.ready ? [] : ['key store not ready']),
-      ...(body.renderPool.saturated ? ['render pool saturated'] : []),
+      ...(body.renderPool.saturated && !options.readyWhenSaturated ? ['render pool saturated'] : []),
     ];
     sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', ...(reasons.length > 0 && { reasons }), ...body });
   });

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { StoreUnavailableError, type StoreName } from '../deadline.js';
 import { createSchema } from './schema.js';
 import type { PostgresNames } from './names.js';
+import { redactUrl } from '../stores/redact-url.js';
 
 export interface PostgresConnectionOptions {
   /** `postgres://user:password@host:port/database` (any libpq-style URL pg takes). */
@@ -44,17 +45,6 @@ export interface PostgresConnection {
   close(): Promise<void>;
 }
 
-/** A URL without its password, for logs. */
-export function redactPostgresUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '<invalid PostgreSQL URL>';
-  }
-}
-
 /** SQLSTATE classes meaning the server or connection is gone: 08 connection, 57 operator intervention, 53 resources. */
 const GONE_CLASSES = new Set(['08', '53', '57']);
 /** Our schema is missing (a database restored or dropped): set it up again, as after a reconnection. */
@@ -69,7 +59,7 @@ export function meansUnavailable(err: unknown): boolean {
 
 export function connectPostgres(names: PostgresNames, options: PostgresConnectionOptions): PostgresConnection {
   const log = options.log ?? (() => {});
-  const description = `PostgreSQL at ${redactPostgresUrl(options.url)} (schema ${names.schema})`;
+  const description = `PostgreSQL at ${redactUrl(options.url, 'PostgreSQL')} (schema ${names.schema})`;
   const maxDelay = options.maxReconnectDelayMs ?? 1000;
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
   const pool = new pg.Pool({

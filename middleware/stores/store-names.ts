@@ -5,8 +5,9 @@
 /** The namespace when none is given (STORE_NAMESPACE, alias REDIS_NAMESPACE). */
 export const DEFAULT_STORE_NAMESPACE = 'zpl';
 
-/** What a namespace may hold: it goes into Redis key names and PostgreSQL identifiers unquoted by anyone's mistake. */
-export const STORE_NAMESPACE_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
+/** What a namespace may hold: it goes into Redis key names and PostgreSQL identifiers unquoted by anyone's mistake; 63 is
+ * PostgreSQL's identifier length (the namespace names a schema). */
+export const STORE_NAMESPACE_PATTERN = /^[A-Za-z0-9._:-]{1,63}$/;
 
 export interface StoreNames {
   /** The namespace the names are built from. */
@@ -33,7 +34,7 @@ const HELD_SUFFIX = ':held';
  */
 export function storeNames(namespace: string = DEFAULT_STORE_NAMESPACE, { hashTags = false }: { hashTags?: boolean } = {}): StoreNames {
   if (!STORE_NAMESPACE_PATTERN.test(namespace)) {
-    throw new Error(`a store namespace must be 1 to 64 letters, digits, '.', '_', ':' or '-', not ${JSON.stringify(namespace)}`);
+    throw new Error(`a store namespace must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${JSON.stringify(namespace)}`);
   }
   const base = hashTags ? `{${namespace}}` : namespace;
   const keys = `${base}:keys`;

@@ -12,7 +12,8 @@ import { PageLedgerEntry, type LedgerContext } from '../page-ledger.js';
 import { parseDensity } from '../path-params.js';
 import { type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
 import { readRequestBody } from '../request-body.js';
-import { apiHeader, forwardedAccept } from '../request-headers.js';
+import type { ExtraOutput } from '../api-table/index.js';
+import { apiHeader, forwardedAccept, MEDIA_TYPE } from '../request-headers.js';
 import { requestState } from '../request-state.js';
 import { requestKey, requestKeyLabel } from '../authorize.js';
 import type { Forward } from './forward.js';
@@ -57,7 +58,7 @@ export async function forwardLabel(
 ): Promise<void> {
   const path = await why.pages.settlingOnFailure(async () => labelUpstreamPath(label.target));
   emit({ type: 'fallback_forward', requestId: requestState(res).requestId, keyId: requestKeyLabel(res), reason: why.reason, commands: why.commands });
-  const accept = label.format === 'pdf' ? 'application/pdf' : 'image/png';
+  const accept = MEDIA_TYPE[label.format];
   await forwardCounted(forward, req, res, { path, body: label.received, accept }, why.pages, label.endpoint);
 }
 
@@ -70,7 +71,7 @@ function proxiedDensity(req: Request): Dpmm {
   }
 }
 
-type ProxyContext = LedgerContext & { maxBodyBytes: number };
+type ProxyContext = LedgerContext & { maxBodyBytes: number; outputs: readonly ExtraOutput[] };
 
 /**
  * Proxy mode, a render route: no validation or rendering here, only the body limit and the page ledger (the document
@@ -86,7 +87,7 @@ export function passThrough(forward: Forward, endpoint: Endpoint, ctx: ProxyCont
     const hangUp = new AbortController();
     res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
     await pages.settlingOnFailure(() => pages.reserveForwarded(ctx, { zpl, dpmm: proxiedDensity(req), allLabels: endpoint.allLabels }, hangUp.signal, key.id));
-    const accept = forwardedAccept(apiHeader(req, 'Accept'));
+    const accept = forwardedAccept(apiHeader(req, 'Accept'), ctx.outputs);
     await forwardCounted(forward, req, res, { path, body: received, ...(accept !== undefined && { accept }) }, pages, endpoint);
   };
 }

@@ -3,7 +3,7 @@
 
 import type { CommandContext, CommandTable } from './context.js';
 import { formatClock, offsetClock } from '../zpl/clock.js';
-import { int, oneOf, text } from '../zpl/params.js';
+import { asCount, int, oneOf, text } from '../zpl/params.js';
 import { command } from './define.js';
 
 /** A clock indicator parameter: its first byte (the guide allows any character but the prefixes and delimiter). */
@@ -19,7 +19,8 @@ export function clockData(ip: CommandContext, data: Uint8Array): Uint8Array {
   return formatClock(data, indicators, [ip.now, offsetClock(ip.now, offsets[2]), offsetClock(ip.now, offsets[3])]);
 }
 
-const offset = (name: string) => int(name, -32000, 32000, 0);
+// Offsets are quantities of time: the same at every density.
+const offset = (name: string) => asCount(int(name, -32000, 32000, 0));
 
 export const clockCommands: CommandTable = {
   '^FC': command({

@@ -2,16 +2,16 @@
 // the drawers. A field of kind K carries `ArgsOf` its table, so each drawer reads its parameters typed, by name.
 // Orientations and heights left undefined default to ^FW and ^BY when drawn; ^GB/^GC/^GE/^GD lengths arrive in dots.
 
-import { float, int, length, oneOf, orientation, text, yesNo, type ArgsOf, type ParamSpec } from '../zpl/params.js';
+import { asCount, asRatio, float, inDots, inModules, int, length, oneOf, orientation, text, yesNo, type ArgsOf, type ParamSpec } from '../zpl/params.js';
 
 // Heights are read as decimals: the legacy renderer rounds `186.966` to 187 dots.
-const height = () => float('height', 1, 32000);
+const height = () => inDots(float('height', 1, 32000));
 const line = (def: 'Y' | 'N' = 'Y') => yesNo('line', def);
 const above = (def: 'Y' | 'N' = 'N') => yesNo('lineAbove', def);
 const color = () => oneOf('color', 'BW', 'B');
-const byteCount = <N extends string>(name: N) => int(name, 0, 99999999);
+const byteCount = <N extends string>(name: N) => asCount(int(name, 0, 99999999));
 /** A box side: at least the border thickness, which is also its value when absent (ZPL II guide, ^GB). */
-const side = <N extends string>(name: N): ParamSpec<N, number | undefined> => ({ name, kind: 'float', max: 32000, atLeast: 'thickness', length: true });
+const side = <N extends string>(name: N): ParamSpec<N, number | undefined> => ({ name, kind: 'float', max: 32000, atLeast: 'thickness', length: true, measure: 'dots' });
 const objectPath = () => text('name');
 
 // The guide says 1 to 10, but the legacy service draws ^BQN,2,12 with 12-dot modules: larger values are honoured
@@ -20,11 +20,11 @@ const QR_MAX_MAGNIFICATION = 100;
 
 const aztec = [
   orientation(),
-  int('magnification', 1, 10),
+  inModules(int('magnification', 1, 10)),
   yesNo('extendedChannel', 'N'),
-  int('errorControl', 0, 300, 0),
+  asCount(int('errorControl', 0, 300, 0)),
   yesNo('menuSymbol', 'N'),
-  int('symbolCount', 1, 26, 1),
+  asCount(int('symbolCount', 1, 26, 1)),
   text('structuredAppendId'),
 ];
 
@@ -49,41 +49,44 @@ export const FIELD_PARAMS = {
   BU: [orientation(), height(), line(), above(), yesNo('lineCheckDigit', 'Y')],
   B9: [orientation(), height(), line(), above(), yesNo('lineCheckDigit', 'Y')],
   BS: [orientation(), height(), line(), above('Y')],
-  BZ: [orientation(), height(), line('N'), above(), int('type', 0, 3, 0)],
+  BZ: [orientation(), height(), line('N'), above(), asCount(int('type', 0, 3, 0))],
   B5: [orientation(), height(), line('N'), above()],
-  BR: [orientation(), int('type', 1, 12, 1), int('magnification', 1, 10), int('separatorHeight', 1, 2, 1), int('height', 1, 32000, 25), int('segmentWidth', 2, 22, 22)],
+  BR: [orientation(), asCount(int('type', 1, 12, 1)), inModules(int('magnification', 1, 10)), inModules(int('separatorHeight', 1, 2, 1)), inDots(int('height', 1, 32000, 25)),
+    asCount(int('segmentWidth', 2, 22, 22))],
 
   // Two-dimensional and stacked barcodes (renderer/barcodes/matrix).
   // ^BQ a,b,c,d,e: orientation (N only), model, magnification, error correction, mask
-  BQ: [oneOf('orientation', 'N', 'N'), int('model', 1, 2, 2), int('magnification', 1, QR_MAX_MAGNIFICATION), oneOf('errorCorrection', 'HQML', 'Q'), int('mask', 0, 7, 7)],
+  BQ: [oneOf('orientation', 'N', 'N'), asCount(int('model', 1, 2, 2)), inModules(int('magnification', 1, QR_MAX_MAGNIFICATION)), oneOf('errorCorrection', 'HQML', 'Q'),
+    asCount(int('mask', 0, 7, 7))],
   // ^BX o,h,s,c,r,f,g,a: orientation, module size, quality, columns, rows, format id, escape character, aspect ratio
-  BX: [orientation(), int('moduleSize', 1, 9999), int('quality', 0, 200, 0), int('columns', 0, 144, 0), int('rows', 0, 144, 0),
-    int('format', 0, 6, 6), text('escape', '_'), int('aspect', 1, 2, 1)],
+  BX: [orientation(), inModules(int('moduleSize', 1, 9999)), asCount(int('quality', 0, 200, 0)), asCount(int('columns', 0, 144, 0)), asCount(int('rows', 0, 144, 0)),
+    asCount(int('format', 0, 6, 6)), text('escape', '_'), asCount(int('aspect', 1, 2, 1))],
   // ^B7 o,h,s,c,r,t: orientation, row height, security level, columns, rows, truncate
-  B7: [orientation(), int('rowHeight', 1, 32000), int('security', 0, 8, 0), int('columns', 0, 30, 0), int('rows', 0, 90, 0), yesNo('truncate', 'N')],
+  B7: [orientation(), inDots(int('rowHeight', 1, 32000)), asCount(int('security', 0, 8, 0)), asCount(int('columns', 0, 30, 0)), asCount(int('rows', 0, 90, 0)), yesNo('truncate', 'N')],
   // ^BF o,h,m: orientation, row height, mode (size variant)
-  BF: [orientation(), int('rowHeight', 1, 9999), int('mode', 0, 33, 0)],
+  BF: [orientation(), inDots(int('rowHeight', 1, 9999)), asCount(int('mode', 0, 33, 0))],
   // ^BO / ^B0 a,b,c,d,e,f,g: orientation, magnification, ECI, error control and size, menu, structured append count and id
   BO: aztec,
   // ^BD m,n,t: mode, symbol number, total symbols
-  BD: [int('mode', 2, 6, 2), int('symbolNumber', 1, 8, 1), int('symbolCount', 1, 8, 1)],
+  BD: [asCount(int('mode', 2, 6, 2)), asCount(int('symbolNumber', 1, 8, 1)), asCount(int('symbolCount', 1, 8, 1))],
   // ^BB o,h,s,c,r,m: orientation, row height, security, characters per row, rows, mode
-  BB: [orientation(), int('rowHeight', 2, 32000, 8), yesNo('security', 'Y'), int('columns', 2, 62), int('rows', 1, 22), oneOf('mode', 'AEF', 'F')],
+  BB: [orientation(), inDots(int('rowHeight', 2, 32000, 8)), yesNo('security', 'Y'), asCount(int('columns', 2, 62)), asCount(int('rows', 1, 22)), oneOf('mode', 'AEF', 'F')],
   // ^B4 o,h,f,m: orientation, row height multiplier, interpretation line, starting mode
-  B4: [orientation(), int('rowHeight', 1, 32000), oneOf('line', 'NAB', 'N'), oneOf('startMode', '012345A', 'A')],
+  B4: [orientation(), asRatio(int('rowHeight', 1, 32000)), oneOf('line', 'NAB', 'N'), oneOf('startMode', '012345A', 'A')],
   // ^BT o,w1,r1,h1,w2,h2: orientation, Code 39 module width, ratio, height, MicroPDF417 module width, row height
-  BT: [orientation(), int('code39Width', 1, 10), float('code39Ratio', 2, 3, 2), int('code39Height', 1, 9999), int('pdfWidth', 1, 10), int('pdfRowHeight', 1, 255)],
+  BT: [orientation(), inModules(int('code39Width', 1, 10)), asRatio(float('code39Ratio', 2, 3, 2)), inDots(int('code39Height', 1, 9999)), inModules(int('pdfWidth', 1, 10)),
+    inDots(int('pdfRowHeight', 1, 255))],
 
   // Graphics (renderer/graphics).
   // Thickness is read first: the legacy linter warns about it before width and height.
-  GB: [side('width'), side('height'), length('thickness', 1, 32000, 1), color(), int('rounding', 0, 8, 0)],
+  GB: [side('width'), side('height'), length('thickness', 1, 32000, 1), color(), asCount(int('rounding', 0, 8, 0))],
   // The guide gives ^GC/^GE thickness 2..4095 with a default of 1; 1 stays valid (the printer draws 1-dot outlines).
   GC: [length('diameter', 3, 4095, 3), length('thickness', 1, 4095, 1), color()],
   GE: [length('width', 3, 4095), length('height', 3, 4095), length('thickness', 1, 4095, 1), color()],
   GD: [length('width', 3, 32000), length('height', 3, 32000), length('thickness', 1, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')],
-  GS: [orientation(), int('height', 1, 32000), int('width', 1, 32000)],
-  GF: [oneOf('format', 'ABC', 'A'), byteCount('binaryCount'), byteCount('graphicCount'), int('rowBytes', 1, 99999), text('data')],
-  XG: [objectPath(), int('magnificationX', 1, 10, 1), int('magnificationY', 1, 10, 1)],
+  GS: [orientation(), inDots(int('height', 1, 32000)), inDots(int('width', 1, 32000))],
+  GF: [oneOf('format', 'ABC', 'A'), byteCount('binaryCount'), byteCount('graphicCount'), asCount(int('rowBytes', 1, 99999)), text('data')],
+  XG: [objectPath(), asCount(int('magnificationX', 1, 10, 1)), asCount(int('magnificationY', 1, 10, 1))],
   IM: [objectPath()],
 } as const satisfies Record<string, readonly ParamSpec[]>;
 

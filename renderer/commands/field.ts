@@ -2,7 +2,7 @@
 
 import type { CommandContext, CommandTable } from './context.js';
 import type { Token } from '../zpl/lexer.js';
-import { float, int, intOr, numberedPairs, oneOf, orientation, splitParams, text, yesNo } from '../zpl/params.js';
+import { asCount, asRatio, float, inDots, inModules, int, intOr, numberedPairs, oneOf, orientation, splitParams, text, yesNo } from '../zpl/params.js';
 import { command } from './define.js';
 import { clockData } from './clock.js';
 
@@ -84,13 +84,13 @@ function multipleOrigins(ip: CommandContext, args: Readonly<Record<string, numbe
 }
 
 // Coordinates may carry fractions (^MU units, generated ZPL): they round to the nearest dot.
-const coordinate = (name: string) => float(name, 0, 32000, 0);
+const coordinate = (name: string) => inDots(float(name, 0, 32000, 0));
 
 export const fieldCommands: CommandTable = {
-  '^FO': command({ params: [coordinate('x'), coordinate('y'), int('justification', 0, 2)], run: (ip, { x, y, justification }, tok) => place(ip, 'FO', x, y, justification, tok) }),
-  '^FT': command({ params: [float('x', 0, 32000), float('y', 0, 32000), int('justification', 0, 2)], run: (ip, { x, y, justification }, tok) => place(ip, 'FT', x, y, justification, tok) }),
+  '^FO': command({ params: [coordinate('x'), coordinate('y'), asCount(int('justification', 0, 2))], run: (ip, { x, y, justification }, tok) => place(ip, 'FO', x, y, justification, tok) }),
+  '^FT': command({ params: [inDots(float('x', 0, 32000)), inDots(float('y', 0, 32000)), asCount(int('justification', 0, 2))], run: (ip, { x, y, justification }, tok) => place(ip, 'FT', x, y, justification, tok) }),
   '^FM': command({
-    params: numberedPairs(FM_ORIGINS, (n) => [intOr(`x${n}`, 0, 32000, [EXCLUDE]), intOr(`y${n}`, 0, 32000, [EXCLUDE])] as const),
+    params: numberedPairs(FM_ORIGINS, (n) => [inDots(intOr(`x${n}`, 0, 32000, [EXCLUDE])), inDots(intOr(`y${n}`, 0, 32000, [EXCLUDE]))] as const),
     run: (ip, args, tok) => multipleOrigins(ip, args, tok),
   }),
   '^FS': { run: (ip) => ip.finishField() },
@@ -101,9 +101,9 @@ export const fieldCommands: CommandTable = {
     syntax: 'raw',
     run: (ip, _a, tok) => { ip.field.hexIndicator = tok.raw.length ? tok.raw[0] : 0x5f; },
   },
-  '^FN': command({ params: [int('number', 0, 9999, 0), text('prompt')], run: (ip, { number }) => { ip.field.fieldNumber = number; } }),
+  '^FN': command({ params: [asCount(int('number', 0, 9999, 0)), text('prompt')], run: (ip, { number }) => { ip.field.fieldNumber = number; } }),
   '^SN': command({
-    params: [text('start'), int('increment', -999999999999, 999999999999, 1), yesNo('leadingZeros', 'N')],
+    params: [text('start'), asCount(int('increment', -999999999999, 999999999999, 1)), yesNo('leadingZeros', 'N')],
     run: (ip, { start, increment, leadingZeros }) => {
       ip.field.data = new TextEncoder().encode(start ?? '1');
       ip.field.serial = { increment: String(increment), leadingZeros };
@@ -116,11 +116,11 @@ export const fieldCommands: CommandTable = {
     },
   }),
   '^FP': command({
-    params: [oneOf('direction', 'HVR', 'H'), int('gap', 0, 9999, 0)],
+    params: [oneOf('direction', 'HVR', 'H'), inDots(int('gap', 0, 9999, 0))],
     run: (ip, { direction, gap }) => { ip.field.direction = { mode: direction, gap }; },
   }),
   '^FW': command({
-    params: [orientation(), int('justification', 0, 2)],
+    params: [orientation(), asCount(int('justification', 0, 2))],
     anywhere: true,
     run: (ip, { orientation: o, justification }) => {
       if (o !== undefined) ip.printer.orientation = o;
@@ -130,7 +130,7 @@ export const fieldCommands: CommandTable = {
     },
   }),
   '^BY': command({
-    params: [int('moduleWidth', 1, 10), float('ratio', 2, 3), int('height', 1, 32000)],
+    params: [inModules(int('moduleWidth', 1, 10)), asRatio(float('ratio', 2, 3)), inDots(int('height', 1, 32000))],
     run: (ip, { moduleWidth, ratio, height }) => {
       const b = ip.printer.barcode;
       ip.printer.barcode = { moduleWidth: moduleWidth ?? b.moduleWidth, ratio: ratio ?? b.ratio, height: height ?? b.height };

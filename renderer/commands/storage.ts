@@ -8,7 +8,7 @@ import { decodePngToBitmap, isPng } from '../decode/png-decode.js';
 import { decodeBmpToBitmap, isBmp } from '../decode/bmp-decode.js';
 import type { StoredObject } from '../model.js';
 import type { CommandContext, CommandDef, CommandTable } from './context.js';
-import { int, oneOf, text, yesNo } from '../zpl/params.js';
+import { asCount, inDots, int, oneOf, text, yesNo } from '../zpl/params.js';
 import { command, fieldKind } from './define.js';
 import { FIELD_PARAMS, fieldCommand } from './field-kinds.js';
 import type { Token } from '../zpl/lexer.js';
@@ -17,7 +17,7 @@ import { decodeBitmapFont } from '../decode/bitmap-font.js';
 import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
 const objectPath = () => text('name');
-const byteCount = <N extends string>(name: N) => int(name, 0, 99999999);
+const byteCount = <N extends string>(name: N) => asCount(int(name, 0, 99999999));
 
 function store(ip: CommandContext, obj: StoredObject): void {
   // A font file is parsed once, when it arrives; its fields then draw from the parsed outlines.
@@ -67,7 +67,7 @@ function checkLength(ip: CommandContext, data: Payload, got: number, declared: n
 
 const downloadGraphic: CommandDef = payloadCommand({
   anywhere: true,
-  params: [objectPath(), byteCount('totalBytes'), int('rowBytes', 1, 99999), text('data')],
+  params: [objectPath(), byteCount('totalBytes'), asCount(int('rowBytes', 1, 99999)), text('data')],
   run(ip, { name: rawName, totalBytes: total, rowBytes: row }, tok) {
     if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DG', 1, 'Missing object name; ignored'); return; }
     const { name } = objectName(rawName, 'GRF');
@@ -81,7 +81,7 @@ const downloadGraphic: CommandDef = payloadCommand({
 
 const downloadObject: CommandDef = payloadCommand({
   anywhere: true,
-  params: [objectPath(), oneOf('format', 'ABCP', 'A'), text('extension'), byteCount('totalBytes'), int('rowBytes', 0, 99999), text('data')],
+  params: [objectPath(), oneOf('format', 'ABCP', 'A'), text('extension'), byteCount('totalBytes'), asCount(int('rowBytes', 0, 99999)), text('data')],
   run(ip, { name: rawName, format, extension, totalBytes: declared, rowBytes: row }, tok) {
     if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DY', 1, 'Missing object name; ignored'); return; }
     const letter = (extension ?? 'G').toUpperCase();
@@ -143,8 +143,9 @@ function downloadFont(command: string, ext: string): CommandDef {
  */
 const downloadBitmapFont: CommandDef = payloadCommand({
   anywhere: true,
-  params: [objectPath(), oneOf('orientation', 'N', 'N'), int('height', 1, 32000), int('width', 1, 32000), int('baseline', 0, 32000),
-    int('space', 0, 32000), int('charCount', 1, 256), text('copyright'), text('data')],
+  // The cell sizes are the glyph bitmaps' own dots: density conversion keeps ~DB as sent (and says so), never scaling them apart.
+  params: [objectPath(), oneOf('orientation', 'N', 'N'), inDots(int('height', 1, 32000)), inDots(int('width', 1, 32000)), inDots(int('baseline', 0, 32000)),
+    inDots(int('space', 0, 32000)), asCount(int('charCount', 1, 256)), text('copyright'), text('data')],
   run(ip, { name: rawName, height, width, baseline, space, charCount }, tok) {
     const { name } = objectName(rawName || 'UNKNOWN', 'FNT');
     checkObjectSize(tok.raw.length, `Object ${name}`);

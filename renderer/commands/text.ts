@@ -1,7 +1,7 @@
 // Text selection and layout commands: ^A ^CF ^CW ^FB ^TB ^CI.
 
 import type { CommandTable } from './context.js';
-import { int, numberedPairs, oneOf, orientation, splitParams, text } from '../zpl/params.js';
+import { asCount, inDots, int, numberedPairs, oneOf, orientation, splitParams, text } from '../zpl/params.js';
 import { command } from './define.js';
 import { hasObjectNamed } from '../graphics/objects.js';
 
@@ -39,7 +39,7 @@ export const textCommands: CommandTable = {
   '^A': command({
     syntax: 'font',
     // 0 for height or width means "derived from the other" (common in generated ZPL: ^A0B,18,0).
-    params: [fontName('font'), orientation(), int('height', 0, 32000), int('width', 0, 32000), text('path')],
+    params: [fontName('font'), orientation(), inDots(int('height', 0, 32000)), inDots(int('width', 0, 32000)), text('path')],
     run: (ip, { font: name, orientation: o, height: h, width: w, path }, tok) => {
       const p = ip.printer;
       let font = name ?? p.defaultFont.name;
@@ -66,7 +66,7 @@ export const textCommands: CommandTable = {
     },
   }),
   '^CF': command({
-    params: [fontName('font'), int('height', 0, 32000), int('width', 0, 32000)],
+    params: [fontName('font'), inDots(int('height', 0, 32000)), inDots(int('width', 0, 32000))],
     anywhere: true,
     run: (ip, { font: name, height: h, width: w }) => {
       const d = ip.printer.defaultFont;
@@ -83,18 +83,23 @@ export const textCommands: CommandTable = {
     },
   }),
   '^FB': command({
-    params: [int('width', 0, 9999, 0), int('maxLines', 1, 9999, 1), int('lineSpacing', -9999, 9999, 0), oneOf('justify', 'LCRJ', 'L'), int('hangingIndent', 0, 9999, 0)],
+    params: [inDots(int('width', 0, 9999, 0)), asCount(int('maxLines', 1, 9999, 1)), inDots(int('lineSpacing', -9999, 9999, 0)), oneOf('justify', 'LCRJ', 'L'),
+      inDots(int('hangingIndent', 0, 9999, 0))],
     run: (ip, block) => { ip.field.block = block; },
   }),
   '^TB': command({
-    params: [orientation(), int('width', 1, 32000), int('height', 1, 32000)],
+    params: [orientation(), inDots(int('width', 1, 32000)), inDots(int('height', 1, 32000))],
     run: (ip, { orientation: o, width, height }) => {
       ip.field.textBlock = { orientation: o ?? ip.printer.orientation, width: width ?? 0, height: height ?? 0 };
     },
   }),
   // ^CIa,s1,d1,s2,d2...: character s prints when byte d is sent (the guide's ^CI0,21,36 prints the Euro for a dollar).
   '^CI': command({
-    params: [int('charset', 0, 36, 0), ...numberedPairs(REMAP_PAIRS, (n) => [int(`source${n}`, 0, 255), int(`destination${n}`, 0, 255)] as const)],
+    // The pairs are byte codes: the same at every density.
+    params: [
+      asCount(int('charset', 0, 36, 0)),
+      ...numberedPairs(REMAP_PAIRS, (n) => [asCount(int(`source${n}`, 0, 255)), asCount(int(`destination${n}`, 0, 255))] as const),
+    ],
     anywhere: true,
     run: (ip, args) => {
       ip.printer.charset = args.charset;

@@ -7,6 +7,13 @@ import type { Token } from './lexer.js';
 export type ParamKind = 'int' | 'float' | 'enum' | 'text' | 'bool';
 
 /**
+ * What a number measures. `dots` scale with the print density; `module` too, but stay whole and at least 1 (barcode
+ * module widths and magnifications: a symbol drawn with fractional modules does not decode); `ratio` and `count`
+ * (wide-to-narrow ratios, quantities, code choices, byte counts) are the same at every density.
+ */
+export type Measure = 'dots' | 'module' | 'ratio' | 'count';
+
+/**
  * One parameter: `N` its name, `V` what it reads as (`int` -> number, `oneOf('NRIB')` -> 'N' | 'R' | 'I' | 'B',
  * `yesNo` -> boolean; with `| undefined` when it has no default), so a table yields its commands' argument type.
  */
@@ -26,6 +33,8 @@ export interface ParamSpec<N extends string = string, V = unknown> {
   atLeast?: string;
   /** A length in ^MU units whose range is given in dots: it is checked after conversion (^MUM, ^MUI). */
   length?: boolean;
+  /** What a number measures: how it changes when a format is converted to another print density (outputs/density.ts). */
+  measure?: Measure;
   /** Words a number may be instead (^FM's `e` for "exclude"), compared upper-case and read as written upper-case. */
   words?: readonly string[];
   /** Type only, never set: the value the parameter reads as. */
@@ -55,8 +64,16 @@ export function float<N extends string>(name: N, min: number, max: number, def?:
 export function length<N extends string>(name: N, min: number, max: number): ParamSpec<N, number | undefined>;
 export function length<N extends string>(name: N, min: number, max: number, def: number): ParamSpec<N, number>;
 export function length<N extends string>(name: N, min: number, max: number, def?: number): ParamSpec<N, number | undefined> {
-  return { name, kind: 'float', min, max, def, length: true };
+  return { name, kind: 'float', min, max, def, length: true, measure: 'dots' };
 }
+/** The same spec, saying what its number measures (see Measure). */
+export function measured<S extends ParamSpec>(measure: Measure, spec: S): S {
+  return { ...spec, measure };
+}
+export const inDots = <S extends ParamSpec>(spec: S): S => measured('dots', spec);
+export const inModules = <S extends ParamSpec>(spec: S): S => measured('module', spec);
+export const asRatio = <S extends ParamSpec>(spec: S): S => measured('ratio', spec);
+export const asCount = <S extends ParamSpec>(spec: S): S => measured('count', spec);
 /** One letter of `values` (upper-case). */
 export function oneOf<N extends string, S extends string>(name: N, values: S): ParamSpec<N, CharsOf<S> | undefined>;
 export function oneOf<N extends string, S extends string>(name: N, values: S, def: CharsOf<S>): ParamSpec<N, CharsOf<S>>;

@@ -91,6 +91,7 @@ export async function buildApp(options: Partial<LegacyRouterOptions> = {}, keys:
   if ((options.mode ?? 'off') === 'off' || options.mode === 'shadow') {
     app.use(BASE, checkAnswersFor({
       anonymousKey: options.anonymousKey !== undefined, allowQueryKey: options.allowQueryKey ?? false, graphicsEndpoint: options.graphicsEndpoint ?? false,
+      outputs: options.outputs ?? [],
     }));
   }
   app.use(BASE, createLegacyRouter({ ...stores, log: () => {}, ...options }));

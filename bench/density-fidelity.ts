@@ -1,0 +1,139 @@
+// `node dist/bench/density-fidelity.js [--only SUBSTR] [--targets 12,24,6]`: how faithful X-Target-Dpmm is. Each corpus
+// carrier label is converted from its density to each target; the converted ZPL rendered at the target is scored
+// against the original rendered at its own density and scaled (box filter; ink F1 with one pixel of tolerance),
+// every barcode the original decodes must decode to the same text, and no field may reach past the label's edges
+// unless it already did.
+
+import {
+  BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource,
+} from '@zxing/library';
+import { decodeGreyPng } from '../compare/png.js';
+import { scoreInk, type GreyImage } from '../compare/ink-f1.js';
+import type { Dpmm } from '../renderer/api.js';
+import { interpret } from '../renderer/interpreter.js';
+import { fieldBoxes } from '../renderer/layout/inspect.js';
+import { render } from '../renderer/render.js';
+import { loadCorpus, readCorpusFile, type CorpusCase } from './corpus.js';
+
+export interface DensityScore {
+  id: string;
+  target: Dpmm;
+  f1: number;
+  /** Barcodes the original decodes, and those of them the converted label decodes to the same text. */
+  barcodes: number;
+  sameText: number;
+  /** Fields past an edge in the converted label that were inside it in the original, and no notice said why. */
+  fellOff: number;
+  /** Such fields a notice was about (a device font that cannot shrink below one cell, a clamped module width). */
+  fellOffNoticed: number;
+  notices: number;
+}
+
+/** ZXing's format for a field kind (the kinds the corpus's carrier labels use). */
+const ZXING_FORMAT: Readonly<Record<string, BarcodeFormat>> = {
+  BC: BarcodeFormat.CODE_128, B3: BarcodeFormat.CODE_39, BQ: BarcodeFormat.QR_CODE, BX: BarcodeFormat.DATA_MATRIX,
+  B7: BarcodeFormat.PDF_417, B2: BarcodeFormat.ITF, BE: BarcodeFormat.EAN_13, BU: BarcodeFormat.UPC_A,
+};
+
+/** Grey pixels scaled by `scale` with a box filter (each new pixel the mean of the area it stands for). */
+export function scaleGrey(src: GreyImage, width: number, height: number): GreyImage {
+  const grey = new Uint8Array(width * height);
+  const sx = src.width / width, sy = src.height / height;
+  for (let ty = 0; ty < height; ty++) {
+    const y0 = ty * sy, y1 = y0 + sy;
+    for (let tx = 0; tx < width; tx++) {
+      const x0 = tx * sx, x1 = x0 + sx;
+      let sum = 0;
+      for (let y = Math.floor(y0); y < Math.min(src.height, Math.ceil(y1)); y++) {
+        const h = Math.min(y1, y + 1) - Math.max(y0, y);
+        for (let x = Math.floor(x0); x < Math.min(src.width, Math.ceil(x1)); x++) sum += h * (Math.min(x1, x + 1) - Math.max(x0, x)) * src.grey[y * src.width + x]!;
+      }
+      grey[ty * width + tx] = Math.round(sum / (sx * sy));
+    }
+  }
+  return { width, height, grey };
+}
+
+function crop(image: GreyImage, box: { x: number; y: number; width: number; height: number }, margin: number): GreyImage {
+  const x0 = Math.max(0, Math.floor(box.x - margin)), y0 = Math.max(0, Math.floor(box.y - margin));
+  const x1 = Math.min(image.width, Math.ceil(box.x + box.width + margin)), y1 = Math.min(image.height, Math.ceil(box.y + box.height + margin));
+  const width = Math.max(1, x1 - x0), height = Math.max(1, y1 - y0);
+  const grey = new Uint8Array(width * height).fill(255);
+  for (let y = y0; y < y1; y++) grey.set(image.grey.subarray(y * image.width + x0, y * image.width + x1), (y - y0) * width);
+  return { width, height, grey };
+}
+
+function decode(image: GreyImage, format: BarcodeFormat): string | undefined {
+  const source = new RGBLuminanceSource(Uint8ClampedArray.from(image.grey), image.width, image.height);
+  const hints = new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [format]], [DecodeHintType.TRY_HARDER, true]]);
+  try {
+    return new MultiFormatReader().decode(new BinaryBitmap(new HybridBinarizer(source)), hints).getText();
+  } catch {
+    return undefined;
+  }
+}
+
+interface Drawn { image: GreyImage; boxes: Array<{ kind: string; at: number; box: { x: number; y: number; width: number; height: number } }> }
+
+/** A label rendered (bitonal PNG, decoded) with its barcode fields' boxes in drawing order. */
+async function drawn(zpl: Uint8Array, dpmm: Dpmm, c: CorpusCase): Promise<Drawn> {
+  const req = { dpmm, widthIn: c.widthIn, heightIn: c.heightIn, index: c.index ?? 0 };
+  const png = await render(zpl, { ...req, format: 'png' });
+  const plan = interpret(zpl, dpmm);
+  const kindAt = new Map(plan.labels.flatMap((l) => l.fields.map((f) => [f.at, f.kind] as const)));
+  const boxes = fieldBoxes(zpl, req).elements.map((e) => ({ kind: kindAt.get(e.span.start) ?? '', at: e.span.start, box: e.box }));
+  return { image: await decodeGreyPng(png.body), boxes };
+}
+
+const outside = (b: Drawn['boxes'][number]['box'], w: number, h: number): boolean => b.x < -0.5 || b.y < -0.5 || b.x + b.width > w + 0.5 || b.y + b.height > h + 0.5;
+
+export async function densityScore(c: CorpusCase, zpl: Uint8Array, target: Dpmm): Promise<DensityScore> {
+  const converted = await render(zpl, { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, format: 'zpl', targetDpmm: target });
+  const original = await drawn(zpl, c.dpmm, c);
+  const result = await drawn(converted.body, target, c);
+  const reference = scaleGrey(original.image, result.image.width, result.image.height);
+  let barcodes = 0, sameText = 0, fellOff = 0, fellOffNoticed = 0;
+  const noticed = new Set((converted.notices ?? []).map((n) => n.byteIndex));
+  const scale = target / c.dpmm;
+  const count = Math.min(original.boxes.length, result.boxes.length);
+  for (let i = 0; i < count; i++) {
+    const a = original.boxes[i]!, b = result.boxes[i]!;
+    if (outside(b.box, result.image.width, result.image.height) && !outside(a.box, original.image.width, original.image.height)) {
+      if (noticed.has(a.at)) fellOffNoticed++;
+      else fellOff++;
+    }
+    const format = ZXING_FORMAT[a.kind];
+    if (format === undefined || a.kind !== b.kind) continue;
+    const text = decode(crop(original.image, a.box, 40), format);
+    if (text === undefined) continue;
+    barcodes++;
+    const got = decode(crop(result.image, b.box, 40 * scale), format);
+    if (got === text) sameText++;
+    else if (process.env.DENSITY_DEBUG) console.log(`  ${a.kind} ${JSON.stringify(a.box)} -> ${JSON.stringify(b.box)}: ${text} / ${got}`);
+  }
+  fellOff += Math.abs(original.boxes.length - result.boxes.length); // a field lost or gained: counted as fallen off
+  return { id: c.id, target, f1: scoreInk(reference, result.image).f1, barcodes, sameText, fellOff, fellOffNoticed, notices: converted.notices?.length ?? 0 };
+}
+
+async function main(): Promise<void> {
+  const arg = (name: string): string | undefined => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : undefined; };
+  const only = arg('only');
+  const targets = (arg('targets') ?? '12,24,6').split(',').map(Number) as Dpmm[];
+  const corpus = loadCorpus();
+  const cases = corpus.cases.filter((c) => c.group === 'carrier' && c.dpmm === 8 && (!only || c.id.includes(only)));
+  for (const target of targets) {
+    const scores: DensityScore[] = [];
+    for (const c of cases) {
+      const s = await densityScore(c, new Uint8Array(readCorpusFile(corpus, c.zpl)), target);
+      scores.push(s);
+      console.log(`${c.id} 8->${target}: F1 ${s.f1.toFixed(4)}, barcodes ${s.sameText}/${s.barcodes}, fell off ${s.fellOff} (+${s.fellOffNoticed} with a notice), notices ${s.notices}`);
+    }
+    const f1s = scores.map((s) => s.f1).sort((a, b) => a - b);
+    console.log(`8->${target}: ${scores.length} labels, F1 min ${f1s[0]?.toFixed(4)} median ${f1s[f1s.length >> 1]?.toFixed(4)}, ` +
+      `barcodes ${scores.reduce((n, s) => n + s.sameText, 0)}/${scores.reduce((n, s) => n + s.barcodes, 0)}, fell off ${scores.reduce((n, s) => n + s.fellOff, 0)} ` +
+      `(+${scores.reduce((n, s) => n + s.fellOffNoticed, 0)} with a notice), F1 >= 0.95: ${scores.filter((s) => s.f1 >= 0.95).length}, ` +
+      `without notices ${scores.filter((s) => s.notices === 0).length} (F1 min ${Math.min(...scores.filter((s) => s.notices === 0).map((s) => s.f1)).toFixed(4)})`);
+  }
+}
+
+if (process.argv[1]?.endsWith('density-fidelity.js')) await main();

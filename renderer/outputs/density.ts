@@ -1,0 +1,466 @@
+// A ZPL document rewritten for another print density (the legacy service's X-Target-Dpmm): every number the parameter
+// table marks as dots is scaled, module widths are scaled and kept whole, ^GF and ~DG bitmaps are resampled. Only the
+// bytes of the values that change are rewritten (the lexer's offsets say where they stand); everything else is kept
+// as sent. What cannot be converted faithfully is reported as a diagnostic, never changed silently.
+
+import { deflateSync } from 'node:zlib';
+import type { Dpmm } from '../api.js';
+import { defaultQrMagnification } from '../barcodes/matrix/qr.js';
+import type { CommandDef } from '../commands/context.js';
+import { FIELD_PARAMS } from '../commands/field-kinds.js';
+import { commandTable } from '../commands/index.js';
+import { payloadAfter } from '../commands/payload.js';
+import { decodeGraphic, crc16Xmodem } from '../decode/grf.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { deviceFonts, deviceMagnification } from '../fonts/device-fonts.js';
+import type { DocumentPlan } from '../interpreter.js';
+import { dotsPerInch, labelDots } from '../layout/dots.js';
+import type { Bits } from '../model.js';
+import { lex, type Token } from '../zpl/lexer.js';
+import { latin1, parseFloatLoose } from '../zpl/params.js';
+
+export interface DensityConversion {
+  bytes: Uint8Array;
+  /** What could not be converted faithfully, at its place in the source document (the linter's format). */
+  warnings: Diagnostic[];
+}
+
+/** One parameter as written: raw indices [a, b) of the token's parameter bytes. */
+interface Part { text: string; a: number; b: number }
+
+/** A replacement of document bytes [start, end) (an insertion when they are equal). */
+interface Edit { start: number; end: number; text: string }
+
+/** Barcode commands: a document that has one gets the ^BY defaults written out, so they scale too. */
+const BARCODE_KINDS = new Set(Object.keys(FIELD_PARAMS).filter((k) => k.startsWith('B')));
+
+/** The printer's ^BY and ^CF at power-up (the interpreter starts from the same values). */
+const BY_DEFAULTS = { moduleWidth: 2, ratio: 3, height: 10 };
+const CF_DEFAULTS = { name: 'A', height: 9, width: 5 };
+
+/** The label size in inches, when known: a box that ends on its edge at one density ends on it at the other. */
+export interface LabelSize { widthIn: number; heightIn: number }
+
+/** What converting may ask of its caller: memory for resampled bitmaps (claimed before allocating), a checkpoint. */
+export interface ConversionHooks {
+  claim?: (bytes: number, what: string) => void;
+  checkpoint?: () => void;
+}
+
+export function convertDensity(bytes: Uint8Array, from: Dpmm, to: Dpmm, plan: DocumentPlan, label?: LabelSize,
+  hooks: ConversionHooks = {}): DensityConversion {
+  if (from === to) return { bytes, warnings: [] };
+  return new Converter(bytes, from, to, label, hooks).run(lex(bytes), plan);
+}
+
+class Converter {
+  readonly edits: Edit[] = [];
+  readonly warnings: Diagnostic[] = [];
+  /** Dots: by dots per inch, as label sizes (in inches) become dots, so what reaches an edge stays on the label. */
+  readonly scale: number;
+  /** Module widths: by the nominal densities (a 2-dot bar at 8 dpmm is exactly 3 dots at 12, not 2.995). */
+  readonly moduleScale: number;
+
+  constructor(readonly bytes: Uint8Array, readonly from: Dpmm, readonly to: Dpmm, readonly label: LabelSize | undefined,
+    readonly hooks: ConversionHooks) {
+    this.scale = dotsPerInch(to) / dotsPerInch(from);
+    this.moduleScale = to / from;
+  }
+
+  run(tokens: Token[], plan: DocumentPlan): DensityConversion {
+    const units = tokens.find((t) => t.prefix === '^' && t.name === 'MU' && !isPlainDots(t));
+    if (units) {
+      this.warn(units.start, units.end - units.start, '^MU', 0, `Units other than dots: the document is not converted to ${this.to} dpmm`);
+      return { bytes: this.bytes, warnings: this.warnings };
+    }
+    const firstBarcode = tokens.findIndex((t) => t.prefix === '^' && BARCODE_KINDS.has(t.name));
+    const firstModule = tokens.findIndex((t) => t.prefix === '^' && t.name === 'BY' && (splitParts(t, 0)[0]?.text.trim() ?? '') !== '');
+    const barcodes = firstBarcode >= 0 ? { defaultModule: firstModule < 0 || firstBarcode < firstModule } : undefined;
+    let defaultsWritten = false;
+    for (const tok of tokens) {
+      if (tok.stray) continue;
+      const key = tok.prefix + tok.name;
+      if (key === '^XA' && !defaultsWritten) {
+        defaultsWritten = true;
+        this.writeDefaults(tok, barcodes);
+        continue;
+      }
+      if (key === '^FS') this.origin = undefined;
+      const def = commandTable[key];
+      if (!def) {
+        this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}: its parameters are not converted`);
+        continue;
+      }
+      if (key === '^GF') this.resampleGraphicField(tok);
+      else if (key === '~DG') this.resampleDownload(tok);
+      else if (key === '~DY' && isGrf(tok)) this.resampleObject(tok);
+      else if (key === '~DY' || key === '~DU' || key === '~DT' || key === '~DB') this.warnObject(tok, key);
+      else this.scaleParams(tok, key, def);
+    }
+    this.checkFonts(plan);
+    return { bytes: this.apply(), warnings: this.warnings.sort((x, y) => x.byteIndex - y.byteIndex) };
+  }
+
+  warn(byteIndex: number, byteSize: number, command: string, param: number, message: string): void {
+    this.warnings.push({ byteIndex, byteSize, command, param, message });
+  }
+
+  /**
+   * ^CF (and ^BY, when there are barcodes) as the printer starts, scaled, right after the first ^XA: fields that lean
+   * on the power-up defaults scale too.
+   */
+  private writeDefaults(xa: Token, barcodes: { defaultModule: boolean } | undefined): void {
+    const prefix = prefixOf(this.bytes, xa, '^');
+    const font = this.deviceFontSize(CF_DEFAULTS.name, CF_DEFAULTS.height, CF_DEFAULTS.width);
+    let text = `${prefix}CF${CF_DEFAULTS.name},${font.height},${font.width}`;
+    if (barcodes) {
+      const module = this.module(BY_DEFAULTS.moduleWidth);
+      if (module.lossy && barcodes.defaultModule) this.warn(xa.start, xa.paramStart - xa.start, '^BY', 1, this.moduleMessage(BY_DEFAULTS.moduleWidth, module.value, 'Default module width'));
+      text += `${prefix}BY${module.value},${BY_DEFAULTS.ratio},${Math.max(1, Math.round(BY_DEFAULTS.height * this.scale))}`;
+    }
+    this.edits.push({ start: xa.paramStart, end: xa.paramStart, text });
+  }
+
+  /** ^CF in force, as written in the source (^A without a height takes ^CF's). */
+  private defaultFont = { ...CF_DEFAULTS };
+
+  /**
+   * The size written for a device font the source asks at `height` x `width` dots (0: follows the other, or one
+   * cell when both are): the magnification it prints at, scaled and kept whole (half a cell rounds down: a field
+   * never grows past its place), written as whole cells so the printer picks exactly that magnification.
+   */
+  private deviceFontSize(name: string, height: number, width: number): { height: number; width: number } {
+    const font = deviceFonts[name]!;
+    const { mx, my } = deviceMagnification(font, height, width);
+    const pick = (m: number): number => Math.max(1, Math.round(m * this.scale - 1e-9));
+    const both = height <= 0 && width <= 0;
+    return { height: height > 0 || both ? pick(my) * font.cellHeight : 0, width: width > 0 || both ? pick(mx) * font.width : 0 };
+  }
+
+  /** ^A and ^CF in a device font: the size rewritten by magnification (deviceFontSize), never by plain scaling. */
+  private sizeDeviceFont(tok: Token, key: string): boolean {
+    const font = key === '^A';
+    const parts = splitParts(tok, font ? 1 : 0);
+    const name = font ? (tok.raw.length ? String.fromCharCode(tok.raw[0]!).toUpperCase() : '') : (parts[0]?.text.trim().toUpperCase().slice(0, 1) ?? '');
+    const number = (k: number): number | undefined => { const t = parts[k]?.text.trim() ?? ''; return t === '' ? undefined : parseFloatLoose(t); };
+    const h = number(1), w = number(2);
+    if (!font) {
+      // ^CF: a font without a size keeps the size in force; the source's is remembered for the ^A that lean on it.
+      const d = this.defaultFont;
+      this.defaultFont = { name: name || d.name, height: h ?? d.height, width: w ?? (h !== undefined ? 0 : d.width) };
+      if (h === undefined && w === undefined) return true;
+    }
+    if (!deviceFonts[name]) return false;
+    const height = h ?? (font && name === this.defaultFont.name ? this.defaultFont.height : 0);
+    const size = this.deviceFontSize(name, height, w ?? 0);
+    const delimiter = String.fromCharCode(tok.delimiter);
+    const start = font ? tok.paramStart + 1 : parts[0] ? this.endOf(tok, parts[0]) : tok.paramStart;
+    const end = parts.length ? this.endOf(tok, parts.at(-1)!) : start;
+    const lead = font ? [parts[0]?.text ?? ''] : [''];
+    const written = [...lead, String(size.height), String(size.width), ...parts.slice(3).map((p) => p.text)].join(delimiter);
+    this.edits.push({ start, end, text: written });
+    return true;
+  }
+
+  /** A module width scaled and kept whole (at least 1); `lossy` when the exact value is not whole. */
+  private module(v: number): { value: number; lossy: boolean } {
+    const exact = v * this.moduleScale;
+    const value = Math.max(1, Math.round(exact - 1e-9));
+    return { value, lossy: Math.abs(value - exact) > 1e-9 };
+  }
+
+  private moduleMessage(v: number, written: number, what: string): string {
+    const exact = v * this.moduleScale;
+    const change = Math.round((written / exact - 1) * 100);
+    return `${what} ${v} is ${formatNumber(exact)} dots at ${this.to} dpmm; written ${written}, the symbol is ${Math.abs(change)}% ${change > 0 ? 'larger' : 'smaller'}`;
+  }
+
+  /** Every dots and module value of a split (or font) command, rewritten where it changes. */
+  private scaleParams(tok: Token, key: string, def: CommandDef): void {
+    const specs = def.params ?? [];
+    const syntax = def.syntax ?? 'split';
+    if (syntax === 'raw' || syntax === 'text' || !specs.some((s) => s.measure === 'dots' || s.measure === 'module')) return;
+    if ((key === '^A' || key === '^CF') && this.sizeDeviceFont(tok, key)) return;
+    // ^A: the font letter is the first parameter, written without a delimiter after it.
+    const skip = syntax === 'font' ? 1 : 0;
+    const parts = splitParts(tok, skip);
+    const written: Record<string, { from: number; to: number }> = {};
+    specs.forEach((spec, i) => {
+      const part = parts[i - skip];
+      if (spec.measure !== 'dots' && spec.measure !== 'module') return;
+      if (!part || part.text.trim() === '') {
+        if (key === '^BQ' && spec.name === 'magnification') this.fillQrMagnification(tok, parts, i, skip);
+        return;
+      }
+      const value = parseFloatLoose(part.text.trim().replace(/^[^\d+\-.]+/, ''));
+      if (value === undefined) return;
+      let next: number;
+      if (spec.measure === 'module') {
+        const m = this.module(value);
+        next = m.value;
+        if (m.lossy) this.warn(this.at(tok, part), part.b - part.a, key, i + 1, this.moduleMessage(value, next, spec.name === 'moduleWidth' ? 'Module width' : `${spec.name[0]!.toUpperCase()}${spec.name.slice(1)}`));
+      } else {
+        next = this.edgeKept(key, spec.name, value) ?? Math.round(value * this.scale);
+        if (value > 0 && next === 0) next = 1;
+      }
+      const max = spec.max ?? Infinity, min = spec.min ?? -Infinity;
+      if (next > max || next < min) {
+        const clamped = Math.min(max, Math.max(min, next));
+        this.warn(this.at(tok, part), part.b - part.a, key, i + 1, `${formatNumber(value)} becomes ${next} at ${this.to} dpmm, outside ${min}..${max}; written ${clamped}`);
+        next = clamped;
+      }
+      if (next !== value || part.text.trim() !== String(value)) this.replacePart(tok, part, String(next));
+      written[spec.name] = { from: value, to: next };
+    });
+    this.follow(key, written);
+  }
+
+  /** Label home and the last ^FO, as the source writes them and as they are written (for edgeKept). */
+  private home = { from: { x: 0, y: 0 }, to: { x: 0, y: 0 } };
+  private origin: { from: { x: number; y: number }; to: { x: number; y: number } } | undefined;
+
+  private follow(key: string, written: Record<string, { from: number; to: number }>): void {
+    const at = (name: string) => written[name] ?? { from: 0, to: 0 };
+    if (key === '^LH') this.home = { from: { x: at('x').from, y: at('y').from }, to: { x: at('x').to, y: at('y').to } };
+    if (key === '^FT') this.origin = undefined;
+    if (key === '^FO') {
+      const h = this.home;
+      this.origin = { from: { x: h.from.x + at('x').from, y: h.from.y + at('y').from }, to: { x: h.to.x + at('x').to, y: h.to.y + at('y').to } };
+    }
+  }
+
+  /**
+   * A box's width or height from its ^FO origin: its far edge scaled, less the origin as written, so a box that ends on
+   * the label's edge still does (two roundings would put it a dot past).
+   */
+  private edgeKept(key: string, name: string, value: number): number | undefined {
+    if (key !== '^GB' || !this.origin || (name !== 'width' && name !== 'height')) return undefined;
+    const axis = name === 'width' ? 'x' : 'y';
+    const far = this.origin.from[axis] + value;
+    let scaled = Math.round(far * this.scale);
+    // Label sizes become dots rounded down at each density: an edge on the label's stays on it.
+    const inches = this.label && (axis === 'x' ? this.label.widthIn : this.label.heightIn);
+    if (inches !== undefined && far <= labelDots(inches, this.from)) scaled = Math.min(scaled, labelDots(inches, this.to));
+    return scaled - this.origin.to[axis];
+  }
+
+  /** ^BQ without a magnification draws with the density's default: written out when the scaled one is another. */
+  private fillQrMagnification(tok: Token, parts: Part[], i: number, skip: number): void {
+    const source = defaultQrMagnification(this.from);
+    const m = this.module(source);
+    if (m.lossy) this.warn(tok.start, tok.end - tok.start, '^BQ', i + 1, this.moduleMessage(source, m.value, 'Default magnification'));
+    if (m.value === defaultQrMagnification(this.to)) return;
+    const k = i - skip;
+    const part = parts[k];
+    if (part) {
+      this.edits.push({ start: this.at(tok, part), end: this.at(tok, part), text: String(m.value) });
+      return;
+    }
+    const delimiter = String.fromCharCode(tok.delimiter);
+    const end = parts.length ? this.endOf(tok, parts.at(-1)!) : tok.paramStart + skip;
+    this.edits.push({ start: end, end, text: delimiter.repeat(parts.length ? k - parts.length + 1 : k) + m.value });
+  }
+
+  /** Document offset of a part's first byte (or where it would be, when empty). */
+  private at(tok: Token, part: Part): number {
+    if (part.a < tok.raw.length) return tok.offsets[part.a]!;
+    return tok.raw.length ? tok.offsets[tok.raw.length - 1]! + 1 : tok.paramStart;
+  }
+
+  private endOf(tok: Token, part: Part): number {
+    return part.b > part.a ? tok.offsets[part.b - 1]! + 1 : this.at(tok, part);
+  }
+
+  /** Replaces the trimmed value of a part, keeping the spaces around it. */
+  private replacePart(tok: Token, part: Part, text: string): void {
+    let a = part.a, b = part.b;
+    while (a < b && tok.raw[a]! <= 0x20) a++;
+    while (b > a && tok.raw[b - 1]! <= 0x20) b--;
+    this.edits.push({ start: tok.offsets[a]!, end: tok.offsets[b - 1]! + 1, text });
+  }
+
+  /** ^GFa,b,c,d,data: the bitmap resampled, written as Z64 (ASCII), the byte counts and row width with it. */
+  private resampleGraphicField(tok: Token): void {
+    const parts = splitParts(tok, 0, 5);
+    const format = parts[0]?.text.trim().toUpperCase() || 'A';
+    const total = intOf(parts[2]) ?? intOf(parts[1]);
+    const rowBytes = intOf(parts[3]);
+    if (total === undefined || rowBytes === undefined || rowBytes < 1) {
+      this.warn(tok.start, tok.end - tok.start, '^GF', 0, `Graphic without a byte count or row width: not resampled to ${this.to} dpmm`);
+      return;
+    }
+    const data = payloadAfter(tok, 4);
+    const bits = decodeGraphic(data.bytes, total, rowBytes, format === 'B' || format === 'C');
+    const out = encodeBits(this.resampled(bits, '^GF'));
+    const binary = format === 'B' || format === 'C';
+    this.edits.push({ start: tok.paramStart, end: binary ? tok.end : this.dataEnd(tok), text: `A,${out.total},${out.total},${out.rowBytes},${out.data}` });
+  }
+
+  /** ~DGname,t,w,data: the stored graphic resampled (^XG and ^IM draw it at the new density). */
+  private resampleDownload(tok: Token): void {
+    const parts = splitParts(tok, 0, 4);
+    const total = intOf(parts[1]);
+    const rowBytes = intOf(parts[2]);
+    if (!parts[0] || total === undefined || rowBytes === undefined || rowBytes < 1) {
+      this.warn(tok.start, tok.end - tok.start, '~DG', 0, `Graphic without a byte count or row width: not resampled to ${this.to} dpmm`);
+      return;
+    }
+    const bits = decodeGraphic(payloadAfter(tok, 3).bytes, total, rowBytes, false);
+    const out = encodeBits(this.resampled(bits, '~DG'));
+    const name = latin1(tok.raw, parts[0].a, parts[0].b);
+    this.edits.push({ start: tok.paramStart, end: this.dataEnd(tok), text: `${name},${out.total},${out.rowBytes},${out.data}` });
+  }
+
+  /** ~DYname,f,G,t,w,data: a stored GRF graphic resampled like ~DG (other object types are kept, and reported). */
+  private resampleObject(tok: Token): void {
+    const parts = splitParts(tok, 0, 6);
+    const format = parts[1]?.text.trim().toUpperCase() || 'A';
+    const total = intOf(parts[3]);
+    const rowBytes = intOf(parts[4]);
+    if (!parts[0] || total === undefined || rowBytes === undefined || rowBytes < 1) {
+      this.warn(tok.start, tok.end - tok.start, '~DY', 0, `Graphic without a byte count or row width: not resampled to ${this.to} dpmm`);
+      return;
+    }
+    const binary = format === 'B' || format === 'C';
+    const bits = decodeGraphic(payloadAfter(tok, 5).bytes, total, rowBytes, binary);
+    const out = encodeBits(this.resampled(bits, '~DY'));
+    const name = latin1(tok.raw, parts[0].a, parts[0].b);
+    const extension = latin1(tok.raw, parts[2]!.a, parts[2]!.b);
+    this.edits.push({ start: tok.paramStart, end: binary ? tok.end : this.dataEnd(tok), text: `${name},A,${extension},${out.total},${out.rowBytes},${out.data}` });
+  }
+
+  /** A bitmap at the target density, its bytes claimed first (a logo grows 16 times from 6 to 24 dpmm). */
+  private resampled(bits: Bits, what: string): Bits {
+    const width = Math.max(1, Math.round(bits.width * this.scale)), height = Math.max(1, Math.round(bits.height * this.scale));
+    this.hooks.claim?.(Math.ceil(width / 8) * height * 2, `${what} resampled to ${width}x${height} dots`);
+    this.hooks.checkpoint?.();
+    return resample(bits, this.scale);
+  }
+
+  /** End of a payload without the line breaks and spaces before the next command (kept as sent). */
+  private dataEnd(tok: Token): number {
+    let end = tok.end;
+    while (end > tok.paramStart && isSpace(this.bytes[end - 1]!)) end--;
+    return end;
+  }
+
+  private warnObject(tok: Token, key: string): void {
+    this.warn(tok.start, tok.end - tok.start, key, 0, `Stored object kept as sent: images and fonts in it are not resampled to ${this.to} dpmm`);
+  }
+
+  /**
+   * Device fonts (A-H, GS) grow by whole multiples of their cell: a text field whose scaled size is not one prints at
+   * another size, and says so.
+   */
+  private checkFonts(plan: DocumentPlan): void {
+    const seen = new Set<number>();
+    for (const label of plan.labels) {
+      for (const field of label.fields) {
+        if (field.kind !== 'text' || field.data === undefined || seen.has(field.at)) continue;
+        const font = deviceFonts[field.font.name];
+        if (!font || field.font.path) continue;
+        seen.add(field.at);
+        const { mx, my } = deviceMagnification(font, field.font.height, field.font.width);
+        const wantY = my * font.cellHeight * this.scale, wantX = mx * font.width * this.scale;
+        const written = this.deviceFontSize(field.font.name, field.font.height, field.font.width);
+        const got = deviceMagnification(font, written.height, written.width);
+        const gotY = got.my * font.cellHeight, gotX = got.mx * font.width;
+        if (Math.abs(gotY - wantY) < 0.5 && Math.abs(gotX - wantX) < 0.5) continue;
+        this.warn(field.at, 0, '^A', 0, `Font ${field.font.name} (cell ${font.cellHeight}x${font.width} dots) grows by whole cells: ` +
+          `${formatNumber(wantY)}x${formatNumber(wantX)} dots at ${this.to} dpmm print as ${gotY}x${gotX}`);
+      }
+    }
+  }
+
+  /** The document with every edit made, in order (edits never overlap: each rewrites its own parameter). */
+  private apply(): Uint8Array {
+    const edits = this.edits.sort((x, y) => x.start - y.start || x.end - y.end);
+    const chunks: Buffer[] = [];
+    let at = 0;
+    for (const e of edits) {
+      chunks.push(Buffer.from(this.bytes.subarray(at, e.start)), Buffer.from(e.text, 'latin1'));
+      at = e.end;
+    }
+    chunks.push(Buffer.from(this.bytes.subarray(at)));
+    return new Uint8Array(Buffer.concat(chunks));
+  }
+}
+
+/** `^MUD` without a conversion pair (or ^MU alone): dots, the only units this converter rescales. */
+function isPlainDots(tok: Token): boolean {
+  const parts = splitParts(tok, 0).map((p) => p.text.trim().toUpperCase());
+  return (parts[0] ?? '') === '' || (parts[0] === 'D' && !parts[1] && !parts[2]);
+}
+
+/** The token's prefix character as the document writes it (after ^CC/^CT it may be another one). */
+function prefixOf(bytes: Uint8Array, tok: Token, fallback: string): string {
+  return tok.start < bytes.length ? String.fromCharCode(bytes[tok.start]!) : fallback;
+}
+
+/** Parameters at the delimiter, as raw index ranges (at most `maxParts`, the last one taking the rest). */
+function splitParts(tok: Token, skip: number, maxParts = Infinity): Part[] {
+  const out: Part[] = [];
+  const raw = tok.raw;
+  let a = skip;
+  for (let k = skip; k <= raw.length; k++) {
+    if (k === raw.length || (raw[k] === tok.delimiter && out.length < maxParts - 1)) {
+      out.push({ text: latin1(raw, a, k), a, b: k });
+      a = k + 1;
+    }
+  }
+  if (out.length === 1 && out[0]!.b === out[0]!.a) return [];
+  return out;
+}
+
+/** ~DY of a GRF graphic (extension G): a bitmap, resampled; PNG, fonts and other files are not. */
+function isGrf(tok: Token): boolean {
+  return (splitParts(tok, 0, 4)[2]?.text.trim().toUpperCase() ?? 'G') === 'G';
+}
+
+function intOf(part: Part | undefined): number | undefined {
+  const t = part?.text.trim() ?? '';
+  return /^\d+$/.test(t) ? Number(t) : undefined;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+}
+
+function formatNumber(v: number): string {
+  return String(Math.round(v * 100) / 100);
+}
+
+/**
+ * A 1-bit image at `scale` times its size: each new pixel is ink when ink covers at least half of the area it
+ * stands for in the source (a box filter; enlarging, that is the source pixel under its centre).
+ */
+export function resample(src: Bits, scale: number): Bits {
+  const width = Math.max(1, Math.round(src.width * scale));
+  const height = Math.max(1, Math.round(src.height * scale));
+  const stride = Math.ceil(width / 8);
+  const data = new Uint8Array(stride * height);
+  const ink = (x: number, y: number): number => (src.data[y * src.stride + (x >> 3)]! >> (7 - (x & 7))) & 1;
+  const sx = src.width / width, sy = src.height / height;
+  for (let ty = 0; ty < height; ty++) {
+    const y0 = ty * sy, y1 = y0 + sy;
+    for (let tx = 0; tx < width; tx++) {
+      const x0 = tx * sx, x1 = x0 + sx;
+      let covered = 0;
+      for (let y = Math.floor(y0); y < Math.min(src.height, Math.ceil(y1)); y++) {
+        const h = Math.min(y1, y + 1) - Math.max(y0, y);
+        for (let x = Math.floor(x0); x < Math.min(src.width, Math.ceil(x1)); x++) {
+          if (ink(x, y)) covered += h * (Math.min(x1, x + 1) - Math.max(x0, x));
+        }
+      }
+      if (covered * 2 >= sx * sy) data[ty * stride + (tx >> 3)]! |= 0x80 >> (tx & 7);
+    }
+  }
+  return { data, stride, width, height };
+}
+
+/** A bitmap as ^GF/~DG data: `:Z64:` zlib and base64 with its CRC, the byte count and row width it declares. */
+function encodeBits(bits: Bits): { data: string; total: number; rowBytes: number } {
+  const base64 = deflateSync(bits.data).toString('base64');
+  const crc = crc16Xmodem(Buffer.from(base64, 'latin1')).toString(16).toUpperCase().padStart(4, '0');
+  return { data: `:Z64:${base64}:${crc}`, total: bits.data.length, rowBytes: bits.stride };
+}

@@ -1,0 +1,41 @@
+// The legacy service's other outputs, from the interpreted document (no drawing): label data as JSON, and the
+// ZPL itself, converted to another density (X-Target-Dpmm) and laid out one field a line (X-Formatter) on request.
+
+import type { RenderHooks, RenderRequest, RenderResult } from '../api.js';
+import { RenderError } from '../errors.js';
+import { checkIndex, openDocument } from '../layout/document.js';
+import { convertDensity } from './density.js';
+import { documentData } from './label-data.js';
+import { layoutZpl } from './zpl-layout.js';
+
+export { convertDensity, resample } from './density.js';
+export { documentData } from './label-data.js';
+export type { DocumentData, FieldData, LabelData } from './label-data.js';
+export { layoutZpl } from './zpl-layout.js';
+
+/**
+ * JSON: every printed label on the all-labels path (no index), the one label asked for otherwise, in the same
+ * `{"labels":[...]}` shape. ZPL: always the whole document (a label may need the formats and objects before it);
+ * the index is still checked, as for a PNG. Pages admitted: the labels in the answer.
+ */
+export async function renderDataOutput(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks = {}): Promise<RenderResult> {
+  hooks.started?.();
+  const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
+  const doc = openDocument(bytes, req, { ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) });
+  const total = doc.totalCount;
+  if (req.index !== undefined) checkIndex(req.index, total);
+  else if (req.format === 'json' && total === 0) throw new RenderError('no-labels', 'no labels generated');
+  const pages = req.format === 'json' && req.index !== undefined ? 1 : total;
+  hooks.checkpoint?.();
+  await hooks.admit?.({ totalCount: total, pages });
+  const result = (body: Uint8Array, contentType: RenderResult['contentType'], notices: RenderResult['notices'] = []): RenderResult =>
+    ({ body, contentType, totalCount: total, pages, warnings: doc.plan.log.entries, notices, unsupported: doc.unsupported() });
+  if (req.format === 'json') {
+    return result(new TextEncoder().encode(JSON.stringify(documentData(doc.plan, req.index))), 'application/json');
+  }
+  const converted = req.targetDpmm === undefined ? { bytes, warnings: [] } : convertDensity(bytes, req.dpmm, req.targetDpmm, doc.plan, req, {
+      claim: (n, what) => doc.memory.claim(n, what), ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
+    });
+  hooks.checkpoint?.();
+  return result(req.formatter ? layoutZpl(converted.bytes) : converted.bytes, 'application/zpl', converted.warnings);
+}
