@@ -1,10 +1,15 @@
-// `npm run fleet`: a fleet on loopback. Redis (a Sentinel setup by default, or a 3-master Cluster) from Debian's
-// redis-server, N replicas of the standalone server, and HAProxy (Debian's haproxy) health-checking /readyz in front.
-// Bounded load goes through HAProxy while every replica is restarted in turn (SIGTERM, then started again) and,
-// under Sentinel, the Redis master is killed. Prints requests served, failures by kind, the time to recovery of
-// each disruption, and whether a pages-per-day limit held exactly across the replicas.
-// Options: --replicas=N (3), --redis=sentinel|cluster (sentinel), --concurrency=N (8), --limit=N (pages/day, 40).
-// Not a test: the figures move with the machine. Needs redis-server, redis-cli and haproxy (apt-get install -y haproxy).
+// `npm run fleet`: a fleet on loopback. A shared store (a Redis Sentinel setup by default, a 3-master Redis Cluster,
+// or a throw-away PostgreSQL server of its own), N replicas of the standalone server, and HAProxy (Debian's haproxy)
+// health-checking /readyz in front. Bounded load goes through HAProxy while every replica is restarted in turn
+// (SIGTERM, then started again) and then the store is disrupted: under Sentinel the Redis master is killed, under
+// PostgreSQL the server is stopped (immediate mode, as a crash) and started again a few seconds later. Prints
+// requests served, failures by kind, the time to recovery of each disruption, and whether a pages-per-day limit held
+// exactly across the replicas.
+// Options: --replicas=N (3), --store=redis-sentinel|redis-cluster|postgres (redis-sentinel; --redis=sentinel|cluster
+// is the same), --concurrency=N (8), --limit=N (pages/day, 40), --store-down=S (PostgreSQL's time stopped, 5),
+// --timeout=S (the whole run, 900: past it the bench stops everything and fails).
+// Not a test: the figures move with the machine. Needs haproxy, and redis-server/redis-cli or Debian's postgresql
+// (its programs under /usr/lib/postgresql/*/bin; the machine's own PostgreSQL is never touched).
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,11 +18,20 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createPostgresServer, postgresBinaries, type PostgresServer } from '../test/helpers/postgres-server.js';
 import { freePort } from './http.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const REPLICAS = Number(args.get('replicas') ?? 3);
-const REDIS = (args.get('redis') ?? 'sentinel') as 'sentinel' | 'cluster';
+const STORES = ['redis-sentinel', 'redis-cluster', 'postgres'] as const;
+type Store = (typeof STORES)[number];
+const STORE = (args.get('store') ?? (args.has('redis') ? `redis-${args.get('redis')}` : 'redis-sentinel')) as Store;
+if (!STORES.includes(STORE)) {
+  console.error(`ERROR: --store must be one of ${STORES.join(', ')} (or --redis=sentinel|cluster), not ${STORE}`);
+  process.exit(1);
+}
+const STORE_DOWN_MS = Number(args.get('store-down') ?? 5) * 1000;
+const TIMEOUT_MS = Number(args.get('timeout') ?? 900) * 1000;
 const CONCURRENCY = Number(args.get('concurrency') ?? 8);
 const LIMIT = Number(args.get('limit') ?? 40);
 const SHUTDOWN_DELAY_MS = 2000;
@@ -146,22 +160,75 @@ function recoveries(answers: Answer[], events: { name: string; at: number }[]): 
   });
 }
 
-async function main(): Promise<void> {
+/** Answers after `from` end with `count` 200s in a row (a disruption is over). */
+function recovered(answers: Answer[], from: number, count = 50): boolean {
+  const since = answers.filter((a) => a.at > from);
+  let run = 0;
+  for (let i = since.length - 1; i >= 0 && since[i]!.status === 200; i--) run++;
+  return run >= count;
+}
+
+/** The shared store the replicas use: what to set in their environment, and how to disrupt it mid-run. */
+interface SharedStore {
+  env: Record<string, string>;
+  /** Disrupts the store, pushing its event; resolves once the store is back (bounded). */
+  disrupt?: (events: { name: string; at: number }[]) => Promise<void>;
+}
+
+let postgres: PostgresServer | undefined;
+
+async function startRedis(topology: 'sentinel' | 'cluster'): Promise<SharedStore> {
   need('redis-server', 'apt-get install -y redis-server');
   need('redis-cli', 'apt-get install -y redis-tools');
-  need('haproxy', 'apt-get install -y haproxy');
   const base = 21_000 + Math.floor(Math.random() * 8_000);
-  const setup = spawnSync('bash', [SCRIPT, REDIS, join(dir, 'redis'), String(base)], { encoding: 'utf8' });
-  if (setup.status !== 0) throw new Error(`Redis ${REDIS} did not start: ${setup.stderr}`);
+  const setup = spawnSync('bash', [SCRIPT, topology, join(dir, 'redis'), String(base)], { encoding: 'utf8', timeout: 90_000 });
+  if (setup.status !== 0) throw new Error(`Redis ${topology} did not start: ${setup.stderr}`);
   const nodes = setup.stdout.trim().split(' ')[1]!;
-  say(`Redis ${REDIS}: ${nodes}`);
+  say(`Redis ${topology}: ${nodes}`);
+  if (topology === 'cluster') return { env: { REDIS_CLUSTER_NODES: nodes } };
+  const [host, port] = nodes.split(',')[0]!.split(':');
+  const masterPort = (): string | undefined => spawnSync('redis-cli', ['-h', host!, '-p', port!, 'sentinel', 'get-master-addr-by-name', 'mymaster'],
+    { encoding: 'utf8', timeout: 5_000 }).stdout?.trim().split('\n')[1];
+  return {
+    env: { REDIS_SENTINELS: nodes },
+    disrupt: async (events) => {
+      const master = masterPort();
+      events.push({ name: `kill Redis master :${master}`, at: Date.now() });
+      spawnSync('sh', ['-c', `kill -9 $(cat ${join(dir, 'redis', `redis-${master}.pid`)})`]);
+      if (!(await until(() => { const now = masterPort(); return now !== undefined && now !== master; }, 60_000))) say('warning: Sentinel promoted no new master within 60 s');
+    },
+  };
+}
+
+async function startPostgres(): Promise<SharedStore> {
+  const bin = postgresBinaries();
+  if (!bin) throw new Error('no PostgreSQL server programs under /usr/lib/postgresql (apt-get install -y postgresql)');
+  const port = await freePort();
+  postgres = await createPostgresServer(port);
+  await postgres.start();
+  say(`PostgreSQL ${bin.split('/').slice(-2, -1)[0]} (a server of its own, trust auth): ${postgres.url}`);
+  const server = postgres;
+  return {
+    env: { DATABASE_URL: server.url },
+    disrupt: async (events) => {
+      events.push({ name: `restart PostgreSQL :${port} (stopped ${(STORE_DOWN_MS / 1000).toFixed(0)} s)`, at: Date.now() });
+      await server.stop();
+      await new Promise((r) => setTimeout(r, STORE_DOWN_MS));
+      await server.start(); // pg_ctl -w -t 120: bounded
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  need('haproxy', 'apt-get install -y haproxy');
+  const store = STORE === 'postgres' ? await startPostgres() : await startRedis(STORE === 'redis-cluster' ? 'cluster' : 'sentinel');
   const keysFile = join(dir, 'keys.json');
   writeFileSync(keysFile, JSON.stringify([
     { key: KEY, scope: 'all' },
     { key: LIMITED_KEY, scope: 'all', pagesPerDay: LIMIT },
   ]));
   const env = {
-    ...(REDIS === 'cluster' ? { REDIS_CLUSTER_NODES: nodes } : { REDIS_SENTINELS: nodes }),
+    ...store.env,
     API_KEYS_FILE: keysFile, RENDER_THREADS: '1', LOG_LEVEL: 'error', SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
   };
   const replicas: Replica[] = [];
@@ -191,21 +258,11 @@ async function main(): Promise<void> {
     await startReplica(replica, env);
     if (!(await until(async () => (await haproxyState(socket, replica.name)) === 'UP', 60_000))) say(`warning: ${replica.name} not UP again`);
   }
-  if (REDIS === 'sentinel') {
-    const [host, port] = nodes.split(',')[0]!.split(':');
-    const master = spawnSync('redis-cli', ['-h', host!, '-p', port!, 'sentinel', 'get-master-addr-by-name', 'mymaster'], { encoding: 'utf8' })
-      .stdout.trim().split('\n');
-    events.push({ name: `kill Redis master :${master[1]}`, at: Date.now() });
-    spawnSync('sh', ['-c', `kill -9 $(cat ${join(dir, 'redis', `redis-${master[1]}.pid`)})`]);
-    const newMaster = (): boolean => spawnSync('redis-cli', ['-h', host!, '-p', port!, 'sentinel', 'get-master-addr-by-name', 'mymaster'],
-      { encoding: 'utf8' }).stdout.trim().split('\n')[1] !== master[1];
-    await until(newMaster, 60_000);
-    // Recovered once 50 answers in a row are 200 (bounded: 60 s).
-    await until(() => {
-      const since = answers.filter((a) => a.at > events[events.length - 1]!.at);
-      const last = since.map((a) => a.status).lastIndexOf(since.find((a) => a.status !== 200)?.status ?? -1);
-      return since.length - (last < 0 ? 0 : last + 1) >= 50;
-    }, 60_000);
+  if (store.disrupt) {
+    await store.disrupt(events);
+    // Recovered once 50 answers in a row are 200 (bounded: 90 s).
+    const from = events[events.length - 1]!.at;
+    if (!(await until(() => recovered(answers, from), 90_000))) say(`warning: no 50 answers in a row served within 90 s of "${events[events.length - 1]!.name}"`);
   }
   const settleFrom = answers.length;
   await until(() => answers.length >= settleFrom + 50, 30_000);
@@ -235,10 +292,18 @@ async function main(): Promise<void> {
 
 async function cleanUp(): Promise<void> {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  spawnSync('bash', [SCRIPT, 'stop', join(dir, 'redis')]);
+  spawnSync('bash', [SCRIPT, 'stop', join(dir, 'redis')], { timeout: 30_000 });
+  await postgres?.destroy(); // our own server only: its pid file is in its own folder
   // Servers write their last log lines as they go: try again for a moment.
   await until(() => { rmSync(dir, { recursive: true, force: true }); return true; }, 5_000);
 }
+
+// Every wait above is bounded; this bounds the whole run as well.
+const watchdog = setTimeout(() => {
+  console.error(`ERROR: the fleet run took longer than ${TIMEOUT_MS / 1000} s: stopping`);
+  void cleanUp().then(() => process.exit(1));
+}, TIMEOUT_MS);
+watchdog.unref();
 
 main().then(cleanUp, async (err: unknown) => {
   console.error(`ERROR: ${(err as Error).message}`);
