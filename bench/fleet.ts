@@ -7,7 +7,8 @@
 // exactly across the replicas.
 // Options: --replicas=N (3), --store=redis-sentinel|redis-cluster|postgres (redis-sentinel; --redis=sentinel|cluster
 // is the same), --concurrency=N (8), --limit=N (pages/day, 40), --store-down=S (PostgreSQL's time stopped, 5),
-// --timeout=S (the whole run, 900: past it the bench stops everything and fails).
+// --retry-ms=N (a client's pause after a failed request, 100), --timeout=S (the whole run, 900: past it the bench
+// stops everything and fails).
 // Not a test: the figures move with the machine. Needs haproxy, and redis-server/redis-cli or Debian's postgresql
 // (its programs under /usr/lib/postgresql/*/bin; the machine's own PostgreSQL is never touched).
 
@@ -31,6 +32,7 @@ if (!STORES.includes(STORE)) {
   process.exit(1);
 }
 const STORE_DOWN_MS = Number(args.get('store-down') ?? 5) * 1000;
+const RETRY_MS = Number(args.get('retry-ms') ?? 100);
 const TIMEOUT_MS = Number(args.get('timeout') ?? 900) * 1000;
 const CONCURRENCY = Number(args.get('concurrency') ?? 8);
 const LIMIT = Number(args.get('limit') ?? 40);
@@ -151,12 +153,17 @@ ${replicas.map((r) => `  server ${r.name} 127.0.0.1:${r.port} check`).join('\n')
 `;
 }
 
-/** Ms from each disruption until its last failure (0: none), counting failures up to the next disruption. */
-function recoveries(answers: Answer[], events: { name: string; at: number }[]): { name: string; failures: number; ms: number }[] {
+/** A disruption: when it began and, for a store, when the store was back (a new master, the server started). */
+interface Disruption { name: string; at: number; backAt?: number }
+
+/** Per disruption, its failures up to the next one and the ms from it (and from the store's return) to the last. */
+function recoveries(answers: Answer[], events: Disruption[]): { name: string; failures: number; ms: number; afterBackMs?: number }[] {
   return events.map((event, i) => {
     const end = events[i + 1]?.at ?? Infinity;
     const failed = answers.filter((a) => a.at >= event.at && a.at < end && a.status !== 200);
-    return { name: event.name, failures: failed.length, ms: failed.length === 0 ? 0 : failed[failed.length - 1]!.at - event.at };
+    const last = failed[failed.length - 1]?.at ?? event.at;
+    return { name: event.name, failures: failed.length, ms: last - event.at,
+      ...(event.backAt !== undefined && { afterBackMs: Math.max(0, last - event.backAt) }) };
   });
 }
 
@@ -172,7 +179,7 @@ function recovered(answers: Answer[], from: number, count = 50): boolean {
 interface SharedStore {
   env: Record<string, string>;
   /** Disrupts the store, pushing its event; resolves once the store is back (bounded). */
-  disrupt?: (events: { name: string; at: number }[]) => Promise<void>;
+  disrupt?: (events: Disruption[]) => Promise<void>;
 }
 
 let postgres: PostgresServer | undefined;
@@ -193,9 +200,11 @@ async function startRedis(topology: 'sentinel' | 'cluster'): Promise<SharedStore
     env: { REDIS_SENTINELS: nodes },
     disrupt: async (events) => {
       const master = masterPort();
-      events.push({ name: `kill Redis master :${master}`, at: Date.now() });
+      const event: Disruption = { name: `kill Redis master :${master}`, at: Date.now() };
+      events.push(event);
       spawnSync('sh', ['-c', `kill -9 $(cat ${join(dir, 'redis', `redis-${master}.pid`)})`]);
       if (!(await until(() => { const now = masterPort(); return now !== undefined && now !== master; }, 60_000))) say('warning: Sentinel promoted no new master within 60 s');
+      else event.backAt = Date.now();
     },
   };
 }
@@ -211,10 +220,12 @@ async function startPostgres(): Promise<SharedStore> {
   return {
     env: { DATABASE_URL: server.url },
     disrupt: async (events) => {
-      events.push({ name: `restart PostgreSQL :${port} (stopped ${(STORE_DOWN_MS / 1000).toFixed(0)} s)`, at: Date.now() });
+      const event: Disruption = { name: `restart PostgreSQL :${port} (stopped ${(STORE_DOWN_MS / 1000).toFixed(0)} s)`, at: Date.now() };
+      events.push(event);
       await server.stop();
       await new Promise((r) => setTimeout(r, STORE_DOWN_MS));
-      await server.start(); // pg_ctl -w -t 120: bounded
+      await server.start(); // pg_ctl -w -t 120: bounded; resolves once the server accepts connections
+      event.backAt = Date.now();
     },
   };
 }
@@ -246,12 +257,18 @@ async function main(): Promise<void> {
   // Load: CONCURRENCY clients, each one request at a time, until the disruptions are over.
   const answers: Answer[] = [];
   let running = true;
+  // A client whose request failed waits RETRY_MS before the next, as a retrying client would: an outage of the whole
+  // fleet is counted in tries, not in how fast HAProxy can answer 503.
   const clients = Array.from({ length: CONCURRENCY }, async () => {
-    while (running) answers.push(await post(front, KEY));
+    while (running) {
+      const answer = await post(front, KEY);
+      answers.push(answer);
+      if (answer.status !== 200) await new Promise((r) => setTimeout(r, RETRY_MS));
+    }
   });
   await until(() => answers.length >= 50, 60_000);
 
-  const events: { name: string; at: number }[] = [];
+  const events: Disruption[] = [];
   for (const replica of replicas) {
     events.push({ name: `restart ${replica.name}`, at: Date.now() });
     await stopReplica(replica);
@@ -284,7 +301,10 @@ async function main(): Promise<void> {
   say(`| requests | ${answers.length} |`);
   say(`| served (200) | ${served} |`);
   say(`| failed | ${answers.length - served}${[...byKind].map(([k, n]) => `; ${k}: ${n}`).join('')} |`);
-  for (const r of recoveries(answers, events)) say(`| ${r.name} | ${r.failures} failed, recovered after ${(r.ms / 1000).toFixed(1)} s |`);
+  for (const r of recoveries(answers, events)) {
+    const afterBack = r.afterBackMs === undefined ? '' : ` (${(r.afterBackMs / 1000).toFixed(1)} s after the store was back)`;
+    say(`| ${r.name} | ${r.failures} failed, recovered after ${(r.ms / 1000).toFixed(1)} s${afterBack} |`);
+  }
   const granted = limited.filter((a) => a.status === 200).length;
   const refused = limited.filter((a) => a.status === 429).length;
   say(`| pagesPerDay ${LIMIT} across ${REPLICAS} replicas | ${granted} granted, ${refused} refused (429), ${limited.length - granted - refused} other: ${granted === LIMIT ? 'held exactly' : 'NOT exact'} |`);
