@@ -7,7 +7,8 @@
 // exactly across the replicas.
 // Options: --replicas=N (3), --store=redis-sentinel|redis-cluster|postgres (redis-sentinel; --redis=sentinel|cluster
 // is the same), --concurrency=N (8), --limit=N (pages/day, 40), --store-down=S (PostgreSQL's time stopped, 5),
-// --retry-ms=N (a client's pause after a failed request, 100), --timeout=S (the whole run, 900: past it the bench
+// --retry-ms=N (a client's pause after a failed request, 100), --verbose (every failure: when, which replica, what),
+// --timeout=S (the whole run, 900: past it the bench
 // stops everything and fails).
 // Not a test: the figures move with the machine. Needs haproxy, and redis-server/redis-cli or Debian's postgresql
 // (its programs under /usr/lib/postgresql/*/bin; the machine's own PostgreSQL is never touched).
@@ -33,6 +34,7 @@ if (!STORES.includes(STORE)) {
 }
 const STORE_DOWN_MS = Number(args.get('store-down') ?? 5) * 1000;
 const RETRY_MS = Number(args.get('retry-ms') ?? 100);
+const VERBOSE = args.has('verbose');
 const TIMEOUT_MS = Number(args.get('timeout') ?? 900) * 1000;
 const CONCURRENCY = Number(args.get('concurrency') ?? 8);
 const LIMIT = Number(args.get('limit') ?? 40);
@@ -64,7 +66,8 @@ async function until(check: () => Promise<boolean> | boolean, ms: number): Promi
   return false;
 }
 
-interface Answer { at: number; status: number; kind: string }
+/** One answer: when, its status, its kind (`503 key_store_unavailable`), and the replica HAProxy sent it to. */
+interface Answer { at: number; status: number; kind: string; replica?: string }
 
 /** One POST through HAProxy (kept-alive connections, as a real client pool would). */
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY + 4 });
@@ -82,7 +85,8 @@ function post(port: number, key: string): Promise<Answer> {
           const error = /"error":"([a-z_]+)"/.exec(text)?.[1];
           kind = `${status} ${error ?? (/haproxy|<html>/i.test(text) ? 'from HAProxy' : text.slice(0, 40).trim())}`;
         }
-        resolve({ at: Date.now(), status, kind });
+        const replica = res.headers['x-served-by'];
+        resolve({ at: Date.now(), status, kind, ...(typeof replica === 'string' && { replica }) });
       });
     });
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ at: Date.now(), status: 0, kind: `connection ${err.code ?? err.message}` }));
@@ -145,6 +149,7 @@ frontend api
   bind 127.0.0.1:${front}
   default_backend replicas
 backend replicas
+  http-response set-header X-Served-By %s
   balance roundrobin
   option httpchk GET /readyz
   http-check expect status 200
@@ -301,6 +306,8 @@ async function main(): Promise<void> {
   say(`| requests | ${answers.length} |`);
   say(`| served (200) | ${served} |`);
   say(`| failed | ${answers.length - served}${[...byKind].map(([k, n]) => `; ${k}: ${n}`).join('')} |`);
+  const early = answers.filter((a) => a.at < (events[0]?.at ?? Infinity) && a.status !== 200).length;
+  if (early > 0) say(`| before the first disruption | ${early} failed |`);
   for (const r of recoveries(answers, events)) {
     const afterBack = r.afterBackMs === undefined ? '' : ` (${(r.afterBackMs / 1000).toFixed(1)} s after the store was back)`;
     say(`| ${r.name} | ${r.failures} failed, recovered after ${(r.ms / 1000).toFixed(1)} s${afterBack} |`);
@@ -308,6 +315,16 @@ async function main(): Promise<void> {
   const granted = limited.filter((a) => a.status === 200).length;
   const refused = limited.filter((a) => a.status === 429).length;
   say(`| pagesPerDay ${LIMIT} across ${REPLICAS} replicas | ${granted} granted, ${refused} refused (429), ${limited.length - granted - refused} other: ${granted === LIMIT ? 'held exactly' : 'NOT exact'} |`);
+  if (VERBOSE) {
+    say('');
+    for (const event of events) {
+      say(`${event.name} at ${new Date(event.at).toISOString()}${event.backAt ? `, back after ${((event.backAt - event.at) / 1000).toFixed(1)} s` : ''}`);
+      const end = events[events.indexOf(event) + 1]?.at ?? Infinity;
+      for (const a of answers) {
+        if (a.at >= event.at && a.at < end && a.status !== 200) say(`  +${((a.at - event.at) / 1000).toFixed(2)} s ${a.replica ?? '-'} ${a.kind}`);
+      }
+    }
+  }
 }
 
 async function cleanUp(): Promise<void> {
