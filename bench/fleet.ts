@@ -314,7 +314,10 @@ async function main(): Promise<void> {
   }
   const granted = limited.filter((a) => a.status === 200).length;
   const refused = limited.filter((a) => a.status === 429).length;
-  say(`| pagesPerDay ${LIMIT} across ${REPLICAS} replicas | ${granted} granted, ${refused} refused (429), ${limited.length - granted - refused} other: ${granted === LIMIT ? 'held exactly' : 'NOT exact'} |`);
+  const others = new Map<string, number>();
+  for (const a of limited) if (a.status !== 200 && a.status !== 429) others.set(a.kind, (others.get(a.kind) ?? 0) + 1);
+  const otherKinds = others.size === 0 ? '' : ` (${[...others].map(([k, n]) => `${k}: ${n}`).join('; ')})`;
+  say(`| pagesPerDay ${LIMIT} across ${REPLICAS} replicas | ${granted} granted, ${refused} refused (429), ${limited.length - granted - refused} other${otherKinds}: ${granted === LIMIT ? 'held exactly' : 'NOT exact'} |`);
   if (VERBOSE) {
     say('');
     for (const event of events) {
