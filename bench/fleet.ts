@@ -337,6 +337,13 @@ async function main(): Promise<void> {
         if (a.at >= event.at && a.at < end && a.status !== 200) say(`  +${((a.at - event.at) / 1000).toFixed(2)} s ${a.replica ?? '-'} ${a.kind}`);
       }
     }
+    for (const [name, phase] of [['limited key, before the disruptions', limitedBefore], ['limited key, after them', limitedAfter]] as const) {
+      say(`${name}: ${phase.length} requests`);
+      const start = Math.min(...phase.map((a) => a.at));
+      for (const [i, a] of phase.entries()) {
+        if (a.status !== 200 && a.status !== 429) say(`  #${i + 1} +${((a.at - start) / 1000).toFixed(2)} s ${a.replica ?? '-'} ${a.kind}`);
+      }
+    }
   }
 }
 
