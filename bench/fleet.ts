@@ -95,6 +95,9 @@ function post(port: number, key: string): Promise<Answer> {
 
 interface Replica { name: string; port: number; child?: ChildProcess }
 
+/** Under --verbose, the replicas' store_unavailable log lines (LOG_LEVEL=warn): why a 503 was answered. */
+const storeLines: string[] = [];
+
 function startReplica(replica: Replica, env: Record<string, string>): Promise<void> {
   const child = spawn(process.execPath, [new URL('../server/server.js', import.meta.url).pathname], {
     env: { ...process.env, ...env, PORT: String(replica.port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
@@ -106,6 +109,7 @@ function startReplica(replica: Replica, env: Record<string, string>): Promise<vo
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (line.startsWith('listening on ')) resolve();
+      if (VERBOSE && line.includes('"event":"store_unavailable"')) storeLines.push(`${new Date().toISOString()} ${replica.name} ${line}`);
     });
     child.once('exit', (code) => reject(new Error(`${replica.name} exited with ${code}: ${lines.slice(-3).join(' | ')}`)));
   });
@@ -254,7 +258,7 @@ async function main(): Promise<void> {
   ]));
   const env = {
     ...store.env,
-    API_KEYS_FILE: keysFile, RENDER_THREADS: '1', LOG_LEVEL: 'error', SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+    API_KEYS_FILE: keysFile, RENDER_THREADS: '1', LOG_LEVEL: VERBOSE ? 'warn' : 'error', SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
   };
   const replicas: Replica[] = [];
   for (let i = 0; i < REPLICAS; i++) replicas.push({ name: `r${i}`, port: await freePort() });
@@ -337,6 +341,8 @@ async function main(): Promise<void> {
         if (a.at >= event.at && a.at < end && a.status !== 200) say(`  +${((a.at - event.at) / 1000).toFixed(2)} s ${a.replica ?? '-'} ${a.kind}`);
       }
     }
+    say(`replicas' store_unavailable lines: ${storeLines.length}`);
+    for (const line of storeLines) say(`  ${line}`);
     for (const [name, phase] of [['limited key, before the disruptions', limitedBefore], ['limited key, after them', limitedAfter]] as const) {
       say(`${name}: ${phase.length} requests`);
       const start = Math.min(...phase.map((a) => a.at));
