@@ -1,6 +1,7 @@
 // `node dist/bench/density-fidelity.js [--only SUBSTR] [--targets 12,24,6] [--diff DIR] [--breakdown]`: how faithful X-Target-Dpmm is. Each corpus
 // carrier label is converted from its density to each target; the converted ZPL rendered at the target is scored
-// against the original rendered at its own density and scaled (box filter; ink F1 with one pixel of tolerance),
+// against the original rendered at its own density and scaled (every ink edge to the nearest pixel; ink F1 with one
+// pixel of tolerance),
 // every barcode the original decodes must decode to the same text, and no field may reach past the label's edges
 // unless it already did.
 
@@ -12,6 +13,7 @@ import { decodeGreyPng, encodeRgbaPng } from '../compare/png.js';
 import { inkDiffRgba, scoreInk, type GreyImage } from '../compare/ink-f1.js';
 import type { Dpmm } from '../renderer/api.js';
 import { interpret } from '../renderer/interpreter.js';
+import { dotsPerInch } from '../renderer/layout/dots.js';
 import { fieldBoxes } from '../renderer/layout/inspect.js';
 import { rowOrder } from '../renderer/raster/row-order.js';
 import { render } from '../renderer/render.js';
@@ -40,20 +42,31 @@ const ZXING_FORMAT: Readonly<Record<string, BarcodeFormat>> = {
   B7: BarcodeFormat.PDF_417, B2: BarcodeFormat.ITF, BE: BarcodeFormat.EAN_13, BU: BarcodeFormat.UPC_A,
 };
 
-/** Grey pixels scaled by `scale` with a box filter (each new pixel the mean of the area it stands for). */
-export function scaleGrey(src: GreyImage, width: number, height: number): GreyImage {
-  const grey = new Uint8Array(width * height);
-  const sx = src.width / width, sy = src.height / height;
-  for (let ty = 0; ty < height; ty++) {
-    const y0 = ty * sy, y1 = y0 + sy;
-    for (let tx = 0; tx < width; tx++) {
-      const x0 = tx * sx, x1 = x0 + sx;
-      let sum = 0;
-      for (let y = Math.floor(y0); y < Math.min(src.height, Math.ceil(y1)); y++) {
-        const h = Math.min(y1, y + 1) - Math.max(y0, y);
-        for (let x = Math.floor(x0); x < Math.min(src.width, Math.ceil(x1)); x++) sum += h * (Math.min(x1, x + 1) - Math.max(x0, x)) * src.grey[y * src.width + x]!;
-      }
-      grey[ty * width + tx] = Math.round(sum / (sx * sy));
+/**
+ * Ink scaled by `scale` onto a `width` x `height` canvas, each edge of each ink run put on the nearest target pixel
+ * boundary (rows, then columns), a run at least one pixel. What a conversion that rounds every edge would draw: a
+ * box filter thresholded at half coverage instead erases a 1-dot line split over two pixels at 6 dpmm and draws
+ * every 1-dot line 1 pixel wide at 12 (1.5 exact).
+ */
+export function scaleInk(src: GreyImage, scale: number, width: number, height: number): GreyImage {
+  const edge = (v: number): number => Math.round(v * scale);
+  const across = new Uint8Array(width * src.height);
+  for (let y = 0; y < src.height; y++) {
+    for (let x = 0; x < src.width;) {
+      if (src.grey[y * src.width + x]! >= 128) { x++; continue; }
+      const a = x;
+      while (x < src.width && src.grey[y * src.width + x]! < 128) x++;
+      const x0 = Math.min(width, edge(a)), x1 = Math.min(width, Math.max(edge(a) + 1, edge(x)));
+      across.fill(1, y * width + x0, y * width + x1);
+    }
+  }
+  const grey = new Uint8Array(width * height).fill(255);
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < src.height;) {
+      if (!across[y * width + x]) { y++; continue; }
+      const a = y;
+      while (y < src.height && across[y * width + x]) y++;
+      for (let ty = edge(a), end = Math.min(height, Math.max(edge(a) + 1, edge(y))); ty < end; ty++) grey[ty * width + x] = 0;
     }
   }
   return { width, height, grey };
@@ -182,7 +195,8 @@ export async function densityScore(c: CorpusCase, zpl: Uint8Array, target: Dpmm,
   const converted = await render(zpl, { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, format: 'zpl', targetDpmm: target });
   const original = await drawn(zpl, c.dpmm, c);
   const result = await drawn(converted.body, target, c);
-  const reference = scaleGrey(original.image, result.image.width, result.image.height);
+  // By the conversion's own scale (dots per inch), onto the converted label's canvas.
+  const reference = scaleInk(original.image, dotsPerInch(target) / dotsPerInch(c.dpmm), result.image.width, result.image.height);
   let barcodes = 0, sameText = 0, fellOff = 0, fellOffNoticed = 0;
   const noticed = new Set((converted.notices ?? []).map((n) => n.byteIndex));
   const scale = target / c.dpmm;
