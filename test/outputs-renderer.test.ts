@@ -86,6 +86,23 @@ describe('extra outputs in the renderer', function () {
       expect(convert('^XA^LT100^FO1,1^FDx^FS^XZ', 24).warnings).to.deep.equal(['6|^LT|1|100 becomes 300 at 24 dpmm, outside -120..120; written 120']);
     });
 
+    it('keeps a font 0 line\'s baseline where it prints, not its cell top (the baseline row is floor(0.75 x height))', async () => {
+      // 25 dots at 8 dpmm: baseline 18 below the top, y 24 + 18 = 42 -> 126 at 24; 75 dots there: 56 below, so the top is 70.
+      expect(convert('^XA^FO20,24^A0N,25,25^FDShip^FS^XZ', 24).zpl).to.equal('^XA^CFA,27,15^FO60,70^A0N,75,75^FDShip^FS^XZ');
+      // B reads upward, its baseline is across x: x moves, y is scaled; ^FT is the baseline already.
+      expect(convert('^XA^FO20,24^A0B,25,25^FDShip^FS^FT20,24^A0N,25,25^FDShip^FS^XZ', 24).zpl)
+        .to.equal('^XA^CFA,27,15^FO58,72^A0B,75,75^FDShip^FS^FT60,72^A0N,75,75^FDShip^FS^XZ');
+      const ink = async (zpl: string, dpmm: Dpmm) => {
+        const g = await decodeGreyPng((await render(latin1(zpl), { dpmm, widthIn: 2, heightIn: 1, format: 'png' })).body);
+        let bottom = -1;
+        for (let i = 0; i < g.grey.length; i++) if (g.grey[i]! < 128) bottom = Math.floor(i / g.width);
+        return bottom + 1;
+      };
+      // The flat bottom of "H" (on the baseline) is 3 times as low at 24 dpmm as at 8.
+      const zpl = '^XA^FO20,24^A0N,25,25^FDH^FS^XZ';
+      expect(await ink(convert(zpl, 24).zpl, 24)).to.equal(3 * await ink(zpl, 8));
+    });
+
     it('says what it cannot convert faithfully: fractional modules, device fonts between cells, ^MU units', () => {
       expect(convert('^XA^BY3^FO1,1^BCN,50^FD12^FS^XZ', 12).warnings).to.deep.equal(['6|^BY|1|Module width 3 is 4.5 dots at 12 dpmm; written 4, the symbol is 11% smaller']);
       expect(convert('^XA^FO1,1^BQN,2,5^FDQA,x^FS^XZ', 12).warnings).to.deep.equal(['16|^BQ|3|Magnification 5 is 7.5 dots at 12 dpmm; written 7, the symbol is 7% smaller']);

@@ -13,9 +13,10 @@ import { payloadAfter } from '../commands/payload.js';
 import { decodeGraphic, crc16Xmodem } from '../decode/grf.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { deviceFonts, deviceMagnification } from '../fonts/device-fonts.js';
+import { font0Baseline } from '../fonts/font0.js';
 import type { DocumentPlan } from '../interpreter.js';
 import { dotsPerInch, labelDots } from '../layout/dots.js';
-import type { Bits } from '../model.js';
+import type { Bits, Field } from '../model.js';
 import { lex, type Token } from '../zpl/lexer.js';
 import { latin1, parseFloatLoose } from '../zpl/params.js';
 
@@ -68,6 +69,7 @@ class Converter {
   }
 
   run(tokens: Token[], plan: DocumentPlan): DensityConversion {
+    this.textFields = plan.labels.flatMap((l) => l.fields).filter((f) => f.kind === 'text');
     const units = tokens.find((t) => t.prefix === '^' && t.name === 'MU' && !isPlainDots(t));
     if (units) {
       this.warn(units.start, units.end - units.start, '^MU', 0, `Units other than dots: the document is not converted to ${this.to} dpmm`);
@@ -200,7 +202,7 @@ class Converter {
         next = m.value;
         if (m.lossy) this.warn(this.at(tok, part), part.b - part.a, key, i + 1, this.moduleMessage(value, next, spec.name === 'moduleWidth' ? 'Module width' : `${spec.name[0]!.toUpperCase()}${spec.name.slice(1)}`));
       } else {
-        next = this.edgeKept(key, spec.name, value) ?? Math.round(value * this.scale);
+        next = this.edgeKept(key, spec.name, value) ?? this.baselineKept(tok, key, spec.name, value) ?? Math.round(value * this.scale);
         if (value > 0 && next === 0) next = 1;
       }
       const max = spec.max ?? Infinity, min = spec.min ?? -Infinity;
@@ -242,6 +244,29 @@ class Converter {
     const inches = this.label && (axis === 'x' ? this.label.widthIn : this.label.heightIn);
     if (inches !== undefined && far <= labelDots(inches, this.from)) scaled = Math.min(scaled, labelDots(inches, this.to));
     return scaled - this.origin.to[axis];
+  }
+
+  /** The document's text fields (a ^FO is matched to the field it starts). */
+  private textFields: Field[] = [];
+
+  /**
+   * A font 0 line's ^FO coordinate across its lines: the printer puts the baseline on a whole row below the cell top,
+   * floor(0.75 x height), at each density, so the top scaled would move the ink by that rounding (2 dots at 8 -> 24 for
+   * a 25-dot font). The baseline is kept instead: where it lies in the source, scaled, less the target's row.
+   */
+  private baselineKept(tok: Token, key: string, name: string, value: number): number | undefined {
+    if (key !== '^FO' || (name !== 'x' && name !== 'y')) return undefined;
+    const field = this.textFields.find((f) => f.at <= tok.start && tok.start < f.end);
+    if (!field || field.origin !== 'FO' || field.textBlock || field.direction || field.font.path || field.font.name !== '0') return undefined;
+    const o = field.font.orientation;
+    // The axis across the line: y for N and I, x for R and B; R and I measure from the cell's far side.
+    if ((name === 'y') !== (o === 'N' || o === 'I')) return undefined;
+    if ((o === 'R' || o === 'I') && field.block) return undefined;
+    const h = field.font.height, ht = Math.max(1, Math.round(h * this.scale));
+    const from = o === 'N' || o === 'B' ? font0Baseline(h) : h - font0Baseline(h);
+    const to = o === 'N' || o === 'B' ? font0Baseline(ht) : ht - font0Baseline(ht);
+    const home = this.home.from[name], homeTo = this.home.to[name];
+    return Math.round((home + value + from) * this.scale) - to - homeTo;
   }
 
   /** ^BQ without a magnification draws with the density's default: written out when the scaled one is another. */
