@@ -21,7 +21,10 @@ export { DEFAULT_STORE_NAMESPACE, STORE_NAMESPACE_PATTERN } from './stores/store
 export type { StoreNames } from './stores/store-names.js';
 export { parseSentinel } from './redis-connection.js';
 export type { RedisConnection, RedisConnectionOptions, RedisTarget } from './redis-connection.js';
+// Keys on any Keyv store, counters in this process: the recipe in docs/stores-and-fleets.md.
+export { KeyvKeyStore } from './keys/key-store.js';
 export type { KeyStore, KeyChanges } from './keys/key-store.js';
+export { MemoryUsageStore } from './usage/usage-store.js';
 export type { ReserveOp, UsageStore } from './usage/usage-store.js';
 export { FileShadowStore } from './upstream/shadow-file-store.js';
 export { RedisShadowStore } from './upstream/shadow-redis-store.js';
