@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { importCycles } from './helpers/import-cycles.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', 'renderer');
 
@@ -87,20 +88,6 @@ describe('renderer import layers', () => {
   });
 
   it('has no import cycles', () => {
-    const state = new Map<string, 1 | 2>();
-    const cycles: string[] = [];
-    const stack: string[] = [];
-    const visit = (f: string) => {
-      state.set(f, 1);
-      stack.push(f);
-      for (const d of graph.get(f) ?? []) {
-        if (state.get(d) === 1) cycles.push([...stack.slice(stack.indexOf(d)), d].join(' -> '));
-        else if (!state.has(d)) visit(d);
-      }
-      stack.pop();
-      state.set(f, 2);
-    };
-    for (const f of graph.keys()) if (!state.has(f)) visit(f);
-    expect(cycles).to.deep.equal([]);
+    expect(importCycles(graph)).to.deep.equal([]);
   });
 });
