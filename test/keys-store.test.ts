@@ -1,4 +1,4 @@
-// Key stores (memory and Redis share one contract), the key file, and the zpl-keys admin CLI.
+// Key stores (their contract runs in store-contracts.test.ts on every backend), the key file, and the zpl-keys admin CLI.
 
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -13,10 +13,7 @@ import {
   createRedisStores,
   LEGACY_MOUNT_PATH,
   loadKeyFile,
-  seedKeys,
-  type KeyStore,
 } from '../middleware/index.js';
-import { createMemoryKeyStore } from '../middleware/keys/key-store.js';
 import { hashKey } from '../middleware/keys/key-record.js';
 import { Keyv } from 'keyv';
 import { DEFAULT_FIND_CACHE_MS, KeyvKeyStore } from '../middleware/keys/key-store.js';
@@ -26,94 +23,6 @@ import { eventually, freePort, REDIS_URL, requireRedis, uniqueNamespace } from '
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist', 'bin', 'zpl-keys.js');
-
-function keyStoreContract(name: string, open: () => Promise<{ store: KeyStore; raw: () => Promise<string> }>, needsRedis = false): void {
-  describe(`${name} key store`, () => {
-    let store: KeyStore;
-    let raw: () => Promise<string>;
-    before(async function () {
-      if (needsRedis) await requireRedis(this);
-    });
-    beforeEach(async () => {
-      ({ store, raw } = await open());
-    });
-    afterEach(async () => {
-      await store?.close();
-    });
-
-    it('stores the SHA-256 of a key, never the key, and finds it by its value', async () => {
-      const stored = await store.add({ key: 'k_plain_secret_1', scope: 'pdf', organization: 'acme', requestsPerSecond: 3 });
-      expect(stored.hash).to.equal(hashKey('k_plain_secret_1'));
-      expect(stored.id).to.equal(stored.hash.slice(0, 16));
-      expect(await raw()).to.not.contain('k_plain_secret_1');
-      const found = await store.find('k_plain_secret_1');
-      expect(found).to.include({ scope: 'pdf', organization: 'acme', requestsPerSecond: 3, revoked: false });
-      expect(await store.find('k_plain_secret_2')).to.equal(undefined);
-    });
-
-    it('lists, revokes, expires, updates and removes keys by id, hash or value', async () => {
-      const a = await store.add({ key: 'k_a', scope: 'all' });
-      const b = await store.add({ key: 'k_b', scope: 'png', pagesPerDay: 10 });
-      expect((await store.list()).map((k) => k.id).sort()).to.deep.equal([a.id, b.id].sort());
-      expect((await store.revoke(a.id))?.revoked).to.equal(true);
-      expect((await store.find('k_a'))?.revoked).to.equal(true);
-      const at = new Date('2031-02-03T04:05:06Z');
-      expect((await store.expire(b.hash, at))?.expiresAt).to.equal(at.toISOString());
-      expect((await store.update('k_b', { scope: 'all' }))?.scope).to.equal('all');
-      expect(await store.get(b.id.slice(0, 10))).to.include({ scope: 'all', pagesPerDay: 10 });
-      expect(await store.remove(a.id)).to.equal(true);
-      expect(await store.find('k_a')).to.equal(undefined);
-      expect(await store.revoke('k_nobody')).to.equal(undefined);
-      expect((await store.list()).map((k) => k.id)).to.deep.equal([b.id]);
-    });
-
-    it('validates records before storing them', async () => {
-      const bad: unknown[] = [
-        { key: '', scope: 'all' },
-        { key: 'k', scope: 'gif' },
-        { key: 'k', scope: 'all', expiresAt: 'someday' },
-        { key: 'k', scope: 'all', requestsPerSecond: 0 },
-        { key: 'k', scope: 'all', pagesPerDay: 1.5 },
-      ];
-      for (const record of bad) {
-        let error: unknown;
-        await store.add(record as never).catch((e: unknown) => { error = e; });
-        expect(error, JSON.stringify(record)).to.be.instanceOf(TypeError);
-      }
-      expect(await store.list()).to.deep.equal([]);
-    });
-
-    it('is seeded from key records', async () => {
-      await seedKeys(store, [{ key: 'k1', scope: 'all' }, { key: 'k2', scope: 'pdf', revoked: true }]);
-      expect((await store.find('k2'))?.revoked).to.equal(true);
-      expect(await store.list()).to.have.length(2);
-    });
-  });
-}
-
-keyStoreContract('memory', async () => {
-  const store = createMemoryKeyStore();
-  return { store, raw: async () => JSON.stringify(await store.list()) };
-});
-
-keyStoreContract('Redis', async () => {
-  const namespace = uniqueNamespace();
-  const stores = createRedisStores({ url: REDIS_URL, namespace });
-  await stores.connection.connected;
-  const raw = async (): Promise<string> => {
-    const keys = await stores.connection.client.keys(`${namespace}*`);
-    const values = await Promise.all(keys.map((k) => stores.connection.client.get(k)));
-    return JSON.stringify({ keys, values });
-  };
-  const close = stores.keyStore.close.bind(stores.keyStore);
-  // Leave nothing behind on the shared server.
-  stores.keyStore.close = async () => {
-    const keys = await stores.connection.client.keys(`${namespace}*`);
-    if (keys.length > 0) await stores.connection.client.del(keys);
-    await close();
-  };
-  return { store: stores.keyStore, raw };
-}, true);
 
 describe('key store look-ups cached briefly', () => {
   // Two stores over one backing map: the service's, and another process's (zpl-keys, a second instance).

@@ -68,7 +68,8 @@ for (const form of redisForms) {
     const stores = await openRedis(namespace);
     const names = storeNames(namespace, { hashTags: stores.connection.hashTags });
     const raw = async (): Promise<string> => {
-      const recordNames = (await stores.keyStore.list()).map((k) => names.keyRecord(k.hash));
+      // Each record and its id index entry: what a leak of the plain key would be written into.
+      const recordNames = (await stores.keyStore.list()).flatMap((k) => [names.keyRecord(k.hash), names.keyRecord(`id:${k.id}`)]);
       return JSON.stringify(await Promise.all(recordNames.map(async (name) => [name, await stores.connection.client.get(name)])));
     };
     return { store: stores.keyStore, raw, other: async () => (await openRedis(namespace)).keyStore };
