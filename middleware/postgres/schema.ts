@@ -69,11 +69,7 @@ BEGIN
     RETURN;
   END IF;
   IF p_used_delta <> 0 THEN
-    INSERT INTO ${n.counters} AS c (bucket, count, expires_at) VALUES (p_used, p_used_delta, v_now + p_ttl)
-    ON CONFLICT (bucket) DO UPDATE SET
-      count = CASE WHEN c.expires_at <= v_now THEN excluded.count ELSE c.count + excluded.count END,
-      expires_at = CASE WHEN c.expires_at <= v_now THEN excluded.expires_at ELSE c.expires_at END
-    RETURNING c.count INTO used;
+    used := ${n.add}(p_used, p_used_delta, p_ttl, v_now);
   END IF;
   IF p_held_delta <> 0 THEN
     -- A hold lives p_held_ttl from its last change (as in Redis: PEXPIRE on every change).
