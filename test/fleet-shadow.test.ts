@@ -27,6 +27,7 @@ import { recordingRender } from './helpers/http-app.js';
 import { REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
 import { startFakeUpstream, UPSTREAM_PNG, type FakeUpstream } from './helpers/upstream-fake.js';
 import { boxPng } from './helpers/upstream-png.js';
+import { settledCounter } from './helpers/settled-counter.js';
 
 const path = `${LEGACY_MOUNT_PATH}/printers/8dpmm/labels/2x1/0`;
 const ZPL = '^XA^FO20,20^GB120,60,4^FS^XZ';
@@ -62,24 +63,6 @@ function replica(stores: Pick<Stores, 'keyStore' | 'usageStore'>, store: ShadowC
     layout: () => { throw new Error('no layouts here'); },
   }));
   return { app, events };
-}
-
-/** Resolves once `count` outcomes have been counted (every replica's onSettled pushes to `outcomes`). */
-function settledCounter() {
-  const outcomes: ShadowOutcome[] = [];
-  let waiters: Array<() => void> = [];
-  return {
-    outcomes,
-    push: (outcome: ShadowOutcome): void => {
-      outcomes.push(outcome);
-      for (const wake of waiters.splice(0)) wake();
-    },
-    until: (count: number): Promise<void> => new Promise((resolve) => {
-      const check = (): void => { if (outcomes.length >= count) resolve(); else waiters.push(check); };
-      check();
-    }),
-    reset: (): void => { outcomes.length = 0; waiters = []; },
-  };
 }
 
 async function report(app: Express, key: string): Promise<{ summary: Record<string, number>; cases: { id: string; requestId: string; images: { local: string; upstream: string } }[] }> {

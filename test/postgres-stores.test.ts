@@ -24,6 +24,7 @@ import { DATABASE_URL, dropSchema, requirePostgres, sql } from './helpers/postgr
 import { canRunPostgresServer, createPostgresServer, type PostgresServer } from './helpers/postgres-server.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 import { boxPng } from './helpers/upstream-png.js';
+import { settledCounter } from './helpers/settled-counter.js';
 
 const png = `${LEGACY_MOUNT_PATH}/printers/8dpmm/labels/4x6/0`;
 const shadowPath = `${LEGACY_MOUNT_PATH}/printers/8dpmm/labels/2x1/0`;
@@ -80,29 +81,13 @@ const KEYS: KeyRecord[] = [
   { key: 'k_acme', scope: 'all', organization: 'acme' },
 ];
 
-/** Resolves once `count` outcomes have settled. */
-function settled() {
-  const outcomes: ShadowOutcome[] = [];
-  let waiters: Array<() => void> = [];
-  return {
-    push: (outcome: ShadowOutcome): void => {
-      outcomes.push(outcome);
-      for (const wake of waiters.splice(0)) wake();
-    },
-    until: (count: number): Promise<void> => new Promise((resolve) => {
-      const check = (): void => { if (outcomes.length >= count) resolve(); else waiters.push(check); };
-      check();
-    }),
-  };
-}
-
 describe('two instances on one PostgreSQL', function () {
   this.timeout(120_000); // bursts are awaited to the last answer; the bound only ends a hang
   let namespace: string;
   let a: Instance;
   let b: Instance;
   let upstream: FakeUpstream;
-  let counter: ReturnType<typeof settled>;
+  let counter: ReturnType<typeof settledCounter>;
 
   before(async function () {
     await requirePostgres(this);
@@ -110,7 +95,7 @@ describe('two instances on one PostgreSQL', function () {
   beforeEach(async () => {
     namespace = uniqueNamespace();
     upstream = await startFakeUpstream();
-    counter = settled();
+    counter = settledCounter();
     a = instance(namespace, { upstream, onSettled: counter.push });
     b = instance(namespace, { upstream, onSettled: counter.push });
     await Promise.all([a.stores.ready, b.stores.ready]);
@@ -205,7 +190,7 @@ describe('two namespaces on one PostgreSQL', function () {
   });
 
   it('see nothing of each other\'s keys, counters or shadow cases, and write only into their own schema', async () => {
-    const counter = settled();
+    const counter = settledCounter();
     const deployments = ['zpl-prod', 'zpl-staging'].map((namespace) => instance(namespace, { url, upstream, onSettled: counter.push }));
     const [prod, staging] = deployments as [Instance, Instance];
     opened.push(prod.stores, staging.stores);
