@@ -1,4 +1,4 @@
-// `node dist/bench/density-fidelity.js [--only SUBSTR] [--targets 12,24,6] [--diff DIR] [--breakdown]`: how faithful X-Target-Dpmm is. Each corpus
+// `node dist/bench/density-fidelity.js [--only SUBSTR] [--targets 12,24,6] [--diff DIR] [--breakdown] [--lossy-fields bitmap]`: how faithful X-Target-Dpmm is. Each corpus
 // carrier label is converted from its density to each target; the converted ZPL rendered at the target is scored
 // against the original rendered at its own density and scaled (every ink edge to the nearest pixel; ink F1 with one
 // pixel of tolerance),
@@ -16,6 +16,8 @@ import { interpret } from '../renderer/interpreter.js';
 import { dotsPerInch } from '../renderer/layout/dots.js';
 import { fieldBoxes } from '../renderer/layout/inspect.js';
 import { rowOrder } from '../renderer/raster/row-order.js';
+import type { LossyFields } from '../renderer/api.js';
+import { scaleByEdges } from '../renderer/outputs/field-bitmap.js';
 import { render } from '../renderer/render.js';
 import { loadCorpus, readCorpusFile, type CorpusCase } from './corpus.js';
 
@@ -29,6 +31,8 @@ export interface DensityScore {
   /** Barcodes the original decodes, and those of them the converted label decodes to the same text. */
   barcodes: number;
   sameText: number;
+  /** Of the others, those the original's picture scaled to the target does not read either. */
+  unreadableScaled: number;
   /** Fields past an edge in the converted label that were inside it in the original, and no notice said why. */
   fellOff: number;
   /** Such fields a notice was about (a device font that cannot shrink below one cell, a clamped module width). */
@@ -49,26 +53,11 @@ const ZXING_FORMAT: Readonly<Record<string, BarcodeFormat>> = {
  * every 1-dot line 1 pixel wide at 12 (1.5 exact).
  */
 export function scaleInk(src: GreyImage, scale: number, width: number, height: number): GreyImage {
-  const edge = (v: number): number => Math.round(v * scale);
-  const across = new Uint8Array(width * src.height);
-  for (let y = 0; y < src.height; y++) {
-    for (let x = 0; x < src.width;) {
-      if (src.grey[y * src.width + x]! >= 128) { x++; continue; }
-      const a = x;
-      while (x < src.width && src.grey[y * src.width + x]! < 128) x++;
-      const x0 = Math.min(width, edge(a)), x1 = Math.min(width, Math.max(edge(a) + 1, edge(x)));
-      across.fill(1, y * width + x0, y * width + x1);
-    }
-  }
+  const grid = { width: src.width, height: src.height, ink: (x: number, y: number) => src.grey[y * src.width + x]! < 128 };
+  const { box, mask } = scaleByEdges(grid, { x0: 0, y0: 0, x1: src.width, y1: src.height }, scale, width, height);
   const grey = new Uint8Array(width * height).fill(255);
-  for (let x = 0; x < width; x++) {
-    for (let y = 0; y < src.height;) {
-      if (!across[y * width + x]) { y++; continue; }
-      const a = y;
-      while (y < src.height && across[y * width + x]) y++;
-      for (let ty = edge(a), end = Math.min(height, Math.max(edge(a) + 1, edge(y))); ty < end; ty++) grey[ty * width + x] = 0;
-    }
-  }
+  const w = box.x1 - box.x0;
+  for (let y = box.y0; y < box.y1; y++) for (let x = box.x0; x < box.x1; x++) if (mask[(y - box.y0) * w + x - box.x0]) grey[y * width + x] = 0;
   return { width, height, grey };
 }
 
@@ -92,7 +81,13 @@ function decode(image: GreyImage, format: BarcodeFormat): string | undefined {
 }
 
 interface Box { x: number; y: number; width: number; height: number }
-interface Drawn { image: GreyImage; boxes: Array<{ kind: string; at: number; box: Box }> }
+interface Drawn {
+  image: GreyImage;
+  /** Per field and element kind (a barcode and its interpretation line are two). */
+  boxes: Array<{ kind: string; at: number; box: Box }>;
+  /** Per field, in drawing order: one box around all it drew (fields pair across a conversion by this order). */
+  fields: Array<{ kind: string; at: number; box: Box }>;
+}
 
 /** What a field is, for the loss breakdown: `text <font>`, or its command (`GB`, `BC`, `GF`...). */
 function kindName(f: { kind: string; font: { name: string; path?: string } }): string {
@@ -112,7 +107,18 @@ async function drawn(zpl: Uint8Array, dpmm: Dpmm, c: CorpusCase): Promise<Drawn>
     x: flipX ? found.width - b.x - b.width : b.x, y: flipY ? found.height - b.y - b.height : b.y, width: b.width, height: b.height,
   });
   const boxes = found.elements.map((e) => ({ kind: kindAt.get(e.span.start) ?? '', at: e.span.start, box: turned(e.box) }));
-  return { image: await decodeGreyPng(png.body), boxes };
+  return { image: await decodeGreyPng(png.body), boxes, fields: byField(boxes) };
+}
+
+function byField(boxes: Drawn['boxes']): Drawn['fields'] {
+  const merged = new Map<number, Drawn['fields'][number]>();
+  for (const b of boxes) {
+    const seen = merged.get(b.at);
+    if (!seen) { merged.set(b.at, { ...b, box: { ...b.box } }); continue; }
+    const x = Math.min(seen.box.x, b.box.x), y = Math.min(seen.box.y, b.box.y);
+    seen.box = { x, y, width: Math.max(seen.box.x + seen.box.width, b.box.x + b.box.width) - x, height: Math.max(seen.box.y + seen.box.height, b.box.y + b.box.height) - y };
+  }
+  return [...merged.values()];
 }
 
 
@@ -182,6 +188,8 @@ function withoutBarcodes(reference: GreyImage, result: GreyImage, original: Draw
   return scoreInk({ width, height, grey: ref }, { width, height, grey: got }).f1;
 }
 
+const scaledBox = (b: Box, s: number): Box => ({ x: b.x * s, y: b.y * s, width: b.width * s, height: b.height * s });
+
 const outside = (b: Box, w: number, h: number): boolean => b.x < -0.5 || b.y < -0.5 || b.x + b.width > w + 0.5 || b.y + b.height > h + 0.5;
 
 export interface ScoreOptions {
@@ -189,41 +197,47 @@ export interface ScoreOptions {
   diffDir?: string;
   /** Compute the loss per field kind. */
   breakdown?: boolean;
+  /** X-Lossy-Fields for the conversion (default round). */
+  lossyFields?: LossyFields;
 }
 
 export async function densityScore(c: CorpusCase, zpl: Uint8Array, target: Dpmm, options: ScoreOptions = {}): Promise<DensityScore> {
-  const converted = await render(zpl, { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, format: 'zpl', targetDpmm: target });
+  const converted = await render(zpl, { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, format: 'zpl', targetDpmm: target,
+    ...(options.lossyFields && { lossyFields: options.lossyFields }) });
   const original = await drawn(zpl, c.dpmm, c);
   const result = await drawn(converted.body, target, c);
   // By the conversion's own scale (dots per inch), onto the converted label's canvas.
   const reference = scaleInk(original.image, dotsPerInch(target) / dotsPerInch(c.dpmm), result.image.width, result.image.height);
-  let barcodes = 0, sameText = 0, fellOff = 0, fellOffNoticed = 0;
+  let barcodes = 0, sameText = 0, unreadableScaled = 0, fellOff = 0, fellOffNoticed = 0;
+  const toTarget = result.image.width / original.image.width;
   const noticed = new Set((converted.notices ?? []).map((n) => n.byteIndex));
   const scale = target / c.dpmm;
-  const count = Math.min(original.boxes.length, result.boxes.length);
+  const count = Math.min(original.fields.length, result.fields.length);
   for (let i = 0; i < count; i++) {
-    const a = original.boxes[i]!, b = result.boxes[i]!;
+    const a = original.fields[i]!, b = result.fields[i]!;
     if (outside(b.box, result.image.width, result.image.height) && !outside(a.box, original.image.width, original.image.height)) {
       if (noticed.has(a.at)) fellOffNoticed++;
       else fellOff++;
     }
     const format = ZXING_FORMAT[a.kind];
-    if (format === undefined || a.kind !== b.kind) continue;
+    // A barcode drawn as a bitmap (X-Lossy-Fields: bitmap) is read from its picture.
+    if (format === undefined || (a.kind !== b.kind && b.kind !== 'GF')) continue;
     const text = decode(crop(original.image, a.box, 40), format);
     if (text === undefined) continue;
     barcodes++;
     const got = decode(crop(result.image, b.box, 40 * scale), format);
     if (got === text) sameText++;
+    // The original's own picture, scaled to the target, does not read either: the label damages it (text over a QR).
+    else if (decode(crop(reference, scaledBox(a.box, toTarget), 40 * scale), format) !== text) unreadableScaled++;
     else if (process.env.DENSITY_DEBUG) console.log(`  ${a.kind} ${JSON.stringify(a.box)} -> ${JSON.stringify(b.box)}: ${text} / ${got}`);
   }
-  fellOff += Math.abs(original.boxes.length - result.boxes.length); // a field lost or gained: counted as fallen off
-  const toTarget = result.image.width / original.image.width;
+  fellOff += Math.abs(original.fields.length - result.fields.length); // a field lost or gained: counted as fallen off
   if (options.diffDir) {
     writeFileSync(`${options.diffDir}/${c.id.replace(/[^\w.-]+/g, '_')}-${target}.png`, await encodeRgbaPng(inkDiffRgba(reference, result.image)));
   }
   return {
     id: c.id, target, f1: scoreInk(reference, result.image).f1, f1Outside: withoutBarcodes(reference, result.image, original, result, toTarget),
-    barcodes, sameText, fellOff, fellOffNoticed, notices: converted.notices?.length ?? 0,
+    barcodes, sameText, unreadableScaled, fellOff, fellOffNoticed, notices: converted.notices?.length ?? 0,
     ...(options.breakdown && { loss: lossByKind(reference, result.image, original, result, toTarget) }),
   };
 }
@@ -234,14 +248,15 @@ async function main(): Promise<void> {
   const targets = (arg('targets') ?? '12,24,6').split(',').map(Number) as Dpmm[];
   const diffDir = arg('diff');
   const breakdown = process.argv.includes('--breakdown');
+  const lossyFields = arg('lossy-fields') as LossyFields | undefined;
   const corpus = loadCorpus();
   const cases = corpus.cases.filter((c) => c.group === 'carrier' && c.dpmm === 8 && (!only || c.id.includes(only)));
   for (const target of targets) {
     const scores: DensityScore[] = [];
     for (const c of cases) {
-      const s = await densityScore(c, new Uint8Array(readCorpusFile(corpus, c.zpl)), target, { ...(diffDir && { diffDir }), breakdown });
+      const s = await densityScore(c, new Uint8Array(readCorpusFile(corpus, c.zpl)), target, { ...(diffDir && { diffDir }), breakdown, ...(lossyFields && { lossyFields }) });
       scores.push(s);
-      console.log(`${c.id} 8->${target}: F1 ${s.f1.toFixed(4)} (${s.f1Outside.toFixed(4)} outside barcodes), barcodes ${s.sameText}/${s.barcodes}, fell off ${s.fellOff} (+${s.fellOffNoticed} with a notice), notices ${s.notices}`);
+      console.log(`${c.id} 8->${target}: F1 ${s.f1.toFixed(4)} (${s.f1Outside.toFixed(4)} outside barcodes), barcodes ${s.sameText}/${s.barcodes}${s.unreadableScaled ? ` (${s.unreadableScaled} unreadable scaled)` : ''}, fell off ${s.fellOff} (+${s.fellOffNoticed} with a notice), notices ${s.notices}`);
       for (const l of s.loss ?? []) {
         if (l.missed + l.extra) console.log(`  ${l.kind}: missed ${l.missed}/${l.refInk}, extra ${l.extra}/${l.gotInk}`);
       }
@@ -249,7 +264,8 @@ async function main(): Promise<void> {
     const f1s = scores.map((s) => s.f1).sort((a, b) => a - b);
     console.log(`8->${target}: ${scores.length} labels, F1 min ${f1s[0]?.toFixed(4)} median ${f1s[f1s.length >> 1]?.toFixed(4)}, ` +
       `outside barcodes median ${scores.map((s) => s.f1Outside).sort((a, b) => a - b)[scores.length >> 1]?.toFixed(4)}, ` +
-      `barcodes ${scores.reduce((n, s) => n + s.sameText, 0)}/${scores.reduce((n, s) => n + s.barcodes, 0)}, fell off ${scores.reduce((n, s) => n + s.fellOff, 0)} ` +
+      `barcodes ${scores.reduce((n, s) => n + s.sameText, 0)}/${scores.reduce((n, s) => n + s.barcodes, 0)} ` +
+      `(${scores.reduce((n, s) => n + s.unreadableScaled, 0)} more unreadable in the original scaled), fell off ${scores.reduce((n, s) => n + s.fellOff, 0)} ` +
       `(+${scores.reduce((n, s) => n + s.fellOffNoticed, 0)} with a notice), F1 >= 0.95: ${scores.filter((s) => s.f1 >= 0.95).length}, ` +
       `without notices ${scores.filter((s) => s.notices === 0).length} (F1 min ${Math.min(...scores.filter((s) => s.notices === 0).map((s) => s.f1)).toFixed(4)})`);
   }

@@ -2,14 +2,15 @@
 // zpl-render: the HTTP API's renderer on the command line (same bytes for the same inputs).
 //   zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf|json|zpl]
 //              [--rotation 0|90|180|270] [--quality grayscale|bitonal] [--pdf vector|raster] [--lint] [-o out.png]
-//              [--target-dpmm 6|8|12|24] [--formatter]   (ZPL output: X-Target-Dpmm, X-Formatter: On)
+//              [--target-dpmm 6|8|12|24] [--lossy-fields round|bitmap] [--formatter]
+//              (ZPL output: X-Target-Dpmm, X-Lossy-Fields, X-Formatter: On)
 // JSON and PDF without --index are every label (the all-labels path); what a density conversion cannot do
 // faithfully goes to standard error, as the HTTP answer's X-Warnings says it.
 
 import fs from 'node:fs';
 import { render } from '../renderer/render.js';
 import { RenderError } from '../renderer/errors.js';
-import type { Dpmm, OutputFormat, PdfMode, Rotation } from '../renderer/api.js';
+import type { Dpmm, LossyFields, OutputFormat, PdfMode, Rotation } from '../renderer/api.js';
 import { lineColumn } from '../renderer/text-position.js';
 
 interface CliArgs {
@@ -20,6 +21,7 @@ interface CliArgs {
   index?: number;
   format: OutputFormat;
   targetDpmm?: Dpmm;
+  lossyFields?: LossyFields;
   formatter: boolean;
   rotation: Rotation;
   bitonal: boolean;
@@ -29,7 +31,7 @@ interface CliArgs {
 }
 
 const USAGE = 'usage: zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf|json|zpl] [--rotation 0|90|180|270] ' +
-  '[--quality grayscale|bitonal] [--pdf vector|raster] [--target-dpmm 6|8|12|24] [--formatter] [--lint] [-o out.png]';
+  '[--quality grayscale|bitonal] [--pdf vector|raster] [--target-dpmm 6|8|12|24] [--lossy-fields round|bitmap] [--formatter] [--lint] [-o out.png]';
 
 const FORMATS: readonly OutputFormat[] = ['png', 'pdf', 'json', 'zpl'];
 
@@ -54,6 +56,12 @@ function parseArgs(argv: string[]): CliArgs {
       case '--dpmm': a.dpmm = density(value(i++, arg)); break;
       case '--target-dpmm': a.targetDpmm = density(value(i++, arg)); break;
       case '--formatter': a.formatter = true; break;
+      case '--lossy-fields': {
+        const v = value(i++, arg).toLowerCase();
+        if (v !== 'round' && v !== 'bitmap') throw new UsageError(`Invalid lossy fields: ${v}; valid values: round, bitmap`);
+        a.lossyFields = v;
+        break;
+      }
       case '--size': a.size = value(i++, arg); break;
       case '--index': {
         const v = value(i++, arg);
@@ -96,6 +104,7 @@ function parseArgs(argv: string[]): CliArgs {
   }
   if (a.input === undefined) throw new UsageError(USAGE);
   if ((a.targetDpmm !== undefined || a.formatter) && a.format !== 'zpl') throw new UsageError('--target-dpmm and --formatter need --format zpl');
+  if (a.lossyFields !== undefined && a.targetDpmm === undefined) throw new UsageError('--lossy-fields needs --target-dpmm');
   const [w, h] = parseSize(a.size ?? '4x6');
   return { ...(a as CliArgs), widthIn: w, heightIn: h, index: a.index ?? (a.format === 'png' ? 0 : undefined) };
 }
@@ -126,6 +135,7 @@ async function main(): Promise<void> {
     dpmm: args.dpmm, widthIn: args.widthIn, heightIn: args.heightIn, format: args.format,
     index: args.index, rotation: args.format === 'png' ? args.rotation : 0, quality: args.bitonal ? 'bitonal' : 'grayscale', pdf: args.pdf,
     ...(args.targetDpmm !== undefined && { targetDpmm: args.targetDpmm }), ...(args.formatter && { formatter: true }),
+    ...(args.lossyFields === 'bitmap' && { lossyFields: 'bitmap' }),
     now: new Date(),
   });
   for (const w of [...(args.lint ? result.warnings : []), ...(result.notices ?? [])]) {

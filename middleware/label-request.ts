@@ -1,14 +1,14 @@
 // parseLabelRequest: one render request read and validated, from the path, the headers and the body, into a
 // plain LabelRequest. Nothing is rendered, counted or forwarded here.
 
-import type { Dpmm, OutputFormat, PageComposition, Quality, Rotation } from '../renderer/index.js';
+import type { Dpmm, LossyFields, OutputFormat, PageComposition, Quality, Rotation } from '../renderer/index.js';
 import type { EndpointSpec, ExtraOutput, RequestHeaderName } from './api-table/index.js';
 import { NOT_FOUND_MESSAGE, PlainHttpError } from './http-errors.js';
 import type { LegacyRequest } from './http.js';
 import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { readZplBody } from './request-body.js';
-import { apiHeader, isFormatterOn, isLinterOn, negotiateFormat, parseQuality, parseRotation, parseTargetDpmm } from './request-headers.js';
+import { apiHeader, isFormatterOn, isLinterOn, negotiateFormat, parseLossyFields, parseQuality, parseRotation, parseTargetDpmm } from './request-headers.js';
 import type { LabelTarget } from './upstream/upstream-path.js';
 
 /** What one render endpoint takes from the path; the ZPL comes from the path or the raw query (GET) or the body (POST). */
@@ -36,6 +36,8 @@ export interface LabelRequest {
   /** ZPL output: the density to convert to (X-Target-Dpmm), and one field a line (X-Formatter). */
   targetDpmm?: Dpmm;
   formatter?: boolean;
+  /** ZPL output converted: fields with no whole-dot form drawn as bitmaps (X-Lossy-Fields: bitmap). */
+  lossyFields?: LossyFields;
   /** The request rebuilt from the validated values: the only form the legacy service ever sees. */
   target: LabelTarget;
 }
@@ -101,6 +103,7 @@ export async function parseLabelRequest(
   if (asked.allLabels && !everyLabel && !limits.lenientPaths) throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
   const endpoint = asked.allLabels && !everyLabel ? { ...asked, allLabels: false } : asked;
   const targetDpmm = format === 'zpl' ? parseTargetDpmm(headerOf('X-Target-Dpmm')) : undefined;
+  const lossyFields = targetDpmm !== undefined ? parseLossyFields(headerOf('X-Lossy-Fields')) : undefined;
   const rotation = parseRotation(headerOf('X-Rotation'));
   if (format === 'pdf') validatePageHeaders(headerOf, size, rotation);
 
@@ -122,6 +125,7 @@ export async function parseLabelRequest(
     ...(page && { page }),
     linter: isLinterOn(headerOf('X-Linter')),
     ...(targetDpmm !== undefined && { targetDpmm }),
+    ...(lossyFields === 'bitmap' && { lossyFields }),
     ...(format === 'zpl' && { formatter: isFormatterOn(headerOf('X-Formatter')) }),
     target: {
       dpmm, ...size, ...(!endpoint.allLabels && { index: index ?? 0 }), ...(zplSegments && { zplSegments }), ...(zplQuery !== undefined && { zplQuery }),

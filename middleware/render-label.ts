@@ -52,6 +52,7 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
       ...(label.format === 'pdf' && ctx.pdf !== undefined && { pdf: ctx.pdf }),
       ...(label.targetDpmm !== undefined && { targetDpmm: label.targetDpmm }),
       ...(label.formatter && { formatter: true }),
+      ...(label.lossyFields && { lossyFields: label.lossyFields }),
       ...(label.page && { page: label.page }),
       maxLabels: ctx.maxLabels,
       ...(ctx.maxPixels !== undefined && { maxPixels: ctx.maxPixels }),

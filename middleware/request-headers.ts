@@ -1,7 +1,7 @@
 // Output-selecting request headers: Accept, X-Rotation, X-Quality, X-Linter, X-Formatter, X-Target-Dpmm.
 
 import type { IncomingMessage } from 'node:http';
-import type { Dpmm, OutputFormat, Quality, Rotation } from '../renderer/index.js';
+import type { Dpmm, LossyFields, OutputFormat, Quality, Rotation } from '../renderer/index.js';
 import {
   CHOICE_HEADERS, DPMM_VALUES, EXTRA_OUTPUT_TYPES, listedValue, segmentPattern, TARGET_DPMM_HEADER,
   type ChoiceOf, type ExtraOutput, type RequestHeaderName,
@@ -91,6 +91,14 @@ const TARGET_DPMM = segmentPattern(TARGET_DPMM_HEADER);
 
 /** The renderer's density for each listed value (the compiler checks every value has one). */
 const DENSITY = { 6: 6, 8: 8, 12: 12, 24: 24 } as const satisfies Record<(typeof DPMM_VALUES)[number], Dpmm>;
+
+/** X-Lossy-Fields: absent is `round`; a value it does not list is a 400 naming the header. */
+export function parseLossyFields(value: string | undefined): LossyFields {
+  if (value === undefined) return 'round';
+  const listed = listedValue(CHOICE_HEADERS.lossyFields.name, value.trim());
+  if (listed === undefined) throw new PlainHttpError(400, CHOICE_HEADERS.lossyFields.refusal(value.trim()));
+  return listed;
+}
 
 /** X-Formatter: `On` (any case) lays the ZPL out one field a line; other values leave it as sent. */
 export function isFormatterOn(value: string | undefined): boolean {

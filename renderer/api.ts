@@ -45,6 +45,11 @@ export interface RenderRequest extends RenderLimits, RenderClock {
   page?: PageComposition;
   /** ZPL only: the density the document is converted to (X-Target-Dpmm); omitted, it is not converted. */
   targetDpmm?: Dpmm;
+  /**
+   * ZPL with targetDpmm: a field with no whole-dot form at the target (a module width or a device font between two
+   * sizes) is `round`ed (default) or drawn as a `bitmap` (^GF) of its source drawing, scaled (X-Lossy-Fields).
+   */
+  lossyFields?: LossyFields;
   /** ZPL only: one field a line, ^XA and ^XZ on lines of their own (X-Formatter: On). */
   formatter?: boolean;
   /** Aborting it cancels the render: dropped while queued, stopped while running (RenderError 'cancelled'). */
@@ -52,6 +57,9 @@ export interface RenderRequest extends RenderLimits, RenderClock {
   /** Fair-scheduling key (the API key id): one tenant's backlog cannot delay another's beyond its share. */
   tenant?: string;
 }
+
+/** How a density conversion writes a field that has no whole-dot form at the target (X-Lossy-Fields). */
+export type LossyFields = 'round' | 'bitmap';
 
 /** Sheets of labels (the legacy service's X-Page-* headers): a grid, aligned on the sheet, bordered. */
 export interface PageComposition {

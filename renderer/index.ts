@@ -1,5 +1,5 @@
 // Renderer entry point: ZPL bytes in, PNG or PDF bytes out.
-export type { Dpmm, Rotation, Quality, OutputFormat, PdfMode, PageComposition, RenderLimits, RenderRequest, RenderResult, RenderHooks, RenderPlan } from './api.js';
+export type { Dpmm, LossyFields, Rotation, Quality, OutputFormat, PdfMode, PageComposition, RenderLimits, RenderRequest, RenderResult, RenderHooks, RenderPlan } from './api.js';
 export type { Diagnostic } from './diagnostics.js';
 export { RenderError, ordinal } from './errors.js';
 export type { RenderErrorCode } from './errors.js';

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import request from 'supertest';
-import { densityScore } from '../bench/density-fidelity.js';
+import { densityScore, scaleInk } from '../bench/density-fidelity.js';
 import { loadCorpus, readCorpusFile } from '../bench/corpus.js';
 import { FIELD_PARAMS } from '../renderer/commands/field-kinds.js';
 import { commandTable } from '../renderer/commands/index.js';
@@ -103,9 +103,54 @@ describe('extra outputs in the renderer', function () {
       expect(await ink(convert(zpl, 24).zpl, 24)).to.equal(3 * await ink(zpl, 8));
     });
 
+    it('X-Lossy-Fields: bitmap writes a field with no whole-dot form as ^GF of its drawing, scaled: the pixels of the original', async () => {
+      const zpl = '^XA^LH4,6^FO10,10^BY3^BCN,60,N^FD12345678^FS^FO10,120^A0N,30^FDtext^FS^FO10,170^BY2^BCN,40,N^FD12^FS^XZ';
+      const req = { dpmm: 8, widthIn: 2, heightIn: 1.5, format: 'zpl', targetDpmm: 12 } as const;
+      const rounded = await render(zpl, req);
+      const bitmap = await render(zpl, { ...req, lossyFields: 'bitmap' });
+      // The ^BY3 symbol becomes a picture; ^BY4 it set stays for what follows; text and the exact ^BY2 -> 3 symbol stay commands.
+      const kinds = (z: Uint8Array) => interpret(z, 12).labels[0]!.fields.map((f) => f.kind);
+      expect(kinds(rounded.body)).to.deep.equal(['BC', 'text', 'BC']);
+      expect(kinds(bitmap.body)).to.deep.equal(['GF', 'text', 'BC']);
+      expect(text(bitmap.body)).to.match(/\^LH0,0\^FO\d+,\d+,0\^GFA,\d+,\d+,\d+,:Z64:[^^]+\^FS\^LH6,9\n\^BY4\^FO15,180\^A0N,45/);
+      expect(bitmap.notices!.map((n) => `${n.byteIndex}|${n.command}|${n.message}`)).to.deep.equal([
+        '9|^BC|Drawn as a 553x90-dot ^GF graphic of its 8 dpmm drawing (X-Lossy-Fields: bitmap): Module width 3 is 4.5 dots at 12 dpmm; written 4, the symbol is 11% smaller',
+      ]);
+      // Where the symbol prints, the converted label is the original scaled, pixel for pixel; rounded, it is not.
+      const png = async (z: Uint8Array | string, dpmm: Dpmm) => decodeGreyPng((await render(z, { dpmm, widthIn: 2, heightIn: 1.5, format: 'png' })).body);
+      const original = await png(zpl, 8), asBitmap = await png(bitmap.body, 12), asRounded = await png(rounded.body, 12);
+      const reference = scaleInk(original, 304 / 203, asBitmap.width, asBitmap.height);
+      const differing = (g: { grey: Uint8Array; width: number }) => {
+        let n = 0;
+        for (let i = 0; i < g.width * 170; i++) if ((g.grey[i]! < 128) !== (reference.grey[i]! < 128)) n++;
+        return n;
+      };
+      expect(differing(asBitmap)).to.equal(0);
+      expect(differing(asRounded)).to.be.greaterThan(1000);
+    });
+
+    it('X-Lossy-Fields: bitmap keeps commands, and says why, where a picture would be wrong', async () => {
+      const convertBitmap = async (zpl: string) => {
+        const out = await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 1, format: 'zpl', targetDpmm: 12, lossyFields: 'bitmap' });
+        return { zpl: text(out.body), notices: out.notices!.map((n) => n.message) };
+      };
+      const serial = await convertBitmap('^XA^BY3^FO10,10^BCN,50^SN001,1,Y^FS^PQ3^XZ');
+      expect(serial.zpl).to.include('^BCN,75').and.not.include('^GF');
+      expect(serial.notices).to.include('Field not drawn as a bitmap (X-Lossy-Fields): its data changes on every copy (^SN, ^SF)');
+      const reverse = await convertBitmap('^XA^FO0,0^GB100,100,100^FS^BY3^FO10,10^FR^BCN,50^FD12^FS^XZ');
+      expect(reverse.notices).to.include('Field not drawn as a bitmap (X-Lossy-Fields): it prints in reverse (^FR, ^LR) over what lies under it');
+      const matrix = await convertBitmap('^XA^FO10,10^BXN,3,200^FDabc^FS^XZ');
+      expect(matrix.zpl).to.include('^BXN,4,200');
+      expect(matrix.notices).to.include('Field not drawn as a bitmap (X-Lossy-Fields): its reader needs whole, equal modules (rounded instead)');
+      // A device font between two cell sizes is a picture too; nothing lossy, nothing changes.
+      expect((await convertBitmap('^XA^FO10,10^ADN,18,10^FDab^FS^XZ')).zpl).to.include('^GFA').and.not.include('^AD');
+      const exact = '^XA^BY2^FO10,10^BCN,50^FD12^FS^XZ';
+      expect((await convertBitmap(exact)).zpl).to.equal(text((await render(exact, { dpmm: 8, widthIn: 2, heightIn: 1, format: 'zpl', targetDpmm: 12 })).body));
+    });
+
     it('says what it cannot convert faithfully: fractional modules, device fonts between cells, ^MU units', () => {
       expect(convert('^XA^BY3^FO1,1^BCN,50^FD12^FS^XZ', 12).warnings).to.deep.equal(['6|^BY|1|Module width 3 is 4.5 dots at 12 dpmm; written 4, the symbol is 11% smaller']);
-      expect(convert('^XA^FO1,1^BQN,2,5^FDQA,x^FS^XZ', 12).warnings).to.deep.equal(['16|^BQ|3|Magnification 5 is 7.5 dots at 12 dpmm; written 7, the symbol is 7% smaller']);
+      expect(convert('^XA^FO1,1^BQN,2,5^FDQA,x^FS^XZ', 12).warnings).to.deep.equal(['16|^BQ|3|Magnification 5 is 7.5 dots at 12 dpmm; written 8, the symbol is 7% larger']);
       expect(convert('^XA^FO1,1^AAN,9,5^FDx^FS^XZ', 12).warnings).to.deep.equal(['3|^A|0|Font A (cell 9x5 dots) grows by whole cells: 13.48x7.49 dots at 12 dpmm print as 9x5']);
       const mm = convert('^XA^MUM^FO10,10^FDx^FS^XZ', 12);
       expect(mm.zpl).to.equal('^XA^MUM^FO10,10^FDx^FS^XZ');
@@ -162,6 +207,33 @@ describe('extra outputs in the renderer', function () {
      * against the original drawn at 8 dpmm and scaled: at least 0.95 where the conversion said nothing was unfaithful;
      * the figures are printed either way (bench/density-fidelity.ts scores every carrier label).
      */
+    /**
+     * X-Lossy-Fields: bitmap on the labels round mode loses most on (Code 128 at ^BY3, device fonts, ^BY4 past 10 dots
+     * at 24): every one at F1 >= 0.95, notices or not, and their barcodes still read.
+     */
+    const BITMAP_LABELS = ['fedex', 'ups', 'auspost', 'kmart', 'dhlpaket', 'swisspost', 'pocztex'];
+    for (const target of [12, 24, 6] as Dpmm[]) {
+      it(`8 -> ${target} dpmm with X-Lossy-Fields: bitmap: labels whose barcodes have no whole-dot module match too`, async () => {
+        const corpus = loadCorpus();
+        const scores = [];
+        for (const name of BITMAP_LABELS) {
+          const c = corpus.cases.find((k) => k.id === `labelize/labels/${name}`)!;
+          const zpl = new Uint8Array(readCorpusFile(corpus, c.zpl));
+          scores.push({ round: await densityScore(c, zpl, target), bitmap: await densityScore(c, zpl, target, { lossyFields: 'bitmap' }) });
+        }
+        console.log(scores.map(({ round, bitmap }) => `    ${bitmap.id} 8->${target}: F1 ${round.f1.toFixed(4)} rounded, ${bitmap.f1.toFixed(4)} as bitmaps, ` +
+          `barcodes ${bitmap.sameText}/${bitmap.barcodes}, past an edge ${bitmap.fellOff}`).join('\n'));
+        expect(scores.reduce((n, s) => n + s.bitmap.barcodes, 0)).to.be.greaterThan(0);
+        for (const { bitmap } of scores) {
+          expect(bitmap.f1, `${bitmap.id} F1`).to.be.at.least(0.95);
+          expect(bitmap.sameText, `${bitmap.id} barcodes`).to.equal(bitmap.barcodes);
+          expect(bitmap.fellOff, `${bitmap.id} fell off`).to.equal(0);
+        }
+        // Where rounding has to change a symbol's size, the pictures are what reaches the target.
+        if (target !== 24) expect(scores.filter((s) => s.round.f1 < 0.95).length).to.be.greaterThan(0);
+      });
+    }
+
     const LABELS = ['glsdk_return', 'usps_apo', 'posteit', 'swisspost', 'dhlparceluk'];
     for (const target of [12, 24, 6] as Dpmm[]) {
       it(`8 -> ${target} dpmm: carrier labels match the original scaled, barcodes read the same, nothing falls off`, async () => {
@@ -207,7 +279,7 @@ describe('extra outputs in the renderer', function () {
     }
   });
 
-  it('zpl-render --format json|zpl [--target-dpmm N] [--formatter] gives the same bytes as HTTP', async () => {
+  it('zpl-render --format json|zpl [--target-dpmm N] [--lossy-fields bitmap] [--formatter] gives the same bytes as HTTP', async () => {
     const bin = path.resolve(import.meta.dirname, '..', 'bin', 'zpl-render.js');
     const zpl = '^XA^BY3^FO10,10^BCN,50^FD123^FS^FO5,5^A0N,30^FDa^FS^PQ2^XZ';
     const { app } = await buildApp({ outputs: ['json', 'zpl'] });
@@ -216,6 +288,7 @@ describe('extra outputs in the renderer', function () {
       [['--format', 'json', '--index', '1'], { Accept: 'application/json' }, labelsPath('8dpmm', '4x6', '1')],
       [['--format', 'zpl'], { Accept: 'application/zpl' }, labelsPath('8dpmm', '4x6')],
       [['--format', 'zpl', '--target-dpmm', '12', '--formatter'], { Accept: 'application/zpl', 'X-Target-Dpmm': '12', 'X-Formatter': 'On' }, labelsPath('8dpmm', '4x6')],
+      [['--format', 'zpl', '--target-dpmm', '12', '--lossy-fields', 'bitmap'], { Accept: 'application/zpl', 'X-Target-Dpmm': '12', 'X-Lossy-Fields': 'Bitmap' }, labelsPath('8dpmm', '4x6')],
     ];
     for (const [args, headers, url] of cases) {
       const cli = execFileSync(process.execPath, [bin, '-', ...args], { input: zpl, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -79,6 +79,18 @@ export const CHOICE_HEADERS = {
     default: 'Off',
     description: '`On` (any case) lists the renderer\'s diagnostics in `X-Warnings` (at most 20). Other values mean off.',
   },
+  lossyFields: {
+    name: 'X-Lossy-Fields',
+    values: ['round', 'bitmap'],
+    default: 'round',
+    refusal: (value: string) => `Invalid X-Lossy-Fields ${value}; valid values: round, bitmap`,
+    output: 'zpl',
+    description: 'With `X-Target-Dpmm`, not a header of the legacy service: how a field with no whole-dot form at the target is written ' +
+      '(a module width of 3 dots is 4.5 at 12 dpmm; a device font between two cell multiples). `round` (the default) rounds it, the ' +
+      'symbol or text a little larger or smaller; `bitmap` writes it as a `^GF` graphic of its drawing at the source density, scaled, ' +
+      'so the label keeps its geometry (Data Matrix, Aztec and MaxiCode symbols, reverse, serialised and stored-format fields are ' +
+      'rounded still). Either way `X-Warnings` says what was done to each such field.',
+  },
   pageSize: {
     name: 'X-Page-Size',
     values: PAGE_SIZE_NAMES,
@@ -162,7 +174,7 @@ export const OPTION_HEADERS = [
 ] as const;
 
 /** Every request header the API reads besides X-API-Key (a security scheme in the document); an empty one is absent. */
-export const REQUEST_HEADERS = [ACCEPT_HEADER, ...OPTION_HEADERS, REQUEST_ID_HEADER] as const satisfies readonly RequestHeaderSpec[];
+export const REQUEST_HEADERS = [ACCEPT_HEADER, ...OPTION_HEADERS, CHOICE_HEADERS.lossyFields, REQUEST_ID_HEADER] as const satisfies readonly RequestHeaderSpec[];
 
 /** A header name the table lists (a misspelt read does not compile). */
 export type RequestHeaderName = (typeof REQUEST_HEADERS)[number]['name'];

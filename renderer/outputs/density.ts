@@ -18,6 +18,7 @@ import type { DocumentPlan } from '../interpreter.js';
 import { dotsPerInch, labelDots } from '../layout/dots.js';
 import type { Bits, Field } from '../model.js';
 import { lex, type Token } from '../zpl/lexer.js';
+import type { PlacedBits } from './field-bitmap.js';
 import { latin1, parseFloatLoose } from '../zpl/params.js';
 
 export interface DensityConversion {
@@ -42,10 +43,35 @@ const CF_DEFAULTS = { name: 'A', height: 9, width: 5 };
 /** The label size in inches, when known: a box that ends on its edge at one density ends on it at the other. */
 export interface LabelSize { widthIn: number; heightIn: number }
 
+/**
+ * Symbols whose readers sample a fixed grid from the symbol's edges: never drawn as bitmaps, where modules come out
+ * 4 and 5 dots wide in turn (a Data Matrix scaled to 6 dpmm so stopped reading; QR codes, located by their finder
+ * and alignment patterns, read).
+ */
+const GRID_SYMBOLS = new Set(['BX', 'BO', 'BD']);
+
+/** Barcode commands whose symbol size does not come from ^BY's module width (each has its own parameter). */
+const OWN_MODULE = new Set(['BQ', 'BX', 'BD', 'BO', 'BR', 'BT']);
+
+/**
+ * Commands that belong to the field they stand in (the rest inside a field, ^BY, ^FW, ^CF, ^CI..., set what later
+ * fields use): a field drawn as a bitmap loses these and keeps those.
+ */
+function isFieldLocal(tok: Token): boolean {
+  if (tok.prefix !== '^') return false;
+  if (tok.name.startsWith('B')) return tok.name !== 'BY';
+  return ['FO', 'FT', 'FD', 'FV', 'FS', 'FH', 'FR', 'FB', 'TB', 'FP', 'FX', 'FN', 'SN', 'SF', 'FC', 'FM', 'A'].includes(tok.name);
+}
+
 /** What converting may ask of its caller: memory for resampled bitmaps (claimed before allocating), a checkpoint. */
 export interface ConversionHooks {
   claim?: (bytes: number, what: string) => void;
   checkpoint?: () => void;
+  /**
+   * X-Lossy-Fields: bitmap. A field's drawing at the source density scaled to the target (label dots, ^PW's shift
+   * included): given, fields with no whole-dot form are written as ^GF graphics of it instead of rounded.
+   */
+  fieldBitmap?: (field: Field) => PlacedBits | undefined;
 }
 
 export function convertDensity(bytes: Uint8Array, from: Dpmm, to: Dpmm, plan: DocumentPlan, label?: LabelSize,
@@ -68,6 +94,14 @@ class Converter {
     this.moduleScale = to / from;
   }
 
+  /** Byte offsets of what was rounded for a field (a module width, a font's cells): the fields holding them are lossy. */
+  private readonly lossyAt: number[] = [];
+  /** Why the ^BY module width in force is not whole at the target, when it is not. */
+  private moduleLoss: string | undefined;
+  /** Label home and shifts as written at the target, at each ^FO and ^FT (a field drawn as a bitmap restores them). */
+  private readonly placing = new Map<number, { home: { x: number; y: number }; shiftLeft: number; shiftTop: number }>();
+  private shifts = { left: 0, top: 0 };
+
   run(tokens: Token[], plan: DocumentPlan): DensityConversion {
     this.textFields = plan.labels.flatMap((l) => l.fields).filter((f) => f.kind === 'text');
     const units = tokens.find((t) => t.prefix === '^' && t.name === 'MU' && !isPlainDots(t));
@@ -88,6 +122,7 @@ class Converter {
         continue;
       }
       if (key === '^FS') this.origin = undefined;
+      if (tok.prefix === '^' && BARCODE_KINDS.has(tok.name) && !OWN_MODULE.has(tok.name) && this.moduleLoss !== undefined) this.lossyAt.push(tok.start);
       const def = commandTable[key];
       if (!def) {
         this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}: its parameters are not converted`);
@@ -100,6 +135,7 @@ class Converter {
       else this.scaleParams(tok, key, def);
     }
     this.checkFonts(plan);
+    if (this.hooks.fieldBitmap) this.drawLossyAsBitmaps(tokens, plan, this.hooks.fieldBitmap);
     return { bytes: this.apply(), warnings: this.warnings.sort((x, y) => x.byteIndex - y.byteIndex) };
   }
 
@@ -117,7 +153,8 @@ class Converter {
     let text = `${prefix}CF${CF_DEFAULTS.name},${font.height},${font.width}`;
     if (barcodes) {
       const module = this.module(BY_DEFAULTS.moduleWidth);
-      if (module.lossy && barcodes.defaultModule) this.warn(xa.start, xa.paramStart - xa.start, '^BY', 1, this.moduleMessage(BY_DEFAULTS.moduleWidth, module.value, 'Default module width'));
+      if (module.lossy) this.moduleLoss = this.moduleMessage(BY_DEFAULTS.moduleWidth, module.value, 'Default module width');
+      if (module.lossy && barcodes.defaultModule) this.warn(xa.start, xa.paramStart - xa.start, '^BY', 1, this.moduleLoss!);
       text += `${prefix}BY${module.value},${BY_DEFAULTS.ratio},${Math.max(1, Math.round(BY_DEFAULTS.height * this.scale))}`;
     }
     this.edits.push({ start: xa.paramStart, end: xa.paramStart, text });
@@ -164,10 +201,14 @@ class Converter {
     return true;
   }
 
-  /** A module width scaled and kept whole (at least 1); `lossy` when the exact value is not whole. */
-  private module(v: number): { value: number; lossy: boolean } {
+  /**
+   * A module width scaled and kept whole (at least 1); `lossy` when the exact value is not whole. Half a module
+   * rounds down (the symbol never grows past its place), up for a QR code (`halfUp`): carrier labels print a text
+   * line across theirs, and it takes fewer of the larger modules (two such codes read at 12 dpmm only so).
+   */
+  private module(v: number, halfUp = false): { value: number; lossy: boolean } {
     const exact = v * this.moduleScale;
-    const value = Math.max(1, Math.round(exact - 1e-9));
+    const value = Math.max(1, Math.round(exact + (halfUp ? 1e-9 : -1e-9)));
     return { value, lossy: Math.abs(value - exact) > 1e-9 };
   }
 
@@ -198,9 +239,14 @@ class Converter {
       if (value === undefined) return;
       let next: number;
       if (spec.measure === 'module') {
-        const m = this.module(value);
+        const m = this.module(value, key === '^BQ');
         next = m.value;
-        if (m.lossy) this.warn(this.at(tok, part), part.b - part.a, key, i + 1, this.moduleMessage(value, next, spec.name === 'moduleWidth' ? 'Module width' : `${spec.name[0]!.toUpperCase()}${spec.name.slice(1)}`));
+        const message = this.moduleMessage(value, next, spec.name === 'moduleWidth' ? 'Module width' : `${spec.name[0]!.toUpperCase()}${spec.name.slice(1)}`);
+        if (m.lossy) {
+          this.warn(this.at(tok, part), part.b - part.a, key, i + 1, message);
+          this.lossyAt.push(this.at(tok, part));
+        }
+        if (key === '^BY') this.moduleLoss = m.lossy || next > (spec.max ?? Infinity) ? message : undefined;
       } else {
         next = this.edgeKept(key, spec.name, value) ?? this.baselineKept(tok, key, spec.name, value) ?? Math.round(value * this.scale);
         if (value > 0 && next === 0) next = 1;
@@ -208,22 +254,28 @@ class Converter {
       const max = spec.max ?? Infinity, min = spec.min ?? -Infinity;
       if (next > max || next < min) {
         const clamped = Math.min(max, Math.max(min, next));
-        this.warn(this.at(tok, part), part.b - part.a, key, i + 1, `${formatNumber(value)} becomes ${next} at ${this.to} dpmm, outside ${min}..${max}; written ${clamped}`);
+        const message = `${formatNumber(value)} becomes ${next} at ${this.to} dpmm, outside ${min}..${max}; written ${clamped}`;
+        this.warn(this.at(tok, part), part.b - part.a, key, i + 1, message);
+        if (spec.measure === 'module') this.lossyAt.push(this.at(tok, part));
+        if (key === '^BY' && spec.measure === 'module') this.moduleLoss = message;
         next = clamped;
       }
       if (next !== value || part.text.trim() !== String(value)) this.replacePart(tok, part, String(next));
       written[spec.name] = { from: value, to: next };
     });
-    this.follow(key, written);
+    this.follow(key, written, tok);
   }
 
   /** Label home and the last ^FO, as the source writes them and as they are written (for edgeKept). */
   private home = { from: { x: 0, y: 0 }, to: { x: 0, y: 0 } };
   private origin: { from: { x: number; y: number }; to: { x: number; y: number } } | undefined;
 
-  private follow(key: string, written: Record<string, { from: number; to: number }>): void {
+  private follow(key: string, written: Record<string, { from: number; to: number }>, tok: Token): void {
     const at = (name: string) => written[name] ?? { from: 0, to: 0 };
     if (key === '^LH') this.home = { from: { x: at('x').from, y: at('y').from }, to: { x: at('x').to, y: at('y').to } };
+    if (key === '^LS') this.shifts.left = at('shift').to;
+    if (key === '^LT') this.shifts.top = at('top').to;
+    if (key === '^FO' || key === '^FT') this.placing.set(tok.start, { home: { ...this.home.to }, shiftLeft: this.shifts.left, shiftTop: this.shifts.top });
     if (key === '^FT') this.origin = undefined;
     if (key === '^FO') {
       const h = this.home;
@@ -272,8 +324,11 @@ class Converter {
   /** ^BQ without a magnification draws with the density's default: written out when the scaled one is another. */
   private fillQrMagnification(tok: Token, parts: Part[], i: number, skip: number): void {
     const source = defaultQrMagnification(this.from);
-    const m = this.module(source);
-    if (m.lossy) this.warn(tok.start, tok.end - tok.start, '^BQ', i + 1, this.moduleMessage(source, m.value, 'Default magnification'));
+    const m = this.module(source, true);
+    if (m.lossy) {
+      this.warn(tok.start, tok.end - tok.start, '^BQ', i + 1, this.moduleMessage(source, m.value, 'Default magnification'));
+      this.lossyAt.push(tok.start);
+    }
     if (m.value === defaultQrMagnification(this.to)) return;
     const k = i - skip;
     const part = parts[k];
@@ -391,10 +446,72 @@ class Converter {
         const got = deviceMagnification(font, written.height, written.width);
         const gotY = got.my * font.cellHeight, gotX = got.mx * font.width;
         if (Math.abs(gotY - wantY) < 0.5 && Math.abs(gotX - wantX) < 0.5) continue;
+        this.lossyAt.push(field.at);
         this.warn(field.at, 0, '^A', 0, `Font ${field.font.name} (cell ${font.cellHeight}x${font.width} dots) grows by whole cells: ` +
           `${formatNumber(wantY)}x${formatNumber(wantX)} dots at ${this.to} dpmm print as ${gotY}x${gotX}`);
       }
     }
+  }
+
+  /**
+   * Every lossy field that can stand as a picture written as ^GF of its source drawing, scaled: its own commands
+   * removed, those that set what later fields use kept, ^LH zeroed around it (the bitmap's place is on the label).
+   */
+  private drawLossyAsBitmaps(tokens: Token[], plan: DocumentPlan, fieldBitmap: (field: Field) => PlacedBits | undefined): void {
+    const uses = new Map<number, number>();
+    for (const f of plan.labels.flatMap((l) => l.fields)) uses.set(f.at, (uses.get(f.at) ?? 0) + 1);
+    const done = new Set<number>();
+    for (const label of plan.labels) {
+      for (const field of label.fields) {
+        if (done.has(field.at) || !this.lossyAt.some((p) => field.at <= p && p < field.end)) continue;
+        done.add(field.at);
+        const why = this.pictureless(field, uses.get(field.at) ?? 0);
+        if (why) {
+          this.warn(field.at, 0, '', 0, `Field not drawn as a bitmap (X-Lossy-Fields): ${why}`);
+          continue;
+        }
+        const own = tokens.filter((t) => !t.stray && t.start >= field.at && t.start < field.end);
+        const origin = own.find((t) => t.prefix === '^' && (t.name === 'FO' || t.name === 'FT'));
+        const placing = origin && this.placing.get(origin.start);
+        const shown = this.label && placing && fieldBitmap(field);
+        if (!shown || !origin || !placing) continue;
+        const local = own.filter(isFieldLocal);
+        const removed = (p: number): boolean => local.some((t) => t.start <= p && p < t.end);
+        for (let i = this.edits.length - 1; i >= 0; i--) if (removed(this.edits[i]!.start)) this.edits.splice(i, 1);
+        for (const t of local) this.edits.push({ start: t.start, end: t.end, text: '' });
+        const p = prefixOf(this.bytes, origin, '^'), d = String.fromCharCode(origin.delimiter);
+        const out = encodeBits(shown.bits);
+        const printShift = this.printShift(label.printWidth);
+        const x = shown.x - printShift + placing.shiftLeft, y = shown.y - placing.shiftTop;
+        this.edits.push({
+          start: field.at, end: field.at,
+          text: `${p}LH0${d}0${p}FO${x}${d}${y}${d}0${p}GFA${d}${out.total}${d}${out.total}${d}${out.rowBytes}${d}${out.data}${p}FS` +
+            `${p}LH${placing.home.x}${d}${placing.home.y}\n`,
+        });
+        const reasons = this.warnings.filter((w) => field.at <= w.byteIndex && w.byteIndex < field.end);
+        for (const w of reasons) this.warnings.splice(this.warnings.indexOf(w), 1);
+        const why2 = reasons[0]?.message ?? this.moduleLoss ?? 'its sizes are not whole dots';
+        this.warn(field.at, field.end - field.at, field.kind === 'text' ? '^A' : `^${field.kind}`, 0,
+          `Drawn as a ${shown.bits.width}x${shown.bits.height}-dot ^GF graphic of its ${this.from} dpmm drawing (X-Lossy-Fields: bitmap): ${why2}`);
+      }
+    }
+  }
+
+  /** Why a field cannot become a picture of itself: its data changes per copy or per recall, or it inverts ink. */
+  private pictureless(field: Field, uses: number): string | undefined {
+    if (GRID_SYMBOLS.has(field.kind)) return 'its reader needs whole, equal modules (rounded instead)';
+    if (field.reverse) return 'it prints in reverse (^FR, ^LR) over what lies under it';
+    if (field.serial) return 'its data changes on every copy (^SN, ^SF)';
+    if (field.fieldNumber !== undefined || uses > 1) return 'it is a field of a stored format, filled at each recall';
+    if (field.continues || field.origins) return 'it has no origin of its own (^FT without coordinates, ^FM)';
+    return undefined;
+  }
+
+  /** Columns a ^PW narrower than the label moves fields right by at the target (as layout places them). */
+  private printShift(printWidth: number | undefined): number {
+    if (printWidth === undefined || !this.label) return 0;
+    const width = labelDots(this.label.widthIn, this.to), written = Math.round(printWidth * this.scale);
+    return written < width ? Math.floor((width - written) / 2) : 0;
   }
 
   /** The document with every edit made, in order (edits never overlap: each rewrites its own parameter). */

@@ -4,7 +4,9 @@
 import type { RenderHooks, RenderRequest, RenderResult } from '../api.js';
 import { RenderError } from '../errors.js';
 import { checkIndex, openDocument } from '../layout/document.js';
+import { dotsPerInch, labelDots } from '../layout/dots.js';
 import { convertDensity } from './density.js';
+import { fieldBitmaps } from './field-bitmap.js';
 import { documentData } from './label-data.js';
 import { layoutZpl } from './zpl-layout.js';
 
@@ -21,7 +23,8 @@ export { layoutZpl } from './zpl-layout.js';
 export async function renderDataOutput(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks = {}): Promise<RenderResult> {
   hooks.started?.();
   const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
-  const doc = openDocument(bytes, req, { ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) });
+  // Laid out as the raster backend draws: a field drawn as a bitmap is the PNG's picture of it.
+  const doc = openDocument(bytes, { ...req, output: 'raster' }, { ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) });
   const total = doc.totalCount;
   if (req.index !== undefined) checkIndex(req.index, total);
   else if (req.format === 'json' && total === 0) throw new RenderError('no-labels', 'no labels generated');
@@ -33,9 +36,14 @@ export async function renderDataOutput(zpl: Uint8Array | string, req: RenderRequ
   if (req.format === 'json') {
     return result(new TextEncoder().encode(JSON.stringify(documentData(doc.plan, req.index))), 'application/json');
   }
-  const converted = req.targetDpmm === undefined ? { bytes, warnings: [] } : convertDensity(bytes, req.dpmm, req.targetDpmm, doc.plan, req, {
-      claim: (n, what) => doc.memory.claim(n, what), ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
-    });
+  const to = req.targetDpmm;
+  const memory = { claim: (n: number, what: string) => doc.memory.claim(n, what), ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) };
+  const fieldBitmap = to !== undefined && req.lossyFields === 'bitmap' && fieldBitmaps(doc,
+    { width: labelDots(req.widthIn, to), height: labelDots(req.heightIn, to) }, dotsPerInch(to) / dotsPerInch(req.dpmm),
+    { ...memory, release: (n) => doc.memory.release(n) });
+  const converted = to === undefined ? { bytes, warnings: [] } : convertDensity(bytes, req.dpmm, to, doc.plan, req, {
+    ...memory, ...(fieldBitmap && { fieldBitmap }),
+  });
   hooks.checkpoint?.();
   return result(req.formatter ? layoutZpl(converted.bytes) : converted.bytes, 'application/zpl', converted.warnings);
 }
