@@ -147,6 +147,23 @@ describe('extra outputs over HTTP', function () {
       expect(linted.headers['x-warnings']).to.equal('53|4|^FS||Ignored unrecognized content|6|1|^BY|1|Module width 3 is 4.5 dots at 12 dpmm; written 4, the symbol is 11% smaller');
     });
 
+    it('X-Lossy-Fields: bitmap draws what has no whole-dot form as ^GF; a bad value is a 400; without X-Target-Dpmm it is not read', async () => {
+      const { app } = await buildApp({ outputs: ['zpl'] });
+      const zpl = '^XA^BY3^FO10,10^BCN,50^FD123^FS^XZ';
+      const asked = (headers: Record<string, string>) => post(app, labelsPath('8dpmm', '4x6'), zpl, { Accept: 'application/zpl', ...headers });
+      const bitmap = await asked({ 'X-Target-Dpmm': '12', 'X-Lossy-Fields': 'BITMAP' });
+      expect(bitmap.status).to.equal(200);
+      const body = (bitmap.body as Buffer).toString('latin1');
+      expect(body).to.match(/^\^XA\^CFA,9,5\^BY3,3,15\^BY4\^LH0,0\^FO\d+,\d+,0\^GFA,/).and.not.include('^BC');
+      expect(bitmap.headers['x-warnings']).to.match(/^6\|1\|\^BY\|1\|Module width 3 is 4\.5 dots at 12 dpmm; written 4, the symbol is 11% smaller\|7\|24\|\^BC\|\|Drawn as a \d+x\d+-dot \^GF graphic/);
+      const round = await asked({ 'X-Target-Dpmm': '12', 'X-Lossy-Fields': 'round' });
+      expect((round.body as Buffer).toString('latin1')).to.equal((await asked({ 'X-Target-Dpmm': '12' })).body.toString('latin1'));
+      const bad = await asked({ 'X-Target-Dpmm': '12', 'X-Lossy-Fields': 'vector' });
+      expect([bad.status, (bad.body as Buffer).toString()]).to.deep.equal([400, 'ERROR: Invalid X-Lossy-Fields vector; valid values: round, bitmap']);
+      const unconverted = await asked({ 'X-Lossy-Fields': 'vector' });
+      expect([unconverted.status, (unconverted.body as Buffer).toString('latin1')]).to.deep.equal([200, zpl]);
+    });
+
     it('a bad X-Target-Dpmm is a 400 naming the header', async () => {
       const { app } = await buildApp({ outputs: ['zpl'] });
       for (const bad of ['7', 'twelve', '12.5']) {
