@@ -1,7 +1,8 @@
 // A ZPL document rewritten for another print density (the legacy service's X-Target-Dpmm): every number the parameter
 // table marks as dots is scaled, module widths are scaled and kept whole, ^GF and ~DG bitmaps are resampled. Only the
 // bytes of the values that change are rewritten (the lexer's offsets say where they stand); everything else is kept
-// as sent. What cannot be converted faithfully is reported as a diagnostic, never changed silently.
+// as sent. What cannot be converted faithfully is reported as a diagnostic, never changed silently; with
+// X-Lossy-Fields: bitmap such a field is written as a ^GF picture of its source drawing instead (field-bitmap.ts).
 
 import { deflateSync } from 'node:zlib';
 import type { Dpmm } from '../api.js';
@@ -18,8 +19,8 @@ import type { DocumentPlan } from '../interpreter.js';
 import { dotsPerInch, labelDots } from '../layout/dots.js';
 import type { Bits, Field } from '../model.js';
 import { lex, type Token } from '../zpl/lexer.js';
-import type { PlacedBits } from './field-bitmap.js';
 import { latin1, parseFloatLoose } from '../zpl/params.js';
+import type { PlacedBits } from './field-bitmap.js';
 
 export interface DensityConversion {
   bytes: Uint8Array;
@@ -490,9 +491,9 @@ class Converter {
         });
         const reasons = this.warnings.filter((w) => field.at <= w.byteIndex && w.byteIndex < field.end);
         for (const w of reasons) this.warnings.splice(this.warnings.indexOf(w), 1);
-        const why2 = reasons[0]?.message ?? this.moduleLoss ?? 'its sizes are not whole dots';
+        const reason = reasons[0]?.message ?? this.moduleLoss ?? 'its sizes are not whole dots';
         this.warn(field.at, field.end - field.at, field.kind === 'text' ? '^A' : `^${field.kind}`, 0,
-          `Drawn as a ${shown.bits.width}x${shown.bits.height}-dot ^GF graphic of its ${this.from} dpmm drawing (X-Lossy-Fields: bitmap): ${why2}`);
+          `Drawn as a ${shown.bits.width}x${shown.bits.height}-dot ^GF graphic of its ${this.from} dpmm drawing (X-Lossy-Fields: bitmap): ${reason}`);
       }
     }
   }
