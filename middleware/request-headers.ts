@@ -1,4 +1,4 @@
-// Output-selecting request headers: Accept, X-Rotation, X-Quality, X-Linter, X-Formatter, X-Target-Dpmm.
+// Output-selecting request headers: Accept, X-Rotation, X-Quality, X-Linter, X-Formatter, X-Target-Dpmm, X-Lossy-Fields.
 
 import type { IncomingMessage } from 'node:http';
 import type { Dpmm, LossyFields, OutputFormat, Quality, Rotation } from '../renderer/index.js';
