@@ -14,7 +14,7 @@ import { inkDiffRgba, scoreInk, type GreyImage } from '../compare/ink-f1.js';
 import type { Dpmm } from '../renderer/api.js';
 import { interpret } from '../renderer/interpreter.js';
 import { dotsPerInch } from '../renderer/layout/dots.js';
-import { fieldBoxes } from '../renderer/layout/inspect.js';
+import { fieldBoxes, unionBox } from '../renderer/layout/inspect.js';
 import { rowOrder } from '../renderer/raster/row-order.js';
 import type { LossyFields } from '../renderer/api.js';
 import { scaleByEdges } from '../renderer/outputs/field-bitmap.js';
@@ -114,9 +114,8 @@ function byField(boxes: Drawn['boxes']): Drawn['fields'] {
   const merged = new Map<number, Drawn['fields'][number]>();
   for (const b of boxes) {
     const seen = merged.get(b.at);
-    if (!seen) { merged.set(b.at, { ...b, box: { ...b.box } }); continue; }
-    const x = Math.min(seen.box.x, b.box.x), y = Math.min(seen.box.y, b.box.y);
-    seen.box = { x, y, width: Math.max(seen.box.x + seen.box.width, b.box.x + b.box.width) - x, height: Math.max(seen.box.y + seen.box.height, b.box.y + b.box.height) - y };
+    if (!seen) merged.set(b.at, { ...b, box: { ...b.box } });
+    else seen.box = unionBox(seen.box, b.box);
   }
   return [...merged.values()];
 }

@@ -101,12 +101,13 @@ function mergeByField(elements: readonly DisplayElement[]): FieldBox[] {
       merged.set(key, { kind, box: { ...box }, span: { ...span } });
       continue;
     }
-    const x = Math.min(seen.box.x, box.x), y = Math.min(seen.box.y, box.y);
-    seen.box = {
-      x, y,
-      width: Math.max(seen.box.x + seen.box.width, box.x + box.width) - x,
-      height: Math.max(seen.box.y + seen.box.height, box.y + box.height) - y,
-    };
+    seen.box = unionBox(seen.box, box);
   }
   return [...merged.values()];
+}
+
+/** The smallest box holding both. */
+export function unionBox(a: Box, b: Box): Box {
+  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
 }

@@ -80,8 +80,8 @@ function shifted(origins: NonNullable<Field['origins']>, dx: number): Field['ori
   return origins.map((o) => o && { x: o.x + dx, y: o.y });
 }
 
-/** Columns a ^PW narrower than the label moves its fields right by. */
-function printShift(plan: LabelPlan, widthDots: number): number {
+/** Columns a ^PW narrower than the label moves its fields right by (a density conversion places bitmaps by it). */
+export function printShift(plan: Pick<LabelPlan, 'printWidth'>, widthDots: number): number {
   return plan.printWidth !== undefined && plan.printWidth < widthDots ? Math.floor((widthDots - plan.printWidth) / 2) : 0;
 }
 

@@ -17,6 +17,7 @@ import { deviceFonts, deviceMagnification } from '../fonts/device-fonts.js';
 import { font0Baseline } from '../fonts/font0.js';
 import type { DocumentPlan } from '../interpreter.js';
 import { dotsPerInch, labelDots } from '../layout/dots.js';
+import { printShift } from '../layout/layout.js';
 import type { Bits, Field } from '../model.js';
 import { lex, type Token } from '../zpl/lexer.js';
 import { latin1, parseFloatLoose } from '../zpl/params.js';
@@ -508,11 +509,10 @@ class Converter {
     return undefined;
   }
 
-  /** Columns a ^PW narrower than the label moves fields right by at the target (as layout places them). */
+  /** Columns a ^PW narrower than the label moves fields right by at the target, ^PW as scaleParams writes it. */
   private printShift(printWidth: number | undefined): number {
     if (printWidth === undefined || !this.label) return 0;
-    const width = labelDots(this.label.widthIn, this.to), written = Math.round(printWidth * this.scale);
-    return written < width ? Math.floor((width - written) / 2) : 0;
+    return printShift({ printWidth: Math.round(printWidth * this.scale) }, labelDots(this.label.widthIn, this.to));
   }
 
   /** The document with every edit made, in order (edits never overlap: each rewrites its own parameter). */
