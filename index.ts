@@ -7,8 +7,30 @@ export * from './middleware/index.js';
 export { RenderError } from './renderer/errors.js';
 export { createRenderPool, sharedRenderPoolStats } from './renderer/pool/index.js';
 export { fieldBoxes, layout } from './renderer/layout/inspect.js';
-export type { FieldBox, FieldBoxes, LayoutOptions, LayoutResult, LayoutElement, PoolFieldBoxesFn } from './renderer/index.js';
-export type { RenderRequest, RenderResult, Dpmm, Rotation, Quality, OutputFormat, Diagnostic, RenderErrorCode, RenderPool, RenderPoolOptions, RenderPoolStats, RenderHooks, RenderPlan, PdfMode } from './renderer/index.js';
+export type {
+  FieldBox,
+  FieldBoxes,
+  LayoutOptions,
+  LayoutResult,
+  LayoutElement,
+  PoolFieldBoxesFn,
+} from './renderer/index.js';
+export type {
+  RenderRequest,
+  RenderResult,
+  Dpmm,
+  Rotation,
+  Quality,
+  OutputFormat,
+  Diagnostic,
+  RenderErrorCode,
+  RenderPool,
+  RenderPoolOptions,
+  RenderPoolStats,
+  RenderHooks,
+  RenderPlan,
+  PdfMode,
+} from './renderer/index.js';
 export type { RenderPngOptions } from './renderer/render-png.js';
 
 // The drawing code loads on first use: a host whose render workers draw (the standalone server) never loads it on

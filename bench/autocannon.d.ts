@@ -31,7 +31,10 @@ declare module 'autocannon' {
   }
   /** The running instance: a promise of the result that also reports each response (responseTime in ms, fractional). */
   interface Instance extends Promise<Result> {
-    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): this;
   }
   function autocannon(opts: Options): Instance;
   export default autocannon;

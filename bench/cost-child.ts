@@ -33,24 +33,40 @@ function cpuOf(f: () => void): number {
   return (u.user + u.system) / 1000;
 }
 
-const load = async <T>(dist: string, path: string): Promise<T> => await import(pathToFileURL(join(dist, path)).href) as T;
+const load = async <T>(dist: string, path: string): Promise<T> =>
+  (await import(pathToFileURL(join(dist, path)).href)) as T;
 
 /** The phase functions of the build in `dist`, as render() runs them (only our own build is asked for these). */
 async function phaseRunner(dist: string) {
-  const { openDocument } = await load<typeof import('../renderer/layout/document.js')>(dist, 'renderer/layout/document.js');
+  const { openDocument } = await load<typeof import('../renderer/layout/document.js')>(
+    dist,
+    'renderer/layout/document.js',
+  );
   const { paintRows } = await load<typeof import('../renderer/raster/paint.js')>(dist, 'renderer/raster/paint.js');
   const { encodePng } = await load<typeof import('../renderer/encoders/png.js')>(dist, 'renderer/encoders/png.js');
-  const { greyRows } = await load<typeof import('../renderer/encoders/png-rows.js')>(dist, 'renderer/encoders/png-rows.js');
+  const { greyRows } = await load<typeof import('../renderer/encoders/png-rows.js')>(
+    dist,
+    'renderer/encoders/png-rows.js',
+  );
   const { settle } = await load<typeof import('../renderer/raster/row-order.js')>(dist, 'renderer/raster/row-order.js');
-  const { borrowInk, returnInk } = await load<typeof import('../renderer/raster/scratch.js')>(dist, 'renderer/raster/scratch.js');
+  const { borrowInk, returnInk } = await load<typeof import('../renderer/raster/scratch.js')>(
+    dist,
+    'renderer/raster/scratch.js',
+  );
   return (zpl: Uint8Array) => {
     let doc: ReturnType<typeof openDocument> | undefined;
-    const interpret = cpuOf(() => { doc = openDocument(zpl, { ...COST_REQUEST, output: 'raster' }); });
+    const interpret = cpuOf(() => {
+      doc = openDocument(zpl, { ...COST_REQUEST, output: 'raster' });
+    });
     let list: ReturnType<ReturnType<typeof openDocument>['label']> | undefined;
-    const layout = cpuOf(() => { list = doc!.label(0); });
+    const layout = cpuOf(() => {
+      list = doc!.label(0);
+    });
     let painted: ReturnType<typeof paintRows> | undefined;
     // On the thread's reused pixel buffer, as render() paints.
-    const paint = cpuOf(() => { painted = paintRows(list!, borrowInk(list!.width * list!.height)); });
+    const paint = cpuOf(() => {
+      painted = paintRows(list!, borrowInk(list!.width * list!.height));
+    });
     const encode = cpuOf(() => encodePng(painted!.raster, false, painted!.order));
     const rows = Buffer.from(greyRows(settle(painted!.raster, painted!.order)));
     returnInk(painted!.raster.ink);
@@ -71,7 +87,10 @@ async function main(): Promise<void> {
   const out: CostSamples[] = [];
   for (const label of labels) {
     const s: CostSamples = { id: label.id, bytes: 0, renderMs: [] };
-    if (phasesOf) { s.phases = { interpret: [], layout: [], paint: [], encode: [] }; s.floorMs = []; }
+    if (phasesOf) {
+      s.phases = { interpret: [], layout: [], paint: [], encode: [] };
+      s.floorMs = [];
+    }
     for (let i = 0; i < 3; i++) await render(label.zpl, COST_REQUEST); // this label's own paths, warm
     for (let round = 0; round < rounds; round++) {
       const { value, cpuMs } = await timed(() => render(label.zpl, COST_REQUEST));
@@ -81,7 +100,10 @@ async function main(): Promise<void> {
     // The phases after the whole renders, so that a baseline's process (whole renders only) measures the same way.
     for (let round = 0; phasesOf && round < rounds; round++) {
       const p = phasesOf(label.zpl);
-      s.phases!.interpret.push(p.interpret); s.phases!.layout.push(p.layout); s.phases!.paint.push(p.paint); s.phases!.encode.push(p.encode);
+      s.phases!.interpret.push(p.interpret);
+      s.phases!.layout.push(p.layout);
+      s.phases!.paint.push(p.paint);
+      s.phases!.encode.push(p.encode);
       s.floorMs!.push(p.floor);
     }
     out.push(s);

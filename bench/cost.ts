@@ -33,13 +33,19 @@ export interface LabelCost {
 /** One process measuring the build in `dist` (see cost-child.ts). */
 function measure(dist: string, rounds: number, phases: boolean): Promise<CostSamples[]> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(OUR_DIST, 'bench', 'cost-child.js'), dist, String(rounds), ...(phases ? ['--phases'] : [])],
-      { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [join(OUR_DIST, 'bench', 'cost-child.js'), dist, String(rounds), ...(phases ? ['--phases'] : [])],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const chunks: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.on('error', fail);
     child.on('close', (code) => {
-      if (code !== 0) { fail(new Error(`cost-child for ${dist} exited with ${code}`)); return; }
+      if (code !== 0) {
+        fail(new Error(`cost-child for ${dist} exited with ${code}`));
+        return;
+      }
       done(JSON.parse(Buffer.concat(chunks).toString('utf8')) as CostSamples[]);
     });
   });
@@ -49,8 +55,13 @@ function measure(dist: string, rounds: number, phases: boolean): Promise<CostSam
  * The cost of each label at 4x6 in, 8 dpmm, 8-bit PNG: PASSES processes of ours (with the phases) and, given another
  * build's dist/, as many of it, alternating; `rounds` renders of each label in each, medians over all of them.
  */
-export async function benchCost(labels: readonly BenchLabel[], rounds: number, baselineDist?: string): Promise<LabelCost[]> {
-  const ours: CostSamples[][] = [], theirs: CostSamples[][] = [];
+export async function benchCost(
+  labels: readonly BenchLabel[],
+  rounds: number,
+  baselineDist?: string,
+): Promise<LabelCost[]> {
+  const ours: CostSamples[][] = [],
+    theirs: CostSamples[][] = [];
   for (let pass = 0; pass < PASSES; pass++) {
     ours.push(await measure(OUR_DIST, rounds, true));
     if (baselineDist) theirs.push(await measure(resolve(baselineDist), rounds, false));
@@ -61,8 +72,17 @@ export async function benchCost(labels: readonly BenchLabel[], rounds: number, b
     const own = (pick: (s: CostSamples) => number[]): number => median(pooled(ours, label.id, pick));
     const base = theirs[0]?.find((s) => s.id === label.id);
     return {
-      id: label.id, renderMs: own((s) => s.renderMs), renderMeanMs: mean(pooled(ours, label.id, (s) => s.renderMs)), floorMs: own((s) => s.floorMs!), bytes: ours[0]!.find((s) => s.id === label.id)!.bytes,
-      phases: { interpret: own((s) => s.phases!.interpret), layout: own((s) => s.phases!.layout), paint: own((s) => s.phases!.paint), encode: own((s) => s.phases!.encode) },
+      id: label.id,
+      renderMs: own((s) => s.renderMs),
+      renderMeanMs: mean(pooled(ours, label.id, (s) => s.renderMs)),
+      floorMs: own((s) => s.floorMs!),
+      bytes: ours[0]!.find((s) => s.id === label.id)!.bytes,
+      phases: {
+        interpret: own((s) => s.phases!.interpret),
+        layout: own((s) => s.phases!.layout),
+        paint: own((s) => s.phases!.paint),
+        encode: own((s) => s.phases!.encode),
+      },
       ...(base && { baselineMs: median(pooled(theirs, label.id, (s) => s.renderMs)), baselineBytes: base.bytes }),
     };
   });

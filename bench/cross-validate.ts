@@ -26,7 +26,10 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Each fitting tool and its table, as paths in a copy of the tree, in the order the tools build on each other. */
-const FITS = FITTED_TABLES.map((f) => ({ tool: `dist/tools/font0-model/${f.tool}`, table: `renderer/fonts/${f.table}` }));
+const FITS = FITTED_TABLES.map((f) => ({
+  tool: `dist/tools/font0-model/${f.tool}`,
+  table: `renderer/fonts/${f.table}`,
+}));
 
 /**
  * The corpus's font fixtures apart from the labels: font 0's each repeat one glyph (what the glyph model fits on);
@@ -39,10 +42,20 @@ const KINDS: readonly CaseKind[] = [
   { name: 'labels', test: (id) => !FIXTURES.some((f) => id.includes(f)) },
 ];
 
-interface Args { folds: number[]; jobs: number; baseline?: string; json?: string; keep: boolean }
+interface Args {
+  folds: number[];
+  jobs: number;
+  baseline?: string;
+  json?: string;
+  keep: boolean;
+}
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { folds: [...Array(HELD_OUT_MODULUS).keys()], jobs: Math.min(2, availableParallelism()), keep: false };
+  const args: Args = {
+    folds: [...Array(HELD_OUT_MODULUS).keys()],
+    jobs: Math.min(2, availableParallelism()),
+    keep: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const value = (): string => {
       const v = argv[++i];
@@ -50,25 +63,44 @@ function parseArgs(argv: readonly string[]): Args {
       return v;
     };
     switch (argv[i]) {
-      case '--folds': args.folds = [...new Set([0, ...value().split(',').map(Number)])].sort((a, b) => a - b); break;
-      case '--jobs': args.jobs = Math.max(1, Number(value())); break;
-      case '--baseline': args.baseline = value(); break;
-      case '--json': args.json = value(); break;
-      case '--keep': args.keep = true; break;
-      default: throw new Error(`unknown option ${argv[i]}`);
+      case '--folds':
+        args.folds = [...new Set([0, ...value().split(',').map(Number)])].sort((a, b) => a - b);
+        break;
+      case '--jobs':
+        args.jobs = Math.max(1, Number(value()));
+        break;
+      case '--baseline':
+        args.baseline = value();
+        break;
+      case '--json':
+        args.json = value();
+        break;
+      case '--keep':
+        args.keep = true;
+        break;
+      default:
+        throw new Error(`unknown option ${argv[i]}`);
     }
   }
-  if (args.folds.some((k) => !Number.isInteger(k) || k < 0 || k >= HELD_OUT_MODULUS)) throw new Error(`--folds: folds are 0 to ${HELD_OUT_MODULUS - 1}`);
+  if (args.folds.some((k) => !Number.isInteger(k) || k < 0 || k >= HELD_OUT_MODULUS))
+    throw new Error(`--folds: folds are 0 to ${HELD_OUT_MODULUS - 1}`);
   return args;
 }
 
 /** This working tree's files (tracked and new, as they stand) copied to `dir`; the corpus and node_modules linked. */
 async function copyTree(dir: string): Promise<void> {
-  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 1 << 26 });
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    maxBuffer: 1 << 26,
+  });
   for (const file of stdout.split('\0')) {
     if (!file || file.startsWith('corpus/')) continue;
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    try { cpSync(path.join(ROOT, file), path.join(dir, file)); } catch { /* deleted in the working tree */ }
+    try {
+      cpSync(path.join(ROOT, file), path.join(dir, file));
+    } catch {
+      /* deleted in the working tree */
+    }
   }
   symlinkSync(path.join(ROOT, 'corpus'), path.join(dir, 'corpus'));
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
@@ -85,11 +117,15 @@ async function runFold(fold: number, dir: string): Promise<FoldScore[]> {
       throw new Error(`fold ${fold}: ${args.join(' ')} failed (${dir}): ${(err as Error).message}`);
     }
   };
-  const tsc = (): Promise<void> => step([process.execPath, path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], 'tsc.log');
+  const tsc = (): Promise<void> =>
+    step([process.execPath, path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], 'tsc.log');
   await tsc();
   // Rebuilt after each tool: the next reads the table it wrote (fidelity, last, reads them all).
   for (const fit of FITS) {
-    await step([process.execPath, fit.tool, '--write', '--fold', String(fold)], `${path.basename(fit.tool, '.js')}.log`);
+    await step(
+      [process.execPath, fit.tool, '--write', '--fold', String(fold)],
+      `${path.basename(fit.tool, '.js')}.log`,
+    );
     await tsc();
   }
   await step([process.execPath, 'dist/bench/fidelity.js', '--json', 'scores.json'], 'fidelity.log');
@@ -98,16 +134,20 @@ async function runFold(fold: number, dir: string): Promise<FoldScore[]> {
 
 /** Which committed tables fold 0's refit did not reproduce byte for byte (none: the fitted line is the repository's). */
 function unreproduced(dir: string): string[] {
-  return FITS.map((f) => f.table).filter((t) => readFileSync(path.join(dir, t), 'utf8') !== readFileSync(path.join(ROOT, t), 'utf8'));
+  return FITS.map((f) => f.table).filter(
+    (t) => readFileSync(path.join(dir, t), 'utf8') !== readFileSync(path.join(ROOT, t), 'utf8'),
+  );
 }
 
 const f4 = (n: number): string => n.toFixed(4);
 const signed = (n: number | null): string => (n === null ? '' : `${n >= 0 ? '+' : ''}${n.toFixed(5)}`);
 
 function row(name: string, l: FoldLine, baseline: boolean): string {
-  return `${name.padEnd(17)} ${String(l.cases).padStart(5)}  ${f4(l.strictFitted)}  ${f4(l.strictUnseen)}  ${signed(l.strictUnseen - l.strictFitted).padStart(8)}`
-    + `   ${f4(l.nearFitted)}  ${f4(l.nearUnseen)}   ${String(l.identicalFitted).padStart(4)} ${String(l.identicalUnseen).padStart(6)}`
-    + (baseline ? `   ${signed(l.sinceBaselineFitted).padStart(8)}  ${signed(l.sinceBaselineUnseen).padStart(8)}` : '');
+  return (
+    `${name.padEnd(17)} ${String(l.cases).padStart(5)}  ${f4(l.strictFitted)}  ${f4(l.strictUnseen)}  ${signed(l.strictUnseen - l.strictFitted).padStart(8)}` +
+    `   ${f4(l.nearFitted)}  ${f4(l.nearUnseen)}   ${String(l.identicalFitted).padStart(4)} ${String(l.identicalUnseen).padStart(6)}` +
+    (baseline ? `   ${signed(l.sinceBaselineFitted).padStart(8)}  ${signed(l.sinceBaselineUnseen).padStart(8)}` : '')
+  );
 }
 
 async function main(): Promise<void> {
@@ -130,16 +170,25 @@ async function main(): Promise<void> {
     if (args.keep) console.log(`copies kept in ${work}`);
     else rmSync(work, { recursive: true, force: true });
   }
-  const baseline = args.baseline ? (JSON.parse(readFileSync(args.baseline, 'utf8')) as { cases: FoldScore[] }).cases : undefined;
+  const baseline = args.baseline
+    ? (JSON.parse(readFileSync(args.baseline, 'utf8')) as { cases: FoldScore[] }).cases
+    : undefined;
   const cv = crossValidation(runs, baseline, KINDS);
-  console.log(`fold 0's refit ${missing.length ? `does not reproduce ${missing.join(', ')}: the fitted columns are not the committed tables'` : 'reproduces the committed tables byte for byte'}`);
-  console.log(`fitted: under the committed tables (fold 0 held out); unseen: under tables fitted with the case's own fold held out${baseline ? `; since: mean strict change from ${args.baseline}` : ''}`);
-  console.log(`${'fold'.padEnd(17)} cases  strict (fitted  unseen    change)   1-px (fitted  unseen)  identical (fitted unseen)${baseline ? '   since (fitted    unseen)' : ''}`);
+  console.log(
+    `fold 0's refit ${missing.length ? `does not reproduce ${missing.join(', ')}: the fitted columns are not the committed tables'` : 'reproduces the committed tables byte for byte'}`,
+  );
+  console.log(
+    `fitted: under the committed tables (fold 0 held out); unseen: under tables fitted with the case's own fold held out${baseline ? `; since: mean strict change from ${args.baseline}` : ''}`,
+  );
+  console.log(
+    `${'fold'.padEnd(17)} cases  strict (fitted  unseen    change)   1-px (fitted  unseen)  identical (fitted unseen)${baseline ? '   since (fitted    unseen)' : ''}`,
+  );
   for (const l of cv.folds) console.log(row(String(l.fold), l, !!baseline));
   console.log(row('folds 1-9', cv.fitted, !!baseline));
   for (const k of cv.kinds) console.log(row(` ${k.kind}`, k, !!baseline));
   console.log(row('all', cv.all, !!baseline));
-  if (args.json) writeFileSync(args.json, JSON.stringify({ summary: cv, runs: Object.fromEntries(runs) }, null, 1) + '\n');
+  if (args.json)
+    writeFileSync(args.json, JSON.stringify({ summary: cv, runs: Object.fromEntries(runs) }, null, 1) + '\n');
 }
 
 main().catch((err: unknown) => {

@@ -47,14 +47,20 @@ export interface CrossValidation {
 
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
 
-function line(fold: number | null, ids: readonly string[], committed: ReadonlyMap<string, FoldScore>, unseen: ReadonlyMap<string, FoldScore>,
-  baseline: ReadonlyMap<string, FoldScore> | null): FoldLine {
+function line(
+  fold: number | null,
+  ids: readonly string[],
+  committed: ReadonlyMap<string, FoldScore>,
+  unseen: ReadonlyMap<string, FoldScore>,
+  baseline: ReadonlyMap<string, FoldScore> | null,
+): FoldLine {
   const of = (m: ReadonlyMap<string, FoldScore>, id: string): FoldScore => {
     const s = m.get(id);
     if (!s) throw new Error(`${id}: no score`);
     return s;
   };
-  const since = (m: ReadonlyMap<string, FoldScore>): number | null => baseline && mean(ids.map((id) => of(m, id).strictF1 - of(baseline, id).strictF1));
+  const since = (m: ReadonlyMap<string, FoldScore>): number | null =>
+    baseline && mean(ids.map((id) => of(m, id).strictF1 - of(baseline, id).strictF1));
   return {
     fold,
     cases: ids.length,
@@ -73,8 +79,11 @@ function line(fold: number | null, ids: readonly string[], committed: ReadonlyMa
  * `runs` holds the scores of every case under the tables fitted with fold k held out, for each fold k run; fold 0's
  * are the committed tables'. Cases of folds not run are left out of every line.
  */
-export function crossValidation(runs: ReadonlyMap<number, readonly FoldScore[]>, baseline?: readonly FoldScore[],
-  kinds: readonly CaseKind[] = []): CrossValidation {
+export function crossValidation(
+  runs: ReadonlyMap<number, readonly FoldScore[]>,
+  baseline?: readonly FoldScore[],
+  kinds: readonly CaseKind[] = [],
+): CrossValidation {
   const committedRun = runs.get(0);
   if (!committedRun) throw new Error('fold 0 (the committed tables) must be run: it scores every other fold as fitted');
   const committed = new Map(committedRun.map((s) => [s.id, s]));
@@ -88,9 +97,25 @@ export function crossValidation(runs: ReadonlyMap<number, readonly FoldScore[]>,
       byFold.set(fold, [...(byFold.get(fold) ?? []), s.id]);
     }
   }
-  const folds = [...Array(HELD_OUT_MODULUS).keys()].filter((k) => byFold.has(k)).map((k) => line(k, byFold.get(k)!, committed, unseen, base));
+  const folds = [...Array(HELD_OUT_MODULUS).keys()]
+    .filter((k) => byFold.has(k))
+    .map((k) => line(k, byFold.get(k)!, committed, unseen, base));
   const ids = (ks: readonly number[]): string[] => ks.flatMap((k) => byFold.get(k) ?? []);
   const others = [...byFold.keys()].filter((k) => k !== 0);
-  const kindLines = kinds.map((k) => ({ kind: k.name, ...line(null, ids(others).filter((id) => k.test(id)), committed, unseen, base) }));
-  return { folds, fitted: line(null, ids(others), committed, unseen, base), kinds: kindLines, all: line(null, ids([...byFold.keys()]), committed, unseen, base) };
+  const kindLines = kinds.map((k) => ({
+    kind: k.name,
+    ...line(
+      null,
+      ids(others).filter((id) => k.test(id)),
+      committed,
+      unseen,
+      base,
+    ),
+  }));
+  return {
+    folds,
+    fitted: line(null, ids(others), committed, unseen, base),
+    kinds: kindLines,
+    all: line(null, ids([...byFold.keys()]), committed, unseen, base),
+  };
 }

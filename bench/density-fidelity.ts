@@ -6,7 +6,12 @@
 // unless it already did.
 
 import {
-  BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource,
+  BarcodeFormat,
+  BinaryBitmap,
+  DecodeHintType,
+  HybridBinarizer,
+  MultiFormatReader,
+  RGBLuminanceSource,
 } from '@zxing/library';
 import { writeFileSync } from 'node:fs';
 import { decodeGreyPng, encodeRgbaPng } from '../compare/png.js';
@@ -42,8 +47,14 @@ export interface DensityScore {
 
 /** ZXing's format for a field kind (the kinds the corpus's carrier labels use). */
 const ZXING_FORMAT: Readonly<Record<string, BarcodeFormat>> = {
-  BC: BarcodeFormat.CODE_128, B3: BarcodeFormat.CODE_39, BQ: BarcodeFormat.QR_CODE, BX: BarcodeFormat.DATA_MATRIX,
-  B7: BarcodeFormat.PDF_417, B2: BarcodeFormat.ITF, BE: BarcodeFormat.EAN_13, BU: BarcodeFormat.UPC_A,
+  BC: BarcodeFormat.CODE_128,
+  B3: BarcodeFormat.CODE_39,
+  BQ: BarcodeFormat.QR_CODE,
+  BX: BarcodeFormat.DATA_MATRIX,
+  B7: BarcodeFormat.PDF_417,
+  B2: BarcodeFormat.ITF,
+  BE: BarcodeFormat.EAN_13,
+  BU: BarcodeFormat.UPC_A,
 };
 
 /**
@@ -53,26 +64,42 @@ const ZXING_FORMAT: Readonly<Record<string, BarcodeFormat>> = {
  * every 1-dot line 1 pixel wide at 12 (1.5 exact).
  */
 export function scaleInk(src: GreyImage, scale: number, width: number, height: number): GreyImage {
-  const grid = { width: src.width, height: src.height, ink: (x: number, y: number) => src.grey[y * src.width + x]! < 128 };
+  const grid = {
+    width: src.width,
+    height: src.height,
+    ink: (x: number, y: number) => src.grey[y * src.width + x]! < 128,
+  };
   const { box, mask } = scaleByEdges(grid, { x0: 0, y0: 0, x1: src.width, y1: src.height }, scale, width, height);
   const grey = new Uint8Array(width * height).fill(255);
   const w = box.x1 - box.x0;
-  for (let y = box.y0; y < box.y1; y++) for (let x = box.x0; x < box.x1; x++) if (mask[(y - box.y0) * w + x - box.x0]) grey[y * width + x] = 0;
+  for (let y = box.y0; y < box.y1; y++)
+    for (let x = box.x0; x < box.x1; x++) if (mask[(y - box.y0) * w + x - box.x0]) grey[y * width + x] = 0;
   return { width, height, grey };
 }
 
-function crop(image: GreyImage, box: { x: number; y: number; width: number; height: number }, margin: number): GreyImage {
-  const x0 = Math.max(0, Math.floor(box.x - margin)), y0 = Math.max(0, Math.floor(box.y - margin));
-  const x1 = Math.min(image.width, Math.ceil(box.x + box.width + margin)), y1 = Math.min(image.height, Math.ceil(box.y + box.height + margin));
-  const width = Math.max(1, x1 - x0), height = Math.max(1, y1 - y0);
+function crop(
+  image: GreyImage,
+  box: { x: number; y: number; width: number; height: number },
+  margin: number,
+): GreyImage {
+  const x0 = Math.max(0, Math.floor(box.x - margin)),
+    y0 = Math.max(0, Math.floor(box.y - margin));
+  const x1 = Math.min(image.width, Math.ceil(box.x + box.width + margin)),
+    y1 = Math.min(image.height, Math.ceil(box.y + box.height + margin));
+  const width = Math.max(1, x1 - x0),
+    height = Math.max(1, y1 - y0);
   const grey = new Uint8Array(width * height).fill(255);
-  for (let y = y0; y < y1; y++) grey.set(image.grey.subarray(y * image.width + x0, y * image.width + x1), (y - y0) * width);
+  for (let y = y0; y < y1; y++)
+    grey.set(image.grey.subarray(y * image.width + x0, y * image.width + x1), (y - y0) * width);
   return { width, height, grey };
 }
 
 function decode(image: GreyImage, format: BarcodeFormat): string | undefined {
   const source = new RGBLuminanceSource(Uint8ClampedArray.from(image.grey), image.width, image.height);
-  const hints = new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [format]], [DecodeHintType.TRY_HARDER, true]]);
+  const hints = new Map<DecodeHintType, unknown>([
+    [DecodeHintType.POSSIBLE_FORMATS, [format]],
+    [DecodeHintType.TRY_HARDER, true],
+  ]);
   try {
     return new MultiFormatReader().decode(new BinaryBitmap(new HybridBinarizer(source)), hints).getText();
   } catch {
@@ -80,7 +107,12 @@ function decode(image: GreyImage, format: BarcodeFormat): string | undefined {
   }
 }
 
-interface Box { x: number; y: number; width: number; height: number }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 interface Drawn {
   image: GreyImage;
   /** Per field and element kind (a barcode and its interpretation line are two). */
@@ -104,9 +136,16 @@ async function drawn(zpl: Uint8Array, dpmm: Dpmm, c: CorpusCase): Promise<Drawn>
   // Boxes are before ^PM and ^PO turn the label; the picture is after: turned the same way, they cover what they drew.
   const { flipX, flipY } = rowOrder(found.mirror, found.invert);
   const turned = (b: Box): Box => ({
-    x: flipX ? found.width - b.x - b.width : b.x, y: flipY ? found.height - b.y - b.height : b.y, width: b.width, height: b.height,
+    x: flipX ? found.width - b.x - b.width : b.x,
+    y: flipY ? found.height - b.y - b.height : b.y,
+    width: b.width,
+    height: b.height,
   });
-  const boxes = found.elements.map((e) => ({ kind: kindAt.get(e.span.start) ?? '', at: e.span.start, box: turned(e.box) }));
+  const boxes = found.elements.map((e) => ({
+    kind: kindAt.get(e.span.start) ?? '',
+    at: e.span.start,
+    box: turned(e.box),
+  }));
   return { image: await decodeGreyPng(png.body), boxes, fields: byField(boxes) };
 }
 
@@ -120,7 +159,6 @@ function byField(boxes: Drawn['boxes']): Drawn['fields'] {
   return [...merged.values()];
 }
 
-
 const ink = (image: GreyImage): Uint8Array => image.grey.map((g) => (g < 128 ? 1 : 0));
 
 /** Ink grown by one pixel in all eight directions (the metric's tolerance). */
@@ -129,37 +167,62 @@ function near(mask: Uint8Array, width: number, height: number): Uint8Array {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       if (!mask[y * width + x]) continue;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const nx = x + dx, ny = y + dy;
-        if (nx >= 0 && ny >= 0 && nx < width && ny < height) out[ny * width + nx] = 1;
-      }
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx,
+            ny = y + dy;
+          if (nx >= 0 && ny >= 0 && nx < width && ny < height) out[ny * width + nx] = 1;
+        }
     }
   }
   return out;
 }
 
 /** Per pixel of the target image, the index (+1) of the last field whose box, scaled and grown by `margin`, holds it. */
-function owners(boxes: readonly { box: Box }[], scale: number, width: number, height: number, margin: number): Uint16Array {
+function owners(
+  boxes: readonly { box: Box }[],
+  scale: number,
+  width: number,
+  height: number,
+  margin: number,
+): Uint16Array {
   const owner = new Uint16Array(width * height);
   boxes.forEach(({ box }, i) => {
-    const x0 = Math.max(0, Math.floor(box.x * scale - margin)), y0 = Math.max(0, Math.floor(box.y * scale - margin));
-    const x1 = Math.min(width, Math.ceil((box.x + box.width) * scale + margin)), y1 = Math.min(height, Math.ceil((box.y + box.height) * scale + margin));
+    const x0 = Math.max(0, Math.floor(box.x * scale - margin)),
+      y0 = Math.max(0, Math.floor(box.y * scale - margin));
+    const x1 = Math.min(width, Math.ceil((box.x + box.width) * scale + margin)),
+      y1 = Math.min(height, Math.ceil((box.y + box.height) * scale + margin));
     for (let y = y0; y < y1; y++) owner.fill(i + 1, y * width + x0, y * width + Math.max(x0, x1));
   });
   return owner;
 }
 
 /** Where ink F1 is lost: per field kind, reference ink with no rendered ink near (missed) and the reverse (extra). */
-export interface KindLoss { kind: string; refInk: number; missed: number; gotInk: number; extra: number }
+export interface KindLoss {
+  kind: string;
+  refInk: number;
+  missed: number;
+  gotInk: number;
+  extra: number;
+}
 
-function lossByKind(reference: GreyImage, result: GreyImage, original: Drawn, converted: Drawn, scale: number): KindLoss[] {
+function lossByKind(
+  reference: GreyImage,
+  result: GreyImage,
+  original: Drawn,
+  converted: Drawn,
+  scale: number,
+): KindLoss[] {
   const { width, height } = result;
-  const ref = ink(reference), got = ink(result);
-  const refNear = near(ref, width, height), gotNear = near(got, width, height);
+  const ref = ink(reference),
+    got = ink(result);
+  const refNear = near(ref, width, height),
+    gotNear = near(got, width, height);
   const refOwner = owners(original.boxes, scale, width, height, 2);
   const gotOwner = owners(converted.boxes, 1, width, height, 2);
   const byKind = new Map<string, KindLoss>();
-  const entry = (kind: string): KindLoss => byKind.get(kind) ?? byKind.set(kind, { kind, refInk: 0, missed: 0, gotInk: 0, extra: 0 }).get(kind)!;
+  const entry = (kind: string): KindLoss =>
+    byKind.get(kind) ?? byKind.set(kind, { kind, refInk: 0, missed: 0, gotInk: 0, extra: 0 }).get(kind)!;
   for (let i = 0; i < ref.length; i++) {
     if (ref[i]) {
       const e = entry(refOwner[i] ? original.boxes[refOwner[i]! - 1]!.kind : '(none)');
@@ -176,20 +239,30 @@ function lossByKind(reference: GreyImage, result: GreyImage, original: Drawn, co
 }
 
 /** Both images with every barcode field (in either) painted white: the F1 of what is not a barcode. */
-function withoutBarcodes(reference: GreyImage, result: GreyImage, original: Drawn, converted: Drawn, scale: number): number {
+function withoutBarcodes(
+  reference: GreyImage,
+  result: GreyImage,
+  original: Drawn,
+  converted: Drawn,
+  scale: number,
+): number {
   const { width, height } = result;
   const isBarcode = (k: string): boolean => /^B/.test(k);
-  const a = owners(original.boxes, scale, width, height, 2), b = owners(converted.boxes, 1, width, height, 2);
-  const ref = Uint8Array.from(reference.grey), got = Uint8Array.from(result.grey);
+  const a = owners(original.boxes, scale, width, height, 2),
+    b = owners(converted.boxes, 1, width, height, 2);
+  const ref = Uint8Array.from(reference.grey),
+    got = Uint8Array.from(result.grey);
   for (let i = 0; i < ref.length; i++) {
-    if ((a[i] && isBarcode(original.boxes[a[i]! - 1]!.kind)) || (b[i] && isBarcode(converted.boxes[b[i]! - 1]!.kind))) ref[i] = got[i] = 255;
+    if ((a[i] && isBarcode(original.boxes[a[i]! - 1]!.kind)) || (b[i] && isBarcode(converted.boxes[b[i]! - 1]!.kind)))
+      ref[i] = got[i] = 255;
   }
   return scoreInk({ width, height, grey: ref }, { width, height, grey: got }).f1;
 }
 
 const scaledBox = (b: Box, s: number): Box => ({ x: b.x * s, y: b.y * s, width: b.width * s, height: b.height * s });
 
-const outside = (b: Box, w: number, h: number): boolean => b.x < -0.5 || b.y < -0.5 || b.x + b.width > w + 0.5 || b.y + b.height > h + 0.5;
+const outside = (b: Box, w: number, h: number): boolean =>
+  b.x < -0.5 || b.y < -0.5 || b.x + b.width > w + 0.5 || b.y + b.height > h + 0.5;
 
 export interface ScoreOptions {
   /** Write `<id>-<target>.png` here: black ink in both, red only in the scaled original, blue only in the converted. */
@@ -200,21 +273,45 @@ export interface ScoreOptions {
   lossyFields?: LossyFields;
 }
 
-export async function densityScore(c: CorpusCase, zpl: Uint8Array, target: Dpmm, options: ScoreOptions = {}): Promise<DensityScore> {
-  const converted = await render(zpl, { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, format: 'zpl', targetDpmm: target,
-    ...(options.lossyFields && { lossyFields: options.lossyFields }) });
+export async function densityScore(
+  c: CorpusCase,
+  zpl: Uint8Array,
+  target: Dpmm,
+  options: ScoreOptions = {},
+): Promise<DensityScore> {
+  const converted = await render(zpl, {
+    dpmm: c.dpmm,
+    widthIn: c.widthIn,
+    heightIn: c.heightIn,
+    format: 'zpl',
+    targetDpmm: target,
+    ...(options.lossyFields && { lossyFields: options.lossyFields }),
+  });
   const original = await drawn(zpl, c.dpmm, c);
   const result = await drawn(converted.body, target, c);
   // By the conversion's own scale (dots per inch), onto the converted label's canvas.
-  const reference = scaleInk(original.image, dotsPerInch(target) / dotsPerInch(c.dpmm), result.image.width, result.image.height);
-  let barcodes = 0, sameText = 0, unreadableScaled = 0, fellOff = 0, fellOffNoticed = 0;
+  const reference = scaleInk(
+    original.image,
+    dotsPerInch(target) / dotsPerInch(c.dpmm),
+    result.image.width,
+    result.image.height,
+  );
+  let barcodes = 0,
+    sameText = 0,
+    unreadableScaled = 0,
+    fellOff = 0,
+    fellOffNoticed = 0;
   const toTarget = result.image.width / original.image.width;
   const noticed = new Set((converted.notices ?? []).map((n) => n.byteIndex));
   const scale = target / c.dpmm;
   const count = Math.min(original.fields.length, result.fields.length);
   for (let i = 0; i < count; i++) {
-    const a = original.fields[i]!, b = result.fields[i]!;
-    if (outside(b.box, result.image.width, result.image.height) && !outside(a.box, original.image.width, original.image.height)) {
+    const a = original.fields[i]!,
+      b = result.fields[i]!;
+    if (
+      outside(b.box, result.image.width, result.image.height) &&
+      !outside(a.box, original.image.width, original.image.height)
+    ) {
       if (noticed.has(a.at)) fellOffNoticed++;
       else fellOff++;
     }
@@ -228,21 +325,36 @@ export async function densityScore(c: CorpusCase, zpl: Uint8Array, target: Dpmm,
     if (got === text) sameText++;
     // The original's own picture, scaled to the target, does not read either: the label damages it (text over a QR).
     else if (decode(crop(reference, scaledBox(a.box, toTarget), 40 * scale), format) !== text) unreadableScaled++;
-    else if (process.env.DENSITY_DEBUG) console.log(`  ${a.kind} ${JSON.stringify(a.box)} -> ${JSON.stringify(b.box)}: ${text} / ${got}`);
+    else if (process.env.DENSITY_DEBUG)
+      console.log(`  ${a.kind} ${JSON.stringify(a.box)} -> ${JSON.stringify(b.box)}: ${text} / ${got}`);
   }
   fellOff += Math.abs(original.fields.length - result.fields.length); // a field lost or gained: counted as fallen off
   if (options.diffDir) {
-    writeFileSync(`${options.diffDir}/${c.id.replace(/[^\w.-]+/g, '_')}-${target}.png`, await encodeRgbaPng(inkDiffRgba(reference, result.image)));
+    writeFileSync(
+      `${options.diffDir}/${c.id.replace(/[^\w.-]+/g, '_')}-${target}.png`,
+      await encodeRgbaPng(inkDiffRgba(reference, result.image)),
+    );
   }
   return {
-    id: c.id, target, f1: scoreInk(reference, result.image).f1, f1Outside: withoutBarcodes(reference, result.image, original, result, toTarget),
-    barcodes, sameText, unreadableScaled, fellOff, fellOffNoticed, notices: converted.notices?.length ?? 0,
+    id: c.id,
+    target,
+    f1: scoreInk(reference, result.image).f1,
+    f1Outside: withoutBarcodes(reference, result.image, original, result, toTarget),
+    barcodes,
+    sameText,
+    unreadableScaled,
+    fellOff,
+    fellOffNoticed,
+    notices: converted.notices?.length ?? 0,
     ...(options.breakdown && { loss: lossByKind(reference, result.image, original, result, toTarget) }),
   };
 }
 
 async function main(): Promise<void> {
-  const arg = (name: string): string | undefined => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : undefined; };
+  const arg = (name: string): string | undefined => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
   const only = arg('only');
   const targets = (arg('targets') ?? '12,24,6').split(',').map(Number) as Dpmm[];
   const diffDir = arg('diff');
@@ -253,20 +365,32 @@ async function main(): Promise<void> {
   for (const target of targets) {
     const scores: DensityScore[] = [];
     for (const c of cases) {
-      const s = await densityScore(c, new Uint8Array(readCorpusFile(corpus, c.zpl)), target, { ...(diffDir && { diffDir }), breakdown, ...(lossyFields && { lossyFields }) });
+      const s = await densityScore(c, new Uint8Array(readCorpusFile(corpus, c.zpl)), target, {
+        ...(diffDir && { diffDir }),
+        breakdown,
+        ...(lossyFields && { lossyFields }),
+      });
       scores.push(s);
-      console.log(`${c.id} 8->${target}: F1 ${s.f1.toFixed(4)} (${s.f1Outside.toFixed(4)} outside barcodes), barcodes ${s.sameText}/${s.barcodes}${s.unreadableScaled ? ` (${s.unreadableScaled} unreadable scaled)` : ''}, fell off ${s.fellOff} (+${s.fellOffNoticed} with a notice), notices ${s.notices}`);
+      console.log(
+        `${c.id} 8->${target}: F1 ${s.f1.toFixed(4)} (${s.f1Outside.toFixed(4)} outside barcodes), barcodes ${s.sameText}/${s.barcodes}${s.unreadableScaled ? ` (${s.unreadableScaled} unreadable scaled)` : ''}, fell off ${s.fellOff} (+${s.fellOffNoticed} with a notice), notices ${s.notices}`,
+      );
       for (const l of s.loss ?? []) {
-        if (l.missed + l.extra) console.log(`  ${l.kind}: missed ${l.missed}/${l.refInk}, extra ${l.extra}/${l.gotInk}`);
+        if (l.missed + l.extra)
+          console.log(`  ${l.kind}: missed ${l.missed}/${l.refInk}, extra ${l.extra}/${l.gotInk}`);
       }
     }
     const f1s = scores.map((s) => s.f1).sort((a, b) => a - b);
-    console.log(`8->${target}: ${scores.length} labels, F1 min ${f1s[0]?.toFixed(4)} median ${f1s[f1s.length >> 1]?.toFixed(4)}, ` +
-      `outside barcodes median ${scores.map((s) => s.f1Outside).sort((a, b) => a - b)[scores.length >> 1]?.toFixed(4)}, ` +
-      `barcodes ${scores.reduce((n, s) => n + s.sameText, 0)}/${scores.reduce((n, s) => n + s.barcodes, 0)} ` +
-      `(${scores.reduce((n, s) => n + s.unreadableScaled, 0)} more unreadable in the original scaled), fell off ${scores.reduce((n, s) => n + s.fellOff, 0)} ` +
-      `(+${scores.reduce((n, s) => n + s.fellOffNoticed, 0)} with a notice), F1 >= 0.95: ${scores.filter((s) => s.f1 >= 0.95).length}, ` +
-      `without notices ${scores.filter((s) => s.notices === 0).length} (F1 min ${Math.min(...scores.filter((s) => s.notices === 0).map((s) => s.f1)).toFixed(4)})`);
+    console.log(
+      `8->${target}: ${scores.length} labels, F1 min ${f1s[0]?.toFixed(4)} median ${f1s[f1s.length >> 1]?.toFixed(4)}, ` +
+        `outside barcodes median ${scores
+          .map((s) => s.f1Outside)
+          .sort((a, b) => a - b)
+          [scores.length >> 1]?.toFixed(4)}, ` +
+        `barcodes ${scores.reduce((n, s) => n + s.sameText, 0)}/${scores.reduce((n, s) => n + s.barcodes, 0)} ` +
+        `(${scores.reduce((n, s) => n + s.unreadableScaled, 0)} more unreadable in the original scaled), fell off ${scores.reduce((n, s) => n + s.fellOff, 0)} ` +
+        `(+${scores.reduce((n, s) => n + s.fellOffNoticed, 0)} with a notice), F1 >= 0.95: ${scores.filter((s) => s.f1 >= 0.95).length}, ` +
+        `without notices ${scores.filter((s) => s.notices === 0).length} (F1 min ${Math.min(...scores.filter((s) => s.notices === 0).map((s) => s.f1)).toFixed(4)})`,
+    );
   }
 }
 

@@ -25,9 +25,10 @@ export interface FidelityFloors {
   cases: Record<string, number>;
 }
 
-const ABOUT = 'Fidelity ratchet (test/fidelity-ratchet.test.ts): each score must stay at or above its floor. '
-  + 'Floors are scores minus the margin, rounded down to 4 decimals, and only ever rise: after a fidelity gain run '
-  + '`npm run fidelity -- --raise-floors` and commit this file on its own.';
+const ABOUT =
+  'Fidelity ratchet (test/fidelity-ratchet.test.ts): each score must stay at or above its floor. ' +
+  'Floors are scores minus the margin, rounded down to 4 decimals, and only ever rise: after a fidelity gain run ' +
+  '`npm run fidelity -- --raise-floors` and commit this file on its own.';
 
 export function readFloors(file: string = FLOORS_FILE): FidelityFloors {
   return JSON.parse(readFileSync(file, 'utf8')) as FidelityFloors;
@@ -36,7 +37,11 @@ export function readFloors(file: string = FLOORS_FILE): FidelityFloors {
 const floorOf = (score: number): number => Math.max(0, Math.floor((score - FLOOR_MARGIN) * 1e4) / 1e4);
 
 /** Floors for these scores, never below the old ones. */
-export function raiseFloors(old: FidelityFloors | undefined, scores: CaseScore[], groups: GroupScore[]): FidelityFloors {
+export function raiseFloors(
+  old: FidelityFloors | undefined,
+  scores: CaseScore[],
+  groups: GroupScore[],
+): FidelityFloors {
   const raise = (previous: number | undefined, score: number): number => Math.max(previous ?? 0, floorOf(score));
   return {
     about: ABOUT,
@@ -61,8 +66,10 @@ export function floorsBroken(floors: FidelityFloors, scores: CaseScore[], groups
   };
   const byGroup = new Map(groups.map((g) => [g.group, g]));
   const byCase = new Map(scores.map((s) => [s.id, s.f1]));
-  for (const [group, floor] of Object.entries(floors.groups)) check(`group ${group} mean F1`, byGroup.get(group)?.meanF1, floor);
-  for (const [group, floor] of Object.entries(floors.strict ?? {})) check(`group ${group} strict F1`, byGroup.get(group)?.meanStrictF1, floor);
+  for (const [group, floor] of Object.entries(floors.groups))
+    check(`group ${group} mean F1`, byGroup.get(group)?.meanF1, floor);
+  for (const [group, floor] of Object.entries(floors.strict ?? {}))
+    check(`group ${group} strict F1`, byGroup.get(group)?.meanStrictF1, floor);
   for (const [group, floor] of Object.entries(floors.identical ?? {})) {
     const count = byGroup.get(group)?.identical;
     if (count === undefined) broken.push(`group ${group} identical labels: not scored (floor ${floor})`);

@@ -32,7 +32,9 @@ export interface CaseFilter {
 
 /** The cases that have a reference PNG, narrowed by id substring and group. */
 export function scoredCases(corpus: Corpus, filter: CaseFilter = {}): CorpusCase[] {
-  return corpus.cases.filter((c) => c.png && (!filter.only || c.id.includes(filter.only)) && (!filter.group || c.group === filter.group));
+  return corpus.cases.filter(
+    (c) => c.png && (!filter.only || c.id.includes(filter.only)) && (!filter.group || c.group === filter.group),
+  );
 }
 
 /** Renders one case and scores it; `diff` receives the red/blue difference PNG when given. */
@@ -40,10 +42,23 @@ export async function scoreCase(corpus: Corpus, c: CorpusCase, diff?: (png: Buff
   const started = process.hrtime.bigint();
   let rendered: Uint8Array;
   try {
-    rendered = await renderPng(readCorpusFile(corpus, c.zpl), { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, index: c.index ?? 0 });
+    rendered = await renderPng(readCorpusFile(corpus, c.zpl), {
+      dpmm: c.dpmm,
+      widthIn: c.widthIn,
+      heightIn: c.heightIn,
+      index: c.index ?? 0,
+    });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { id: c.id, group: c.group, ms: 0, f1: 0, strictF1: 0, identical: false, note: `render failed: ${message.slice(0, 120)}` };
+    return {
+      id: c.id,
+      group: c.group,
+      ms: 0,
+      f1: 0,
+      strictF1: 0,
+      identical: false,
+      note: `render failed: ${message.slice(0, 120)}`,
+    };
   }
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const reference = cropTopLeft(await decodeGreyPng(readCorpusFile(corpus, c.png!)), c.referenceCrop);
@@ -52,7 +67,10 @@ export async function scoreCase(corpus: Corpus, c: CorpusCase, diff?: (png: Buff
   const score = scoreInk(reference, ours);
   const sizeOff = reference.width !== ours.width || reference.height !== ours.height;
   return {
-    id: c.id, group: c.group, ms, ...score,
+    id: c.id,
+    group: c.group,
+    ms,
+    ...score,
     ...(sizeOff && { note: `size ${ours.width}x${ours.height}, reference ${reference.width}x${reference.height}` }),
   };
 }
@@ -73,8 +91,14 @@ function summarize(group: string, scores: CaseScore[]): GroupScore {
 /** The strict line on the held-out tenth (bench/holdout.ts) and on the cases fitting tools may read. */
 export function summarizeHoldout(scores: CaseScore[]): { heldOut: GroupScore; fitted: GroupScore } {
   return {
-    heldOut: summarize('held-out', scores.filter((s) => isHeldOut(s.id))),
-    fitted: summarize('fitted', scores.filter((s) => !isHeldOut(s.id))),
+    heldOut: summarize(
+      'held-out',
+      scores.filter((s) => isHeldOut(s.id)),
+    ),
+    fitted: summarize(
+      'fitted',
+      scores.filter((s) => !isHeldOut(s.id)),
+    ),
   };
 }
 
@@ -82,7 +106,12 @@ export function summarizeHoldout(scores: CaseScore[]): { heldOut: GroupScore; fi
 export function summarizeScores(scores: CaseScore[]): { groups: GroupScore[]; all: GroupScore } {
   const names = [...new Set(scores.map((s) => s.group))].sort();
   return {
-    groups: names.map((g) => summarize(g, scores.filter((s) => s.group === g))),
+    groups: names.map((g) =>
+      summarize(
+        g,
+        scores.filter((s) => s.group === g),
+      ),
+    ),
     all: summarize('all', scores),
   };
 }

@@ -13,7 +13,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCorpus, CORPUS_MANIFEST } from './corpus.js';
 import { FLOORS_FILE, raiseFloors, readFloors, writeFloors } from './fidelity-floors.js';
-import { scoreCase, scoredCases, summarizeHoldout, summarizeScores, type CaseScore, type GroupScore } from './fidelity-score.js';
+import {
+  scoreCase,
+  scoredCases,
+  summarizeHoldout,
+  summarizeScores,
+  type CaseScore,
+  type GroupScore,
+} from './fidelity-score.js';
 
 interface Args {
   manifest: string;
@@ -26,7 +33,8 @@ interface Args {
   raiseFloors: boolean;
 }
 
-const USAGE = 'usage: npm run fidelity -- [--manifest FILE] [--only SUBSTR] [--group G] [--cases] [--diff DIR] [--json FILE] [--min F1] [--raise-floors]';
+const USAGE =
+  'usage: npm run fidelity -- [--manifest FILE] [--only SUBSTR] [--group G] [--cases] [--diff DIR] [--json FILE] [--min F1] [--raise-floors]';
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { manifest: CORPUS_MANIFEST, cases: false, raiseFloors: false };
@@ -38,15 +46,32 @@ function parseArgs(argv: string[]): Args {
       return v;
     };
     switch (flag) {
-      case '--manifest': args.manifest = value(); break;
-      case '--only': args.only = value(); break;
-      case '--group': args.group = value(); break;
-      case '--diff': args.diff = value(); break;
-      case '--json': args.json = value(); break;
-      case '--min': args.min = Number(value()); break;
-      case '--cases': args.cases = true; break;
-      case '--raise-floors': args.raiseFloors = true; break;
-      default: throw new Error(`unknown option ${flag}\n${USAGE}`);
+      case '--manifest':
+        args.manifest = value();
+        break;
+      case '--only':
+        args.only = value();
+        break;
+      case '--group':
+        args.group = value();
+        break;
+      case '--diff':
+        args.diff = value();
+        break;
+      case '--json':
+        args.json = value();
+        break;
+      case '--min':
+        args.min = Number(value());
+        break;
+      case '--cases':
+        args.cases = true;
+        break;
+      case '--raise-floors':
+        args.raiseFloors = true;
+        break;
+      default:
+        throw new Error(`unknown option ${flag}\n${USAGE}`);
     }
   }
   return args;
@@ -70,7 +95,10 @@ function strictLine(label: string, g: GroupScore): string {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const corpus = loadCorpus(args.manifest);
-  const cases = scoredCases(corpus, { ...(args.only && { only: args.only }), ...(args.group && { group: args.group }) });
+  const cases = scoredCases(corpus, {
+    ...(args.only && { only: args.only }),
+    ...(args.group && { group: args.group }),
+  });
   if (args.diff) mkdirSync(args.diff, { recursive: true });
   const scores: CaseScore[] = [];
   for (const c of cases) {
@@ -89,9 +117,14 @@ async function main(): Promise<void> {
   console.log(`${strictLine('strict fitted rest', fitted)}; 1-px F1 ${f4(fitted.meanF1)}`);
   console.log(`fidelity: mean F1 ${f4(all.meanF1)} (min ${f4(all.minF1)}) over ${all.cases} cases`);
 
-  if (args.json) writeFileSync(args.json, JSON.stringify({ summary: { groups, all, heldOut, fitted }, cases: scores }, null, 1) + '\n');
+  if (args.json)
+    writeFileSync(
+      args.json,
+      JSON.stringify({ summary: { groups, all, heldOut, fitted }, cases: scores }, null, 1) + '\n',
+    );
   if (args.raiseFloors) {
-    if (args.only || args.group || args.manifest !== CORPUS_MANIFEST) throw new Error('--raise-floors needs the whole corpus (no --only, --group or --manifest)');
+    if (args.only || args.group || args.manifest !== CORPUS_MANIFEST)
+      throw new Error('--raise-floors needs the whole corpus (no --only, --group or --manifest)');
     writeFloors(raiseFloors(readFloorsIfAny(), scores, [...groups, all]));
     console.log(`floors raised where scores rose: ${FLOORS_FILE}`);
   }
@@ -99,7 +132,11 @@ async function main(): Promise<void> {
 }
 
 function readFloorsIfAny(): ReturnType<typeof readFloors> | undefined {
-  try { return readFloors(); } catch { return undefined; }
+  try {
+    return readFloors();
+  } catch {
+    return undefined;
+  }
 }
 
 main().catch((err: unknown) => {

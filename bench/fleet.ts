@@ -59,48 +59,74 @@ function need(command: string, hint: string): void {
 async function until(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
-    if (await Promise.resolve().then(check).catch(() => false)) return true;
+    if (
+      await Promise.resolve()
+        .then(check)
+        .catch(() => false)
+    )
+      return true;
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
 }
 
 /** One answer: when, its status, its kind (`503 key_store_unavailable`), and the replica HAProxy sent it to. */
-interface Answer { at: number; status: number; kind: string; replica?: string }
+interface Answer {
+  at: number;
+  status: number;
+  kind: string;
+  replica?: string;
+}
 
 /** One POST through HAProxy (kept-alive connections, as a real client pool would). */
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY + 4 });
 function post(port: number, key: string): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, path: LABEL, method: 'POST', agent,
-      headers: { 'X-API-Key': key, Accept: 'image/png', 'Content-Type': 'text/plain' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const status = res.statusCode!;
-        let kind = String(status);
-        if (status !== 200) {
-          const text = Buffer.concat(chunks).toString();
-          const error = /"error":"([a-z_]+)"/.exec(text)?.[1];
-          kind = `${status} ${error ?? (/haproxy|<html>/i.test(text) ? 'from HAProxy' : text.slice(0, 40).trim())}`;
-        }
-        const replica = res.headers['x-served-by'];
-        resolve({ at: Date.now(), status, kind, ...(typeof replica === 'string' && { replica }) });
-      });
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ at: Date.now(), status: 0, kind: `connection ${err.code ?? err.message}` }));
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: LABEL,
+        method: 'POST',
+        agent,
+        headers: { 'X-API-Key': key, Accept: 'image/png', 'Content-Type': 'text/plain' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const status = res.statusCode!;
+          let kind = String(status);
+          if (status !== 200) {
+            const text = Buffer.concat(chunks).toString();
+            const error = /"error":"([a-z_]+)"/.exec(text)?.[1];
+            kind = `${status} ${error ?? (/haproxy|<html>/i.test(text) ? 'from HAProxy' : text.slice(0, 40).trim())}`;
+          }
+          const replica = res.headers['x-served-by'];
+          resolve({ at: Date.now(), status, kind, ...(typeof replica === 'string' && { replica }) });
+        });
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      resolve({ at: Date.now(), status: 0, kind: `connection ${err.code ?? err.message}` }),
+    );
     req.end(ZPL);
   });
 }
 
-interface Replica { name: string; port: number; child?: ChildProcess }
+interface Replica {
+  name: string;
+  port: number;
+  child?: ChildProcess;
+}
 
 /** Under --verbose, the replicas' store_unavailable log lines (LOG_LEVEL=warn): why a 503 was answered. */
 const storeLines: string[] = [];
 
 function startReplica(replica: Replica, env: Record<string, string>): Promise<void> {
   const child = spawn(process.execPath, [new URL('../server/server.js', import.meta.url).pathname], {
-    env: { ...process.env, ...env, PORT: String(replica.port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env, PORT: String(replica.port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);
   replica.child = child;
@@ -109,9 +135,12 @@ function startReplica(replica: Replica, env: Record<string, string>): Promise<vo
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (line.startsWith('listening on ')) resolve();
-      if (VERBOSE && line.includes('"event":"store_unavailable"')) storeLines.push(`${new Date().toISOString()} ${replica.name} ${line}`);
+      if (VERBOSE && line.includes('"event":"store_unavailable"'))
+        storeLines.push(`${new Date().toISOString()} ${replica.name} ${line}`);
     });
-    child.once('exit', (code) => reject(new Error(`${replica.name} exited with ${code}: ${lines.slice(-3).join(' | ')}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${replica.name} exited with ${code}: ${lines.slice(-3).join(' | ')}`)),
+    );
   });
 }
 
@@ -129,8 +158,17 @@ function haproxyState(socket: string, server: string): Promise<string> {
   return new Promise((resolve) => {
     const conn = net.connect(socket);
     let text = '';
-    conn.on('data', (d) => { text += d.toString(); });
-    conn.on('end', () => resolve(text.split('\n').find((l) => l.startsWith(`replicas,${server},`))?.split(',')[17] ?? 'unknown'));
+    conn.on('data', (d) => {
+      text += d.toString();
+    });
+    conn.on('end', () =>
+      resolve(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(`replicas,${server},`))
+          ?.split(',')[17] ?? 'unknown',
+      ),
+    );
     conn.on('error', () => resolve('unknown'));
     conn.end('show stat\n');
   });
@@ -165,23 +203,36 @@ ${replicas.map((r) => `  server ${r.name} 127.0.0.1:${r.port} check`).join('\n')
 async function spend(front: number, count: number): Promise<Answer[]> {
   const answers: Answer[] = [];
   const queue = Array.from({ length: count }, (_, i) => i);
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (queue.shift() !== undefined) answers.push(await post(front, LIMITED_KEY));
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (queue.shift() !== undefined) answers.push(await post(front, LIMITED_KEY));
+    }),
+  );
   return answers;
 }
 
 /** A disruption: when it began and, for a store, when the store was back (a new master, the server started). */
-interface Disruption { name: string; at: number; backAt?: number }
+interface Disruption {
+  name: string;
+  at: number;
+  backAt?: number;
+}
 
 /** Per disruption, its failures up to the next one and the ms from it (and from the store's return) to the last. */
-function recoveries(answers: Answer[], events: Disruption[]): { name: string; failures: number; ms: number; afterBackMs?: number }[] {
+function recoveries(
+  answers: Answer[],
+  events: Disruption[],
+): { name: string; failures: number; ms: number; afterBackMs?: number }[] {
   return events.map((event, i) => {
     const end = events[i + 1]?.at ?? Infinity;
     const failed = answers.filter((a) => a.at >= event.at && a.at < end && a.status !== 200);
     const last = failed[failed.length - 1]?.at ?? event.at;
-    return { name: event.name, failures: failed.length, ms: last - event.at,
-      ...(event.backAt !== undefined && { afterBackMs: Math.max(0, last - event.backAt) }) };
+    return {
+      name: event.name,
+      failures: failed.length,
+      ms: last - event.at,
+      ...(event.backAt !== undefined && { afterBackMs: Math.max(0, last - event.backAt) }),
+    };
   });
 }
 
@@ -206,14 +257,22 @@ async function startRedis(topology: 'sentinel' | 'cluster'): Promise<SharedStore
   need('redis-server', 'apt-get install -y redis-server');
   need('redis-cli', 'apt-get install -y redis-tools');
   const base = 21_000 + Math.floor(Math.random() * 8_000);
-  const setup = spawnSync('bash', [SCRIPT, topology, join(dir, 'redis'), String(base)], { encoding: 'utf8', timeout: 90_000 });
+  const setup = spawnSync('bash', [SCRIPT, topology, join(dir, 'redis'), String(base)], {
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
   if (setup.status !== 0) throw new Error(`Redis ${topology} did not start: ${setup.stderr}`);
   const nodes = setup.stdout.trim().split(' ')[1]!;
   say(`Redis ${topology}: ${nodes}`);
   if (topology === 'cluster') return { env: { REDIS_CLUSTER_NODES: nodes } };
   const [host, port] = nodes.split(',')[0]!.split(':');
-  const masterPort = (): string | undefined => spawnSync('redis-cli', ['-h', host!, '-p', port!, 'sentinel', 'get-master-addr-by-name', 'mymaster'],
-    { encoding: 'utf8', timeout: 5_000 }).stdout?.trim().split('\n')[1];
+  const masterPort = (): string | undefined =>
+    spawnSync('redis-cli', ['-h', host!, '-p', port!, 'sentinel', 'get-master-addr-by-name', 'mymaster'], {
+      encoding: 'utf8',
+      timeout: 5_000,
+    })
+      .stdout?.trim()
+      .split('\n')[1];
   return {
     env: { REDIS_SENTINELS: nodes },
     disrupt: async (events) => {
@@ -221,7 +280,13 @@ async function startRedis(topology: 'sentinel' | 'cluster'): Promise<SharedStore
       const event: Disruption = { name: `kill Redis master :${master}`, at: Date.now() };
       events.push(event);
       spawnSync('sh', ['-c', `kill -9 $(cat ${join(dir, 'redis', `redis-${master}.pid`)})`]);
-      if (!(await until(() => { const now = masterPort(); return now !== undefined && now !== master; }, 60_000))) say('warning: Sentinel promoted no new master within 60 s');
+      if (
+        !(await until(() => {
+          const now = masterPort();
+          return now !== undefined && now !== master;
+        }, 60_000))
+      )
+        say('warning: Sentinel promoted no new master within 60 s');
       else event.backAt = Date.now();
     },
   };
@@ -238,7 +303,10 @@ async function startPostgres(): Promise<SharedStore> {
   return {
     env: { DATABASE_URL: server.url },
     disrupt: async (events) => {
-      const event: Disruption = { name: `restart PostgreSQL :${port} (stopped ${(STORE_DOWN_MS / 1000).toFixed(0)} s)`, at: Date.now() };
+      const event: Disruption = {
+        name: `restart PostgreSQL :${port} (stopped ${(STORE_DOWN_MS / 1000).toFixed(0)} s)`,
+        at: Date.now(),
+      };
       events.push(event);
       await server.stop();
       await new Promise((r) => setTimeout(r, STORE_DOWN_MS));
@@ -250,15 +318,22 @@ async function startPostgres(): Promise<SharedStore> {
 
 async function main(): Promise<void> {
   need('haproxy', 'apt-get install -y haproxy');
-  const store = STORE === 'postgres' ? await startPostgres() : await startRedis(STORE === 'redis-cluster' ? 'cluster' : 'sentinel');
+  const store =
+    STORE === 'postgres' ? await startPostgres() : await startRedis(STORE === 'redis-cluster' ? 'cluster' : 'sentinel');
   const keysFile = join(dir, 'keys.json');
-  writeFileSync(keysFile, JSON.stringify([
-    { key: KEY, scope: 'all' },
-    { key: LIMITED_KEY, scope: 'all', pagesPerDay: LIMIT },
-  ]));
+  writeFileSync(
+    keysFile,
+    JSON.stringify([
+      { key: KEY, scope: 'all' },
+      { key: LIMITED_KEY, scope: 'all', pagesPerDay: LIMIT },
+    ]),
+  );
   const env = {
     ...store.env,
-    API_KEYS_FILE: keysFile, RENDER_THREADS: '1', LOG_LEVEL: VERBOSE ? 'warn' : 'error', SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+    API_KEYS_FILE: keysFile,
+    RENDER_THREADS: '1',
+    LOG_LEVEL: VERBOSE ? 'warn' : 'error',
+    SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
   };
   const replicas: Replica[] = [];
   for (let i = 0; i < REPLICAS; i++) replicas.push({ name: `r${i}`, port: await freePort() });
@@ -268,7 +343,8 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, 'haproxy.cfg'), haproxyConfig(front, replicas, socket));
   const haproxy = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'ignore', 'pipe'] });
   started.push(haproxy);
-  const allUp = async (): Promise<boolean> => (await Promise.all(replicas.map((r) => haproxyState(socket, r.name)))).every((s) => s === 'UP');
+  const allUp = async (): Promise<boolean> =>
+    (await Promise.all(replicas.map((r) => haproxyState(socket, r.name)))).every((s) => s === 'UP');
   if (!(await until(allUp, 60_000))) throw new Error('HAProxy never saw every replica UP');
   say(`${REPLICAS} replicas behind HAProxy on 127.0.0.1:${front} (health check GET /readyz)`);
 
@@ -294,13 +370,15 @@ async function main(): Promise<void> {
     events.push({ name: `restart ${replica.name}`, at: Date.now() });
     await stopReplica(replica);
     await startReplica(replica, env);
-    if (!(await until(async () => (await haproxyState(socket, replica.name)) === 'UP', 60_000))) say(`warning: ${replica.name} not UP again`);
+    if (!(await until(async () => (await haproxyState(socket, replica.name)) === 'UP', 60_000)))
+      say(`warning: ${replica.name} not UP again`);
   }
   if (store.disrupt) {
     await store.disrupt(events);
     // Recovered once 50 answers in a row are 200 (bounded: 90 s).
     const from = events[events.length - 1]!.at;
-    if (!(await until(() => recovered(answers, from), 90_000))) say(`warning: no 50 answers in a row served within 90 s of "${events[events.length - 1]!.name}"`);
+    if (!(await until(() => recovered(answers, from), 90_000)))
+      say(`warning: no 50 answers in a row served within 90 s of "${events[events.length - 1]!.name}"`);
   }
   const settleFrom = answers.length;
   await until(() => answers.length >= settleFrom + 50, 30_000);
@@ -322,7 +400,8 @@ async function main(): Promise<void> {
   const early = answers.filter((a) => a.at < (events[0]?.at ?? Infinity) && a.status !== 200).length;
   if (early > 0) say(`| before the first disruption | ${early} failed |`);
   for (const r of recoveries(answers, events)) {
-    const afterBack = r.afterBackMs === undefined ? '' : ` (${(r.afterBackMs / 1000).toFixed(1)} s after the store was back)`;
+    const afterBack =
+      r.afterBackMs === undefined ? '' : ` (${(r.afterBackMs / 1000).toFixed(1)} s after the store was back)`;
     say(`| ${r.name} | ${r.failures} failed, recovered after ${(r.ms / 1000).toFixed(1)} s${afterBack} |`);
   }
   const granted = limited.filter((a) => a.status === 200).length;
@@ -331,23 +410,32 @@ async function main(): Promise<void> {
   for (const a of limited) if (a.status !== 200 && a.status !== 429) others.set(a.kind, (others.get(a.kind) ?? 0) + 1);
   const otherKinds = others.size === 0 ? '' : ` (${[...others].map(([k, n]) => `${k}: ${n}`).join('; ')})`;
   const grantedBefore = limitedBefore.filter((a) => a.status === 200).length;
-  say(`| pagesPerDay ${LIMIT} across ${REPLICAS} replicas and the disruptions | ${granted} granted (${grantedBefore} of ${limitedBefore.length} before them), ${refused} refused (429), ${limited.length - granted - refused} other${otherKinds}: ${granted === LIMIT ? 'held exactly' : 'NOT exact'} |`);
+  say(
+    `| pagesPerDay ${LIMIT} across ${REPLICAS} replicas and the disruptions | ${granted} granted (${grantedBefore} of ${limitedBefore.length} before them), ${refused} refused (429), ${limited.length - granted - refused} other${otherKinds}: ${granted === LIMIT ? 'held exactly' : 'NOT exact'} |`,
+  );
   if (VERBOSE) {
     say('');
     for (const event of events) {
-      say(`${event.name} at ${new Date(event.at).toISOString()}${event.backAt ? `, back after ${((event.backAt - event.at) / 1000).toFixed(1)} s` : ''}`);
+      say(
+        `${event.name} at ${new Date(event.at).toISOString()}${event.backAt ? `, back after ${((event.backAt - event.at) / 1000).toFixed(1)} s` : ''}`,
+      );
       const end = events[events.indexOf(event) + 1]?.at ?? Infinity;
       for (const a of answers) {
-        if (a.at >= event.at && a.at < end && a.status !== 200) say(`  +${((a.at - event.at) / 1000).toFixed(2)} s ${a.replica ?? '-'} ${a.kind}`);
+        if (a.at >= event.at && a.at < end && a.status !== 200)
+          say(`  +${((a.at - event.at) / 1000).toFixed(2)} s ${a.replica ?? '-'} ${a.kind}`);
       }
     }
     say(`replicas' store_unavailable lines: ${storeLines.length}`);
     for (const line of storeLines) say(`  ${line}`);
-    for (const [name, phase] of [['limited key, before the disruptions', limitedBefore], ['limited key, after them', limitedAfter]] as const) {
+    for (const [name, phase] of [
+      ['limited key, before the disruptions', limitedBefore],
+      ['limited key, after them', limitedAfter],
+    ] as const) {
       say(`${name}: ${phase.length} requests`);
       const start = Math.min(...phase.map((a) => a.at));
       for (const [i, a] of phase.entries()) {
-        if (a.status !== 200 && a.status !== 429) say(`  #${i + 1} +${((a.at - start) / 1000).toFixed(2)} s ${a.replica ?? '-'} ${a.kind}`);
+        if (a.status !== 200 && a.status !== 429)
+          say(`  #${i + 1} +${((a.at - start) / 1000).toFixed(2)} s ${a.replica ?? '-'} ${a.kind}`);
       }
     }
   }
@@ -358,7 +446,10 @@ async function cleanUp(): Promise<void> {
   spawnSync('bash', [SCRIPT, 'stop', join(dir, 'redis')], { timeout: 30_000 });
   await postgres?.destroy(); // our own server only: its pid file is in its own folder
   // Servers write their last log lines as they go: try again for a moment.
-  await until(() => { rmSync(dir, { recursive: true, force: true }); return true; }, 5_000);
+  await until(() => {
+    rmSync(dir, { recursive: true, force: true });
+    return true;
+  }, 5_000);
 }
 
 // Every wait above is bounded; this bounds the whole run as well.

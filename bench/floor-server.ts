@@ -8,13 +8,20 @@ import { render } from '../renderer/render.js';
 import { COST_REQUEST } from './labels.js';
 
 const server = createServer((req, res) => {
-  if (req.method !== 'POST') { res.writeHead(404).end(); return; }
+  if (req.method !== 'POST') {
+    res.writeHead(404).end();
+    return;
+  }
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     render(Buffer.concat(chunks), COST_REQUEST).then(
-      (out) => { res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': out.body.length }).end(out.body); },
-      (err: Error) => { res.writeHead(400, { 'Content-Type': 'text/plain' }).end(err.message); },
+      (out) => {
+        res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': out.body.length }).end(out.body);
+      },
+      (err: Error) => {
+        res.writeHead(400, { 'Content-Type': 'text/plain' }).end(err.message);
+      },
     );
   });
 });

@@ -24,11 +24,14 @@ export function heldOutFold(argv: readonly string[]): number {
   const i = argv.indexOf('--fold');
   if (i < 0) return 0;
   const fold = Number(argv[i + 1]);
-  if (!Number.isInteger(fold) || fold < 0 || fold >= HELD_OUT_MODULUS) throw new Error(`--fold needs a fold from 0 to ${HELD_OUT_MODULUS - 1}, not ${argv[i + 1]}`);
+  if (!Number.isInteger(fold) || fold < 0 || fold >= HELD_OUT_MODULUS)
+    throw new Error(`--fold needs a fold from 0 to ${HELD_OUT_MODULUS - 1}, not ${argv[i + 1]}`);
   return fold;
 }
 
 /** The first line of a table fitted with another fold held out (none for fold 0): such a table is never committed. */
 export function crossValidationMark(fold: number): string {
-  return fold ? `// Cross-validation: fitted with fold ${fold} held out in place of the held-out tenth (fold 0). Never commit it.\n` : '';
+  return fold
+    ? `// Cross-validation: fitted with fold ${fold} held out in place of the held-out tenth (fold 0). Never commit it.\n`
+    : '';
 }

@@ -36,7 +36,8 @@ export interface HttpFigures {
 
 /** Sum and count of the series of one histogram in Prometheus text, over all its label sets. */
 function histogramTotals(text: string, name: string): { sum: number; count: number } {
-  let sum = 0, count = 0;
+  let sum = 0,
+    count = 0;
   for (const line of text.split('\n')) {
     if (line.startsWith(`${name}_sum`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
     else if (line.startsWith(`${name}_count`)) count += Number(line.slice(line.lastIndexOf(' ') + 1));
@@ -44,14 +45,22 @@ function histogramTotals(text: string, name: string): { sum: number; count: numb
   return { sum, count };
 }
 
-const SPLIT = { queued: 'zpl_render_queue_seconds', rendering: 'zpl_render_duration_seconds', request: 'zpl_http_request_duration_seconds' } as const;
+const SPLIT = {
+  queued: 'zpl_render_queue_seconds',
+  rendering: 'zpl_render_duration_seconds',
+  request: 'zpl_http_request_duration_seconds',
+} as const;
 
 /** The histograms of SPLIT as the server's /metrics has them now (undefined when it cannot be read). */
-async function splitTotals(metricsUrl: string): Promise<Record<keyof typeof SPLIT, { sum: number; count: number }> | undefined> {
+async function splitTotals(
+  metricsUrl: string,
+): Promise<Record<keyof typeof SPLIT, { sum: number; count: number }> | undefined> {
   try {
     const text = await (await fetch(metricsUrl)).text();
     return {
-      queued: histogramTotals(text, SPLIT.queued), rendering: histogramTotals(text, SPLIT.rendering), request: histogramTotals(text, SPLIT.request),
+      queued: histogramTotals(text, SPLIT.queued),
+      rendering: histogramTotals(text, SPLIT.rendering),
+      request: histogramTotals(text, SPLIT.request),
     };
   } catch {
     return undefined;
@@ -60,7 +69,8 @@ async function splitTotals(metricsUrl: string): Promise<Record<keyof typeof SPLI
 
 /** Mean ms of each part between two readings. */
 function meanSplit(
-  before: Awaited<ReturnType<typeof splitTotals>>, after: Awaited<ReturnType<typeof splitTotals>>,
+  before: Awaited<ReturnType<typeof splitTotals>>,
+  after: Awaited<ReturnType<typeof splitTotals>>,
 ): HttpFigures['serverMeanMs'] {
   if (!before || !after) return undefined;
   const mean = (k: keyof typeof SPLIT): number => {
@@ -96,7 +106,10 @@ export function startServer(env: NodeJS.ProcessEnv, script = SERVER): Promise<Ch
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`server did not start: ${out}`)); }, 20_000);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`server did not start: ${out}`));
+    }, 20_000);
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
       if (out.includes('listening on')) {
@@ -107,8 +120,13 @@ export function startServer(env: NodeJS.ProcessEnv, script = SERVER): Promise<Ch
       }
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}): ${out}`)); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}): ${out}`));
+    });
   });
 }
 
@@ -165,7 +183,11 @@ export interface BenchServerOptions {
 }
 
 /** Starts a server with in-memory stores and one key, checks it renders `label`, warms it up, runs `use`, stops it. */
-export async function withBenchServer<T>(label: BenchLabel, opts: BenchServerOptions, use: (s: BenchServer) => Promise<T>): Promise<T> {
+export async function withBenchServer<T>(
+  label: BenchLabel,
+  opts: BenchServerOptions,
+  use: (s: BenchServer) => Promise<T>,
+): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'zpl-bench-'));
   const key = `bench_${randomBytes(12).toString('hex')}`;
   const keysFile = join(dir, 'keys.json');
@@ -173,7 +195,8 @@ export async function withBenchServer<T>(label: BenchLabel, opts: BenchServerOpt
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env };
   // In-memory stores and local rendering only, whatever the caller's environment says.
-  for (const name of Object.keys(env)) if (name === 'REDIS_URL' || name.startsWith('UPSTREAM_') || name.startsWith('SHADOW_')) delete env[name];
+  for (const name of Object.keys(env))
+    if (name === 'REDIS_URL' || name.startsWith('UPSTREAM_') || name.startsWith('SHADOW_')) delete env[name];
   Object.assign(env, opts.serverEnv, { PORT: String(port), HOST: '127.0.0.1', API_KEYS_FILE: keysFile });
   const server = await startServer(env, opts.serverScript);
   const path = `/compatibility/legacy/v1/printers/${opts.dpmm}dpmm/labels/${opts.size}/0`;
@@ -200,14 +223,27 @@ export async function withBenchServer<T>(label: BenchLabel, opts: BenchServerOpt
 }
 
 /** `connections` keep-alive connections sending the label for `seconds`: latency, throughput and the server's CPU. */
-export async function measureLevel({ server, url, metricsUrl, headers, label }: BenchServer, connections: number, seconds: number): Promise<HttpFigures> {
+export async function measureLevel(
+  { server, url, metricsUrl, headers, label }: BenchServer,
+  connections: number,
+  seconds: number,
+): Promise<HttpFigures> {
   const split0 = await splitTotals(metricsUrl);
   const serverCpu0 = processCpuMs(server.pid!);
   const mainCpu0 = mainThreadCpuMs(server.pid!);
   const clientCpu0 = process.cpuUsage();
   const times: number[] = [];
-  const r = await autocannon({ url, method: 'POST', headers, body: label.zpl, connections, duration: seconds, timeout: 10 })
-    .on('response', (_client, status, _bytes, ms) => { if (status >= 200 && status < 300) times.push(ms); });
+  const r = await autocannon({
+    url,
+    method: 'POST',
+    headers,
+    body: label.zpl,
+    connections,
+    duration: seconds,
+    timeout: 10,
+  }).on('response', (_client, status, _bytes, ms) => {
+    if (status >= 200 && status < 300) times.push(ms);
+  });
   const clientCpu = process.cpuUsage(clientCpu0);
   const serverCpu1 = processCpuMs(server.pid!);
   const mainCpu1 = mainThreadCpuMs(server.pid!);
@@ -215,8 +251,10 @@ export async function measureLevel({ server, url, metricsUrl, headers, label }: 
   const answered = Math.max(1, r.requests.total);
   return {
     ...(serverMeanMs && { serverMeanMs }),
-    ...(serverCpu0 !== undefined && serverCpu1 !== undefined && { serverCpuMsPerRequest: (serverCpu1 - serverCpu0) / answered }),
-    ...(mainCpu0 !== undefined && mainCpu1 !== undefined && { serverMainThreadCpuMsPerRequest: (mainCpu1 - mainCpu0) / answered }),
+    ...(serverCpu0 !== undefined &&
+      serverCpu1 !== undefined && { serverCpuMsPerRequest: (serverCpu1 - serverCpu0) / answered }),
+    ...(mainCpu0 !== undefined &&
+      mainCpu1 !== undefined && { serverMainThreadCpuMsPerRequest: (mainCpu1 - mainCpu0) / answered }),
     clientCpuMsPerRequest: (clientCpu.user + clientCpu.system) / 1000 / answered,
     connections,
     requests: r.requests.total,
@@ -227,7 +265,10 @@ export async function measureLevel({ server, url, metricsUrl, headers, label }: 
   };
 }
 
-export async function benchHttp(label: BenchLabel, opts: BenchServerOptions & { connections: readonly number[]; seconds: number }): Promise<HttpRun> {
+export async function benchHttp(
+  label: BenchLabel,
+  opts: BenchServerOptions & { connections: readonly number[]; seconds: number },
+): Promise<HttpRun> {
   return withBenchServer(label, opts, async (s) => {
     const levels: HttpFigures[] = [];
     for (const connections of opts.connections) levels.push(await measureLevel(s, connections, opts.seconds));

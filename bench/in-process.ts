@@ -43,13 +43,16 @@ export function renderRequest(label: BenchLabel, dpmm: Dpmm, format: BenchFormat
 }
 
 /** Rounds over every label; formats interleave per label so load changes hit them alike. */
-export async function benchInProcess(labels: readonly BenchLabel[], opts: {
-  densities: readonly Dpmm[];
-  formats: readonly BenchFormat[];
-  size: Size;
-  rounds: (dpmm: Dpmm) => number;
-  warmupRounds?: number;
-}): Promise<Figures[]> {
+export async function benchInProcess(
+  labels: readonly BenchLabel[],
+  opts: {
+    densities: readonly Dpmm[];
+    formats: readonly BenchFormat[];
+    size: Size;
+    rounds: (dpmm: Dpmm) => number;
+    warmupRounds?: number;
+  },
+): Promise<Figures[]> {
   const out: Figures[] = [];
   for (const dpmm of opts.densities) {
     const wall = new Map<BenchFormat, number[]>(opts.formats.map((f) => [f, []]));
@@ -57,7 +60,8 @@ export async function benchInProcess(labels: readonly BenchLabel[], opts: {
     const bytes = new Map<BenchFormat, number[]>(opts.formats.map((f) => [f, []]));
     // Warm-up: JIT, font and glyph caches (a long-running server has them too).
     for (let round = 0; round < (opts.warmupRounds ?? 1); round++) {
-      for (const label of labels) for (const f of opts.formats) await render(label.zpl, renderRequest(label, dpmm, f, opts.size));
+      for (const label of labels)
+        for (const f of opts.formats) await render(label.zpl, renderRequest(label, dpmm, f, opts.size));
     }
     for (let round = 0; round < opts.rounds(dpmm); round++) {
       for (const label of labels) {
@@ -73,8 +77,15 @@ export async function benchInProcess(labels: readonly BenchLabel[], opts: {
     for (const f of opts.formats) {
       const w = wall.get(f)!;
       out.push({
-        dpmm, format: f, size: opts.size.name, renders: w.length,
-        medianMs: median(w), p95Ms: percentile(w, 95), medianCpuMs: median(cpu.get(f)!), medianBytes: median(bytes.get(f)!), peakRssBytes: peak,
+        dpmm,
+        format: f,
+        size: opts.size.name,
+        renders: w.length,
+        medianMs: median(w),
+        p95Ms: percentile(w, 95),
+        medianCpuMs: median(cpu.get(f)!),
+        medianBytes: median(bytes.get(f)!),
+        peakRssBytes: peak,
       });
     }
   }

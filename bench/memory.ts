@@ -19,10 +19,17 @@ export interface MemoryFigures {
 const collect = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 /** Cycles through every label and every output format at `dpmm`; warm-up renders are not counted. */
-export async function benchMemory(labels: readonly BenchLabel[], renders: number, dpmm: Dpmm = 8): Promise<MemoryFigures> {
+export async function benchMemory(
+  labels: readonly BenchLabel[],
+  renders: number,
+  dpmm: Dpmm = 8,
+): Promise<MemoryFigures> {
   const one = (i: number) => {
     const label = labels[i % labels.length];
-    return render(label.zpl, renderRequest(label, dpmm, FORMATS[Math.floor(i / labels.length) % FORMATS.length], { name: 'native' }));
+    return render(
+      label.zpl,
+      renderRequest(label, dpmm, FORMATS[Math.floor(i / labels.length) % FORMATS.length], { name: 'native' }),
+    );
   };
   for (let i = 0; i < labels.length * FORMATS.length * 4; i++) await one(i);
   collect();
@@ -37,7 +44,12 @@ export async function benchMemory(labels: readonly BenchLabel[], renders: number
   collect();
   const end = process.memoryUsage();
   return {
-    renders, seconds, startRssBytes: start.rss, endRssBytes: end.rss,
-    startHeapBytes: start.heapUsed + start.external, endHeapBytes: end.heapUsed + end.external, trace,
+    renders,
+    seconds,
+    startRssBytes: start.rss,
+    endRssBytes: end.rss,
+    startHeapBytes: start.heapUsed + start.external,
+    endHeapBytes: end.heapUsed + end.external,
+    trace,
   };
 }

@@ -42,8 +42,18 @@ function startRenderer(label: BenchLabel): Promise<{ batch(count: number): Promi
     child.once('exit', (code) => reject(new Error(`render-batch-child exited (${code})`)));
   });
   failed.catch(() => {});
-  const next = (): Promise<BatchResult> => Promise.race([new Promise<BatchResult>((resolve) => { pending = resolve; }), failed]);
-  child.on('message', (msg: BatchResult) => { const p = pending; pending = undefined; p?.(msg); });
+  const next = (): Promise<BatchResult> =>
+    Promise.race([
+      new Promise<BatchResult>((resolve) => {
+        pending = resolve;
+      }),
+      failed,
+    ]);
+  child.on('message', (msg: BatchResult) => {
+    const p = pending;
+    pending = undefined;
+    p?.(msg);
+  });
   const ready = next();
   return ready.then(() => ({
     async batch(count: number) {
@@ -52,29 +62,41 @@ function startRenderer(label: BenchLabel): Promise<{ batch(count: number): Promi
       const { cpuMs } = await result;
       return cpuMs / count;
     },
-    stop() { child.removeAllListeners('exit'); child.kill(); },
+    stop() {
+      child.removeAllListeners('exit');
+      child.kill();
+    },
   }));
 }
 
-export async function benchOverhead(label: BenchLabel, opts: BenchServerOptions & { rounds: number; seconds: number; renders: number }): Promise<Overhead> {
+export async function benchOverhead(
+  label: BenchLabel,
+  opts: BenchServerOptions & { rounds: number; seconds: number; renders: number },
+): Promise<Overhead> {
   const renderer = await startRenderer(label);
   const cpuPerRequest = async (s: BenchServer): Promise<number> => {
     const { serverCpuMsPerRequest } = await measureLevel(s, 1, opts.seconds);
-    if (serverCpuMsPerRequest === undefined) throw new Error('the server\'s CPU time cannot be read (no /proc)');
+    if (serverCpuMsPerRequest === undefined) throw new Error("the server's CPU time cannot be read (no /proc)");
     return serverCpuMsPerRequest;
   };
   try {
-    const rounds = await withBenchServer(label, { ...opts, serverScript: FLOOR_SERVER }, (floor) => withBenchServer(label, opts, async (server) => {
-      const out: OverheadRound[] = [];
-      for (let i = 0; i < opts.rounds; i++) {
-        const renderMs = await renderer.batch(opts.renders);
-        const serverMs = await cpuPerRequest(server);
-        const floorMs = await cpuPerRequest(floor);
-        out.push({ serverMs, renderMs, ratio: serverMs / renderMs, floorMs, floorRatio: floorMs / renderMs });
-      }
-      return out;
-    }));
-    return { rounds, medianRatio: median(rounds.map((r) => r.ratio)), medianFloorRatio: median(rounds.map((r) => r.floorRatio)) };
+    const rounds = await withBenchServer(label, { ...opts, serverScript: FLOOR_SERVER }, (floor) =>
+      withBenchServer(label, opts, async (server) => {
+        const out: OverheadRound[] = [];
+        for (let i = 0; i < opts.rounds; i++) {
+          const renderMs = await renderer.batch(opts.renders);
+          const serverMs = await cpuPerRequest(server);
+          const floorMs = await cpuPerRequest(floor);
+          out.push({ serverMs, renderMs, ratio: serverMs / renderMs, floorMs, floorRatio: floorMs / renderMs });
+        }
+        return out;
+      }),
+    );
+    return {
+      rounds,
+      medianRatio: median(rounds.map((r) => r.ratio)),
+      medianFloorRatio: median(rounds.map((r) => r.floorRatio)),
+    };
   } finally {
     renderer.stop();
   }

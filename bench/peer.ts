@@ -25,15 +25,21 @@ export async function loadPeer(): Promise<ZplToPng | undefined> {
   }
 }
 
-export async function benchPeer(zplToPng: ZplToPng, labels: readonly BenchLabel[], densities: readonly Dpmm[],
-  rounds: number): Promise<PeerFigures[]> {
+export async function benchPeer(
+  zplToPng: ZplToPng,
+  labels: readonly BenchLabel[],
+  densities: readonly Dpmm[],
+  rounds: number,
+): Promise<PeerFigures[]> {
   const out: PeerFigures[] = [];
   for (const dpmm of densities) {
     const samples: number[] = [];
     let failures = 0;
     const once = async (label: BenchLabel): Promise<number> => {
       const zpl = label.zpl.toString('latin1');
-      const t = await timed(() => zplToPng(zpl, label.widthIn * 25.4, label.heightIn * 25.4, dpmm).catch(() => undefined));
+      const t = await timed(() =>
+        zplToPng(zpl, label.widthIn * 25.4, label.heightIn * 25.4, dpmm).catch(() => undefined),
+      );
       if (t.value === undefined) failures++;
       return t.wallMs;
     };

@@ -16,11 +16,23 @@ export interface BudgetFigures {
   rssGrowthBytes: number;
 }
 
-async function attempt(label: BenchLabel, widthIn: number, heightIn: number, maxPixels?: number): Promise<BudgetFigures> {
+async function attempt(
+  label: BenchLabel,
+  widthIn: number,
+  heightIn: number,
+  maxPixels?: number,
+): Promise<BudgetFigures> {
   const before = peakRss();
   const t = await timed(async () => {
     try {
-      const r = await render(label.zpl, { dpmm: 24, widthIn, heightIn, format: 'png', index: 0, ...(maxPixels !== undefined && { maxPixels }) });
+      const r = await render(label.zpl, {
+        dpmm: 24,
+        widthIn,
+        heightIn,
+        format: 'png',
+        index: 0,
+        ...(maxPixels !== undefined && { maxPixels }),
+      });
       return `rendered (${(r.body.byteLength / 1024).toFixed(0)} KiB PNG)`;
     } catch (e) {
       return e instanceof RenderError ? `refused: RenderError '${e.code}'` : `failed: ${(e as Error).message}`;
@@ -28,7 +40,12 @@ async function attempt(label: BenchLabel, widthIn: number, heightIn: number, max
   });
   const pixels = labelDots(widthIn, 24) * labelDots(heightIn, 24);
   return {
-    widthIn, heightIn, pixels, budget: maxPixels ?? DEFAULT_MAX_PIXELS, outcome: t.value, ms: t.wallMs,
+    widthIn,
+    heightIn,
+    pixels,
+    budget: maxPixels ?? DEFAULT_MAX_PIXELS,
+    outcome: t.value,
+    ms: t.wallMs,
     rssGrowthBytes: peakRss() - before,
   };
 }

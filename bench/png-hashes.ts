@@ -15,7 +15,14 @@ import { render } from '../renderer/render.js';
 import { RenderError } from '../renderer/errors.js';
 import type { Dpmm, RenderRequest, Rotation } from '../renderer/api.js';
 
-interface Case { id: string; zpl: string; dpmm: Dpmm; widthIn: number; heightIn: number; index?: number }
+interface Case {
+  id: string;
+  zpl: string;
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+  index?: number;
+}
 
 const ROTATIONS: Rotation[] = [0, 90, 180, 270];
 const QUALITIES = ['grayscale', 'bitonal'] as const;
@@ -59,7 +66,9 @@ async function main(): Promise<void> {
     const row: Record<string, string | number> = {};
     for (const rotation of ROTATIONS) {
       for (const quality of QUALITIES) {
-        row[`png-${rotation}-${quality}`] = (await outcome(zpl, { ...base, format: 'png', index: c.index ?? 0, rotation, quality }, pixels)).hash;
+        row[`png-${rotation}-${quality}`] = (
+          await outcome(zpl, { ...base, format: 'png', index: c.index ?? 0, rotation, quality }, pixels)
+        ).hash;
       }
     }
     // The raster PDF of every label; `pdf` is ignored by renderers that only have the raster one.
@@ -77,19 +86,33 @@ async function main(): Promise<void> {
   if (save) writeFileSync(save, JSON.stringify(out, null, 1));
   const against = arg('compare');
   const what = pixels ? 'decoded pixels' : 'bytes';
-  if (!against) { console.log(`${cases.length} cases hashed (PNG ${what})${save ? ` into ${save}` : ''}`); return; }
+  if (!against) {
+    console.log(`${cases.length} cases hashed (PNG ${what})${save ? ` into ${save}` : ''}`);
+    return;
+  }
   const base = JSON.parse(readFileSync(against, 'utf8')) as typeof out;
-  let same = 0, differ = 0, missing = 0, unknown = 0;
+  let same = 0,
+    differ = 0,
+    missing = 0,
+    unknown = 0;
   for (const [id, row] of Object.entries(out)) {
     const was = base[id];
-    if (!was) { missing++; continue; }
+    if (!was) {
+      missing++;
+      continue;
+    }
     for (const [k, v] of Object.entries(row)) {
       if (!(k in was)) unknown++;
       else if (was[k] === v) same++;
-      else { differ++; console.log(`DIFFERS ${id} ${k}: ${was[k]} -> ${v}`); }
+      else {
+        differ++;
+        console.log(`DIFFERS ${id} ${k}: ${was[k]} -> ${v}`);
+      }
     }
   }
-  console.log(`PNG ${what}: ${same} hashes identical, ${differ} differ, ${missing} cases not in the baseline, ${unknown} hashes not in it (${cases.length} cases)`);
+  console.log(
+    `PNG ${what}: ${same} hashes identical, ${differ} differ, ${missing} cases not in the baseline, ${unknown} hashes not in it (${cases.length} cases)`,
+  );
   if (differ || missing) process.exitCode = 1;
 }
 

@@ -9,8 +9,13 @@ import { COST_REQUEST, loadLabels } from './labels.js';
 /** Renders before the first batch: about what each render thread of the HTTP benchmark's server gets in its warm-up. */
 const WARM_UP_RENDERS = 1_000;
 
-export interface BatchRequest { count: number }
-export interface BatchResult { cpuMs: number; count: number }
+export interface BatchRequest {
+  count: number;
+}
+export interface BatchResult {
+  cpuMs: number;
+  count: number;
+}
 
 async function main(): Promise<void> {
   const label = loadLabels('carrier').find((l) => l.id === process.argv[2]);

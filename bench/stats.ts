@@ -10,7 +10,8 @@ export function percentile(samples: readonly number[], p: number): number {
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
 
 /** The arithmetic mean: with every slow sample (a render that took a collection) in it, as a total over a count is. */
-export const mean = (samples: readonly number[]): number => (samples.length === 0 ? NaN : samples.reduce((a, b) => a + b, 0) / samples.length);
+export const mean = (samples: readonly number[]): number =>
+  samples.length === 0 ? NaN : samples.reduce((a, b) => a + b, 0) / samples.length;
 
 export function ms(v: number): string {
   if (!Number.isFinite(v)) return '-';

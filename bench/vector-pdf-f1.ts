@@ -11,7 +11,14 @@ import { inkF1 } from '../compare/ink-f1.js';
 import { decodePng } from '../test/helpers/png.js';
 import { rasterisePdf } from '../test/helpers/poppler.js';
 
-interface Case { id: string; zpl: string; dpmm: Dpmm; widthIn: number; heightIn: number; index?: number }
+interface Case {
+  id: string;
+  zpl: string;
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+  index?: number;
+}
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,20 +33,27 @@ async function main(): Promise<void> {
   for (const c of cases) {
     const zpl = readFileSync(path.join(path.dirname(manifest), c.zpl));
     const req = { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, index: c.index ?? 0 };
-    let png;
-    try { png = decodePng((await render(zpl, { ...req, format: 'png' })).body); } catch (e) {
+    let png: ReturnType<typeof decodePng>;
+    try {
+      png = decodePng((await render(zpl, { ...req, format: 'png' })).body);
+    } catch (e) {
       if (e instanceof RenderError) continue;
       throw e;
     }
     const pdf = (await render(zpl, { ...req, format: 'pdf' })).body;
-    const f1 = inkF1({ width: png.width, height: png.height, grey: png.gray }, rasterisePdf(pdf, png.width, png.height));
+    const f1 = inkF1(
+      { width: png.width, height: png.height, grey: png.gray },
+      rasterisePdf(pdf, png.width, png.height),
+    );
     scores.push({ id: c.id, f1 });
   }
   scores.sort((a, b) => a.f1 - b.f1);
   for (const s of scores.slice(0, Number(arg('worst') ?? 10))) console.log(`${s.f1.toFixed(4)}  ${s.id}`);
   const mean = scores.reduce((a, s) => a + s.f1, 0) / Math.max(1, scores.length);
-  console.log(`vector PDF vs PNG: mean ink F1 ${mean.toFixed(4)}, min ${scores[0]?.f1.toFixed(4)} over ${scores.length} cases; ` +
-    `${scores.filter((s) => s.f1 < 0.98).length} below 0.98`);
+  console.log(
+    `vector PDF vs PNG: mean ink F1 ${mean.toFixed(4)}, min ${scores[0]?.f1.toFixed(4)} over ${scores.length} cases; ` +
+      `${scores.filter((s) => s.f1 < 0.98).length} below 0.98`,
+  );
   const min = arg('min');
   if (min && scores.some((s) => s.f1 < Number(min))) process.exitCode = 1;
 }

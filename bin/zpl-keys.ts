@@ -6,8 +6,21 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readStoreNamespace } from '../server/config.js';
 import { DEFAULT_STORE_NAMESPACE } from '../index.js';
-import { openSelectedStore, selectStore, storeFromFlag, STORE_BACKENDS, type SelectedStore } from '../server/store-backends.js';
-import { generateKey, hashKey, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from '../middleware/keys/key-record.js';
+import {
+  openSelectedStore,
+  selectStore,
+  storeFromFlag,
+  STORE_BACKENDS,
+  type SelectedStore,
+} from '../server/store-backends.js';
+import {
+  generateKey,
+  hashKey,
+  toStoredKey,
+  validateKeyRecord,
+  type KeyRecord,
+  type StoredKey,
+} from '../middleware/keys/key-record.js';
 import type { KeyChanges, KeyStore } from '../middleware/keys/key-store.js';
 import { changeKeyFile, loadKeyFile } from '../middleware/keys/key-file.js';
 
@@ -69,28 +82,31 @@ function fileAdmin(path: string): KeyAdmin {
     records.findIndex((r) => r.key === ref || (ref.length >= 8 && hashKey(r.key).startsWith(ref.toLowerCase())));
   return {
     description: `key file ${path}`,
-    create: (record) => changeKeyFile(path, (records) => {
-      const same = records.findIndex((r) => r.key === record.key);
-      if (same >= 0) records.splice(same, 1);
-      records.push(record);
-      return describe(record);
-    }),
+    create: (record) =>
+      changeKeyFile(path, (records) => {
+        const same = records.findIndex((r) => r.key === record.key);
+        if (same >= 0) records.splice(same, 1);
+        records.push(record);
+        return describe(record);
+      }),
     async list() {
       return (await loadKeyFile(path)).map(describe);
     },
-    update: (ref, changes) => changeKeyFile(path, (records) => {
-      const i = find(records, ref);
-      if (i < 0) return undefined;
-      const updated: Record<string, unknown> = { ...records[i], ...changes };
-      for (const field of Object.keys(updated)) if (updated[field] === undefined) delete updated[field];
-      records[i] = validateKeyRecord(updated);
-      return describe(records[i]!);
-    }),
-    remove: (ref) => changeKeyFile(path, (records) => {
-      const i = find(records, ref);
-      if (i >= 0) records.splice(i, 1);
-      return i >= 0;
-    }),
+    update: (ref, changes) =>
+      changeKeyFile(path, (records) => {
+        const i = find(records, ref);
+        if (i < 0) return undefined;
+        const updated: Record<string, unknown> = { ...records[i], ...changes };
+        for (const field of Object.keys(updated)) if (updated[field] === undefined) delete updated[field];
+        records[i] = validateKeyRecord(updated);
+        return describe(records[i]!);
+      }),
+    remove: (ref) =>
+      changeKeyFile(path, (records) => {
+        const i = find(records, ref);
+        if (i >= 0) records.splice(i, 1);
+        return i >= 0;
+      }),
     close: async () => {},
   };
 }
@@ -98,7 +114,8 @@ function fileAdmin(path: string): KeyAdmin {
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} must be a positive integer (decimal digits), not ${value}`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`${flag} must be a positive integer (decimal digits), not ${value}`);
   return n;
 }
 
@@ -136,7 +153,9 @@ function updateChanges(values: Record<string, string | boolean | undefined>): Ke
   const revoked = text('revoked');
   if (revoked !== undefined) changes.revoked = booleanFlag(revoked, '--revoked');
   if (Object.keys(changes).length === 0) {
-    throw new Error('update needs at least one of --scope, --rps, --pages-per-day, --organization, --expires, --revoked');
+    throw new Error(
+      'update needs at least one of --scope, --rps, --pages-per-day, --organization, --expires, --revoked',
+    );
   }
   return changes;
 }
@@ -156,8 +175,13 @@ function formatKey(k: StoredKey): string {
 /** A store's keys once it answers; a refused or silent store is an error naming it, at once. */
 async function openStoreAdmin(selected: SelectedStore, namespace: string | undefined): Promise<KeyAdmin> {
   let failure: (message: string) => void = () => {};
-  const failed = new Promise<string>((resolve) => { failure = resolve; });
-  const stores = openSelectedStore(selected, { ...(namespace ? { namespace } : {}), log: (message) => failure(message) });
+  const failed = new Promise<string>((resolve) => {
+    failure = resolve;
+  });
+  const stores = openSelectedStore(selected, {
+    ...(namespace ? { namespace } : {}),
+    log: (message) => failure(message),
+  });
   const timer = setTimeout(failure, STORE_CONNECT_MS, `no answer within ${STORE_CONNECT_MS} ms`);
   const outcome = await Promise.race([stores.connected.then(() => undefined), failed]);
   clearTimeout(timer);
@@ -185,11 +209,17 @@ async function openAdmin(values: StoreFlags): Promise<KeyAdmin> {
   const file = values.file ?? process.env.API_KEYS_FILE;
   if (file) {
     // A mistyped path must not start a key file the server never reads.
-    if (!existsSync(file)) throw new Error(`key file ${file} does not exist; create it first (e.g. echo '[]' > ${file})`);
+    if (!existsSync(file))
+      throw new Error(`key file ${file} does not exist; create it first (e.g. echo '[]' > ${file})`);
     return fileAdmin(file);
   }
-  throw new Error(`no key store: pass ${STORE_FLAGS.map((f) => `--${f} URL`).join(', ')} or --file PATH (or set ${
-    STORE_BACKENDS.filter((b) => b.keysFlag).map((b) => b.variable).join(', ')} or API_KEYS_FILE)`);
+  throw new Error(
+    `no key store: pass ${STORE_FLAGS.map((f) => `--${f} URL`).join(', ')} or --file PATH (or set ${STORE_BACKENDS.filter(
+      (b) => b.keysFlag,
+    )
+      .map((b) => b.variable)
+      .join(', ')} or API_KEYS_FILE)`,
+  );
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -219,13 +249,15 @@ async function main(argv: string[]): Promise<void> {
     if (!command && !values.help) process.exitCode = 2;
     return;
   }
-  if (['update', 'revoke', 'expire', 'remove'].includes(command) && !ref) throw new Error(`${command} needs a key id or key`);
+  if (['update', 'revoke', 'expire', 'remove'].includes(command) && !ref)
+    throw new Error(`${command} needs a key id or key`);
   if (command === 'create' && values.scope === undefined) throw new Error('create needs --scope all|pdf|png');
   if (command === 'create' && values.key !== undefined && values.key.length < MIN_KEY_LENGTH) {
     throw new Error(`--key must be at least ${MIN_KEY_LENGTH} characters (or leave it out for a random key)`);
   }
   const changes = command === 'update' ? updateChanges(values) : undefined;
-  const expires = command === 'create' && values.expires !== undefined ? futureDate(values.expires, '--expires') : undefined;
+  const expires =
+    command === 'create' && values.expires !== undefined ? futureDate(values.expires, '--expires') : undefined;
 
   const admin = await openAdmin(values);
   try {
@@ -249,7 +281,14 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'list': {
         const keys = await admin.list();
-        if (values.json) console.log(JSON.stringify(keys.map(({ hash: _hash, ...k }) => k), null, 2));
+        if (values.json)
+          console.log(
+            JSON.stringify(
+              keys.map(({ hash: _hash, ...k }) => k),
+              null,
+              2,
+            ),
+          );
         else if (keys.length === 0) console.log(`no keys in ${admin.description}`);
         else for (const k of keys) console.log(formatKey(k));
         break;

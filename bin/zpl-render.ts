@@ -30,21 +30,31 @@ interface CliArgs {
   out?: string;
 }
 
-const USAGE = 'usage: zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf|json|zpl] [--rotation 0|90|180|270] ' +
+const USAGE =
+  'usage: zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf|json|zpl] [--rotation 0|90|180|270] ' +
   '[--quality grayscale|bitonal] [--pdf vector|raster] [--target-dpmm 6|8|12|24] [--lossy-fields round|bitmap] [--formatter] [--lint] [-o out.png]';
 
 const FORMATS: readonly OutputFormat[] = ['png', 'pdf', 'json', 'zpl'];
 
 function density(v: string): Dpmm {
   const d = v.replace(/dpmm$/i, '');
-  if (!['6', '8', '12', '24'].includes(d)) throw new UsageError(`Unknown print density ${d}; valid values: 6, 8, 12, 24`);
+  if (!['6', '8', '12', '24'].includes(d))
+    throw new UsageError(`Unknown print density ${d}; valid values: 6, 8, 12, 24`);
   return Number(d) as Dpmm;
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): CliArgs {
-  const a: Partial<CliArgs> & { size?: string } = { format: 'png', rotation: 0, bitonal: false, pdf: 'vector', lint: false, dpmm: 8, formatter: false };
+  const a: Partial<CliArgs> & { size?: string } = {
+    format: 'png',
+    rotation: 0,
+    bitonal: false,
+    pdf: 'vector',
+    lint: false,
+    dpmm: 8,
+    formatter: false,
+  };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -53,16 +63,25 @@ function parseArgs(argv: string[]): CliArgs {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     switch (arg) {
-      case '--dpmm': a.dpmm = density(value(i++, arg)); break;
-      case '--target-dpmm': a.targetDpmm = density(value(i++, arg)); break;
-      case '--formatter': a.formatter = true; break;
+      case '--dpmm':
+        a.dpmm = density(value(i++, arg));
+        break;
+      case '--target-dpmm':
+        a.targetDpmm = density(value(i++, arg));
+        break;
+      case '--formatter':
+        a.formatter = true;
+        break;
       case '--lossy-fields': {
         const v = value(i++, arg).toLowerCase();
-        if (v !== 'round' && v !== 'bitmap') throw new UsageError(`Invalid lossy fields: ${v}; valid values: round, bitmap`);
+        if (v !== 'round' && v !== 'bitmap')
+          throw new UsageError(`Invalid lossy fields: ${v}; valid values: round, bitmap`);
         a.lossyFields = v;
         break;
       }
-      case '--size': a.size = value(i++, arg); break;
+      case '--size':
+        a.size = value(i++, arg);
+        break;
       case '--index': {
         const v = value(i++, arg);
         if (!/^\d+$/.test(v)) throw new UsageError(`Invalid label index: ${v}`);
@@ -77,25 +96,37 @@ function parseArgs(argv: string[]): CliArgs {
       }
       case '--rotation': {
         const v = value(i++, arg);
-        if (!['0', '90', '180', '270'].includes(v)) throw new UsageError('Label rotation must be 0, 90, 180 or 270 degrees');
+        if (!['0', '90', '180', '270'].includes(v))
+          throw new UsageError('Label rotation must be 0, 90, 180 or 270 degrees');
         a.rotation = Number(v) as Rotation;
         break;
       }
       case '--quality': {
         const v = value(i++, arg).toLowerCase();
-        if (v !== 'grayscale' && v !== 'bitonal') throw new UsageError(`Invalid quality: ${v}; valid values: grayscale, bitonal`);
+        if (v !== 'grayscale' && v !== 'bitonal')
+          throw new UsageError(`Invalid quality: ${v}; valid values: grayscale, bitonal`);
         a.bitonal = v === 'bitonal';
         break;
       }
       case '--pdf': {
         const v = value(i++, arg).toLowerCase();
-        if (v !== 'vector' && v !== 'raster') throw new UsageError(`Invalid PDF mode: ${v}; valid values: vector, raster`);
+        if (v !== 'vector' && v !== 'raster')
+          throw new UsageError(`Invalid PDF mode: ${v}; valid values: vector, raster`);
         a.pdf = v;
         break;
       }
-      case '--lint': a.lint = true; break;
-      case '-o': case '--output': a.out = value(i++, arg); break;
-      case '-h': case '--help': process.stdout.write(USAGE + '\n'); process.exit(0); break;
+      case '--lint':
+        a.lint = true;
+        break;
+      case '-o':
+      case '--output':
+        a.out = value(i++, arg);
+        break;
+      case '-h':
+      case '--help':
+        process.stdout.write(USAGE + '\n');
+        process.exit(0);
+        break;
       default:
         if (arg.startsWith('-') && arg !== '-') throw new UsageError(`Unknown option ${arg}`);
         if (a.input !== undefined) throw new UsageError(`Unexpected argument ${arg}`);
@@ -103,8 +134,10 @@ function parseArgs(argv: string[]): CliArgs {
     }
   }
   if (a.input === undefined) throw new UsageError(USAGE);
-  if ((a.targetDpmm !== undefined || a.formatter) && a.format !== 'zpl') throw new UsageError('--target-dpmm and --formatter need --format zpl');
-  if (a.lossyFields !== undefined && a.targetDpmm === undefined) throw new UsageError('--lossy-fields needs --target-dpmm');
+  if ((a.targetDpmm !== undefined || a.formatter) && a.format !== 'zpl')
+    throw new UsageError('--target-dpmm and --formatter need --format zpl');
+  if (a.lossyFields !== undefined && a.targetDpmm === undefined)
+    throw new UsageError('--lossy-fields needs --target-dpmm');
   const [w, h] = parseSize(a.size ?? '4x6');
   return { ...(a as CliArgs), widthIn: w, heightIn: h, index: a.index ?? (a.format === 'png' ? 0 : undefined) };
 }
@@ -121,7 +154,14 @@ function parseSize(s: string): [number, number] {
 }
 
 /** Why a file could not be written, in a few words. */
-const WRITE_FAILURES: Record<string, string> = { ENOENT: 'no such directory', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'is a directory', ENOSPC: 'disk full', EROFS: 'read-only file system' };
+const WRITE_FAILURES: Record<string, string> = {
+  ENOENT: 'no such directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a directory',
+  ENOSPC: 'disk full',
+  EROFS: 'read-only file system',
+};
 
 class WriteError extends Error {}
 
@@ -132,9 +172,16 @@ async function main(): Promise<void> {
   }
   const zpl = args.input === '-' ? fs.readFileSync(0) : fs.readFileSync(args.input);
   const result = await render(zpl, {
-    dpmm: args.dpmm, widthIn: args.widthIn, heightIn: args.heightIn, format: args.format,
-    index: args.index, rotation: args.format === 'png' ? args.rotation : 0, quality: args.bitonal ? 'bitonal' : 'grayscale', pdf: args.pdf,
-    ...(args.targetDpmm !== undefined && { targetDpmm: args.targetDpmm }), ...(args.formatter && { formatter: true }),
+    dpmm: args.dpmm,
+    widthIn: args.widthIn,
+    heightIn: args.heightIn,
+    format: args.format,
+    index: args.index,
+    rotation: args.format === 'png' ? args.rotation : 0,
+    quality: args.bitonal ? 'bitonal' : 'grayscale',
+    pdf: args.pdf,
+    ...(args.targetDpmm !== undefined && { targetDpmm: args.targetDpmm }),
+    ...(args.formatter && { formatter: true }),
     ...(args.lossyFields === 'bitmap' && { lossyFields: 'bitmap' }),
     now: new Date(),
   });
@@ -155,8 +202,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  const message = e instanceof RenderError || e instanceof UsageError || e instanceof WriteError ? e.message
-    : e instanceof Error && 'code' in e && e.code === 'ENOENT' ? `cannot read ${(e as NodeJS.ErrnoException).path}` : 'render failed';
+  const message =
+    e instanceof RenderError || e instanceof UsageError || e instanceof WriteError
+      ? e.message
+      : e instanceof Error && 'code' in e && e.code === 'ENOENT'
+        ? `cannot read ${(e as NodeJS.ErrnoException).path}`
+        : 'render failed';
   process.stderr.write(`ERROR: ${message}\n`);
   process.exit(e instanceof UsageError ? 2 : 1);
 });

@@ -72,7 +72,8 @@ function dilate(mask: Uint8Array, width: number, height: number): Uint8Array {
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 0; x < width; x++) {
-      out[row + x] = across[row + x]! | (y > 0 ? across[row - width + x]! : 0) | (y < height - 1 ? across[row + width + x]! : 0);
+      out[row + x] =
+        across[row + x]! | (y > 0 ? across[row - width + x]! : 0) | (y < height - 1 ? across[row + width + x]! : 0);
     }
   }
   return out;
@@ -87,14 +88,24 @@ function f1Of(refFound: number, refInk: number, gotFound: number, gotInk: number
 
 /** Both scores of `rendered` against `reference`. */
 export function scoreInk(reference: GreyImage, rendered: GreyImage): InkScore {
-  if (reference.width !== rendered.width || reference.height !== rendered.height) return { f1: 0, strictF1: 0, identical: false };
+  if (reference.width !== rendered.width || reference.height !== rendered.height)
+    return { f1: 0, strictF1: 0, identical: false };
   const { width, height } = reference;
   const ref = inkMask(reference);
   const got = inkMask(rendered);
   const refNear = dilate(ref, width, height);
   const gotNear = dilate(got, width, height);
-  let refInk = 0, gotInk = 0, refFound = 0, gotFound = 0, both = 0, differ = 0;
-  for (let i = 0; i < ref.length; i++) if (reference.grey[i] !== rendered.grey[i]) { differ = 1; break; }
+  let refInk = 0,
+    gotInk = 0,
+    refFound = 0,
+    gotFound = 0,
+    both = 0,
+    differ = 0;
+  for (let i = 0; i < ref.length; i++)
+    if (reference.grey[i] !== rendered.grey[i]) {
+      differ = 1;
+      break;
+    }
   for (let i = 0; i < ref.length; i++) {
     refInk += ref[i]!;
     gotInk += got[i]!;
@@ -102,7 +113,11 @@ export function scoreInk(reference: GreyImage, rendered: GreyImage): InkScore {
     if (got[i] && refNear[i]) gotFound++;
     both += ref[i]! & got[i]!;
   }
-  return { f1: f1Of(refFound, refInk, gotFound, gotInk), strictF1: f1Of(both, refInk, both, gotInk), identical: differ === 0 };
+  return {
+    f1: f1Of(refFound, refInk, gotFound, gotInk),
+    strictF1: f1Of(both, refInk, both, gotInk),
+    identical: differ === 0,
+  };
 }
 
 /** Ink F1 of `rendered` against `reference`, 0..1 (the shadow comparison's score). */
@@ -120,7 +135,8 @@ export function inkDiffRgba(reference: GreyImage, rendered: GreyImage): RgbaImag
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
-      const inRef = at(reference, x, y), inGot = at(rendered, x, y);
+      const inRef = at(reference, x, y),
+        inGot = at(rendered, x, y);
       if (inRef && inGot) rgba[o] = rgba[o + 1] = rgba[o + 2] = 0;
       else if (inRef) rgba[o + 1] = rgba[o + 2] = 0;
       else if (inGot) rgba[o] = rgba[o + 1] = 0;

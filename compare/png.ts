@@ -12,5 +12,7 @@ export async function decodeGreyPng(png: Uint8Array): Promise<GreyImage> {
 
 export async function encodeRgbaPng(image: RgbaImage): Promise<Buffer> {
   const { width, height, rgba } = image;
-  return Jimp.fromBitmap({ width, height, data: Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength) }).getBuffer('image/png');
+  return Jimp.fromBitmap({ width, height, data: Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength) }).getBuffer(
+    'image/png',
+  );
 }

@@ -16,7 +16,13 @@ import {
 const app = express();
 
 const stores = createMemoryStores();
-await stores.keyStore.add({ key: 'k_example_123', scope: 'all', requestsPerSecond: 5, pagesPerDay: 1000, organization: 'acme' });
+await stores.keyStore.add({
+  key: 'k_example_123',
+  scope: 'all',
+  requestsPerSecond: 5,
+  pagesPerDay: 1000,
+  organization: 'acme',
+});
 
 // One event sink: the legacy router emits into it, your logger and the ops router's metrics listen.
 const events = createEventSink();

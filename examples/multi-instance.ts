@@ -32,10 +32,20 @@ await admin.ready;
 const key = generateKey();
 // An example key in a shared Redis: it expires (and its record goes) after an hour, so runs leave nothing behind.
 const HOUR_MS = 3600_000;
-await admin.keyStore.add({ key, scope: 'all', requestsPerSecond: 2, pagesPerDay: 10, organization: 'example',
-  expiresAt: new Date(Date.now() + HOUR_MS).toISOString() }, { ttlMs: HOUR_MS });
+await admin.keyStore.add(
+  {
+    key,
+    scope: 'all',
+    requestsPerSecond: 2,
+    pagesPerDay: 10,
+    organization: 'example',
+    expiresAt: new Date(Date.now() + HOUR_MS).toISOString(),
+  },
+  { ttlMs: HOUR_MS },
+);
 console.log(`API key (2 requests/s, 10 pages/day across both instances): ${key}`);
 
 process.on('SIGINT', () => {
-  for (const { stores, server, legacy } of instances) server.close(() => void legacy.close().then(() => stores.close()));
+  for (const { stores, server, legacy } of instances)
+    server.close(() => void legacy.close().then(() => stores.close()));
 });

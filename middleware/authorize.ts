@@ -52,8 +52,9 @@ const QUERY_KEY = /^key=/;
 const ANONYMOUS_RECHECK_MS = 1000;
 
 /** A `?key=` the router does not take: the standalone server's switches, and the router option, named. */
-export const QUERY_KEY_REFUSAL = 'API keys in the query string (?key=) are not accepted here: send the key in the X-API-Key header, '
-  + 'or turn them on with ALLOW_QUERY_KEY=1 or LEGACY_CLIENTS=1 (router option allowQueryKey).';
+export const QUERY_KEY_REFUSAL =
+  'API keys in the query string (?key=) are not accepted here: send the key in the X-API-Key header, ' +
+  'or turn them on with ALLOW_QUERY_KEY=1 or LEGACY_CLIENTS=1 (router option allowQueryKey).';
 export const BLANK_KEY_REFUSAL = 'Empty X-API-Key header: send the key in it, or leave the header out.';
 
 /**
@@ -89,9 +90,24 @@ function keyLabel(key: StoredKey, anonymous: boolean): string {
   return anonymous ? 'anonymous' : key.id;
 }
 
-export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, allowQueryKey, anyScope, outputs }: AuthorizeOptions) {
+export function authorize({
+  keyStore,
+  storeTimeoutMs,
+  now,
+  emit,
+  anonymousKey,
+  allowQueryKey,
+  anyScope,
+  outputs,
+}: AuthorizeOptions) {
   const refuse = (res: LegacyResponse, status: number, body: JsonErrorBody, keyId?: string): void => {
-    emit({ type: 'refused', requestId: requestState(res).requestId, status, error: body.error, ...(keyId !== undefined && { keyId }) });
+    emit({
+      type: 'refused',
+      requestId: requestState(res).requestId,
+      status,
+      error: body.error,
+      ...(keyId !== undefined && { keyId }),
+    });
     sendJsonError(res, status, body);
   };
   // The anonymous key's hash, once its id has been resolved (ids never change; the record is re-read per request).
@@ -124,24 +140,40 @@ export function authorize({ keyStore, storeTimeoutMs, now, emit, anonymousKey, a
     }
     if (!keyStore.isReady()) throw new StoreUnavailableError('key store is not ready', { store: 'key store' });
     const anonymous = plainKey === undefined;
-    const key = anonymous ? await findAnonymous() : await withDeadline(keyStore.find(plainKey), storeTimeoutMs, 'key store');
+    const key = anonymous
+      ? await findAnonymous()
+      : await withDeadline(keyStore.find(plainKey), storeTimeoutMs, 'key store');
     if (!key || key.revoked) {
-      refuse(res, 401, { error: 'invalid_key', message: anonymous ? 'The anonymous API key is not available.' : 'Invalid API key.' },
-        anonymous ? 'anonymous' : undefined);
+      refuse(
+        res,
+        401,
+        { error: 'invalid_key', message: anonymous ? 'The anonymous API key is not available.' : 'Invalid API key.' },
+        anonymous ? 'anonymous' : undefined,
+      );
       return;
     }
     if (isExpired(key, now())) {
-      refuse(res, 401, { error: 'key_expired', message: `API key expired at ${key.expiresAt}.` }, keyLabel(key, anonymous));
+      refuse(
+        res,
+        401,
+        { error: 'key_expired', message: `API key expired at ${key.expiresAt}.` },
+        keyLabel(key, anonymous),
+      );
       return;
     }
     const format = scopeFormat(apiHeader(req, 'Accept'), outputs);
     if (!anyScope && !scopeAllows(key, format)) {
-      refuse(res, 403, {
-        error: 'scope_denied',
-        message: `API key scope '${key.scope}' does not allow ${format.toUpperCase()} output.`,
-        required: format,
-        actual: key.scope,
-      }, keyLabel(key, anonymous));
+      refuse(
+        res,
+        403,
+        {
+          error: 'scope_denied',
+          message: `API key scope '${key.scope}' does not allow ${format.toUpperCase()} output.`,
+          required: format,
+          actual: key.scope,
+        },
+        keyLabel(key, anonymous),
+      );
       return;
     }
     const state = requestState(res);

@@ -2,7 +2,13 @@
 // the response headers a page needs (X-Total-Count, X-Warnings, X-Request-Id, Retry-After...) exposed.
 
 import { API_KEY_HEADER, BODY_HEADERS, EXPOSED_RESPONSE_HEADERS, REQUEST_HEADERS } from './api-table/index.js';
-import { header, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from './http.js';
+import {
+  header,
+  setHeaders,
+  type LegacyRequest as Request,
+  type LegacyResponse as Response,
+  type NextFunction,
+} from './http.js';
 
 /** `true`: any origin; `{ origins }`: only those (exact `scheme://host[:port]`, or `*`). */
 export type CorsOption = boolean | { origins: readonly string[] };
@@ -44,14 +50,20 @@ export function corsMiddleware(option: CorsOption | undefined) {
 /** Adds a field to Vary, keeping what the host already put there. */
 function addVary(res: Response, field: string): void {
   const current = res.getHeader('Vary');
-  const fields = (Array.isArray(current) ? current.join(', ') : String(current ?? '')).split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const fields = (Array.isArray(current) ? current.join(', ') : String(current ?? ''))
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
   if (fields.includes('*') || fields.some((f) => f.toLowerCase() === field.toLowerCase())) return;
   res.setHeader('Vary', [...fields, field].join(', '));
 }
 
 /** `CORS_ORIGINS`: comma-separated origins, `*` for any; empty or unset is off. */
 export function parseCorsOrigins(text: string | undefined): CorsOption | undefined {
-  const origins = (text ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
+  const origins = (text ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
   if (origins.length === 0) return undefined;
   for (const origin of origins) {
     if (origin !== '*' && !/^https?:\/\/[^/\s]+\/?$/i.test(origin)) {

@@ -39,7 +39,11 @@ export function withDeadline<T>(work: Promise<T>, ms: number, what: StoreName): 
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        reject(err instanceof StoreUnavailableError ? err : new StoreUnavailableError(`${what} failed`, { cause: err, store: what }));
+        reject(
+          err instanceof StoreUnavailableError
+            ? err
+            : new StoreUnavailableError(`${what} failed`, { cause: err, store: what }),
+        );
       },
     );
   });

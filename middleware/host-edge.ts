@@ -21,7 +21,11 @@ export function notFoundHandler(emit: Emit): (req: IncomingMessage, res: ServerR
 
 /** A route's error: a `failure` event with the stack, then `500 ERROR: Internal server error` (or a cut connection once answering). */
 export function answerRouteError(res: ServerResponse, err: unknown, emit: Emit): void {
-  emit({ type: 'failure', requestId: requestState(res).requestId, detail: err instanceof Error ? err.stack ?? err.message : String(err) });
+  emit({
+    type: 'failure',
+    requestId: requestState(res).requestId,
+    detail: err instanceof Error ? (err.stack ?? err.message) : String(err),
+  });
   if (res.headersSent) res.destroy();
   else sendPlainError(res, 500, 'Internal server error');
 }

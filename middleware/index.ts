@@ -5,7 +5,13 @@
 export { createLegacyRouter, LEGACY_MOUNT_PATH } from './router.js';
 export type { LegacyRouter, LegacyRouterOptions, RenderFunction } from './router.js';
 export { UPSTREAM_MODES } from './upstream/options.js';
-export type { UpstreamMode, UpstreamOptions, ShadowOptions, DivergenceEvent, ShadowOutcome } from './upstream/options.js';
+export type {
+  UpstreamMode,
+  UpstreamOptions,
+  ShadowOptions,
+  DivergenceEvent,
+  ShadowOutcome,
+} from './upstream/options.js';
 export { EXTRA_OUTPUTS } from './api-table/index.js';
 export type { ExtraOutput } from './api-table/index.js';
 export { DEFAULT_FORWARD_HEADERS } from './upstream/outgoing-headers.js';
@@ -30,7 +36,13 @@ export { FileShadowStore } from './upstream/shadow-file-store.js';
 export { RedisShadowStore } from './upstream/shadow-redis-store.js';
 export type { RedisShadowStoreOptions } from './upstream/shadow-redis-store.js';
 export { PostgresShadowStore } from './postgres/shadow-store.js';
-export type { ShadowSummary, StoredShadowCase, ShadowCaseStore, ShadowCases, ShadowRetention } from './upstream/shadow-store.js';
+export type {
+  ShadowSummary,
+  StoredShadowCase,
+  ShadowCaseStore,
+  ShadowCases,
+  ShadowRetention,
+} from './upstream/shadow-store.js';
 
 // API keys.
 export { generateKey } from './keys/key-record.js';
@@ -50,7 +62,14 @@ export type { EventSink, ServiceEvent, ServiceEventType, Emit } from './events/s
 export { createLogger, logEvents, LOG_LEVELS } from './events/log-events.js';
 export type { EventLogger, LoggerOptions } from './events/log-events.js';
 export { createPreviewRouter } from './preview/router.js';
-export type { PreviewRouter, PreviewRouterOptions, PreviewLayoutFn, PreviewLayout, PreviewLayoutOptions, PreviewElement } from './preview/router.js';
+export type {
+  PreviewRouter,
+  PreviewRouterOptions,
+  PreviewLayoutFn,
+  PreviewLayout,
+  PreviewLayoutOptions,
+  PreviewElement,
+} from './preview/router.js';
 
 // A bare Node host's edge: its 404, its answer to a route's failure, and answers cut off by shutdown.
 export { notFoundHandler, answerRouteError, markCutOffAtShutdown } from './host-edge.js';

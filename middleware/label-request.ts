@@ -8,7 +8,16 @@ import type { LegacyRequest } from './http.js';
 import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { readZplBody } from './request-body.js';
-import { apiHeader, isFormatterOn, isLinterOn, negotiateFormat, parseLossyFields, parseQuality, parseRotation, parseTargetDpmm } from './request-headers.js';
+import {
+  apiHeader,
+  isFormatterOn,
+  isLinterOn,
+  negotiateFormat,
+  parseLossyFields,
+  parseQuality,
+  parseRotation,
+  parseTargetDpmm,
+} from './request-headers.js';
 import type { LabelTarget } from './upstream/upstream-path.js';
 
 /** What one render endpoint takes from the path; the ZPL comes from the path or the raw query (GET) or the body (POST). */
@@ -77,7 +86,11 @@ export interface LabelDocument {
 }
 
 /** The ZPL of a render request: the body (POST, multipart or raw), the path's segments or the raw query (GET). */
-export async function readLabelDocument(endpoint: Endpoint, req: LegacyRequest, maxBodyBytes: number): Promise<LabelDocument> {
+export async function readLabelDocument(
+  endpoint: Endpoint,
+  req: LegacyRequest,
+  maxBodyBytes: number,
+): Promise<LabelDocument> {
   if (endpoint.zplFrom === 'body') return readZplBody(req, maxBodyBytes);
   if (endpoint.zplFrom === 'query') {
     const zplQuery = zplFromQuery(req.url ?? '');
@@ -89,7 +102,9 @@ export async function readLabelDocument(endpoint: Endpoint, req: LegacyRequest, 
 
 /** The request, validated, or undefined for a GET without any ZPL (a 404, as the legacy service answers). */
 export async function parseLabelRequest(
-  asked: Endpoint, req: LegacyRequest, limits: LabelRequestLimits,
+  asked: Endpoint,
+  req: LegacyRequest,
+  limits: LabelRequestLimits,
 ): Promise<LabelRequest | undefined> {
   if (asked.zplFrom === 'query' && rawQuery(req.url ?? '') === '') return undefined;
   const params = req.params as Record<string, string | string[]>;
@@ -128,7 +143,11 @@ export async function parseLabelRequest(
     ...(lossyFields === 'bitmap' && { lossyFields }),
     ...(format === 'zpl' && { formatter: isFormatterOn(headerOf('X-Formatter')) }),
     target: {
-      dpmm, ...size, ...(!endpoint.allLabels && { index: index ?? 0 }), ...(zplSegments && { zplSegments }), ...(zplQuery !== undefined && { zplQuery }),
+      dpmm,
+      ...size,
+      ...(!endpoint.allLabels && { index: index ?? 0 }),
+      ...(zplSegments && { zplSegments }),
+      ...(zplQuery !== undefined && { zplQuery }),
     },
   };
 }

@@ -67,7 +67,8 @@ export function normaliseTarget(url: string, lenient: boolean): NormalisedTarget
   for (; i < segments.length && named < ROUTE_SEGMENTS; i++) {
     const segment = segments[i]!;
     if (segment === '') {
-      if (i === segments.length - 1) kept.push(''); // one trailing slash is a form the routes take
+      if (i === segments.length - 1)
+        kept.push(''); // one trailing slash is a form the routes take
       else empty++;
       continue;
     }

@@ -2,7 +2,15 @@
 // router is set to apply them (`pageComposition: 'apply'`).
 
 import type { PageComposition, Rotation } from '../renderer/index.js';
-import { CHOICE_HEADERS, listedValue, PAGE_LAYOUT_HEADER, readHeader, segmentPattern, type PageSizeName, type RequestHeaderName } from './api-table/index.js';
+import {
+  CHOICE_HEADERS,
+  listedValue,
+  PAGE_LAYOUT_HEADER,
+  readHeader,
+  segmentPattern,
+  type PageSizeName,
+  type RequestHeaderName,
+} from './api-table/index.js';
 import { PlainHttpError } from './http-errors.js';
 import type { LabelSize } from './path-params.js';
 
@@ -17,7 +25,10 @@ const PAGE_SIZES: Readonly<Record<PageSizeName, { widthIn: number; heightIn: num
 
 /** The page headers whose values are a fixed list (accepted values and 400 texts: api-table/request-headers.ts). */
 const PAGE_CHOICE_HEADERS = [
-  CHOICE_HEADERS.pageOrientation, CHOICE_HEADERS.pageAlign, CHOICE_HEADERS.pageVerticalAlign, CHOICE_HEADERS.labelBorder,
+  CHOICE_HEADERS.pageOrientation,
+  CHOICE_HEADERS.pageAlign,
+  CHOICE_HEADERS.pageVerticalAlign,
+  CHOICE_HEADERS.labelBorder,
 ];
 
 const LAYOUT = segmentPattern(PAGE_LAYOUT_HEADER);
@@ -65,7 +76,9 @@ export function validatePageHeaders(header: HeaderLookup, label: LabelSize, rota
 
 /** Headers that ask for composed PDF pages (validated; applied only with `pageComposition: 'apply'`). */
 export const PAGE_COMPOSITION_HEADERS: readonly RequestHeaderName[] = [
-  CHOICE_HEADERS.pageSize.name, PAGE_LAYOUT_HEADER.name, ...PAGE_CHOICE_HEADERS.map(({ name }) => name),
+  CHOICE_HEADERS.pageSize.name,
+  PAGE_LAYOUT_HEADER.name,
+  ...PAGE_CHOICE_HEADERS.map(({ name }) => name),
 ];
 
 export function asksForPageComposition(header: HeaderLookup): boolean {

@@ -59,7 +59,11 @@ export class PageLedgerEntry {
   }
 
   /** Lets the request in and holds its place: PagesExceededError (a 429) when the key's day is used up. */
-  static async open(ctx: Pick<LedgerContext, 'usageStore' | 'now' | 'storeTimeoutMs' | 'emit'>, key: StoredKey, requestId: string): Promise<PageLedgerEntry> {
+  static async open(
+    ctx: Pick<LedgerContext, 'usageStore' | 'now' | 'storeTimeoutMs' | 'emit'>,
+    key: StoredKey,
+    requestId: string,
+  ): Promise<PageLedgerEntry> {
     const account = new PageAccount(ctx.usageStore, key, ctx.now(), ctx.storeTimeoutMs);
     const exceeded = await account.open();
     if (exceeded) throw new PagesExceededError(exceeded);
@@ -92,20 +96,36 @@ export class PageLedgerEntry {
    * over maxLabels is refused (a `too-many-labels` RenderError) and never forwarded; one that prints nothing is
    * forwarded, one page reserved, for the legacy service to answer in its own words.
    */
-  async reserveForwarded(ctx: Pick<LedgerContext, 'render' | 'maxLabels'>, document: ForwardedDocument, signal: AbortSignal, tenant: string): Promise<void> {
+  async reserveForwarded(
+    ctx: Pick<LedgerContext, 'render' | 'maxLabels'>,
+    document: ForwardedDocument,
+    signal: AbortSignal,
+    tenant: string,
+  ): Promise<void> {
     // At least the one page any successful answer has: a document we count empty but the legacy service prints
     // would otherwise reserve nothing, and give up its hold, so any number of them would go at once.
-    const planOf = (totalCount: number): RenderPlan => ({ totalCount, pages: document.allLabels ? Math.max(1, totalCount) : 1 });
+    const planOf = (totalCount: number): RenderPlan => ({
+      totalCount,
+      pages: document.allLabels ? Math.max(1, totalCount) : 1,
+    });
     let plan: RenderPlan;
     try {
-      const result = await ctx.render(document.zpl, {
-        ...COUNT_REQUEST, dpmm: document.dpmm, maxLabels: ctx.maxLabels, signal, tenant,
-      }, {
-        admit: async ({ totalCount }) => {
-          await this.reserve(planOf(totalCount));
-          throw new Counted();
+      const result = await ctx.render(
+        document.zpl,
+        {
+          ...COUNT_REQUEST,
+          dpmm: document.dpmm,
+          maxLabels: ctx.maxLabels,
+          signal,
+          tenant,
         },
-      });
+        {
+          admit: async ({ totalCount }) => {
+            await this.reserve(planOf(totalCount));
+            throw new Counted();
+          },
+        },
+      );
       plan = planOf(result.totalCount); // a renderer that never asks admission has drawn it: its count stands
     } catch (err) {
       if (err instanceof Counted) return;

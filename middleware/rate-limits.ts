@@ -6,7 +6,7 @@ import { StoreUnavailableError, withDeadline } from './deadline.js';
 import type { Emit } from './events/service-events.js';
 import { setResponseHeaders } from './api-table/index.js';
 import { sendJsonError } from './http-errors.js';
-import { type LegacyRequest, type LegacyResponse, type NextFunction } from './http.js';
+import type { LegacyRequest, LegacyResponse, NextFunction } from './http.js';
 import type { StoredKey } from './keys/key-record.js';
 import { requestKey, requestKeyLabel } from './authorize.js';
 import { requestState } from './request-state.js';
@@ -77,7 +77,11 @@ function requestWindows(key: StoredKey, organizationRequestsPerSecond: number): 
   if (key.requestsPerSecond !== undefined) {
     windows.push({ bucket: `rps:key:${key.id}`, limit: key.requestsPerSecond, scope: 'key', who: 'API key' });
   }
-  if (key.organization !== undefined && organizationRequestsPerSecond > 0 && Number.isFinite(organizationRequestsPerSecond)) {
+  if (
+    key.organization !== undefined &&
+    organizationRequestsPerSecond > 0 &&
+    Number.isFinite(organizationRequestsPerSecond)
+  ) {
     windows.push({
       bucket: `rps:org:${encodeURIComponent(key.organization)}`,
       limit: organizationRequestsPerSecond,
@@ -89,24 +93,39 @@ function requestWindows(key: StoredKey, organizationRequestsPerSecond: number): 
 }
 
 /** Counts the request against the key's and its organization's per-second limits; 429 when over either. */
-export function limitRequestRate({ usageStore, organizationRequestsPerSecond, storeTimeoutMs, now, emit }: RequestRateOptions) {
+export function limitRequestRate({
+  usageStore,
+  organizationRequestsPerSecond,
+  storeTimeoutMs,
+  now,
+  emit,
+}: RequestRateOptions) {
   return async (_req: LegacyRequest, res: LegacyResponse, next: NextFunction): Promise<void> => {
     const windows = requestWindows(requestKey(res), organizationRequestsPerSecond);
-    if (windows.length > 0 && !usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
+    if (windows.length > 0 && !usageStore.isReady())
+      throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
     const second = Math.floor(now().getTime() / 1000);
     const deadline = Date.now() + storeTimeoutMs;
     for (const { bucket, limit, scope, who } of windows) {
       const budget = Math.max(1, deadline - Date.now());
-      const count = await withDeadline(usageStore.hit(`${bucket}:${second}`, SECOND_WINDOW_TTL_MS), budget, 'usage store');
+      const count = await withDeadline(
+        usageStore.hit(`${bucket}:${second}`, SECOND_WINDOW_TTL_MS),
+        budget,
+        'usage store',
+      );
       if (count > limit) {
-        sendRateLimited(res, {
-          type: 'requests_per_sec',
-          scope,
-          limit,
-          message: `${who} exceeded its limit of ${limit} requests per second.`,
-          resetAt: second + 1,
-          retryAfterSeconds: 1,
-        }, emit);
+        sendRateLimited(
+          res,
+          {
+            type: 'requests_per_sec',
+            scope,
+            limit,
+            message: `${who} exceeded its limit of ${limit} requests per second.`,
+            resetAt: second + 1,
+            retryAfterSeconds: 1,
+          },
+          emit,
+        );
         return;
       }
     }
@@ -202,10 +221,20 @@ export class PageAccount {
     try {
       // The hold goes and the pages come in one step: between two steps another request would see neither, and
       // slip in past the limit.
-      await withDeadline(this.#usageStore.reserve({
-        used: this.#bucket, held: this.#holds, usedDelta: delta, heldDelta: holding ? -1 : 0,
-        limit: Number.MAX_SAFE_INTEGER, countHeld: false, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
-      }), this.#storeTimeoutMs, 'usage store');
+      await withDeadline(
+        this.#usageStore.reserve({
+          used: this.#bucket,
+          held: this.#holds,
+          usedDelta: delta,
+          heldDelta: holding ? -1 : 0,
+          limit: Number.MAX_SAFE_INTEGER,
+          countHeld: false,
+          ttlMs: this.#ttlMs,
+          heldTtlMs: HOLD_TTL_MS,
+        }),
+        this.#storeTimeoutMs,
+        'usage store',
+      );
       return undefined;
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));
@@ -216,9 +245,17 @@ export class PageAccount {
   async #reserve(usedDelta: number, heldDelta: number, countHeld: boolean): Promise<boolean | undefined> {
     const limit = this.#key.pagesPerDay;
     if (limit === undefined) return undefined;
-    if (!this.#usageStore.isReady()) throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
+    if (!this.#usageStore.isReady())
+      throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
     const work = this.#usageStore.reserve({
-      used: this.#bucket, held: this.#holds, usedDelta, heldDelta, limit, countHeld, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS,
+      used: this.#bucket,
+      held: this.#holds,
+      usedDelta,
+      heldDelta,
+      limit,
+      countHeld,
+      ttlMs: this.#ttlMs,
+      heldTtlMs: HOLD_TTL_MS,
     });
     try {
       return (await withDeadline(work, this.#storeTimeoutMs, 'usage store')).taken;
@@ -234,11 +271,13 @@ export class PageAccount {
    * for a request that was refused. (A reply lost with its connection cannot be told apart: the hold expires.)
    */
   #undoIfLate(work: Promise<{ taken: boolean }>, usedDelta: number, heldDelta: number): void {
-    work.then(async ({ taken }) => {
-      if (!taken) return;
-      if (usedDelta !== 0) await this.#usageStore.add(this.#bucket, -usedDelta, this.#ttlMs);
-      if (heldDelta !== 0) await this.#usageStore.add(this.#holds, -heldDelta, HOLD_TTL_MS);
-    }).catch(() => {}); // the store failed again: nothing more can be done here
+    work
+      .then(async ({ taken }) => {
+        if (!taken) return;
+        if (usedDelta !== 0) await this.#usageStore.add(this.#bucket, -usedDelta, this.#ttlMs);
+        if (heldDelta !== 0) await this.#usageStore.add(this.#holds, -heldDelta, HOLD_TTL_MS);
+      })
+      .catch(() => {}); // the store failed again: nothing more can be done here
   }
 
   #exceeded(): LimitExceeded {

@@ -30,6 +30,7 @@ export interface RedisConnectionOptions extends RedisTarget {
  * The commands every form answers alike. A cluster routes each command by its first key (keys used together carry
  * one hash tag, see `hashTags`); a Sentinel client sends it to the current master.
  */
+// biome-ignore lint/complexity/noBannedTypes: node-redis types "no modules, functions or scripts" as {}
 export type RedisClient = RedisClientType<{}, {}, {}, 2, {}>;
 
 export type RedisKind = 'node' | 'cluster' | 'sentinel';
@@ -53,9 +54,17 @@ export const DEFAULT_SENTINEL_MASTER = 'mymaster';
 
 /** Which form `target` names; throws naming both when two are given, or when none is. */
 export function redisKind(target: RedisTarget): RedisKind {
-  const given = ([['url', 'node'], ['clusterNodes', 'cluster'], ['sentinels', 'sentinel']] as const)
-    .filter(([option]) => target[option] !== undefined && (typeof target[option] === 'string' || target[option]!.length > 0));
-  if (given.length > 1) throw new Error(`Redis options ${given.map(([o]) => o).join(' and ')} cannot be used together: choose one`);
+  const given = (
+    [
+      ['url', 'node'],
+      ['clusterNodes', 'cluster'],
+      ['sentinels', 'sentinel'],
+    ] as const
+  ).filter(
+    ([option]) => target[option] !== undefined && (typeof target[option] === 'string' || target[option]!.length > 0),
+  );
+  if (given.length > 1)
+    throw new Error(`Redis options ${given.map(([o]) => o).join(' and ')} cannot be used together: choose one`);
   if (given.length === 0) throw new Error('Redis options need one of url, clusterNodes or sentinels');
   return given[0]![1];
 }
@@ -64,15 +73,19 @@ export function redisKind(target: RedisTarget): RedisKind {
 export function parseSentinel(text: string): { host: string; port: number } {
   const match = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(text.trim());
   const port = Number(match?.[2] ?? 26379);
-  if (!match || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`a Sentinel must be host:port, not ${text}`);
+  if (!match || !Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`a Sentinel must be host:port, not ${text}`);
   return { host: match[1]!, port };
 }
 
 export function describeTarget(target: RedisTarget): string {
   switch (redisKind(target)) {
-    case 'node': return `Redis at ${redactUrl(target.url!)}`;
-    case 'cluster': return `Redis Cluster at ${target.clusterNodes!.map((url) => redactUrl(url)).join(', ')}`;
-    default: return `Redis master ${target.sentinelMaster ?? DEFAULT_SENTINEL_MASTER} via Sentinels ${target.sentinels!.join(', ')}`;
+    case 'node':
+      return `Redis at ${redactUrl(target.url!)}`;
+    case 'cluster':
+      return `Redis Cluster at ${target.clusterNodes!.map((url) => redactUrl(url)).join(', ')}`;
+    default:
+      return `Redis master ${target.sentinelMaster ?? DEFAULT_SENTINEL_MASTER} via Sentinels ${target.sentinels!.join(', ')}`;
   }
 }
 
@@ -94,7 +107,10 @@ function makeClient(kind: RedisKind, options: RedisConnectionOptions): Client {
   if (kind === 'node') {
     const client = createClient({ url: options.url!, disableOfflineQueue: true, socket }) as RedisClient;
     return {
-      client, connect: () => client.connect(), destroy: () => client.destroy(), isReady: () => client.isReady,
+      client,
+      connect: () => client.connect(),
+      destroy: () => client.destroy(),
+      isReady: () => client.isReady,
       onReconnect: (listener) => client.on('ready', listener),
     };
   }
@@ -121,7 +137,9 @@ function makeClient(kind: RedisKind, options: RedisConnectionOptions): Client {
       },
       destroy: () => cluster.destroy(),
       isReady: () => connected && cluster.isOpen,
-      onReconnect: (listener) => { cluster.on('node-ready', listener); },
+      onReconnect: (listener) => {
+        cluster.on('node-ready', listener);
+      },
     };
   }
   const sentinel = createSentinel({
@@ -135,9 +153,13 @@ function makeClient(kind: RedisKind, options: RedisConnectionOptions): Client {
   return {
     client: sentinel as unknown as RedisClient,
     connect: () => sentinel.connect(),
-    destroy: () => { void sentinel.destroy(); },
+    destroy: () => {
+      void sentinel.destroy();
+    },
     isReady: () => sentinel.isReady,
-    onReconnect: (listener) => { sentinel.on('topology-change', listener); },
+    onReconnect: (listener) => {
+      sentinel.on('topology-change', listener);
+    },
   };
 }
 

@@ -10,7 +10,10 @@ import type { LegacyResponse } from './http.js';
 import { requestState } from './request-state.js';
 
 export function sendRenderError(res: LegacyResponse, err: RenderError, emit: Emit): void {
-  if (err.code === 'cancelled') { res.destroy(); return; } // the client has gone: nobody to answer
+  if (err.code === 'cancelled') {
+    res.destroy();
+    return;
+  } // the client has gone: nobody to answer
   const status = RENDER_ERROR_STATUS[err.code] ?? 500;
   const { requestId, key } = requestState(res);
   const keyId = key !== undefined ? requestKeyLabel(res) : undefined;

@@ -32,39 +32,55 @@ function unsupportedReason(commands: readonly string[]): string {
   return `unsupported ${named.join(' ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
-export async function renderLabel(label: LabelRequest, state: RequestState, signal: AbortSignal, ctx: RenderContext): Promise<LabelOutcome> {
+export async function renderLabel(
+  label: LabelRequest,
+  state: RequestState,
+  signal: AbortSignal,
+  ctx: RenderContext,
+): Promise<LabelOutcome> {
   const key = state.key!;
   const pages = await PageLedgerEntry.open(ctx, key, state.requestId);
   if (ctx.canForward && label.composes && !label.page) {
-    await pages.settlingOnFailure(() => pages.reserveForwarded(ctx, { zpl: label.zpl, dpmm: label.dpmm, allLabels: label.endpoint.allLabels }, signal, key.id));
+    await pages.settlingOnFailure(() =>
+      pages.reserveForwarded(
+        ctx,
+        { zpl: label.zpl, dpmm: label.dpmm, allLabels: label.endpoint.allLabels },
+        signal,
+        key.id,
+      ),
+    );
     return { kind: 'forward', reason: 'PDF page composition', commands: ['page-composition'], pages };
   }
   let result: RenderResult;
   const timing = renderTiming();
   try {
-    result = await ctx.render(label.zpl, {
-      dpmm: label.dpmm,
-      widthIn: label.widthIn,
-      heightIn: label.heightIn,
-      format: label.format,
-      ...(label.index !== undefined && { index: label.index }),
-      ...(label.format === 'png' && { rotation: label.rotation, quality: label.quality }),
-      ...(label.format === 'pdf' && ctx.pdf !== undefined && { pdf: ctx.pdf }),
-      ...(label.targetDpmm !== undefined && { targetDpmm: label.targetDpmm }),
-      ...(label.formatter && { formatter: true }),
-      ...(label.lossyFields && { lossyFields: label.lossyFields }),
-      ...(label.page && { page: label.page }),
-      maxLabels: ctx.maxLabels,
-      ...(ctx.maxPixels !== undefined && { maxPixels: ctx.maxPixels }),
-      signal,
-      tenant: key.id,
-      // The printer's clock for ^FC fields: the request's time, as the router's clock reads it.
-      now: ctx.now(),
-    }, {
-      started: timing.started,
-      // The whole document's pages are reserved once known, before drawing (a forward reserves the same way).
-      ...(pages.limited && { admit: pages.reserve }),
-    });
+    result = await ctx.render(
+      label.zpl,
+      {
+        dpmm: label.dpmm,
+        widthIn: label.widthIn,
+        heightIn: label.heightIn,
+        format: label.format,
+        ...(label.index !== undefined && { index: label.index }),
+        ...(label.format === 'png' && { rotation: label.rotation, quality: label.quality }),
+        ...(label.format === 'pdf' && ctx.pdf !== undefined && { pdf: ctx.pdf }),
+        ...(label.targetDpmm !== undefined && { targetDpmm: label.targetDpmm }),
+        ...(label.formatter && { formatter: true }),
+        ...(label.lossyFields && { lossyFields: label.lossyFields }),
+        ...(label.page && { page: label.page }),
+        maxLabels: ctx.maxLabels,
+        ...(ctx.maxPixels !== undefined && { maxPixels: ctx.maxPixels }),
+        signal,
+        tenant: key.id,
+        // The printer's clock for ^FC fields: the request's time, as the router's clock reads it.
+        now: ctx.now(),
+      },
+      {
+        started: timing.started,
+        // The whole document's pages are reserved once known, before drawing (a forward reserves the same way).
+        ...(pages.limited && { admit: pages.reserve }),
+      },
+    );
   } catch (err) {
     state.rendered = { ...state.rendered, ...timing.done() };
     await pages.settle(0);
@@ -75,8 +91,14 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
     return { kind: 'forward', reason: unsupportedReason(result.unsupported), commands: result.unsupported, pages };
   }
   ctx.emit({
-    type: 'render', requestId: state.requestId, dpmm: label.dpmm, format: label.format,
-    labels: result.totalCount, pages: result.pages, durationMs: times.renderMs, queuedMs: times.queuedMs,
+    type: 'render',
+    requestId: state.requestId,
+    dpmm: label.dpmm,
+    format: label.format,
+    labels: result.totalCount,
+    pages: result.pages,
+    durationMs: times.renderMs,
+    queuedMs: times.queuedMs,
   });
   state.rendered = { ...state.rendered, labels: result.totalCount, pages: result.pages, ...times };
   await pages.settle(result.pages);
@@ -84,7 +106,10 @@ export async function renderLabel(label: LabelRequest, state: RequestState, sign
 }
 
 const DISPOSITION: Readonly<Record<LabelRequest['format'], string>> = {
-  png: 'inline; filename="label.png"', pdf: 'inline; filename="label.pdf"', json: 'inline; filename="label.json"', zpl: 'inline; filename="label.zpl"',
+  png: 'inline; filename="label.png"',
+  pdf: 'inline; filename="label.pdf"',
+  json: 'inline; filename="label.json"',
+  zpl: 'inline; filename="label.zpl"',
 };
 
 export function sendLabel(res: ServerResponse, label: LabelRequest, result: RenderResult): void {

@@ -61,7 +61,9 @@ export function readRequestBody(req: Request, maxBytes: number): Promise<Buffer>
   const declared = Number(header(req, 'Content-Length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     if (declared > MAX_DRAIN_BYTES) return Promise.reject(tooLarge(maxBytes));
-    return discardRest(req, 0).then(() => { throw tooLarge(maxBytes); });
+    return discardRest(req, 0).then(() => {
+      throw tooLarge(maxBytes);
+    });
   }
   // The stream has been read to its end already: waiting for 'end' would wait forever.
   if (req._body === true || req.readableEnded || (req.complete && !req.readable)) {
@@ -86,23 +88,33 @@ export function readRequestBody(req: Request, maxBytes: number): Promise<Buffer>
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => { if (!overflowed) resolve(Buffer.concat(chunks)); });
+    req.once('end', () => {
+      if (!overflowed) resolve(Buffer.concat(chunks));
+    });
     // A client that goes away mid-upload is a client error, not a server failure.
     req.once('error', () => reject(new PlainHttpError(400, 'Request body was not completely received')));
-    req.once('close', () => { if (!req.complete) reject(new PlainHttpError(400, 'Request body was not completely received')); });
+    req.once('close', () => {
+      if (!req.complete) reject(new PlainHttpError(400, 'Request body was not completely received'));
+    });
   });
 }
 
 /** Node's names of the charsets a text parser may have decoded with, for turning the text back into bytes. */
 const NODE_ENCODINGS: Readonly<Record<string, BufferEncoding>> = {
-  'utf-8': 'utf8', utf8: 'utf8', 'iso-8859-1': 'latin1', latin1: 'latin1', 'us-ascii': 'latin1', ascii: 'latin1',
+  'utf-8': 'utf8',
+  utf8: 'utf8',
+  'iso-8859-1': 'latin1',
+  latin1: 'latin1',
+  'us-ascii': 'latin1',
+  ascii: 'latin1',
 };
 
 /** The body bytes a parser before the router kept (`express.raw` as a Buffer, `express.text` as a string). */
 function bodyReadBefore(req: Request, maxBytes: number): Buffer {
   const { body } = req;
   // A request without a body (a GET, say) lost nothing, whatever a parser left in req.body.
-  if (header(req, 'Transfer-Encoding') === undefined && !(Number(header(req, 'Content-Length')) > 0)) return Buffer.alloc(0);
+  if (header(req, 'Transfer-Encoding') === undefined && !(Number(header(req, 'Content-Length')) > 0))
+    return Buffer.alloc(0);
   let bytes: Buffer | undefined;
   if (Buffer.isBuffer(body)) bytes = body;
   else if (typeof body === 'string') bytes = textBytes(req, body);
@@ -113,13 +125,15 @@ function bodyReadBefore(req: Request, maxBytes: number): Buffer {
 
 /** The bytes of a body a text parser decoded, or undefined when decoding lost some (invalid UTF-8 and the like). */
 function textBytes(req: Request, text: string): Buffer | undefined {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(header(req, 'Content-Type') ?? '')?.[1]?.toLowerCase() ?? 'utf-8';
+  const charset =
+    /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(header(req, 'Content-Type') ?? '')?.[1]?.toLowerCase() ?? 'utf-8';
   const encoding = NODE_ENCODINGS[charset];
   if (encoding === undefined) return undefined;
   const bytes = Buffer.from(text, encoding);
   const declared = Number(header(req, 'Content-Length'));
   // A replaced byte changes the length; a compressed body (Content-Encoding) was declared at its compressed length.
-  const intact = header(req, 'Content-Encoding') !== undefined || !Number.isFinite(declared) || declared === bytes.length;
+  const intact =
+    header(req, 'Content-Encoding') !== undefined || !Number.isFinite(declared) || declared === bytes.length;
   return intact ? bytes : undefined;
 }
 
@@ -136,9 +150,12 @@ function parserOf(req: Request): string {
 /** The host read the body before the router and its bytes are lost: a set-up fault, answered 500 at once. */
 export class BodyAlreadyReadError extends PlainHttpError {
   constructor(parser: string) {
-    super(500, `The request body was already read by ${parser} before the legacy router, so the ZPL bytes `
-      + `('+', '%41', '&' ...) are lost. Mount the legacy router before any body parser, or exclude its path `
-      + `from the parser (express.raw() and express.text() keep the bytes).`);
+    super(
+      500,
+      `The request body was already read by ${parser} before the legacy router, so the ZPL bytes ` +
+        `('+', '%41', '&' ...) are lost. Mount the legacy router before any body parser, or exclude its path ` +
+        `from the parser (express.raw() and express.text() keep the bytes).`,
+    );
     this.name = 'BodyAlreadyReadError';
   }
 }

@@ -3,8 +3,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Dpmm, LossyFields, OutputFormat, Quality, Rotation } from '../renderer/index.js';
 import {
-  CHOICE_HEADERS, DPMM_VALUES, EXTRA_OUTPUT_TYPES, listedValue, segmentPattern, TARGET_DPMM_HEADER,
-  type ChoiceOf, type ExtraOutput, type RequestHeaderName,
+  CHOICE_HEADERS,
+  DPMM_VALUES,
+  EXTRA_OUTPUT_TYPES,
+  listedValue,
+  segmentPattern,
+  TARGET_DPMM_HEADER,
+  type ChoiceOf,
+  type ExtraOutput,
+  type RequestHeaderName,
 } from './api-table/index.js';
 import { notAcceptableMessage, PlainHttpError } from './http-errors.js';
 import { header } from './http.js';
@@ -33,7 +40,11 @@ function mediaRanges(accept: string): string[] {
 }
 
 /** Each output format's media type. */
-export const MEDIA_TYPE: Readonly<Record<OutputFormat, string>> = { png: 'image/png', pdf: 'application/pdf', ...EXTRA_OUTPUT_TYPES };
+export const MEDIA_TYPE: Readonly<Record<OutputFormat, string>> = {
+  png: 'image/png',
+  pdf: 'application/pdf',
+  ...EXTRA_OUTPUT_TYPES,
+};
 
 /** The Accept sent to the legacy service: the one type we authorized (and would produce), or the client's when none fits. */
 export function forwardedAccept(accept: string | undefined, outputs: readonly ExtraOutput[] = []): string | undefined {
@@ -55,7 +66,10 @@ function extraFormat(range: string, outputs: readonly ExtraOutput[]): ExtraOutpu
 }
 
 /** The output format the Accept header asks for: PNG when absent, undefined when nothing offered fits. */
-export function acceptedFormat(accept: string | undefined, outputs: readonly ExtraOutput[] = []): OutputFormat | undefined {
+export function acceptedFormat(
+  accept: string | undefined,
+  outputs: readonly ExtraOutput[] = [],
+): OutputFormat | undefined {
   const ranges = accept === undefined ? [] : mediaRanges(accept);
   if (ranges.length === 0) return 'png';
   for (const range of ranges) {

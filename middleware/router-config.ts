@@ -146,7 +146,8 @@ function eventSink(options: LegacyRouterOptions): EventSink {
 /** The outputs option checked once, at mount: an unknown name throws rather than being a 406 at every request. */
 function extraOutputs(outputs: readonly string[] | undefined): readonly ExtraOutput[] {
   for (const o of outputs ?? []) {
-    if (!(EXTRA_OUTPUTS as readonly string[]).includes(o)) throw new Error(`Unknown output ${JSON.stringify(o)}: outputs are ${EXTRA_OUTPUTS.join(', ')}`);
+    if (!(EXTRA_OUTPUTS as readonly string[]).includes(o))
+      throw new Error(`Unknown output ${JSON.stringify(o)}: outputs are ${EXTRA_OUTPUTS.join(', ')}`);
   }
   return EXTRA_OUTPUTS.filter((o) => outputs?.includes(o));
 }
@@ -155,7 +156,9 @@ export function resolveOptions(options: LegacyRouterOptions): RouterConfig {
   // The default renderer's workers start with the first render, not here; close() lets go of them.
   const { emit } = eventSink(options);
   const upstream = linkUpstream(options, emit); // checks the mode and URL first: a bad one throws before workers are leased
-  const lease = options.render ? undefined : leaseSharedRenderer({ threads: options.renderThreads, timeoutMs: options.renderTimeoutMs });
+  const lease = options.render
+    ? undefined
+    : leaseSharedRenderer({ threads: options.renderThreads, timeoutMs: options.renderTimeoutMs });
   return {
     keyStore: options.keyStore,
     usageStore: options.usageStore ?? new MemoryUsageStore(),

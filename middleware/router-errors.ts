@@ -38,7 +38,7 @@ export function answerErrors(emit: Emit) {
     } else if (isClientError(err)) {
       sendPlainError(res, err.status, err.status === 400 ? 'Malformed request URL' : `HTTP ${err.status}`);
     } else {
-      emit({ type: 'failure', requestId, detail: err instanceof Error ? err.stack ?? err.message : String(err) });
+      emit({ type: 'failure', requestId, detail: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       sendPlainError(res, 500, 'Internal server error');
     }
   };

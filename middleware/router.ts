@@ -27,7 +27,10 @@ import { shadowOwner } from './upstream/shadow-store.js';
 import type { UpstreamLink } from './upstream/upstream.js';
 
 export {
-  DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_LABELS, DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND, DEFAULT_STORE_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_LABELS,
+  DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
+  DEFAULT_STORE_TIMEOUT_MS,
 } from './router-config.js';
 export type { LegacyRouterOptions, RenderFunction } from './router-config.js';
 
@@ -62,25 +65,36 @@ function pathOf(url: string | undefined): string {
 }
 
 /** The handler of each render endpoint, and of paths no route takes, for the upstream mode. */
-function labelHandlers(config: RouterConfig, link: UpstreamLink): { route: (endpoint: Endpoint) => Handler; other: Handler } {
+function labelHandlers(
+  config: RouterConfig,
+  link: UpstreamLink,
+): { route: (endpoint: Endpoint) => Handler; other: Handler } {
   if (link.mode === 'proxy') {
-    return { route: (endpoint) => passThrough(link.forward, endpoint, config), other: passThroughOther(link.forward, config.maxBodyBytes) };
+    return {
+      route: (endpoint) => passThrough(link.forward, endpoint, config),
+      other: passThroughOther(link.forward, config.maxBodyBytes),
+    };
   }
   const fallback = link.mode === 'fallback' ? link.forward : undefined;
   const shadow = link.mode === 'shadow' ? link.shadow : undefined;
   const ctx: RenderContext = { ...config, canForward: fallback !== undefined };
-  const route = (endpoint: Endpoint): Handler => async (req, res, next) => {
-    const label = await parseLabelRequest(endpoint, req, config);
-    if (!label) return next(); // a GET without ZPL: 404
-    // A client that hangs up cancels its render: dropped while queued, stopped while drawing.
-    const hangUp = new AbortController();
-    res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
-    const state = requestState(res);
-    const outcome = await renderLabel(label, state, hangUp.signal, ctx);
-    if (outcome.kind === 'forward') return forwardLabel(fallback!, req, res, label, outcome, config.emit);
-    sendLabel(res, label, outcome.result);
-    if (shadow) shadowLabel(shadow, req, label, outcome.result, { requestId: state.requestId, owner: shadowOwner(state.key!) });
-  };
+  const route =
+    (endpoint: Endpoint): Handler =>
+    async (req, res, next) => {
+      const label = await parseLabelRequest(endpoint, req, config);
+      if (!label) return next(); // a GET without ZPL: 404
+      // A client that hangs up cancels its render: dropped while queued, stopped while drawing.
+      const hangUp = new AbortController();
+      res.once('close', () => {
+        if (!res.writableEnded) hangUp.abort();
+      });
+      const state = requestState(res);
+      const outcome = await renderLabel(label, state, hangUp.signal, ctx);
+      if (outcome.kind === 'forward') return forwardLabel(fallback!, req, res, label, outcome, config.emit);
+      sendLabel(res, label, outcome.result);
+      if (shadow)
+        shadowLabel(shadow, req, label, outcome.result, { requestId: state.requestId, owner: shadowOwner(state.key!) });
+    };
   return { route, other: async (_req, res) => sendPlainError(res, 404, NOT_FOUND_MESSAGE) };
 }
 
@@ -93,7 +107,8 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   router.use((req: Request, res: Response, next: (to?: 'router') => void) => {
     const normal = normaliseTarget(req.url ?? '/', config.lenientPaths);
     // Not a legacy path under `fallthrough`: it leaves the router, and the host's next handler gets it as it came.
-    if (config.fallthrough && !isLegacyPath('url' in normal ? normal.url : req.url ?? '/', config.graphicsEndpoint)) return next('router');
+    if (config.fallthrough && !isLegacyPath('url' in normal ? normal.url : (req.url ?? '/'), config.graphicsEndpoint))
+      return next('router');
     if ('refusal' in normal) requestState(res).pathRefusal = normal.refusal;
     else if (normal.url !== req.url) {
       req.url = normal.url;
@@ -105,7 +120,9 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   router.use(inFlight.track);
   router.use(requestId);
   const routeOf = routeMatcher(operations);
-  router.use(accessEvents(config.emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url)) ?? 'unmatched' }));
+  router.use(
+    accessEvents(config.emit, { route: (req) => routeOf(req.method ?? 'GET', pathOf(req.url)) ?? 'unmatched' }),
+  );
   const cors = corsMiddleware(config.cors);
   if (cors) router.use(cors);
   router.use(authorize(config));
@@ -120,9 +137,15 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
 
   let closing: Promise<void> | undefined;
   // Requests in flight are answered before the renderer goes.
-  const close = (): Promise<void> => (closing ??= inFlight.idle()
-    .then(() => Promise.all([config.lease?.release(), config.upstream.close(), graphics?.close()])).then(() => {}));
-  return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
-    router(req, res, next);
-  }, { close });
+  const close = (): Promise<void> =>
+    (closing ??= inFlight
+      .idle()
+      .then(() => Promise.all([config.lease?.release(), config.upstream.close(), graphics?.close()]))
+      .then(() => {}));
+  return Object.assign(
+    (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
+      router(req, res, next);
+    },
+    { close },
+  );
 }

@@ -22,8 +22,15 @@ export function createMemoryStores(): OpenedStores {
   const keyStore = createMemoryKeyStore();
   const usageStore = new MemoryUsageStore();
   return {
-    keyStore, usageStore, ready: Promise.resolve(), connected: Promise.resolve(), isReady: () => true, description: 'memory',
-    close: async () => { await usageStore.close(); },
+    keyStore,
+    usageStore,
+    ready: Promise.resolve(),
+    connected: Promise.resolve(),
+    isReady: () => true,
+    description: 'memory',
+    close: async () => {
+      await usageStore.close();
+    },
   };
 }
 
@@ -51,7 +58,10 @@ export const DEFAULT_REDIS_READY_TIMEOUT_MS = 10_000;
 function firstConnection(connection: RedisConnection, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError(`${connection.description} did not accept a connection within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () => reject(new StoreUnavailableError(`${connection.description} did not accept a connection within ${ms} ms`)),
+      ms,
+    );
     timer.unref(); // waiting for Redis never keeps the process alive
   });
   const ready = Promise.race([connection.connected, timeout]).finally(() => clearTimeout(timer));
@@ -62,7 +72,9 @@ function firstConnection(connection: RedisConnection, ms: number): Promise<void>
 /** What key management waits for: nothing once Redis has answered, else a first connection within `ms`. */
 function whenConnected(connection: RedisConnection, ms: number): () => Promise<void> {
   let answered = false;
-  void connection.connected.then(() => { answered = true; });
+  void connection.connected.then(() => {
+    answered = true;
+  });
   return () => (answered ? Promise.resolve() : firstConnection(connection, ms));
 }
 
@@ -79,11 +91,18 @@ redis.call('SET', KEYS[1], out, 'KEEPTTL')
 return out`;
 
 /** KeyStore.update in one script: a revocation and a re-seeding on two instances never undo each other. */
-function redisKeyPatch(connection: RedisConnection, keyRecord: (hash: string) => string, keyv: Keyv<StoredKey>): KeyPatch {
+function redisKeyPatch(
+  connection: RedisConnection,
+  keyRecord: (hash: string) => string,
+  keyv: Keyv<StoredKey>,
+): KeyPatch {
   return async (hash, changes) => {
     // Keyv's own serializer: what it escapes (a string starting with ':') reads back as written.
     const set = JSON.parse(await keyv.serialize!({ value: changes })) as { value: Record<string, unknown> };
-    const json = JSON.stringify({ ...Object.fromEntries(Object.keys(changes).map((field) => [field, null])), ...set.value });
+    const json = JSON.stringify({
+      ...Object.fromEntries(Object.keys(changes).map((field) => [field, null])),
+      ...set.value,
+    });
     const out = await connection.client.eval(PATCH_KEY, { keys: [keyRecord(hash)], arguments: [json] });
     return out === null || out === undefined ? undefined : (await keyv.deserialize!<StoredKey>(String(out)))?.value;
   };
@@ -114,10 +133,20 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   // request-time look-ups (find) never wait: the router answers 503 while Redis is not ready.
   const patch = redisKeyPatch(connection, names.keyRecord, keyv);
   const whenReady = whenConnected(connection, readyTimeoutMs);
-  const keyStore: KeyStore = new KeyvKeyStore(keyv, { isReady: connection.isReady, close: connection.close, whenReady, seedMarker, patch });
+  const keyStore: KeyStore = new KeyvKeyStore(keyv, {
+    isReady: connection.isReady,
+    close: connection.close,
+    whenReady,
+    seedMarker,
+    patch,
+  });
   const usageStore = new RedisUsageStore(connection, names.namespace);
   return {
-    keyStore, usageStore, connection, ready, close: connection.close,
+    keyStore,
+    usageStore,
+    connection,
+    ready,
+    close: connection.close,
     connected: connection.connected,
     isReady: connection.isReady,
     description: connection.description,

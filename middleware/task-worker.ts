@@ -15,7 +15,10 @@ export interface TaskWorkerOptions {
 export type TaskFailure = 'busy' | 'timeout' | 'crashed' | 'failed' | 'closed';
 
 export class TaskRefusedError extends Error {
-  constructor(readonly reason: TaskFailure, message: string) {
+  constructor(
+    readonly reason: TaskFailure,
+    message: string,
+  ) {
     super(message);
     this.name = 'TaskRefusedError';
   }
@@ -86,14 +89,15 @@ export function createTaskWorker<In, Out>(url: URL, options: TaskWorkerOptions):
   };
 
   return {
-    run: (task) => new Promise<Out>((resolve, reject) => {
-      if (running && waiting.length >= options.maxWaiting) {
-        reject(new TaskRefusedError('busy', 'too many tasks waiting'));
-        return;
-      }
-      waiting.push({ task, resolve, reject });
-      next();
-    }),
+    run: (task) =>
+      new Promise<Out>((resolve, reject) => {
+        if (running && waiting.length >= options.maxWaiting) {
+          reject(new TaskRefusedError('busy', 'too many tasks waiting'));
+          return;
+        }
+        waiting.push({ task, resolve, reject });
+        next();
+      }),
     close: async () => {
       const closed = new TaskRefusedError('closed', 'worker closed');
       for (const job of waiting.splice(0)) job.reject(closed);

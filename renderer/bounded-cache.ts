@@ -34,8 +34,12 @@ export class BoundedCache<V> {
     this.#sizeOf = sizeOf;
   }
 
-  get bytes(): number { return this.#bytes; }
-  get size(): number { return this.#size; }
+  get bytes(): number {
+    return this.#bytes;
+  }
+  get size(): number {
+    return this.#size;
+  }
 
   /** The value kept for `key` in `group`, else `make()`'s, kept while the bound allows. */
   get(group: string, key: number, make: () => V | null): V | null {
@@ -57,7 +61,7 @@ export class BoundedCache<V> {
     if (cost > this.#maxEntryBytes || cost > this.#maxBytes) return value;
     this.#makeRoom(cost);
     let entries = this.#groups.get(group); // after making room: it may have dropped the group
-    if (!entries) this.#groups.set(group, entries = new Map());
+    if (!entries) this.#groups.set(group, (entries = new Map()));
     const slot = this.#free.pop() ?? this.#newSlot();
     this.#values[slot] = value;
     this.#slotGroups[slot] = group;

@@ -36,6 +36,11 @@ export class DiagnosticLog {
 }
 
 /** Where a field's data stands in the document (its ^FD), or its first command when it has none. */
-export function fieldDataSpan(field: { at: number; dataAt?: { offset: number; size: number } }): { byteIndex: number; byteSize: number } {
-  return field.dataAt ? { byteIndex: field.dataAt.offset, byteSize: field.dataAt.size } : { byteIndex: field.at, byteSize: 0 };
+export function fieldDataSpan(field: { at: number; dataAt?: { offset: number; size: number } }): {
+  byteIndex: number;
+  byteSize: number;
+} {
+  return field.dataAt
+    ? { byteIndex: field.dataAt.offset, byteSize: field.dataAt.size }
+    : { byteIndex: field.at, byteSize: 0 };
 }

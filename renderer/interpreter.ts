@@ -5,9 +5,25 @@ import { DiagnosticLog } from './diagnostics.js';
 import { MemoryBudget } from './memory-budget.js';
 import { RenderError } from './errors.js';
 import type { Field, FontSelection, LabelPlan, StoredObject } from './model.js';
-import type { CommandContext, CommandDef, CommandTable, FieldDraft, LabelDraft, PrinterState } from './commands/context.js';
+import type {
+  CommandContext,
+  CommandDef,
+  CommandTable,
+  FieldDraft,
+  LabelDraft,
+  PrinterState,
+} from './commands/context.js';
 import { lex, type Token } from './zpl/lexer.js';
-import { latin1, namedArgs, readParams, splitParams, type ArgsOf, type ParamSpec, type ParamValue, type RawParam } from './zpl/params.js';
+import {
+  latin1,
+  namedArgs,
+  readParams,
+  splitParams,
+  type ArgsOf,
+  type ParamSpec,
+  type ParamValue,
+  type RawParam,
+} from './zpl/params.js';
 import { commandTable } from './commands/index.js';
 
 export interface DocumentPlan {
@@ -86,7 +102,9 @@ export class Interpreter implements CommandContext {
     }
     // Formats that only set printer state (a common header block) print nothing when real labels follow;
     // the legacy service counts the first label with fields as label 0. A document of empty formats still prints them.
-    const labels = this.labels.some((l) => l.fields.length > 0) ? this.labels.filter((l) => l.fields.length > 0) : this.labels;
+    const labels = this.labels.some((l) => l.fields.length > 0)
+      ? this.labels.filter((l) => l.fields.length > 0)
+      : this.labels;
     const totalCount = labels.reduce((s, l) => s + l.copies, 0);
     return { labels, log: this.log, objects: this.printer.objects, totalCount, unsupported: this.log.features() };
   }
@@ -111,20 +129,34 @@ export class Interpreter implements CommandContext {
     }
     this.replayed += tokens.length;
     this.replayDepth++;
-    try { this.runTokens(tokens); } finally { this.replayDepth--; }
+    try {
+      this.runTokens(tokens);
+    } finally {
+      this.replayDepth--;
+    }
   }
 
   private step(tok: Token): void {
     const key = tok.prefix + tok.name;
     const cap = this.label?.capturing;
-    if (cap && key !== '^XZ') { cap.tokens.push(tok); return; }
+    if (cap && key !== '^XZ') {
+      cap.tokens.push(tok);
+      return;
+    }
     if (tok.stray) {
       this.warn(tok.start, tok.end - tok.start, '', 0, 'Ignored unrecognized content');
       return;
     }
     const def = this.table[key];
     if (!def) {
-      this.log.add({ byteIndex: tok.start, byteSize: tok.end - tok.start, command: key, param: 0, message: `Unknown command ${key}; ignored`, feature: key });
+      this.log.add({
+        byteIndex: tok.start,
+        byteSize: tok.end - tok.start,
+        command: key,
+        param: 0,
+        message: `Unknown command ${key}; ignored`,
+        feature: key,
+      });
       return;
     }
     if (!this.label && !def.anywhere) {
@@ -153,26 +185,35 @@ export class Interpreter implements CommandContext {
   private values(key: string, def: CommandDef, tok: Token): ParamValue[] {
     const specs = def.params ?? [];
     switch (def.syntax ?? 'split') {
-      case 'raw': return [];
-      case 'text': return [latin1(tok.raw)];
+      case 'raw':
+        return [];
+      case 'text':
+        return [latin1(tok.raw)];
       case 'font': {
         // ^A: the font name is the first byte, then orientation,height,width[,path] after it.
         const name = tok.raw.length ? String.fromCharCode(tok.raw[0]).toUpperCase() : '';
         const nameParam: RawParam = { text: name, offset: tok.paramStart, size: tok.raw.length ? 1 : 0 };
-        return readParams(key, [nameParam, ...splitParams(tok, 1)], specs, this.log, { unitScale: this.printer.unitScale });
+        return readParams(key, [nameParam, ...splitParams(tok, 1)], specs, this.log, {
+          unitScale: this.printer.unitScale,
+        });
       }
       default:
-        if (specs.length === 0) { this.ignoreContent(key, tok); return []; }
+        if (specs.length === 0) {
+          this.ignoreContent(key, tok);
+          return [];
+        }
         return readParams(key, splitParams(tok), specs, this.log, { unitScale: this.printer.unitScale });
     }
   }
 
   /** Text after a command that takes no parameters is ignored, as the printer does. */
   private ignoreContent(key: string, tok: Token): void {
-    let a = 0, b = tok.raw.length;
+    let a = 0,
+      b = tok.raw.length;
     while (a < b && tok.raw[a] <= 0x20) a++;
     while (b > a && tok.raw[b - 1] <= 0x20) b--;
-    if (a < b) this.warn(tok.offsets[a], tok.offsets[b - 1] + 1 - tok.offsets[a], key, 0, 'Ignored unrecognized content');
+    if (a < b)
+      this.warn(tok.offsets[a], tok.offsets[b - 1] + 1 - tok.offsets[a], key, 0, 'Ignored unrecognized content');
   }
 
   warn(byteIndex: number, byteSize: number, command: string, param: number, message: string): void {
@@ -215,7 +256,15 @@ export class Interpreter implements CommandContext {
   // ---- fields ------------------------------------------------------------------------------
 
   newField(at: number): FieldDraft {
-    return { x: 0, y: 0, origin: 'FO', positioned: false, justification: this.printer?.justification ?? 0, reverse: false, at };
+    return {
+      x: 0,
+      y: 0,
+      origin: 'FO',
+      positioned: false,
+      justification: this.printer?.justification ?? 0,
+      reverse: false,
+      at,
+    };
   }
 
   /** Whether the field in progress holds anything that would print. */
@@ -239,23 +288,44 @@ export class Interpreter implements CommandContext {
     if (d.fieldNumber !== undefined && !d.positioned && d.command === undefined) {
       const target = label.fields.filter((f) => f.fieldNumber === d.fieldNumber);
       if (target.length) {
-        for (const f of target) { f.data = d.data; if (d.serial) f.serial = d.serial; }
+        for (const f of target) {
+          f.data = d.data;
+          if (d.serial) f.serial = d.serial;
+        }
       } else {
         (label.pendingFills ??= new Map()).set(d.fieldNumber, { data: d.data, serial: d.serial });
       }
       return;
     }
     const fill = d.fieldNumber !== undefined ? label.pendingFills?.get(d.fieldNumber) : undefined;
-    if (fill) { d.data = fill.data; d.serial = fill.serial ?? d.serial; }
+    if (fill) {
+      d.data = fill.data;
+      d.serial = fill.serial ?? d.serial;
+    }
     const p = this.printer;
-    const font: FontSelection = d.font ?? { name: p.defaultFont.name, orientation: p.orientation, height: p.defaultFont.height, width: p.defaultFont.width };
+    const font: FontSelection = d.font ?? {
+      name: p.defaultFont.name,
+      orientation: p.orientation,
+      height: p.defaultFont.height,
+      width: p.defaultFont.width,
+    };
     // The field is the draft less what only assembling needs (positioned, hexIndicator), completed by the printer
     // state in force. Written out property by property: rest and spread copies are runtime calls, hundreds a label.
     // The ^BY defaults are shared, not copied: commands replace printer.barcode, never change it.
     const { kind, args } = d.command ?? TEXT;
     const field = {
-      kind, args, x: d.x, y: d.y, origin: d.origin, justification: d.justification, font, charset: p.charset,
-      reverse: d.reverse !== p.reverseAll, barcode: p.barcode, defaultOrientation: p.orientation, at: d.at,
+      kind,
+      args,
+      x: d.x,
+      y: d.y,
+      origin: d.origin,
+      justification: d.justification,
+      font,
+      charset: p.charset,
+      reverse: d.reverse !== p.reverseAll,
+      barcode: p.barcode,
+      defaultOrientation: p.orientation,
+      at: d.at,
       end: Math.max(d.at, this.tokenEnd),
     } as Field;
     // Optional parts only where the draft has them (a property set to undefined is kept, as a spread keeps it).
@@ -277,10 +347,26 @@ export class Interpreter implements CommandContext {
 }
 
 /** The optional parts of a draft finishField copies one by one, and those it completes or drops. */
-type CopiedParts = 'payload' | 'graphic' | 'object' | 'data' | 'dataAt' | 'block' | 'textBlock' | 'direction' | 'fieldNumber' | 'serial' | 'continues' | 'origins';
+type CopiedParts =
+  | 'payload'
+  | 'graphic'
+  | 'object'
+  | 'data'
+  | 'dataAt'
+  | 'block'
+  | 'textBlock'
+  | 'direction'
+  | 'fieldNumber'
+  | 'serial'
+  | 'continues'
+  | 'origins';
 type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
 /** A part added to FieldDraft fails to compile here until finishField copies it (or says why not). */
-const everyPartCopied: [Exclude<OptionalKeys<FieldDraft>, CopiedParts | 'command' | 'font' | 'hexIndicator' | 'clock'>] extends [never] ? true : false = true;
+const everyPartCopied: [
+  Exclude<OptionalKeys<FieldDraft>, CopiedParts | 'command' | 'font' | 'hexIndicator' | 'clock'>,
+] extends [never]
+  ? true
+  : false = true;
 void everyPartCopied;
 
 /** A field no command made anything else: text. */

@@ -14,13 +14,18 @@ export class MemoryBudget {
     this.limit = limit;
   }
 
-  get used(): number { return this.#used; }
+  get used(): number {
+    return this.#used;
+  }
 
   /** Claims `bytes` for `what` (e.g. `Graphic`), or fails with RenderError('memory') naming the sizes. */
   claim(bytes: number, what: string): void {
     if (this.#used + bytes > this.limit) {
-      throw new RenderError('memory', `${what} needs ${bytes} bytes; with the ${this.#used} bytes this document already uses, ` +
-        `that exceeds its memory budget of ${this.limit} bytes`);
+      throw new RenderError(
+        'memory',
+        `${what} needs ${bytes} bytes; with the ${this.#used} bytes this document already uses, ` +
+          `that exceeds its memory budget of ${this.limit} bytes`,
+      );
     }
     this.#used += bytes;
   }

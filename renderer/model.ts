@@ -101,7 +101,12 @@ export interface FieldBase {
 }
 
 /** A 1-bit image: rows MSB first, `stride` bytes a row, set bits are ink. */
-export interface Bits { data: Uint8Array; stride: number; width: number; height: number }
+export interface Bits {
+  data: Uint8Array;
+  stride: number;
+  width: number;
+  height: number;
+}
 
 export interface StoredObject {
   /** Normalised name with drive and extension, e.g. `R:LOGO.GRF`. */

@@ -21,7 +21,11 @@ export { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS, dotsPerInch, labelDots } from '
  * Renders a document. `hooks.admit` runs between interpreting and drawing (the caller reserves pages there);
  * `hooks.checkpoint` between labels and fields (the caller stops a cancelled or overdue render there).
  */
-export async function render(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks = {}): Promise<RenderResult> {
+export async function render(
+  zpl: Uint8Array | string,
+  req: RenderRequest,
+  hooks: RenderHooks = {},
+): Promise<RenderResult> {
   try {
     return await renderDocument(zpl, req, hooks);
   } finally {
@@ -40,10 +44,14 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   const turned = req.format === 'png' && (req.rotation ?? 0) !== 0;
   // Only vector pages draw glyph curves: a PNG or raster PDF is laid out without them.
   const output: OutputKind = req.format === 'pdf' && req.pdf !== 'raster' ? 'vector' : 'raster';
-  const doc = openDocument(zpl, { ...req, output }, {
-    reserveBytes: { bytes: pixels * (turned ? 3 : 2) + heightDots, what: `A ${widthDots}x${heightDots} dot label` },
-    ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
-  });
+  const doc = openDocument(
+    zpl,
+    { ...req, output },
+    {
+      reserveBytes: { bytes: pixels * (turned ? 3 : 2) + heightDots, what: `A ${widthDots}x${heightDots} dot label` },
+      ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
+    },
+  );
   const all = req.format === 'pdf' && req.index === undefined;
   if (all && doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
   if (!all) checkIndex(req.index ?? 0, doc.totalCount);
@@ -51,28 +59,41 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   await hooks.admit?.({ totalCount: doc.totalCount, pages: all ? doc.totalCount : 1 });
 
   const draw = (i: number): Raster => paint(doc.label(i), borrowInk(pixels));
-  const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult =>
-    ({ body, contentType, totalCount: doc.totalCount, pages, warnings: doc.plan.log.entries, unsupported: doc.unsupported() });
+  const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult => ({
+    body,
+    contentType,
+    totalCount: doc.totalCount,
+    pages,
+    warnings: doc.plan.log.entries,
+    unsupported: doc.unsupported(),
+  });
 
   if (req.format === 'pdf') {
     const indices = all ? Array.from({ length: doc.totalCount }, (_, i) => i) : [req.index!];
-    const widthPt = req.widthIn * 72, heightPt = req.heightIn * 72;
+    const widthPt = req.widthIn * 72,
+      heightPt = req.heightIn * 72;
     const dotPt = 72 / dotsPerInch(req.dpmm);
     const lists = (): Generator<DisplayList> => each(indices, (i) => doc.label(i));
     const body = req.page
-      ? await encodeSheets(lists(), req.page, { labelWidthPt: widthPt, labelHeightPt: heightPt, dotPt, mode: req.pdf ?? 'vector' })
+      ? await encodeSheets(lists(), req.page, {
+          labelWidthPt: widthPt,
+          labelHeightPt: heightPt,
+          dotPt,
+          mode: req.pdf ?? 'vector',
+        })
       : req.pdf === 'raster'
-      ? await encodePdf(eachRaster(indices, draw), widthPt, heightPt)
-      : await encodeVectorPdf(lists(), { widthPt, heightPt, dotPt });
+        ? await encodePdf(eachRaster(indices, draw), widthPt, heightPt)
+        : await encodeVectorPdf(lists(), { widthPt, heightPt, dotPt });
     return result(body, 'application/pdf', indices.length);
   }
   // ^PM Y and ^PO I are left to the 8-bit encoder, which reads the rows in that order; a turned label settles first.
   const { raster, order } = paintRows(doc.label(req.index ?? 0), borrowInk(pixels));
   try {
     const rotation = req.rotation ?? 0;
-    const png = rotation === 0
-      ? encodePng(raster, req.quality === 'bitonal', order)
-      : encodePng(rotateClockwise(settle(raster, order), rotation), req.quality === 'bitonal');
+    const png =
+      rotation === 0
+        ? encodePng(raster, req.quality === 'bitonal', order)
+        : encodePng(rotateClockwise(settle(raster, order), rotation), req.quality === 'bitonal');
     return result(png, 'image/png', 1);
   } finally {
     returnInk(raster.ink);

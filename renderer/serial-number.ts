@@ -9,12 +9,14 @@ import type { Field } from './model.js';
  */
 export function fieldData(field: Field, copy: number): Uint8Array | undefined {
   const data = field.data;
-  if (!data || !field.serial || copy === 0 && field.serial.mask === undefined && field.serial.leadingZeros) return data;
+  if (!data || !field.serial || (copy === 0 && field.serial.mask === undefined && field.serial.leadingZeros))
+    return data;
   const s = field.serial;
   const text = latin1(data);
-  const out = s.mask !== undefined
-    ? advanceMasked(text, s.mask, s.maskIncrement ?? '1', copy)
-    : advanceNumber(text, Number.parseInt(s.increment, 10) || 0, copy, s.leadingZeros);
+  const out =
+    s.mask !== undefined
+      ? advanceMasked(text, s.mask, s.maskIncrement ?? '1', copy)
+      : advanceNumber(text, Number.parseInt(s.increment, 10) || 0, copy, s.leadingZeros);
   return bytes(out);
 }
 
@@ -65,7 +67,12 @@ export function advanceMasked(text: string, mask: string, increment: string, cop
     const maskIndex = p.at - offset;
     const incChar = increment[maskIndex - incOffset];
     // Digits count by their value in every place; letters by their position in the place's alphabet.
-    const inc = incChar === undefined ? 0 : /\d/.test(incChar) ? Number(incChar) : Math.max(0, p.alphabet.indexOf(incChar.toUpperCase()));
+    const inc =
+      incChar === undefined
+        ? 0
+        : /\d/.test(incChar)
+          ? Number(incChar)
+          : Math.max(0, p.alphabet.indexOf(incChar.toUpperCase()));
     const cur = Math.max(0, p.alphabet.indexOf(chars[p.at].toUpperCase()));
     const sum = cur + inc * copy + carry;
     const radix = p.alphabet.length;

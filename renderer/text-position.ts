@@ -5,7 +5,10 @@ export function lineColumn(bytes: Uint8Array, offset: number): { line: number; c
   let lineStart = 0;
   const end = Math.min(offset, bytes.length);
   for (let i = 0; i < end; i++) {
-    if (bytes[i] === 0x0a) { line++; lineStart = i + 1; }
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
   }
   return { line, column: offset - lineStart + 1 };
 }

@@ -2,7 +2,15 @@
 
 import type { LevelWithSilent } from 'pino';
 import {
-  EXTRA_OUTPUTS, LOG_LEVELS, parseCorsOrigins, STORE_NAMESPACE_PATTERN, UPSTREAM_MODES, type CorsOption, type ExtraOutput, type PdfMode, type UpstreamMode,
+  EXTRA_OUTPUTS,
+  LOG_LEVELS,
+  parseCorsOrigins,
+  STORE_NAMESPACE_PATTERN,
+  UPSTREAM_MODES,
+  type CorsOption,
+  type ExtraOutput,
+  type PdfMode,
+  type UpstreamMode,
 } from '../index.js';
 import { optionalNumber, optionalUrl } from './env-values.js';
 import { readFleetConfig, type FleetConfig } from './fleet-config.js';
@@ -67,10 +75,14 @@ export const LEGACY_CLIENTS_PATH = '/v1';
 const DEFAULT_LEGACY_PATH = '/compatibility/legacy/v1';
 
 export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientOptions {
-  const legacyPaths = (env.LEGACY_PATHS || DEFAULT_LEGACY_PATH).split(',').map((p) => p.trim()).filter((p) => p !== '')
+  const legacyPaths = (env.LEGACY_PATHS || DEFAULT_LEGACY_PATH)
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
     .map((p) => (p.length > 1 ? p.replace(/\/+$/, '') : p));
   for (const path of legacyPaths) {
-    if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path)) throw new Error(`LEGACY_PATHS must be absolute URL paths like /v1, not ${path}`);
+    if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path))
+      throw new Error(`LEGACY_PATHS must be absolute URL paths like /v1, not ${path}`);
   }
   if (legacyPaths.length === 0) throw new Error('LEGACY_PATHS must name at least one path');
   // One switch for unchanged legacy clients; it never turns on key-less access (ANONYMOUS_KEY_ID stays explicit).
@@ -89,8 +101,13 @@ export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientO
 
 /** EXTRA_OUTPUTS: comma-separated `json`, `zpl` (any case); anything else stops the server at start-up. */
 function extraOutputs(text: string | undefined): ExtraOutput[] {
-  const names = (text ?? '').split(',').map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
-  for (const n of names) if (!(EXTRA_OUTPUTS as readonly string[]).includes(n)) throw new Error(`EXTRA_OUTPUTS must list ${EXTRA_OUTPUTS.join(', ')}, not ${text}`);
+  const names = (text ?? '')
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== '');
+  for (const n of names)
+    if (!(EXTRA_OUTPUTS as readonly string[]).includes(n))
+      throw new Error(`EXTRA_OUTPUTS must list ${EXTRA_OUTPUTS.join(', ')}, not ${text}`);
   return EXTRA_OUTPUTS.filter((o) => names.includes(o));
 }
 
@@ -106,17 +123,29 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const tcpPort = (n: number): boolean => n <= 65535;
   const port = optionalNumber(env, 'PORT', tcpPort, 'a TCP port (0 to 65535)') ?? 3000;
   const opsPort = optionalNumber(env, 'OPS_PORT', tcpPort, 'a TCP port (0 to 65535)');
-  const upstreamUrl = optionalUrl(env, 'UPSTREAM_URL', ['http:', 'https:'], "the legacy service's http(s) base URL, before /printers/...");
+  const upstreamUrl = optionalUrl(
+    env,
+    'UPSTREAM_URL',
+    ['http:', 'https:'],
+    "the legacy service's http(s) base URL, before /printers/...",
+  );
   const storeNamespace = readStoreNamespace(env);
   const upstreamMode = (env.UPSTREAM_MODE || 'off').toLowerCase() as UpstreamMode;
   if (!UPSTREAM_MODES.includes(upstreamMode)) {
     throw new Error(`UPSTREAM_MODE must be off, fallback, shadow or proxy, not ${env.UPSTREAM_MODE}`);
   }
   if (upstreamMode !== 'off' && !upstreamUrl) {
-    throw new Error(`UPSTREAM_MODE=${upstreamMode} needs UPSTREAM_URL (the legacy service's base URL, before /printers/...)`);
+    throw new Error(
+      `UPSTREAM_MODE=${upstreamMode} needs UPSTREAM_URL (the legacy service's base URL, before /printers/...)`,
+    );
   }
   const timeoutMs = optionalNumber(env, 'UPSTREAM_TIMEOUT_MS', (n) => n > 0, 'a whole number of milliseconds above 0');
-  const upstreamMaxBodyBytes = optionalNumber(env, 'UPSTREAM_MAX_BODY_BYTES', (n) => n > 0, 'a whole number of bytes above 0');
+  const upstreamMaxBodyBytes = optionalNumber(
+    env,
+    'UPSTREAM_MAX_BODY_BYTES',
+    (n) => n > 0,
+    'a whole number of bytes above 0',
+  );
   const sampleRate = optionalShare(env, 'SHADOW_SAMPLE_RATE');
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -126,16 +155,30 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const wholeOrZero = (): boolean => true;
   const maxBodyBytes = optionalNumber(env, 'MAX_BODY_BYTES', whole, 'a whole number of bytes above 0');
   const maxLabels = optionalNumber(env, 'MAX_LABELS', whole, 'a whole number above 0');
-  const organizationRequestsPerSecond = optionalNumber(env, 'ORG_REQUESTS_PER_SECOND', wholeOrZero, 'a whole number (0 turns the limit off)');
-  const renderThreads = optionalNumber(env, 'RENDER_THREADS', wholeOrZero, 'a whole number of threads (0 renders on the event loop)');
+  const organizationRequestsPerSecond = optionalNumber(
+    env,
+    'ORG_REQUESTS_PER_SECOND',
+    wholeOrZero,
+    'a whole number (0 turns the limit off)',
+  );
+  const renderThreads = optionalNumber(
+    env,
+    'RENDER_THREADS',
+    wholeOrZero,
+    'a whole number of threads (0 renders on the event loop)',
+  );
   const renderTimeoutMs = optionalNumber(env, 'RENDER_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0');
   const cors = parseCorsOrigins(env.CORS_ORIGINS);
-  const headersTimeoutMs = optionalNumber(env, 'HEADERS_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0')
-    ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  const requestTimeoutMs = optionalNumber(env, 'REQUEST_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0')
-    ?? Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs);
+  const headersTimeoutMs =
+    optionalNumber(env, 'HEADERS_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0') ??
+    DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeoutMs =
+    optionalNumber(env, 'REQUEST_TIMEOUT_MS', whole, 'a whole number of milliseconds above 0') ??
+    Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs);
   if (headersTimeoutMs > requestTimeoutMs) {
-    throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+    throw new Error(
+      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
   }
   const shutdownTimeoutMs = optionalNumber(env, 'SHUTDOWN_TIMEOUT_MS', wholeOrZero, 'a whole number of milliseconds');
   const shutdownDelayMs = optionalNumber(env, 'SHUTDOWN_DELAY_MS', wholeOrZero, 'a whole number of milliseconds');
@@ -172,7 +215,13 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     },
     ...(cors && { cors }),
     timeouts: { headersTimeoutMs, requestTimeoutMs },
-    ...(env.UPSTREAM_FORWARD_HEADERS ? { forwardHeaders: env.UPSTREAM_FORWARD_HEADERS.split(',').map((h) => h.trim()).filter(Boolean) } : {}),
+    ...(env.UPSTREAM_FORWARD_HEADERS
+      ? {
+          forwardHeaders: env.UPSTREAM_FORWARD_HEADERS.split(',')
+            .map((h) => h.trim())
+            .filter(Boolean),
+        }
+      : {}),
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
     shutdownDelayMs: shutdownDelayMs ?? DEFAULT_SHUTDOWN_DELAY_MS,
     clients: readClientOptions(env),
@@ -182,12 +231,18 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
 
 /** STORE_NAMESPACE, or REDIS_NAMESPACE (its earlier name); both set to different values is an error naming both. */
 export function readStoreNamespace(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const given = [['STORE_NAMESPACE', env.STORE_NAMESPACE], ['REDIS_NAMESPACE', env.REDIS_NAMESPACE]]
-    .map(([name, text]) => [name!, (text ?? '').trim()] as const).filter(([, value]) => value !== '');
+  const given = [
+    ['STORE_NAMESPACE', env.STORE_NAMESPACE],
+    ['REDIS_NAMESPACE', env.REDIS_NAMESPACE],
+  ]
+    .map(([name, text]) => [name!, (text ?? '').trim()] as const)
+    .filter(([, value]) => value !== '');
   if (given.length === 0) return undefined;
   const [[name, value], other] = given as [readonly [string, string], (readonly [string, string])?];
   if (other !== undefined && other[1] !== value) {
-    throw new Error(`${name} (${value}) and ${other[0]} (${other[1]}) differ: set one (REDIS_NAMESPACE is STORE_NAMESPACE's earlier name)`);
+    throw new Error(
+      `${name} (${value}) and ${other[0]} (${other[1]}) differ: set one (REDIS_NAMESPACE is STORE_NAMESPACE's earlier name)`,
+    );
   }
   if (!STORE_NAMESPACE_PATTERN.test(value)) {
     throw new Error(`${name} must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${env[name]}`);

@@ -2,7 +2,12 @@
 // the same way (`ERROR: PORT must be ..., not ...`).
 
 /** A decimal integer (no 0x10, 1e6, 1.0 or +5): Number() would take them all and mean something else. */
-export function optionalNumber(env: NodeJS.ProcessEnv, name: string, valid: (n: number) => boolean, what: string): number | undefined {
+export function optionalNumber(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  valid: (n: number) => boolean,
+  what: string,
+): number | undefined {
   const text = env[name]?.trim();
   if (text === undefined || text === '') return undefined;
   const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
@@ -11,7 +16,12 @@ export function optionalNumber(env: NodeJS.ProcessEnv, name: string, valid: (n: 
 }
 
 /** A URL with one of `protocols`, named by its variable when it is not one. */
-export function optionalUrl(env: NodeJS.ProcessEnv, name: string, protocols: string[], what: string): string | undefined {
+export function optionalUrl(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  protocols: string[],
+  what: string,
+): string | undefined {
   const text = env[name]?.trim();
   if (text === undefined || text === '') return undefined;
   let parsed: URL | undefined;

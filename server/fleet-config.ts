@@ -28,11 +28,17 @@ export function readFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConf
   const { family, shared } = store.backend;
   const named = (env.SHADOW_STORE ?? '').trim().toLowerCase() || (shared ? family : 'files');
   if (!SHADOW_STORE_VALUES.includes(named)) {
-    throw new Error(`SHADOW_STORE must be ${SHADOW_STORE_VALUES.slice(0, -1).join(', ')} or files, not ${env.SHADOW_STORE}`);
+    throw new Error(
+      `SHADOW_STORE must be ${SHADOW_STORE_VALUES.slice(0, -1).join(', ')} or files, not ${env.SHADOW_STORE}`,
+    );
   }
   if (named !== 'files' && named !== family) {
     const label = STORE_BACKENDS.find((b) => b.family === named)!.label;
-    throw new Error(`SHADOW_STORE=${named} needs a ${label} (${familyVariables(named).join(', ').replace(/, ([^,]*)$/, ' or $1')})`);
+    throw new Error(
+      `SHADOW_STORE=${named} needs a ${label} (${familyVariables(named)
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' or $1')})`,
+    );
   }
   const shadowMaxCases = optionalNumber(env, 'SHADOW_MAX_CASES', (n) => n > 0, 'a whole number above 0');
   const shadowMaxBytes = optionalNumber(env, 'SHADOW_MAX_BYTES', (n) => n > 0, 'a whole number above 0');

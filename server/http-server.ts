@@ -19,8 +19,10 @@ const MAX_CHECK_INTERVAL_MS = 1000;
 
 function rawAnswer(socket: Duplex, status: string, message: string): void {
   const body = `ERROR: ${message}\n`;
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
-    + `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function timeoutMessage({ headersTimeoutMs, requestTimeoutMs }: HttpTimeouts): string {
@@ -32,21 +34,27 @@ function answerMissingHost(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return false;
   const body = 'ERROR: Request has no Host header\n';
   res.writeHead(400, {
-    'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': randomUUID(), Connection: 'close',
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': randomUUID(),
+    Connection: 'close',
   });
   res.end(body);
   return true;
 }
 
 export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts): http.Server {
-  const server = http.createServer({
-    headersTimeout: timeouts.headersTimeoutMs,
-    requestTimeout: timeouts.requestTimeoutMs,
-    connectionsCheckingInterval: Math.min(MAX_CHECK_INTERVAL_MS, Math.ceil(timeouts.headersTimeoutMs / 4)),
-    requireHostHeader: false, // checked below, so the answer carries an ERROR: text
-  }, (req, res) => {
-    if (!answerMissingHost(req, res)) app(req, res);
-  });
+  const server = http.createServer(
+    {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(MAX_CHECK_INTERVAL_MS, Math.ceil(timeouts.headersTimeoutMs / 4)),
+      requireHostHeader: false, // checked below, so the answer carries an ERROR: text
+    },
+    (req, res) => {
+      if (!answerMissingHost(req, res)) app(req, res);
+    },
+  );
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     // A bad request pipelined behind good ones is answered after their answers, never in front of (and instead of) them.
     afterPendingAnswers(socket, () => {
@@ -57,7 +65,11 @@ export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts): 
       }
       if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') rawAnswer(socket, '408 Request Timeout', timeoutMessage(timeouts));
       else if (err.code === 'HPE_HEADER_OVERFLOW') {
-        rawAnswer(socket, '431 Request Header Fields Too Large', 'Request URL or headers are too long; send long labels with POST');
+        rawAnswer(
+          socket,
+          '431 Request Header Fields Too Large',
+          'Request URL or headers are too long; send long labels with POST',
+        );
       } else rawAnswer(socket, '400 Bad Request', 'Bad request');
     });
   });

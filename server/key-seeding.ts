@@ -36,29 +36,39 @@ const RETRY_MS = 500;
  * Seeds now (when `connected` resolves) and every time the store reports its seeding missing; one at a time.
  * Resolves once the first seeding has succeeded (it is retried until it does).
  */
-export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit, expiring, storeLabel }: KeySeeding, connected: Promise<void>): Promise<void> {
+export function keepKeysSeeded(
+  { keyStore, records, apiKeysFile, emit, expiring, storeLabel }: KeySeeding,
+  connected: Promise<void>,
+): Promise<void> {
   const failed = (message: string): void => emit({ type: 'key_seeding', outcome: 'failed', message });
   let queue = Promise.resolve();
   // The first seeding covers a store found empty at the first connection; it is not a loss.
   let startingUp = true;
   let firstSeeded: () => void = () => {};
-  const seededOnce = new Promise<void>((resolve) => { firstSeeded = resolve; });
+  const seededOnce = new Promise<void>((resolve) => {
+    firstSeeded = resolve;
+  });
   const seed = (again: boolean): void => {
-    queue = queue.then(async () => {
-      const current = await currentRecords(records, apiKeysFile, (message) => emit({ type: 'notice', level: 'warn', message }));
-      const keys = (expiring ? await addExpiring(keyStore, expiring) : 0) + (await seedKeys(keyStore, current)).length;
-      if (again) {
-        const message = `seeded ${keys} API key${keys === 1 ? '' : 's'} again (the key store had lost them)`;
-        emit({ type: 'key_seeding', outcome: 'seeded_again', message, keys });
-      } else {
-        emit({ type: 'key_seeding', outcome: 'seeded', message: `API keys stored in ${storeLabel}: ${keys}`, keys });
-        startingUp = false;
-        firstSeeded();
-      }
-    }).catch((err: unknown) => {
-      failed(`seeding API keys failed: ${(err as Error).message}`);
-      if (!again) setTimeout(() => seed(false), RETRY_MS).unref();
-    });
+    queue = queue
+      .then(async () => {
+        const current = await currentRecords(records, apiKeysFile, (message) =>
+          emit({ type: 'notice', level: 'warn', message }),
+        );
+        const keys =
+          (expiring ? await addExpiring(keyStore, expiring) : 0) + (await seedKeys(keyStore, current)).length;
+        if (again) {
+          const message = `seeded ${keys} API key${keys === 1 ? '' : 's'} again (the key store had lost them)`;
+          emit({ type: 'key_seeding', outcome: 'seeded_again', message, keys });
+        } else {
+          emit({ type: 'key_seeding', outcome: 'seeded', message: `API keys stored in ${storeLabel}: ${keys}`, keys });
+          startingUp = false;
+          firstSeeded();
+        }
+      })
+      .catch((err: unknown) => {
+        failed(`seeding API keys failed: ${(err as Error).message}`);
+        if (!again) setTimeout(() => seed(false), RETRY_MS).unref();
+      });
   };
   keyStore.onSeedMissing?.(() => {
     if (!startingUp) seed(true);
@@ -67,7 +77,11 @@ export function keepKeysSeeded({ keyStore, records, apiKeysFile, emit, expiring,
   return seededOnce;
 }
 
-async function currentRecords(records: readonly KeyRecord[], apiKeysFile: string | undefined, warn: (message: string) => void): Promise<readonly KeyRecord[]> {
+async function currentRecords(
+  records: readonly KeyRecord[],
+  apiKeysFile: string | undefined,
+  warn: (message: string) => void,
+): Promise<readonly KeyRecord[]> {
   if (apiKeysFile === undefined) return records;
   try {
     return await loadKeyFile(apiKeysFile);

@@ -12,7 +12,10 @@ export type RoutedConsoleMethod = Extract<ServiceEvent, { type: 'library_output'
 export const ROUTED_CONSOLE_METHODS: readonly RoutedConsoleMethod[] = ['log', 'info', 'debug', 'warn'];
 
 /** Replaces `target`'s routed methods with ones that call `report` with the text they would have printed. */
-export function routeConsole(target: Pick<Console, RoutedConsoleMethod>, report: (method: RoutedConsoleMethod, text: string) => void): void {
+export function routeConsole(
+  target: Pick<Console, RoutedConsoleMethod>,
+  report: (method: RoutedConsoleMethod, text: string) => void,
+): void {
   for (const method of ROUTED_CONSOLE_METHODS) {
     target[method] = (...args: unknown[]): void => report(method, format(...args));
   }

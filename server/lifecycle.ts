@@ -85,19 +85,29 @@ export class Lifecycle {
       note(`${signal}: /readyz answers 503; requests are served for another ${delayMs} ms, then the listener closes`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(delayMs, MAX_TIMER_MS));
-        this.skipDelay = () => { clearTimeout(timer); resolve(); };
+        this.skipDelay = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
     }
     this.listenerClosed = true;
-    const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    })));
+    const closed = Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          }),
+      ),
+    );
     // Printed once the listener is closed: whoever reads it finds new connections refused.
     note(`${signal}: shutting down`);
     let timer: NodeJS.Timeout | undefined;
-    const budget = new Promise<'timeout'>((resolve) => { timer = setTimeout(resolve, Math.min(timeoutMs, MAX_TIMER_MS), 'timeout'); });
-    if (await Promise.race([closed, budget]) === 'timeout') {
+    const budget = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(resolve, Math.min(timeoutMs, MAX_TIMER_MS), 'timeout');
+    });
+    if ((await Promise.race([closed, budget])) === 'timeout') {
       const cut = this.inFlight.size;
       // Each request cut off leaves its access line (completed: false, endedBy: shutdown) as its socket closes.
       for (const res of this.inFlight) markCutOffAtShutdown(res);
@@ -112,10 +122,16 @@ export class Lifecycle {
 /** One line for a listen that failed: the cause a newcomer can act on, never a stack trace. */
 function listenFailure(err: NodeJS.ErrnoException, host: string, port: number): string {
   switch (err.code) {
-    case 'EADDRINUSE': return `port ${port} is already in use`;
-    case 'EACCES': return `no permission to listen on port ${port}`;
-    case 'EADDRNOTAVAIL': return `cannot listen on ${host}: no such local address`;
-    case 'ENOTFOUND': case 'EAI_AGAIN': return `cannot listen on ${host}: unknown host`;
-    default: return `cannot listen on ${host}:${port}: ${err.message}`;
+    case 'EADDRINUSE':
+      return `port ${port} is already in use`;
+    case 'EACCES':
+      return `no permission to listen on port ${port}`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${host}: no such local address`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot listen on ${host}: unknown host`;
+    default:
+      return `cannot listen on ${host}:${port}: ${err.message}`;
   }
 }

@@ -24,17 +24,24 @@ export const DEFAULT_MAX_QUEUED_CHARS = 4 * 1024 * 1024;
 const RETRY_MS = 20;
 
 /** Standard output, asynchronously (libuv's thread pool waits on a full pipe, not the event loop). */
-export const writeStdout: WriteChunk = (chunk, done) => write(1, chunk, 0, chunk.length, null, (err, written) => done(err, written));
+export const writeStdout: WriteChunk = (chunk, done) =>
+  write(1, chunk, 0, chunk.length, null, (err, written) => done(err, written));
 
 /** The line reporting `count` dropped lines, in the shape of the service's other JSON lines. */
 function droppedLine(count: number): string {
   return `${JSON.stringify({
-    level: 'warn', time: new Date().toISOString(), event: 'log_lines_dropped', dropped: count,
+    level: 'warn',
+    time: new Date().toISOString(),
+    event: 'log_lines_dropped',
+    dropped: count,
     msg: `${count} log line${count === 1 ? '' : 's'} dropped: standard output was not read`,
   })}\n`;
 }
 
-export function createLineWriter(writeChunk: WriteChunk = writeStdout, maxQueuedChars = DEFAULT_MAX_QUEUED_CHARS): LineWriter {
+export function createLineWriter(
+  writeChunk: WriteChunk = writeStdout,
+  maxQueuedChars = DEFAULT_MAX_QUEUED_CHARS,
+): LineWriter {
   let queue: string[] = [];
   let queuedChars = 0;
   let writing = false;
@@ -56,20 +63,30 @@ export function createLineWriter(writeChunk: WriteChunk = writeStdout, maxQueued
       if (err) {
         broken = (err as NodeJS.ErrnoException).code !== 'EAGAIN';
         // A non-blocking descriptor with a full pipe: try again shortly, not in a hot loop.
-        if (!broken) { setTimeout(() => send(chunk), RETRY_MS).unref(); return; }
+        if (!broken) {
+          setTimeout(() => send(chunk), RETRY_MS).unref();
+          return;
+        }
       } else if (written < chunk.length) {
         send(chunk.subarray(written));
         return;
       }
       writing = false;
-      if (broken) { dropped += queue.length; queue = []; queuedChars = 0; }
+      if (broken) {
+        dropped += queue.length;
+        queue = [];
+        queuedChars = 0;
+      }
       pump();
     });
   };
 
   const pump = (): void => {
     if (writing) return;
-    if (!queue.length && !unreported) { settle(); return; }
+    if (!queue.length && !unreported) {
+      settle();
+      return;
+    }
     // The drop is reported once lines move again, ahead of the ones that queued meanwhile.
     const lines = unreported ? [droppedLine(unreported), ...queue] : queue;
     unreported = 0;
@@ -89,14 +106,19 @@ export function createLineWriter(writeChunk: WriteChunk = writeStdout, maxQueued
       queuedChars += line.length;
       pump();
     },
-    get dropped() { return dropped; },
+    get dropped() {
+      return dropped;
+    },
     flush(timeoutMs) {
       if (!writing && !queue.length) return Promise.resolve(true);
       return new Promise((resolve) => {
         // Not unref'd: while a retry after EAGAIN waits on its (unref'd) timer, this one keeps the process alive, or
         // it would exit at shutdown with its last lines unwritten.
         const timer = setTimeout(() => resolve(false), timeoutMs);
-        idle.push(() => { clearTimeout(timer); resolve(true); });
+        idle.push(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
       });
     },
   };

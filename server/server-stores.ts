@@ -28,7 +28,11 @@ export function developmentKey(shared: boolean): KeyRecord {
 }
 
 /** The stores, and when they hold the keys of API_KEYS_FILE and the development key (if any). */
-export async function openStores(config: ServerConfig, events: EventSink, devKey: KeyRecord | undefined): Promise<{ stores: OpenedStores; seeded: Promise<void> }> {
+export async function openStores(
+  config: ServerConfig,
+  events: EventSink,
+  devKey: KeyRecord | undefined,
+): Promise<{ stores: OpenedStores; seeded: Promise<void> }> {
   const records = config.apiKeysFile ? await loadKeyFile(config.apiKeysFile) : [];
   const { backend } = config.fleet.store;
   const stores = openSelectedStore(config.fleet.store, {
@@ -41,11 +45,17 @@ export async function openStores(config: ServerConfig, events: EventSink, devKey
     return { stores, seeded: Promise.resolve() };
   }
   // Keys are seeded once the store answers, and again if it loses them; until then requests get 503, not a hang.
-  const seeded = keepKeysSeeded({
-    keyStore: stores.keyStore, records, emit: events.emit, storeLabel: backend.label,
-    ...(config.apiKeysFile && { apiKeysFile: config.apiKeysFile }),
-    ...(devKey && { expiring: devKey }),
-  }, stores.connected);
+  const seeded = keepKeysSeeded(
+    {
+      keyStore: stores.keyStore,
+      records,
+      emit: events.emit,
+      storeLabel: backend.label,
+      ...(config.apiKeysFile && { apiKeysFile: config.apiKeysFile }),
+      ...(devKey && { expiring: devKey }),
+    },
+    stores.connected,
+  );
   return { stores, seeded };
 }
 
@@ -59,7 +69,11 @@ function storeEvent(message: string): ServiceEvent {
  * ANONYMOUS_KEY_ID must name a stored key. Keys in this process cannot change later, so a miss is a start-up
  * error; in a shared store, `zpl-keys` may add the key later: a warning.
  */
-export async function checkAnonymousKey(config: ServerConfig, stores: OpenedStores, note: (message: string, level: 'warn') => void): Promise<void> {
+export async function checkAnonymousKey(
+  config: ServerConfig,
+  stores: OpenedStores,
+  note: (message: string, level: 'warn') => void,
+): Promise<void> {
   const id = config.clients.anonymousKey;
   if (id === undefined) return;
   let found: boolean;
@@ -80,7 +94,10 @@ export async function checkAnonymousKey(config: ServerConfig, stores: OpenedStor
 export function openShadowStore(config: ServerConfig, stores: OpenedStores): ShadowCaseStore | undefined {
   if (config.upstream.mode !== 'shadow') return undefined;
   const { shadowStore, shadowMaxCases, shadowMaxBytes } = config.fleet;
-  const caps = { ...(shadowMaxCases !== undefined && { maxCases: shadowMaxCases }), ...(shadowMaxBytes !== undefined && { maxBytes: shadowMaxBytes }) };
+  const caps = {
+    ...(shadowMaxCases !== undefined && { maxCases: shadowMaxCases }),
+    ...(shadowMaxBytes !== undefined && { maxBytes: shadowMaxBytes }),
+  };
   if (shadowStore === 'store' && stores.openShadowStore) return stores.openShadowStore(caps);
   return config.shadow.storeDir === undefined ? undefined : new FileShadowStore(config.shadow.storeDir, caps);
 }

@@ -100,7 +100,12 @@ export function buildApp(parts: ServiceParts): ServiceApp {
   // The OpenAPI document describes the API as these options make it (optional key, ?key=, /graphics, JSON and ZPL).
   const api = { ...(anonymousKey !== undefined && { anonymousKey: true }), allowQueryKey, graphicsEndpoint, outputs };
   const opsRouter = createOpsRouter({
-    keyStore: stores.keyStore, pool: renderer, events, legacyPaths, api, readyWhenSaturated: config.readyWhenSaturated,
+    keyStore: stores.keyStore,
+    pool: renderer,
+    events,
+    legacyPaths,
+    api,
+    readyWhenSaturated: config.readyWhenSaturated,
     ...(parts.unready && { unready: parts.unready }),
   });
   const app = Router();
@@ -116,23 +121,29 @@ export function buildApp(parts: ServiceParts): ServiceApp {
   });
   if (opsOnApiPort && !legacyAtRoot) app.use(opsRouter);
   // The preview page at /, and the shadow report at /shadow when shadow mode stores its cases.
-  app.use(createPreviewRouter({
-    keyStore: stores.keyStore,
-    layout: renderer.layout,
-    apiPath: legacyPaths[0],
-    emit: events.emit,
-    // Layouts count against the same per-second limits as the API's requests.
-    usageStore: stores.usageStore,
-    ...(config.limits.organizationRequestsPerSecond !== undefined && { organizationRequestsPerSecond: config.limits.organizationRequestsPerSecond }),
-    ...(parts.shadowStore && { shadowStore: parts.shadowStore }),
-    ...(config.limits.maxLabels !== undefined && { maxLabels: config.limits.maxLabels }),
-  }));
+  app.use(
+    createPreviewRouter({
+      keyStore: stores.keyStore,
+      layout: renderer.layout,
+      apiPath: legacyPaths[0],
+      emit: events.emit,
+      // Layouts count against the same per-second limits as the API's requests.
+      usageStore: stores.usageStore,
+      ...(config.limits.organizationRequestsPerSecond !== undefined && {
+        organizationRequestsPerSecond: config.limits.organizationRequestsPerSecond,
+      }),
+      ...(parts.shadowStore && { shadowStore: parts.shadowStore }),
+      ...(config.limits.maxLabels !== undefined && { maxLabels: config.limits.maxLabels }),
+    }),
+  );
   const ops = Router();
   ops.use(opsRouter);
   return {
     app: asHandler(app, events),
     ops: asHandler(ops, events),
-    close: async () => { await Promise.allSettled(legacyRouters.map((legacy) => legacy.close())); },
+    close: async () => {
+      await Promise.allSettled(legacyRouters.map((legacy) => legacy.close()));
+    },
   };
 }
 
@@ -156,7 +167,8 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   const events = createEventSink();
   logEvents(events, createLogger({ level: config.logLevel, destination: logWriter }));
   routeConsole(console, (method, message) => events.emit({ type: 'library_output', method, message }));
-  const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void => events.emit({ type: 'notice', level, message });
+  const note = (message: string, level: 'info' | 'warn' | 'error' = 'info'): void =>
+    events.emit({ type: 'notice', level, message });
 
   const { backend } = config.fleet.store;
   const devKey = config.apiKeysFile ? undefined : developmentKey(backend.shared);
@@ -164,25 +176,44 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   const { renderer, pool } = startRenderer(config);
   const lifecycle = new Lifecycle();
   const shadowStore = openShadowStore(config, stores);
-  const service = buildApp({ config, stores, events, renderer, unready: () => lifecycle.unready(), ...(shadowStore && { shadowStore }) });
+  const service = buildApp({
+    config,
+    stores,
+    events,
+    renderer,
+    unready: () => lifecycle.unready(),
+    ...(shadowStore && { shadowStore }),
+  });
 
   // Listening comes first, so that /healthz answers (and /readyz says 503) while the stores come up.
   const api = createHttpServer(service.app, config.timeouts);
   const opsServer = config.opsPort === undefined ? undefined : createHttpServer(service.ops, config.timeouts);
   const apiPort = await lifecycle.listen(api, config.port, config.host);
-  const opsPort = opsServer && await lifecycle.listen(opsServer, config.opsPort!, config.host);
-  if (backend.shared) note(`accepting connections on http://${config.host}:${apiPort}; /readyz answers 503 until ${backend.label} answers and the keys are seeded`);
+  const opsPort = opsServer && (await lifecycle.listen(opsServer, config.opsPort!, config.host));
+  if (backend.shared)
+    note(
+      `accepting connections on http://${config.host}:${apiPort}; /readyz answers 503 until ${backend.label} answers and the keys are seeded`,
+    );
 
   lifecycle.onSignal((signal) => {
     // SIGINT is a person at a terminal: no load balancer to tell, so no delay.
     const delayMs = signal === 'SIGTERM' ? config.shutdownDelayMs : 0;
-    return lifecycle.drain({ signal, servers: [api, ...(opsServer ? [opsServer] : [])], delayMs, timeoutMs: config.shutdownTimeoutMs, emit: events.emit })
-      // The routers stop what they started (upstream connections, the shadow queue); the pool and stores are ours.
-      .then(() => service.close())
-      .then(() => Promise.allSettled([stores.close(), pool?.close()]))
-      // The last lines (the drain's, the cut-off requests') go out unless standard output is not being read.
-      .then(() => logWriter.flush(LOG_FLUSH_MS))
-      .then(() => undefined);
+    return (
+      lifecycle
+        .drain({
+          signal,
+          servers: [api, ...(opsServer ? [opsServer] : [])],
+          delayMs,
+          timeoutMs: config.shutdownTimeoutMs,
+          emit: events.emit,
+        })
+        // The routers stop what they started (upstream connections, the shadow queue); the pool and stores are ours.
+        .then(() => service.close())
+        .then(() => Promise.allSettled([stores.close(), pool?.close()]))
+        // The last lines (the drain's, the cut-off requests') go out unless standard output is not being read.
+        .then(() => logWriter.flush(LOG_FLUSH_MS))
+        .then(() => undefined)
+    );
   });
 
   await seeded;
@@ -190,7 +221,10 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   if (!lifecycle.ready()) return; // a signal came while starting
   if (devKey) {
     logWriter.write(`dev API key: ${devKey.key}\n`);
-    if (devKey.expiresAt) note(`the dev API key is stored in ${backend.label} until ${devKey.expiresAt}; set API_KEYS_FILE for lasting keys`);
+    if (devKey.expiresAt)
+      note(
+        `the dev API key is stored in ${backend.label} until ${devKey.expiresAt}; set API_KEYS_FILE for lasting keys`,
+      );
   }
   for (const line of startupNotes(config, opsPort)) note(line);
   // Printed once the stores answer and the keys are seeded: the first request after it is served. Through the log

@@ -7,15 +7,21 @@ export function startupNotes(config: ServerConfig, opsPort: number | undefined):
   const { legacyPaths, legacyClients, anonymousKey } = config.clients;
   const notes: string[] = [];
   if (legacyClients) {
-    notes.push(`LEGACY_CLIENTS=1: legacy API also at /v1 (${legacyPaths.join(', ')}), lenient paths, POST /graphics, ?key=; `
-      + (anonymousKey === undefined
-        ? 'it does not turn on key-less access: clients that cannot send a key need ANONYMOUS_KEY_ID (a key id from `npx zpl-keys list`)'
-        : `clients that cannot send a key are served as key ${anonymousKey} (ANONYMOUS_KEY_ID)`));
+    notes.push(
+      `LEGACY_CLIENTS=1: legacy API also at /v1 (${legacyPaths.join(', ')}), lenient paths, POST /graphics, ?key=; ` +
+        (anonymousKey === undefined
+          ? 'it does not turn on key-less access: clients that cannot send a key need ANONYMOUS_KEY_ID (a key id from `npx zpl-keys list`)'
+          : `clients that cannot send a key are served as key ${anonymousKey} (ANONYMOUS_KEY_ID)`),
+    );
   } else if (legacyPaths.join() !== LEGACY_MOUNT_PATH) {
     notes.push(`LEGACY_PATHS: legacy API at ${legacyPaths.join(', ')}`);
   }
-  if (config.upstream.mode !== 'off') notes.push(`UPSTREAM_MODE=${config.upstream.mode}: legacy service at ${redactUrl(config.upstream.url!)}`);
-  if (opsPort !== undefined) notes.push(`OPS_PORT: /healthz, /readyz, /metrics and /openapi.json on http://${config.host}:${opsPort}, not on the API port`);
+  if (config.upstream.mode !== 'off')
+    notes.push(`UPSTREAM_MODE=${config.upstream.mode}: legacy service at ${redactUrl(config.upstream.url!)}`);
+  if (opsPort !== undefined)
+    notes.push(
+      `OPS_PORT: /healthz, /readyz, /metrics and /openapi.json on http://${config.host}:${opsPort}, not on the API port`,
+    );
   return notes;
 }
 

@@ -2,7 +2,14 @@
 // usage counters, the shadow store and the seed marker (OpenedStores). The server (server-stores.ts), the fleet
 // settings (fleet-config.ts) and zpl-keys all go through this table: a new backend is one new row.
 
-import { createMemoryStores, createPostgresStores, createRedisStores, parseSentinel, type OpenedStores, type RedisTarget } from '../index.js';
+import {
+  createMemoryStores,
+  createPostgresStores,
+  createRedisStores,
+  parseSentinel,
+  type OpenedStores,
+  type RedisTarget,
+} from '../index.js';
 import { optionalUrl } from './env-values.js';
 
 /** What every backend is opened with. */
@@ -41,16 +48,28 @@ function row<Target>(backend: StoreBackend<Target>): StoreBackend {
 }
 
 function list(text: string): string[] {
-  return text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }
 
 const redisUrl = (value: string, name: string): string =>
-  optionalUrl({ [name]: value }, name, ['redis:', 'rediss:'], 'a redis:// or rediss:// URL like redis://127.0.0.1:6379')!;
+  optionalUrl(
+    { [name]: value },
+    name,
+    ['redis:', 'rediss:'],
+    'a redis:// or rediss:// URL like redis://127.0.0.1:6379',
+  )!;
 
-const openRedis = (target: RedisTarget, options: OpenStoreOptions): OpenedStores => createRedisStores({ ...target, ...options });
+const openRedis = (target: RedisTarget, options: OpenStoreOptions): OpenedStores =>
+  createRedisStores({ ...target, ...options });
 
 export const MEMORY_BACKEND = row<undefined>({
-  id: 'memory', family: 'memory', label: 'memory', shared: false,
+  id: 'memory',
+  family: 'memory',
+  label: 'memory',
+  shared: false,
   target: () => undefined,
   open: () => createMemoryStores(),
 });
@@ -59,23 +78,38 @@ export const MEMORY_BACKEND = row<undefined>({
 export const STORE_BACKENDS: readonly StoreBackend[] = [
   MEMORY_BACKEND,
   row<RedisTarget>({
-    id: 'redis', family: 'redis', label: 'Redis', shared: true, variable: 'REDIS_URL', keysFlag: 'redis',
+    id: 'redis',
+    family: 'redis',
+    label: 'Redis',
+    shared: true,
+    variable: 'REDIS_URL',
+    keysFlag: 'redis',
     target: (value, _env, name) => ({ url: redisUrl(value, name) }),
     open: openRedis,
   }),
   row<RedisTarget>({
-    id: 'redis-cluster', family: 'redis', label: 'Redis', shared: true, variable: 'REDIS_CLUSTER_NODES',
+    id: 'redis-cluster',
+    family: 'redis',
+    label: 'Redis',
+    shared: true,
+    variable: 'REDIS_CLUSTER_NODES',
     target: (value, _env, name) => {
       const nodes = list(value);
       for (const node of nodes) {
-        if (!/^rediss?:\/\/[^/]+/.test(node)) throw new Error(`${name} must be redis:// URLs separated by commas, not ${node}`);
+        if (!/^rediss?:\/\/[^/]+/.test(node))
+          throw new Error(`${name} must be redis:// URLs separated by commas, not ${node}`);
       }
       return { clusterNodes: nodes };
     },
     open: openRedis,
   }),
   row<RedisTarget>({
-    id: 'redis-sentinel', family: 'redis', label: 'Redis', shared: true, variable: 'REDIS_SENTINELS', companions: ['REDIS_SENTINEL_MASTER'],
+    id: 'redis-sentinel',
+    family: 'redis',
+    label: 'Redis',
+    shared: true,
+    variable: 'REDIS_SENTINELS',
+    companions: ['REDIS_SENTINEL_MASTER'],
     target: (value, env, name) => {
       const sentinels = list(value);
       for (const sentinel of sentinels) {
@@ -91,9 +125,19 @@ export const STORE_BACKENDS: readonly StoreBackend[] = [
     open: openRedis,
   }),
   row<{ url: string }>({
-    id: 'postgres', family: 'postgres', label: 'PostgreSQL', shared: true, variable: 'DATABASE_URL', keysFlag: 'database',
+    id: 'postgres',
+    family: 'postgres',
+    label: 'PostgreSQL',
+    shared: true,
+    variable: 'DATABASE_URL',
+    keysFlag: 'database',
     target: (value, _env, name) => ({
-      url: optionalUrl({ [name]: value }, name, ['postgres:', 'postgresql:'], 'a postgres:// or postgresql:// URL like postgres://user@127.0.0.1:5432/labels')!,
+      url: optionalUrl(
+        { [name]: value },
+        name,
+        ['postgres:', 'postgresql:'],
+        'a postgres:// or postgresql:// URL like postgres://user@127.0.0.1:5432/labels',
+      )!,
     }),
     open: (target, options) => createPostgresStores({ url: target.url, ...options }),
   }),
@@ -115,7 +159,9 @@ export function selectStore(env: NodeJS.ProcessEnv = process.env): SelectedStore
   const set = STORE_BACKENDS.filter((b) => b.variable !== undefined && isSet(env, b.variable));
   if (set.length > 1) {
     const [a, b] = set as [StoreBackend, StoreBackend];
-    throw new Error(`${a.variable} and ${b.variable} cannot both be set: choose one ${a.family === b.family ? a.label : 'store'}`);
+    throw new Error(
+      `${a.variable} and ${b.variable} cannot both be set: choose one ${a.family === b.family ? a.label : 'store'}`,
+    );
   }
   for (const backend of STORE_BACKENDS) {
     for (const companion of backend.companions ?? []) {
@@ -125,7 +171,10 @@ export function selectStore(env: NodeJS.ProcessEnv = process.env): SelectedStore
     }
   }
   const backend = set[0] ?? STORE_BACKENDS[0]!;
-  return { backend, target: backend.target(backend.variable ? env[backend.variable]!.trim() : '', env, backend.variable ?? '') };
+  return {
+    backend,
+    target: backend.target(backend.variable ? env[backend.variable]!.trim() : '', env, backend.variable ?? ''),
+  };
 }
 
 /** The backend a zpl-keys flag names (`--redis URL`, `--database URL`), its value read as its variable's. */

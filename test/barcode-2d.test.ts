@@ -44,7 +44,10 @@ function readSymbol(img: DecodedPng, format: number, invert = false): { text: st
   }
   const source = new ZXing.RGBLuminanceSource(lum, w, h);
   const bitmap = new ZXing.BinaryBitmap(new ZXing.HybridBinarizer(source));
-  const hints = new Map<number, unknown>([[ZXing.DecodeHintType.POSSIBLE_FORMATS, [format]], [ZXing.DecodeHintType.PURE_BARCODE, true]]);
+  const hints = new Map<number, unknown>([
+    [ZXing.DecodeHintType.POSSIBLE_FORMATS, [format]],
+    [ZXing.DecodeHintType.PURE_BARCODE, true],
+  ]);
   const reader = new ZXing.MultiFormatReader();
   return { text: reader.decode(bitmap, hints as never).getText() };
 }
@@ -56,10 +59,18 @@ async function decodeLabel(zpl: string, format: number): Promise<string> {
 
 /** Bounding box of the ink on a label (of the paper, for reverse-printed symbols). */
 function inkBox(img: DecodedPng, paper = false): { x0: number; y0: number; x1: number; y1: number } {
-  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -1,
+    y1 = -1;
   for (let y = 0; y < img.height; y++) {
     for (let x = 0; x < img.width; x++) {
-      if ((img.gray[y * img.width + x] < 128) !== paper) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+      if (img.gray[y * img.width + x] < 128 !== paper) {
+        x0 = Math.min(x0, x);
+        y0 = Math.min(y0, y);
+        x1 = Math.max(x1, x);
+        y1 = Math.max(y1, y);
+      }
     }
   }
   return { x0, y0, x1, y1 };
@@ -70,16 +81,51 @@ const F = ZXing.BarcodeFormat;
 describe('2D barcodes decode back to their data', () => {
   const samples: Array<[string, string, number, string]> = [
     ['QR automatic', '^XA^FO40,40^BQN,2,4^FDQA,Hello World^FS^XZ', F.QR_CODE, 'Hello World'],
-    ['QR manual bytes (count kept, pipes kept)', '^XA^FO40,40^BQN,2,4^FDHM,B0009ab|cd|efXYZ^FS^XZ', F.QR_CODE, 'ab|cd|efX'],
-    ['QR carrier payload without pipes', '^XA^FO40,40^BQN,2,4^FDMM,AAB123456789GB|SW1A1AA|JOHNSMITH^FS^XZ', F.QR_CODE, 'AB123456789GBSW1A1AAJOHNSMITH'],
-    ['QR URL', '^XA^FO20,20^BQN,2,3^FDQA,https://example.com/track?id=0000012345^FS^XZ', F.QR_CODE, 'https://example.com/track?id=0000012345'],
+    [
+      'QR manual bytes (count kept, pipes kept)',
+      '^XA^FO40,40^BQN,2,4^FDHM,B0009ab|cd|efXYZ^FS^XZ',
+      F.QR_CODE,
+      'ab|cd|efX',
+    ],
+    [
+      'QR carrier payload without pipes',
+      '^XA^FO40,40^BQN,2,4^FDMM,AAB123456789GB|SW1A1AA|JOHNSMITH^FS^XZ',
+      F.QR_CODE,
+      'AB123456789GBSW1A1AAJOHNSMITH',
+    ],
+    [
+      'QR URL',
+      '^XA^FO20,20^BQN,2,3^FDQA,https://example.com/track?id=0000012345^FS^XZ',
+      F.QR_CODE,
+      'https://example.com/track?id=0000012345',
+    ],
     ['Data Matrix', '^XA^FO40,40^BXN,6,200^FDDataMatrixTest 12345^FS^XZ', F.DATA_MATRIX, 'DataMatrixTest 12345'],
-    ['Data Matrix with escapes (underscore by default)', '^XA^FO40,40^BXN,6,200^FDA_d066C__^FS^XZ', F.DATA_MATRIX, 'ABC_'],
-    ['Data Matrix with another escape character', '^XA^FO40,40^BXN,6,200,,,,!^FDA!d066C_d^FS^XZ', F.DATA_MATRIX, 'ABC_d'],
+    [
+      'Data Matrix with escapes (underscore by default)',
+      '^XA^FO40,40^BXN,6,200^FDA_d066C__^FS^XZ',
+      F.DATA_MATRIX,
+      'ABC_',
+    ],
+    [
+      'Data Matrix with another escape character',
+      '^XA^FO40,40^BXN,6,200,,,,!^FDA!d066C_d^FS^XZ',
+      F.DATA_MATRIX,
+      'ABC_d',
+    ],
     ['PDF417', '^XA^BY2^FO20,40^B7N,8,2,4^FDPDF417 sample 0123456789^FS^XZ', F.PDF_417, 'PDF417 sample 0123456789'],
-    ['PDF417 automatic size', '^XA^BY2^FO20,40^B7N,6^FDABCDEFGHIJ0123456789ABCDEFGHIJ^FS^XZ', F.PDF_417, 'ABCDEFGHIJ0123456789ABCDEFGHIJ'],
+    [
+      'PDF417 automatic size',
+      '^XA^BY2^FO20,40^B7N,6^FDABCDEFGHIJ0123456789ABCDEFGHIJ^FS^XZ',
+      F.PDF_417,
+      'ABCDEFGHIJ0123456789ABCDEFGHIJ',
+    ],
     ['Aztec', '^XA^FO40,40^BON,5^FDAztec123^FS^XZ', F.AZTEC, 'Aztec123'],
-    ['Aztec with 50% error correction', '^XA^FO40,40^B0N,4,N,50^FDPart:123;Warehouse:BYZA^FS^XZ', F.AZTEC, 'Part:123;Warehouse:BYZA'],
+    [
+      'Aztec with 50% error correction',
+      '^XA^FO40,40^B0N,4,N,50^FDPart:123;Warehouse:BYZA^FS^XZ',
+      F.AZTEC,
+      'Part:123;Warehouse:BYZA',
+    ],
   ];
   for (const [name, zpl, format, text] of samples) {
     it(name, async () => {
@@ -91,8 +137,11 @@ describe('2D barcodes decode back to their data', () => {
     const img = decodePng((await renderLabel('^XA^FO40,40^BXR,6,200^FDTurned 90^FS^XZ')).body);
     // Rotate the label 90 degrees counter-clockwise (ZXing's pure reader wants the L finder bottom-left).
     const back = new Uint8Array(img.width * img.height);
-    for (let y = 0; y < img.height; y++) for (let x = 0; x < img.width; x++) back[(img.width - 1 - x) * img.height + y] = img.gray[y * img.width + x];
-    expect(readSymbol({ ...img, width: img.height, height: img.width, gray: back }, F.DATA_MATRIX).text).to.equal('Turned 90');
+    for (let y = 0; y < img.height; y++)
+      for (let x = 0; x < img.width; x++) back[(img.width - 1 - x) * img.height + y] = img.gray[y * img.width + x];
+    expect(readSymbol({ ...img, width: img.height, height: img.width, gray: back }, F.DATA_MATRIX).text).to.equal(
+      'Turned 90',
+    );
   });
 
   it('reverse-prints a QR Code over a black box (^FR), still readable', async () => {
@@ -145,7 +194,8 @@ describe('2D barcode placement', () => {
     expect([box.x0, box.y0]).to.deep.equal([20, 20]);
     expect(box.x1 - box.x0 + 1).to.be.within(196, 201);
     // On a line through the bullseye centre: three dark rings either side of a light centre.
-    const cy = 20 + 96, cx = 20 + 96;
+    const cy = 20 + 96,
+      cx = 20 + 96;
     let runs = 0;
     let prev = false;
     for (let x = cx - 31; x <= cx + 31; x++) {
@@ -168,14 +218,33 @@ describe('2D barcode field data', () => {
     expect(parseQrData('9876543210')).to.deep.equal({ level: 'M', text: '76543210' });
     expect(parseQrData('EXAMPLE CODE')).to.deep.equal({ level: 'M', text: 'MPLE CODE' });
     // Manual mode segments, and a structured-append header before the level.
-    expect(parseQrData('D03048F,LM,N0123456789,A12AABB,B0006qrcode')).to.deep.equal({ level: 'L', text: '012345678912AABBqrcode' });
+    expect(parseQrData('D03048F,LM,N0123456789,A12AABB,B0006qrcode')).to.deep.equal({
+      level: 'L',
+      text: '012345678912AABBqrcode',
+    });
   });
 
   it('chooses the QR mask the legacy renderer chose for `abcabaa` at level H (mask 1)', () => {
     const g = encodeQr({ level: 'H', text: 'abcabaa' });
     // Format information: row 8, columns 0-5, 7, 8, then column 8, rows 7, 5..0 (bits 14..0).
     const at = (x: number, y: number) => g.bits[y * g.width + x];
-    const cells: Array<[number, number]> = [[0, 8], [1, 8], [2, 8], [3, 8], [4, 8], [5, 8], [7, 8], [8, 8], [8, 7], [8, 5], [8, 4], [8, 3], [8, 2], [8, 1], [8, 0]];
+    const cells: Array<[number, number]> = [
+      [0, 8],
+      [1, 8],
+      [2, 8],
+      [3, 8],
+      [4, 8],
+      [5, 8],
+      [7, 8],
+      [8, 8],
+      [8, 7],
+      [8, 5],
+      [8, 4],
+      [8, 3],
+      [8, 2],
+      [8, 1],
+      [8, 0],
+    ];
     const format = cells.reduce((v, [x, y]) => (v << 1) | at(x, y), 0) ^ 0x5412;
     expect(format >> 13).to.equal(0b10); // level H
     expect((format >> 10) & 7).to.equal(1);
@@ -192,14 +261,25 @@ describe('2D barcode field data', () => {
   });
 
   it('builds the same QR symbol as bwip-js for single-segment data, for every mask and across versions', () => {
-    for (const [text, level] of [['Hello World', 'Q'], ['12345678901234567890', 'H'], ['x'.repeat(300), 'Q']] as const) {
+    for (const [text, level] of [
+      ['Hello World', 'Q'],
+      ['12345678901234567890', 'H'],
+      ['x'.repeat(300), 'Q'],
+    ] as const) {
       const data = Uint8Array.from(text, (c) => c.charCodeAt(0));
       const plan = planQr(data, level);
       const codewords = interleave(qrDataCodewords(data, plan), plan.version, plan.level);
       for (let mask = 0; mask < 8; mask++) {
         const ours = qrSymbol(codewords, plan.version, plan.level, mask);
-        const theirs = encodeGrid('qrcode', text, { eclevel: plan.level, fixedeclevel: true, version: String(plan.version), mask: mask + 1 });
-        expect(Buffer.from(ours.bits).equals(Buffer.from(theirs.bits)), `${text.slice(0, 12)} mask ${mask}`).to.equal(true);
+        const theirs = encodeGrid('qrcode', text, {
+          eclevel: plan.level,
+          fixedeclevel: true,
+          version: String(plan.version),
+          mask: mask + 1,
+        });
+        expect(Buffer.from(ours.bits).equals(Buffer.from(theirs.bits)), `${text.slice(0, 12)} mask ${mask}`).to.equal(
+          true,
+        );
       }
     }
   });
@@ -212,7 +292,9 @@ describe('2D barcode field data', () => {
   });
 
   it('chooses Data Matrix encodation like the legacy renderer: `||Laura` keeps both bars in ASCII, then Text', () => {
-    const codes = Array.from('3UW1TM2039429|9000001||Laura Bianchi|Laura Bianchi|Via Garibaldi, 10', (c) => c.charCodeAt(0));
+    const codes = Array.from('3UW1TM2039429|9000001||Laura Bianchi|Laura Bianchi|Via Garibaldi, 10', (c) =>
+      c.charCodeAt(0),
+    );
     const cw = encodeDataMatrixData(codes).codewords;
     // ...'1' '|' '|' in ASCII (value + 1), then the Text latch 239.
     const at = cw.indexOf(239);
@@ -230,7 +312,9 @@ describe('2D barcode field data', () => {
     const bits = aztecBits(Uint8Array.from('Part:123;Warehouse:BYZA;Position:12-12-1', (c) => c.charCodeAt(0)));
     // Shifts for runs under three characters and fixed routes: 267 bits where an optimal encoder needs fewer.
     expect(bits.length).to.equal(267);
-    const sizes = [23, 45, 70, 95].map((p) => aztecSize(bits, p)).map((s) => `${s.compact ? 'compact' : 'full'} ${s.layers}`);
+    const sizes = [23, 45, 70, 95]
+      .map((p) => aztecSize(bits, p))
+      .map((s) => `${s.compact ? 'compact' : 'full'} ${s.layers}`);
     expect(sizes).to.deep.equal(['compact 3', 'compact 4', 'full 5', 'full 15']);
   });
 
@@ -264,7 +348,12 @@ describe('2D barcode encoders on arbitrary data', () => {
     for (let y = 0; y < g.height; y++) {
       for (let x = 0; x < g.width; x++) {
         if (!g.bits[y * g.width + x]) continue;
-        for (let dy = 0; dy < s * rowScale; dy++) gray.fill(0, ((y + pad) * s * rowScale + dy) * w + (x + pad) * s, ((y + pad) * s * rowScale + dy) * w + (x + pad + 1) * s);
+        for (let dy = 0; dy < s * rowScale; dy++)
+          gray.fill(
+            0,
+            ((y + pad) * s * rowScale + dy) * w + (x + pad) * s,
+            ((y + pad) * s * rowScale + dy) * w + (x + pad + 1) * s,
+          );
       }
     }
     return readSymbol({ width: w, height: h, bitDepth: 8, colorType: 0, gray }, format).text;
@@ -275,26 +364,40 @@ describe('2D barcode encoders on arbitrary data', () => {
   const params = { numRuns: 40, seed: 20261121 };
 
   it('QR symbols read back as their data', () => {
-    fc.assert(fc.property(text(1), fc.constantFrom<QrLevel>('L', 'M', 'Q', 'H'), (t, level) => {
-      expect(readGrid(encodeQr({ level, text: t }), F.QR_CODE)).to.equal(t);
-    }), params);
+    fc.assert(
+      fc.property(text(1), fc.constantFrom<QrLevel>('L', 'M', 'Q', 'H'), (t, level) => {
+        expect(readGrid(encodeQr({ level, text: t }), F.QR_CODE)).to.equal(t);
+      }),
+      params,
+    );
   });
 
   it('Data Matrix symbols read back as their data', () => {
-    fc.assert(fc.property(text(1), (t) => {
-      expect(readGrid(encodeDataMatrix(Array.from(bytes(t)), 0, 0, false), F.DATA_MATRIX)).to.equal(t);
-    }), params);
+    fc.assert(
+      fc.property(text(1), (t) => {
+        expect(readGrid(encodeDataMatrix(Array.from(bytes(t)), 0, 0, false), F.DATA_MATRIX)).to.equal(t);
+      }),
+      params,
+    );
   });
 
   it('Aztec symbols read back as their data, whatever the error control percentage', () => {
-    fc.assert(fc.property(text(1), fc.constantFrom(0, 10, 23, 50, 80), (t, errorControl) => {
-      expect(readGrid(encodeAztec(bytes(t), { errorControl, readerInit: false }), F.AZTEC)).to.equal(t);
-    }), params);
+    fc.assert(
+      fc.property(text(1), fc.constantFrom(0, 10, 23, 50, 80), (t, errorControl) => {
+        expect(readGrid(encodeAztec(bytes(t), { errorControl, readerInit: false }), F.AZTEC)).to.equal(t);
+      }),
+      params,
+    );
   });
 
   it('PDF417 symbols read back as their data', () => {
-    fc.assert(fc.property(text(2), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 5 }), (t, security, columns) => {
-      expect(readGrid(encodePdf417(bytes(t), { security, columns, rows: 0, truncate: false }), F.PDF_417, 3)).to.equal(t);
-    }), params);
+    fc.assert(
+      fc.property(text(2), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 5 }), (t, security, columns) => {
+        expect(
+          readGrid(encodePdf417(bytes(t), { security, columns, rows: 0, truncate: false }), F.PDF_417, 3),
+        ).to.equal(t);
+      }),
+      params,
+    );
   });
 });

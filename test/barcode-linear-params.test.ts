@@ -63,8 +63,14 @@ describe('two-width linear barcodes read their options by position in the comman
 
   // Orientation R, height 77, no line: every bar is 77 dots wide (turned) and no text is drawn (LOGMARS always has one).
   const turned: Array<[string, string, number]> = [
-    ['^B3', '^B3R,N,77,N,N', 0], ['^BL', '^BLR,77,N', 1], ['^BA', '^BAR,77,N,N,N', 0], ['^B2', '^B2R,77,N,N,N', 0],
-    ['^BI', '^BIR,77,N,N', 0], ['^BJ', '^BJR,77,N,N', 0], ['^BK', '^BKR,N,77,N,N', 0], ['^B1', '^B1R,N,77,N,N', 0],
+    ['^B3', '^B3R,N,77,N,N', 0],
+    ['^BL', '^BLR,77,N', 1],
+    ['^BA', '^BAR,77,N,N,N', 0],
+    ['^B2', '^B2R,77,N,N,N', 0],
+    ['^BI', '^BIR,77,N,N', 0],
+    ['^BJ', '^BJR,77,N,N', 0],
+    ['^BK', '^BKR,N,77,N,N', 0],
+    ['^B1', '^B1R,N,77,N,N', 0],
     ['^BM', '^BMR,B,77,N,N,N', 0],
   ];
   for (const [command, params, lines] of turned) {
@@ -79,9 +85,14 @@ describe('two-width linear barcodes read their options by position in the comman
 
   // Line above: the text's top is above the bars' top; below otherwise.
   const above: Array<[string, string, string]> = [
-    ['^B3', '^B3N,N,80,Y,Y', '^B3N,N,80,Y,N'], ['^BL', '^BLN,80,Y', '^BLN,80,N'], ['^BA', '^BAN,80,Y,Y,N', '^BAN,80,Y,N,N'],
-    ['^B2', '^B2N,80,Y,Y,N', '^B2N,80,Y,N,N'], ['^BI', '^BIN,80,Y,Y', '^BIN,80,Y,N'], ['^BJ', '^BJN,80,Y,Y', '^BJN,80,Y,N'],
-    ['^BK', '^BKN,N,80,Y,Y', '^BKN,N,80,Y,N'], ['^B1', '^B1N,N,80,Y,Y', '^B1N,N,80,Y,N'],
+    ['^B3', '^B3N,N,80,Y,Y', '^B3N,N,80,Y,N'],
+    ['^BL', '^BLN,80,Y', '^BLN,80,N'],
+    ['^BA', '^BAN,80,Y,Y,N', '^BAN,80,Y,N,N'],
+    ['^B2', '^B2N,80,Y,Y,N', '^B2N,80,Y,N,N'],
+    ['^BI', '^BIN,80,Y,Y', '^BIN,80,Y,N'],
+    ['^BJ', '^BJN,80,Y,Y', '^BJN,80,Y,N'],
+    ['^BK', '^BKN,N,80,Y,Y', '^BKN,N,80,Y,N'],
+    ['^B1', '^B1N,N,80,Y,Y', '^B1N,N,80,Y,N'],
     ['^BM', '^BMN,B,80,Y,Y,N', '^BMN,B,80,Y,N,N'],
   ];
   for (const [command, on, off] of above) {

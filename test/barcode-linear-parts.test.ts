@@ -14,20 +14,27 @@ const ORIENTATIONS: Orientation[] = ['N', 'R', 'I', 'B'];
 
 describe('symbol frames', () => {
   it('keep every upright rectangle inside the turned bounding box, with its area', () => {
-    fc.assert(fc.property(
-      fc.constantFrom(...ORIENTATIONS), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 300 }),
-      fc.integer({ min: 0, max: 299 }), fc.integer({ min: 0, max: 299 }),
-      (o, width, height, u0, v0) => {
-        const f: SymbolFrame = { x: 10, y: 20, width, height, orientation: o };
-        const u = u0 % width, v = v0 % height;
-        const w = Math.min(5, width - u), h = Math.min(7, height - v);
-        const r = toLabelRect(f, u, v, w, h);
-        const [bw, bh] = o === 'N' || o === 'I' ? [width, height] : [height, width];
-        expect(r.w * r.h).to.equal(w * h);
-        expect(r.x).to.be.within(10, 10 + bw - r.w);
-        expect(r.y).to.be.within(20, 20 + bh - r.h);
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ORIENTATIONS),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 0, max: 299 }),
+        fc.integer({ min: 0, max: 299 }),
+        (o, width, height, u0, v0) => {
+          const f: SymbolFrame = { x: 10, y: 20, width, height, orientation: o };
+          const u = u0 % width,
+            v = v0 % height;
+          const w = Math.min(5, width - u),
+            h = Math.min(7, height - v);
+          const r = toLabelRect(f, u, v, w, h);
+          const [bw, bh] = o === 'N' || o === 'I' ? [width, height] : [height, width];
+          expect(r.w * r.h).to.equal(w * h);
+          expect(r.x).to.be.within(10, 10 + bw - r.w);
+          expect(r.y).to.be.within(20, 20 + bh - r.h);
+        },
+      ),
+    );
   });
 
   it('start the symbol at the top-left (N), top-right (R), bottom-right (I) and bottom-left (B)', () => {
@@ -58,7 +65,11 @@ describe('bar runs', () => {
   it('place bars at the running sum of the runs, spaces left empty', () => {
     const { bars, width } = barsFromRuns([2, 1, 3, 4, 1], 0, 10, 5);
     expect(width).to.equal(11);
-    expect(bars.map((b) => [b.u, b.w])).to.deep.equal([[5, 2], [8, 3], [15, 1]]);
+    expect(bars.map((b) => [b.u, b.w])).to.deep.equal([
+      [5, 2],
+      [8, 3],
+      [15, 1],
+    ]);
   });
 });
 

@@ -4,7 +4,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
-  BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource,
+  BarcodeFormat,
+  BinaryBitmap,
+  DecodeHintType,
+  HybridBinarizer,
+  MultiFormatReader,
+  RGBLuminanceSource,
 } from '@zxing/library';
 import { render } from '../renderer/render.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
@@ -19,13 +24,19 @@ async function renderLabel(zpl: string, widthIn = 4, heightIn = 3): Promise<{ pn
 function decodeWithZxing(png: DecodedPng, format: BarcodeFormat): string {
   const source = new RGBLuminanceSource(Uint8ClampedArray.from(png.gray), png.width, png.height);
   const reader = new MultiFormatReader();
-  const hints = new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [format]], [DecodeHintType.TRY_HARDER, true]]);
+  const hints = new Map<DecodeHintType, unknown>([
+    [DecodeHintType.POSSIBLE_FORMATS, [format]],
+    [DecodeHintType.TRY_HARDER, true],
+  ]);
   return reader.decode(new BinaryBitmap(new HybridBinarizer(source)), hints).getText();
 }
 
 /** Bounding box of ink (grey below 128). */
 function inkBox(png: DecodedPng): { x0: number; y0: number; x1: number; y1: number } {
-  let x0 = png.width, y0 = png.height, x1 = -1, y1 = -1;
+  let x0 = png.width,
+    y0 = png.height,
+    x1 = -1,
+    y1 = -1;
   for (let y = 0; y < png.height; y++) {
     for (let x = 0; x < png.width; x++) {
       if (png.gray[y * png.width + x] < 128) {
@@ -58,14 +69,19 @@ describe('linear barcodes decode back to their data (ZXing)', () => {
   });
 
   it('Code 128 round-trips any printable ASCII in automatic mode (A) and in subset B (N)', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.stringMatching(/^[ -~]{1,24}$/).filter((s) => !s.includes('>') && !s.includes('^') && !s.includes('~') && s.trim() === s && s.length > 0),
-      fc.constantFrom('A', 'N'),
-      async (data, mode) => {
-        const { png } = await renderLabel(`^XA^BY2^FO30,40^BCN,120,N,N,N,${mode}^FD${data}^FS^XZ`, 6, 2);
-        expect(decodeWithZxing(png, BarcodeFormat.CODE_128)).to.equal(data);
-      },
-    ), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .stringMatching(/^[ -~]{1,24}$/)
+          .filter((s) => !s.includes('>') && !s.includes('^') && !s.includes('~') && s.trim() === s && s.length > 0),
+        fc.constantFrom('A', 'N'),
+        async (data, mode) => {
+          const { png } = await renderLabel(`^XA^BY2^FO30,40^BCN,120,N,N,N,${mode}^FD${data}^FS^XZ`, 6, 2);
+          expect(decodeWithZxing(png, BarcodeFormat.CODE_128)).to.equal(data);
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('Code 128 turned 180 degrees (I) still reads', async () => {
@@ -103,7 +119,7 @@ describe('linear barcode geometry', () => {
     }
   });
 
-  it('puts ^FT at the symbol\'s own bottom-left corner for each orientation', async () => {
+  it("puts ^FT at the symbol's own bottom-left corner for each orientation", async () => {
     const expectBox = { N: [300, 200], R: [300, 300], I: [98, 300], B: [200, 98] } as const;
     for (const [o, [x, y]] of Object.entries(expectBox)) {
       const { png } = await renderLabel(`^XA^BY2^FT300,300^BC${o},100,N,N,N^FD123456^FS^XZ`, 4, 4);
@@ -114,7 +130,11 @@ describe('linear barcode geometry', () => {
 
   it('uses the ^BY ratio for wide elements of Code 39 (narrow 2, wide 5 at ratio 2.5)', async () => {
     const { png } = await renderLabel('^XA^BY2,2.5^FO20,20^B3N,N,40,N,N^FD1^FS^XZ');
-    const widths = new Set(rowRuns(png, 40, 20, 200).filter(([ink]) => ink).map(([, n]) => n));
+    const widths = new Set(
+      rowRuns(png, 40, 20, 200)
+        .filter(([ink]) => ink)
+        .map(([, n]) => n),
+    );
     expect([...widths].sort()).to.deep.equal([2, 5]);
   });
 
@@ -128,7 +148,11 @@ describe('linear barcode geometry', () => {
 
   it('EAN-13 guard bars reach below the data bars', async () => {
     const { png } = await renderLabel('^XA^BY2^FO50,50^BEN,100,N,N^FD123456789012^FS^XZ');
-    const column = (x: number) => { let n = 0; for (let y = 0; y < png.height; y++) if (png.gray[y * png.width + x] < 128) n++; return n; };
+    const column = (x: number) => {
+      let n = 0;
+      for (let y = 0; y < png.height; y++) if (png.gray[y * png.width + x] < 128) n++;
+      return n;
+    };
     expect(column(50)).to.be.greaterThan(100); // start guard
     let tallestData = 0;
     for (let x = 56; x < 142; x++) tallestData = Math.max(tallestData, column(x)); // left digit group
@@ -138,8 +162,9 @@ describe('linear barcode geometry', () => {
 
 describe('Code 128 subsets as ZPL writes them', () => {
   it('follows >; >6 >7 invocations, subset A taking digit pairs (legacy reference codewords)', () => {
-    expect(encodeCode128('>;382436>6CODE128>752375152', 'N').codewords)
-      .to.deep.equal([105, 38, 24, 36, 100, 35, 47, 36, 37, 17, 18, 24, 101, 52, 37, 51, 52]);
+    expect(encodeCode128('>;382436>6CODE128>752375152', 'N').codewords).to.deep.equal([
+      105, 38, 24, 36, 100, 35, 47, 36, 37, 17, 18, 24, 101, 52, 37, 51, 52,
+    ]);
   });
 
   it('starts mode N in subset B and mode A switches to C for an even digit run', () => {

@@ -26,19 +26,39 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEY = 'k_browser_preview';
 const SCREENSHOT = new URL('../../docs/preview.png', import.meta.url);
 
-interface Site { url: string; server: Server; outcomes: ShadowOutcome[] }
+interface Site {
+  url: string;
+  server: Server;
+  outcomes: ShadowOutcome[];
+}
 
 async function startSite(router: Partial<LegacyRouterOptions> = {}, shadowDir?: string): Promise<Site> {
   const stores = createMemoryStores();
   await stores.keyStore.add({ key: KEY, scope: 'all' });
   const outcomes: ShadowOutcome[] = [];
   const app = express();
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
-    ...stores,
-    ...router,
-    ...(router.shadow && { shadow: { ...router.shadow, onSettled: (outcome) => { outcomes.push(outcome); } } }),
-  }));
-  app.use(createPreviewRouter({ keyStore: stores.keyStore, layout: fieldBoxes, ...(shadowDir !== undefined && { shadowDir }) }));
+  app.use(
+    LEGACY_MOUNT_PATH,
+    createLegacyRouter({
+      ...stores,
+      ...router,
+      ...(router.shadow && {
+        shadow: {
+          ...router.shadow,
+          onSettled: (outcome) => {
+            outcomes.push(outcome);
+          },
+        },
+      }),
+    }),
+  );
+  app.use(
+    createPreviewRouter({
+      keyStore: stores.keyStore,
+      layout: fieldBoxes,
+      ...(shadowDir !== undefined && { shadowDir }),
+    }),
+  );
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -79,13 +99,24 @@ describe('preview page and shadow report in Chromium', function () {
       executablePath: CHROMIUM,
       headless: true,
       // Fresh profile per launch (playwright's default); no sandbox as root; nothing fetched from outside.
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
-  after(async () => { await browser?.close(); });
+  after(async () => {
+    await browser?.close();
+  });
 
   beforeEach(async () => {
-    page = await (await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } })).newPage();
+    page = await (
+      await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } })
+    ).newPage();
   });
   afterEach(async () => {
     await page?.context().close();
@@ -102,7 +133,9 @@ describe('preview page and shadow report in Chromium', function () {
 
     it('renders typed ZPL through the API at the default 8 dpmm, 4x6 in: an 812x1218 image', async () => {
       await typeLabel(page, '^XA^FO50,50^GB200,100,100^FS^FO50,200^A0N,40,40^FDHello^FS^XZ');
-      const size = await page.getByTestId('label-image').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
+      const size = await page
+        .getByTestId('label-image')
+        .evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
       expect(size).to.deep.equal([812, 1218]);
       expect(await page.getByTestId('label-count').textContent()).to.equal('1');
       expect(await page.evaluate(() => sessionStorage.length)).to.equal(1);
@@ -125,7 +158,9 @@ describe('preview page and shadow report in Chromium', function () {
       expect(first).to.contain('^GB');
       const byte = Number(/byte (\d+)\)/.exec(first)![1]);
       await warnings.first().click();
-      const selection = await page.getByTestId('zpl-editor').evaluate((e: HTMLTextAreaElement) => [e.selectionStart, e.selectionEnd]);
+      const selection = await page
+        .getByTestId('zpl-editor')
+        .evaluate((e: HTMLTextAreaElement) => [e.selectionStart, e.selectionEnd]);
       expect(selection[0]).to.equal(byte);
       expect(selection[1]).to.be.greaterThan(byte);
       expect(zpl.slice(selection[0], selection[1])).to.match(/^[0-9]+$/);
@@ -160,7 +195,9 @@ describe('preview page and shadow report in Chromium', function () {
       }, caret);
       const active = page.locator('[data-testid=element-box].active');
       await active.first().waitFor();
-      const spans = await active.evaluateAll((divs) => divs.map((d) => [Number((d as HTMLElement).dataset.start), Number((d as HTMLElement).dataset.end)]));
+      const spans = await active.evaluateAll((divs) =>
+        divs.map((d) => [Number((d as HTMLElement).dataset.start), Number((d as HTMLElement).dataset.end)]),
+      );
       for (const [start, end] of spans) expect(zpl.slice(start, end)).to.contain('^FDHello');
     });
 
@@ -178,7 +215,10 @@ describe('preview page and shadow report in Chromium', function () {
       const zpl = await page.getByTestId('zpl-editor').inputValue();
       await typeLabel(page, zpl);
       // Point at the text field of the sample label, as a person trying the page would.
-      await page.locator(`[data-testid=element-box][data-start="${zpl.indexOf('^FO70,80')}"]`).first().hover();
+      await page
+        .locator(`[data-testid=element-box][data-start="${zpl.indexOf('^FO70,80')}"]`)
+        .first()
+        .hover();
       await page.getByTestId('zpl-highlight').waitFor();
       const shot = await page.screenshot();
       expect(shot.subarray(1, 4).toString('latin1')).to.equal('PNG');
@@ -197,10 +237,15 @@ describe('preview page and shadow report in Chromium', function () {
       dir = await mkdtemp(join(tmpdir(), 'zpl-shadow-report-'));
       // The legacy service draws the box 12 dots further right: ink only theirs and ink only ours.
       upstream = await startFakeUpstream((_received, res) => {
-        res.status(200).set({ 'Content-Type': 'image/png', 'X-Total-Count': '1' })
+        res
+          .status(200)
+          .set({ 'Content-Type': 'image/png', 'X-Total-Count': '1' })
           .end(greyPng(406, 203, (x, y) => x >= 32 && x < 152 && y >= 20 && y < 80));
       });
-      site = await startSite({ mode: 'shadow', upstream: { url: upstream.url }, shadow: { sampleRate: 1, storeDir: dir } }, dir);
+      site = await startSite(
+        { mode: 'shadow', upstream: { url: upstream.url }, shadow: { sampleRate: 1, storeDir: dir } },
+        dir,
+      );
     });
     afterEach(async () => {
       await upstream.close();
@@ -209,7 +254,11 @@ describe('preview page and shadow report in Chromium', function () {
 
     it('lists two stored divergences newest first, with both labels, a red/blue difference and the summary', async () => {
       for (const zpl of ['^XA^FO20,20^GB120,60,60^FS^XZ', '^XA^FO20,20^GB120,60,60^FS^FO300,150^GB20,20,20^FS^XZ']) {
-        const res = await fetch(`${site!.url}${LEGACY_MOUNT_PATH}/printers/8dpmm/labels/2x1/0`, { method: 'POST', headers: { 'X-API-Key': KEY }, body: zpl });
+        const res = await fetch(`${site!.url}${LEGACY_MOUNT_PATH}/printers/8dpmm/labels/2x1/0`, {
+          method: 'POST',
+          headers: { 'X-API-Key': KEY },
+          body: zpl,
+        });
         expect(res.status).to.equal(200);
         await res.arrayBuffer();
         const settled = site!.outcomes.length + 1;
@@ -221,28 +270,38 @@ describe('preview page and shadow report in Chromium', function () {
       await page.goto(`${site!.url}/shadow`);
       await page.getByTestId('api-key').fill(KEY);
       const cases = page.getByTestId('shadow-case');
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid=shadow-case][data-state=ready]').length === 2);
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid=shadow-case][data-state=ready]').length === 2,
+      );
       const ids = await cases.evaluateAll((all) => all.map((c) => (c as HTMLElement).dataset.id!));
       const requestIds = site!.outcomes.map((o) => o.requestId.replace(/[^A-Za-z0-9_-]/g, '_'));
       expect(ids.map((id) => id.slice(id.indexOf('-') + 1))).to.deep.equal([...requestIds].reverse());
       expect(await cases.first().textContent()).to.match(/score 0\.\d{4}/);
 
-      const colours = await cases.first().getByTestId('diff').evaluate((canvas: HTMLCanvasElement) => {
-        const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-        let red = 0;
-        let blue = 0;
-        for (let i = 0; i < data.length; i += 4) {
-          if (data[i] === 255 && data[i + 1] === 0 && data[i + 2] === 0) red++;
-          if (data[i] === 0 && data[i + 1] === 0 && data[i + 2] === 255) blue++;
-        }
-        return { red, blue, width: canvas.width, height: canvas.height };
-      });
+      const colours = await cases
+        .first()
+        .getByTestId('diff')
+        .evaluate((canvas: HTMLCanvasElement) => {
+          const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+          let red = 0;
+          let blue = 0;
+          for (let i = 0; i < data.length; i += 4) {
+            if (data[i] === 255 && data[i + 1] === 0 && data[i + 2] === 0) red++;
+            if (data[i] === 0 && data[i + 1] === 0 && data[i + 2] === 255) blue++;
+          }
+          return { red, blue, width: canvas.width, height: canvas.height };
+        });
       expect(colours.width).to.equal(406);
       expect(colours.height).to.equal(203);
       expect(colours.red).to.be.greaterThan(0);
       expect(colours.blue).to.be.greaterThan(0);
       for (const id of ['legacy-image', 'local-image']) {
-        expect(await cases.first().getByTestId(id).evaluate((img: HTMLImageElement) => img.naturalWidth)).to.equal(406);
+        expect(
+          await cases
+            .first()
+            .getByTestId(id)
+            .evaluate((img: HTMLImageElement) => img.naturalWidth),
+        ).to.equal(406);
       }
       expect(await page.locator('#compared').textContent()).to.equal('2');
       expect(await page.locator('#diverged').textContent()).to.equal('2');

@@ -50,13 +50,18 @@ describe('zpl-render CLI', () => {
       expect(/\/Subtype \/Image/.test(r.stdout.toString('latin1')), mode).to.equal(mode === 'raster');
     }
     const bad = run([file, '--format', 'pdf', '--pdf', 'svg']);
-    expect([bad.status, bad.stderr.toString()]).to.deep.equal([2, 'ERROR: Invalid PDF mode: svg; valid values: vector, raster\n']);
+    expect([bad.status, bad.stderr.toString()]).to.deep.equal([
+      2,
+      'ERROR: Invalid PDF mode: svg; valid values: vector, raster\n',
+    ]);
   });
 
   it('prints warnings with line:column under --lint', () => {
     const r = run(['-', '--lint', '-o', path.join(dir, 'lint.png')], '^XA\n^FO10,10^GB99999,5^FS\n^XZ');
     expect(r.status).to.equal(0);
-    expect(r.stderr.toString().trim()).to.equal('2:12 15|5|^GB|1|Value 99999 is greater than maximum value 32000; used 32000 instead');
+    expect(r.stderr.toString().trim()).to.equal(
+      '2:12 15|5|^GB|1|Value 99999 is greater than maximum value 32000; used 32000 instead',
+    );
   });
 
   it('exits non-zero with an ERROR line for bad input', () => {
@@ -120,9 +125,23 @@ describe('zpl-render CLI: refusals', () => {
     const after = day();
     expect(r.status, r.stderr.toString()).to.equal(0);
     // The run may cross midnight: the CLI's date is the one before it or the one after.
-    const literal = async (d: string) => decodePng((await render(`^XA^FO10,10^A0N,30,30^FD${d}^FS^XZ`, { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 })).body).gray;
+    const literal = async (d: string) =>
+      decodePng(
+        (
+          await render(`^XA^FO10,10^A0N,30,30^FD${d}^FS^XZ`, {
+            dpmm: 8,
+            widthIn: 2,
+            heightIn: 1,
+            format: 'png',
+            index: 0,
+          })
+        ).body,
+      ).gray;
     const got = decodePng(r.stdout).gray;
-    const matches = [Buffer.compare(Buffer.from(got), Buffer.from(await literal(before))), Buffer.compare(Buffer.from(got), Buffer.from(await literal(after)))];
+    const matches = [
+      Buffer.compare(Buffer.from(got), Buffer.from(await literal(before))),
+      Buffer.compare(Buffer.from(got), Buffer.from(await literal(after))),
+    ];
     expect(matches).to.include(0);
   });
 });
@@ -130,7 +149,8 @@ describe('zpl-render CLI: refusals', () => {
 describe('zpl-keys CLI: refusals', () => {
   const keysCli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/zpl-keys.js');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zpl-keys-refuse-'));
-  const keys = (args: string[]) => spawnSync(process.execPath, [keysCli, ...args], { env: { ...process.env, REDIS_URL: '', API_KEYS_FILE: '' } });
+  const keys = (args: string[]) =>
+    spawnSync(process.execPath, [keysCli, ...args], { env: { ...process.env, REDIS_URL: '', API_KEYS_FILE: '' } });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('requires --scope to create a key', () => {
@@ -142,7 +162,9 @@ describe('zpl-keys CLI: refusals', () => {
     expect(fs.readFileSync(file, 'utf8')).to.equal('[]');
     const ok = keys(['--file', file, 'create', '--scope', 'png']);
     expect(ok.status, ok.stderr.toString()).to.equal(0);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).to.have.length(1).and.to.have.nested.property('[0].scope', 'png');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')))
+      .to.have.length(1)
+      .and.to.have.nested.property('[0].scope', 'png');
   });
 
   it('refuses a --file that does not exist, for every command, and creates nothing', () => {
@@ -150,7 +172,9 @@ describe('zpl-keys CLI: refusals', () => {
     for (const args of [['create', '--scope', 'all'], ['list'], ['revoke', 'abcdef0123']]) {
       const r = keys(['--file', missing, ...args]);
       expect(r.status, args.join(' ')).to.equal(1);
-      expect(r.stderr.toString()).to.match(new RegExp(`^ERROR: key file ${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} does not exist`));
+      expect(r.stderr.toString()).to.match(
+        new RegExp(`^ERROR: key file ${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} does not exist`),
+      );
     }
     expect(fs.existsSync(missing)).to.equal(false);
   });

@@ -18,14 +18,28 @@ const require = createRequire(import.meta.url);
 const ZXing = require('@zxing/library') as typeof import('@zxing/library');
 
 /** Reads the PDF417 symbol in a window of the label with ZXing, with its Macro PDF417 segment index. */
-function readPdf417(img: DecodedPng, x0: number, y0: number, w: number, h: number): { text: string; segment?: number; last?: boolean } {
-  const pad = 20, W = w + 2 * pad, H = h + 2 * pad;
+function readPdf417(
+  img: DecodedPng,
+  x0: number,
+  y0: number,
+  w: number,
+  h: number,
+): { text: string; segment?: number; last?: boolean } {
+  const pad = 20,
+    W = w + 2 * pad,
+    H = h + 2 * pad;
   const lum = new Uint8ClampedArray(W * H).fill(255);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) lum[(y + pad) * W + x + pad] = img.gray[(y0 + y) * img.width + x0 + x]!;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) lum[(y + pad) * W + x + pad] = img.gray[(y0 + y) * img.width + x0 + x]!;
   const bitmap = new ZXing.BinaryBitmap(new ZXing.HybridBinarizer(new ZXing.RGBLuminanceSource(lum, W, H)));
-  const hints = new Map<number, unknown>([[ZXing.DecodeHintType.POSSIBLE_FORMATS, [ZXing.BarcodeFormat.PDF_417]], [ZXing.DecodeHintType.PURE_BARCODE, true]]);
+  const hints = new Map<number, unknown>([
+    [ZXing.DecodeHintType.POSSIBLE_FORMATS, [ZXing.BarcodeFormat.PDF_417]],
+    [ZXing.DecodeHintType.PURE_BARCODE, true],
+  ]);
   const result = new ZXing.MultiFormatReader().decode(bitmap, hints as never);
-  const macro = result.getResultMetadata()?.get(ZXing.ResultMetadataType.PDF417_EXTRA_METADATA) as { getSegmentIndex(): number; isLastSegment(): boolean } | undefined;
+  const macro = result.getResultMetadata()?.get(ZXing.ResultMetadataType.PDF417_EXTRA_METADATA) as
+    | { getSegmentIndex(): number; isLastSegment(): boolean }
+    | undefined;
   return { text: result.getText(), segment: macro?.getSegmentIndex(), last: macro?.isLastSegment() };
 }
 
@@ -68,15 +82,16 @@ async function differentPixels(zpl: string, other: string): Promise<void> {
 }
 
 const text = (data: string, extra = '') => `^XA${extra}^FO20,20^A0N,28,28^FD${data}^FS^XZ`;
-const clock = (indicators: string, data: string, extra = '') => `^XA${extra}^FO20,20^A0N,28,28^FC${indicators}^FD${data}^FS^XZ`;
+const clock = (indicators: string, data: string, extra = '') =>
+  `^XA${extra}^FO20,20^A0N,28,28^FC${indicators}^FD${data}^FS^XZ`;
 
 describe('legacy commands: ^FC field clock', () => {
-  it('prints the date of the render request\'s clock, as the literal date text prints', async () => {
+  it("prints the date of the render request's clock, as the literal date text prints", async () => {
     await samePixels(clock('%', '%Y-%m-%d'), text('2026-03-07'));
     await differentPixels(clock('%', '%Y-%m-%d'), text('%Y-%m-%d'));
   });
 
-  it('prints every clock code of the guide\'s table', async () => {
+  it("prints every clock code of the guide's table", async () => {
     await samePixels(clock('%', '%a %A %b %B %d %H'), text('Sat Saturday Mar March 07 15'));
     await samePixels(clock('%', '%I %j %m %M %p %S'), text('03 066 03 04 PM 05'));
     await samePixels(clock('%', '%U %W %w %y %Y'), text('09 09 06 26 2026'));
@@ -84,7 +99,8 @@ describe('legacy commands: ^FC field clock', () => {
 
   it('renders the same bytes for the same document and clock, other bytes for another day', async () => {
     const zpl = clock('%', '%Y-%m-%d');
-    const a = await render(zpl, LABEL), b = await render(zpl, LABEL);
+    const a = await render(zpl, LABEL),
+      b = await render(zpl, LABEL);
     expect(Buffer.compare(Buffer.from(a.body), Buffer.from(b.body))).to.equal(0);
     const nextDay = await render(zpl, { ...LABEL, now: new Date(NOW.getTime() + 86_400_000) });
     expect(Buffer.compare(Buffer.from(a.body), Buffer.from(nextDay.body))).to.not.equal(0);
@@ -100,27 +116,40 @@ describe('legacy commands: ^FC field clock', () => {
   it('leaves the data as written without ^FC, and an indicator before an unknown code', async () => {
     await samePixels(text('%Y'), text('%Y'));
     await differentPixels(clock('%', '%Y'), text('%Y'));
-    expect(new TextDecoder().decode(formatClock(new TextEncoder().encode('%Q 100% %Y'), [0x25], [NOW]))).to.equal('%Q 100% 2026');
+    expect(new TextDecoder().decode(formatClock(new TextEncoder().encode('%Q 100% %Y'), [0x25], [NOW]))).to.equal(
+      '%Q 100% 2026',
+    );
   });
 
   it('numbers the weeks as strftime does across the turn of the year', () => {
     // [date, %U, %W, %j, %w] (the guide numbers weekdays 00 to 06, Sunday 00).
     const cases: Array<[string, string]> = [
-      ['2026-01-01', '00 00 001 04'], ['2026-01-04', '01 00 004 00'], ['2026-01-05', '01 01 005 01'],
-      ['2024-12-31', '52 53 366 02'], ['2023-01-01', '01 00 001 00'],
+      ['2026-01-01', '00 00 001 04'],
+      ['2026-01-04', '01 00 004 00'],
+      ['2026-01-05', '01 01 005 01'],
+      ['2024-12-31', '52 53 366 02'],
+      ['2023-01-01', '01 00 001 00'],
     ];
     for (const [day, want] of cases) {
-      const got = new TextDecoder().decode(formatClock(new TextEncoder().encode('%U %W %j %w'), [0x25], [new Date(`${day}T12:00:00Z`)]));
+      const got = new TextDecoder().decode(
+        formatClock(new TextEncoder().encode('%U %W %j %w'), [0x25], [new Date(`${day}T12:00:00Z`)]),
+      );
       expect(got, day).to.equal(want);
     }
   });
 
-  it('reads the router\'s clock for the request over HTTP', async () => {
+  it("reads the router's clock for the request over HTTP", async () => {
     const { app } = await buildApp({ now: () => NOW });
-    const res = await request(app).post(labelsPath('8dpmm', '3x3', '0')).set('X-API-Key', KEYS.all).type('form')
-      .buffer(true).parse(binaryBody).send(clock('%', '%Y-%m-%d'));
+    const res = await request(app)
+      .post(labelsPath('8dpmm', '3x3', '0'))
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .buffer(true)
+      .parse(binaryBody)
+      .send(clock('%', '%Y-%m-%d'));
     expect(res.status).to.equal(200);
-    const served = decodePng(res.body as Buffer), literal = await png(text('2026-03-07'));
+    const served = decodePng(res.body as Buffer),
+      literal = await png(text('2026-03-07'));
     expect(Buffer.compare(Buffer.from(served.gray), Buffer.from(literal.gray))).to.equal(0);
   });
 });
@@ -134,7 +163,8 @@ describe('legacy commands: ^FM multiple field origins', () => {
 
   it('draws one symbol of the series at each origin, none at 0,0', async () => {
     const img = await png(series('10,10,10,200,10,400'), { heightIn: 4 });
-    for (const y of [10, 200, 400]) expect(ink(img, 10, y, SYMBOL.w, SYMBOL.h), `symbol at 10,${y}`).to.be.greaterThan(500);
+    for (const y of [10, 200, 400])
+      expect(ink(img, 10, y, SYMBOL.w, SYMBOL.h), `symbol at 10,${y}`).to.be.greaterThan(500);
     expect(ink(img, 0, 0, 10, 10)).to.equal(0);
     expect(await warnings(series('10,10,10,200,10,400'), { heightIn: 4 })).to.deep.equal([]);
   });
@@ -159,12 +189,16 @@ describe('legacy commands: ^FM multiple field origins', () => {
   it('prints no symbol when there are fewer origins than symbols, and says so', async () => {
     const img = await png(series('10,10,10,200'), { heightIn: 4 });
     expect(ink(img)).to.equal(0);
-    expect(await warnings(series('10,10,10,200'), { heightIn: 4 })).to.deep.equal(['^FM|The data needs more symbols than the 2 ^FM origins; none printed']);
+    expect(await warnings(series('10,10,10,200'), { heightIn: 4 })).to.deep.equal([
+      '^FM|The data needs more symbols than the 2 ^FM origins; none printed',
+    ]);
   });
 
   it('places a MicroPDF417 series the same way', async () => {
-    const micro = (origins: string) => `^XA^BY2^FM${origins}^BFN,6,12^FD${'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.repeat(3)}^FS^XZ`;
-    const a = await png(micro('10,10,300,10')), b = await png(micro('300,10,10,10'));
+    const micro = (origins: string) =>
+      `^XA^BY2^FM${origins}^BFN,6,12^FD${'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.repeat(3)}^FS^XZ`;
+    const a = await png(micro('10,10,300,10')),
+      b = await png(micro('300,10,10,10'));
     const box = (img: DecodedPng, x: number) => window(img, x, 10, 120, 160);
     expect(ink(a, 10, 10, 120, 160)).to.be.greaterThan(500);
     expect(box(a, 10)).to.deep.equal(box(b, 300));
@@ -175,7 +209,12 @@ describe('legacy commands: ^FM multiple field origins', () => {
   it('closes each segment with a Macro PDF417 control block, the last one with 922', () => {
     const data = new TextEncoder().encode('abcdefghij');
     // One codeword a byte; a symbol holds 8 codewords.
-    const segments = macroSegments(data, (part) => [...part], (count) => count <= 8, 60)!;
+    const segments = macroSegments(
+      data,
+      (part) => [...part],
+      (count) => count <= 8,
+      60,
+    )!;
     // Four bytes and a control block of 4 codewords, twice; the last two bytes and the last block (922 added).
     expect(segments).to.deep.equal([
       { data: [97, 98, 99, 100], control: controlBlock(0, false) },
@@ -192,7 +231,11 @@ describe('legacy commands: ^FM multiple field origins', () => {
     const img = await png(series('10,10,10,200,10,400'), { heightIn: 4 });
     const read = [10, 200, 400].map((y) => readPdf417(img, 10, y, 310, 45));
     expect(read.map((r) => r.text).join('')).to.equal(DATA);
-    expect(read.map((r) => [r.segment, r.last === true])).to.deep.equal([[0, false], [1, false], [2, true]]);
+    expect(read.map((r) => [r.segment, r.last === true])).to.deep.equal([
+      [0, false],
+      [1, false],
+      [2, true],
+    ]);
   });
 
   it('is ignored by other fields, as the guide says', async () => {
@@ -203,7 +246,7 @@ describe('legacy commands: ^FM multiple field origins', () => {
 describe('legacy commands: ^MC map clear', () => {
   const box = (x: number, extra = '') => `^XA${extra}^FO${x},20^GB40,40,40^FS^XZ`;
 
-  it('^MCN keeps the label\'s image under the next labels until one with ^MCY has printed', async () => {
+  it("^MCN keeps the label's image under the next labels until one with ^MCY has printed", async () => {
     const doc = box(10, '^MCN') + box(80, '^MCY') + box(150);
     await samePixels(doc, '^XA^FO10,20^GB40,40,40^FS^FO80,20^GB40,40,40^FS^XZ', { index: 1 });
     await samePixels(doc, box(150), { index: 2 });
@@ -215,14 +258,21 @@ describe('legacy commands: ^MC map clear', () => {
     await samePixels(doc, '^XA^FO10,20^GB40,40,40^FS^FO80,20^GB40,40,40^FS^FO150,20^GB40,40,40^FS^XZ', { index: 2 });
   });
 
-  it('draws reverse fields over the kept image as over the label\'s own', async () => {
-    await samePixels(box(10, '^MCN') + '^XA^FO30,20^FR^GB40,40,40^FS^XZ', '^XA^FO10,20^GB40,40,40^FS^FO30,20^FR^GB40,40,40^FS^XZ', { index: 1 });
+  it("draws reverse fields over the kept image as over the label's own", async () => {
+    await samePixels(
+      box(10, '^MCN') + '^XA^FO30,20^FR^GB40,40,40^FS^XZ',
+      '^XA^FO10,20^GB40,40,40^FS^FO30,20^FR^GB40,40,40^FS^XZ',
+      { index: 1 },
+    );
   });
 
-  it('gives the PDF pages and the preview\'s field boxes the kept image too', async function () {
+  it("gives the PDF pages and the preview's field boxes the kept image too", async function () {
     const doc = box(10, '^MCN') + box(80);
     const boxes = fieldBoxes(doc, { dpmm: 8, widthIn: 3, heightIn: 3, index: 1 });
-    expect(boxes.elements.map((e) => [e.box.x, e.span.start])).to.deep.equal([[10, doc.indexOf('^FO10')], [80, doc.indexOf('^FO80')]]);
+    expect(boxes.elements.map((e) => [e.box.x, e.span.start])).to.deep.equal([
+      [10, doc.indexOf('^FO10')],
+      [80, doc.indexOf('^FO80')],
+    ]);
     if (!hasPoppler()) this.skip();
     const pdf = await render(doc, { dpmm: 8, widthIn: 3, heightIn: 3, format: 'pdf' });
     const page2 = rasterisePdf(pdf.body, 609, 609, 2);
@@ -245,7 +295,7 @@ describe('legacy commands: ^CI remapping pairs', () => {
     await samePixels(field('^CI0,65,66', 'ABBA'), field('^CI0', 'AAAA'));
   });
 
-  it('prints the Euro for a dollar sign with the guide\'s ^CI0,21,36, as the Euro sent directly prints', async () => {
+  it("prints the Euro for a dollar sign with the guide's ^CI0,21,36, as the Euro sent directly prints", async () => {
     await samePixels(field('^CI0,21,36', '$5'), field('^CI28', '€5'));
     await differentPixels(field('^CI0,21,36', '$5'), field('^CI0', '$5'));
   });
@@ -256,7 +306,7 @@ describe('legacy commands: ^CI remapping pairs', () => {
     expect(await warnings(field('^CI0,65,66,67,68', 'BD'))).to.deep.equal([]);
   });
 
-  it('accepts the GLS labels\' ^CI28 pairs without a warning; the guide remaps sets 0-13 only', async () => {
+  it("accepts the GLS labels' ^CI28 pairs without a warning; the guide remaps sets 0-13 only", async () => {
     const gls = '^CI28,146,198,157,216,143,197,145,230,155,248,134,229';
     expect(await warnings(field(gls, 'Dæk'))).to.deep.equal([]);
     await samePixels(field(gls, 'Dæk'), field('^CI28', 'Dæk'));
@@ -296,8 +346,9 @@ describe('legacy commands: accepted no-ops', () => {
 
 describe('linter: the legacy-supported commands of issue 44 are known', () => {
   it('gives none of them a warning in a label that uses each', async () => {
-    const zpl = '~NR^XA^MCY^JWH^LF^CI0,65,66^SO2,0,1,0,0,0,0^FO10,10^A0N,20,20^FC%,{^FD%Y {d^FS'
-      + '^FO10,40^A@N,20,20,Z:A.FNT^FDx^FS^BY2^FM10,80,200,80^B7N,4,1,5,10,N^FDabc^FS^MCN^XZ^XA^MCY^XZ';
+    const zpl =
+      '~NR^XA^MCY^JWH^LF^CI0,65,66^SO2,0,1,0,0,0,0^FO10,10^A0N,20,20^FC%,{^FD%Y {d^FS' +
+      '^FO10,40^A@N,20,20,Z:A.FNT^FDx^FS^BY2^FM10,80,200,80^B7N,4,1,5,10,N^FDabc^FS^MCN^XZ^XA^MCY^XZ';
     const r = await render(zpl, LABEL);
     expect(r.warnings.map((w) => `${w.command}|${w.message}`)).to.deep.equal([]);
     expect(r.unsupported).to.deep.equal([]);

@@ -36,9 +36,16 @@ describe('container: the Dockerfile replayed without Docker', function () {
   it('sends as build context exactly what the COPY lines name (.dockerignore)', () => {
     const copied = parseDockerfile(readFileSync(join(REPO, 'Dockerfile'), 'utf8'))
       .filter((i) => i.keyword === 'COPY' && !i.args.startsWith('--from'))
-      .flatMap((i) => i.args.split(/\s+/).slice(0, -1).map((source) => source.replace(/\/$/, '')));
+      .flatMap((i) =>
+        i.args
+          .split(/\s+/)
+          .slice(0, -1)
+          .map((source) => source.replace(/\/$/, '')),
+      );
     const ignored = ignoredBy(REPO);
-    const sent = readdirSync(REPO).filter((entry) => !ignored(entry)).sort();
+    const sent = readdirSync(REPO)
+      .filter((entry) => !ignored(entry))
+      .sort();
     expect(sent).to.deep.equal([...new Set(copied)].sort());
     for (const kept of ['renderer/render.ts', 'web/src/app.ts']) expect(ignored(kept), kept).to.equal(false);
     for (const left of ['corpus', 'test', 'docs', '.ci', 'bench', 'dist', 'node_modules', 'keys.json', 'README.md']) {
@@ -47,7 +54,9 @@ describe('container: the Dockerfile replayed without Docker', function () {
   });
 
   it('compose publishes the API on loopback only by default, and pins Redis to one release', () => {
-    const compose = load(readFileSync(join(REPO, 'compose.yaml'), 'utf8')) as { services: Record<string, { ports?: string[]; image?: string }> };
+    const compose = load(readFileSync(join(REPO, 'compose.yaml'), 'utf8')) as {
+      services: Record<string, { ports?: string[]; image?: string }>;
+    };
     // Compose's own interpolation: ${NAME:-default} is the default when NAME is unset.
     const unset = (text: string): string => text.replace(/\$\{\w+:-([^}]*)\}/g, '$1');
     const published = Object.values(compose.services).flatMap((service) => (service.ports ?? []).map(unset));
@@ -81,18 +90,33 @@ describe('container: the Dockerfile replayed without Docker', function () {
     const [command, ...args] = runtime.cmd!;
     const env = {
       // Not 127.0.0.1: the HEALTHCHECK must ask the address the server listens on.
-      PATH: process.env.PATH ?? '', HOME: tmpdir(), ...runtime.env, HOST: '127.0.0.2', PORT: '0', LOG_LEVEL: 'debug', SHUTDOWN_DELAY_MS: '0',
-      UPSTREAM_MODE: 'shadow', UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}${MOUNT}`, SHADOW_SAMPLE_RATE: '1',
+      PATH: process.env.PATH ?? '',
+      HOME: tmpdir(),
+      ...runtime.env,
+      HOST: '127.0.0.2',
+      PORT: '0',
+      LOG_LEVEL: 'debug',
+      SHUTDOWN_DELAY_MS: '0',
+      UPSTREAM_MODE: 'shadow',
+      UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}${MOUNT}`,
+      SHADOW_SAMPLE_RATE: '1',
     };
     server = spawnWatched(command === 'node' ? process.execPath : command!, args, env, { cwd, cleanEnv: true });
     const port = Number(/:(\d+)$/.exec(await server.waitFor(/^listening on http:\/\/127\.0\.0\.2:\d+$/))![1]);
     const key = (await server.waitFor(/^dev API key: /)).slice('dev API key: '.length);
     const base = `http://127.0.0.2:${port}`;
 
-    const label = await fetch(`${base}${MOUNT}/printers/8dpmm/labels/2x1/0`, { method: 'POST', headers: { 'X-API-Key': key }, body: ZPL });
+    const label = await fetch(`${base}${MOUNT}/printers/8dpmm/labels/2x1/0`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key },
+      body: ZPL,
+    });
     expect(label.status, await label.clone().text()).to.equal(200);
     expect(Buffer.compare(Buffer.from(await label.arrayBuffer()), expected)).to.equal(0);
-    const matched = JSON.parse(await server.waitFor(/"msg":"shadow comparison (matched|diverged|failed)"/)) as Record<string, unknown>;
+    const matched = JSON.parse(await server.waitFor(/"msg":"shadow comparison (matched|diverged|failed)"/)) as Record<
+      string,
+      unknown
+    >;
     expect(matched.msg, JSON.stringify(matched)).to.equal('shadow comparison matched');
 
     const page = await fetch(`${base}/`);
@@ -104,17 +128,24 @@ describe('container: the Dockerfile replayed without Docker', function () {
     expect((await fetch(`${base}/preview/style.css`)).status).to.equal(200);
 
     const [hcCommand, ...hcArgs] = runtime.healthcheck!;
-    const healthcheck = (hcEnv: Record<string, string>) => new Promise<number | null>((resolve) => {
-      spawn(hcCommand === 'node' ? process.execPath : hcCommand!, hcArgs, { cwd, env: { ...env, ...hcEnv }, stdio: 'ignore' })
-        .once('exit', (code) => resolve(code));
-    });
+    const healthcheck = (hcEnv: Record<string, string>) =>
+      new Promise<number | null>((resolve) => {
+        spawn(hcCommand === 'node' ? process.execPath : hcCommand!, hcArgs, {
+          cwd,
+          env: { ...env, ...hcEnv },
+          stdio: 'ignore',
+        }).once('exit', (code) => resolve(code));
+      });
     expect(await healthcheck({ PORT: String(port) }), 'HEALTHCHECK exit status').to.equal(0);
     // The image's own HOST, the wildcard 0.0.0.0, is asked at 127.0.0.1 (here a stand-in answering /healthz).
     const loopback = http.createServer((req, res) => res.writeHead(req.url === '/healthz' ? 200 : 404).end());
     await new Promise<void>((resolve) => loopback.listen(0, '127.0.0.1', resolve));
     try {
       const loopbackPort = String((loopback.address() as AddressInfo).port);
-      expect(await healthcheck({ HOST: runtime.env.HOST!, PORT: loopbackPort }), 'HEALTHCHECK with HOST=0.0.0.0').to.equal(0);
+      expect(
+        await healthcheck({ HOST: runtime.env.HOST!, PORT: loopbackPort }),
+        'HEALTHCHECK with HOST=0.0.0.0',
+      ).to.equal(0);
       expect(runtime.env.HOST).to.equal('0.0.0.0');
     } finally {
       loopback.close();

@@ -13,7 +13,12 @@ function idsIn(folds: readonly number[]): Map<number, string[]> {
   return out;
 }
 
-const score = (id: string, strictF1: number, identical = false): FoldScore => ({ id, f1: strictF1 + 0.04, strictF1, identical });
+const score = (id: string, strictF1: number, identical = false): FoldScore => ({
+  id,
+  f1: strictF1 + 0.04,
+  strictF1,
+  identical,
+});
 
 describe('cross-validation (bench/cross-validation.ts, bench/holdout.ts)', () => {
   const ids = idsIn([0, 1, 2]);
@@ -25,9 +30,13 @@ describe('cross-validation (bench/cross-validation.ts, bench/holdout.ts)', () =>
     [2, all.map((id) => score(id, foldOf(id) === 2 ? 0.93 : 0.1))],
   ]);
 
-  it('reads each case unseen from its own fold\'s run and fitted from fold 0\'s', () => {
+  it("reads each case unseen from its own fold's run and fitted from fold 0's", () => {
     const cv = crossValidation(runs);
-    expect(cv.folds.map((l) => [l.fold, l.cases, l.strictFitted, l.strictUnseen])).to.deep.equal([[0, 2, 0.95, 0.95], [1, 2, 0.95, 0.9], [2, 2, 0.95, 0.93]]);
+    expect(cv.folds.map((l) => [l.fold, l.cases, l.strictFitted, l.strictUnseen])).to.deep.equal([
+      [0, 2, 0.95, 0.95],
+      [1, 2, 0.95, 0.9],
+      [2, 2, 0.95, 0.93],
+    ]);
     expect(cv.fitted.cases).to.equal(4);
     expect(cv.fitted.strictUnseen).to.be.closeTo(0.915, 1e-12);
     expect(cv.all.strictUnseen).to.be.closeTo((0.95 + 0.9 + 0.93) / 3, 1e-12);
@@ -39,7 +48,10 @@ describe('cross-validation (bench/cross-validation.ts, bench/holdout.ts)', () =>
   });
 
   it('gives the change since a baseline, fitted and unseen', () => {
-    const cv = crossValidation(runs, all.map((id) => score(id, 0.9)));
+    const cv = crossValidation(
+      runs,
+      all.map((id) => score(id, 0.9)),
+    );
     expect(cv.fitted.sinceBaselineFitted).to.be.closeTo(0.05, 1e-12);
     expect(cv.fitted.sinceBaselineUnseen).to.be.closeTo(0.015, 1e-12);
     expect(cv.folds[0]!.sinceBaselineUnseen).to.be.closeTo(0.05, 1e-12);
@@ -47,15 +59,28 @@ describe('cross-validation (bench/cross-validation.ts, bench/holdout.ts)', () =>
 
   it('splits folds 1-9 by kind of case, as asked', () => {
     const first = new Set([...ids.values()].map((list) => list[0]!));
-    const cv = crossValidation(runs, undefined, [{ name: 'first', test: (id) => first.has(id) }, { name: 'none', test: () => false }]);
-    expect(cv.kinds.map((k) => [k.kind, k.cases])).to.deep.equal([['first', 2], ['none', 0]]);
+    const cv = crossValidation(runs, undefined, [
+      { name: 'first', test: (id) => first.has(id) },
+      { name: 'none', test: () => false },
+    ]);
+    expect(cv.kinds.map((k) => [k.kind, k.cases])).to.deep.equal([
+      ['first', 2],
+      ['none', 0],
+    ]);
     expect(cv.kinds[0]!.strictUnseen).to.be.closeTo((0.9 + 0.93) / 2, 1e-12);
   });
 
   it('needs fold 0, and a score for every case of every fold run', () => {
     expect(() => crossValidation(new Map([[1, runs.get(1)!]]))).to.throw(/fold 0/);
     const unfitted = ids.get(1)![0]!;
-    expect(() => crossValidation(new Map([[0, runs.get(0)!.filter((s) => s.id !== unfitted)], [1, runs.get(1)!]]))).to.throw(/no score/);
+    expect(() =>
+      crossValidation(
+        new Map([
+          [0, runs.get(0)!.filter((s) => s.id !== unfitted)],
+          [1, runs.get(1)!],
+        ]),
+      ),
+    ).to.throw(/no score/);
   });
 
   it('splits the corpus into ten folds, fold 0 being the held-out tenth; tools take --fold 0-9', () => {

@@ -24,7 +24,11 @@ export function slug(heading: string): string {
     .replace(/`([^`]*)`/g, '$1')
     .replace(/<[^>]+>/g, '')
     .replace(/(\*\*|__|\*|~~)/g, '');
-  return text.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** The anchors of a Markdown page: one per heading, repeats numbered -1, -2 as GitHub does. */
@@ -42,7 +46,10 @@ export function anchors(markdown: string): Set<string> {
 }
 
 /** Links of `file` (relative to the repository) that do not resolve, as `target: why`. */
-export function brokenLinks(file: string, read: (path: string) => string = (p) => readFileSync(join(REPO, p), 'utf8')): string[] {
+export function brokenLinks(
+  file: string,
+  read: (path: string) => string = (p) => readFileSync(join(REPO, p), 'utf8'),
+): string[] {
   const markdown = read(file);
   const broken: string[] = [];
   for (const [, target] of prose(markdown).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
@@ -62,12 +69,20 @@ export function brokenLinks(file: string, read: (path: string) => string = (p) =
       broken.push(`${target}: an anchor into something that is not a Markdown page`);
       continue;
     }
-    if (!anchors(into === file ? markdown : read(into)).has(anchor)) broken.push(`${target}: ${into} has no heading #${anchor}`);
+    if (!anchors(into === file ? markdown : read(into)).has(anchor))
+      broken.push(`${target}: ${into} has no heading #${anchor}`);
   }
   return broken;
 }
 
-const FILES = ['README.md', ...readdirSync(join(REPO, 'docs')).filter((n) => n.endsWith('.md')).sort().map((n) => `docs/${n}`), 'bench/README.md'];
+const FILES = [
+  'README.md',
+  ...readdirSync(join(REPO, 'docs'))
+    .filter((n) => n.endsWith('.md'))
+    .sort()
+    .map((n) => `docs/${n}`),
+  'bench/README.md',
+];
 
 describe('links in the documentation', () => {
   it('makes anchors as GitHub does', () => {
@@ -76,15 +91,24 @@ describe('links in the documentation', () => {
     expect(slug('Glyph models: `tools/font0-model/`')).to.equal('glyph-models-toolsfont0-model');
     expect(slug('Soak, before and after')).to.equal('soak-before-and-after');
     expect(slug('What works against the legacy API')).to.equal('what-works-against-the-legacy-api');
-    expect([...anchors('# A\n## Usage\n```\n## not a heading\n```\n## Usage\n')]).to.deep.equal(['a', 'usage', 'usage-1']);
+    expect([...anchors('# A\n## Usage\n```\n## not a heading\n```\n## Usage\n')]).to.deep.equal([
+      'a',
+      'usage',
+      'usage-1',
+    ]);
   });
 
   it('finds broken links: a missing file, a missing anchor, a link out of the repository', () => {
     const pages: Record<string, string> = {
-      'docs/x.md': '# X\n[ok](#x) [gone](nowhere.md) [bad anchor](../README.md#no-such-heading) [out](../../etc/passwd) `[not a link](nowhere.md)`\n',
+      'docs/x.md':
+        '# X\n[ok](#x) [gone](nowhere.md) [bad anchor](../README.md#no-such-heading) [out](../../etc/passwd) `[not a link](nowhere.md)`\n',
     };
     const read = (path: string): string => pages[path] ?? readFileSync(join(REPO, path), 'utf8');
-    expect(brokenLinks('docs/x.md', read).map((b) => b.split(':')[0])).to.deep.equal(['nowhere.md', '../README.md#no-such-heading', '../../etc/passwd']);
+    expect(brokenLinks('docs/x.md', read).map((b) => b.split(':')[0])).to.deep.equal([
+      'nowhere.md',
+      '../README.md#no-such-heading',
+      '../../etc/passwd',
+    ]);
   });
 
   for (const file of FILES) {

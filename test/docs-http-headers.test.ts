@@ -21,7 +21,12 @@ import { DEFAULT_FORWARD_HEADERS } from '../middleware/upstream/outgoing-headers
 const read = (path: string): string => readFileSync(join(process.cwd(), path), 'utf8');
 
 /** Every header name the tables know, for expanding the docs' `X-Page-*` shorthand. */
-const KNOWN = [API_KEY_HEADER, ...BODY_HEADERS, ...REQUEST_HEADERS.map((h) => h.name), ...Object.values(RESPONSE_HEADERS).map((h) => h.name)];
+const KNOWN = [
+  API_KEY_HEADER,
+  ...BODY_HEADERS,
+  ...REQUEST_HEADERS.map((h) => h.name),
+  ...Object.values(RESPONSE_HEADERS).map((h) => h.name),
+];
 
 /** The backticked tokens of a text. */
 function codeSpans(text: string): string[] {
@@ -50,7 +55,12 @@ function between(page: string, start: string, end: string): string {
 
 /** The cells of a Markdown table row. */
 function cells(row: string): string[] {
-  return row.replace(/\\\|/g, '\u0000').split('|').slice(1, -1).map((c) => c.trim().replace(/\u0000/g, '|'));
+  // NUL stands in for an escaped pipe while splitting.
+  return row
+    .replace(/\\\|/g, '\u0000')
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim().replaceAll('\u0000', '|'));
 }
 
 /** The body rows of the first table after a heading. */
@@ -71,14 +81,18 @@ describe('Docs: header lists come from the HTTP table', () => {
     const byName = new Map(rows.map((row) => [codeSpans(row[0]!)[0]!, row]));
 
     it('lists X-API-Key and every request header of the table', () => {
-      expect(sorted(rows.map((row) => codeSpans(row[0]!)[0]!))).to.deep.equal(sorted([API_KEY_HEADER, ...REQUEST_HEADERS.map((h) => h.name)]));
+      expect(sorted(rows.map((row) => codeSpans(row[0]!)[0]!))).to.deep.equal(
+        sorted([API_KEY_HEADER, ...REQUEST_HEADERS.map((h) => h.name)]),
+      );
     });
 
     for (const spec of REQUEST_HEADERS as readonly RequestHeaderSpec[]) {
       if (!spec.values) continue;
       it(`${spec.name}: the values and the default the table lists`, () => {
         const valuesCell = byName.get(spec.name)![1]!;
-        const listed = codeSpans(valuesCell).map((v) => v.toLowerCase()).sort();
+        const listed = codeSpans(valuesCell)
+          .map((v) => v.toLowerCase())
+          .sort();
         // Accept lists the extra outputs' types too (router option `outputs`).
         const extra = spec.name === 'Accept' ? Object.values(EXTRA_OUTPUT_TYPES) : [];
         expect(listed).to.deep.equal([...spec.values!, ...extra].map((v) => v.toLowerCase()).sort());
@@ -98,7 +112,7 @@ describe('Docs: header lists come from the HTTP table', () => {
     expect(sorted(headerNames(passage))).to.deep.equal(sorted(DEFAULT_FORWARD_HEADERS));
   });
 
-  it('docs/mounting.md: the exposed CORS headers are the table\'s', () => {
+  it("docs/mounting.md: the exposed CORS headers are the table's", () => {
     const row = cells(mounting.split('\n').find((l) => l.startsWith('| `cors` |'))!);
     const exposes = row[1]!.slice(row[1]!.indexOf(' exposes '));
     expect(sorted(headerNames(exposes))).to.deep.equal(sorted(EXPOSED_RESPONSE_HEADERS));
@@ -108,7 +122,10 @@ describe('Docs: header lists come from the HTTP table', () => {
 
   it('README.md: the compatibility table names every legacy option header, page headers in one row', () => {
     const readme = read('README.md');
-    const firstCells = readme.split('\n').filter((l) => l.startsWith('| `')).map((l) => cells(l)[0]!);
+    const firstCells = readme
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+      .map((l) => cells(l)[0]!);
     const named = new Set(firstCells.flatMap((cell) => codeSpans(cell).map((token) => token.split(':')[0]!)));
     for (const spec of OPTION_HEADERS) expect(named.has(spec.name), spec.name).to.equal(true);
     const pageRow = firstCells.find((cell) => cell.includes('`X-Page-Size`'))!;

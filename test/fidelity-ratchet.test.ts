@@ -25,10 +25,22 @@ describe('fidelity ratchet (corpus/fidelity-floors.json)', function () {
   });
 
   it('has a floor for every scored case and every group', () => {
-    expect(scores.filter((s) => floors.cases[s.id] === undefined).map((s) => s.id), 'cases without a floor').to.deep.equal([]);
-    expect(groups.filter((g) => floors.groups[g.group] === undefined).map((g) => g.group), 'groups without a floor').to.deep.equal([]);
-    expect(groups.filter((g) => floors.strict?.[g.group] === undefined).map((g) => g.group), 'groups without a strict floor').to.deep.equal([]);
-    expect(groups.filter((g) => floors.identical?.[g.group] === undefined).map((g) => g.group), 'groups without an identical-count floor').to.deep.equal([]);
+    expect(
+      scores.filter((s) => floors.cases[s.id] === undefined).map((s) => s.id),
+      'cases without a floor',
+    ).to.deep.equal([]);
+    expect(
+      groups.filter((g) => floors.groups[g.group] === undefined).map((g) => g.group),
+      'groups without a floor',
+    ).to.deep.equal([]);
+    expect(
+      groups.filter((g) => floors.strict?.[g.group] === undefined).map((g) => g.group),
+      'groups without a strict floor',
+    ).to.deep.equal([]);
+    expect(
+      groups.filter((g) => floors.identical?.[g.group] === undefined).map((g) => g.group),
+      'groups without an identical-count floor',
+    ).to.deep.equal([]);
   });
 
   it('renders every case without failing and at the reference size', () => {
@@ -41,9 +53,22 @@ describe('fidelity ratchet (corpus/fidelity-floors.json)', function () {
 });
 
 describe('fidelity floors', () => {
-  const score = (id: string, f1: number): CaseScore => ({ id, group: 'text', f1, strictF1: f1, identical: f1 === 1, ms: 1 });
-  const group = (name: string, meanF1: number, meanStrictF1 = meanF1, identical = 0): GroupScore =>
-    ({ group: name, cases: 1, meanF1, minF1: meanF1, meanStrictF1, identical });
+  const score = (id: string, f1: number): CaseScore => ({
+    id,
+    group: 'text',
+    f1,
+    strictF1: f1,
+    identical: f1 === 1,
+    ms: 1,
+  });
+  const group = (name: string, meanF1: number, meanStrictF1 = meanF1, identical = 0): GroupScore => ({
+    group: name,
+    cases: 1,
+    meanF1,
+    minF1: meanF1,
+    meanStrictF1,
+    identical,
+  });
 
   it('sets floors at the score minus the margin, rounded down, and never lowers one', async () => {
     const { raiseFloors } = await import('../bench/fidelity-floors.js');
@@ -55,7 +80,7 @@ describe('fidelity floors', () => {
     expect(after.groups).to.deep.equal({ text: 0.948 });
   });
 
-  it('floors the strict F1 with the margin and the identical count at today\'s count, and never lowers either', async () => {
+  it("floors the strict F1 with the margin and the identical count at today's count, and never lowers either", async () => {
     const { raiseFloors } = await import('../bench/fidelity-floors.js');
     const first = raiseFloors(undefined, [], [group('text', 0.99, 0.95, 7)]);
     expect(first.strict).to.deep.equal({ text: 0.948 });
@@ -69,7 +94,14 @@ describe('fidelity floors', () => {
   });
 
   it('reports a group whose strict F1 or count of identical labels fell below its floor', () => {
-    const floors: FidelityFloors = { about: '', margin: 0.002, groups: { text: 0.9 }, strict: { text: 0.95 }, identical: { text: 5, all: 5 }, cases: {} };
+    const floors: FidelityFloors = {
+      about: '',
+      margin: 0.002,
+      groups: { text: 0.9 },
+      strict: { text: 0.95 },
+      identical: { text: 5, all: 5 },
+      cases: {},
+    };
     expect(floorsBroken(floors, [], [group('text', 0.9, 0.95, 5), group('all', 0.9, 0.95, 5)])).to.deep.equal([]);
     expect(floorsBroken(floors, [], [group('text', 0.9, 0.9499, 4)])).to.deep.equal([
       'group text strict F1: 0.9499 < floor 0.95',

@@ -20,7 +20,14 @@ function only<K extends FieldKind>(zpl: string, kind: K): FieldOf<K> {
 describe('field arguments as the drawers get them', () => {
   it('reads Y/N parameters as booleans, defaults included', () => {
     const bc = only('^XA^FO10,10^BCN,100,N,Y^FD123^FS^XZ', 'BC');
-    expect(bc.args).to.include({ orientation: 'N', height: 100, line: false, lineAbove: true, checkDigit: false, mode: 'N' });
+    expect(bc.args).to.include({
+      orientation: 'N',
+      height: 100,
+      line: false,
+      lineAbove: true,
+      checkDigit: false,
+      mode: 'N',
+    });
   });
 
   it('leaves a parameter without a default undefined when omitted, for the drawer to settle (^FW, ^BY)', () => {

@@ -11,8 +11,16 @@ import type { CorpusCase } from '../bench/corpus.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOOL = path.join(ROOT, 'dist/tools/font0-model/fit-runs.js');
 /** GOGREEN in font 0 at 28 dots, in six orientations and two ways of placing it: two of them are in the held-out tenth. */
-const GOGREEN = ['text_fo_n', 'text_fo_b', 'text_fo_i', 'text_fo_r', 'text_ft_n', 'text_ft_b', 'text_ft_i', 'text_ft_r']
-  .map((name) => `labelize/unit/${name}`);
+const GOGREEN = [
+  'text_fo_n',
+  'text_fo_b',
+  'text_fo_i',
+  'text_fo_r',
+  'text_ft_n',
+  'text_ft_b',
+  'text_ft_i',
+  'text_ft_r',
+].map((name) => `labelize/unit/${name}`);
 
 /** A corpus of the GOGREEN labels under `dir`, each reference of fold `fold` replaced by `heldPng` when given. */
 function gogreenCorpus(dir: string, heldPng?: Buffer, fold = 0): string {
@@ -30,7 +38,11 @@ function gogreenCorpus(dir: string, heldPng?: Buffer, fold = 0): string {
 }
 
 async function fitRuns(manifest: string, out: string, fold = 0): Promise<{ table: string; log: string }> {
-  const { stdout } = await promisify(execFile)(process.execPath, [TOOL, '--manifest', manifest, '--out', out, '--fold', String(fold)], { maxBuffer: 1 << 24 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [TOOL, '--manifest', manifest, '--out', out, '--fold', String(fold)],
+    { maxBuffer: 1 << 24 },
+  );
   return { table: readFileSync(out, 'utf8'), log: stdout };
 }
 
@@ -38,7 +50,9 @@ describe('font 0 run advance tool (tools/font0-model/fit-runs)', function () {
   // Two runs of the tool, each rendering the labels a few hundred times: seconds, more on a loaded machine.
   this.timeout(0);
   let dir: string;
-  before(() => { dir = mkdtempSync(path.join(tmpdir(), 'fit-runs-')); });
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'fit-runs-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('fits advances to the labels it may read, and never reads the held-out tenth', async () => {
@@ -47,13 +61,19 @@ describe('font 0 run advance tool (tools/font0-model/fit-runs)', function () {
     expect(held.length).to.be.lessThan(GOGREEN.length - 1);
     const real = await fitRuns(gogreenCorpus(path.join(dir, 'real')), path.join(dir, 'real.ts'));
     // Each held-out reference replaced by bytes that are no PNG: the tool fails if it opens one.
-    const altered = await fitRuns(gogreenCorpus(path.join(dir, 'altered'), Buffer.from('not a PNG')), path.join(dir, 'altered.ts'));
+    const altered = await fitRuns(
+      gogreenCorpus(path.join(dir, 'altered'), Buffer.from('not a PNG')),
+      path.join(dir, 'altered.ts'),
+    );
     expect(altered.table).to.equal(real.table);
     expect(real.log).to.match(new RegExp(`^${GOGREEN.length - held.length} labels draw font 0`, 'm'));
     // The labels agree on a pen for GOGREEN's letters at 28 dots that the boxes alone miss: a move, raising them.
     const band44 = /maxHeight: 44,\n {4}advances: \{\n(.*)\n/.exec(real.table)?.[1] ?? '';
     expect(band44).to.match(/\b(71|79|82|69|78): -?0\.0\d+,/);
-    const [first, last] = [/strict F1 (0\.\d+) \(mean\)/.exec(real.log)![1]!, [...real.log.matchAll(/strict F1 (0\.\d+) \(mean\)/g)].pop()![1]!];
+    const [first, last] = [
+      /strict F1 (0\.\d+) \(mean\)/.exec(real.log)![1]!,
+      [...real.log.matchAll(/strict F1 (0\.\d+) \(mean\)/g)].pop()![1]!,
+    ];
     expect(Number(last)).to.be.greaterThan(Number(first));
   });
 
@@ -62,9 +82,15 @@ describe('font 0 run advance tool (tools/font0-model/fit-runs)', function () {
     const held = GOGREEN.filter((id) => foldOf(id) === fold);
     expect(held.length, 'fold 4 holds GOGREEN labels').to.be.greaterThan(0);
     const real = await fitRuns(gogreenCorpus(path.join(dir, 'fold'), undefined, fold), path.join(dir, 'fold.ts'), fold);
-    const altered = await fitRuns(gogreenCorpus(path.join(dir, 'fold-altered'), Buffer.from('not a PNG'), fold), path.join(dir, 'fold-altered.ts'), fold);
+    const altered = await fitRuns(
+      gogreenCorpus(path.join(dir, 'fold-altered'), Buffer.from('not a PNG'), fold),
+      path.join(dir, 'fold-altered.ts'),
+      fold,
+    );
     expect(altered.table).to.equal(real.table);
-    expect(real.log).to.match(new RegExp(`^${GOGREEN.length - held.length} labels draw font 0 \\(fold ${fold} excluded\\)`, 'm'));
+    expect(real.log).to.match(
+      new RegExp(`^${GOGREEN.length - held.length} labels draw font 0 \\(fold ${fold} excluded\\)`, 'm'),
+    );
     expect(real.table).to.match(/^\/\/ Cross-validation: fitted with fold 4 held out/);
   });
 });

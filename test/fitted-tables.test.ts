@@ -16,7 +16,9 @@ describe('fitted glyph tables (renderer/fonts): each is what its tool writes tod
   // Each tool refits on the whole corpus: tens of seconds, minutes on a loaded machine.
   this.timeout(0);
   let dir: string;
-  before(() => { dir = mkdtempSync(path.join(tmpdir(), 'fitted-tables-')); });
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'fitted-tables-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   // A table left behind by a change to the renderer or the corpus is no longer the references' and the tools'
@@ -24,7 +26,10 @@ describe('fitted glyph tables (renderer/fonts): each is what its tool writes tod
   for (const { tool, table } of FITTED_TABLES) {
     it(`${table} is what tools/font0-model/${tool.replace('.js', '.ts')} writes`, async () => {
       const out = path.join(dir, table);
-      await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/tools/font0-model', tool), '--out', out], { cwd: ROOT, maxBuffer: 1 << 26 });
+      await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/tools/font0-model', tool), '--out', out], {
+        cwd: ROOT,
+        maxBuffer: 1 << 26,
+      });
       expect(readFileSync(out, 'utf8')).to.equal(readFileSync(path.join(ROOT, 'renderer/fonts', table), 'utf8'));
     });
   }

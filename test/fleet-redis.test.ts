@@ -4,10 +4,16 @@
 
 import { expect } from 'chai';
 import express, { type Express } from 'express';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import request from 'supertest';
-import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, seedKeys, type KeyRecord, type RedisStoresOptions } from '../middleware/index.js';
+import {
+  createLegacyRouter,
+  createRedisStores,
+  LEGACY_MOUNT_PATH,
+  seedKeys,
+  type KeyRecord,
+  type RedisStoresOptions,
+} from '../middleware/index.js';
 import { recordingRender } from './helpers/http-app.js';
 import { eventually, uniqueNamespace } from './helpers/http-redis.js';
 import { killRedis, sentinelMasterPort, sharedTopology, startTopology, type Topology } from './helpers/redis-fleet.js';
@@ -24,17 +30,25 @@ function target(kind: Kind, topology: Topology): Pick<RedisStoresOptions, 'clust
   return kind === 'cluster' ? { clusterNodes: topology.nodes.map((n) => n) } : { sentinels: topology.nodes };
 }
 
-function instance(kind: Kind, topology: Topology, namespace: string, options: { now?: () => Date; orgRps?: number; storeTimeoutMs?: number } = {}): Instance {
+function instance(
+  kind: Kind,
+  topology: Topology,
+  namespace: string,
+  options: { now?: () => Date; orgRps?: number; storeTimeoutMs?: number } = {},
+): Instance {
   const stores = createRedisStores({ ...target(kind, topology), namespace, maxReconnectDelayMs: 200 });
   const app = express();
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
-    ...stores,
-    render: recordingRender(),
-    log: () => {},
-    ...(options.now && { now: options.now }),
-    ...(options.orgRps !== undefined && { organizationRequestsPerSecond: options.orgRps }),
-    ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
-  }));
+  app.use(
+    LEGACY_MOUNT_PATH,
+    createLegacyRouter({
+      ...stores,
+      render: recordingRender(),
+      log: () => {},
+      ...(options.now && { now: options.now }),
+      ...(options.orgRps !== undefined && { organizationRequestsPerSecond: options.orgRps }),
+      ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
+    }),
+  );
   return { app, stores };
 }
 
@@ -76,17 +90,24 @@ for (const kind of ['cluster', 'sentinel'] as const) {
     const burst = (key: string, n: number): Promise<number[]> =>
       Promise.all(Array.from({ length: n }, (_, i) => send(i % 2 ? b.app : a.app, key).then((r) => r.status)));
 
-    it('holds a key\'s requests per second exactly across two instances', async () => {
+    it("holds a key's requests per second exactly across two instances", async () => {
       const statuses = await burst('k_rps5', 20);
       expect(statuses.filter((s) => s === 200)).to.have.length(5);
       expect(statuses.filter((s) => s === 429)).to.have.length(15);
     });
 
     it('holds the organization ceiling exactly across two instances and two keys', async () => {
-      const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) =>
-        send(i % 2 ? b.app : a.app, i % 4 < 2 ? 'k_org_x' : 'k_org_y').then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          send(i % 2 ? b.app : a.app, i % 4 < 2 ? 'k_org_x' : 'k_org_y').then((r) => r.status),
+        ),
+      );
       expect(statuses.filter((s) => s === 200)).to.have.length(6);
-      expect((await send(b.app, 'k_org_y')).body).to.include({ limit_type: 'requests_per_sec', limit_scope: 'organization', limit: 6 });
+      expect((await send(b.app, 'k_org_y')).body).to.include({
+        limit_type: 'requests_per_sec',
+        limit_scope: 'organization',
+        limit: 6,
+      });
     });
 
     it('holds pages per day exactly across two instances (a bucket and its holds in one slot)', async () => {
@@ -105,16 +126,25 @@ for (const kind of ['cluster', 'sentinel'] as const) {
       expect(await eventually(async () => (await send(b.app, 'k_org_x')).status === 401)).to.equal(true);
       expect((await send(a.app, 'k_org_x')).status).to.equal(401);
       // Twenty keys: each revoked on one instance while the other seeds a change of its limits at the same time.
-      const records: KeyRecord[] = Array.from({ length: 20 }, (_, i) => ({ key: `k_race_${i}`, scope: 'all', pagesPerDay: 10 }));
+      const records: KeyRecord[] = Array.from({ length: 20 }, (_, i) => ({
+        key: `k_race_${i}`,
+        scope: 'all',
+        pagesPerDay: 10,
+      }));
       for (const r of records) await a.stores.keyStore.add(r, { ttlMs: 600_000 });
       await Promise.all([
-        seedKeys(b.stores.keyStore, records.map((r) => ({ ...r, pagesPerDay: 20 }))),
+        seedKeys(
+          b.stores.keyStore,
+          records.map((r) => ({ ...r, pagesPerDay: 20 })),
+        ),
         ...records.map((r) => a.stores.keyStore.revoke(r.key)),
       ]);
       const after = await Promise.all(records.map((r) => b.stores.keyStore.find(r.key)));
       expect(after.map((k) => k?.revoked)).to.deep.equal(records.map(() => true));
       expect(after.map((k) => k?.pagesPerDay)).to.deep.equal(records.map(() => 20));
-      const statuses = await Promise.all(records.map((r, i) => send(i % 2 ? a.app : b.app, r.key).then((res) => res.status)));
+      const statuses = await Promise.all(
+        records.map((r, i) => send(i % 2 ? a.app : b.app, r.key).then((res) => res.status)),
+      );
       expect(statuses).to.deep.equal(records.map(() => 401));
       // Listing (zpl-keys list, a revocation by id prefix) finds every key, wherever the cluster put it.
       expect(await b.stores.keyStore.list()).to.have.length(keys.length + records.length);
@@ -149,7 +179,10 @@ describe('a Sentinel failover under load', function () {
       servers.push(server);
     }
     await Promise.all(instances.map((i) => i.stores.ready));
-    await instances[0]!.stores.keyStore.add({ key: 'k_failover', scope: 'all', pagesPerDay: 1_000_000 }, { ttlMs: 600_000 });
+    await instances[0]!.stores.keyStore.add(
+      { key: 'k_failover', scope: 'all', pagesPerDay: 1_000_000 },
+      { ttlMs: 600_000 },
+    );
     // The replica has the key before the master dies (the Sentinel setup replicates asynchronously).
     expect(await eventually(async () => (await send(servers[1]!, 'k_failover')).status === 200)).to.equal(true);
 
@@ -188,7 +221,11 @@ describe('a Sentinel failover under load', function () {
       await Promise.all(load);
     }
     const kinds = new Set(answers.map((x) => x.status));
-    expect([...kinds].filter((s) => s !== 200 && s !== 503), 'statuses other than 200 and 503').to.deep.equal([]);
-    for (const failure of answers.filter((x) => x.status === 503)) expect(failure.body).to.deep.equal(STORE_UNAVAILABLE);
+    expect(
+      [...kinds].filter((s) => s !== 200 && s !== 503),
+      'statuses other than 200 and 503',
+    ).to.deep.equal([]);
+    for (const failure of answers.filter((x) => x.status === 503))
+      expect(failure.body).to.deep.equal(STORE_UNAVAILABLE);
   });
 });

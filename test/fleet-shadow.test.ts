@@ -46,26 +46,49 @@ interface Replica {
 }
 
 /** One replica: the legacy router in shadow mode and the report, both on `store`; outcomes go to `settled`. */
-function replica(stores: Pick<Stores, 'keyStore' | 'usageStore'>, store: ShadowCaseStore, upstream: FakeUpstream,
-  settled: (outcome: ShadowOutcome) => void, local: (call: number) => Buffer): Replica {
+function replica(
+  stores: Pick<Stores, 'keyStore' | 'usageStore'>,
+  store: ShadowCaseStore,
+  upstream: FakeUpstream,
+  settled: (outcome: ShadowOutcome) => void,
+  local: (call: number) => Buffer,
+): Replica {
   const events: ServiceEvent[] = [];
   let calls = 0;
   const render = recordingRender();
   const app = express();
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
-    keyStore: stores.keyStore, usageStore: stores.usageStore, log: () => {},
-    render: async (zpl, req) => ({ ...(await render(zpl, req)), body: local(calls++) }),
-    mode: 'shadow', upstream: { url: upstream.url },
-    shadow: { sampleRate: 1, store, onSettled: settled },
-  }));
-  app.use(createPreviewRouter({
-    keyStore: stores.keyStore, shadowStore: store, emit: (event) => events.push(event),
-    layout: () => { throw new Error('no layouts here'); },
-  }));
+  app.use(
+    LEGACY_MOUNT_PATH,
+    createLegacyRouter({
+      keyStore: stores.keyStore,
+      usageStore: stores.usageStore,
+      log: () => {},
+      render: async (zpl, req) => ({ ...(await render(zpl, req)), body: local(calls++) }),
+      mode: 'shadow',
+      upstream: { url: upstream.url },
+      shadow: { sampleRate: 1, store, onSettled: settled },
+    }),
+  );
+  app.use(
+    createPreviewRouter({
+      keyStore: stores.keyStore,
+      shadowStore: store,
+      emit: (event) => events.push(event),
+      layout: () => {
+        throw new Error('no layouts here');
+      },
+    }),
+  );
   return { app, events };
 }
 
-async function report(app: Express, key: string): Promise<{ summary: Record<string, number>; cases: { id: string; requestId: string; images: { local: string; upstream: string } }[] }> {
+async function report(
+  app: Express,
+  key: string,
+): Promise<{
+  summary: Record<string, number>;
+  cases: { id: string; requestId: string; images: { local: string; upstream: string } }[];
+}> {
   const res = await request(app).get('/shadow/cases.json').set('X-API-Key', key);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body as never;
@@ -104,12 +127,29 @@ describe('one shadow report for the fleet (Redis)', function () {
     const counter = settledCounter();
     // Every third label is drawn alike (matched); the rest diverge.
     const local = (call: number): Buffer => (call % 3 === 2 ? UPSTREAM_PNG : DIVERGENT_PNG);
-    const one = replica(a, new RedisShadowStore(a.connection, { namespace, maxCases: 5 }), upstream, counter.push, local);
-    const two = replica(b, new RedisShadowStore(b.connection, { namespace, maxCases: 5 }), upstream, counter.push, local);
+    const one = replica(
+      a,
+      new RedisShadowStore(a.connection, { namespace, maxCases: 5 }),
+      upstream,
+      counter.push,
+      local,
+    );
+    const two = replica(
+      b,
+      new RedisShadowStore(b.connection, { namespace, maxCases: 5 }),
+      upstream,
+      counter.push,
+      local,
+    );
     const sent: string[] = [];
     for (let i = 0; i < 12; i++) {
       const requestId = `req-${i}`;
-      const res = await request(i % 2 ? two.app : one.app).post(path).set('X-API-Key', 'k_acme_1').set('X-Request-Id', requestId).type('form').send(ZPL);
+      const res = await request(i % 2 ? two.app : one.app)
+        .post(path)
+        .set('X-API-Key', 'k_acme_1')
+        .set('X-Request-Id', requestId)
+        .type('form')
+        .send(ZPL);
       expect(res.status).to.equal(200);
       sent.push(requestId);
       await counter.until(i + 1); // one at a time: "newest" is well defined
@@ -124,10 +164,16 @@ describe('one shadow report for the fleet (Redis)', function () {
       expect(summary).to.include({ compared: 12, diverged, matched: 12 - diverged, upstreamErrors: 0 });
       expect(cases.map((c) => c.requestId)).to.deep.equal(divergentIds.slice(-5).reverse());
       // Both images of a case made on the other replica, from this one.
-      const image = await request(app).get(`/shadow/images/${cases[4]!.images.local}`).set('X-API-Key', 'k_acme_1').buffer(true);
+      const image = await request(app)
+        .get(`/shadow/images/${cases[4]!.images.local}`)
+        .set('X-API-Key', 'k_acme_1')
+        .buffer(true);
       expect(image.status).to.equal(200);
       expect(Buffer.compare(image.body as Buffer, DIVERGENT_PNG)).to.equal(0);
-      const theirs = await request(app).get(`/shadow/images/${cases[4]!.images.upstream}`).set('X-API-Key', 'k_acme_1').buffer(true);
+      const theirs = await request(app)
+        .get(`/shadow/images/${cases[4]!.images.upstream}`)
+        .set('X-API-Key', 'k_acme_1')
+        .buffer(true);
       expect(Buffer.compare(theirs.body as Buffer, UPSTREAM_PNG)).to.equal(0);
     }
     // The dropped cases took their images with them.
@@ -137,10 +183,31 @@ describe('one shadow report for the fleet (Redis)', function () {
 
   it('scopes cases by organization: its keys (a pdf-only one too) see them, others do not; a key without one sees its own', async () => {
     const counter = settledCounter();
-    const one = replica(a, new RedisShadowStore(a.connection, { namespace }), upstream, counter.push, () => DIVERGENT_PNG);
-    const two = replica(b, new RedisShadowStore(b.connection, { namespace }), upstream, counter.push, () => DIVERGENT_PNG);
+    const one = replica(
+      a,
+      new RedisShadowStore(a.connection, { namespace }),
+      upstream,
+      counter.push,
+      () => DIVERGENT_PNG,
+    );
+    const two = replica(
+      b,
+      new RedisShadowStore(b.connection, { namespace }),
+      upstream,
+      counter.push,
+      () => DIVERGENT_PNG,
+    );
     for (const [i, key] of ['k_acme_1', 'k_globex', 'k_loner'].entries()) {
-      expect((await request(i % 2 ? two.app : one.app).post(path).set('X-API-Key', key).set('X-Request-Id', `by-${key}`).type('form').send(ZPL)).status).to.equal(200);
+      expect(
+        (
+          await request(i % 2 ? two.app : one.app)
+            .post(path)
+            .set('X-API-Key', key)
+            .set('X-Request-Id', `by-${key}`)
+            .type('form')
+            .send(ZPL)
+        ).status,
+      ).to.equal(200);
       await counter.until(i + 1);
     }
     const seen = async (key: string): Promise<string[]> => (await report(two.app, key)).cases.map((c) => c.requestId);
@@ -152,22 +219,35 @@ describe('one shadow report for the fleet (Redis)', function () {
     expect((await report(two.app, 'k_loner_2')).summary).to.include({ compared: 0 });
 
     const acmeCase = (await report(one.app, 'k_acme_1')).cases[0]!;
-    const image = (key: string) => request(one.app).get(`/shadow/images/${acmeCase.images.local}`).set('X-API-Key', key);
+    const image = (key: string) =>
+      request(one.app).get(`/shadow/images/${acmeCase.images.local}`).set('X-API-Key', key);
     expect((await image('k_acme_pdf')).status).to.equal(200);
     expect((await image('k_globex')).status).to.equal(404);
     expect((await image('k_loner')).status).to.equal(404);
   });
 
   it('keeps a case whose images are over the byte cap without them, and drops the oldest when images add up past it', async () => {
-    const store = new RedisShadowStore(a.connection, { namespace, maxBytes: 3 * 4 * Math.ceil(DIVERGENT_PNG.length / 3) + 200 });
+    const store = new RedisShadowStore(a.connection, {
+      namespace,
+      maxBytes: 3 * 4 * Math.ceil(DIVERGENT_PNG.length / 3) + 200,
+    });
     const record = (id: string) => ({
-      id, owner: 'org:acme', time: new Date().toISOString(), endpoint: 'POST /x', requestId: id, index: 0,
-      labels: { local: 1, upstream: 1 }, score: 0, bytes: { local: 1, upstream: 1 }, upstreamStatus: 200,
+      id,
+      owner: 'org:acme',
+      time: new Date().toISOString(),
+      endpoint: 'POST /x',
+      requestId: id,
+      index: 0,
+      labels: { local: 1, upstream: 1 },
+      score: 0,
+      bytes: { local: 1, upstream: 1 },
+      upstreamStatus: 200,
     });
     const big = Buffer.alloc(1_000_000, 7);
     const t = Date.now();
     expect(await store.saveCase(record(`${t}-big`), big, big)).to.equal(undefined);
-    for (const [i, id] of ['a', 'b', 'c'].entries()) await store.saveCase(record(`${t + 1 + i}-${id}`), DIVERGENT_PNG, DIVERGENT_PNG);
+    for (const [i, id] of ['a', 'b', 'c'].entries())
+      await store.saveCase(record(`${t + 1 + i}-${id}`), DIVERGENT_PNG, DIVERGENT_PNG);
     const { cases } = await store.cases('org:acme', 100);
     // Two cases' images fit: the oldest with images went (and the big one, older still, kept none).
     expect(cases.map((c) => c.id)).to.deep.equal([`${t + 3}-c`, `${t + 2}-b`]);
@@ -195,9 +275,20 @@ describe('the shadow file store (one machine)', function () {
     const stores = createMemoryStores();
     await seed(stores.keyStore);
     const counter = settledCounter();
-    const site = replica(stores, new FileShadowStore(dir, { maxCases: 3 }), upstream, counter.push, () => DIVERGENT_PNG);
+    const site = replica(
+      stores,
+      new FileShadowStore(dir, { maxCases: 3 }),
+      upstream,
+      counter.push,
+      () => DIVERGENT_PNG,
+    );
     for (let i = 0; i < 5; i++) {
-      await request(site.app).post(path).set('X-API-Key', i === 4 ? 'k_globex' : 'k_acme_1').set('X-Request-Id', `f-${i}`).type('form').send(ZPL);
+      await request(site.app)
+        .post(path)
+        .set('X-API-Key', i === 4 ? 'k_globex' : 'k_acme_1')
+        .set('X-Request-Id', `f-${i}`)
+        .type('form')
+        .send(ZPL);
       await counter.until(i + 1);
     }
     expect((await report(site.app, 'k_acme_1')).cases.map((c) => c.requestId)).to.deep.equal(['f-3', 'f-2', 'f-1']);
@@ -212,11 +303,20 @@ describe('the shadow file store (one machine)', function () {
   it('bounds the bytes kept, oldest cases first', async () => {
     const store = new FileShadowStore(dir, { maxBytes: 2 * 2 * DIVERGENT_PNG.length });
     const record = (id: string) => ({
-      id, owner: 'key:abc', time: new Date().toISOString(), endpoint: 'POST /x', requestId: id, index: 0,
-      labels: { local: 1, upstream: 1 }, score: 0, bytes: { local: DIVERGENT_PNG.length, upstream: DIVERGENT_PNG.length }, upstreamStatus: 200,
+      id,
+      owner: 'key:abc',
+      time: new Date().toISOString(),
+      endpoint: 'POST /x',
+      requestId: id,
+      index: 0,
+      labels: { local: 1, upstream: 1 },
+      score: 0,
+      bytes: { local: DIVERGENT_PNG.length, upstream: DIVERGENT_PNG.length },
+      upstreamStatus: 200,
     });
     const t = Date.now();
-    for (const [i, id] of ['a', 'b', 'c'].entries()) await store.saveCase(record(`${t + i}-${id}`), DIVERGENT_PNG, DIVERGENT_PNG);
+    for (const [i, id] of ['a', 'b', 'c'].entries())
+      await store.saveCase(record(`${t + i}-${id}`), DIVERGENT_PNG, DIVERGENT_PNG);
     expect((await store.cases('key:abc', 10)).cases.map((c) => c.id)).to.deep.equal([`${t + 2}-c`, `${t + 1}-b`]);
     expect((await readdir(dir)).filter((n) => n.startsWith(`${t}-`))).to.deep.equal([]);
   });

@@ -3,11 +3,19 @@ import { withTransfers, type BandFit } from '../tools/font0-model/transfers.js';
 import { ZERO, type Units } from '../tools/font0-model/search.js';
 
 const units = (u: Partial<Units>): Units => ({ ...ZERO, ...u });
-const O = 0x4f, O_GRAVE = 0xd2, O_ACUTE = 0xd3, O_DIAERESIS = 0xd6, E = 0x45;
+const O = 0x4f,
+  O_GRAVE = 0xd2,
+  O_ACUTE = 0xd3,
+  O_DIAERESIS = 0xd6,
+  E = 0x45;
 
 describe('font 0 model: weights carried to glyphs a band has no case of (tools/font0-model/transfers)', () => {
   // Accented Os fitted at 50 dots only; the band of 20 dots has a rule of its own and fits nothing of that family.
-  const small: BandFit = { top: 25, rule: units({ wx: 0.01 }), glyphs: new Map([[E, units({ wx: 0.02, adv: 0.005 })]]) };
+  const small: BandFit = {
+    top: 25,
+    rule: units({ wx: 0.01 }),
+    glyphs: new Map([[E, units({ wx: 0.02, adv: 0.005 })]]),
+  };
   const large: BandFit = {
     top: 65,
     rule: units({}),
@@ -19,7 +27,7 @@ describe('font 0 model: weights carried to glyphs a band has no case of (tools/f
   };
   const [atSmall, atLarge] = withTransfers([small, large], [E, O, O_GRAVE, O_ACUTE, O_DIAERESIS]);
 
-  it('carries a glyph from another band as its difference from that band\'s rule, without offsets or advance', () => {
+  it("carries a glyph from another band as its difference from that band's rule, without offsets or advance", () => {
     expect(atSmall!.glyphs[O_GRAVE]).to.deep.equal([0.022, -0.004, 0, 0]);
     expect(atLarge!.glyphs[E]).to.deep.equal([0.01, 0, 0, 0]);
   });
@@ -31,7 +39,7 @@ describe('font 0 model: weights carried to glyphs a band has no case of (tools/f
     expect(atSmall!.glyphs[O]).to.equal(undefined);
   });
 
-  it('keeps a band\'s own fits as they were', () => {
+  it("keeps a band's own fits as they were", () => {
     expect(atSmall!.glyphs[E]).to.deep.equal([0.02, 0, 0, 0, 0.005]);
     expect(atLarge!.glyphs[O_GRAVE]).to.deep.equal([0.012, -0.004, 0.001, 0]);
   });

@@ -19,18 +19,29 @@ const round = (c: number[]) => c.map((v) => Math.round(v * 1e9) / 1e9);
 describe('adjustOutline (glyph stem weights)', () => {
   it('makes vertical stems heavier by weightX and horizontal bars by weightY, inside the same box', () => {
     const o = adjustOutline(ring(), { weightX: 1, weightY: 0.5, dx: 0, dy: 0 });
-    expect({ minX: o.minX, maxX: o.maxX, minY: o.minY, maxY: o.maxY }).to.deep.equal({ minX: 0, maxX: 10, minY: 0, maxY: 10 });
+    expect({ minX: o.minX, maxX: o.maxX, minY: o.minY, maxY: o.maxY }).to.deep.equal({
+      minX: 0,
+      maxX: 10,
+      minY: 0,
+      maxY: 10,
+    });
     // Narrowed to 9 x 9.5 about the centre, then every edge moved out by half the weight: the hole loses 1 across
     // (stems 2 -> 2.45 each side) and 0.5 along y.
     const hole = round(o.polygons[1]!);
-    const xs = hole.filter((_, i) => i % 2 === 0), ys = hole.filter((_, i) => i % 2 === 1);
+    const xs = hole.filter((_, i) => i % 2 === 0),
+      ys = hole.filter((_, i) => i % 2 === 1);
     expect(Math.max(...xs) - Math.min(...xs)).to.be.closeTo(6 * 0.9 - 1, 1e-9);
     expect(Math.max(...ys) - Math.min(...ys)).to.be.closeTo(6 * 0.95 - 0.5, 1e-9);
   });
 
   it('moves the vector paths with the polygons, and the whole glyph by the offset', () => {
     const o = adjustOutline(ring(), { weightX: 1, weightY: 1, dx: 0.25, dy: -0.5 });
-    expect({ minX: o.minX, maxX: o.maxX, minY: o.minY, maxY: o.maxY }).to.deep.equal({ minX: 0.25, maxX: 10.25, minY: -0.5, maxY: 9.5 });
+    expect({ minX: o.minX, maxX: o.maxX, minY: o.minY, maxY: o.maxY }).to.deep.equal({
+      minX: 0.25,
+      maxX: 10.25,
+      minY: -0.5,
+      maxY: 9.5,
+    });
     const points = (p: number[]) => [p[1], p[2], p[4], p[5], p[7], p[8], p[10], p[11]];
     expect(round(points(o.curves[0]!) as number[])).to.deep.equal(round(o.polygons[0]!));
     expect(round(points(o.curves[1]!) as number[])).to.deep.equal(round(o.polygons[1]!));
@@ -49,7 +60,7 @@ describe('glyphAdjustment (font 0 model lookup)', () => {
     { maxHeight: Infinity, fallback: [0.001, 0, 0.002, 0], glyphs: {} },
   ];
 
-  it('scales the band\'s entry by the height, falls back to the band\'s rule, and is null when nothing changes', () => {
+  it("scales the band's entry by the height, falls back to the band's rule, and is null when nothing changes", () => {
     const h = glyphAdjustment(0x48, 30, model)!;
     expect(h.weightX).to.be.closeTo(0.3, 1e-12);
     expect(h.weightY).to.be.closeTo(0.6, 1e-12);

@@ -10,8 +10,12 @@ import { deviceAdjustment, magnification } from '../renderer/fonts/device-fonts.
 import type { FontSelection } from '../renderer/model.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
 
-const font = (name: string, height: number, width = 0, orientation: FontSelection['orientation'] = 'N'): FontSelection =>
-  ({ name, orientation, height, width });
+const font = (
+  name: string,
+  height: number,
+  width = 0,
+  orientation: FontSelection['orientation'] = 'N',
+): FontSelection => ({ name, orientation, height, width });
 
 async function png(zpl: string, inches = 2): Promise<DecodedPng> {
   const r = await render(zpl, { dpmm: 8, widthIn: inches, heightIn: inches, format: 'png', index: 0 });
@@ -20,11 +24,17 @@ async function png(zpl: string, inches = 2): Promise<DecodedPng> {
 
 /** Bounding box of pixels darker than mid-grey. */
 function inkBox(img: DecodedPng): { x0: number; y0: number; x1: number; y1: number } | null {
-  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -1,
+    y1 = -1;
   for (let y = 0; y < img.height; y++) {
     for (let x = 0; x < img.width; x++) {
       if (img.gray[y * img.width + x] >= 128) continue;
-      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
     }
   }
   return x1 < 0 ? null : { x0, y0, x1, y1 };
@@ -74,8 +84,13 @@ describe('font 0 metrics (measured from the reference labels)', () => {
   });
 
   it('advances an unmeasured accented letter as its measured base letter', () => {
-    for (const [accented, base] of [['ńąę', 'nae'], ['ŁŚŹ', 'ŁSZ']]) {
-      expect(measureTextLine(accented!.repeat(10), font('0', 50)).width).to.equal(measureTextLine(base!.repeat(10), font('0', 50)).width);
+    for (const [accented, base] of [
+      ['ńąę', 'nae'],
+      ['ŁŚŹ', 'ŁSZ'],
+    ]) {
+      expect(measureTextLine(accented!.repeat(10), font('0', 50)).width).to.equal(
+        measureTextLine(base!.repeat(10), font('0', 50)).width,
+      );
     }
   });
 });
@@ -83,8 +98,15 @@ describe('font 0 metrics (measured from the reference labels)', () => {
 describe('device fonts A-H', () => {
   it('advances by the measured cell: A 6, B 9, D 12, E 20, F 16, G 48, H 19 dots', () => {
     const adv = (n: string, h: number) => measureTextLine('MM', font(n, h)).width / 2;
-    expect([adv('A', 9), adv('B', 11), adv('D', 18), adv('E', 28), adv('F', 26), adv('G', 60), adv('H', 21)])
-      .to.deep.equal([6, 9, 12, 20, 16, 48, 19]);
+    expect([
+      adv('A', 9),
+      adv('B', 11),
+      adv('D', 18),
+      adv('E', 28),
+      adv('F', 26),
+      adv('G', 60),
+      adv('H', 21),
+    ]).to.deep.equal([6, 9, 12, 20, 16, 48, 19]);
   });
 
   it('magnifies by whole multiples of the base cell, rounding the requested size', () => {

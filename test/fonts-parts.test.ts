@@ -15,7 +15,11 @@ import { square } from './helpers/contours.js';
 const ringAndBlock: OutlineGlyph = {
   contours: [square(0, 500, 400, 1000), square(100, 600, 300, 900, false), square(600, 0, 1000, 400)],
   paths: [],
-  advance: 1000, minX: 0, maxX: 1000, minY: 0, maxY: 1000,
+  advance: 1000,
+  minX: 0,
+  maxX: 1000,
+  minY: 0,
+  maxY: 1000,
 };
 
 /** Ink parts of a decoded image (8-connected, darker than mid-grey) as inclusive pixel boxes, left to right. */
@@ -29,12 +33,23 @@ function components(img: DecodedPng): number[][] {
     const stack = [i];
     seen[i] = 1;
     while (stack.length) {
-      const k = stack.pop()!, x = k % w, y = (k - x) / w;
-      box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y); box[2] = Math.max(box[2], x); box[3] = Math.max(box[3], y);
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const xx = x + dx, yy = y + dy, j = yy * w + xx;
-        if (xx >= 0 && yy >= 0 && xx < w && yy < h && !seen[j] && gray[j] < 128) { seen[j] = 1; stack.push(j); }
-      }
+      const k = stack.pop()!,
+        x = k % w,
+        y = (k - x) / w;
+      box[0] = Math.min(box[0], x);
+      box[1] = Math.min(box[1], y);
+      box[2] = Math.max(box[2], x);
+      box[3] = Math.max(box[3], y);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx,
+            yy = y + dy,
+            j = yy * w + xx;
+          if (xx >= 0 && yy >= 0 && xx < w && yy < h && !seen[j] && gray[j] < 128) {
+            seen[j] = 1;
+            stack.push(j);
+          }
+        }
     }
     out.push(box);
   }
@@ -49,14 +64,28 @@ describe('font 0 glyphs drawn part by part', () => {
 
   it('pairs parts with the measured boxes nearest to where one stretch would put them', () => {
     const parts = glyphParts(ringAndBlock);
-    const low: PartBox = [0.5, 0.9, 0.3, 0], high: PartBox = [0, 0.3, 0.8, 0.4];
+    const low: PartBox = [0.5, 0.9, 0.3, 0],
+      high: PartBox = [0, 0.3, 0.8, 0.4];
     expect(matchParts(parts, ringAndBlock, [0, 1, 1, 0], [low, high])).to.deep.equal([high, low]);
     expect(matchParts(parts, ringAndBlock, [0, 1, 1, 0], [low])).to.equal(null);
   });
 
   it('stretches each part into its own box', () => {
     // 100 dots tall: the ring goes to x 0..20, the block to x 60..100, both on the baseline.
-    const m = coverageMask(fitParts(ringAndBlock, [0, 1, 1, 0], [[0, 0.2, 0.5, 0], [0.6, 1, 0.4, 0]], 100, 1)!.polygons, undefined, 'glyph')!;
+    const m = coverageMask(
+      fitParts(
+        ringAndBlock,
+        [0, 1, 1, 0],
+        [
+          [0, 0.2, 0.5, 0],
+          [0.6, 1, 0.4, 0],
+        ],
+        100,
+        1,
+      )!.polygons,
+      undefined,
+      'glyph',
+    )!;
     const at = (x: number, y: number) => m.cov[(y - m.y) * m.w + (x - m.x)] ?? 0;
     expect(m.x).to.equal(0);
     expect(at(2, -2)).to.equal(255); // ring, bottom-left
@@ -69,7 +98,17 @@ describe('font 0 glyphs drawn part by part', () => {
   it('draws ‰ as its measured parts: a ring, the slash and two rings side by side', async () => {
     const parts = font0Metrics.parts?.[0x2030];
     expect(parts, 'the measured table splits ‰').to.have.length(4);
-    const img = decodePng((await render('^XA^CI28^FO20,20^A0N,50,50^FD‰^FS^XZ', { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 })).body);
+    const img = decodePng(
+      (
+        await render('^XA^CI28^FO20,20^A0N,50,50^FD‰^FS^XZ', {
+          dpmm: 8,
+          widthIn: 1,
+          heightIn: 1,
+          format: 'png',
+          index: 0,
+        })
+      ).body,
+    );
     const found = components(img);
     expect(found).to.have.length(4);
     const baseline = 20 + font0Baseline(50);

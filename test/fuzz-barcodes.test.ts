@@ -17,7 +17,9 @@ describe('fuzz: barcode commands with random data and parameters', function () {
   it('draws or refuses cleanly: every ^B* command, every density', async () => {
     const pool = fuzzPool();
     const cases = drawCases(barcodeCase(), 0xb4c0de, 300);
-    const failures = await runAll(cases, Math.max(2, availableParallelism()), (c) => expectCleanOutcome(c, () => pool.render(c.zpl, c.req)));
+    const failures = await runAll(cases, Math.max(2, availableParallelism()), (c) =>
+      expectCleanOutcome(c, () => pool.render(c.zpl, c.req)),
+    );
     expect(failures, reportFailures(failures)).to.have.length(0);
   });
 });

@@ -20,13 +20,37 @@ const LABEL = Buffer.from('^XA^FO10,10^GB50,50,5^FS^XZ');
 /** A usage store that remembers every counter name it was given. */
 class RecordingUsageStore extends MemoryUsageStore {
   readonly buckets = new Set<string>();
-  override hit(bucket: string, windowMs: number): Promise<number> { this.buckets.add(bucket); return super.hit(bucket, windowMs); }
-  override take(bucket: string, amount: number, limit: number, ttlMs: number): Promise<{ taken: boolean; used: number }> { this.buckets.add(bucket); return super.take(bucket, amount, limit, ttlMs); }
-  override add(bucket: string, amount: number, ttlMs: number): Promise<number> { this.buckets.add(bucket); return super.add(bucket, amount, ttlMs); }
-  override reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }> { this.buckets.add(op.used).add(op.held); return super.reserve(op); }
+  override hit(bucket: string, windowMs: number): Promise<number> {
+    this.buckets.add(bucket);
+    return super.hit(bucket, windowMs);
+  }
+  override take(
+    bucket: string,
+    amount: number,
+    limit: number,
+    ttlMs: number,
+  ): Promise<{ taken: boolean; used: number }> {
+    this.buckets.add(bucket);
+    return super.take(bucket, amount, limit, ttlMs);
+  }
+  override add(bucket: string, amount: number, ttlMs: number): Promise<number> {
+    this.buckets.add(bucket);
+    return super.add(bucket, amount, ttlMs);
+  }
+  override reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }> {
+    this.buckets.add(op.used).add(op.held);
+    return super.reserve(op);
+  }
 }
 
-async function listen(options: Partial<LegacyRouterOptions>, keys = [{ key: SECRET, scope: 'all' as const }, { key: LIMITED, scope: 'all' as const, requestsPerSecond: 1 }, { key: KEYS.pdf, scope: 'pdf' as const }]): Promise<{ server: Server; base: string }> {
+async function listen(
+  options: Partial<LegacyRouterOptions>,
+  keys = [
+    { key: SECRET, scope: 'all' as const },
+    { key: LIMITED, scope: 'all' as const, requestsPerSecond: 1 },
+    { key: KEYS.pdf, scope: 'pdf' as const },
+  ],
+): Promise<{ server: Server; base: string }> {
   const { app } = await buildApp(options, keys);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
@@ -48,16 +72,35 @@ describe('HTTP hygiene: request ids, error bodies, keys', function () {
       maxBodyBytes: 4096,
       // A document containing BOOM fails the way a renderer bug would: a plain Error with a stack.
       render: async (zpl, req) => {
-        if (Buffer.from(zpl).includes('BOOM')) throw new TypeError(`Cannot read properties of undefined (reading 'x') at ${process.cwd()}/dist/renderer/x.js:1:1`);
-        if (Buffer.from(zpl).includes('SLOW')) throw new RenderError('timeout', 'Rendering took longer than 10000 ms and was stopped');
+        if (Buffer.from(zpl).includes('BOOM'))
+          throw new TypeError(
+            `Cannot read properties of undefined (reading 'x') at ${process.cwd()}/dist/renderer/x.js:1:1`,
+          );
+        if (Buffer.from(zpl).includes('SLOW'))
+          throw new RenderError('timeout', 'Rendering took longer than 10000 ms and was stopped');
         return render(zpl, req);
       },
     }));
   });
   after(() => new Promise((r) => server.close(r)));
 
-  const post = (key: string | undefined, body: Buffer, headers: Record<string, string> = {}, path = PATH): Promise<RawResponse> =>
-    sendRaw(base, 'POST', path, { 'Content-Type': 'application/x-www-form-urlencoded', ...(key !== undefined && { 'X-API-Key': key }), ...headers }, body);
+  const post = (
+    key: string | undefined,
+    body: Buffer,
+    headers: Record<string, string> = {},
+    path = PATH,
+  ): Promise<RawResponse> =>
+    sendRaw(
+      base,
+      'POST',
+      path,
+      {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        ...(key !== undefined && { 'X-API-Key': key }),
+        ...headers,
+      },
+      body,
+    );
 
   it('answers every outcome with an X-Request-Id and a clean body, and never lets the key out', async () => {
     const outcomes: [string, () => Promise<RawResponse>, number][] = [
@@ -75,17 +118,24 @@ describe('HTTP hygiene: request ids, error bodies, keys', function () {
       ['render timeout', () => post(SECRET, Buffer.from('^XA^FDSLOW^FS^XZ')), 500],
       ['renderer bug', () => post(SECRET, Buffer.from('^XA^FDBOOM^FS^XZ')), 500],
       // One request a second: of three quick ones, two share a second (whatever the clock), so one is refused.
-      ['rate limited', async () => {
-        let res = await post(LIMITED, LABEL);
-        for (let i = 0; i < 2 && res.status !== 429; i++) res = await post(LIMITED, LABEL);
-        return res;
-      }, 429],
+      [
+        'rate limited',
+        async () => {
+          let res = await post(LIMITED, LABEL);
+          for (let i = 0; i < 2 && res.status !== 429; i++) res = await post(LIMITED, LABEL);
+          return res;
+        },
+        429,
+      ],
     ];
     const ids = new Set<string>();
     for (const [what, send, status] of outcomes) {
       const res = await send();
       expect(res.status, what).to.equal(status);
-      expect(responseProblems(res, { what, apiKey: SECRET }).filter((p) => !p.startsWith('an unexpected failure')), what).to.deep.equal([]);
+      expect(
+        responseProblems(res, { what, apiKey: SECRET }).filter((p) => !p.startsWith('an unexpected failure')),
+        what,
+      ).to.deep.equal([]);
       expect(res.body.toString('latin1'), what).to.not.include(SECRET).and.not.include(LIMITED);
       ids.add(String(res.headers['x-request-id']));
     }
@@ -110,13 +160,25 @@ describe('HTTP hygiene: request ids, error bodies, keys', function () {
       isReady: () => true,
       find: () => Promise.reject(new Error(`connection refused looking up ${SECRET}`)),
     } as unknown as KeyStore;
-    const outage = await listen({ keyStore: down, usageStore: new MemoryUsageStore() as UsageStore, log: (m) => lines.push(m), storeTimeoutMs: 200 });
+    const outage = await listen({
+      keyStore: down,
+      usageStore: new MemoryUsageStore() as UsageStore,
+      log: (m) => lines.push(m),
+      storeTimeoutMs: 200,
+    });
     try {
       const res = await sendRaw(outage.base, 'POST', PATH, { 'X-API-Key': SECRET }, LABEL);
       expect(res.status).to.be.oneOf([500, 503]);
-      expect(responseProblems(res, { what: 'key store down', apiKey: SECRET }).filter((p) => !p.startsWith('an unexpected failure'))).to.deep.equal([]);
+      expect(
+        responseProblems(res, { what: 'key store down', apiKey: SECRET }).filter(
+          (p) => !p.startsWith('an unexpected failure'),
+        ),
+      ).to.deep.equal([]);
       expect(res.headers['x-request-id']).to.be.a('string');
-      expect(lines.filter((l) => l.includes(SECRET)), 'log lines with the key').to.deep.equal([]);
+      expect(
+        lines.filter((l) => l.includes(SECRET)),
+        'log lines with the key',
+      ).to.deep.equal([]);
     } finally {
       await new Promise((r) => outage.server.close(r));
     }

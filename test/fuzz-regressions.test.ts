@@ -35,8 +35,15 @@ describe('fuzz regressions', function () {
   it('draws text in a broken downloaded font with the fallback font instead of dropping the field', async () => {
     // Found by fuzz-render (crafted hostileFont): fontkit reads tables lazily, so a truncated ~DY font
     // threw a TypeError on its first metric and the whole field went missing ("Field not drawn: ...").
-    const font = readFileSync(fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf'))).subarray(0, 20_000);
-    const zpl = Buffer.concat([Buffer.from(`~DYR:BROKEN,B,T,${font.length},,`), font, Buffer.from('^XA^A@N,40,40,R:BROKEN.TTF^FO10,10^FDHello^FS^XZ')]);
+    const font = readFileSync(fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf'))).subarray(
+      0,
+      20_000,
+    );
+    const zpl = Buffer.concat([
+      Buffer.from(`~DYR:BROKEN,B,T,${font.length},,`),
+      font,
+      Buffer.from('^XA^A@N,40,40,R:BROKEN.TTF^FO10,10^FDHello^FS^XZ'),
+    ]);
     const result = await fuzzPool().render(zpl, SMALL);
     expect(result.warnings.map((w) => w.message).filter((m) => m.startsWith('Field not drawn'))).to.deep.equal([]);
     const png = decodePng(result.body);

@@ -6,7 +6,15 @@ import { expect } from 'chai';
 import { availableParallelism } from 'node:os';
 import { render } from '../renderer/index.js';
 import type { RenderPool } from '../renderer/pool/index.js';
-import { craftedAttack, drawCases, loadFixtures, mutatedFixture, reportFailures, runAll, type FuzzCase } from './helpers/fuzz-cases.js';
+import {
+  craftedAttack,
+  drawCases,
+  loadFixtures,
+  mutatedFixture,
+  reportFailures,
+  runAll,
+  type FuzzCase,
+} from './helpers/fuzz-cases.js';
 import { expectCleanOutcome } from './helpers/fuzz-outcome.js';
 import { fuzzPool } from './helpers/fuzz-pool.js';
 const CANARY = '^XA^FO20,20^GB100,60,4^FS^FO30,100^A0N,30,30^FDcanary^FS^XZ';
@@ -17,7 +25,9 @@ describe('fuzz: renderer on hostile documents', function () {
   let pool: RenderPool;
   const lanes = Math.max(2, availableParallelism());
 
-  before(() => { pool = fuzzPool(); });
+  before(() => {
+    pool = fuzzPool();
+  });
 
   async function expectCanary(): Promise<void> {
     const [ours, inline] = await Promise.all([pool.render(CANARY, CANARY_REQ), render(CANARY, CANARY_REQ)]);
@@ -36,9 +46,13 @@ describe('fuzz: renderer on hostile documents', function () {
   }
 
   it('renders every fixture document as given, or refuses it cleanly', async () => {
-    const cases = loadFixtures().map((f): FuzzCase => ({
-      how: f.id, zpl: f.zpl, req: { dpmm: f.dpmm, widthIn: f.widthIn, heightIn: f.heightIn, format: 'png', index: f.index },
-    }));
+    const cases = loadFixtures().map(
+      (f): FuzzCase => ({
+        how: f.id,
+        zpl: f.zpl,
+        req: { dpmm: f.dpmm, widthIn: f.widthIn, heightIn: f.heightIn, format: 'png', index: f.index },
+      }),
+    );
     expect(cases.length).to.be.at.least(600);
     const outcomes = await fuzz(cases);
     // The corpus is real labels: nearly all of them must draw.

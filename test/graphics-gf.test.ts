@@ -8,9 +8,13 @@ import { inkRows, renderLabel } from './helpers/label.js';
 
 const latin1 = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
-
 /** Bits of a byte row as `#`/`.`, the way the printer lays them out (MSB left). */
-const bits = (...bytes: number[]) => bytes.map((b) => b.toString(2).padStart(8, '0')).join('').replace(/1/g, '#').replace(/0/g, '.');
+const bits = (...bytes: number[]) =>
+  bytes
+    .map((b) => b.toString(2).padStart(8, '0'))
+    .join('')
+    .replace(/1/g, '#')
+    .replace(/0/g, '.');
 
 /** A ^GF that starts at (10,10), with the window one dot larger on each side to prove nothing leaks. */
 const framed = (rows: string[]) => rows.map((r) => `.${r}.`);
@@ -62,10 +66,15 @@ describe('^GF graphic fields', () => {
     const b64 = data.toString('base64');
     const crc = (s: string) => crc16Xmodem(latin1(s)).toString(16).toUpperCase().padStart(4, '0');
     const expected = [blank(8), ...framed([bits(0x3c), bits(0x42), bits(0x81)]), blank(8)];
-    for (const [tag, body] of [['Z64', z64], ['B64', b64]]) {
+    for (const [tag, body] of [
+      ['Z64', z64],
+      ['B64', b64],
+    ]) {
       const r = await renderLabel(`^XA^FO10,10^GFA,3,3,1,:${tag}:${body}:${crc(body)}^FS^XZ`);
       expect(r.warnings, tag).to.deep.equal([]);
-      expect(await inkRows(`^XA^FO10,10^GFA,3,3,1,:${tag}:${body}:${crc(body)}^FS^XZ`, 9, 9, 10, 5), tag).to.deep.equal(expected);
+      expect(await inkRows(`^XA^FO10,10^GFA,3,3,1,:${tag}:${body}:${crc(body)}^FS^XZ`, 9, 9, 10, 5), tag).to.deep.equal(
+        expected,
+      );
     }
   });
 
@@ -88,13 +97,21 @@ describe('^GF graphic fields', () => {
   it('reports short and long payloads where the data is', async () => {
     const short = '^XA^FO10,10^GFA,4,4,2,FF^FS^XZ';
     const rs = await renderLabel(short);
-    expect(rs.warnings.map((w) => [w.command, w.param, w.byteIndex, w.byteSize])).to.deep.equal([['^GF', 5, short.indexOf('FF^'), 2]]);
+    expect(rs.warnings.map((w) => [w.command, w.param, w.byteIndex, w.byteSize])).to.deep.equal([
+      ['^GF', 5, short.indexOf('FF^'), 2],
+    ]);
     // Fewer bytes than declared: the legacy service draws nothing.
-    expect(await inkRows(short, 9, 9, 18, 4)).to.deep.equal([blank(16), ...framed([bits(0, 0), bits(0, 0)]), blank(16)]);
+    expect(await inkRows(short, 9, 9, 18, 4)).to.deep.equal([
+      blank(16),
+      ...framed([bits(0, 0), bits(0, 0)]),
+      blank(16),
+    ]);
 
     const long = '^XA^FO10,10^GFA,2,2,2,FFFF00^FS^XZ';
     const rl = await renderLabel(long);
-    expect(rl.warnings.map((w) => [w.command, w.param, w.byteIndex, w.byteSize])).to.deep.equal([['^GF', 5, long.indexOf('00^'), 2]]);
+    expect(rl.warnings.map((w) => [w.command, w.param, w.byteIndex, w.byteSize])).to.deep.equal([
+      ['^GF', 5, long.indexOf('00^'), 2],
+    ]);
   });
 
   it('places a ^FT graphic by its bottom-left corner and xors it under ^FR', async () => {
@@ -106,7 +123,11 @@ describe('^GF graphic fields', () => {
 
   it('refuses a graphic over the 2 MB object budget as a too-large render error', async () => {
     let err: unknown;
-    try { await renderLabel('^XA^FO0,0^GFA,3000000,3000000,100,FF^FS^XZ'); } catch (e) { err = e; }
+    try {
+      await renderLabel('^XA^FO0,0^GFA,3000000,3000000,100,FF^FS^XZ');
+    } catch (e) {
+      err = e;
+    }
     expect(err).to.have.property('code', 'too-large');
   });
 });

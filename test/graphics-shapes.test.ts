@@ -13,11 +13,17 @@ const ink = (img: DecodedPng, x: number, y: number) => px(img, x, y) < 128;
 
 /** Smallest rectangle holding every ink pixel: [x0, y0, x1, y1] inclusive. */
 function inkBox(img: DecodedPng): number[] {
-  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -1,
+    y1 = -1;
   for (let y = 0; y < img.height; y++) {
     for (let x = 0; x < img.width; x++) {
       if (!ink(img, x, y)) continue;
-      x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+      x0 = Math.min(x0, x);
+      y0 = Math.min(y0, y);
+      x1 = Math.max(x1, x);
+      y1 = Math.max(y1, y);
     }
   }
   return [x0, y0, x1, y1];
@@ -106,6 +112,8 @@ describe('label-wide settings', () => {
   it('warns about a field placed outside the label', async () => {
     const zpl = '^XA^FO300,10^GB10,10,10^FS^XZ';
     const r = await render(zpl, { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 });
-    expect(r.warnings.map((w) => [w.byteIndex, w.message])).to.deep.equal([[zpl.indexOf('^FO300'), 'Field at 300,10 is outside the 203x203 label']]);
+    expect(r.warnings.map((w) => [w.byteIndex, w.message])).to.deep.equal([
+      [zpl.indexOf('^FO300'), 'Field at 300,10 is outside the 203x203 label'],
+    ]);
   });
 });

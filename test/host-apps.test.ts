@@ -28,7 +28,9 @@ async function send(url: string, init: RequestInit = {}): Promise<Answer> {
   return { status: res.status, headers: res.headers, body, text: body.toString('utf8') };
 }
 
-async function listen(app: { listen: (port: number, host: string) => Server }): Promise<{ server: Server; origin: string }> {
+async function listen(app: {
+  listen: (port: number, host: string) => Server;
+}): Promise<{ server: Server; origin: string }> {
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -41,7 +43,15 @@ async function closeServer(server: Server): Promise<void> {
 
 /** The PNG this package draws for `zpl` (bytes as given), 2x1 in at 8 dpmm. */
 async function expectedPng(zpl: Uint8Array | string): Promise<Buffer> {
-  const result = await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0, rotation: 0, quality: 'grayscale' });
+  const result = await render(zpl, {
+    dpmm: 8,
+    widthIn: 2,
+    heightIn: 1,
+    format: 'png',
+    index: 0,
+    rotation: 0,
+    quality: 'grayscale',
+  });
   return Buffer.from(result.body);
 }
 
@@ -78,8 +88,12 @@ describe('the router in an Express 4 app with json, urlencoded and text parsers 
     // A second router at the root, before the host's routes: with fallthrough they still answer.
     atRoot = createLegacyRouter({ ...(await keyedStores()), renderThreads: 0, fallthrough: true, log: () => {} });
     app.use(atRoot);
-    app.get('/health', (_req, res) => { res.json({ ok: true }); });
-    app.post('/echo', (req, res) => { res.json({ got: req.body as unknown }); });
+    app.get('/health', (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.post('/echo', (req, res) => {
+      res.json({ got: req.body as unknown });
+    });
     router = createLegacyRouter({ ...(await keyedStores()), renderThreads: 0, log: (line) => logged.push(line) });
     app.use(LEGACY_MOUNT_PATH, router);
     ({ server, origin } = await listen(app));
@@ -88,11 +102,15 @@ describe('the router in an Express 4 app with json, urlencoded and text parsers 
     await closeServer(server);
     await Promise.all([router.close(), atRoot.close()]);
   });
-  beforeEach(() => { logged.length = 0; });
+  beforeEach(() => {
+    logged.length = 0;
+  });
 
   it('answers a form-encoded body the urlencoded parser decoded at once with 500 and an ERROR text naming cause and fix, and logs it', async () => {
     const res = await send(labelUrl(), {
-      method: 'POST', body: ZPL, headers: { 'X-API-Key': KEY, 'Content-Type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      body: ZPL,
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     expect(res.status).to.equal(500);
     expect(res.headers.get('content-type')).to.match(/^text\/plain/);
@@ -104,9 +122,14 @@ describe('the router in an Express 4 app with json, urlencoded and text parsers 
 
   it('answers a JSON body the json parser decoded at once with the same 500', async () => {
     const res = await send(labelUrl(), {
-      method: 'POST', body: JSON.stringify({ zpl: ZPL }), headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json' },
+      method: 'POST',
+      body: JSON.stringify({ zpl: ZPL }),
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json' },
     });
-    expect([res.status, res.text.slice(0, 74)]).to.deep.equal([500, 'ERROR: The request body was already read by a JSON parser (express.json())']);
+    expect([res.status, res.text.slice(0, 74)]).to.deep.equal([
+      500,
+      'ERROR: The request body was already read by a JSON parser (express.json())',
+    ]);
   });
 
   it('answers a multipart body another parser consumed with the same 500', async () => {
@@ -118,7 +141,11 @@ describe('the router in an Express 4 app with json, urlencoded and text parsers 
   });
 
   it('renders a body the text parser kept, byte for byte', async () => {
-    const res = await send(labelUrl(), { method: 'POST', body: ZPL, headers: { 'X-API-Key': KEY, 'Content-Type': 'text/plain' } });
+    const res = await send(labelUrl(), {
+      method: 'POST',
+      body: ZPL,
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'text/plain' },
+    });
     expect(res.status, res.text).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('image/png');
     expect(Buffer.compare(res.body, await expectedPng(ZPL))).to.equal(0);
@@ -126,26 +153,44 @@ describe('the router in an Express 4 app with json, urlencoded and text parsers 
   });
 
   it('renders a Latin-1 text body with its charset byte for byte, and refuses one the UTF-8 decoder mangled', async () => {
-    const latin1 = Buffer.concat([Buffer.from('^XA^CI27^FO20,20^A0N,30,30^FD'), Buffer.from([0xc4, 0xe9]), Buffer.from('^FS^XZ')]);
+    const latin1 = Buffer.concat([
+      Buffer.from('^XA^CI27^FO20,20^A0N,30,30^FD'),
+      Buffer.from([0xc4, 0xe9]),
+      Buffer.from('^FS^XZ'),
+    ]);
     const kept = await send(labelUrl(), {
-      method: 'POST', body: latin1, headers: { 'X-API-Key': KEY, 'Content-Type': 'text/plain; charset=iso-8859-1' },
+      method: 'POST',
+      body: latin1,
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'text/plain; charset=iso-8859-1' },
     });
     expect(kept.status, kept.text).to.equal(200);
     expect(Buffer.compare(kept.body, await expectedPng(latin1))).to.equal(0);
 
-    const mangled = await send(labelUrl(), { method: 'POST', body: latin1, headers: { 'X-API-Key': KEY, 'Content-Type': 'text/plain' } });
+    const mangled = await send(labelUrl(), {
+      method: 'POST',
+      body: latin1,
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'text/plain' },
+    });
     expect(mangled.status).to.equal(500);
-    expect(mangled.text).to.match(/^ERROR: The request body was already read by a text parser \(express\.text\(\)\) that could not decode every byte/);
+    expect(mangled.text).to.match(
+      /^ERROR: The request body was already read by a text parser \(express\.text\(\)\) that could not decode every byte/,
+    );
   });
 
   it('still reads a raw body itself when no parser claimed its type', async () => {
-    const res = await send(labelUrl(), { method: 'POST', body: ZPL, headers: { 'X-API-Key': KEY, 'Content-Type': 'application/octet-stream' } });
+    const res = await send(labelUrl(), {
+      method: 'POST',
+      body: ZPL,
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'application/octet-stream' },
+    });
     expect(res.status, res.text).to.equal(200);
     expect(Buffer.compare(res.body, await expectedPng(ZPL))).to.equal(0);
   });
 
   it('serves the legacy routes from a router mounted at the root with fallthrough, and the host routes after it', async () => {
-    const res = await send(`${origin}/printers/8dpmm/labels/2x1/0/${encodeURIComponent(ZPL)}`, { headers: { 'X-API-Key': KEY } });
+    const res = await send(`${origin}/printers/8dpmm/labels/2x1/0/${encodeURIComponent(ZPL)}`, {
+      headers: { 'X-API-Key': KEY },
+    });
     expect(res.status, res.text).to.equal(200);
     expect(Buffer.compare(res.body, await expectedPng(ZPL))).to.equal(0);
     const health = await send(`${origin}/health`);
@@ -154,7 +199,11 @@ describe('the router in an Express 4 app with json, urlencoded and text parsers 
 
   it("leaves the host's own routes and parsers working", async () => {
     expect(JSON.parse((await send(`${origin}/health`)).text)).to.deep.equal({ ok: true });
-    const echo = await send(`${origin}/echo`, { method: 'POST', body: 'a=1+2', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const echo = await send(`${origin}/echo`, {
+      method: 'POST',
+      body: 'a=1+2',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(JSON.parse(echo.text)).to.deep.equal({ got: { a: '1 2' } });
   });
 });
@@ -174,9 +223,17 @@ describe('the router in an Express 5 app, on the /api prefix it shares with the 
     // express.raw keeps the bytes: the router renders from req.body, multipart included.
     app.use(express5.raw({ type: ['application/octet-stream', 'multipart/form-data'], limit: '4mb' }));
     router = createLegacyRouter({ ...stores, renderThreads: 0, fallthrough: true, log: () => {} });
-    proxyRouter = createLegacyRouter({ ...stores, fallthrough: true, mode: 'proxy', upstream: { url: upstream.url }, log: () => {} });
+    proxyRouter = createLegacyRouter({
+      ...stores,
+      fallthrough: true,
+      mode: 'proxy',
+      upstream: { url: upstream.url },
+      log: () => {},
+    });
     app.use('/api', router);
-    app.get('/api/users', (_req, res) => { res.json(['ada']); });
+    app.get('/api/users', (_req, res) => {
+      res.json(['ada']);
+    });
     app.use('/proxied', proxyRouter);
     // A host middleware that reads every request stream to its end (a logger, a signature check...).
     const drain = (req: express5.Request, _res: express5.Response, next: express5.NextFunction): void => {
@@ -184,7 +241,9 @@ describe('the router in an Express 5 app, on the /api prefix it shares with the 
       req.once('end', () => next());
     };
     app.use('/drained', drain, proxyRouter);
-    app.get('/proxied/status', (_req, res) => { res.type('text').send('host status'); });
+    app.get('/proxied/status', (_req, res) => {
+      res.type('text').send('host status');
+    });
     ({ server, origin } = await listen(app));
   });
   after(async () => {
@@ -205,14 +264,18 @@ describe('the router in an Express 5 app, on the /api prefix it shares with the 
   });
 
   it('keeps /printers/... as the legacy API: key checked, legacy 404 for unknown shapes', async () => {
-    expect((await send(`${origin}/api/printers/8dpmm/labels/2x1/0`, { method: 'POST', body: ZPL })).status).to.equal(401);
+    expect((await send(`${origin}/api/printers/8dpmm/labels/2x1/0`, { method: 'POST', body: ZPL })).status).to.equal(
+      401,
+    );
     const unknown = await send(`${origin}/api/printers/8dpmm/status`, { headers: { 'X-API-Key': KEY } });
     expect([unknown.status, unknown.text]).to.deep.equal([404, 'ERROR: HTTP 404 Not Found']);
   });
 
   it('renders a raw body express.raw() read, byte for byte', async () => {
     const res = await send(`${origin}/api/printers/8dpmm/labels/2x1/0`, {
-      method: 'POST', body: ZPL, headers: { 'X-API-Key': KEY, 'Content-Type': 'application/octet-stream' },
+      method: 'POST',
+      body: ZPL,
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'application/octet-stream' },
     });
     expect(res.status, res.text).to.equal(200);
     expect(Buffer.compare(res.body, await expectedPng(ZPL))).to.equal(0);
@@ -221,16 +284,25 @@ describe('the router in an Express 5 app, on the /api prefix it shares with the 
   it('renders the file of a multipart body express.raw() read', async () => {
     const form = new FormData();
     form.set('file', new Blob([ZPL]), 'label.zpl');
-    const res = await send(`${origin}/api/printers/8dpmm/labels/2x1/0`, { method: 'POST', body: form, headers: { 'X-API-Key': KEY } });
+    const res = await send(`${origin}/api/printers/8dpmm/labels/2x1/0`, {
+      method: 'POST',
+      body: form,
+      headers: { 'X-API-Key': KEY },
+    });
     expect(res.status, res.text).to.equal(200);
     expect(Buffer.compare(res.body, await expectedPng(ZPL))).to.equal(0);
   });
 
   it('refuses a raw body over maxBodyBytes with 413 even when the host read it', async () => {
     const res = await send(`${origin}/api/printers/8dpmm/labels/2x1/0`, {
-      method: 'POST', body: Buffer.alloc(1024 * 1024 + 1, 0x20), headers: { 'X-API-Key': KEY, 'Content-Type': 'application/octet-stream' },
+      method: 'POST',
+      body: Buffer.alloc(1024 * 1024 + 1, 0x20),
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'application/octet-stream' },
     });
-    expect([res.status, res.text]).to.deep.equal([413, 'ERROR: Request body is larger than the limit of 1048576 bytes']);
+    expect([res.status, res.text]).to.deep.equal([
+      413,
+      'ERROR: Request body is larger than the limit of 1048576 bytes',
+    ]);
   });
 
   it('in proxy mode forwards only /printers/... and leaves the rest to the host', async () => {
@@ -239,24 +311,34 @@ describe('the router in an Express 5 app, on the /api prefix it shares with the 
     expect([host.status, host.text]).to.deep.equal([200, 'host status']);
     expect(upstream.received.length).to.equal(before);
     const forwarded = await send(`${origin}/proxied/printers/8dpmm/labels/2x1/0`, {
-      method: 'POST', body: ZPL, headers: { 'X-API-Key': KEY, 'Content-Type': 'application/octet-stream' },
+      method: 'POST',
+      body: ZPL,
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'application/octet-stream' },
     });
     expect([forwarded.status, forwarded.headers.get('x-renderer')]).to.deep.equal([200, 'upstream']);
-    expect(upstream.received.slice(before).map((r) => [r.url, r.body.toString()])).to.deep.equal([['/printers/8dpmm/labels/2x1/0', ZPL]]);
+    expect(upstream.received.slice(before).map((r) => [r.url, r.body.toString()])).to.deep.equal([
+      ['/printers/8dpmm/labels/2x1/0', ZPL],
+    ]);
   });
 
   it('forwards a bodiless GET whose empty stream a host middleware already drained', async () => {
     const before = upstream.received.length;
-    const res = await send(`${origin}/drained/printers/8dpmm/labels/2x1/0/%5EXA%5EXZ`, { headers: { 'X-API-Key': KEY } });
+    const res = await send(`${origin}/drained/printers/8dpmm/labels/2x1/0/%5EXA%5EXZ`, {
+      headers: { 'X-API-Key': KEY },
+    });
     expect([res.status, res.headers.get('x-renderer')]).to.deep.equal([200, 'upstream']);
-    expect(upstream.received.slice(before).map((r) => [r.method, r.url, r.body.length])).to.deep.equal([['GET', '/printers/8dpmm/labels/2x1/0/%5EXA%5EXZ', 0]]);
+    expect(upstream.received.slice(before).map((r) => [r.method, r.url, r.body.length])).to.deep.equal([
+      ['GET', '/printers/8dpmm/labels/2x1/0/%5EXA%5EXZ', 0],
+    ]);
   });
 
   it('without fallthrough keeps the spec: every path under the mount point is the legacy API', async () => {
     const app = express5();
     const own = createLegacyRouter({ ...(await keyedStores()), renderThreads: 0, log: () => {} });
     app.use('/api', own);
-    app.get('/api/users', (_req, res) => { res.json(['ada']); });
+    app.get('/api/users', (_req, res) => {
+      res.json(['ada']);
+    });
     const { server: plain, origin: plainOrigin } = await listen(app);
     try {
       expect((await send(`${plainOrigin}/api/users`)).status).to.equal(401);

@@ -13,7 +13,13 @@ interface ChildReport {
   contentType: string;
   shadow: string;
   same: boolean;
-  threads: { before?: number; atCreate?: number; atRender?: number; afterServerClose?: number; afterRouterClose?: number };
+  threads: {
+    before?: number;
+    atCreate?: number;
+    atRender?: number;
+    afterServerClose?: number;
+    afterRouterClose?: number;
+  };
   openAfterClose: string[];
 }
 
@@ -26,19 +32,30 @@ describe('router lifecycle in a host process', function () {
     const child = spawn(process.execPath, [CHILD], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
     expect(code, err).to.equal(0);
     const report = JSON.parse(out.trim()) as ChildReport;
-    expect([report.status, report.contentType, report.shadow, report.same]).to.deep.equal([200, 'image/png', 'same', true]);
+    expect([report.status, report.contentType, report.shadow, report.same]).to.deep.equal([
+      200,
+      'image/png',
+      'same',
+      true,
+    ]);
     // stdout and stderr are pipes to this test; anything else still open would be the router's.
     expect(report.openAfterClose.filter((name) => name !== 'PipeWrap' && name !== 'TTYWrap')).to.deep.equal([]);
     const { before, atCreate, atRender, afterServerClose, afterRouterClose } = report.threads;
     if (before === undefined) return; // no /proc: thread counts are a Linux check
     expect(atCreate, 'threads right after createLegacyRouter()').to.equal(before);
     expect(atRender!, 'threads after the first render').to.be.greaterThan(before);
-    expect(afterServerClose!, 'threads after server.close() (render and compare workers still up)').to.be.greaterThan(atRender!);
+    expect(afterServerClose!, 'threads after server.close() (render and compare workers still up)').to.be.greaterThan(
+      atRender!,
+    );
     expect(afterRouterClose, 'threads after router.close()').to.equal(before);
   });
 });

@@ -19,18 +19,29 @@ describe('router.close() in a host app', function () {
     const order: string[] = [];
     const server = http.createServer((req, res) => {
       res.once('finish', () => order.push('answered'));
-      router(req, res, () => { res.statusCode = 404; res.end(); });
+      router(req, res, () => {
+        res.statusCode = 404;
+        res.end();
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const body = '^XA^FO10,10^GB80,80,40^FS^XZ';
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/printers/8dpmm/labels/2x1/0', agent: false,
-      headers: { 'X-API-Key': 'k_host_close', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' } });
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/printers/8dpmm/labels/2x1/0',
+      agent: false,
+      headers: { 'X-API-Key': 'k_host_close', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' },
+    });
     const answered = new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
       req.once('response', (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => { resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }); });
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) });
+        });
       });
       req.once('error', reject);
     });
@@ -39,7 +50,9 @@ describe('router.close() in a host app', function () {
 
     // The host shuts down: its server stops listening and the router is closed while the request is in flight.
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-    const routerClosed = router.close().then(() => { order.push('router closed'); });
+    const routerClosed = router.close().then(() => {
+      order.push('router closed');
+    });
     req.end(body);
     const answer = await answered;
     await routerClosed;

@@ -9,7 +9,14 @@ import request from 'supertest';
 import type { ShadowOutcome } from '../middleware/index.js';
 import { readImageHeader } from '../renderer/index.js';
 import { buildApp, KEYS, labelsPath, listen, type Listening } from './helpers/http-app.js';
-import { bigFrameGif, bmpHeader, bombPng, greyPngOfSide, twoFrameJpeg, twoHeaderPng } from './helpers/hostile-images.js';
+import {
+  bigFrameGif,
+  bmpHeader,
+  bombPng,
+  greyPngOfSide,
+  twoFrameJpeg,
+  twoHeaderPng,
+} from './helpers/hostile-images.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 
 const GRAPHICS = '/compatibility/legacy/v1/graphics';
@@ -17,8 +24,16 @@ const LIMIT = 4096 * 4096;
 
 describe('readImageHeader reads every size field', () => {
   it('takes the largest of two PNG IHDRs, a GIF screen and its frames, two JPEG frames, and the BMP header', () => {
-    expect(readImageHeader(twoHeaderPng(30000, 30000))).to.deep.include({ format: 'png', width: 30000, height: 30000, pixels: 9e8 });
-    expect(readImageHeader(twoHeaderPng(30000, 30000))!.sizes).to.deep.equal([{ width: 1, height: 1 }, { width: 30000, height: 30000 }]);
+    expect(readImageHeader(twoHeaderPng(30000, 30000))).to.deep.include({
+      format: 'png',
+      width: 30000,
+      height: 30000,
+      pixels: 9e8,
+    });
+    expect(readImageHeader(twoHeaderPng(30000, 30000))!.sizes).to.deep.equal([
+      { width: 1, height: 1 },
+      { width: 30000, height: 30000 },
+    ]);
     expect(readImageHeader(bigFrameGif(65535, 65535))).to.deep.include({ format: 'gif', width: 65535, height: 65535 });
     expect(readImageHeader(twoFrameJpeg(8000, 6000))).to.deep.include({ format: 'jpeg', width: 8000, height: 6000 });
     expect(readImageHeader(bmpHeader(5000, 4000))).to.deep.include({ format: 'bmp', width: 5000, height: 4000 });
@@ -28,7 +43,9 @@ describe('readImageHeader reads every size field', () => {
 
 describe('POST /graphics with hostile images', () => {
   let served: Listening;
-  before(async () => { served = await listen((await buildApp({ graphicsEndpoint: true })).app); });
+  before(async () => {
+    served = await listen((await buildApp({ graphicsEndpoint: true })).app);
+  });
   after(() => served.close());
 
   const attacks = [
@@ -49,23 +66,46 @@ describe('POST /graphics with hostile images', () => {
     const big = await greyPngOfSide(4096);
     const boundary = 'hostile-images-boundary';
     const body = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`),
-      big, Buffer.from(`\r\n--${boundary}--\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      big,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const order: string[] = [];
-    const convert = (): Promise<number> => new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: served.port, path: `${GRAPHICS}?dither=true`, method: 'POST',
-        headers: { 'X-API-Key': KEYS.all, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length } }, (res) => {
-        res.resume();
-        res.on('end', () => { order.push('conversion'); resolve(res.statusCode ?? 0); });
+    const convert = (): Promise<number> =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: served.port,
+            path: `${GRAPHICS}?dither=true`,
+            method: 'POST',
+            headers: {
+              'X-API-Key': KEYS.all,
+              'Content-Type': `multipart/form-data; boundary=${boundary}`,
+              'Content-Length': body.length,
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => {
+              order.push('conversion');
+              resolve(res.statusCode ?? 0);
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
       });
-      req.on('error', reject);
-      req.end(body);
-    });
     // Three at once: once the first is answered, the server has long read the other two and is converting one.
     const conversions = [convert(), convert(), convert()];
     await Promise.race(conversions);
-    const quick = await request(served.server).post(labelsPath('8dpmm', '2x1', '0')).set('X-API-Key', KEYS.all).set('X-Rotation', 'sideways').send('^XA^XZ');
+    const quick = await request(served.server)
+      .post(labelsPath('8dpmm', '2x1', '0'))
+      .set('X-API-Key', KEYS.all)
+      .set('X-Rotation', 'sideways')
+      .send('^XA^XZ');
     order.push('quick');
     expect(quick.status).to.equal(400);
     expect(await Promise.all(conversions)).to.deep.equal([200, 200, 200]);
@@ -75,16 +115,28 @@ describe('POST /graphics with hostile images', () => {
 
 describe('shadow comparison against a decompression bomb from the upstream', () => {
   let upstream: FakeUpstream;
-  before(async () => { upstream = await startFakeUpstream(); });
+  before(async () => {
+    upstream = await startFakeUpstream();
+  });
   after(() => upstream.close());
 
   it('scores a PNG declaring 30000x30000 as 0 (sizes differ) without decoding it', async () => {
     const bomb = await bombPng(30000, 30000);
     upstream.answer = (_r, res) => res.status(200).type('image/png').set('X-Total-Count', '1').end(bomb);
     let settle: (o: ShadowOutcome) => void = () => {};
-    const outcome = new Promise<ShadowOutcome>((resolve) => { settle = resolve; });
-    const { app } = await buildApp({ mode: 'shadow', upstream: { url: upstream.url }, shadow: { sampleRate: 1, onSettled: settle } });
-    const res = await request(app).post(labelsPath('8dpmm', '2x1', '0')).set('X-API-Key', KEYS.all).type('text').send('^XA^FO10,10^GB50,50,50^FS^XZ');
+    const outcome = new Promise<ShadowOutcome>((resolve) => {
+      settle = resolve;
+    });
+    const { app } = await buildApp({
+      mode: 'shadow',
+      upstream: { url: upstream.url },
+      shadow: { sampleRate: 1, onSettled: settle },
+    });
+    const res = await request(app)
+      .post(labelsPath('8dpmm', '2x1', '0'))
+      .set('X-API-Key', KEYS.all)
+      .type('text')
+      .send('^XA^FO10,10^GB50,50,50^FS^XZ');
     expect(res.status).to.equal(200);
     const settled = await outcome;
     expect(settled.outcome).to.equal('divergent');

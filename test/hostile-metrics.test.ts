@@ -4,7 +4,13 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { createEventSink, createLegacyRouter, createMemoryStores, createOpsRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
+import {
+  createEventSink,
+  createLegacyRouter,
+  createMemoryStores,
+  createOpsRouter,
+  LEGACY_MOUNT_PATH,
+} from '../middleware/index.js';
 import { buildApp, KEYS, KEY_RECORDS, labelsPath, recordingRender } from './helpers/http-app.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 
@@ -19,7 +25,9 @@ function unknownCommands(): string {
 
 describe('metric label values and log lines stay bounded whatever the document says', () => {
   let upstream: FakeUpstream;
-  beforeEach(async () => { upstream = await startFakeUpstream(); });
+  beforeEach(async () => {
+    upstream = await startFakeUpstream();
+  });
   afterEach(() => upstream.close());
 
   it('fallback: a document of unknown commands adds series by family only, and a short log line', async () => {
@@ -29,10 +37,22 @@ describe('metric label values and log lines stay bounded whatever the document s
     const logged: string[] = [];
     const app = express();
     app.use(createOpsRouter({ keyStore: stores.keyStore, events }));
-    app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
-      ...stores, events, log: (line) => logged.push(line), mode: 'fallback', upstream: { url: upstream.url }, renderThreads: 0,
-    }));
-    const res = await request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.all).type('text').send(unknownCommands());
+    app.use(
+      LEGACY_MOUNT_PATH,
+      createLegacyRouter({
+        ...stores,
+        events,
+        log: (line) => logged.push(line),
+        mode: 'fallback',
+        upstream: { url: upstream.url },
+        renderThreads: 0,
+      }),
+    );
+    const res = await request(app)
+      .post(labelsPath('8dpmm', '4x6', '0'))
+      .set('X-API-Key', KEYS.all)
+      .type('text')
+      .send(unknownCommands());
     expect(res.status).to.equal(200);
     expect(res.headers['x-renderer']).to.equal('upstream');
 
@@ -40,20 +60,29 @@ describe('metric label values and log lines stay bounded whatever the document s
     const series = metrics.split('\n').filter((l) => l.startsWith('zpl_fallback_forwards_total{'));
     expect(series.length).to.be.at.least(1);
     // One series per family the document used (sigil and first letter): at most 7 here, never one per command.
-    for (const line of series) expect(line).to.match(/^zpl_fallback_forwards_total\{command="(\^[A-Z]\*|~[A-Z]\*|other|page-composition)"\} \d+$/);
+    for (const line of series)
+      expect(line).to.match(
+        /^zpl_fallback_forwards_total\{command="(\^[A-Z]\*|~[A-Z]\*|other|page-composition)"\} \d+$/,
+      );
     expect(series.length).to.be.at.most(7);
 
     const forward = logged.find((l) => l.includes('upstream_fallback'));
     expect(forward).to.not.equal(undefined);
     expect(forward!.length).to.be.below(512);
-    expect(JSON.parse(forward!)).to.have.property('reason').that.matches(/^unsupported (\S+ ){10}and \d+ more$/);
+    expect(JSON.parse(forward!))
+      .to.have.property('reason')
+      .that.matches(/^unsupported (\S+ ){10}and \d+ more$/);
   });
 
   it('caps every log line: a 50 KB failure text is logged as its first 4096 characters and a count', async () => {
     const logged: string[] = [];
     const huge = new Error('x'.repeat(50_000));
     const { app } = await buildApp({ render: recordingRender({}, () => huge), log: (line) => logged.push(line) });
-    const res = await request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.all).type('text').send('^XA^XZ');
+    const res = await request(app)
+      .post(labelsPath('8dpmm', '4x6', '0'))
+      .set('X-API-Key', KEYS.all)
+      .type('text')
+      .send('^XA^XZ');
     expect(res.status).to.equal(500);
     const failure = logged.find((l) => l.includes('unexpected failure'));
     expect(failure).to.not.equal(undefined);

@@ -56,16 +56,35 @@ function collectGarbage(): () => void {
 }
 
 /** One request over a real socket; resolves with the status and whether the body arrived whole. */
-function fetchRaw(port: number, urlPath: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; complete: boolean; text: string }> {
+function fetchRaw(
+  port: number,
+  urlPath: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; complete: boolean; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: urlPath, method: 'POST', headers: { 'X-API-Key': KEYS.all, 'Content-Type': 'text/plain', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      const done = (): void => resolve({ status: res.statusCode ?? 0, complete: res.complete, text: Buffer.concat(chunks).toString('latin1') });
-      res.on('end', done);
-      res.on('aborted', done);
-      res.on('error', done);
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: urlPath,
+        method: 'POST',
+        headers: { 'X-API-Key': KEYS.all, 'Content-Type': 'text/plain', ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        const done = (): void =>
+          resolve({
+            status: res.statusCode ?? 0,
+            complete: res.complete,
+            text: Buffer.concat(chunks).toString('latin1'),
+          });
+        res.on('end', done);
+        res.on('aborted', done);
+        res.on('error', done);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -75,13 +94,24 @@ describe('upstream deadline and body cap (shadow, proxy, fallback)', () => {
   let upstream: FakeUpstream;
   let served: Listening | undefined;
   const opened: Opened[] = [];
-  before(() => { if (!gc) throw new Error('this test needs node --expose-gc (see .mocharc.json)'); });
-  beforeEach(async () => { upstream = await startFakeUpstream(); opened.length = 0; });
-  afterEach(async () => { served?.close(); served = undefined; await upstream.close(); });
+  before(() => {
+    if (!gc) throw new Error('this test needs node --expose-gc (see .mocharc.json)');
+  });
+  beforeEach(async () => {
+    upstream = await startFakeUpstream();
+    opened.length = 0;
+  });
+  afterEach(async () => {
+    served?.close();
+    served = undefined;
+    await upstream.close();
+  });
 
   const shadowOutcome = async (maxBodyBytes?: number): Promise<ShadowOutcome> => {
     let settle: (o: ShadowOutcome) => void = () => {};
-    const outcome = new Promise<ShadowOutcome>((resolve) => { settle = resolve; });
+    const outcome = new Promise<ShadowOutcome>((resolve) => {
+      settle = resolve;
+    });
     const { app } = await buildApp({
       mode: 'shadow',
       upstream: { url: upstream.url, timeoutMs: 600, ...(maxBodyBytes !== undefined && { maxBodyBytes }) },
@@ -108,27 +138,40 @@ describe('upstream deadline and body cap (shadow, proxy, fallback)', () => {
     upstream.answer = flood(opened);
     const outcome = await shadowOutcome(256 * 1024);
     expect(outcome.outcome).to.equal('failed');
-    expect((outcome as { reason: string }).reason).to.match(/^upstream renderer sent a body of \d+ bytes or more, over the limit of 262144$/);
+    expect((outcome as { reason: string }).reason).to.match(
+      /^upstream renderer sent a body of \d+ bytes or more, over the limit of 262144$/,
+    );
     await opened[0]!.closed;
   });
 
   it('shadow: a declared Content-Length over the cap is refused before the body is read', async () => {
-    upstream.answer = (_r, res) => { opening(opened, res); res.status(200).set({ 'Content-Type': 'image/png', 'Content-Length': String(2 << 20) }); res.flushHeaders(); };
+    upstream.answer = (_r, res) => {
+      opening(opened, res);
+      res.status(200).set({ 'Content-Type': 'image/png', 'Content-Length': String(2 << 20) });
+      res.flushHeaders();
+    };
     const outcome = await shadowOutcome(1 << 20);
-    expect(outcome).to.deep.include({ outcome: 'failed', reason: 'upstream renderer sent a body of 2097152 bytes or more, over the limit of 1048576' });
+    expect(outcome).to.deep.include({
+      outcome: 'failed',
+      reason: 'upstream renderer sent a body of 2097152 bytes or more, over the limit of 1048576',
+    });
     await opened[0]!.closed;
   });
 
   for (const mode of ['proxy', 'fallback'] as const) {
     const routerFor = async (maxBodyBytes?: number): Promise<number> => {
-      const { app } = await buildApp({ mode, upstream: { url: upstream.url, timeoutMs: 600, ...(maxBodyBytes !== undefined && { maxBodyBytes }) } });
+      const { app } = await buildApp({
+        mode,
+        upstream: { url: upstream.url, timeoutMs: 600, ...(maxBodyBytes !== undefined && { maxBodyBytes }) },
+      });
       served = await listen(app);
       return served.port;
     };
     // Proxy forwards every label request; fallback forwards a PDF asking for page composition.
-    const send = (port: number) => mode === 'proxy'
-      ? fetchRaw(port, path, ZPL)
-      : fetchRaw(port, path, ZPL, { Accept: 'application/pdf', 'X-Page-Size': 'Letter' });
+    const send = (port: number) =>
+      mode === 'proxy'
+        ? fetchRaw(port, path, ZPL)
+        : fetchRaw(port, path, ZPL, { Accept: 'application/pdf', 'X-Page-Size': 'Letter' });
 
     it(`${mode}: a dripping answer is cut at the deadline while the GC runs (the client sees it cut off)`, async () => {
       upstream.answer = drip(opened);
@@ -138,7 +181,11 @@ describe('upstream deadline and body cap (shadow, proxy, fallback)', () => {
         const answer = await send(port);
         // Cut off once the upstream's headers were passed on; a clean 502 if the deadline came first.
         if (answer.status === 200) expect(answer.complete).to.equal(false);
-        else expect([answer.status, answer.text]).to.deep.equal([502, 'ERROR: Upstream renderer did not answer within 600 ms']);
+        else
+          expect([answer.status, answer.text]).to.deep.equal([
+            502,
+            'ERROR: Upstream renderer did not answer within 600 ms',
+          ]);
         await opened[0]!.closed;
       } finally {
         stop();
@@ -146,10 +193,17 @@ describe('upstream deadline and body cap (shadow, proxy, fallback)', () => {
     });
 
     it(`${mode}: headers and then silence is a clean 502 at the deadline (none of the upstream's headers kept)`, async () => {
-      upstream.answer = (_r, res) => { opening(opened, res); res.status(200).set({ 'Content-Type': 'image/png', 'X-Total-Count': '1' }); res.flushHeaders(); };
+      upstream.answer = (_r, res) => {
+        opening(opened, res);
+        res.status(200).set({ 'Content-Type': 'image/png', 'X-Total-Count': '1' });
+        res.flushHeaders();
+      };
       const port = await routerFor();
       const answer = await send(port);
-      expect([answer.status, answer.text]).to.deep.equal([502, 'ERROR: Upstream renderer did not answer within 600 ms']);
+      expect([answer.status, answer.text]).to.deep.equal([
+        502,
+        'ERROR: Upstream renderer did not answer within 600 ms',
+      ]);
       await opened[0]!.closed;
     });
 
@@ -162,11 +216,17 @@ describe('upstream deadline and body cap (shadow, proxy, fallback)', () => {
     });
 
     it(`${mode}: a declared length over the cap is a 502 in the service's error shape`, async () => {
-      upstream.answer = (_r, res) => { opening(opened, res); res.status(200).set({ 'Content-Type': 'image/png', 'Content-Length': String(2 << 20) }); res.flushHeaders(); };
+      upstream.answer = (_r, res) => {
+        opening(opened, res);
+        res.status(200).set({ 'Content-Type': 'image/png', 'Content-Length': String(2 << 20) });
+        res.flushHeaders();
+      };
       const port = await routerFor(1 << 20);
       const answer = await send(port);
       expect(answer.status).to.equal(502);
-      expect(answer.text).to.equal('ERROR: Upstream renderer sent a body of 2097152 bytes or more, over the limit of 1048576');
+      expect(answer.text).to.equal(
+        'ERROR: Upstream renderer sent a body of 2097152 bytes or more, over the limit of 1048576',
+      );
       await opened[0]!.closed;
     });
   }

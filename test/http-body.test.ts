@@ -19,8 +19,11 @@ describe('HTTP: request bodies', () => {
 
   it('keeps an application/x-www-form-urlencoded body byte for byte (+, %41 and & are ZPL)', async () => {
     const zpl = '^XA^FO10,10^FDa+b %41&c=d^FS^XZ';
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all)
-      .set('Content-Type', 'application/x-www-form-urlencoded').send(zpl);
+    const res = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(zpl);
     expect(res.status).to.equal(200);
     expect(received()).to.equal(zpl);
   });
@@ -36,8 +39,11 @@ describe('HTTP: request bodies', () => {
 
   it('reads the file field of a multipart/form-data body', async () => {
     const zpl = '^XA^FDmulti+part%20&^FS^XZ';
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all)
-      .field('other', 'ignored').attach('file', Buffer.from(zpl), 'label.zpl');
+    const res = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .field('other', 'ignored')
+      .attach('file', Buffer.from(zpl), 'label.zpl');
     expect(res.status).to.equal(200);
     expect(received()).to.equal(zpl);
   });
@@ -56,8 +62,11 @@ describe('HTTP: request bodies', () => {
   });
 
   it('answers a broken multipart body with 400', async () => {
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all)
-      .set('Content-Type', 'multipart/form-data').send('--x\r\n');
+    const res = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .set('Content-Type', 'multipart/form-data')
+      .send('--x\r\n');
     expect(res.status).to.equal(400);
     expect(res.text).to.equal('ERROR: Malformed multipart/form-data request');
   });
@@ -69,7 +78,10 @@ describe('HTTP: request bodies', () => {
     chunked.write(big.slice(0, 600));
     chunked.write(big.slice(600));
     const streamed = await chunked;
-    const multipart = await request(app).post(path).set('X-API-Key', KEYS.all).attach('file', Buffer.from(big), 'big.zpl');
+    const multipart = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .attach('file', Buffer.from(big), 'big.zpl');
     for (const res of [declared, streamed, multipart]) {
       expect(res.status).to.equal(413);
       expect(res.text).to.equal('ERROR: Request body is larger than the limit of 1000 bytes');
@@ -86,10 +98,18 @@ describe('HTTP: request bodies', () => {
 
   it('defaults to a 1 MiB limit and 50 labels', async () => {
     const { app: defaults } = await buildApp({ render });
-    const ok = await request(defaults).post(path).set('X-API-Key', KEYS.all).type('form').send('x'.repeat(1024 * 1024));
+    const ok = await request(defaults)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .send('x'.repeat(1024 * 1024));
     expect(ok.status).to.equal(200);
     expect(render.calls.at(-1)!.req.maxLabels).to.equal(50);
-    const tooBig = await request(defaults).post(path).set('X-API-Key', KEYS.all).type('form').send('x'.repeat(1024 * 1024 + 1));
+    const tooBig = await request(defaults)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .send('x'.repeat(1024 * 1024 + 1));
     expect(tooBig.status).to.equal(413);
   });
 

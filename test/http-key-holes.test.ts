@@ -25,19 +25,29 @@ describe('a blank X-API-Key', () => {
     for (const blank of ['', '   ']) {
       const res = await request(app).post(PATH).set('X-API-Key', blank).type('form').send(ZPL);
       expect(res.status).to.equal(401);
-      expect(res.body).to.deep.equal({ error: 'invalid_key', message: 'Empty X-API-Key header: send the key in it, or leave the header out.' });
+      expect(res.body).to.deep.equal({
+        error: 'invalid_key',
+        message: 'Empty X-API-Key header: send the key in it, or leave the header out.',
+      });
     }
   });
 });
 
 describe('?key= never leaves the process', () => {
   let upstream: FakeUpstream;
-  beforeEach(async () => { upstream = await startFakeUpstream(); });
+  beforeEach(async () => {
+    upstream = await startFakeUpstream();
+  });
   afterEach(() => upstream.close());
 
   it('proxy mode, served as anonymous, query keys off: 401 naming the switches, nothing forwarded, nothing logged', async () => {
     const lines: string[] = [];
-    const { app } = await buildApp({ mode: 'proxy', upstream: { url: upstream.url }, anonymousKey: idOf(KEYS.png), log: (m) => lines.push(m) });
+    const { app } = await buildApp({
+      mode: 'proxy',
+      upstream: { url: upstream.url },
+      anonymousKey: idOf(KEYS.png),
+      log: (m) => lines.push(m),
+    });
     const res = await request(app).post(`${PATH}?key=${KEYS.all}&x=1`).type('form').send(ZPL);
     expect(res.status).to.equal(401);
     expect(res.body.message).to.include('ALLOW_QUERY_KEY=1').and.include('LEGACY_CLIENTS=1');
@@ -51,9 +61,17 @@ describe('?key= never leaves the process', () => {
   it('proxy mode with allowQueryKey: the key serves the request and the forwarded target has no key', async () => {
     const lines: string[] = [];
     const { app } = await buildApp({
-      mode: 'proxy', upstream: { url: upstream.url }, anonymousKey: idOf(KEYS.png), allowQueryKey: true, log: (m) => lines.push(m),
+      mode: 'proxy',
+      upstream: { url: upstream.url },
+      anonymousKey: idOf(KEYS.png),
+      allowQueryKey: true,
+      log: (m) => lines.push(m),
     });
-    const res = await request(app).post(`${PATH}?trace=1&key=${KEYS.all}&x=2`).set('Accept', 'application/pdf').type('form').send(ZPL);
+    const res = await request(app)
+      .post(`${PATH}?trace=1&key=${KEYS.all}&x=2`)
+      .set('Accept', 'application/pdf')
+      .type('form')
+      .send(ZPL);
     expect(res.status).to.equal(200); // the PNG-only anonymous key could not have asked for a PDF
     expect(upstream.received.map((r) => r.url)).to.deep.equal(['/printers/8dpmm/labels/2x1/0?trace=1&x=2']);
     expect(JSON.stringify(upstream.received.map((r) => r.headers))).to.not.include(KEYS.all);
@@ -86,7 +104,12 @@ describe('empty optional headers mean absent', () => {
       return req.type('form').send(ZPL).buffer(true).parse(binaryBody);
     };
     const empty = await pdf({
-      'X-Page-Size': '', 'X-Page-Orientation': '', 'X-Page-Layout': '', 'X-Page-Align': '', 'X-Page-Vertical-Align': '', 'X-Label-Border': ' ',
+      'X-Page-Size': '',
+      'X-Page-Orientation': '',
+      'X-Page-Layout': '',
+      'X-Page-Align': '',
+      'X-Page-Vertical-Align': '',
+      'X-Label-Border': ' ',
     });
     expect(empty.status, String(empty.body)).to.equal(200);
     const plain = await pdf({});
@@ -97,9 +120,11 @@ describe('empty optional headers mean absent', () => {
   });
 });
 
-describe('the shadow report counts against the key\'s requests per second', () => {
+describe("the shadow report counts against the key's requests per second", () => {
   let dir = '';
-  before(async () => { dir = await mkdtemp(join(tmpdir(), 'zpl-shadow-rps-')); });
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'zpl-shadow-rps-'));
+  });
   after(() => rm(dir, { recursive: true, force: true }));
 
   it('cases.json and the images: the third request in one second is 429, another key is not held back', async () => {
@@ -108,12 +133,19 @@ describe('the shadow report counts against the key\'s requests per second', () =
     await stores.keyStore.add({ key: 'k_report_slow_1', scope: 'all', requestsPerSecond: 2 });
     await stores.keyStore.add({ key: 'k_report_free', scope: 'all' });
     const now = () => new Date('2026-12-01T06:00:00.250Z'); // one window for the whole test
-    const app = express().use(createPreviewRouter({
-      keyStore: stores.keyStore, layout: fieldBoxes, shadowStore: new FileShadowStore(dir), usageStore: stores.usageStore, now,
-    }));
+    const app = express().use(
+      createPreviewRouter({
+        keyStore: stores.keyStore,
+        layout: fieldBoxes,
+        shadowStore: new FileShadowStore(dir),
+        usageStore: stores.usageStore,
+        now,
+      }),
+    );
     for (const [n, path] of ['/shadow/cases.json', '/shadow/images/0123456789abcdef-local.png'].entries()) {
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await request(app).get(path).set('X-API-Key', `k_report_slow_${n}`)).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await request(app).get(path).set('X-API-Key', `k_report_slow_${n}`)).status);
       expect(statuses.slice(2), path).to.deep.equal([429]);
       expect(statuses.slice(0, 2), path).to.not.include(429);
       expect((await request(app).get(path).set('X-API-Key', 'k_report_free')).status, path).to.not.equal(429);
@@ -126,10 +158,15 @@ describe('the route of access lines and metrics', () => {
     expect(routeOf('POST', '/PRINTERS/8dpmm/LABELS/2x1/0')).to.equal('/printers/{dpmm}/labels/{dimensions}/{index}');
     const events = createEventSink();
     const routes: string[] = [];
-    events.subscribe((e) => { if (e.type === 'request_done') routes.push(e.route); });
+    events.subscribe((e) => {
+      if (e.type === 'request_done') routes.push(e.route);
+    });
     const { app } = await buildApp({ events });
-    const res = await request(app).post(PATH.replace('/printers/', '/PRINTERS/').replace('/labels/', '/Labels/')).set('X-API-Key', KEYS.all)
-      .type('form').send(ZPL);
+    const res = await request(app)
+      .post(PATH.replace('/printers/', '/PRINTERS/').replace('/labels/', '/Labels/'))
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .send(ZPL);
     expect(res.status).to.equal(200);
     expect(routes).to.deep.equal(['/printers/{dpmm}/labels/{dimensions}/{index}']);
   });

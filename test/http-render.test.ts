@@ -40,8 +40,11 @@ describe('HTTP: rendering through the real renderer', () => {
   });
 
   it('renders the ZPL of a GET the same as the POST body', async () => {
-    const viaGet = await request(app).get(labelsPath('8dpmm', '2x1', '0', encodeURIComponent(BOX)))
-      .set('X-API-Key', KEYS.all).buffer(true).parse(binary);
+    const viaGet = await request(app)
+      .get(labelsPath('8dpmm', '2x1', '0', encodeURIComponent(BOX)))
+      .set('X-API-Key', KEYS.all)
+      .buffer(true)
+      .parse(binary);
     const viaPost = await post(labelsPath('8dpmm', '2x1', '0'), BOX);
     expect(viaGet.status).to.equal(200);
     expect((viaGet.body as Buffer).equals(viaPost.body as Buffer)).to.equal(true);
@@ -71,17 +74,29 @@ describe('HTTP: rendering through the real renderer', () => {
   });
 
   it('answers an index past the last label with 404 and the legacy text', async () => {
-    const res = await request(app).post(labelsPath('8dpmm', '2x1', '2')).set('X-API-Key', KEYS.all).type('form').send(TWO_LABELS);
+    const res = await request(app)
+      .post(labelsPath('8dpmm', '2x1', '2'))
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .send(TWO_LABELS);
     expect(res.status).to.equal(404);
     expect(res.text).to.equal('ERROR: Requested 3rd label but ZPL only generated 2 labels');
   });
 
   it('answers a document without labels with 404', async () => {
-    const one = await request(app).post(labelsPath('8dpmm', '2x1', '0')).set('X-API-Key', KEYS.all).type('form').send('');
+    const one = await request(app)
+      .post(labelsPath('8dpmm', '2x1', '0'))
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .send('');
     expect(one.status).to.equal(404);
     expect(one.text).to.equal('ERROR: Requested 1st label but ZPL generated no labels');
-    const all = await request(app).post(labelsPath('8dpmm', '2x1')).set('X-API-Key', KEYS.all)
-      .set('Accept', 'application/pdf').type('form').send('no zpl here');
+    const all = await request(app)
+      .post(labelsPath('8dpmm', '2x1'))
+      .set('X-API-Key', KEYS.all)
+      .set('Accept', 'application/pdf')
+      .type('form')
+      .send('no zpl here');
     expect(all.status).to.equal(404);
     expect(all.text).to.equal('ERROR: no labels generated');
   });
@@ -102,8 +117,12 @@ describe('HTTP: rendering through the real renderer', () => {
 
   it('refuses more labels than the configured maximum with 413', async () => {
     const { app: small } = await buildApp({ maxLabels: 3 });
-    const res = await request(small).post(labelsPath('8dpmm', '1x1')).set('X-API-Key', KEYS.all)
-      .set('Accept', 'application/pdf').type('form').send('^XA^PQ4^XZ');
+    const res = await request(small)
+      .post(labelsPath('8dpmm', '1x1'))
+      .set('X-API-Key', KEYS.all)
+      .set('Accept', 'application/pdf')
+      .type('form')
+      .send('^XA^PQ4^XZ');
     expect(res.status).to.equal(413);
     expect(res.text).to.match(/^ERROR: /);
   });

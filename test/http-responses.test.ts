@@ -12,7 +12,13 @@ describe('HTTP: responses', () => {
   it('sends the body with Content-Type, X-Total-Count and an inline Content-Disposition', async () => {
     const render = recordingRender({ body: Buffer.from('PNGDATA'), totalCount: 4 });
     const { app } = await buildApp({ render });
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all).type('form').send(ZPL).buffer(true).parse(binaryBody);
+    const res = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .send(ZPL)
+      .buffer(true)
+      .parse(binaryBody);
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.equal('image/png');
     expect(res.headers['x-total-count']).to.equal('4');
@@ -22,14 +28,24 @@ describe('HTTP: responses', () => {
 
   describe('X-Warnings', () => {
     const diagnostic = (i: number): Diagnostic => ({
-      byteIndex: 10 * i, byteSize: 2, command: '^FO', param: i % 3, message: `Value ${i} is out of range`,
+      byteIndex: 10 * i,
+      byteSize: 2,
+      command: '^FO',
+      param: i % 3,
+      message: `Value ${i} is out of range`,
     });
 
     it('lists diagnostics as byteIndex|byteSize|command|param|message, param 0 as empty', async () => {
-      const warnings = [diagnostic(1), diagnostic(3), { byteIndex: 0, byteSize: 0, command: '', param: 0, message: 'No ^XZ' }];
+      const warnings = [
+        diagnostic(1),
+        diagnostic(3),
+        { byteIndex: 0, byteSize: 0, command: '', param: 0, message: 'No ^XZ' },
+      ];
       const { app } = await buildApp({ render: recordingRender({ warnings }) });
       const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Linter', 'On').type('form').send(ZPL);
-      expect(res.headers['x-warnings']).to.equal('10|2|^FO|1|Value 1 is out of range|30|2|^FO||Value 3 is out of range|0|0|||No ^XZ');
+      expect(res.headers['x-warnings']).to.equal(
+        '10|2|^FO|1|Value 1 is out of range|30|2|^FO||Value 3 is out of range|0|0|||No ^XZ',
+      );
     });
 
     it('caps the list at 20 and accepts On in any case', async () => {
@@ -57,7 +73,12 @@ describe('HTTP: responses', () => {
         expect(res.headers, String(linter)).to.not.have.property('x-warnings');
       }
       const { app: clean } = await buildApp({ render: recordingRender({ warnings: [] }) });
-      const res = await request(clean).post(path).set('X-API-Key', KEYS.all).set('X-Linter', 'On').type('form').send(ZPL);
+      const res = await request(clean)
+        .post(path)
+        .set('X-API-Key', KEYS.all)
+        .set('X-Linter', 'On')
+        .type('form')
+        .send(ZPL);
       expect(res.headers).to.not.have.property('x-warnings');
     });
   });
@@ -86,7 +107,12 @@ describe('HTTP: responses', () => {
       const logged: string[] = [];
       const failure = new Error('ENOENT: /srv/secret/fonts/x.ttf');
       const { app } = await buildApp({ render: recordingRender({}, () => failure), log: (m) => logged.push(m) });
-      const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', 'req-1').type('form').send(ZPL);
+      const res = await request(app)
+        .post(path)
+        .set('X-API-Key', KEYS.all)
+        .set('X-Request-Id', 'req-1')
+        .type('form')
+        .send(ZPL);
       expect(res.status).to.equal(500);
       expect(res.text).to.equal('ERROR: Internal server error');
       expect(logged.join('\n')).to.contain('[req-1] unexpected failure').and.to.contain('/srv/secret');

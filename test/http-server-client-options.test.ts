@@ -21,10 +21,17 @@ async function zplKeys(file: string, ...args: string[]): Promise<string> {
 }
 
 async function post(url: string, headers: Record<string, string> = {}, body = ZPL): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers }, body });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body,
+  });
 }
 
-const isPng = (bytes: ArrayBuffer) => Buffer.from(bytes).subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+const isPng = (bytes: ArrayBuffer) =>
+  Buffer.from(bytes)
+    .subarray(0, 4)
+    .equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
 
 describe('standalone server: options for clients that cannot change', function () {
   this.timeout(60_000);
@@ -46,7 +53,11 @@ describe('standalone server: options for clients that cannot change', function (
   describe('with LEGACY_PATHS=/compatibility/legacy/v1,/v1 and ANONYMOUS_KEY_ID', () => {
     let server: StartedServer;
     before(async () => {
-      server = await startServer({ API_KEYS_FILE: file, LEGACY_PATHS: '/compatibility/legacy/v1,/v1', ANONYMOUS_KEY_ID: pngKeyId });
+      server = await startServer({
+        API_KEYS_FILE: file,
+        LEGACY_PATHS: '/compatibility/legacy/v1,/v1',
+        ANONYMOUS_KEY_ID: pngKeyId,
+      });
     });
     after(() => stopServer(server.child));
 
@@ -66,7 +77,9 @@ describe('standalone server: options for clients that cannot change', function (
     it('serves the same API at /compatibility/legacy/v1 as well, and a sent key as itself', async () => {
       const res = await post(`${server.base}/compatibility/legacy/v1/printers/8dpmm/labels/4x6/0`);
       expect(res.status).to.equal(200);
-      expect((await post(`${server.base}/v1/printers/8dpmm/labels/4x6/0`, { 'X-API-Key': 'k_not_a_key' })).status).to.equal(401);
+      expect(
+        (await post(`${server.base}/v1/printers/8dpmm/labels/4x6/0`, { 'X-API-Key': 'k_not_a_key' })).status,
+      ).to.equal(401);
     });
 
     it('serves the legacy curl example: GET with the ZPL as the raw query string', async () => {
@@ -76,10 +89,16 @@ describe('standalone server: options for clients that cannot change', function (
     });
 
     it('answers the legacy linter header for ^GB0,0,0 byte for byte', async () => {
-      const res = await post(`${server.base}/v1/printers/8dpmm/labels/4x6/0/`, { 'X-Linter': 'ON' }, '^XA^FO50,50^GB0,0,0^FS^XZ');
+      const res = await post(
+        `${server.base}/v1/printers/8dpmm/labels/4x6/0/`,
+        { 'X-Linter': 'ON' },
+        '^XA^FO50,50^GB0,0,0^FS^XZ',
+      );
       expect(res.status).to.equal(200);
-      expect(res.headers.get('x-warnings')).to.equal('18|1|^GB|3|Value 0 is less than minimum value 1; used 1 instead|'
-        + '14|1|^GB|1|Value 0 is less than minimum value 1; used 1 instead|16|1|^GB|2|Value 0 is less than minimum value 1; used 1 instead');
+      expect(res.headers.get('x-warnings')).to.equal(
+        '18|1|^GB|3|Value 0 is less than minimum value 1; used 1 instead|' +
+          '14|1|^GB|1|Value 0 is less than minimum value 1; used 1 instead|16|1|^GB|2|Value 0 is less than minimum value 1; used 1 instead',
+      );
     });
 
     it('never logs the key', () => {
@@ -87,7 +106,9 @@ describe('standalone server: options for clients that cannot change', function (
     });
 
     it('names the anonymous key `anonymous` in its access lines, never by id', () => {
-      const access = server.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { keyId?: string; status?: number });
+      const access = server.lines
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { keyId?: string; status?: number });
       expect(access.some((l) => l.keyId === 'anonymous' && l.status === 200)).to.equal(true);
       expect(access.some((l) => l.keyId === pngKeyId)).to.equal(false);
     });
@@ -96,13 +117,20 @@ describe('standalone server: options for clients that cannot change', function (
   describe('with ALLOW_QUERY_KEY=1, LENIENT_PATHS=1 and GRAPHICS_ENDPOINT=1', () => {
     let server: StartedServer;
     before(async () => {
-      server = await startServer({ API_KEYS_FILE: file, ALLOW_QUERY_KEY: '1', LENIENT_PATHS: '1', GRAPHICS_ENDPOINT: '1' });
+      server = await startServer({
+        API_KEYS_FILE: file,
+        ALLOW_QUERY_KEY: '1',
+        LENIENT_PATHS: '1',
+        GRAPHICS_ENDPOINT: '1',
+      });
     });
     after(() => stopServer(server.child));
     const base = () => `${server.base}/compatibility/legacy/v1`;
 
     it('takes the key from ?key=', async () => {
-      const res = await fetch(`${base()}/printers/8dpmm/labels/4x6/0/${encodeURIComponent(ZPL)}?key=${encodeURIComponent(pngKey)}`);
+      const res = await fetch(
+        `${base()}/printers/8dpmm/labels/4x6/0/${encodeURIComponent(ZPL)}?key=${encodeURIComponent(pngKey)}`,
+      );
       expect(res.status).to.equal(200);
       expect(isPng(await res.arrayBuffer())).to.equal(true);
     });
@@ -111,7 +139,11 @@ describe('standalone server: options for clients that cannot change', function (
       // The all-scope key's plain value is only in the key file the CLI wrote.
       const records = JSON.parse(await readFile(file, 'utf8')) as Array<{ key: string; scope: string }>;
       const allKey = records.find((r) => r.scope === 'all')!.key;
-      const res = await post(`${base()}/printers/8dpmm/labels/4x6//`, { 'X-API-Key': allKey, Accept: 'application/pdf' }, ZPL + ZPL);
+      const res = await post(
+        `${base()}/printers/8dpmm/labels/4x6//`,
+        { 'X-API-Key': allKey, Accept: 'application/pdf' },
+        ZPL + ZPL,
+      );
       expect(res.status).to.equal(200);
       expect(res.headers.get('x-total-count')).to.equal('2');
     });
@@ -119,7 +151,10 @@ describe('standalone server: options for clients that cannot change', function (
     it('never logs the ?key= value, and documents ?key= and POST /graphics in /openapi.json', async () => {
       await fetch(`${base()}/printers/8dpmm/labels/4x6/0/${encodeURIComponent(ZPL)}?key=${encodeURIComponent(pngKey)}`);
       expect(server.lines.join('\n')).to.not.include(pngKey);
-      const doc = await (await fetch(`${server.base}/openapi.json`)).json() as { paths: Record<string, unknown>; security: unknown[] };
+      const doc = (await (await fetch(`${server.base}/openapi.json`)).json()) as {
+        paths: Record<string, unknown>;
+        security: unknown[];
+      };
       expect(doc.paths).to.have.property('/graphics');
       expect(doc.security).to.deep.include({ queryKey: [] });
     });
@@ -127,7 +162,11 @@ describe('standalone server: options for clients that cannot change', function (
     it('converts an image on POST /graphics', async () => {
       const image = new Jimp({ width: 16, height: 2, color: 0x000000ff });
       const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(await image.getBuffer('image/png'))], { type: 'image/png' }), 'logo.png');
+      form.append(
+        'file',
+        new Blob([new Uint8Array(await image.getBuffer('image/png'))], { type: 'image/png' }),
+        'logo.png',
+      );
       const res = await fetch(`${base()}/graphics`, { method: 'POST', headers: { 'X-API-Key': pngKey }, body: form });
       expect(res.status).to.equal(200);
       expect(await res.text()).to.equal('^XA^FO0,0^GFA,4,4,2,FFFFFFFF^FS^XZ');
@@ -136,20 +175,39 @@ describe('standalone server: options for clients that cannot change', function (
 
   describe('without any option', () => {
     let server: StartedServer;
-    before(async () => { server = await startServer({ API_KEYS_FILE: file }); });
+    before(async () => {
+      server = await startServer({ API_KEYS_FILE: file });
+    });
     after(() => stopServer(server.child));
 
     it('answers no key 401, /v1 404, ignores ?key= and has no /graphics', async () => {
       expect((await post(`${server.base}/compatibility/legacy/v1/printers/8dpmm/labels/4x6/0`)).status).to.equal(401);
-      expect((await post(`${server.base}/v1/printers/8dpmm/labels/4x6/0/`, { 'X-API-Key': pngKey })).status).to.equal(404);
-      expect((await post(`${server.base}/compatibility/legacy/v1/printers/8dpmm/labels/4x6/0?key=${encodeURIComponent(pngKey)}`)).status).to.equal(401);
-      const graphics = await fetch(`${server.base}/compatibility/legacy/v1/graphics`, { method: 'POST', headers: { 'X-API-Key': pngKey } });
+      expect((await post(`${server.base}/v1/printers/8dpmm/labels/4x6/0/`, { 'X-API-Key': pngKey })).status).to.equal(
+        404,
+      );
+      expect(
+        (
+          await post(
+            `${server.base}/compatibility/legacy/v1/printers/8dpmm/labels/4x6/0?key=${encodeURIComponent(pngKey)}`,
+          )
+        ).status,
+      ).to.equal(401);
+      const graphics = await fetch(`${server.base}/compatibility/legacy/v1/graphics`, {
+        method: 'POST',
+        headers: { 'X-API-Key': pngKey },
+      });
       expect(graphics.status).to.equal(404);
     });
   });
 
   it('refuses to start with a LEGACY_PATHS entry that is no path', async () => {
-    const error = await startServer({ API_KEYS_FILE: file, LEGACY_PATHS: 'v1' }).then((s) => { s.child.kill(); return undefined; }, (e: Error) => e);
+    const error = await startServer({ API_KEYS_FILE: file, LEGACY_PATHS: 'v1' }).then(
+      (s) => {
+        s.child.kill();
+        return undefined;
+      },
+      (e: Error) => e,
+    );
     expect(error?.message).to.include('LEGACY_PATHS must be absolute URL paths');
   });
 });

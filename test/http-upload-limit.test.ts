@@ -17,17 +17,34 @@ interface Outcome {
 }
 
 /** Uploads `size` bytes with Node's HTTP client, the length declared or chunked; never rejects. */
-function upload(port: number, size: number, chunked: boolean, agent: http.Agent, key: string = KEYS.all): Promise<Outcome> {
+function upload(
+  port: number,
+  size: number,
+  chunked: boolean,
+  agent: http.Agent,
+  key: string = KEYS.all,
+): Promise<Outcome> {
   return new Promise((resolve) => {
-    const req = http.request({
-      host: '127.0.0.1', port, method: 'POST', path: labelsPath('8dpmm', '2x1', '0'), agent,
-      headers: { 'X-API-Key': key, 'Content-Type': 'application/x-www-form-urlencoded', ...(!chunked && { 'Content-Length': size }) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
-      res.on('error', (err) => resolve({ error: err.message }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: labelsPath('8dpmm', '2x1', '0'),
+        agent,
+        headers: {
+          'X-API-Key': key,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          ...(!chunked && { 'Content-Length': size }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
+        res.on('error', (err) => resolve({ error: err.message }));
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
     req.end(Buffer.alloc(size, 'A')); // one write, as most clients send a file
   });
@@ -86,9 +103,12 @@ describe('HTTP: uploads over the body limit', () => {
       const received: Buffer[] = [];
       socket.on('data', (c: Buffer) => received.push(c));
       const body = Buffer.alloc(1_500_000, 'A');
-      const framed = (part: Buffer): Buffer => (chunked ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]) : part);
-      socket.write(`POST ${labelsPath('8dpmm', '2x1', '0')} HTTP/1.1\r\nHost: zpl.test\r\nX-API-Key: ${KEYS.all}\r\n`
-        + (chunked ? 'Transfer-Encoding: chunked\r\n\r\n' : `Content-Length: ${body.length}\r\n\r\n`));
+      const framed = (part: Buffer): Buffer =>
+        chunked ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]) : part;
+      socket.write(
+        `POST ${labelsPath('8dpmm', '2x1', '0')} HTTP/1.1\r\nHost: zpl.test\r\nX-API-Key: ${KEYS.all}\r\n` +
+          (chunked ? 'Transfer-Encoding: chunked\r\n\r\n' : `Content-Length: ${body.length}\r\n\r\n`),
+      );
       await new Promise<void>((resolve) => socket.write(framed(body.subarray(0, 1_100_000)), () => resolve()));
       await new Promise((r) => setTimeout(r, 300)); // the old behaviour answered and closed here
       expect(Buffer.concat(received).length, 'answer before the upload was complete').to.equal(0);
@@ -120,8 +140,9 @@ describe('HTTP: uploads over the body limit', () => {
   });
 
   it('answers at once and closes when the declared body is beyond what it would read', async () => {
-    const head = `POST ${labelsPath('8dpmm', '2x1', '0')} HTTP/1.1\r\nHost: zpl.test\r\nX-API-Key: ${KEYS.all}\r\n`
-      + `Content-Length: ${MAX_DRAIN_BYTES + 1}\r\n\r\n^XA`;
+    const head =
+      `POST ${labelsPath('8dpmm', '2x1', '0')} HTTP/1.1\r\nHost: zpl.test\r\nX-API-Key: ${KEYS.all}\r\n` +
+      `Content-Length: ${MAX_DRAIN_BYTES + 1}\r\n\r\n^XA`;
     const res = await rawRequest(port, head); // sends 3 of the declared bytes, then waits for the answer
     expect(res.status).to.equal(413);
     expect(res.headers.connection).to.equal('close');

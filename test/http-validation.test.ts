@@ -36,12 +36,18 @@ describe('HTTP: path and header validation', () => {
     }
     for (const dpmm of ['7dpmm', '300dpi', '8dpm', 'x', '08']) {
       it(`rejects ${dpmm} with 400, not 404`, async () => {
-        expectPlain(await post(labelsPath(dpmm, '4x6', '0')), 400, `ERROR: Unknown print density ${dpmm}; valid values: 6, 8, 12, 24`);
+        expectPlain(
+          await post(labelsPath(dpmm, '4x6', '0')),
+          400,
+          `ERROR: Unknown print density ${dpmm}; valid values: 6, 8, 12, 24`,
+        );
         expect(render.calls).to.have.length(0);
       });
     }
     it('rejects a bad density on the GET and all-labels endpoints too', async () => {
-      const get = await request(app).get(labelsPath('9', '4x6', '0', encodeURIComponent(ZPL))).set('X-API-Key', KEYS.all);
+      const get = await request(app)
+        .get(labelsPath('9', '4x6', '0', encodeURIComponent(ZPL)))
+        .set('X-API-Key', KEYS.all);
       expectPlain(get, 400, 'ERROR: Unknown print density 9; valid values: 6, 8, 12, 24');
       const all = await post(labelsPath('9', '4x6')).set('Accept', 'application/pdf');
       expectPlain(all, 400, 'ERROR: Unknown print density 9; valid values: 6, 8, 12, 24');
@@ -71,7 +77,10 @@ describe('HTTP: path and header validation', () => {
         expect((await post(labelsPath('8', size, '0'))).status, size).to.equal(200);
       }
       expect(render.calls.map((c) => [c.req.widthIn, c.req.heightIn])).to.deep.equal([
-        [15, 15], [0.001, 0.001], [2.25, 1.25], [0.5, 4],
+        [15, 15],
+        [0.001, 0.001],
+        [2.25, 1.25],
+        [0.5, 4],
       ]);
     });
   });
@@ -79,8 +88,11 @@ describe('HTTP: path and header validation', () => {
   describe('label index', () => {
     for (const index of ['-1', 'one', '1.5', '1e3']) {
       it(`rejects ${index}`, async () => {
-        expectPlain(await post(labelsPath('8', '4x6', index)), 400,
-          `ERROR: Invalid label index ${index}; expected a whole number 0 or greater`);
+        expectPlain(
+          await post(labelsPath('8', '4x6', index)),
+          400,
+          `ERROR: Invalid label index ${index}; expected a whole number 0 or greater`,
+        );
       });
     }
     it('passes the index to the renderer', async () => {
@@ -106,8 +118,11 @@ describe('HTTP: path and header validation', () => {
     });
     for (const accept of ['application/json', 'text/plain', 'application/epl', 'image/jpeg']) {
       it(`answers ${accept} with 406 and the supported formats`, async () => {
-        expectPlain(await post(labelsPath('8', '4x6', '0')).set('Accept', accept), 406,
-          'ERROR: HTTP 406 Not Acceptable\nimage/png, application/pdf');
+        expectPlain(
+          await post(labelsPath('8', '4x6', '0')).set('Accept', accept),
+          406,
+          'ERROR: HTTP 406 Not Acceptable\nimage/png, application/pdf',
+        );
         expect(render.calls).to.have.length(0);
       });
     }
@@ -121,7 +136,10 @@ describe('HTTP: path and header validation', () => {
         expect(res.headers['content-type']).to.equal('application/pdf');
         expect(res.headers['content-disposition']).to.equal('inline; filename="label.pdf"');
       }
-      expect(render.calls.map((c) => [c.req.format, c.req.index])).to.deep.equal([['pdf', undefined], ['pdf', undefined]]);
+      expect(render.calls.map((c) => [c.req.format, c.req.index])).to.deep.equal([
+        ['pdf', undefined],
+        ['pdf', undefined],
+      ]);
     });
     it('answers PNG on the all-labels endpoint with 404', async () => {
       expectPlain(await post(labelsPath('8', '4x6')).set('Accept', 'image/png'), 404, 'ERROR: HTTP 404 Not Found');
@@ -140,12 +158,16 @@ describe('HTTP: path and header validation', () => {
     }
     it('takes the ZPL of a GET from the URL-decoded last path segment(s)', async () => {
       const zpl = '^XA^FO10,10^FDa+b/c%41&d?^FS^XZ';
-      const res = await request(app).get(labelsPath('8', '4x6', '0', encodeURIComponent(zpl))).set('X-API-Key', KEYS.all);
+      const res = await request(app)
+        .get(labelsPath('8', '4x6', '0', encodeURIComponent(zpl)))
+        .set('X-API-Key', KEYS.all);
       expect(res.status).to.equal(200);
       expect(render.calls[0]!.zpl.toString('utf8')).to.equal(zpl);
     });
     it('answers an undecodable GET path with a plain-text 400', async () => {
-      const res = await request(app).get(labelsPath('8', '4x6', '0', '^XA%E0%A4%A^XZ')).set('X-API-Key', KEYS.all);
+      const res = await request(app)
+        .get(labelsPath('8', '4x6', '0', '^XA%E0%A4%A^XZ'))
+        .set('X-API-Key', KEYS.all);
       expectPlain(res, 400, 'ERROR: Malformed request URL');
     });
   });
@@ -156,30 +178,44 @@ describe('HTTP: path and header validation', () => {
       expect(render.calls.map((c) => c.req.rotation)).to.deep.equal([0, 90, 180, 270]);
     });
     it('reads an empty or blank X-Rotation as none (the labelary gem sends `X-Rotation:` on every request)', async () => {
-      for (const r of ['', '  ']) expect((await post(labelsPath('8', '4x6', '0')).set('X-Rotation', r)).status).to.equal(200);
+      for (const r of ['', '  '])
+        expect((await post(labelsPath('8', '4x6', '0')).set('X-Rotation', r)).status).to.equal(200);
       expect(render.calls.map((c) => c.req.rotation)).to.deep.equal([0, 0]);
     });
     for (const r of ['45', '-90', '360', 'ninety', ' 9 0 ']) {
       it(`rejects X-Rotation ${JSON.stringify(r)}`, async () => {
-        expectPlain(await post(labelsPath('8', '4x6', '0')).set('X-Rotation', r), 400,
-          'ERROR: Label rotation must be 0, 90, 180 or 270 degrees');
+        expectPlain(
+          await post(labelsPath('8', '4x6', '0')).set('X-Rotation', r),
+          400,
+          'ERROR: Label rotation must be 0, 90, 180 or 270 degrees',
+        );
       });
     }
     it('does not rotate PDF output', async () => {
-      await post(labelsPath('8', '4x6', '0')).set('X-Rotation', '90').set('Accept', 'application/pdf');
+      await post(labelsPath('8', '4x6', '0'))
+        .set('X-Rotation', '90')
+        .set('Accept', 'application/pdf');
       expect(render.calls[0]!.req.rotation).to.equal(undefined);
     });
     it('maps Bitonal in any case to bitonal and anything else to the default', async () => {
       for (const q of ['Bitonal', 'BITONAL', 'bitonal', 'Grayscale', 'sepia']) {
         expect((await post(labelsPath('8', '4x6', '0')).set('X-Quality', q)).status).to.equal(200);
       }
-      expect(render.calls.map((c) => c.req.quality)).to.deep.equal(['bitonal', 'bitonal', 'bitonal', 'grayscale', 'grayscale']);
+      expect(render.calls.map((c) => c.req.quality)).to.deep.equal([
+        'bitonal',
+        'bitonal',
+        'bitonal',
+        'grayscale',
+        'grayscale',
+      ]);
     });
   });
 
   describe('PDF page headers (validated only)', () => {
     const pdf = (headers: Record<string, string>, size = '4x6') =>
-      post(labelsPath('8', size, '0')).set('Accept', 'application/pdf').set(headers);
+      post(labelsPath('8', size, '0'))
+        .set('Accept', 'application/pdf')
+        .set(headers);
 
     const invalid: Array<[string, string, string]> = [
       ['X-Page-Size', 'A3', 'ERROR: Invalid page size: A3'],
@@ -219,7 +255,8 @@ describe('HTTP: path and header validation', () => {
       for (const call of render.calls) expect(asked(call.req)).to.equal(first);
     });
 
-    const noRoom = (n: number) => `ERROR: Not enough room to fit ${n} label${n === 1 ? '' : 's'} vertically; ` +
+    const noRoom = (n: number) =>
+      `ERROR: Not enough room to fit ${n} label${n === 1 ? '' : 's'} vertically; ` +
       'please adjust page layout, page size, page orientation, label size, or label rotation.';
 
     it('refuses a label taller than the page', async () => {

@@ -14,13 +14,19 @@ interface Answer {
 /** POSTs with Node's own HTTP client (default header size limit), which refuses over-long headers. */
 function post(port: number, path: string, body: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1', port, path, method: 'POST',
-      headers: { 'X-API-Key': KEYS.all, 'X-Linter': 'On', 'Content-Type': 'application/x-www-form-urlencoded' },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        headers: { 'X-API-Key': KEYS.all, 'X-Linter': 'On', 'Content-Type': 'application/x-www-form-urlencoded' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end(body, 'latin1');
   });
@@ -46,9 +52,13 @@ describe('HTTP: X-Warnings size', () => {
   });
   after(() => server.close());
 
-  it('caps a message naming a 100 KB object, and Node\'s HTTP client takes the answer', async () => {
+  it("caps a message naming a 100 KB object, and Node's HTTP client takes the answer", async () => {
     const name = 'N'.repeat(100_000);
-    const res = await post(port, labelsPath('8dpmm', '2x1', '0'), `^XA^FO10,10^XGR:${name}.GRF,1,1^FS^FO10,10^GB20,20,20^FS^XZ`);
+    const res = await post(
+      port,
+      labelsPath('8dpmm', '2x1', '0'),
+      `^XA^FO10,10^XGR:${name}.GRF,1,1^FS^FO10,10^GB20,20,20^FS^XZ`,
+    );
     expect(res.status).to.equal(200);
     const header = String(res.headers['x-warnings']);
     expect(header.length).to.be.at.most(MAX_WARNINGS_HEADER_BYTES);
@@ -59,7 +69,10 @@ describe('HTTP: X-Warnings size', () => {
   });
 
   it('keeps the whole header under 8 KB with many long warnings, leaving records out whole', async () => {
-    const fields = Array.from({ length: 40 }, (_, i) => `^FO10,10^XGR:${String(i).padStart(3, '0')}${'É'.repeat(2000)}.GRF^FS`).join('');
+    const fields = Array.from(
+      { length: 40 },
+      (_, i) => `^FO10,10^XGR:${String(i).padStart(3, '0')}${'É'.repeat(2000)}.GRF^FS`,
+    ).join('');
     const res = await post(port, labelsPath('8dpmm', '2x1', '0'), `^XA${fields}^XZ`);
     expect(res.status).to.equal(200);
     const header = String(res.headers['x-warnings']);

@@ -23,13 +23,16 @@ function sources(dir: string): string[] {
 /** Relative imports, re-exports and dynamic imports of a module, as repository paths of .ts files. */
 function imports(file: string): string[] {
   const src = readFileSync(path.join(REPO, file), 'utf8');
-  return [...src.matchAll(/^(?:import|export)[^'";]*?from '(\.[^']+)'|^import '(\.[^']+)'|import\('(\.[^']+)'\)/gm)]
-    .map((m) => path.normalize(path.join(path.dirname(file), (m[1] ?? m[2] ?? m[3]!).replace(/\.js$/, '.ts'))));
+  return [
+    ...src.matchAll(/^(?:import|export)[^'";]*?from '(\.[^']+)'|^import '(\.[^']+)'|import\('(\.[^']+)'\)/gm),
+  ].map((m) => path.normalize(path.join(path.dirname(file), (m[1] ?? m[2] ?? m[3]!).replace(/\.js$/, '.ts'))));
 }
 
 /** The source modules behind package.json "exports" (`./dist/index.js` is `index.ts`). */
 function publicEntries(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { exports: Record<string, string | { default: string }> };
+  const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { default: string }>;
+  };
   return Object.values(pkg.exports)
     .map((target) => (typeof target === 'string' ? target : target.default))
     .filter((target) => target.startsWith('./dist/') && target.endsWith('.js'))
@@ -42,11 +45,16 @@ describe('import boundaries', () => {
 
   it('reads every folder it checks', () => {
     for (const dir of ['server', 'examples', 'middleware', 'renderer', 'bin', 'test']) {
-      expect(files.some((f) => f.startsWith(`${dir}/`)), dir).to.equal(true);
+      expect(
+        files.some((f) => f.startsWith(`${dir}/`)),
+        dir,
+      ).to.equal(true);
     }
     expect(publicEntries()).to.deep.equal(['index.ts']);
     // Every import it found names a file that is there (a typo in the pattern would make the checks below vacuous).
-    const missing = [...graph].flatMap(([f, deps]) => deps.filter((d) => !existsSync(path.join(REPO, d))).map((d) => `${f} -> ${d}`));
+    const missing = [...graph].flatMap(([f, deps]) =>
+      deps.filter((d) => !existsSync(path.join(REPO, d))).map((d) => `${f} -> ${d}`),
+    );
     expect(missing).to.deep.equal([]);
     expect(graph.get('server/server.ts')).to.include('index.ts');
   });
@@ -54,8 +62,14 @@ describe('import boundaries', () => {
   for (const dir of ['server', 'examples']) {
     it(`${dir}/ imports nothing but its own modules and what the package exports`, () => {
       const entries = publicEntries();
-      const reaching = files.filter((f) => f.startsWith(`${dir}/`)).flatMap((f) => graph.get(f)!
-        .filter((d) => !d.startsWith(`${dir}/`) && !entries.includes(d)).map((d) => `${f} -> ${d}`));
+      const reaching = files
+        .filter((f) => f.startsWith(`${dir}/`))
+        .flatMap((f) =>
+          graph
+            .get(f)!
+            .filter((d) => !d.startsWith(`${dir}/`) && !entries.includes(d))
+            .map((d) => `${f} -> ${d}`),
+        );
       expect(reaching).to.deep.equal([]);
     });
   }

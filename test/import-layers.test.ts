@@ -13,7 +13,10 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..', 'renderer');
  * between the display list they fill and the layout that calls them: fonts < text < graphics and barcodes.
  */
 const LAYERS: Array<{ name: string; files: RegExp }> = [
-  { name: 'shared', files: /^(api|errors|diagnostics|memory-budget|bounded-cache|text-position)\.ts$|^decode\/|^text\/charset\.ts$/ },
+  {
+    name: 'shared',
+    files: /^(api|errors|diagnostics|memory-budget|bounded-cache|text-position)\.ts$|^decode\/|^text\/charset\.ts$/,
+  },
   { name: 'zpl', files: /^zpl\// },
   { name: 'interpret', files: /^(interpreter|model|serial-number)\.ts$|^commands\/|^graphics\/objects\.ts$/ },
   { name: 'display', files: /^display\// },
@@ -40,8 +43,9 @@ function modules(dir = ROOT): string[] {
 /** Relative imports and re-exports of a module (type-only ones included: they tie the layers as much). */
 function imports(f: string): string[] {
   const src = readFileSync(path.join(ROOT, f), 'utf8');
-  return [...src.matchAll(/^(?:import|export)[^'";]*from '(\.[^']+)'|import\('(\.[^']+)'\)/gm)]
-    .map((m) => path.normalize(path.join(path.dirname(f), (m[1] ?? m[2]).replace(/\.js$/, '.ts'))));
+  return [...src.matchAll(/^(?:import|export)[^'";]*from '(\.[^']+)'|import\('(\.[^']+)'\)/gm)].map((m) =>
+    path.normalize(path.join(path.dirname(f), (m[1] ?? m[2]).replace(/\.js$/, '.ts'))),
+  );
 }
 
 /** The drawing path: from the command tables to the display list. */
@@ -54,12 +58,23 @@ describe('renderer import layers', () => {
   const graph = new Map(files.map((f) => [f, imports(f)]));
 
   it('knows every layer it checks (each has modules)', () => {
-    for (const [i, l] of LAYERS.entries()) expect(files.some((f) => layerOf(f) === i), l.name).to.equal(true);
-    expect(files).to.include.members(['display/display-list.ts', 'display/canvas.ts', 'display/drawer.ts', 'layout/layout.ts']);
+    for (const [i, l] of LAYERS.entries())
+      expect(
+        files.some((f) => layerOf(f) === i),
+        l.name,
+      ).to.equal(true);
+    expect(files).to.include.members([
+      'display/display-list.ts',
+      'display/canvas.ts',
+      'display/drawer.ts',
+      'layout/layout.ts',
+    ]);
   });
 
   it('imports nothing outside renderer/', () => {
-    const outside = [...graph].flatMap(([f, deps]) => deps.filter((d) => d.startsWith('..')).map((d) => `${f} -> ${d}`));
+    const outside = [...graph].flatMap(([f, deps]) =>
+      deps.filter((d) => d.startsWith('..')).map((d) => `${f} -> ${d}`),
+    );
     expect(outside).to.deep.equal([]);
   });
 
@@ -82,8 +97,12 @@ describe('renderer import layers', () => {
     const drawing = files.filter((f) => DRAWING_PATH.test(f));
     expect(drawing.length, 'modules in the drawing path').to.be.greaterThan(40);
     const casts = drawing.flatMap((f) =>
-      readFileSync(path.join(ROOT, f), 'utf8').split('\n').flatMap((line, i) =>
-        /\bas (number|string|boolean)\b/.test(line.replace(/\/\/.*$|^\s*\*.*$/, '')) ? [`${f}:${i + 1}`] : []));
+      readFileSync(path.join(ROOT, f), 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          /\bas (number|string|boolean)\b/.test(line.replace(/\/\/.*$|^\s*\*.*$/, '')) ? [`${f}:${i + 1}`] : [],
+        ),
+    );
     expect(casts.length, casts.join('\n')).to.be.at.most(MAX_PRIMITIVE_CASTS);
   });
 

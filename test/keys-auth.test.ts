@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
-import { type KeyStore } from '../middleware/index.js';
+import type { KeyStore } from '../middleware/index.js';
 import { createMemoryKeyStore } from '../middleware/keys/key-store.js';
 
 const path = labelsPath('8dpmm', '4x6', '0');
@@ -34,7 +34,10 @@ describe('keys: authentication and authorization', () => {
   it('answers a missing X-API-Key with 401 invalid_key', async () => {
     const res = await send(undefined);
     expectJson(res, 401, { error: 'invalid_key', message: 'Missing API key: send it in the X-API-Key header.' });
-    expectJson(await send(''), 401, { error: 'invalid_key', message: 'Empty X-API-Key header: send the key in it, or leave the header out.' });
+    expectJson(await send(''), 401, {
+      error: 'invalid_key',
+      message: 'Empty X-API-Key header: send the key in it, or leave the header out.',
+    });
   });
 
   it('answers an unknown or revoked key with 401 invalid_key', async () => {
@@ -44,13 +47,19 @@ describe('keys: authentication and authorization', () => {
   });
 
   it('answers an expired key with 401 key_expired, and takes a key expiring later', async () => {
-    expectJson(await send(KEYS.expired), 401, { error: 'key_expired', message: 'API key expired at 2020-01-01T00:00:00.000Z.' });
+    expectJson(await send(KEYS.expired), 401, {
+      error: 'key_expired',
+      message: 'API key expired at 2020-01-01T00:00:00.000Z.',
+    });
     expect((await send(KEYS.future)).status).to.equal(200);
   });
 
   it('refuses a PNG request with a PDF-only key: 403 scope_denied with required and actual', async () => {
     const expected = {
-      error: 'scope_denied', message: "API key scope 'pdf' does not allow PNG output.", required: 'png', actual: 'pdf',
+      error: 'scope_denied',
+      message: "API key scope 'pdf' does not allow PNG output.",
+      required: 'png',
+      actual: 'pdf',
     };
     expectJson(await send(KEYS.pdf), 403, expected);
     expectJson(await send(KEYS.pdf, 'image/png'), 403, expected);
@@ -59,7 +68,10 @@ describe('keys: authentication and authorization', () => {
 
   it('refuses a PDF request with a PNG-only key', async () => {
     expectJson(await send(KEYS.png, 'application/pdf'), 403, {
-      error: 'scope_denied', message: "API key scope 'png' does not allow PDF output.", required: 'pdf', actual: 'png',
+      error: 'scope_denied',
+      message: "API key scope 'png' does not allow PDF output.",
+      required: 'pdf',
+      actual: 'png',
     });
     expect((await send(KEYS.png, 'image/png')).status).to.equal(200);
   });
@@ -75,7 +87,11 @@ describe('keys: authentication and authorization', () => {
   });
 
   it('checks the key before validating, reading or rendering anything', async () => {
-    const bad = await request(app).post(labelsPath('99', '99x99', 'x')).set('X-API-Key', 'k_nobody').type('form').send(ZPL);
+    const bad = await request(app)
+      .post(labelsPath('99', '99x99', 'x'))
+      .set('X-API-Key', 'k_nobody')
+      .type('form')
+      .send(ZPL);
     expect(bad.status).to.equal(401);
     const unknownPath = await request(app).get('/compatibility/legacy/v1/elsewhere');
     expect(unknownPath.status).to.equal(401);
@@ -107,9 +123,23 @@ describe('keys: authentication and authorization', () => {
 
     it('answers 503 when a look-up fails or never answers, instead of hanging', async () => {
       const failing = Object.assign(createMemoryKeyStore(), { find: () => Promise.reject(new Error('ECONNRESET')) });
-      expectJson(await request(await appWith(failing)).post(path).set('X-API-Key', 'k1').send(ZPL), 503, unavailable);
+      expectJson(
+        await request(await appWith(failing))
+          .post(path)
+          .set('X-API-Key', 'k1')
+          .send(ZPL),
+        503,
+        unavailable,
+      );
       const hung = Object.assign(createMemoryKeyStore(), { find: () => new Promise<undefined>(() => {}) });
-      expectJson(await request(await appWith(hung)).post(path).set('X-API-Key', 'k1').send(ZPL), 503, unavailable);
+      expectJson(
+        await request(await appWith(hung))
+          .post(path)
+          .set('X-API-Key', 'k1')
+          .send(ZPL),
+        503,
+        unavailable,
+      );
       expect(render.calls).to.have.length(0);
     });
 
@@ -117,7 +147,8 @@ describe('keys: authentication and authorization', () => {
       const logged: string[] = [];
       const failing = Object.assign(createMemoryKeyStore(), { find: () => Promise.reject(new Error('ECONNRESET')) });
       const { app: quiet } = await buildApp({ render, keyStore: failing, log: (m) => logged.push(m) });
-      for (let i = 0; i < 5; i++) expect((await request(quiet).post(path).set('X-API-Key', 'k1').send(ZPL)).status).to.equal(503);
+      for (let i = 0; i < 5; i++)
+        expect((await request(quiet).post(path).set('X-API-Key', 'k1').send(ZPL)).status).to.equal(503);
       expect(logged).to.have.length(1);
       expect(logged[0]).to.match(/key store failed \(1 request answered 503 since the last report\)$/);
     });

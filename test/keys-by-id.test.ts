@@ -11,7 +11,13 @@ import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, type Stores }
 import { KeyvKeyStore } from '../middleware/keys/key-store.js';
 import { toStoredKey, type StoredKey } from '../middleware/keys/key-record.js';
 import { listen, recordingRender, type Listening } from './helpers/http-app.js';
-import { freePort, redisServerAvailable, startRedisServer, stopProcess, uniqueNamespace } from './helpers/http-redis.js';
+import {
+  freePort,
+  redisServerAvailable,
+  startRedisServer,
+  stopProcess,
+  uniqueNamespace,
+} from './helpers/http-redis.js';
 
 const PATH = `${LEGACY_MOUNT_PATH}/printers/8dpmm/labels/2x1/0`;
 const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';
@@ -80,11 +86,18 @@ describe('keys: looked up by id without listing the store', () => {
       redis = await startRedisServer(port);
       stores = createRedisStores({ url: `redis://127.0.0.1:${port}`, namespace: uniqueNamespace() }) as typeof stores;
       await stores.ready;
-      const records = Array.from({ length: 5000 }, (_, i) => ({ key: `k_flood_${i}_${'x'.repeat(20)}`, scope: 'all' as const }));
+      const records = Array.from({ length: 5000 }, (_, i) => ({
+        key: `k_flood_${i}_${'x'.repeat(20)}`,
+        scope: 'all' as const,
+      }));
       records.push({ key: KEYED, scope: 'all' });
-      for (let i = 0; i < records.length; i += 250) await Promise.all(records.slice(i, i + 250).map((r) => stores.keyStore.add(r)));
+      for (let i = 0; i < records.length; i += 250)
+        await Promise.all(records.slice(i, i + 250).map((r) => stores.keyStore.add(r)));
       const app = express();
-      app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, render: recordingRender(), anonymousKey: 'ffffffffffffffff', log: () => {} }));
+      app.use(
+        LEGACY_MOUNT_PATH,
+        createLegacyRouter({ ...stores, render: recordingRender(), anonymousKey: 'ffffffffffffffff', log: () => {} }),
+      );
       server = await listen(app);
     });
     after(async () => {
@@ -97,17 +110,28 @@ describe('keys: looked up by id without listing the store', () => {
       const info = String(await stores.connection.client.sendCommand(['INFO', 'commandstats']));
       return Number(/cmdstat_scan:calls=(\d+)/.exec(info)?.[1] ?? 0);
     };
-    const send = (key?: string): Promise<number> => new Promise((resolve, reject) => {
-      const req = httpRequest({
-        host: '127.0.0.1', port: server.port, method: 'POST', path: PATH, agent: false,
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(key !== undefined && { 'X-API-Key': key }) },
-      }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+    const send = (key?: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            method: 'POST',
+            path: PATH,
+            agent: false,
+            headers: {
+              'Content-Type': 'application/x-www-form-urlencoded',
+              ...(key !== undefined && { 'X-API-Key': key }),
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(ZPL);
       });
-      req.on('error', reject);
-      req.end(ZPL);
-    });
 
     it('issues no SCAN per request, and keyed requests succeed during and right after it', async () => {
       // The first miss indexes records of older releases, one listing per process; look-ups meanwhile are 503.

@@ -13,11 +13,24 @@ import { REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.j
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist', 'bin', 'zpl-keys.js');
 /** No store variable of the environment the tests run in leaks into a command. */
-const CLEAN = { REDIS_URL: '', REDIS_CLUSTER_NODES: '', REDIS_SENTINELS: '', DATABASE_URL: '', API_KEYS_FILE: '', STORE_NAMESPACE: '', REDIS_NAMESPACE: '' };
+const CLEAN = {
+  REDIS_URL: '',
+  REDIS_CLUSTER_NODES: '',
+  REDIS_SENTINELS: '',
+  DATABASE_URL: '',
+  API_KEYS_FILE: '',
+  STORE_NAMESPACE: '',
+  REDIS_NAMESPACE: '',
+};
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(process.execPath, [CLI, ...args], { env: { ...process.env, ...CLEAN, ...env } })
-    .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (e: { code: number; stdout: string; stderr: string }) => e);
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run(process.execPath, [CLI, ...args], { env: { ...process.env, ...CLEAN, ...env } }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
 }
 
 describe('zpl-keys: stores through the backend table', function () {
@@ -25,11 +38,31 @@ describe('zpl-keys: stores through the backend table', function () {
 
   it('refuses two stores at once, naming both, and a bad --database URL', async () => {
     for (const [args, env, message] of [
-      [['--redis', 'redis://127.0.0.1:6379', '--database', 'postgres://127.0.0.1/labels', 'list'], {}, 'ERROR: --redis and --database name two key stores; pass one'],
-      [['--database', 'postgres://127.0.0.1/labels', '--file', 'keys.json', 'list'], {}, 'ERROR: --database and --file name two key stores; pass one'],
-      [['--database', 'mysql://127.0.0.1/labels', 'list'], {}, 'ERROR: --database must be a postgres:// or postgresql:// URL'],
-      [['list'], { REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://127.0.0.1/labels' }, 'ERROR: REDIS_URL and DATABASE_URL cannot both be set: choose one store'],
-      [['list'], { STORE_NAMESPACE: 'a', REDIS_NAMESPACE: 'b', REDIS_URL: 'redis://127.0.0.1:6379' }, 'ERROR: STORE_NAMESPACE (a) and REDIS_NAMESPACE (b) differ'],
+      [
+        ['--redis', 'redis://127.0.0.1:6379', '--database', 'postgres://127.0.0.1/labels', 'list'],
+        {},
+        'ERROR: --redis and --database name two key stores; pass one',
+      ],
+      [
+        ['--database', 'postgres://127.0.0.1/labels', '--file', 'keys.json', 'list'],
+        {},
+        'ERROR: --database and --file name two key stores; pass one',
+      ],
+      [
+        ['--database', 'mysql://127.0.0.1/labels', 'list'],
+        {},
+        'ERROR: --database must be a postgres:// or postgresql:// URL',
+      ],
+      [
+        ['list'],
+        { REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://127.0.0.1/labels' },
+        'ERROR: REDIS_URL and DATABASE_URL cannot both be set: choose one store',
+      ],
+      [
+        ['list'],
+        { STORE_NAMESPACE: 'a', REDIS_NAMESPACE: 'b', REDIS_URL: 'redis://127.0.0.1:6379' },
+        'ERROR: STORE_NAMESPACE (a) and REDIS_NAMESPACE (b) differ',
+      ],
       [['list'], {}, 'ERROR: no key store: pass --redis URL, --database URL or --file PATH'],
     ] as const) {
       const result = await cli([...args], env);
@@ -63,7 +96,9 @@ describe('zpl-keys: stores through the backend table', function () {
           expect(written.filter((name) => name.startsWith(`${names.keys}::id:${id}`))).to.have.length(1);
           await cli(['--redis', REDIS_URL, '--namespace', namespace, 'remove', id]);
           const left = await connection.client.keys(`${namespace}:*`);
-          expect(left.map((name) => name.slice(0, `${names.keys}::removed:`.length))).to.deep.equal([`${names.keys}::removed:`]);
+          expect(left.map((name) => name.slice(0, `${names.keys}::removed:`.length))).to.deep.equal([
+            `${names.keys}::removed:`,
+          ]);
         } finally {
           const left = await connection.client.keys(`${namespace}:*`);
           if (left.length > 0) await connection.client.del(left);

@@ -24,12 +24,22 @@ describe('zpl-keys --file: the key file', function () {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('seven concurrent create runs lose no record, and the file ends mode 600 with no lock or temporary file left', async () => {
-    const runs = Array.from({ length: 7 }, (_, i) => run(process.execPath, [CLI, '--file', file, 'create', '--scope', 'all', '--org', `org${i}`]));
+    const runs = Array.from({ length: 7 }, (_, i) =>
+      run(process.execPath, [CLI, '--file', file, 'create', '--scope', 'all', '--org', `org${i}`]),
+    );
     const outputs = await Promise.all(runs);
     const printed = outputs.map(({ stdout }) => /^key: (\S+)$/m.exec(stdout)![1]!);
     const records = await loadKeyFile(file);
     expect(records.map((r) => r.key).sort()).to.deep.equal([...printed].sort());
-    expect(records.map((r) => r.organization).sort()).to.deep.equal(['org0', 'org1', 'org2', 'org3', 'org4', 'org5', 'org6']);
+    expect(records.map((r) => r.organization).sort()).to.deep.equal([
+      'org0',
+      'org1',
+      'org2',
+      'org3',
+      'org4',
+      'org5',
+      'org6',
+    ]);
     expect((await stat(file)).mode & 0o777).to.equal(0o600);
     expect(await readdir(dir)).to.deep.equal(['keys.json']);
   });
@@ -42,7 +52,9 @@ describe('zpl-keys --file: the key file', function () {
 
     await writeFile(`${file}.lock`, `${process.pid}@${hostname()}\n`); // this test holds it
     let done = false;
-    const waiting = run(process.execPath, [CLI, '--file', file, 'create', '--scope', 'pdf']).then(() => { done = true; });
+    const waiting = run(process.execPath, [CLI, '--file', file, 'create', '--scope', 'pdf']).then(() => {
+      done = true;
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect(done, 'created while the lock was held').to.equal(false);
     expect(await loadKeyFile(file)).to.have.length(1);
@@ -54,7 +66,9 @@ describe('zpl-keys --file: the key file', function () {
   it('leaves the file as it was when a change fails', async () => {
     await run(process.execPath, [CLI, '--file', file, 'create', '--scope', 'all']);
     const before = await readFile(file, 'utf8');
-    const failed = await run(process.execPath, [CLI, '--file', file, 'remove', 'k_nobody_0123456789']).catch((e: { stderr: string }) => e);
+    const failed = await run(process.execPath, [CLI, '--file', file, 'remove', 'k_nobody_0123456789']).catch(
+      (e: { stderr: string }) => e,
+    );
     expect((failed as { stderr: string }).stderr).to.match(/no key matches/);
     expect(await readFile(file, 'utf8')).to.equal(before);
     expect(await readdir(dir)).to.deep.equal(['keys.json']);

@@ -49,7 +49,8 @@ function appOn(keyStore: KeyStore): Express {
   return app;
 }
 
-const send = (app: Express | string, key: string) => request(app).post(PATH).set('X-API-Key', key).type('form').send(ZPL);
+const send = (app: Express | string, key: string) =>
+  request(app).post(PATH).set('X-API-Key', key).type('form').send(ZPL);
 
 function seedingContract(name: string, open: () => Promise<KeyStore>, needsRedis = false): void {
   describe(`seeding a ${name} key store`, () => {
@@ -70,7 +71,10 @@ function seedingContract(name: string, open: () => Promise<KeyStore>, needsRedis
       await store.expire('k_seed_b', new Date('2020-01-01T00:00:00Z'));
 
       await seedKeys(store, FILE); // what every instance does when it restarts
-      await seedKeys(store, [...FILE, { key: 'k_seed_b', scope: 'all', expiresAt: '2999-06-01T00:00:00Z', revoked: false }]);
+      await seedKeys(store, [
+        ...FILE,
+        { key: 'k_seed_b', scope: 'all', expiresAt: '2999-06-01T00:00:00Z', revoked: false },
+      ]);
 
       expect((await send(app, 'k_seed_a')).body.error).to.equal('invalid_key');
       expect((await send(app, 'k_seed_b')).body.error).to.equal('key_expired');
@@ -114,19 +118,23 @@ function seedingContract(name: string, open: () => Promise<KeyStore>, needsRedis
 
 seedingContract('memory', async () => createMemoryKeyStore());
 
-seedingContract('Redis', async () => {
-  const namespace = uniqueNamespace();
-  const stores = createRedisStores({ url: REDIS_URL, namespace });
-  await stores.connection.connected;
-  const close = stores.keyStore.close.bind(stores.keyStore);
-  // Leave nothing behind on the shared server.
-  stores.keyStore.close = async () => {
-    const keys = await stores.connection.client.keys(`${namespace}*`);
-    if (keys.length > 0) await stores.connection.client.del(keys);
-    await close();
-  };
-  return stores.keyStore;
-}, true);
+seedingContract(
+  'Redis',
+  async () => {
+    const namespace = uniqueNamespace();
+    const stores = createRedisStores({ url: REDIS_URL, namespace });
+    await stores.connection.connected;
+    const close = stores.keyStore.close.bind(stores.keyStore);
+    // Leave nothing behind on the shared server.
+    stores.keyStore.close = async () => {
+      const keys = await stores.connection.client.keys(`${namespace}*`);
+      if (keys.length > 0) await stores.connection.client.del(keys);
+      await close();
+    };
+    return stores.keyStore;
+  },
+  true,
+);
 
 describe('standalone server on Redis: a file-seeded key removed with zpl-keys', function () {
   this.timeout(120_000); // waits end on answers; the bound only ends a hung run
@@ -143,7 +151,15 @@ describe('standalone server on Redis: a file-seeded key removed with zpl-keys', 
     let server = await startServer(env);
     try {
       expect((await send(server.base, 'k_seed_c')).status).to.equal(200);
-      const { stdout } = await run(process.execPath, [CLI, '--redis', REDIS_URL, '--namespace', namespace, 'remove', 'k_seed_c']);
+      const { stdout } = await run(process.execPath, [
+        CLI,
+        '--redis',
+        REDIS_URL,
+        '--namespace',
+        namespace,
+        'remove',
+        'k_seed_c',
+      ]);
       expect(stdout).to.match(/^removed k_seed_c/);
       expect(await eventually(async () => (await send(server.base, 'k_seed_c')).status === 401)).to.equal(true);
 
@@ -263,11 +279,13 @@ describe('a Redis that lost its data (restarted without persistence)', () => {
 
       await restartRedis();
       const statuses = new Set<number>();
-      expect(await eventually(async () => {
-        const status = (await send(server.base, 'k_seed_a')).status;
-        statuses.add(status);
-        return status === 200 && server.lines.some((l) => /seeded 3 API keys again/.test(l));
-      })).to.equal(true);
+      expect(
+        await eventually(async () => {
+          const status = (await send(server.base, 'k_seed_a')).status;
+          statuses.add(status);
+          return status === 200 && server.lines.some((l) => /seeded 3 API keys again/.test(l));
+        }),
+      ).to.equal(true);
       for (const status of statuses) expect(status).to.be.oneOf([200, 503]); // never a 401 for a key in the file
     } finally {
       await stopServer(server.child);

@@ -8,12 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import express from 'express';
 import request from 'supertest';
-import {
-  createLegacyRouter,
-  createRedisStores,
-  LEGACY_MOUNT_PATH,
-  loadKeyFile,
-} from '../middleware/index.js';
+import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, loadKeyFile } from '../middleware/index.js';
 import { hashKey } from '../middleware/keys/key-record.js';
 import { Keyv } from 'keyv';
 import { DEFAULT_FIND_CACHE_MS, KeyvKeyStore } from '../middleware/keys/key-store.js';
@@ -28,7 +23,8 @@ describe('key store look-ups cached briefly', () => {
   // Two stores over one backing map: the service's, and another process's (zpl-keys, a second instance).
   const open = (clock?: () => number): { service: KeyvKeyStore; admin: KeyvKeyStore } => {
     const shared = new Map();
-    const keyv = (): Keyv<StoredKey> => new Keyv<StoredKey>({ store: shared, namespace: 'zpl-keys', throwOnErrors: true });
+    const keyv = (): Keyv<StoredKey> =>
+      new Keyv<StoredKey>({ store: shared, namespace: 'zpl-keys', throwOnErrors: true });
     return { service: new KeyvKeyStore(keyv(), { ...(clock && { clock }) }), admin: new KeyvKeyStore(keyv()) };
   };
 
@@ -59,7 +55,10 @@ describe('key store look-ups cached briefly', () => {
     expect((await service.find('k_scope'))?.scope, 'still the record read at 0').to.equal('all');
     now = DEFAULT_FIND_CACHE_MS;
     expect((await service.find('k_scope'))?.scope).to.equal('pdf');
-    const uncached = new KeyvKeyStore(new Keyv<StoredKey>({ store: new Map(), namespace: 'x', throwOnErrors: true }), { findCacheMs: 0, clock: () => 0 });
+    const uncached = new KeyvKeyStore(new Keyv<StoredKey>({ store: new Map(), namespace: 'x', throwOnErrors: true }), {
+      findCacheMs: 0,
+      clock: () => 0,
+    });
     await uncached.add({ key: 'k_now', scope: 'all' });
     await uncached.find('k_now');
     await uncached.add({ key: 'k_now', scope: 'png' });
@@ -75,12 +74,31 @@ describe('key file (API_KEYS_FILE)', () => {
 
   it('reads the contract record format', async () => {
     const path = join(dir, 'keys.json');
-    await writeFile(path, JSON.stringify([
-      { key: 'k_live_123', scope: 'all', expiresAt: '2030-01-01T00:00:00Z', revoked: false, requestsPerSecond: 5, pagesPerDay: 1000, organization: 'acme' },
-      { key: 'k2', scope: 'png' },
-    ]));
+    await writeFile(
+      path,
+      JSON.stringify([
+        {
+          key: 'k_live_123',
+          scope: 'all',
+          expiresAt: '2030-01-01T00:00:00Z',
+          revoked: false,
+          requestsPerSecond: 5,
+          pagesPerDay: 1000,
+          organization: 'acme',
+        },
+        { key: 'k2', scope: 'png' },
+      ]),
+    );
     expect(await loadKeyFile(path)).to.deep.equal([
-      { key: 'k_live_123', scope: 'all', expiresAt: '2030-01-01T00:00:00.000Z', revoked: false, requestsPerSecond: 5, pagesPerDay: 1000, organization: 'acme' },
+      {
+        key: 'k_live_123',
+        scope: 'all',
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        revoked: false,
+        requestsPerSecond: 5,
+        pagesPerDay: 1000,
+        organization: 'acme',
+      },
       { key: 'k2', scope: 'png' },
     ]);
   });
@@ -90,9 +108,15 @@ describe('key file (API_KEYS_FILE)', () => {
     await writeFile(notArray, '{"key":"k"}');
     const badRecord = join(dir, 'bad.json');
     await writeFile(badRecord, '[{"key":"k","scope":"all"},{"key":"k2","scope":"jpeg"}]');
-    const message = (path: string): Promise<string> => loadKeyFile(path).then(() => '', (e: Error) => e.message);
+    const message = (path: string): Promise<string> =>
+      loadKeyFile(path).then(
+        () => '',
+        (e: Error) => e.message,
+      );
     expect(await message(notArray)).to.contain('must hold a JSON array');
-    expect(await message(badRecord)).to.contain('record 1').and.to.contain('"scope"');
+    expect(await message(badRecord))
+      .to.contain('record 1')
+      .and.to.contain('"scope"');
     expect(await message(join(dir, 'missing.json'))).to.contain('cannot read key file');
   });
 
@@ -100,9 +124,18 @@ describe('key file (API_KEYS_FILE)', () => {
     const misspelled = join(dir, 'misspelled.json');
     await writeFile(misspelled, '[{"key":"k_live_123","scope":"all","rps":5}]');
     const twice = join(dir, 'twice.json');
-    await writeFile(twice, '[{"key":"k_live_123","scope":"all"},{"key":"k2","scope":"png"},{"key":"k_live_123","scope":"png"}]');
-    const message = (path: string): Promise<string> => loadKeyFile(path).then(() => '', (e: Error) => e.message);
-    expect(await message(misspelled)).to.match(/record 0: unknown field "rps" \(fields: key, scope, expiresAt, revoked, requestsPerSecond, pagesPerDay, organization\)$/);
+    await writeFile(
+      twice,
+      '[{"key":"k_live_123","scope":"all"},{"key":"k2","scope":"png"},{"key":"k_live_123","scope":"png"}]',
+    );
+    const message = (path: string): Promise<string> =>
+      loadKeyFile(path).then(
+        () => '',
+        (e: Error) => e.message,
+      );
+    expect(await message(misspelled)).to.match(
+      /record 0: unknown field "rps" \(fields: key, scope, expiresAt, revoked, requestsPerSecond, pagesPerDay, organization\)$/,
+    );
     const duplicate = await message(twice);
     expect(duplicate).to.contain(`record 2: the same key as record 0 (id ${hashKey('k_live_123').slice(0, 16)})`);
     expect(duplicate, 'the key itself is never printed').to.not.contain('k_live_123');
@@ -126,9 +159,13 @@ describe('zpl-keys CLI', function () {
     expect(JSON.parse(await readFile(file, 'utf8'))).to.deep.equal([
       { key, scope: 'pdf', requestsPerSecond: 4, pagesPerDay: 100, organization: 'acme' },
     ]);
-    expect((await cli('list')).stdout).to.contain(`${id}  scope=pdf  org=acme  expires=never  revoked=false  rps=4  pages/day=100`);
+    expect((await cli('list')).stdout).to.contain(
+      `${id}  scope=pdf  org=acme  expires=never  revoked=false  rps=4  pages/day=100`,
+    );
     expect((await cli('revoke', id)).stdout).to.contain('revoked=true');
-    expect((await cli('expire', key, '--at', '2030-05-06T00:00:00Z')).stdout).to.contain('expires=2030-05-06T00:00:00.000Z');
+    expect((await cli('expire', key, '--at', '2030-05-06T00:00:00Z')).stdout).to.contain(
+      'expires=2030-05-06T00:00:00.000Z',
+    );
     const keys = await loadKeyFile(file);
     expect(keys[0]).to.include({ revoked: true, expiresAt: '2030-05-06T00:00:00.000Z' });
     await cli('remove', id);
@@ -143,11 +180,34 @@ describe('zpl-keys CLI', function () {
     expect((await cli('list')).stdout).to.equal(`no keys in key file ${file}\n`);
     const id = /^id: ([0-9a-f]{16})$/m.exec((await cli('create', '--scope', 'png')).stdout)![1]!;
     await cli('revoke', id);
-    const updated = await cli('update', id, '--revoked', 'false', '--scope', 'all', '--rps', '7', '--pages-per-day', '70', '--organization', 'acme', '--expires', '2031-02-03T00:00:00Z');
-    expect(updated.stdout).to.contain(`${id}  scope=all  org=acme  expires=2031-02-03T00:00:00.000Z  revoked=false  rps=7  pages/day=70`);
+    const updated = await cli(
+      'update',
+      id,
+      '--revoked',
+      'false',
+      '--scope',
+      'all',
+      '--rps',
+      '7',
+      '--pages-per-day',
+      '70',
+      '--organization',
+      'acme',
+      '--expires',
+      '2031-02-03T00:00:00Z',
+    );
+    expect(updated.stdout).to.contain(
+      `${id}  scope=all  org=acme  expires=2031-02-03T00:00:00.000Z  revoked=false  rps=7  pages/day=70`,
+    );
     expect((await cli('update', id, '--expires', 'never')).stdout).to.contain('expires=never');
     const [record] = await loadKeyFile(file);
-    expect(record).to.include({ scope: 'all', revoked: false, requestsPerSecond: 7, pagesPerDay: 70, organization: 'acme' });
+    expect(record).to.include({
+      scope: 'all',
+      revoked: false,
+      requestsPerSecond: 7,
+      pagesPerDay: 70,
+      organization: 'acme',
+    });
     expect(record).to.not.have.property('expiresAt');
   });
 
@@ -155,14 +215,30 @@ describe('zpl-keys CLI', function () {
     const dir = await mkdtemp(join(tmpdir(), 'zpl-keys-cli-'));
     const file = join(dir, 'keys.json');
     await writeFile(file, '[]');
-    const failure = (...args: string[]) => run(process.execPath, [CLI, ...args]).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    const failure = (...args: string[]) =>
+      run(process.execPath, [CLI, ...args]).then(
+        () => ({ code: 0, stderr: '' }),
+        (e: { code: number; stderr: string }) => e,
+      );
     for (const [args, message] of [
       [['--file', file, 'create', '--scope', 'all', '--key', 'x'], 'ERROR: --key must be at least 16 characters'],
-      [['--file', file, 'create', '--scope', 'all', '--expires', '2020-01-01T00:00:00Z'], 'ERROR: --expires 2020-01-01T00:00:00Z has already passed'],
-      [['--file', file, '--redis', 'redis://127.0.0.1:6379', 'list'], 'ERROR: --redis and --file name two key stores; pass one'],
-      [['--file', file, 'update', '0123456789abcdef', '--revoked', 'no'], 'ERROR: --revoked must be true or false, not no'],
+      [
+        ['--file', file, 'create', '--scope', 'all', '--expires', '2020-01-01T00:00:00Z'],
+        'ERROR: --expires 2020-01-01T00:00:00Z has already passed',
+      ],
+      [
+        ['--file', file, '--redis', 'redis://127.0.0.1:6379', 'list'],
+        'ERROR: --redis and --file name two key stores; pass one',
+      ],
+      [
+        ['--file', file, 'update', '0123456789abcdef', '--revoked', 'no'],
+        'ERROR: --revoked must be true or false, not no',
+      ],
       [['--file', file, 'update', '0123456789abcdef'], 'ERROR: update needs at least one of'],
-      [['--file', file, 'update', '0123456789abcdef', '--expires', '2000-01-01'], 'ERROR: --expires 2000-01-01 has already passed'],
+      [
+        ['--file', file, 'update', '0123456789abcdef', '--expires', '2000-01-01'],
+        'ERROR: --expires 2000-01-01 has already passed',
+      ],
     ] as const) {
       const result = await failure(...args);
       expect(result.code, args.join(' ')).to.equal(1);
@@ -173,18 +249,33 @@ describe('zpl-keys CLI', function () {
 
   it('fails at once naming the URL when --redis has no server', async () => {
     const port = await freePort();
-    const result = await run(process.execPath, [CLI, '--redis', `redis://127.0.0.1:${port}`, 'list'])
-      .then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    const result = await run(process.execPath, [CLI, '--redis', `redis://127.0.0.1:${port}`, 'list']).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(result.code).to.equal(1);
-    expect(result.stderr).to.match(new RegExp(`^ERROR: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
+    expect(result.stderr).to.match(
+      new RegExp(`^ERROR: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`),
+    );
   });
 
   it('exits non-zero with an ERROR line on a mistake', async () => {
-    const failure = await run(process.execPath, [CLI, '--file', '/nonexistent/dir/keys.json', 'revoke', 'abcdef0123'])
-      .then(() => undefined, (e: { code: number; stderr: string }) => e);
+    const failure = await run(process.execPath, [
+      CLI,
+      '--file',
+      '/nonexistent/dir/keys.json',
+      'revoke',
+      'abcdef0123',
+    ]).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(failure?.code).to.equal(1);
     expect(failure?.stderr).to.match(/^ERROR: key file \/nonexistent\/dir\/keys.json does not exist/);
-    const bogus = await run(process.execPath, [CLI, '--file', '/tmp/x.json', 'frobnicate']).then(() => undefined, (e: { code: number }) => e);
+    const bogus = await run(process.execPath, [CLI, '--file', '/tmp/x.json', 'frobnicate']).then(
+      () => undefined,
+      (e: { code: number }) => e,
+    );
     expect(bogus?.code).to.equal(1);
   });
 
@@ -195,7 +286,8 @@ describe('zpl-keys CLI', function () {
 
     it('manages the keys a running router reads: a created key works, a revoked one is refused', async () => {
       const namespace = uniqueNamespace();
-      const cli = (...args: string[]) => run(process.execPath, [CLI, '--redis', REDIS_URL, '--namespace', namespace, ...args]);
+      const cli = (...args: string[]) =>
+        run(process.execPath, [CLI, '--redis', REDIS_URL, '--namespace', namespace, ...args]);
       const stores = createRedisStores({ url: REDIS_URL, namespace });
       try {
         await stores.connection.connected;
@@ -212,11 +304,18 @@ describe('zpl-keys CLI', function () {
         await cli('revoke', key);
         // Revoked in another process: the router's store may answer from the record it read for up to
         // DEFAULT_FIND_CACHE_MS (that bound is tested on a fixed clock above); the revocation then holds.
-        expect(await eventually(async () => (await request(app).post(path).set('X-API-Key', key).send('^XA^XZ')).body.error === 'invalid_key')).to.equal(true);
+        expect(
+          await eventually(
+            async () =>
+              (await request(app).post(path).set('X-API-Key', key).send('^XA^XZ')).body.error === 'invalid_key',
+          ),
+        ).to.equal(true);
         await cli('expire', hashKey(key).slice(0, 16));
         expect((await cli('list')).stdout).to.contain('revoked=true');
         await cli('remove', key);
-        expect((await cli('list')).stdout.trim()).to.match(new RegExp(`^no keys in Redis at redis://\\S+ \\(namespace ${namespace}\\)$`));
+        expect((await cli('list')).stdout.trim()).to.match(
+          new RegExp(`^no keys in Redis at redis://\\S+ \\(namespace ${namespace}\\)$`),
+        );
       } finally {
         const leftovers = await stores.connection.client.keys(`${namespace}*`);
         if (leftovers.length > 0) await stores.connection.client.del(leftovers);

@@ -11,12 +11,18 @@ const opts = { dpmm: 8 as const, widthIn: 4, heightIn: 6 };
 const source = (zpl: string, e: LayoutElement) => zpl.slice(e.span.start, e.span.end);
 
 function thrown(fn: () => unknown): RenderError {
-  try { fn(); } catch (e) { expect(e).to.be.instanceOf(RenderError); return e as RenderError; }
+  try {
+    fn();
+  } catch (e) {
+    expect(e).to.be.instanceOf(RenderError);
+    return e as RenderError;
+  }
   throw new Error('layout did not fail');
 }
 
 describe('layout(): the display list', () => {
-  const zpl = '^XA^FO10,20^GB100,50,4^FS^FO50,300^A0N,40^FDHello^FS^FO400,400^GFA,4,4,1,F0F0F0F0^FS^FO20,600^FR^GC80,6^FS^XZ';
+  const zpl =
+    '^XA^FO10,20^GB100,50,4^FS^FO50,300^A0N,40^FDHello^FS^FO400,400^GFA,4,4,1,F0F0F0F0^FS^FO20,600^FR^GC80,6^FS^XZ';
 
   it('gives rects, glyph runs, bitmaps and paths with boxes in dots and the bytes of their field', () => {
     const r = layout(zpl, opts);
@@ -78,15 +84,20 @@ describe('layout(): the display list', () => {
   it('lays out for the backend asked: curves only for vector output', () => {
     const z = '^XA^FO10,10^A0N,37,29^FDWavy glyphs^FS^XZ';
     const runOf = (output?: 'raster' | 'vector') => {
-      const e = openDocument(z, { ...opts, ...(output && { output }) }).label(0).elements.find((x) => x.kind === 'glyphRun');
+      const e = openDocument(z, { ...opts, ...(output && { output }) })
+        .label(0)
+        .elements.find((x) => x.kind === 'glyphRun');
       if (!e) throw new Error('no glyph run');
       return e as GlyphRunElement;
     };
-    const vector = runOf('vector'), raster = runOf('raster');
+    const vector = runOf('vector'),
+      raster = runOf('raster');
     expect(Object.keys(vector.curves ?? {})).to.not.be.empty;
     // The raster list has each glyph's outline (by code point) and nothing else; glyphs, box and outlines match the vector list's.
     expect(raster.curves).to.equal(undefined);
-    expect(Object.keys(raster.outlines).sort()).to.deep.equal([...new Set(raster.glyphs.map((g) => String(g.cp)))].sort());
+    expect(Object.keys(raster.outlines).sort()).to.deep.equal(
+      [...new Set(raster.glyphs.map((g) => String(g.cp)))].sort(),
+    );
     expect(raster.glyphs).to.deep.equal(vector.glyphs);
     expect(raster.box).to.deep.equal(vector.box);
     for (const [k, o] of Object.entries(raster.outlines)) expect(o).to.deep.equal(vector.outlines[k]);

@@ -8,19 +8,40 @@ import { autoColumns } from '../renderer/barcodes/matrix/pdf417.js';
 import { planQr, type QrLevel } from '../renderer/barcodes/matrix/qr-segments.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
 
-async function label(zpl: string | Uint8Array, o: { dpmm?: Dpmm; inches?: number; heightIn?: number } = {}): Promise<DecodedPng> {
+async function label(
+  zpl: string | Uint8Array,
+  o: { dpmm?: Dpmm; inches?: number; heightIn?: number } = {},
+): Promise<DecodedPng> {
   const inches = o.inches ?? 3;
-  return decodePng((await render(zpl, { dpmm: o.dpmm ?? 8, widthIn: inches, heightIn: o.heightIn ?? inches, format: 'png', index: 0 })).body);
+  return decodePng(
+    (await render(zpl, { dpmm: o.dpmm ?? 8, widthIn: inches, heightIn: o.heightIn ?? inches, format: 'png', index: 0 }))
+      .body,
+  );
 }
 
-interface Box { x0: number; y0: number; x1: number; y1: number; width: number; height: number }
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  width: number;
+  height: number;
+}
 
 /** Bounding box of the ink (null on a blank label). */
 function inkBox(img: DecodedPng): Box | null {
-  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -1,
+    y1 = -1;
   for (let y = 0; y < img.height; y++) {
     for (let x = 0; x < img.width; x++) {
-      if (img.gray[y * img.width + x] < 128) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+      if (img.gray[y * img.width + x] < 128) {
+        x0 = Math.min(x0, x);
+        y0 = Math.min(y0, y);
+        x1 = Math.max(x1, x);
+        y1 = Math.max(y1, y);
+      }
     }
   }
   return x1 < 0 ? null : { x0, y0, x1, y1, width: x1 - x0 + 1, height: y1 - y0 + 1 };
@@ -102,7 +123,8 @@ describe('legacy rule: POSTNET of any length', () => {
   for (const digits of ['0123456789', '12345678901234567890', '1234']) {
     it(`draws ${digits.length} digits: frame, 5 bars a digit, check digit, frame; 2-dot bars at a 5-dot pitch`, async () => {
       const img = await label(`^XA^FO20,20^BZN,20,N^FD${digits}^FS^XZ`, { inches: 4, heightIn: 1 });
-      const bottom = runs(img, 39), top = runs(img, 20);
+      const bottom = runs(img, 39),
+        top = runs(img, 20);
       const bars = 1 + (digits.length + 1) * 5 + 1;
       expect(bottom.length).to.equal(bars);
       expect(bottom.every(([x, w], i) => w === 2 && x === 20 + 5 * i)).to.equal(true);
@@ -126,8 +148,15 @@ describe('legacy rule: POSTNET of any length', () => {
 });
 
 describe('legacy rule: QR mode segmentation', () => {
-  const plan = (text: string, level: QrLevel = 'L') => planQr(Uint8Array.from(text, (c) => c.charCodeAt(0)), level);
-  const segments = (text: string) => plan(text).segments.map((r) => `${r.mode}${r.length}`).join(' ');
+  const plan = (text: string, level: QrLevel = 'L') =>
+    planQr(
+      Uint8Array.from(text, (c) => c.charCodeAt(0)),
+      level,
+    );
+  const segments = (text: string) =>
+    plan(text)
+      .segments.map((r) => `${r.mode}${r.length}`)
+      .join(' ');
 
   // Versions 1-9: [rule, data, segments]; each pair is just below and at a threshold.
   const cases: Array<[string, string, string]> = [
@@ -160,7 +189,10 @@ describe('legacy rule: QR mode segmentation', () => {
     const merged = plan('a'.repeat(300) + 'ABCD');
     expect(merged.version).to.be.within(10, 26);
     expect(merged.segments.map((r) => `${r.mode}${r.length}`)).to.deep.equal(['byte304']);
-    expect(plan('a'.repeat(300) + 'ABCDE').segments.map((r) => `${r.mode}${r.length}`)).to.deep.equal(['byte300', 'alnum5']);
+    expect(plan('a'.repeat(300) + 'ABCDE').segments.map((r) => `${r.mode}${r.length}`)).to.deep.equal([
+      'byte300',
+      'alnum5',
+    ]);
     // From version 27 on, 6.
     const large = plan('a'.repeat(1500) + 'ABCDE');
     expect(large.version).to.be.within(27, 40);
@@ -176,19 +208,28 @@ describe('legacy rule: QR mode segmentation', () => {
 });
 
 describe('legacy rule: field data ends at a caret, the field stays open', () => {
-  const png = async (zpl: string) => Buffer.from((await render(zpl, { dpmm: 8, widthIn: 3, heightIn: 3, format: 'png', index: 0 })).body);
+  const png = async (zpl: string) =>
+    Buffer.from((await render(zpl, { dpmm: 8, widthIn: 3, heightIn: 3, format: 'png', index: 0 })).body);
 
   it('a ^FO without coordinates after the data moves the open field to 0,0', async () => {
     const img = await label('^XA^FO50,50^A0N,30,30^FDabc (^FO)^FS^XZ');
     expect(inkBox(img)!.x0).to.be.below(10);
     expect(inkBox(img)!.y0).to.be.below(10);
-    expect((await png('^XA^FO50,50^A0N,30,30^FDabc (^FO)^FS^XZ')).equals(await png('^XA^FO0,0^A0N,30,30^FDabc (^FS^XZ'))).to.equal(true);
+    expect(
+      (await png('^XA^FO50,50^A0N,30,30^FDabc (^FO)^FS^XZ')).equals(await png('^XA^FO0,0^A0N,30,30^FDabc (^FS^XZ')),
+    ).to.equal(true);
     // Home still applies to it, as to any ^FO0,0.
-    expect((await png('^XA^LH30,40^FO50,50^A0N,30,30^FDabc^FO^FS^XZ')).equals(await png('^XA^LH30,40^FO0,0^A0N,30,30^FDabc^FS^XZ'))).to.equal(true);
+    expect(
+      (await png('^XA^LH30,40^FO50,50^A0N,30,30^FDabc^FO^FS^XZ')).equals(
+        await png('^XA^LH30,40^FO0,0^A0N,30,30^FDabc^FS^XZ'),
+      ),
+    ).to.equal(true);
   });
 
   it('a ^FO with coordinates still ends the field (missing ^FS)', async () => {
-    expect((await png('^XA^FO50,50^A0N,30,30^FDabc^FO150,150^FS^XZ')).equals(await png('^XA^FO50,50^A0N,30,30^FDabc^FS^XZ'))).to.equal(true);
+    expect(
+      (await png('^XA^FO50,50^A0N,30,30^FDabc^FO150,150^FS^XZ')).equals(await png('^XA^FO50,50^A0N,30,30^FDabc^FS^XZ')),
+    ).to.equal(true);
   });
 
   it('a ^FT with invalid coordinates continues after the previous field, like a bare ^FT', async () => {
@@ -217,7 +258,8 @@ describe('legacy rule: ^PW narrower than the label clips', () => {
 });
 
 describe('legacy rule: font 0 below 10 dots', () => {
-  const png = async (zpl: string) => Buffer.from((await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 })).body);
+  const png = async (zpl: string) =>
+    Buffer.from((await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 })).body);
 
   it('raises a ^A0 height or width below 10 to 10 (^A0B,8,7 prints as 10x10)', async () => {
     const doc = (font: string) => `^XA^FO50,50${font}^FDHello 123^FS^XZ`;
@@ -232,24 +274,39 @@ describe('legacy rule: font 0 below 10 dots', () => {
 
 describe('legacy rule: ^GF data and fields', () => {
   it('draws nothing when the data is shorter than the declared byte count (ASCII hex and binary)', async () => {
-    expect(inkBox(await label('^XA^FO50,50^GFA,4,4,1,FFFFFFFF^FS^XZ'))).to.deep.include({ x0: 50, y0: 50, width: 8, height: 4 });
+    expect(inkBox(await label('^XA^FO50,50^GFA,4,4,1,FFFFFFFF^FS^XZ'))).to.deep.include({
+      x0: 50,
+      y0: 50,
+      width: 8,
+      height: 4,
+    });
     expect(inkBox(await label('^XA^FO50,50^GFA,4,4,1,FFFFFF^FS^XZ'))).to.equal(null);
     // Binary: a count of 20 runs past the end of the input, so the data ends at ^FS with 2 bytes.
     expect(inkBox(await label(Buffer.from('^XA^FO50,50^GFB,20,20,1,\xff\xff^FS^XZ', 'latin1')))).to.equal(null);
-    expect(inkBox(await label(Buffer.from('^XA^FO50,50^GFB,2,2,1,\xff\xff^FS^XZ', 'latin1')))).to.deep.include({ width: 8, height: 2 });
+    expect(inkBox(await label(Buffer.from('^XA^FO50,50^GFB,2,2,1,\xff\xff^FS^XZ', 'latin1')))).to.deep.include({
+      width: 8,
+      height: 2,
+    });
   });
 
   it('keeps drawing compressed data whose CRC does not match (the guide only says the printer can invalidate it)', async () => {
     const { deflateSync } = await import('node:zlib');
     const z64 = deflateSync(Buffer.alloc(4, 0xff)).toString('base64');
-    const res = await render(`^XA^FO50,50^GFA,4,4,1,:Z64:${z64}:0000^FS^XZ`, { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 });
+    const res = await render(`^XA^FO50,50^GFA,4,4,1,:Z64:${z64}:0000^FS^XZ`, {
+      dpmm: 8,
+      widthIn: 1,
+      heightIn: 1,
+      format: 'png',
+      index: 0,
+    });
     expect(inkBox(decodePng(res.body))).to.deep.include({ x0: 50, y0: 50, width: 8, height: 4 });
     expect(res.warnings.some((w) => /CRC/.test(w.message))).to.equal(true);
   });
 
   it('ends its field when its byte count swallowed the ^FS: the next ^A..^FD..^FS starts at the label home', async () => {
     // Three binary bytes `^FS` are the graphic; `abc` is a new field at ^LH 30,30.
-    const png = async (zpl: string) => Buffer.from((await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 })).body);
+    const png = async (zpl: string) =>
+      Buffer.from((await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 2, format: 'png', index: 0 })).body);
     const got = await png('^XA^LH30,30^FO50,50^GFB,3,3,1,^FS^A0N,30^FDabc^FS^XZ');
     const expected = await png('^XA^LH30,30^FO50,50^GFB,3,3,1,^FS^FS^FO0,0^A0N,30^FDabc^FS^XZ');
     expect(got.equals(expected)).to.equal(true);
@@ -260,7 +317,13 @@ describe('legacy rule: ^GF data and fields', () => {
 describe('legacy rule: font 0 baseline on a whole row', () => {
   // Flat capitals end on the baseline: rows 15, 22, 37 and 60 below the ^FO y at heights 20, 30, 50 and 80
   // (zplab h20_A .. h80_A), floor(0.75 h) and not round(): 22.5 at height 30 is row 22.
-  for (const [h, row] of [[20, 15], [30, 22], [50, 37], [80, 60], [200, 150]]) {
+  for (const [h, row] of [
+    [20, 15],
+    [30, 22],
+    [50, 37],
+    [80, 60],
+    [200, 150],
+  ]) {
     it(`puts the bottom of H ${row} rows below the cell top at height ${h}`, async () => {
       const box = inkBox(await label(`^XA^FO20,20^A0N,${h},${h}^FDH^FS^XZ`, { inches: 4 }));
       expect(box?.y1).to.equal(20 + row - 1);
@@ -288,7 +351,8 @@ describe('legacy rule: font 0 outlines chosen over every measured size', () => {
     const img = await label('^XA^FO20,20^A0N,80,80^FD.^FS^XZ');
     const box = inkBox(img)!;
     let ink = 0;
-    for (let y = box.y0; y <= box.y1; y++) for (let x = box.x0; x <= box.x1; x++) if (img.gray[y * img.width + x] < 128) ink++;
+    for (let y = box.y0; y <= box.y1; y++)
+      for (let x = box.x0; x <= box.x1; x++) if (img.gray[y * img.width + x] < 128) ink++;
     expect([box.width, box.height]).to.deep.equal([11, 11]);
     expect(ink).to.equal(11 * 11);
   });
@@ -301,7 +365,8 @@ describe('legacy rule: font 0 letters hang their descenders from the baseline', 
     const img = await label('^XA^FO20,20^A0N,50,50^FDp^FS^XZ');
     const runs = (y: number) => {
       let n = 0;
-      for (let x = 1; x < img.width; x++) if (img.gray[y * img.width + x] < 128 && img.gray[y * img.width + x - 1] >= 128) n++;
+      for (let x = 1; x < img.width; x++)
+        if (img.gray[y * img.width + x] < 128 && img.gray[y * img.width + x - 1] >= 128) n++;
       return n;
     };
     expect([runs(20 + 36), runs(20 + 38)]).to.deep.equal([2, 1]);

@@ -53,7 +53,10 @@ describe('parameter tables', () => {
   it('clamps out-of-range values and logs the legacy messages with byte positions', () => {
     const log = new DiagnosticLog();
     const [tok] = lex(bytes('^GB-5,99999'));
-    const specs = [{ name: 'w', kind: 'int', min: 0, max: 32000 }, { name: 'h', kind: 'int', min: 0, max: 32000 }] as const;
+    const specs = [
+      { name: 'w', kind: 'int', min: 0, max: 32000 },
+      { name: 'h', kind: 'int', min: 0, max: 32000 },
+    ] as const;
     const v = readParams('^GB', splitParams(tok), specs, log);
     expect(v).to.deep.equal([0, 32000]);
     expect(log.entries.map((d) => [d.byteIndex, d.byteSize, d.param, d.message])).to.deep.equal([
@@ -65,18 +68,39 @@ describe('parameter tables', () => {
   it('skips leading junk before a number, as printers do, and says so', () => {
     const log = new DiagnosticLog();
     const [tok] = lex(bytes('^FOB50,x'));
-    const v = readParams('^FO', splitParams(tok), [{ name: 'x', kind: 'float', def: 0 }, { name: 'y', kind: 'int', def: 0 }], log);
+    const v = readParams(
+      '^FO',
+      splitParams(tok),
+      [
+        { name: 'x', kind: 'float', def: 0 },
+        { name: 'y', kind: 'int', def: 0 },
+      ],
+      log,
+    );
     expect(v).to.deep.equal([50, 0]);
-    expect(log.entries.map((d) => d.message)).to.deep.equal(['Invalid value B50; used 50 instead', 'Invalid value x; used 0 instead']);
+    expect(log.entries.map((d) => d.message)).to.deep.equal([
+      'Invalid value B50; used 50 instead',
+      'Invalid value x; used 0 instead',
+    ]);
   });
 
   it('uses defaults for empty parameters and for values of the wrong kind', () => {
     const log = new DiagnosticLog();
     const [tok] = lex(bytes('^XX,abc,Q'));
-    const v = readParams('^XX', splitParams(tok), [
-      { name: 'a', kind: 'int', def: 7 }, { name: 'b', kind: 'int', def: 3 }, { name: 'c', kind: 'enum', values: ['N', 'R'], def: 'N' },
-    ], log);
+    const v = readParams(
+      '^XX',
+      splitParams(tok),
+      [
+        { name: 'a', kind: 'int', def: 7 },
+        { name: 'b', kind: 'int', def: 3 },
+        { name: 'c', kind: 'enum', values: ['N', 'R'], def: 'N' },
+      ],
+      log,
+    );
     expect(v).to.deep.equal([7, 3, 'N']);
-    expect(log.entries.map((d) => d.message)).to.deep.equal(['Invalid value abc; used 3 instead', 'Invalid value Q; used N instead']);
+    expect(log.entries.map((d) => d.message)).to.deep.equal([
+      'Invalid value abc; used 3 instead',
+      'Invalid value Q; used N instead',
+    ]);
   });
 });

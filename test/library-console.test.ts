@@ -30,8 +30,15 @@ async function closedPort(): Promise<number> {
 async function startWithoutSentinels(env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [SERVER], {
     env: {
-      ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off',
-      REDIS_SENTINELS: `127.0.0.1:${await closedPort()}`, SHUTDOWN_DELAY_MS: '0', ...env,
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: '',
+      API_KEYS_FILE: '',
+      UPSTREAM_MODE: 'off',
+      REDIS_SENTINELS: `127.0.0.1:${await closedPort()}`,
+      SHUTDOWN_DELAY_MS: '0',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -45,14 +52,18 @@ async function startWithoutSentinels(env: Record<string, string> = {}) {
       stdout.push(line);
       if (line.includes('None of the sentinels are available')) resolve(line); // as a JSON line, or as printed raw
     });
-    void exited.then(() => reject(new Error(`exited before node-redis printed:\n${[...stdout, ...stderr].join('\n')}`)));
+    void exited.then(() =>
+      reject(new Error(`exited before node-redis printed:\n${[...stdout, ...stderr].join('\n')}`)),
+    );
   });
   return { child, stdout, stderr, exited, libraryLine };
 }
 
 describe('console output of libraries in the standalone server', function () {
   this.timeout(120_000);
-  afterEach(() => { for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL'); });
+  afterEach(() => {
+    for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  });
 
   it('routeConsole reports console.log, info, debug and warn as the text they would print', () => {
     const reports: [RoutedConsoleMethod, string][] = [];
@@ -62,7 +73,11 @@ describe('console output of libraries in the standalone server', function () {
     target.info({ a: 1 });
     target.debug('x', 2);
     target.warn(new Error('gone'));
-    expect(reports.slice(0, 3)).to.deep.equal([['log', 'throwing READONLY error'], ['info', '{ a: 1 }'], ['debug', 'x 2']]);
+    expect(reports.slice(0, 3)).to.deep.equal([
+      ['log', 'throwing READONLY error'],
+      ['info', '{ a: 1 }'],
+      ['debug', 'x 2'],
+    ]);
     expect(reports[3]![0]).to.equal('warn');
     expect(reports[3]![1]).to.match(/^Error: gone\n\s+at /);
   });

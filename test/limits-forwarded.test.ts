@@ -7,7 +7,14 @@ import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
 import {
-  createLegacyRouter, createMemoryStores, createRedisStores, LEGACY_MOUNT_PATH, type KeyRecord, type LegacyRouter, type RenderFunction, type Stores,
+  createLegacyRouter,
+  createMemoryStores,
+  createRedisStores,
+  LEGACY_MOUNT_PATH,
+  type KeyRecord,
+  type LegacyRouter,
+  type RenderFunction,
+  type Stores,
 } from '../middleware/index.js';
 import { toStoredKey } from '../middleware/keys/key-record.js';
 import { render } from '../renderer/index.js';
@@ -40,7 +47,11 @@ interface StoreKind {
 }
 
 const STORE_KINDS: StoreKind[] = [
-  { name: 'memory', available: async () => true, open: async () => ({ stores: createMemoryStores(), drop: async () => {} }) },
+  {
+    name: 'memory',
+    available: async () => true,
+    open: async () => ({ stores: createMemoryStores(), drop: async () => {} }),
+  },
   {
     name: 'Redis',
     available: () => redisAnswers(),
@@ -79,10 +90,21 @@ describe('pages per day for forwarded documents', function () {
   afterEach(() => upstream.close());
 
   /** The router in `mode` in front of the fake, on a real port, counting with the default renderer in a pool of one thread. */
-  async function serve(mode: Mode, stores: Stores, extra: { maxLabels?: number; renderTimeoutMs?: number; render?: RenderFunction } = {}): Promise<Service> {
+  async function serve(
+    mode: Mode,
+    stores: Stores,
+    extra: { maxLabels?: number; renderTimeoutMs?: number; render?: RenderFunction } = {},
+  ): Promise<Service> {
     await stores.keyStore.add(LIMITED);
     const router: LegacyRouter = createLegacyRouter({
-      ...stores, mode, upstream: { url: upstream.url }, now: NOW, renderThreads: 1, storeTimeoutMs: 60_000, log: () => {}, ...extra,
+      ...stores,
+      mode,
+      upstream: { url: upstream.url },
+      now: NOW,
+      renderThreads: 1,
+      storeTimeoutMs: 60_000,
+      log: () => {},
+      ...extra,
     });
     const listening: Listening = await listen(express().use(LEGACY_MOUNT_PATH, router));
     return {
@@ -95,34 +117,49 @@ describe('pages per day for forwarded documents', function () {
     };
   }
 
-  const send = (service: Service, mode: Mode, zpl = TEN_LABELS, key = LIMITED.key): request.Test => request(service.url).post(PDF_PATH)
-    .set('X-API-Key', key).set('Accept', 'application/pdf').set(MODE_HEADERS[mode]).type('form').send(zpl)
-    .buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+  const send = (service: Service, mode: Mode, zpl = TEN_LABELS, key = LIMITED.key): request.Test =>
+    request(service.url)
+      .post(PDF_PATH)
+      .set('X-API-Key', key)
+      .set('Accept', 'application/pdf')
+      .set(MODE_HEADERS[mode])
+      .type('form')
+      .send(zpl)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
 
   /**
    * Sends CONCURRENT requests; the legacy service holds every answer (a PDF with `X-Total-Count: count`) until
    * each request has either reached it or been refused here, so all of them are in flight together. `oneByOne`
    * sends each once the one before has reached the legacy service or been refused.
    */
-  async function allInFlight(sendOne: () => request.Test, count: string, oneByOne = false): Promise<request.Response[]> {
+  async function allInFlight(
+    sendOne: () => request.Test,
+    count: string,
+    oneByOne = false,
+  ): Promise<request.Response[]> {
     const held: Array<() => void> = [];
     const answers: Array<Promise<request.Response>> = [];
     let refused = 0;
     let allSent!: () => void;
-    const sent = new Promise<void>((resolve) => { allSent = resolve; });
+    const sent = new Promise<void>((resolve) => {
+      allSent = resolve;
+    });
     const sendNext = (): void => {
       if (answers.length === CONCURRENT) return;
-      answers.push(sendOne().then((res) => {
-        if (res.status !== 200) {
-          refused++;
-          accounted();
-        }
-        return res;
-      }));
+      answers.push(
+        sendOne().then((res) => {
+          if (res.status !== 200) {
+            refused++;
+            accounted();
+          }
+          return res;
+        }),
+      );
       if (answers.length === CONCURRENT) allSent();
     };
     const accounted = (): void => {
@@ -171,7 +208,10 @@ describe('pages per day for forwarded documents', function () {
           expect(others.map((r) => r.status)).to.deep.equal(others.map(() => 429));
           for (const res of others) {
             expect(JSON.parse((res.body as Buffer).toString('utf8'))).to.deep.include({
-              error: 'rate_limited', limit_type: 'pages_per_day', limit_scope: 'key', limit: 20,
+              error: 'rate_limited',
+              limit_type: 'pages_per_day',
+              limit_scope: 'key',
+              limit: 20,
             });
             expect(res.headers['retry-after']).to.match(/^\d+$/);
           }
@@ -185,7 +225,8 @@ describe('pages per day for forwarded documents', function () {
         service = await serve('proxy', opened!.stores);
         let answer: ((count: string) => void) | undefined;
         upstream.answer = (_r, res) => {
-          answer = (count) => res.status(200).set({ 'Content-Type': 'application/pdf', 'X-Total-Count': count }).end(tenPages);
+          answer = (count) =>
+            res.status(200).set({ 'Content-Type': 'application/pdf', 'X-Total-Count': count }).end(tenPages);
         };
         const three = send(service, 'proxy', '^XA^FO10,10^GB50,50,50^FS^PQ3^XZ').then((r) => r);
         await upstream.requests(1);
@@ -214,14 +255,16 @@ describe('pages per day for forwarded documents', function () {
         service = await serve(mode, stores, { maxLabels: 5 });
         const res = await send(service, mode);
         expect(res.status).to.equal(413);
-        expect((res.body as Buffer).toString('utf8')).to.equal('ERROR: Too many labels: the ZPL generates 10 labels; the maximum is 5');
+        expect((res.body as Buffer).toString('utf8')).to.equal(
+          'ERROR: Too many labels: the ZPL generates 10 labels; the maximum is 5',
+        );
         expect(upstream.received).to.have.length(0);
         expect(await stores.usageStore.used(BUCKET)).to.equal(0);
         expect(await stores.usageStore.used(`${BUCKET}:held`), 'the hold is given back').to.equal(0);
       });
     }
 
-    it('answers a document it cannot count within a render\'s time budget as a render, and forwards nothing', async () => {
+    it("answers a document it cannot count within a render's time budget as a render, and forwards nothing", async () => {
       service = await serve('proxy', stores, { renderTimeoutMs: 50 });
       const field = '^FO10,10^A0N,20,20^FDsome text here^FS';
       const res = await send(service, 'proxy', `^XA${field.repeat(20_000)}^XZ`); // 760 KB: about a second to interpret
@@ -231,7 +274,7 @@ describe('pages per day for forwarded documents', function () {
       expect(await stores.usageStore.used(`${BUCKET}:held`), 'the hold is given back').to.equal(0);
     });
 
-    it('counts with a host\'s render function that never asks admission by the labels it drew', async () => {
+    it("counts with a host's render function that never asks admission by the labels it drew", async () => {
       const render = recordingRender({ totalCount: 10, pages: 1 });
       service = await serve('proxy', stores, { render });
       let answer: (() => void) | undefined;

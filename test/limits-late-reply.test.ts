@@ -2,7 +2,7 @@
 // client got 503, so what was reserved for it is given back as soon as the late answer arrives.
 
 import { expect } from 'chai';
-import { type ReserveOp } from '../middleware/index.js';
+import type { ReserveOp } from '../middleware/index.js';
 import { MemoryUsageStore } from '../middleware/usage/usage-store.js';
 import { StoreUnavailableError } from '../middleware/deadline.js';
 import { PageAccount } from '../middleware/rate-limits.js';
@@ -14,12 +14,27 @@ function lateStore() {
   const reserve = store.reserve.bind(store);
   store.reserve = (op: ReserveOp) => {
     const applied = reserve(op);
-    return new Promise((resolve) => { answers.push(() => resolve(applied)); });
+    return new Promise((resolve) => {
+      answers.push(() => resolve(applied));
+    });
   };
-  return { store, answerAll: () => { for (const answer of answers.splice(0)) answer(); }, pending: () => answers.length };
+  return {
+    store,
+    answerAll: () => {
+      for (const answer of answers.splice(0)) answer();
+    },
+    pending: () => answers.length,
+  };
 }
 
-const KEY = { id: 'k1', hash: 'h', scope: 'all' as const, revoked: false, createdAt: '2026-01-01T00:00:00Z', pagesPerDay: 5 };
+const KEY = {
+  id: 'k1',
+  hash: 'h',
+  scope: 'all' as const,
+  revoked: false,
+  createdAt: '2026-01-01T00:00:00Z',
+  pagesPerDay: 5,
+};
 const NOW = new Date(Date.UTC(2026, 5, 1, 12));
 const used = 'pages:k1:2026-06-01';
 
@@ -36,7 +51,10 @@ describe('a page reservation answered after the store deadline', () => {
   it('gives back the hold of a request refused with 503', async () => {
     const { store, answerAll, pending } = lateStore();
     const account = new PageAccount(store, KEY, NOW, 1);
-    const opened = await account.open().then(() => 'opened', (err: unknown) => err);
+    const opened = await account.open().then(
+      () => 'opened',
+      (err: unknown) => err,
+    );
     expect(opened).to.be.instanceOf(StoreUnavailableError);
     expect(await store.used(`${used}:held`)).to.equal(1); // applied, not yet answered
     expect(pending()).to.equal(1);
@@ -50,12 +68,17 @@ describe('a page reservation answered after the store deadline', () => {
     const opening = account.open();
     answerAll(); // in time: the request is let in with a hold
     expect(await opening).to.equal(undefined);
-    const reserving = account.reserve(3).then(() => 'reserved', (err: unknown) => err);
+    const reserving = account.reserve(3).then(
+      () => 'reserved',
+      (err: unknown) => err,
+    );
     expect(await reserving).to.be.instanceOf(StoreUnavailableError);
     expect(await store.used(used)).to.equal(3); // applied: 3 pages reserved, the hold turned into them
     // The router settles the refused request (0 pages), then the late answer arrives.
     await account.settle(0); // applied at once (its own answer comes late too: it reports a failure to count)
     answerAll();
-    expect(await settles(async () => (await store.used(used)) === 0 && (await store.used(`${used}:held`)) === 0)).to.equal(true);
+    expect(
+      await settles(async () => (await store.used(used)) === 0 && (await store.used(`${used}:held`)) === 0),
+    ).to.equal(true);
   });
 });

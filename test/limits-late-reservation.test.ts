@@ -3,7 +3,7 @@
 
 import { expect } from 'chai';
 import request from 'supertest';
-import { type ReserveOp } from '../middleware/index.js';
+import type { ReserveOp } from '../middleware/index.js';
 import { MemoryUsageStore } from '../middleware/usage/usage-store.js';
 import { buildApp, labelsPath, recordingRender } from './helpers/http-app.js';
 
@@ -43,8 +43,15 @@ class LateStore extends MemoryUsageStore {
 describe('a page reservation answered after the store timeout', () => {
   it('is given back: the 503 costs the key nothing, and its one page a day is still there', async () => {
     const usageStore = new LateStore();
-    const { app } = await buildApp({ usageStore, storeTimeoutMs: 30, render: recordingRender() }, [{ key: 'k_one_page', scope: 'all', pagesPerDay: 1 }]);
-    const post = () => request(app).post(labelsPath('8dpmm', '2x1', '0')).set('X-API-Key', 'k_one_page').type('text').send('^XA^XZ');
+    const { app } = await buildApp({ usageStore, storeTimeoutMs: 30, render: recordingRender() }, [
+      { key: 'k_one_page', scope: 'all', pagesPerDay: 1 },
+    ]);
+    const post = () =>
+      request(app)
+        .post(labelsPath('8dpmm', '2x1', '0'))
+        .set('X-API-Key', 'k_one_page')
+        .type('text')
+        .send('^XA^XZ');
 
     const late = await post();
     expect(late.status).to.equal(503);

@@ -13,7 +13,15 @@ const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';
 /** A clock the test moves by hand: 2026-03-04 23:59:58.250 UTC to start with. */
 function manualClock(start = Date.UTC(2026, 2, 4, 23, 59, 58, 250)) {
   let t = start;
-  return { now: () => new Date(t), advance: (ms: number) => { t += ms; }, get ms() { return t; } };
+  return {
+    now: () => new Date(t),
+    advance: (ms: number) => {
+      t += ms;
+    },
+    get ms() {
+      return t;
+    },
+  };
 }
 
 const KEYS: KeyRecord[] = [
@@ -75,7 +83,10 @@ describe('limits (in memory)', () => {
   describe('organization ceiling', () => {
     it('is shared by every key of the organization', async () => {
       const clock = manualClock();
-      const { app } = await buildApp({ render: recordingRender(), now: clock.now, organizationRequestsPerSecond: 3 }, KEYS);
+      const { app } = await buildApp(
+        { render: recordingRender(), now: clock.now, organizationRequestsPerSecond: 3 },
+        KEYS,
+      );
       expect((await send(app, 'k_acme_1')).status).to.equal(200);
       expect((await send(app, 'k_acme_2')).status).to.equal(200);
       expect((await send(app, 'k_acme_1')).status).to.equal(200);
@@ -142,7 +153,9 @@ describe('limits (in memory)', () => {
     it('does not count failed renders or refused requests', async () => {
       const clock = manualClock(Date.UTC(2026, 2, 4, 12));
       let failNext = 0;
-      const render = recordingRender({}, () => (failNext-- > 0 ? new RenderError('index-out-of-range', 'no such label') : undefined));
+      const render = recordingRender({}, () =>
+        failNext-- > 0 ? new RenderError('index-out-of-range', 'no such label') : undefined,
+      );
       const { app } = await buildApp({ render, now: clock.now }, KEYS);
       failNext = 2;
       expect((await send(app, 'k_pages3')).status).to.equal(404);

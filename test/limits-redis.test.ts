@@ -5,7 +5,13 @@ import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, type KeyRecord, type UsageStore } from '../middleware/index.js';
+import {
+  createLegacyRouter,
+  createRedisStores,
+  LEGACY_MOUNT_PATH,
+  type KeyRecord,
+  type UsageStore,
+} from '../middleware/index.js';
 import { recordingRender } from './helpers/http-app.js';
 import {
   eventually,
@@ -51,14 +57,17 @@ function longWindows(usageStore: UsageStore): UsageStore {
 function instance(url: string, namespace: string, options: InstanceOptions = {}): Instance {
   const stores = createRedisStores({ url, namespace, maxReconnectDelayMs: 200 });
   const app = express();
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
-    ...stores,
-    ...(options.frozen && { usageStore: longWindows(stores.usageStore), storeTimeoutMs: 120_000 }),
-    render: recordingRender(options.result),
-    log: () => {},
-    ...(options.now && { now: options.now }),
-    ...(options.orgRps !== undefined && { organizationRequestsPerSecond: options.orgRps }),
-  }));
+  app.use(
+    LEGACY_MOUNT_PATH,
+    createLegacyRouter({
+      ...stores,
+      ...(options.frozen && { usageStore: longWindows(stores.usageStore), storeTimeoutMs: 120_000 }),
+      render: recordingRender(options.result),
+      log: () => {},
+      ...(options.now && { now: options.now }),
+      ...(options.orgRps !== undefined && { organizationRequestsPerSecond: options.orgRps }),
+    }),
+  );
   return { app, stores };
 }
 
@@ -101,17 +110,22 @@ describe('limits and keys in Redis', () => {
     });
 
     const burst = async (key: string, n: number, path = png, accept = 'image/png'): Promise<number[]> =>
-      Promise.all(Array.from({ length: n }, (_, i) => send(i % 2 ? b.app : a.app, key, path, accept).then((r) => r.status)));
+      Promise.all(
+        Array.from({ length: n }, (_, i) => send(i % 2 ? b.app : a.app, key, path, accept).then((r) => r.status)),
+      );
 
-    it('holds a key\'s requests per second across both, with concurrent requests', async () => {
+    it("holds a key's requests per second across both, with concurrent requests", async () => {
       const statuses = await burst('k_rps5', 20);
       expect(statuses.filter((s) => s === 200)).to.have.length(5);
       expect(statuses.filter((s) => s === 429)).to.have.length(15);
     });
 
     it('holds the organization ceiling across both instances and keys', async () => {
-      const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) =>
-        send(i % 2 ? b.app : a.app, i % 4 < 2 ? 'k_org_x' : 'k_org_y').then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          send(i % 2 ? b.app : a.app, i % 4 < 2 ? 'k_org_x' : 'k_org_y').then((r) => r.status),
+        ),
+      );
       expect(statuses.filter((s) => s === 200)).to.have.length(6);
       const refused = await send(a.app, 'k_org_x');
       expect(refused.body).to.include({ limit_type: 'requests_per_sec', limit_scope: 'organization', limit: 6 });
@@ -136,14 +150,18 @@ describe('limits and keys in Redis', () => {
         await Promise.all([c.stores.connection.connected, d.stores.connection.connected]);
         const sequential = await c.stores.keyStore.add({ key: 'k_pages10', scope: 'all', pagesPerDay: 10 });
         const statuses: number[] = [];
-        for (const inst of [c, d, c, d, c]) statuses.push((await send(inst.app, 'k_pages10', pdfAll, 'application/pdf')).status);
+        for (const inst of [c, d, c, d, c])
+          statuses.push((await send(inst.app, 'k_pages10', pdfAll, 'application/pdf')).status);
         expect(statuses).to.deep.equal([200, 200, 200, 200, 429]);
         expect(await c.stores.usageStore.used(`pages:${sequential.id}:2026-06-01`)).to.equal(12);
 
         // Concurrent: every page rendered is counted, none lost.
         const concurrent = await c.stores.keyStore.add({ key: 'k_pages_burst', scope: 'all', pagesPerDay: 10 });
-        const burst = await Promise.all([c, d, c, d, c, d, c, d].map((inst) =>
-          send(inst.app, 'k_pages_burst', pdfAll, 'application/pdf').then((r) => r.status)));
+        const burst = await Promise.all(
+          [c, d, c, d, c, d, c, d].map((inst) =>
+            send(inst.app, 'k_pages_burst', pdfAll, 'application/pdf').then((r) => r.status),
+          ),
+        );
         const rendered = burst.filter((s) => s === 200).length;
         expect(rendered).to.be.at.least(4);
         expect(await c.stores.usageStore.used(`pages:${concurrent.id}:2026-06-01`)).to.equal(3 * rendered);
@@ -183,7 +201,10 @@ describe('limits and keys in Redis', () => {
     async function expectFast503(app: Express): Promise<void> {
       const res = await send(app, record.key);
       expect(res.status).to.equal(503);
-      expect(res.body).to.deep.equal({ error: 'key_store_unavailable', message: 'The API key store is not ready; retry shortly.' });
+      expect(res.body).to.deep.equal({
+        error: 'key_store_unavailable',
+        message: 'The API key store is not ready; retry shortly.',
+      });
     }
 
     it('answers 503 at once while Redis is stopped, and recovers when it is back', async () => {

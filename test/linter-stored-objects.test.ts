@@ -31,7 +31,9 @@ describe('linter: stored-object commands', () => {
 
   it('reads their parameters from the tables: out-of-range values and content after ~EG are reported where they are', async () => {
     const db = '~DBR:F.FNT,N,40000,8,7,4,1,ME,#0041.1.8.0.0.8.FF^XA^XZ';
-    expect(await warnings(db)).to.deep.equal([`${at(db, '40000')}|5|~DB|3|Value 40000 is greater than maximum value 32000; used 32000 instead`]);
+    expect(await warnings(db)).to.deep.equal([
+      `${at(db, '40000')}|5|~DB|3|Value 40000 is greater than maximum value 32000; used 32000 instead`,
+    ]);
     const is = '^XA^FO1,1^GB5,5,5^FS^ISR:IMG.GRF,Q^XZ';
     expect(await warnings(is)).to.deep.equal([`${at(is, 'Q^XZ')}|1|^IS|2|Invalid value Q; used Y instead`]);
     const eg = '~EGxyz^XA^XZ';
@@ -41,7 +43,12 @@ describe('linter: stored-object commands', () => {
 
 /** Whether the optional Japanese fallback of font 0 is installed (renderer/fonts/builtin.ts: notoSansJpBold). */
 function hasJapaneseFallback(): boolean {
-  try { createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans-jp'); return true; } catch { return false; }
+  try {
+    createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans-jp');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 describe('linter: characters no font has', () => {
@@ -56,7 +63,9 @@ describe('linter: characters no font has', () => {
   it('counts the characters past the first eight, and says nothing of spaces or of what a fallback draws', async () => {
     const r = await warnings('^XA^CI28^FO10,10^A0N,30,30^FDภาษาไทย ሰላም ÀΩЖ€^FS^XZ');
     expect(r).to.have.length(1);
-    expect(r[0]).to.match(/\|\^FD\|1\|No font has a glyph for ภ \(U\+0E20\), .* ሰ \(U\+1230\), ላ \(U\+120B\) and 1 more; they print as blank space$/);
+    expect(r[0]).to.match(
+      /\|\^FD\|1\|No font has a glyph for ภ \(U\+0E20\), .* ሰ \(U\+1230\), ላ \(U\+120B\) and 1 more; they print as blank space$/,
+    );
   });
 
   it('draws 日本語 in font 0 from Noto Sans JP Bold when that package is installed, else warns naming them', async () => {
@@ -67,13 +76,17 @@ describe('linter: characters no font has', () => {
       expect(r.warnings).to.deep.equal([]);
       expect(ink).to.be.greaterThan(500);
     } else {
-      expect(r.warnings.map((w) => w.message)).to.deep.equal(['No font has a glyph for 日 (U+65E5), 本 (U+672C), 語 (U+8A9E); they print as blank space']);
+      expect(r.warnings.map((w) => w.message)).to.deep.equal([
+        'No font has a glyph for 日 (U+65E5), 本 (U+672C), 語 (U+8A9E); they print as blank space',
+      ]);
       expect(ink).to.equal(0);
     }
   });
 
   it('names what a downloaded bitmap font lacks', async () => {
     const r = await warnings('~DBR:F.FNT,N,8,8,7,4,1,ME,#0041.1.8.0.0.8.FF^XA^FO1,1^A@N,8,8,R:F.FNT^FDAB^FS^XZ');
-    expect(r.map((w) => w.split('|').slice(2).join('|'))).to.deep.equal(['^FD|1|No font has a glyph for B (U+0042); it prints as blank space']);
+    expect(r.map((w) => w.split('|').slice(2).join('|'))).to.deep.equal([
+      '^FD|1|No font has a glyph for B (U+0042); it prints as blank space',
+    ]);
   });
 });

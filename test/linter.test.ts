@@ -18,15 +18,18 @@ describe('linter diagnostics (renderer)', () => {
 
   it('reports a fault inside a stored format where the format recalls it, at the stored bytes', async () => {
     const z = '^XA^DFR:T.ZPL^FS^FO1,1^GB5,99999^FS^XZ^XA^XFR:T.ZPL^FS^XZ';
-    expect(await lint(z)).to.deep.equal([`${at(z, '99999')}|5|^GB|2|Value 99999 is greater than maximum value 32000; used 32000 instead`]);
+    expect(await lint(z)).to.deep.equal([
+      `${at(z, '99999')}|5|^GB|2|Value 99999 is greater than maximum value 32000; used 32000 instead`,
+    ]);
   });
 
   it('reports a fault once, however many copies of the label are drawn', async () => {
     const z = '^XA^FO10,10^BEN,50,Y,N^FDABC^FS^PQ3^XZ';
     const r = await render(z, { dpmm: 8, widthIn: 2, heightIn: 2, format: 'pdf' });
     expect(r.pages).to.equal(3);
-    expect(r.warnings.map((w) => `${w.byteIndex}|${w.byteSize}|${w.command}|${w.message}`)).to.deep.equal(
-      [`${at(z, 'ABC')}|3|^BE|Field data cannot be encoded by EAN-13; nothing printed`]);
+    expect(r.warnings.map((w) => `${w.byteIndex}|${w.byteSize}|${w.command}|${w.message}`)).to.deep.equal([
+      `${at(z, 'ABC')}|3|^BE|Field data cannot be encoded by EAN-13; nothing printed`,
+    ]);
   });
 
   it('reports nothing for a clean label', async () => {

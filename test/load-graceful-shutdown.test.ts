@@ -27,13 +27,24 @@ interface Started {
 async function startServer(shutdownTimeoutMs: number): Promise<Started> {
   // Raster PDFs: the slow request's 15x15 inch pages take their time that way (vector pages of one box take milliseconds).
   const server = spawnWatched(process.execPath, [SERVER], {
-    PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off', SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    REDIS_URL: '',
+    API_KEYS_FILE: '',
+    UPSTREAM_MODE: 'off',
+    SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
     SHUTDOWN_DELAY_MS: '0', // the delay for a load balancer has its own test (server-lifecycle)
     PDF_MODE: 'raster',
   });
   const line = await server.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
   const key = server.lines.find((l) => l.startsWith('dev API key: '))?.slice('dev API key: '.length) ?? '';
-  return { child: server.child, port: Number(/:(\d+)$/.exec(line)![1]), key, exited: server.closed, waitFor: server.waitFor };
+  return {
+    child: server.child,
+    port: Number(/:(\d+)$/.exec(line)![1]),
+    key,
+    exited: server.closed,
+    waitFor: server.waitFor,
+  };
 }
 
 interface HeldRequest {
@@ -47,9 +58,20 @@ interface HeldRequest {
 
 /** A request on its own connection whose body is held back until `finish()`: in flight for as long as the test wants. */
 function heldPost(port: number, key: string, path: string, body: string, accept = 'image/png'): HeldRequest {
-  const req = httpRequest({ host: '127.0.0.1', port, path: `${MOUNT}${path}`, method: 'POST', agent: false,
-    headers: { 'X-API-Key': key, 'Content-Type': 'application/x-www-form-urlencoded', Accept: accept,
-      'Content-Length': Buffer.byteLength(body), Expect: '100-continue' } });
+  const req = httpRequest({
+    host: '127.0.0.1',
+    port,
+    path: `${MOUNT}${path}`,
+    method: 'POST',
+    agent: false,
+    headers: {
+      'X-API-Key': key,
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Accept: accept,
+      'Content-Length': Buffer.byteLength(body),
+      Expect: '100-continue',
+    },
+  });
   const accepted = new Promise<void>((resolve) => req.once('continue', () => resolve()));
   const answered = new Promise<RawResponse>((resolve, reject) => {
     req.once('response', (res) => {
@@ -64,13 +86,23 @@ function heldPost(port: number, key: string, path: string, body: string, accept 
     req.once('close', () => resolve('closed'));
   });
   req.flushHeaders();
-  return { accepted, dropped, finish: () => { req.end(body); return answered; } };
+  return {
+    accepted,
+    dropped,
+    finish: () => {
+      req.end(body);
+      return answered;
+    },
+  };
 }
 
 function connectionRefused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(false); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
   });
 }
@@ -91,7 +123,13 @@ describe('standalone server: graceful shutdown', function () {
     expect(key).to.have.length.greaterThan(10);
 
     // Three 15x15 inch pages at 24 dpmm: a render that takes its time, started only after shutdown began.
-    const slow = heldPost(port, key, '/printers/24dpmm/labels/15x15', '^XA^FO10,10^GB500,500,250^FS^PQ3^XZ', 'application/pdf');
+    const slow = heldPost(
+      port,
+      key,
+      '/printers/24dpmm/labels/15x15',
+      '^XA^FO10,10^GB500,500,250^FS^PQ3^XZ',
+      'application/pdf',
+    );
     const quick = heldPost(port, key, '/printers/8dpmm/labels/4x6/0', '^XA^FO5,5^GB400,400,40^FS^XZ');
     await Promise.all([slow.accepted, quick.accepted]);
 
@@ -113,8 +151,13 @@ describe('standalone server: graceful shutdown', function () {
 
   it('exits at once on SIGTERM when nothing is in flight', async () => {
     server = await startServer(3_600_000);
-    const res = await sendRaw(`http://127.0.0.1:${server.port}`, 'POST', `${MOUNT}/printers/8dpmm/labels/2x1/0`,
-      { 'X-API-Key': server.key, 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from('^XA^XZ'));
+    const res = await sendRaw(
+      `http://127.0.0.1:${server.port}`,
+      'POST',
+      `${MOUNT}/printers/8dpmm/labels/2x1/0`,
+      { 'X-API-Key': server.key, 'Content-Type': 'application/x-www-form-urlencoded' },
+      Buffer.from('^XA^XZ'),
+    );
     expect(res.status).to.equal(200);
     server.child.kill('SIGTERM');
     expect(await server.exited).to.equal(0);
@@ -128,6 +171,12 @@ describe('standalone server: graceful shutdown', function () {
     expect(await server.exited).to.equal(0);
     expect(await stuck.dropped).to.be.oneOf(['ECONNRESET', 'closed']);
     const line = JSON.parse(await server.waitFor(/"msg":"request cut off at shutdown"/)) as Record<string, unknown>;
-    expect(line).to.include({ event: 'request', method: 'POST', route: '/printers/{dpmm}/labels/{dimensions}/{index}', completed: false, endedBy: 'shutdown' });
+    expect(line).to.include({
+      event: 'request',
+      method: 'POST',
+      route: '/printers/{dpmm}/labels/{dimensions}/{index}',
+      completed: false,
+      endedBy: 'shutdown',
+    });
   });
 });

@@ -17,16 +17,24 @@ function heldReader() {
     write,
     chunks,
     /** Completes the oldest write (all of it, or `written` bytes of it, or with `err`). */
-    take(err: Error | null = null, written?: number) { pending.shift()!(err, written); },
+    take(err: Error | null = null, written?: number) {
+      pending.shift()!(err, written);
+    },
     /** Resolves on the next write. */
-    nextWrite: () => new Promise<void>((resolve) => { onWrite = () => { onWrite = undefined; resolve(); }; }),
+    nextWrite: () =>
+      new Promise<void>((resolve) => {
+        onWrite = () => {
+          onWrite = undefined;
+          resolve();
+        };
+      }),
   };
 }
 
 const line = (n: number): string => `{"n":${n}}\n`;
 const errno = (code: string): Error => Object.assign(new Error(code), { code });
 
-describe('the standalone server\'s log lines (server/log-writer)', () => {
+describe("the standalone server's log lines (server/log-writer)", () => {
   it('writes a line at once, and the lines that queued meanwhile in one write, in order', () => {
     const reader = heldReader();
     const out = createLineWriter(reader.write);

@@ -22,7 +22,9 @@ describe('font 0 box measuring tool (tools/measure/measure-font0)', function () 
   // Two runs of the tool over every font 0 fixture: tens of seconds on a loaded machine.
   this.timeout(0);
   let dir: string;
-  before(() => { dir = mkdtempSync(path.join(tmpdir(), 'measure-font0-')); });
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'measure-font0-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('writes the same table whatever the floors say and whatever the held-out tenth shows', async () => {
@@ -30,13 +32,17 @@ describe('font 0 box measuring tool (tools/measure/measure-font0)', function () 
     const corpus = path.join(dir, 'corpus');
     cpSync(path.join(ROOT, 'corpus', FOLDER), path.join(corpus, FOLDER), { recursive: true });
     cpSync(path.join(ROOT, 'corpus/manifest.json'), path.join(corpus, 'manifest.json'));
-    const cases = (JSON.parse(readFileSync(path.join(corpus, 'manifest.json'), 'utf8')) as { id: string; png?: string }[])
-      .filter((c) => c.id.startsWith(FOLDER) && c.png);
+    const cases = (
+      JSON.parse(readFileSync(path.join(corpus, 'manifest.json'), 'utf8')) as { id: string; png?: string }[]
+    ).filter((c) => c.id.startsWith(FOLDER) && c.png);
     const held = cases.filter((c) => isHeldOut(c.id));
     expect(held.length).to.be.greaterThan(10);
     const other = readFileSync(path.join(corpus, FOLDER, 'h50_A.png'));
     for (const c of held) writeFileSync(path.join(corpus, c.png!), other);
-    writeFileSync(path.join(corpus, 'fidelity-floors.json'), JSON.stringify({ cases: Object.fromEntries(cases.map((c) => [c.id, 1])) }));
+    writeFileSync(
+      path.join(corpus, 'fidelity-floors.json'),
+      JSON.stringify({ cases: Object.fromEntries(cases.map((c) => [c.id, 1])) }),
+    );
 
     const real = await measure(path.join(ROOT, 'corpus/manifest.json'), path.join(dir, 'real'));
     const altered = await measure(path.join(corpus, 'manifest.json'), path.join(dir, 'altered'));

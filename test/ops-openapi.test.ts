@@ -23,14 +23,23 @@ const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';
 const TWO_LABELS = `${ZPL}${ZPL}`;
 
 /** Sends a request through supertest and checks the answer against the document; returns the answer. */
-async function checked(checker: OpenApiChecker, test: request.Test, method: string, path: string): Promise<request.Response> {
+async function checked(
+  checker: OpenApiChecker,
+  test: request.Test,
+  method: string,
+  path: string,
+): Promise<request.Response> {
   const res = await test.buffer(true).parse((stream, done) => {
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', () => done(null, Buffer.concat(chunks)));
   });
   const text = (res.body as Buffer).toString('utf8');
-  const problems = checker.problems(method, path.slice(BASE.length), { status: res.status, headers: res.headers, text });
+  const problems = checker.problems(method, path.slice(BASE.length), {
+    status: res.status,
+    headers: res.headers,
+    text,
+  });
   expect(problems, `${method} ${path} -> ${res.status}`).to.deep.equal([]);
   return res;
 }
@@ -38,40 +47,61 @@ async function checked(checker: OpenApiChecker, test: request.Test, method: stri
 // Root hook: after every test file has run, every answer the helper-built apps sent matched the document.
 after(() => {
   expect(answers.checked, 'answers checked against the document').to.be.above(0);
-  if (process.env.OPENAPI_CHECK_REPORT) console.log(`    (${answers.checked} answers checked against the OpenAPI document)`);
-  expect(answers.problems.slice(0, 20), `${answers.problems.length} of ${answers.checked} answers do not match the OpenAPI document`).to.deep.equal([]);
+  if (process.env.OPENAPI_CHECK_REPORT)
+    console.log(`    (${answers.checked} answers checked against the OpenAPI document)`);
+  expect(
+    answers.problems.slice(0, 20),
+    `${answers.problems.length} of ${answers.checked} answers do not match the OpenAPI document`,
+  ).to.deep.equal([]);
 });
 
 describe('OpenAPI document', () => {
   const checker = new OpenApiChecker();
 
   it('is served by the ops router as OpenAPI 3.1, one path per endpoint of the table', async () => {
-    const app = express().use(createOpsRouter({ keyStore: createMemoryKeyStore(), version: '9.9.9', legacyPaths: ['/a', '/b'] }));
+    const app = express().use(
+      createOpsRouter({ keyStore: createMemoryKeyStore(), version: '9.9.9', legacyPaths: ['/a', '/b'] }),
+    );
     const res = await request(app).get('/openapi.json');
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.match(/^application\/json/);
-    const doc = res.body as { openapi: string; info: { version: string }; servers: unknown; paths: Record<string, Record<string, { operationId: string }>> };
+    const doc = res.body as {
+      openapi: string;
+      info: { version: string };
+      servers: unknown;
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     expect(doc.openapi).to.equal('3.1.0');
     expect(doc.info.version).to.equal('9.9.9');
     expect(doc.servers).to.deep.equal([{ url: '/a' }, { url: '/b' }]);
-    for (const endpoint of ENDPOINTS) expect(doc.paths[endpoint.template]![endpoint.method]!.operationId).to.equal(endpoint.id);
+    for (const endpoint of ENDPOINTS)
+      expect(doc.paths[endpoint.template]![endpoint.method]!.operationId).to.equal(endpoint.id);
   });
 
   it('documents every request header, the key as a security scheme, and both body forms', () => {
     const doc = checker.doc;
     const headers = Object.values(doc.components.parameters as Record<string, { in: string; name: string }>)
-      .filter((p) => p.in === 'header').map((p) => p.name);
+      .filter((p) => p.in === 'header')
+      .map((p) => p.name);
     // Headers of the extra outputs (off here) are documented only when they are on (test/outputs-http.test.ts).
-    expect(headers).to.deep.equal(REQUEST_HEADERS.filter((h: { name: string; output?: string }) => h.output === undefined).map((h) => h.name));
+    expect(headers).to.deep.equal(
+      REQUEST_HEADERS.filter((h: { name: string; output?: string }) => h.output === undefined).map((h) => h.name),
+    );
     expect(doc.components.securitySchemes.apiKey).to.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     const body = doc.paths['/printers/{dpmm}/labels/{dimensions}/{index}'].post.requestBody.content;
-    expect(body).to.have.keys('application/x-www-form-urlencoded', 'text/plain', 'application/octet-stream', 'multipart/form-data');
+    expect(body).to.have.keys(
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'application/octet-stream',
+      'multipart/form-data',
+    );
     expect(body['multipart/form-data'].schema.required).to.deep.equal(['file']);
     expect(doc.paths['/printers/{dpmm}/labels/{dimensions}/{index}/{zpl}'].get).to.not.have.property('requestBody');
   });
 
   it('states the same forms the router accepts (patterns match what validation lets through)', () => {
-    const pattern = (name: string): RegExp => new RegExp(checker.doc.components.parameters[name].schema.pattern as string);
+    const pattern = (name: string): RegExp =>
+      new RegExp(checker.doc.components.parameters[name].schema.pattern as string);
     expect(pattern(PATH_PARAMETERS.dpmm.name).test('8DPMM')).to.equal(true);
     expect(pattern(PATH_PARAMETERS.dpmm.name).test('7dpmm')).to.equal(false);
     expect(pattern(PATH_PARAMETERS.dimensions.name).test('4X6')).to.equal(true);
@@ -90,24 +120,56 @@ describe('OpenAPI document', () => {
     it('200: PNG and PDF of one label (path and body), every label as PDF, multipart', async () => {
       const { app } = await buildApp({ maxLabels: 5 });
       const one = labelsPath('8dpmm', '4x6', '0');
-      await checked(checker, request(app).post(one).set('X-API-Key', KEYS.all).set('X-Linter', 'On').type('form').send(ZPL), 'POST', one);
-      await checked(checker, request(app).post(one).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf').type('form').send(ZPL), 'POST', one);
+      await checked(
+        checker,
+        request(app).post(one).set('X-API-Key', KEYS.all).set('X-Linter', 'On').type('form').send(ZPL),
+        'POST',
+        one,
+      );
+      await checked(
+        checker,
+        request(app).post(one).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf').type('form').send(ZPL),
+        'POST',
+        one,
+      );
       const get = `${one}/${encodeURIComponent(ZPL)}`;
       await checked(checker, request(app).get(get).set('X-API-Key', KEYS.all), 'GET', get);
       const query = `${one}/?${encodeURIComponent(ZPL)}`;
       const fromQuery = await checked(checker, request(app).get(query).set('X-API-Key', KEYS.all), 'GET', query);
       expect([fromQuery.status, fromQuery.headers['content-type']]).to.deep.equal([200, 'image/png']);
-      expect((await checked(checker, request(app).get(`${one}/`).set('X-API-Key', KEYS.all), 'GET', `${one}/`)).status).to.equal(404);
+      expect(
+        (await checked(checker, request(app).get(`${one}/`).set('X-API-Key', KEYS.all), 'GET', `${one}/`)).status,
+      ).to.equal(404);
       const all = labelsPath('8dpmm', '4x6');
-      await checked(checker, request(app).post(all).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf').type('form').send(TWO_LABELS), 'POST', all);
-      await checked(checker, request(app).post(`${all}/`).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf')
-        .attach('file', Buffer.from(TWO_LABELS), 'labels.zpl'), 'POST', `${all}/`);
+      await checked(
+        checker,
+        request(app)
+          .post(all)
+          .set('X-API-Key', KEYS.all)
+          .set('Accept', 'application/pdf')
+          .type('form')
+          .send(TWO_LABELS),
+        'POST',
+        all,
+      );
+      await checked(
+        checker,
+        request(app)
+          .post(`${all}/`)
+          .set('X-API-Key', KEYS.all)
+          .set('Accept', 'application/pdf')
+          .attach('file', Buffer.from(TWO_LABELS), 'labels.zpl'),
+        'POST',
+        `${all}/`,
+      );
     });
 
     it('4xx: bad values, keys, formats, sizes and limits', async () => {
       const { app } = await buildApp({ maxBodyBytes: 200 }, [
-        { key: KEYS.all, scope: 'all' }, { key: KEYS.expired, scope: 'all', expiresAt: '2020-01-01T00:00:00Z' },
-        { key: KEYS.png, scope: 'png' }, { key: 'k_one_page', scope: 'all', pagesPerDay: 1 },
+        { key: KEYS.all, scope: 'all' },
+        { key: KEYS.expired, scope: 'all', expiresAt: '2020-01-01T00:00:00Z' },
+        { key: KEYS.png, scope: 'png' },
+        { key: 'k_one_page', scope: 'all', pagesPerDay: 1 },
       ]);
       const one = labelsPath('8dpmm', '4x6', '0');
       const post = (path: string, key?: string) => {
@@ -127,7 +189,8 @@ describe('OpenAPI document', () => {
         [406, post(one, KEYS.all).set('Accept', 'application/json').send(ZPL), one],
         [413, post(one, KEYS.all).send(ZPL.repeat(20)), one],
       ];
-      for (const [status, test, path] of cases) expect((await checked(checker, test, 'POST', path)).status).to.equal(status);
+      for (const [status, test, path] of cases)
+        expect((await checked(checker, test, 'POST', path)).status).to.equal(status);
       expect((await checked(checker, post(one, 'k_one_page').send(ZPL), 'POST', one)).status).to.equal(200);
       expect((await checked(checker, post(one, 'k_one_page').send(ZPL), 'POST', one)).status).to.equal(429);
     });
@@ -137,7 +200,12 @@ describe('OpenAPI document', () => {
       for (const [code, status] of Object.entries(RENDER_ERROR_STATUS)) {
         const render = recordingRender({}, () => new RenderError(code as RenderErrorCode, `failed with ${code}`));
         const { app } = await buildApp({ render });
-        const res = await checked(checker, request(app).post(one).set('X-API-Key', KEYS.all).type('form').send(ZPL), 'POST', one);
+        const res = await checked(
+          checker,
+          request(app).post(one).set('X-API-Key', KEYS.all).type('form').send(ZPL),
+          'POST',
+          one,
+        );
         expect(res.status, code).to.equal(status);
       }
     });
@@ -145,22 +213,61 @@ describe('OpenAPI document', () => {
     it('500 for an unexpected failure, 502 when the legacy service is down, 503 while the key store is not ready', async () => {
       const one = labelsPath('8dpmm', '4x6', '0');
       const { app: failing } = await buildApp({ render: recordingRender({}, () => new Error('boom')) });
-      expect((await checked(checker, request(failing).post(one).set('X-API-Key', KEYS.all).type('form').send(ZPL), 'POST', one)).status).to.equal(500);
-      const { app: proxy } = await buildApp({ mode: 'proxy', upstream: { url: 'http://127.0.0.1:9/compatibility/legacy/v1', timeoutMs: 2000 } });
-      expect((await checked(checker, request(proxy).post(one).set('X-API-Key', KEYS.all).type('form').send(ZPL), 'POST', one)).status).to.equal(502);
+      expect(
+        (
+          await checked(
+            checker,
+            request(failing).post(one).set('X-API-Key', KEYS.all).type('form').send(ZPL),
+            'POST',
+            one,
+          )
+        ).status,
+      ).to.equal(500);
+      const { app: proxy } = await buildApp({
+        mode: 'proxy',
+        upstream: { url: 'http://127.0.0.1:9/compatibility/legacy/v1', timeoutMs: 2000 },
+      });
+      expect(
+        (
+          await checked(
+            checker,
+            request(proxy).post(one).set('X-API-Key', KEYS.all).type('form').send(ZPL),
+            'POST',
+            one,
+          )
+        ).status,
+      ).to.equal(502);
       const notReady = Object.assign(createMemoryKeyStore(), { isReady: () => false });
       const { app: down } = await buildApp({ keyStore: notReady });
-      expect((await checked(checker, request(down).post(one).set('X-API-Key', KEYS.all).type('form').send(ZPL), 'POST', one)).status).to.equal(503);
+      expect(
+        (await checked(checker, request(down).post(one).set('X-API-Key', KEYS.all).type('form').send(ZPL), 'POST', one))
+          .status,
+      ).to.equal(503);
     });
   });
 
   it('the checker catches an answer that does not match (it can fail)', () => {
     const one = '/printers/8dpmm/labels/4x6/0';
     expect(checker.problems('POST', one, { status: 418, headers: {}, text: '' })).to.have.length(1);
-    expect(checker.problems('POST', one, { status: 401, headers: { 'content-type': 'application/json', 'x-request-id': 'r1' }, text: '{"error":"nope","message":"x"}' }))
-      .to.have.length(1);
-    expect(checker.problems('POST', one, { status: 400, headers: { 'content-type': 'text/plain', 'x-request-id': 'r1' }, text: 'Bad' })).to.have.length(1);
-    expect(checker.problems('POST', one, { status: 200, headers: { 'content-type': 'image/png', 'x-request-id': 'r1' } }).join()).to.contain('X-Total-Count');
+    expect(
+      checker.problems('POST', one, {
+        status: 401,
+        headers: { 'content-type': 'application/json', 'x-request-id': 'r1' },
+        text: '{"error":"nope","message":"x"}',
+      }),
+    ).to.have.length(1);
+    expect(
+      checker.problems('POST', one, {
+        status: 400,
+        headers: { 'content-type': 'text/plain', 'x-request-id': 'r1' },
+        text: 'Bad',
+      }),
+    ).to.have.length(1);
+    expect(
+      checker
+        .problems('POST', one, { status: 200, headers: { 'content-type': 'image/png', 'x-request-id': 'r1' } })
+        .join(),
+    ).to.contain('X-Total-Count');
   });
 
   it('mounts under the legacy prefix only: the document lists no ops route', () => {
@@ -178,25 +285,40 @@ describe('OpenAPI document', () => {
       const all = checkerFor({ graphicsEndpoint: true, allowQueryKey: true, anonymousKey: true }).doc;
       expect(all.security).to.deep.equal([{ apiKey: [] }, { queryKey: [] }, {}]);
       expect(all.components.securitySchemes.queryKey).to.include({ type: 'apiKey', in: 'query', name: 'key' });
-      expect(checker.doc.paths['/printers/{dpmm}/labels/{dimensions}/{index}'].get.operationId).to.equal('renderLabelFromQuery');
+      expect(checker.doc.paths['/printers/{dpmm}/labels/{dimensions}/{index}'].get.operationId).to.equal(
+        'renderLabelFromQuery',
+      );
     });
 
     it('POST /graphics: every documented status and content type comes from a real request', async () => {
-      const { app } = await buildApp({ graphicsEndpoint: true, maxBodyBytes: 4096 }, [{ key: KEYS.all, scope: 'all' }, { key: KEYS.pdf, scope: 'pdf' }]);
+      const { app } = await buildApp({ graphicsEndpoint: true, maxBodyBytes: 4096 }, [
+        { key: KEYS.all, scope: 'all' },
+        { key: KEYS.pdf, scope: 'pdf' },
+      ]);
       const path = `${BASE}/graphics`;
       const image = await new Jimp({ width: 16, height: 2, color: 0x000000ff }).getBuffer('image/png');
       const send = (test: request.Test) => checked(graphics, test, 'POST', path);
       const post = () => request(app).post(path);
       const seen: Array<[number, string]> = [];
-      const note = (res: request.Response) => { seen.push([res.status, String(res.headers['content-type']).split(';')[0]!]); };
+      const note = (res: request.Response) => {
+        seen.push([res.status, String(res.headers['content-type']).split(';')[0]!]);
+      };
       note(await send(post().set('X-API-Key', KEYS.all).attach('file', image, 'a.png')));
-      note(await send(post().set('X-API-Key', KEYS.all).set('Accept', 'application/json').attach('file', image, 'a.png')));
+      note(
+        await send(post().set('X-API-Key', KEYS.all).set('Accept', 'application/json').attach('file', image, 'a.png')),
+      );
       note(await send(post().set('X-API-Key', KEYS.all).attach('file', Buffer.from('no image'), 'a.txt')));
       note(await send(post().attach('file', image, 'a.png')));
       note(await send(post().set('X-API-Key', KEYS.pdf).attach('file', image, 'a.png')));
       note(await send(post().set('X-API-Key', KEYS.all).attach('file', Buffer.alloc(8192, 1), 'big.png')));
-      expect(seen).to.deep.equal([[200, 'text/plain'], [200, 'application/json'], [400, 'text/plain'], [401, 'application/json'],
-        [403, 'application/json'], [413, 'text/plain']]);
+      expect(seen).to.deep.equal([
+        [200, 'text/plain'],
+        [200, 'application/json'],
+        [400, 'text/plain'],
+        [401, 'application/json'],
+        [403, 'application/json'],
+        [413, 'text/plain'],
+      ]);
     });
   });
 });

@@ -30,17 +30,26 @@ const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';
 const idle: RenderPoolStats = { threads: 2, busy: 0, queued: 0, recycled: 3, queueLimit: 4 };
 
 /** An app as the standalone server builds it: ops at the root, the legacy router on its prefix, one sink. */
-async function opsApp(options: Partial<LegacyRouterOptions> & { pool?: () => RenderPoolStats; registry?: Registry } = {}) {
+async function opsApp(
+  options: Partial<LegacyRouterOptions> & { pool?: () => RenderPoolStats; registry?: Registry } = {},
+) {
   const stores = createMemoryStores();
-  for (const record of [...KEY_RECORDS, { key: 'k_limited', scope: 'all' as const, pagesPerDay: 1 }]) await stores.keyStore.add(record);
+  for (const record of [...KEY_RECORDS, { key: 'k_limited', scope: 'all' as const, pagesPerDay: 1 }])
+    await stores.keyStore.add(record);
   const events = createEventSink();
   const keyStore = options.keyStore ?? stores.keyStore;
   const ops = createOpsRouter({
-    keyStore, events, pool: options.pool ?? (() => idle), ...(options.registry && { registry: options.registry }),
+    keyStore,
+    events,
+    pool: options.pool ?? (() => idle),
+    ...(options.registry && { registry: options.registry }),
   });
   const app = express();
   app.use(ops);
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, keyStore, render: recordingRender(), log: () => {}, events, ...options }));
+  app.use(
+    LEGACY_MOUNT_PATH,
+    createLegacyRouter({ ...stores, keyStore, render: recordingRender(), log: () => {}, events, ...options }),
+  );
   return { app, ops, events };
 }
 
@@ -51,7 +60,9 @@ function sample(text: string, series: string): number | undefined {
 }
 
 const post = (app: Express, key?: string) => {
-  const req = request(app).post(labelsPath('8dpmm', '4x6', '0')).type('form');
+  const req = request(app)
+    .post(labelsPath('8dpmm', '4x6', '0'))
+    .type('form');
   return key ? req.set('X-API-Key', key) : req;
 };
 
@@ -64,7 +75,14 @@ describe('ops router', () => {
       expect(res.headers['content-type']).to.match(/^application\/json/);
       expect(res.body).to.deep.include({ status: 'ok', keyStore: { ready: true } });
       expect(res.body.version).to.match(/^\d+\.\d+\.\d+/);
-      expect(res.body.renderPool).to.deep.equal({ workers: 2, busy: 0, queueDepth: 0, queueLimit: 4, recycled: 3, saturated: false });
+      expect(res.body.renderPool).to.deep.equal({
+        workers: 2,
+        busy: 0,
+        queueDepth: 0,
+        queueLimit: 4,
+        recycled: 3,
+        saturated: false,
+      });
     });
 
     it('/readyz is 503 while the key store is not ready, and /healthz still 200', async () => {
@@ -73,7 +91,11 @@ describe('ops router', () => {
       const { app } = await opsApp({ keyStore });
       const down = await request(app).get('/readyz');
       expect(down.status).to.equal(503);
-      expect(down.body).to.deep.include({ status: 'not_ready', reasons: ['key store not ready'], keyStore: { ready: false } });
+      expect(down.body).to.deep.include({
+        status: 'not_ready',
+        reasons: ['key store not ready'],
+        keyStore: { ready: false },
+      });
       expect((await request(app).get('/healthz')).status).to.equal(200);
       ready = true;
       const up = await request(app).get('/readyz');
@@ -94,7 +116,9 @@ describe('ops router', () => {
 
     it('/readyz stays 200 on a saturated pool with readyWhenSaturated, and still reports the saturation', async () => {
       const stats = { ...idle, busy: 2, queued: 4 };
-      const app = express().use(createOpsRouter({ keyStore: createMemoryKeyStore(), pool: () => stats, readyWhenSaturated: true }));
+      const app = express().use(
+        createOpsRouter({ keyStore: createMemoryKeyStore(), pool: () => stats, readyWhenSaturated: true }),
+      );
       const res = await request(app).get('/readyz');
       expect(res.status).to.equal(200);
       expect(res.body).to.not.have.property('reasons');
@@ -102,10 +126,19 @@ describe('ops router', () => {
     });
 
     it('reads the current RenderPool (threads, recycled) when it has no stats()', async () => {
-      const app = express().use(createOpsRouter({ keyStore: createMemoryKeyStore(), pool: { threads: 3, recycled: 1 } }));
+      const app = express().use(
+        createOpsRouter({ keyStore: createMemoryKeyStore(), pool: { threads: 3, recycled: 1 } }),
+      );
       const res = await request(app).get('/readyz');
       expect(res.status).to.equal(200);
-      expect(res.body.renderPool).to.deep.equal({ workers: 3, busy: 0, queueDepth: 0, queueLimit: null, recycled: 1, saturated: false });
+      expect(res.body.renderPool).to.deep.equal({
+        workers: 3,
+        busy: 0,
+        queueDepth: 0,
+        queueLimit: null,
+        recycled: 1,
+        saturated: false,
+      });
     });
 
     it('leaves every other path to the next handler (the legacy router still wants its key)', async () => {
@@ -144,7 +177,7 @@ describe('ops router', () => {
       expect(text).to.contain('process_cpu_user_seconds_total');
     });
 
-    it('counts waiting for a render thread apart from rendering (the render\'s started hook ends the wait)', async () => {
+    it("counts waiting for a render thread apart from rendering (the render's started hook ends the wait)", async () => {
       const fake = recordingRender();
       /** Waits about 60 ms; resolves with the wait as performance.now() measured it (timers may fire a little early). */
       const wait = async (): Promise<number> => {
@@ -160,22 +193,33 @@ describe('ops router', () => {
       };
       const { app, events } = await opsApp({ render: queued });
       const lines: ServiceEvent[] = [];
-      events.subscribe((e) => { if (e.type === 'request_done') lines.push(e); });
+      events.subscribe((e) => {
+        if (e.type === 'request_done') lines.push(e);
+      });
       expect((await post(app, KEYS.all).send(ZPL)).status).to.equal(200);
       const text = (await request(app).get('/metrics')).text;
       // The router's clock starts before the render function is called and stops after started(); ms kept to hundredths.
       expect(sample(text, 'zpl_render_queue_seconds_count{dpmm="8",format="png"}')).to.equal(1);
-      expect(sample(text, 'zpl_render_queue_seconds_sum{dpmm="8",format="png"}')).to.be.at.least((waited - 0.01) / 1000);
+      expect(sample(text, 'zpl_render_queue_seconds_sum{dpmm="8",format="png"}')).to.be.at.least(
+        (waited - 0.01) / 1000,
+      );
       expect(sample(text, 'zpl_render_duration_seconds_count{dpmm="8",format="png"}')).to.equal(1);
       expect(lines[0]).to.include.keys('queuedMs', 'renderMs');
       expect((lines[0] as { queuedMs: number }).queuedMs).to.be.at.least(waited - 0.01);
 
       // A render function that never says when it started counts its whole time as rendering.
-      const plain = await opsApp({ render: async (zpl, req) => { waited = await wait(); return fake(zpl, req); } });
+      const plain = await opsApp({
+        render: async (zpl, req) => {
+          waited = await wait();
+          return fake(zpl, req);
+        },
+      });
       expect((await post(plain.app, KEYS.all).send(ZPL)).status).to.equal(200);
       const plainText = (await request(plain.app).get('/metrics')).text;
       expect(sample(plainText, 'zpl_render_queue_seconds_sum{dpmm="8",format="png"}')).to.equal(0);
-      expect(sample(plainText, 'zpl_render_duration_seconds_sum{dpmm="8",format="png"}')).to.be.at.least((waited - 0.01) / 1000);
+      expect(sample(plainText, 'zpl_render_duration_seconds_sum{dpmm="8",format="png"}')).to.be.at.least(
+        (waited - 0.01) / 1000,
+      );
     });
 
     it('counts 503s by cause: key store, and an overloaded render pool', async () => {
@@ -189,11 +233,15 @@ describe('ops router', () => {
       const usageDown = Object.assign(new MemoryUsageStore(), { isReady: () => false });
       const { app: counting } = await opsApp({ usageStore: usageDown });
       expect((await post(counting, 'k_limited').send(ZPL)).status).to.equal(503);
-      expect(sample((await request(counting).get('/metrics')).text, 'zpl_unavailable_total{cause="usage_store"}')).to.equal(1);
+      expect(
+        sample((await request(counting).get('/metrics')).text, 'zpl_unavailable_total{cause="usage_store"}'),
+      ).to.equal(1);
 
       // The render pool's 'overloaded' refusal (CONTRACTS.md, branch i16a) reaches the metrics as its event.
       events.emit({ type: 'overloaded', requestId: 'r1', message: 'Render queue is full' });
-      expect(sample((await request(app).get('/metrics')).text, 'zpl_unavailable_total{cause="overloaded"}')).to.equal(1);
+      expect(sample((await request(app).get('/metrics')).text, 'zpl_unavailable_total{cause="overloaded"}')).to.equal(
+        1,
+      );
     });
 
     it('counts render timeouts, shadow results and fallback forwards by command from their events', async () => {
@@ -202,7 +250,12 @@ describe('ops router', () => {
       expect((await post(app, KEYS.all).send(ZPL)).status).to.equal(500);
       events.emit({ type: 'shadow_result', requestId: 'a', outcome: 'matched', score: 1 });
       events.emit({ type: 'shadow_result', requestId: 'b', outcome: 'upstream_error', reason: 'answered 500' });
-      events.emit({ type: 'fallback_forward', requestId: 'c', reason: 'unsupported ^QQ ^BD', commands: ['^QQ', '^BD'] });
+      events.emit({
+        type: 'fallback_forward',
+        requestId: 'c',
+        reason: 'unsupported ^QQ ^BD',
+        commands: ['^QQ', '^BD'],
+      });
       events.emit({ type: 'fallback_forward', requestId: 'd', reason: 'unsupported ^QQ', commands: ['^QQ'] });
       const text = (await request(app).get('/metrics')).text;
       expect(sample(text, 'zpl_render_timeouts_total')).to.equal(1);
@@ -216,12 +269,24 @@ describe('ops router', () => {
     it('counts fallback forwards by command and upstream failures from real forwards', async () => {
       const upstream = await startFakeUpstream();
       try {
-        const { app } = await opsApp({ mode: 'fallback', upstream: { url: upstream.url }, render: recordingRender({ unsupported: ['^QQ'] }) });
+        const { app } = await opsApp({
+          mode: 'fallback',
+          upstream: { url: upstream.url },
+          render: recordingRender({ unsupported: ['^QQ'] }),
+        });
         expect((await post(app, KEYS.all).send(ZPL)).headers['x-renderer']).to.equal('upstream');
-        const pdf = await request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf')
-          .set('X-Page-Size', 'letter').type('form').send(ZPL);
+        const pdf = await request(app)
+          .post(labelsPath('8dpmm', '4x6', '0'))
+          .set('X-API-Key', KEYS.all)
+          .set('Accept', 'application/pdf')
+          .set('X-Page-Size', 'letter')
+          .type('form')
+          .send(ZPL);
         expect(pdf.headers['x-renderer']).to.equal('upstream');
-        const { app: orphan } = await opsApp({ mode: 'proxy', upstream: { url: 'http://127.0.0.1:9/compatibility/legacy/v1', timeoutMs: 2000 } });
+        const { app: orphan } = await opsApp({
+          mode: 'proxy',
+          upstream: { url: 'http://127.0.0.1:9/compatibility/legacy/v1', timeoutMs: 2000 },
+        });
         expect((await post(orphan, KEYS.all).send(ZPL)).status).to.equal(502);
         const text = (await request(app).get('/metrics')).text;
         expect(sample(text, 'zpl_fallback_forwards_total{command="^Q*"}')).to.equal(1);
@@ -232,11 +297,12 @@ describe('ops router', () => {
       }
     });
 
-    it('keeps a registry per ops router (two in one process do not collide), or uses the host\'s', async () => {
+    it("keeps a registry per ops router (two in one process do not collide), or uses the host's", async () => {
       const first = await opsApp();
       const second = await opsApp();
       await post(first.app, KEYS.all).send(ZPL);
-      const route = 'zpl_http_requests_total{route="/printers/{dpmm}/labels/{dimensions}/{index}",method="POST",status="200"}';
+      const route =
+        'zpl_http_requests_total{route="/printers/{dpmm}/labels/{dimensions}/{index}",method="POST",status="200"}';
       expect(sample((await request(first.app).get('/metrics')).text, route)).to.equal(1);
       expect(sample((await request(second.app).get('/metrics')).text, route)).to.equal(undefined);
 
@@ -253,13 +319,34 @@ describe('ops router', () => {
     /** A pino logger at `level` writing into `lines`. */
     const capture = (level: 'info' | 'debug' | 'warn' = 'info') => {
       const lines: Array<Record<string, unknown>> = [];
-      const destination = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>); done(); } });
-      return { lines, logger: createLogger({ level, destination: { write: (line: string) => destination.write(line) } }) };
+      const destination = new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+          done();
+        },
+      });
+      return {
+        lines,
+        logger: createLogger({ level, destination: { write: (line: string) => destination.write(line) } }),
+      };
     };
-    const withLogger = async (logger: ReturnType<typeof createLogger>, events?: EventSink, extra: Partial<LegacyRouterOptions> = {}) => {
+    const withLogger = async (
+      logger: ReturnType<typeof createLogger>,
+      events?: EventSink,
+      extra: Partial<LegacyRouterOptions> = {},
+    ) => {
       const stores = createMemoryStores();
       for (const record of KEY_RECORDS) await stores.keyStore.add(record);
-      return express().use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, render: recordingRender({ totalCount: 2 }), logger, ...(events && { events }), ...extra }));
+      return express().use(
+        LEGACY_MOUNT_PATH,
+        createLegacyRouter({
+          ...stores,
+          render: recordingRender({ totalCount: 2 }),
+          logger,
+          ...(events && { events }),
+          ...extra,
+        }),
+      );
     };
 
     it('writes one access line per request with request id, key id (never the key), route, status, labels, pages, render ms, bytes', async () => {
@@ -270,13 +357,24 @@ describe('ops router', () => {
       const access = lines.filter((l) => l.event === 'request');
       expect(access.map((l) => l.requestId)).to.deep.equal(['req-ok', 'req-bad']);
       expect(access[0]).to.include({
-        level: 'info', method: 'POST', route: '/printers/{dpmm}/labels/{dimensions}/{index}', status: 200, labels: 2, pages: 1,
-        bytes: 'fake-png'.length, renderer: 'local', msg: 'request completed',
+        level: 'info',
+        method: 'POST',
+        route: '/printers/{dpmm}/labels/{dimensions}/{index}',
+        status: 200,
+        labels: 2,
+        pages: 1,
+        bytes: 'fake-png'.length,
+        renderer: 'local',
+        msg: 'request completed',
       });
       expect(access[0]!.keyId).to.match(/^[0-9a-f]{16}$/);
       expect(access[0]!.renderMs).to.be.a('number');
       expect(access[1]).to.include({ status: 401 });
-      expect(lines.find((l) => l.event === 'refused')).to.include({ requestId: 'req-bad', status: 401, error: 'invalid_key' });
+      expect(lines.find((l) => l.event === 'refused')).to.include({
+        requestId: 'req-bad',
+        status: 401,
+        error: 'invalid_key',
+      });
       const all = JSON.stringify(lines);
       expect(all).to.not.contain(KEYS.all);
       expect(all).to.not.contain('k_secret_unknown');
@@ -287,7 +385,11 @@ describe('ops router', () => {
       const timeout = new RenderError('timeout', 'Rendering took longer than 5 ms and was stopped');
       const app = await withLogger(logger, undefined, { render: recordingRender({}, () => timeout) });
       await post(app, KEYS.all).set('X-Request-Id', 'slow').send(ZPL);
-      expect(lines.find((l) => l.event === 'render_timeout')).to.include({ level: 'warn', requestId: 'slow', msg: timeout.message });
+      expect(lines.find((l) => l.event === 'render_timeout')).to.include({
+        level: 'warn',
+        requestId: 'slow',
+        msg: timeout.message,
+      });
       const failing = await withLogger(logger, undefined, { render: recordingRender({}, () => new Error('boom')) });
       await post(failing, KEYS.all).set('X-Request-Id', 'boom').send(ZPL);
       const failure = lines.find((l) => l.event === 'unexpected_failure');
@@ -307,24 +409,37 @@ describe('ops router', () => {
       logEvents(events, verbose.logger);
       await request(app).get('/healthz').set('X-Request-Id', 'probe');
       expect(verbose.lines).to.have.length(1);
-      expect(verbose.lines[0]).to.include({ level: 'debug', event: 'request', route: '/healthz', requestId: 'probe', status: 200 });
+      expect(verbose.lines[0]).to.include({
+        level: 'debug',
+        event: 'request',
+        route: '/healthz',
+        requestId: 'probe',
+        status: 200,
+      });
     });
 
-    it('a router given a sink logs nothing itself: the sink\'s owner subscribes', async () => {
+    it("a router given a sink logs nothing itself: the sink's owner subscribes", async () => {
       const events = createEventSink();
       const seen: string[] = [];
       events.subscribe((e) => seen.push(e.type));
       const stores = createMemoryStores();
       for (const record of KEY_RECORDS) await stores.keyStore.add(record);
-      const app = express().use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, render: recordingRender(), events }));
+      const app = express().use(
+        LEGACY_MOUNT_PATH,
+        createLegacyRouter({ ...stores, render: recordingRender(), events }),
+      );
       await post(app, KEYS.all).send(ZPL);
       expect(seen).to.deep.equal(['render', 'request_done']);
     });
   });
 
   describe('CORS', () => {
-    const preflight = (app: Express, origin: string) => request(app).options(labelsPath('8dpmm', '4x6', '0'))
-      .set('Origin', origin).set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'x-api-key, x-rotation');
+    const preflight = (app: Express, origin: string) =>
+      request(app)
+        .options(labelsPath('8dpmm', '4x6', '0'))
+        .set('Origin', origin)
+        .set('Access-Control-Request-Method', 'POST')
+        .set('Access-Control-Request-Headers', 'x-api-key, x-rotation');
 
     it('is off by default: no CORS headers, a preflight needs a key like anything else', async () => {
       const { app } = await opsApp();
@@ -340,13 +455,26 @@ describe('ops router', () => {
       expect(res.headers['access-control-allow-origin']).to.equal('https://app.example');
       expect(res.headers['access-control-allow-methods']).to.equal('GET, POST');
       const allowed = String(res.headers['access-control-allow-headers']).split(', ');
-      expect(allowed).to.include.members(['X-API-Key', 'Accept', 'X-Rotation', 'X-Quality', 'X-Linter', 'X-Page-Size', 'X-Label-Border', 'X-Request-Id']);
+      expect(allowed).to.include.members([
+        'X-API-Key',
+        'Accept',
+        'X-Rotation',
+        'X-Quality',
+        'X-Linter',
+        'X-Page-Size',
+        'X-Label-Border',
+        'X-Request-Id',
+      ]);
 
       const answer = await post(app, KEYS.all).set('Origin', 'https://app.example').send(ZPL);
       expect(answer.status).to.equal(200);
       expect(answer.headers['access-control-allow-origin']).to.equal('https://app.example');
-      expect(String(answer.headers['access-control-expose-headers']).split(', '))
-        .to.include.members(['X-Total-Count', 'X-Warnings', 'X-Request-Id', 'Retry-After']);
+      expect(String(answer.headers['access-control-expose-headers']).split(', ')).to.include.members([
+        'X-Total-Count',
+        'X-Warnings',
+        'X-Request-Id',
+        'Retry-After',
+      ]);
 
       const other = await preflight(app, 'https://evil.example');
       expect(other.status).to.equal(401);

@@ -15,17 +15,25 @@ const OBSERVED_JSON = '{"labels":[{"fields":[{"x":50,"y":50,"data":"Field 1"}]}]
 /** Today's 406 (the spec's text), before any of this existed. */
 const TODAYS_406 = 'ERROR: HTTP 406 Not Acceptable\nimage/png, application/pdf';
 
-const post = (app: Parameters<typeof request>[0], path: string, zpl: string | Buffer, headers: Record<string, string>) => {
+const post = (
+  app: Parameters<typeof request>[0],
+  path: string,
+  zpl: string | Buffer,
+  headers: Record<string, string>,
+) => {
   let r = request(app).post(path).set('X-API-Key', KEYS.all);
   for (const [k, v] of Object.entries(headers)) r = r.set(k, v);
-  return r.buffer(true).parse(binaryBody).send(typeof zpl === 'string' ? Buffer.from(zpl, 'utf8') : zpl);
+  return r
+    .buffer(true)
+    .parse(binaryBody)
+    .send(typeof zpl === 'string' ? Buffer.from(zpl, 'utf8') : zpl);
 };
 
 describe('extra outputs over HTTP', function () {
   this.timeout(60_000);
 
   describe('switched off (the default)', () => {
-    it('answers application/json and application/zpl with today\'s 406, byte for byte, on both paths', async () => {
+    it("answers application/json and application/zpl with today's 406, byte for byte, on both paths", async () => {
       const { app } = await buildApp();
       for (const accept of ['application/json', 'application/zpl', 'application/json, application/zpl']) {
         for (const path of [labelsPath('8dpmm', '4x6', '0'), labelsPath('8dpmm', '4x6')]) {
@@ -51,7 +59,7 @@ describe('extra outputs over HTTP', function () {
   });
 
   describe('JSON label data', () => {
-    it('reproduces the legacy service\'s observed answer exactly, on the single-label and all-labels paths', async () => {
+    it("reproduces the legacy service's observed answer exactly, on the single-label and all-labels paths", async () => {
       const { app } = await buildApp({ outputs: ['json'] });
       for (const path of [labelsPath('8dpmm', '4x6', '0'), labelsPath('8dpmm', '4x6')]) {
         const res = await post(app, path, OBSERVED_ZPL, { Accept: 'application/json' });
@@ -62,7 +70,7 @@ describe('extra outputs over HTTP', function () {
       }
     });
 
-    it('gives one entry per printed label with every field\'s data and origin (^FH, ^SN, ^FN, ^CI, barcodes, ^FB)', async () => {
+    it("gives one entry per printed label with every field's data and origin (^FH, ^SN, ^FN, ^CI, barcodes, ^FB)", async () => {
       const { app } = await buildApp({ outputs: ['json'] });
       const zpl = [
         '^XA^LH10,20^FO5,5^A0N,30^FH^FD_41B_43^FS^FO100,40^BY2^BCN,60^FD12345^FS^FO0,200^GB100,10,10^FS',
@@ -76,15 +84,23 @@ describe('extra outputs over HTTP', function () {
       expect(all.headers['x-total-count']).to.equal('4');
       const copy = (serial: string) => ({
         fields: [
-          { x: 15, y: 25, data: 'ABC' }, { x: 110, y: 60, data: '12345' },
-          { x: 30, y: 320, data: 'one two three four five six' }, { x: 40, y: 420, data: serial },
+          { x: 15, y: 25, data: 'ABC' },
+          { x: 110, y: 60, data: '12345' },
+          { x: 30, y: 320, data: 'one two three four five six' },
+          { x: 40, y: 420, data: serial },
         ],
       });
       expect(JSON.parse((all.body as Buffer).toString('utf8'))).to.deep.equal({
         labels: [
-          copy('007'), copy('009'),
+          copy('007'),
+          copy('009'),
           // ^LH is printer state: it stays for the labels after it.
-          { fields: [{ x: 50, y: 60, data: 'filled' }, { x: 70, y: 80, data: 'QA,qr data' }] },
+          {
+            fields: [
+              { x: 50, y: 60, data: 'filled' },
+              { x: 70, y: 80, data: 'QA,qr data' },
+            ],
+          },
           { fields: [{ x: 11, y: 22, data: 'Zürich' }] },
         ],
       });
@@ -96,18 +112,30 @@ describe('extra outputs over HTTP', function () {
       expect((past.body as Buffer).toString()).to.equal('ERROR: Requested 5th label but ZPL only generated 4 labels');
     });
 
-    it('X-Linter lists the renderer\'s diagnostics on JSON too', async () => {
+    it("X-Linter lists the renderer's diagnostics on JSON too", async () => {
       const { app } = await buildApp({ outputs: ['json'] });
-      const res = await post(app, labelsPath('8dpmm', '4x6', '0'), '^XA^FO50,50^GB99999,10,3^FS^FO1,1^FDa^FS^XZ', { Accept: 'application/json', 'X-Linter': 'On' });
-      expect(res.headers['x-warnings']).to.equal('14|5|^GB|1|Value 99999 is greater than maximum value 32000; used 32000 instead');
+      const res = await post(app, labelsPath('8dpmm', '4x6', '0'), '^XA^FO50,50^GB99999,10,3^FS^FO1,1^FDa^FS^XZ', {
+        Accept: 'application/json',
+        'X-Linter': 'On',
+      });
+      expect(res.headers['x-warnings']).to.equal(
+        '14|5|^GB|1|Value 99999 is greater than maximum value 32000; used 32000 instead',
+      );
       expect((res.body as Buffer).toString()).to.equal('{"labels":[{"fields":[{"x":1,"y":1,"data":"a"}]}]}');
-      const quiet = await post(app, labelsPath('8dpmm', '4x6', '0'), '^XA^FO50,50^GB99999,10,3^FS^FO1,1^FDa^FS^XZ', { Accept: 'application/json' });
+      const quiet = await post(app, labelsPath('8dpmm', '4x6', '0'), '^XA^FO50,50^GB99999,10,3^FS^FO1,1^FDa^FS^XZ', {
+        Accept: 'application/json',
+      });
       expect(quiet.headers['x-warnings']).to.equal(undefined);
     });
 
     it('counts the labels it answers against pages per day', async () => {
       const { app } = await buildApp({ outputs: ['json'] }, [{ key: 'k_day3', scope: 'all', pagesPerDay: 3 }]);
-      const send = (zpl: string) => request(app).post(labelsPath('8dpmm', '4x6')).set('X-API-Key', 'k_day3').set('Accept', 'application/json').send(zpl);
+      const send = (zpl: string) =>
+        request(app)
+          .post(labelsPath('8dpmm', '4x6'))
+          .set('X-API-Key', 'k_day3')
+          .set('Accept', 'application/json')
+          .send(zpl);
       expect((await send('^XA^FO1,1^FDa^FS^PQ3^XZ')).status).to.equal(200);
       const over = await send('^XA^FO1,1^FDa^FS^XZ');
       expect(over.status).to.equal(429);
@@ -129,37 +157,66 @@ describe('extra outputs over HTTP', function () {
 
     it('X-Formatter: On lays it out as the legacy service does (the recorded answer), and it re-parses the same', async () => {
       const { app } = await buildApp({ outputs: ['zpl'] });
-      const res = await post(app, labelsPath('8dpmm', '4x6', '0'), body, { Accept: 'application/zpl', 'X-Formatter': 'on' });
+      const res = await post(app, labelsPath('8dpmm', '4x6', '0'), body, {
+        Accept: 'application/zpl',
+        'X-Formatter': 'on',
+      });
       const text = (res.body as Buffer).toString('latin1');
       expect(text).to.equal('^XA\n^FO50,50^A0,50^FD Field 1^FS\n^XZ');
-      const fields = (zpl: Uint8Array) => interpret(zpl, 8).labels.map((l) => l.fields.map((f) => [f.kind, f.x, f.y, Buffer.from(f.data ?? []).toString('latin1'), f.font.height]));
+      const fields = (zpl: Uint8Array) =>
+        interpret(zpl, 8).labels.map((l) =>
+          l.fields.map((f) => [f.kind, f.x, f.y, Buffer.from(f.data ?? []).toString('latin1'), f.font.height]),
+        );
       expect(fields(res.body as Buffer)).to.deep.equal(fields(body));
     });
 
     it('X-Target-Dpmm converts; what is not faithful is in X-Warnings with or without the linter, the linter adds its own', async () => {
       const { app } = await buildApp({ outputs: ['zpl'] });
       const zpl = '^XA^BY3^FO10,10^BCN,50^FD123^FS^FO10,100^GB20,20,2^FSjunk^XZ';
-      const res = await post(app, labelsPath('8dpmm', '4x6'), zpl, { Accept: 'application/zpl', 'X-Target-Dpmm': '12dpmm' });
+      const res = await post(app, labelsPath('8dpmm', '4x6'), zpl, {
+        Accept: 'application/zpl',
+        'X-Target-Dpmm': '12dpmm',
+      });
       expect(res.status).to.equal(200);
-      expect((res.body as Buffer).toString('latin1')).to.equal('^XA^CFA,9,5^BY3,3,15^BY4^FO15,15^BCN,75^FD123^FS^FO15,150^GB30,30,3^FSjunk^XZ');
-      expect(res.headers['x-warnings']).to.equal('6|1|^BY|1|Module width 3 is 4.5 dots at 12 dpmm; written 4, the symbol is 11% smaller');
-      const linted = await post(app, labelsPath('8dpmm', '4x6'), zpl, { Accept: 'application/zpl', 'X-Target-Dpmm': '12', 'X-Linter': 'On' });
-      expect(linted.headers['x-warnings']).to.equal('53|4|^FS||Ignored unrecognized content|6|1|^BY|1|Module width 3 is 4.5 dots at 12 dpmm; written 4, the symbol is 11% smaller');
+      expect((res.body as Buffer).toString('latin1')).to.equal(
+        '^XA^CFA,9,5^BY3,3,15^BY4^FO15,15^BCN,75^FD123^FS^FO15,150^GB30,30,3^FSjunk^XZ',
+      );
+      expect(res.headers['x-warnings']).to.equal(
+        '6|1|^BY|1|Module width 3 is 4.5 dots at 12 dpmm; written 4, the symbol is 11% smaller',
+      );
+      const linted = await post(app, labelsPath('8dpmm', '4x6'), zpl, {
+        Accept: 'application/zpl',
+        'X-Target-Dpmm': '12',
+        'X-Linter': 'On',
+      });
+      expect(linted.headers['x-warnings']).to.equal(
+        '53|4|^FS||Ignored unrecognized content|6|1|^BY|1|Module width 3 is 4.5 dots at 12 dpmm; written 4, the symbol is 11% smaller',
+      );
     });
 
     it('X-Lossy-Fields: bitmap draws what has no whole-dot form as ^GF; a bad value is a 400; without X-Target-Dpmm it is not read', async () => {
       const { app } = await buildApp({ outputs: ['zpl'] });
       const zpl = '^XA^BY3^FO10,10^BCN,50^FD123^FS^XZ';
-      const asked = (headers: Record<string, string>) => post(app, labelsPath('8dpmm', '4x6'), zpl, { Accept: 'application/zpl', ...headers });
+      const asked = (headers: Record<string, string>) =>
+        post(app, labelsPath('8dpmm', '4x6'), zpl, { Accept: 'application/zpl', ...headers });
       const bitmap = await asked({ 'X-Target-Dpmm': '12', 'X-Lossy-Fields': 'BITMAP' });
       expect(bitmap.status).to.equal(200);
       const body = (bitmap.body as Buffer).toString('latin1');
-      expect(body).to.match(/^\^XA\^CFA,9,5\^BY3,3,15\^BY4\^LH0,0\^FO\d+,\d+,0\^GFA,/).and.not.include('^BC');
-      expect(bitmap.headers['x-warnings']).to.match(/^6\|1\|\^BY\|1\|Module width 3 is 4\.5 dots at 12 dpmm; written 4, the symbol is 11% smaller\|7\|24\|\^BC\|\|Drawn as a \d+x\d+-dot \^GF graphic/);
+      expect(body)
+        .to.match(/^\^XA\^CFA,9,5\^BY3,3,15\^BY4\^LH0,0\^FO\d+,\d+,0\^GFA,/)
+        .and.not.include('^BC');
+      expect(bitmap.headers['x-warnings']).to.match(
+        /^6\|1\|\^BY\|1\|Module width 3 is 4\.5 dots at 12 dpmm; written 4, the symbol is 11% smaller\|7\|24\|\^BC\|\|Drawn as a \d+x\d+-dot \^GF graphic/,
+      );
       const round = await asked({ 'X-Target-Dpmm': '12', 'X-Lossy-Fields': 'round' });
-      expect((round.body as Buffer).toString('latin1')).to.equal((await asked({ 'X-Target-Dpmm': '12' })).body.toString('latin1'));
+      expect((round.body as Buffer).toString('latin1')).to.equal(
+        (await asked({ 'X-Target-Dpmm': '12' })).body.toString('latin1'),
+      );
       const bad = await asked({ 'X-Target-Dpmm': '12', 'X-Lossy-Fields': 'vector' });
-      expect([bad.status, (bad.body as Buffer).toString()]).to.deep.equal([400, 'ERROR: Invalid X-Lossy-Fields vector; valid values: round, bitmap']);
+      expect([bad.status, (bad.body as Buffer).toString()]).to.deep.equal([
+        400,
+        'ERROR: Invalid X-Lossy-Fields vector; valid values: round, bitmap',
+      ]);
       const unconverted = await asked({ 'X-Lossy-Fields': 'vector' });
       expect([unconverted.status, (unconverted.body as Buffer).toString('latin1')]).to.deep.equal([200, zpl]);
     });
@@ -167,15 +224,24 @@ describe('extra outputs over HTTP', function () {
     it('a bad X-Target-Dpmm is a 400 naming the header', async () => {
       const { app } = await buildApp({ outputs: ['zpl'] });
       for (const bad of ['7', 'twelve', '12.5']) {
-        const res = await post(app, labelsPath('8dpmm', '4x6'), OBSERVED_ZPL, { Accept: 'application/zpl', 'X-Target-Dpmm': bad });
+        const res = await post(app, labelsPath('8dpmm', '4x6'), OBSERVED_ZPL, {
+          Accept: 'application/zpl',
+          'X-Target-Dpmm': bad,
+        });
         expect(res.status, bad).to.equal(400);
-        expect((res.body as Buffer).toString(), bad).to.equal(`ERROR: Invalid X-Target-Dpmm ${bad}; valid values: 6, 8, 12, 24`);
+        expect((res.body as Buffer).toString(), bad).to.equal(
+          `ERROR: Invalid X-Target-Dpmm ${bad}; valid values: 6, 8, 12, 24`,
+        );
       }
     });
 
     it('X-Target-Dpmm and X-Formatter sent empty are absent, as every optional header: the document back as sent', async () => {
       const { app } = await buildApp({ outputs: ['zpl'] });
-      const res = await post(app, labelsPath('8dpmm', '4x6'), OBSERVED_ZPL, { Accept: 'application/zpl', 'X-Target-Dpmm': ' ', 'X-Formatter': '' });
+      const res = await post(app, labelsPath('8dpmm', '4x6'), OBSERVED_ZPL, {
+        Accept: 'application/zpl',
+        'X-Target-Dpmm': ' ',
+        'X-Formatter': '',
+      });
       expect(res.status).to.equal(200);
       expect((res.body as Buffer).toString('latin1')).to.equal(OBSERVED_ZPL);
       expect(res.headers['x-warnings']).to.equal(undefined);
@@ -187,19 +253,31 @@ describe('extra outputs over HTTP', function () {
       const { app } = await buildApp({ outputs: ['json'] });
       const zpl = await post(app, labelsPath('8dpmm', '4x6', '0'), OBSERVED_ZPL, { Accept: 'application/zpl' });
       expect(zpl.status).to.equal(406);
-      expect((zpl.body as Buffer).toString()).to.equal('ERROR: HTTP 406 Not Acceptable\nimage/png, application/pdf, application/json');
+      expect((zpl.body as Buffer).toString()).to.equal(
+        'ERROR: HTTP 406 Not Acceptable\nimage/png, application/pdf, application/json',
+      );
       expect(() => buildApp({ outputs: ['xml' as 'json'] }).then(() => undefined)).to.not.throw();
       let failed: unknown;
-      await buildApp({ outputs: ['xml' as 'json'] }).catch((e: unknown) => { failed = e; });
+      await buildApp({ outputs: ['xml' as 'json'] }).catch((e: unknown) => {
+        failed = e;
+      });
       expect(String(failed)).to.match(/Unknown output "xml"/);
     });
 
     it('JSON and ZPL count as PNG for key scopes', async () => {
       const { app } = await buildApp({ outputs: ['json', 'zpl'] });
       for (const accept of ['application/json', 'application/zpl', 'application/json, application/pdf']) {
-        const png = await request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.png).set('Accept', accept).send(OBSERVED_ZPL);
+        const png = await request(app)
+          .post(labelsPath('8dpmm', '4x6', '0'))
+          .set('X-API-Key', KEYS.png)
+          .set('Accept', accept)
+          .send(OBSERVED_ZPL);
         expect(png.status, accept).to.equal(200);
-        const pdf = await request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.pdf).set('Accept', accept).send(OBSERVED_ZPL);
+        const pdf = await request(app)
+          .post(labelsPath('8dpmm', '4x6', '0'))
+          .set('X-API-Key', KEYS.pdf)
+          .set('Accept', accept)
+          .send(OBSERVED_ZPL);
         expect(pdf.status, accept).to.equal(403);
         expect(pdf.body).to.include({ error: 'scope_denied', required: 'png', actual: 'pdf' });
       }
@@ -207,11 +285,21 @@ describe('extra outputs over HTTP', function () {
 
     it('the OpenAPI document lists the new types and headers only when they are on', () => {
       const off = buildOpenApiDocument({ version: 't' }) as any;
-      expect(Object.keys(off.paths['/printers/{dpmm}/labels/{dimensions}'].post.responses['200'].content)).to.deep.equal(['application/pdf', 'image/png']);
-      expect(Object.keys(off.components.parameters)).to.not.include.members(['header.X-Target-Dpmm', 'header.X-Formatter']);
+      expect(
+        Object.keys(off.paths['/printers/{dpmm}/labels/{dimensions}'].post.responses['200'].content),
+      ).to.deep.equal(['application/pdf', 'image/png']);
+      expect(Object.keys(off.components.parameters)).to.not.include.members([
+        'header.X-Target-Dpmm',
+        'header.X-Formatter',
+      ]);
       const on = buildOpenApiDocument({ version: 't', api: { outputs: ['json', 'zpl'] } }) as any;
       const content = on.paths['/printers/{dpmm}/labels/{dimensions}'].post.responses['200'].content;
-      expect(Object.keys(content)).to.deep.equal(['application/pdf', 'image/png', 'application/json', 'application/zpl']);
+      expect(Object.keys(content)).to.deep.equal([
+        'application/pdf',
+        'image/png',
+        'application/json',
+        'application/zpl',
+      ]);
       expect(on.components.parameters['header.X-Target-Dpmm'].schema.pattern).to.be.a('string');
       expect(on.components.parameters['header.X-Formatter']).to.be.an('object');
     });
@@ -224,11 +312,19 @@ describe('extra outputs over HTTP', function () {
     });
 
     it('proxy mode forwards them as they are: the Accept we authorized and the X-Formatter and X-Target-Dpmm headers', async () => {
-      const upstream = await startFakeUpstream((_r, res) => { res.setHeader('Content-Type', 'application/zpl'); res.end('^XA^XZ'); });
+      const upstream = await startFakeUpstream((_r, res) => {
+        res.setHeader('Content-Type', 'application/zpl');
+        res.end('^XA^XZ');
+      });
       try {
         const { app } = await buildApp({ outputs: ['zpl'], mode: 'proxy', upstream: { url: upstream.url } });
-        const res = await request(app).post(labelsPath('8dpmm', '4x6')).set('X-API-Key', KEYS.png)
-          .set('Accept', 'application/zpl;q=0.9, application/pdf;q=0.1').set('X-Target-Dpmm', '12').set('X-Formatter', 'On').send(OBSERVED_ZPL);
+        const res = await request(app)
+          .post(labelsPath('8dpmm', '4x6'))
+          .set('X-API-Key', KEYS.png)
+          .set('Accept', 'application/zpl;q=0.9, application/pdf;q=0.1')
+          .set('X-Target-Dpmm', '12')
+          .set('X-Formatter', 'On')
+          .send(OBSERVED_ZPL);
         expect(res.status).to.equal(200);
         const [seen] = await upstream.requests(1);
         expect(seen!.headers.accept).to.equal('application/zpl');

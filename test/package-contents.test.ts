@@ -12,14 +12,28 @@ const REPO = process.cwd();
 
 describe('npm package contents', function () {
   this.timeout(120_000);
-  const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { files: string[]; scripts: Record<string, string>; bin: Record<string, string>; license: string };
+  const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+    files: string[];
+    scripts: Record<string, string>;
+    bin: Record<string, string>;
+    license: string;
+  };
 
   it('ships the library, CLIs, README and LICENSE, and no tests, benchmarks or corpus', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--silent'], { cwd: REPO });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    expect(files).to.include.members(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts',
-      'dist/compare/ink-f1.js', 'dist/middleware/upstream/compare-worker.js', 'dist/renderer/pool/render-worker.js',
-      ...Object.values(manifest.bin), 'dist/server/server.js']);
+    expect(files).to.include.members([
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/compare/ink-f1.js',
+      'dist/middleware/upstream/compare-worker.js',
+      'dist/renderer/pool/render-worker.js',
+      ...Object.values(manifest.bin),
+      'dist/server/server.js',
+    ]);
     const unwanted = files.filter((f) => /^(dist\/(test|bench|tools)\/|corpus\/|test\/|bench\/)/.test(f));
     expect(unwanted).to.deep.equal([]);
   });
@@ -28,8 +42,14 @@ describe('npm package contents', function () {
     const missing = manifest.files.filter((f) => !f.startsWith('!') && !existsSync(join(REPO, f)));
     expect(missing).to.deep.equal([]);
     expect(manifest.license).to.equal('MIT');
-    expect(readFileSync(join(REPO, 'LICENSE'), 'utf8')).to.match(/^MIT License\n\nCopyright \(c\) \d{4} zpl-legacy-compat contributors\n/);
-    expect(Object.keys(manifest.scripts).filter((name) => ['prepare', 'preinstall', 'install', 'postinstall'].includes(name))).to.deep.equal([]);
+    expect(readFileSync(join(REPO, 'LICENSE'), 'utf8')).to.match(
+      /^MIT License\n\nCopyright \(c\) \d{4} zpl-legacy-compat contributors\n/,
+    );
+    expect(
+      Object.keys(manifest.scripts).filter((name) =>
+        ['prepare', 'preinstall', 'install', 'postinstall'].includes(name),
+      ),
+    ).to.deep.equal([]);
     expect(manifest.scripts.prepack).to.contain('tsc -p tsconfig.json');
   });
 });

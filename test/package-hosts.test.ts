@@ -16,12 +16,27 @@ import { expect } from 'chai';
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-const MANIFEST = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const MANIFEST = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
 
-const STRICT = { strict: true, skipLibCheck: false, noEmitOnError: true, target: 'ES2022', outDir: 'out', types: ['node'] };
+const STRICT = {
+  strict: true,
+  skipLibCheck: false,
+  noEmitOnError: true,
+  target: 'ES2022',
+  outDir: 'out',
+  types: ['node'],
+};
 
 /** A host folder: the unpacked package, its dependencies and `links` linked in, and the given files. */
-function makeHost(root: string, tarball: string, name: string, links: Record<string, string>, files: Record<string, string>): string {
+function makeHost(
+  root: string,
+  tarball: string,
+  name: string,
+  links: Record<string, string>,
+  files: Record<string, string>,
+): string {
   const host = join(root, name);
   const modules = join(host, 'node_modules');
   mkdirSync(modules, { recursive: true });
@@ -48,7 +63,8 @@ async function compile(host: string): Promise<string> {
   }
 }
 
-const tsconfig = (options: Record<string, unknown>): string => JSON.stringify({ compilerOptions: { ...STRICT, ...options }, include: ['*.ts'] });
+const tsconfig = (options: Record<string, unknown>): string =>
+  JSON.stringify({ compilerOptions: { ...STRICT, ...options }, include: ['*.ts'] });
 
 /** Renders one label through the router over HTTP, closes everything, and exits by itself. */
 const SERVER_HOST = `
@@ -111,7 +127,9 @@ describe('the packed package in TypeScript hosts without @types/express', functi
 
   before(async () => {
     root = mkdtempSync(join(tmpdir(), 'zpl-hosts-'));
-    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', root], { cwd: REPO });
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', root], {
+      cwd: REPO,
+    });
     tarball = join(root, stdout.trim().split('\n').pop()!);
   });
   after(() => rmSync(root, { recursive: true, force: true }));
@@ -122,57 +140,97 @@ describe('the packed package in TypeScript hosts without @types/express', functi
   });
 
   it('compiles a strict ESM host (module NodeNext, skipLibCheck off) and renders through it over HTTP', async () => {
-    const host = makeHost(root, tarball, 'esm', {}, {
-      'package.json': JSON.stringify({ type: 'module' }),
-      'tsconfig.json': tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext' }),
-      'host.ts': SERVER_HOST,
-    });
+    const host = makeHost(
+      root,
+      tarball,
+      'esm',
+      {},
+      {
+        'package.json': JSON.stringify({ type: 'module' }),
+        'tsconfig.json': tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext' }),
+        'host.ts': SERVER_HOST,
+      },
+    );
     expect(await compile(host)).to.equal('');
     const { stdout } = await run(process.execPath, [join(host, 'out', 'host.js')], { cwd: host, timeout: 60_000 });
     // The last line is the host's; the router's default logger (pino, standard output) writes its access line first.
-    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).to.deep.equal({ status: 200, type: 'image/png', png: 'PNG', other: 418 });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).to.deep.equal({
+      status: 200,
+      type: 'image/png',
+      png: 'PNG',
+      other: 418,
+    });
   });
 
   it('compiles the same ESM host with module Node16', async () => {
-    const host = makeHost(root, tarball, 'esm-node16', {}, {
-      'package.json': JSON.stringify({ type: 'module' }),
-      'tsconfig.json': tsconfig({ module: 'Node16', moduleResolution: 'Node16' }),
-      'host.ts': SERVER_HOST,
-    });
+    const host = makeHost(
+      root,
+      tarball,
+      'esm-node16',
+      {},
+      {
+        'package.json': JSON.stringify({ type: 'module' }),
+        'tsconfig.json': tsconfig({ module: 'Node16', moduleResolution: 'Node16' }),
+        'host.ts': SERVER_HOST,
+      },
+    );
     expect(await compile(host)).to.equal('');
   });
 
-  for (const [types, express] of [['@types/express', 'express'], ['@types/express4', 'express4']] as const) {
+  for (const [types, express] of [
+    ['@types/express', 'express'],
+    ['@types/express4', 'express4'],
+  ] as const) {
     it(`accepts the router in app.use() of a strict host with ${express === 'express' ? 'Express 5' : 'Express 4'} and its types`, async () => {
-      const host = makeHost(root, tarball, `with-${express}`, { '@types/express': types, express }, {
-        'package.json': JSON.stringify({ type: 'module' }),
-        'tsconfig.json': tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node', 'express'] }),
-        'host.ts': EXPRESS_HOST,
-      });
+      const host = makeHost(
+        root,
+        tarball,
+        `with-${express}`,
+        { '@types/express': types, express },
+        {
+          'package.json': JSON.stringify({ type: 'module' }),
+          'tsconfig.json': tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node', 'express'] }),
+          'host.ts': EXPRESS_HOST,
+        },
+      );
       expect(await compile(host)).to.equal('');
     });
   }
 
   it('lets a CommonJS host with module NodeNext require() the package (Node 20.19+)', async () => {
-    const host = makeHost(root, tarball, 'cjs-nodenext', {}, {
-      'package.json': JSON.stringify({ type: 'commonjs' }),
-      'tsconfig.json': tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext' }),
-      'host.ts': CJS_HOST,
-    });
+    const host = makeHost(
+      root,
+      tarball,
+      'cjs-nodenext',
+      {},
+      {
+        'package.json': JSON.stringify({ type: 'commonjs' }),
+        'tsconfig.json': tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext' }),
+        'host.ts': CJS_HOST,
+      },
+    );
     expect(await compile(host)).to.equal('');
     expect(readFileSync(join(host, 'out', 'host.js'), 'utf8')).to.contain('require("zpl-legacy-compat")');
     const { stdout } = await run(process.execPath, [join(host, 'out', 'host.js')], { cwd: host, timeout: 60_000 });
     expect(JSON.parse(stdout.trim())).to.deep.equal({ required: 'function', close: 'function' });
-    const version = await run(process.execPath, ['-p', "require('zpl-legacy-compat/package.json').version"], { cwd: host });
+    const version = await run(process.execPath, ['-p', "require('zpl-legacy-compat/package.json').version"], {
+      cwd: host,
+    });
     expect(version.stdout.trim()).to.equal(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
   });
 
   it('gives a CommonJS host with module Node16 error TS1479, as docs/mounting.md says', async () => {
-    const host = makeHost(root, tarball, 'cjs-node16', {}, {
-      'package.json': JSON.stringify({ type: 'commonjs' }),
-      'tsconfig.json': tsconfig({ module: 'Node16', moduleResolution: 'Node16' }),
-      'host.ts': CJS_HOST,
-    });
+    const host = makeHost(
+      root,
+      tarball,
+      'cjs-node16',
+      {},
+      {
+        'package.json': JSON.stringify({ type: 'commonjs' }),
+        'tsconfig.json': tsconfig({ module: 'Node16', moduleResolution: 'Node16' }),
+        'host.ts': CJS_HOST,
+      },
+    );
     expect(await compile(host)).to.contain('error TS1479');
   });
 });

@@ -30,13 +30,18 @@ describe('vector PDF of every corpus label', function () {
     const one = async (c: CorpusCase) => {
       const zpl = readFileSync(path.join(dir, c.zpl));
       const req = { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, index: c.index ?? 0 };
-      let png;
-      try { png = decodePng((await render(zpl, { ...req, format: 'png' })).body); } catch (e) {
+      let png: ReturnType<typeof decodePng>;
+      try {
+        png = decodePng((await render(zpl, { ...req, format: 'png' })).body);
+      } catch (e) {
         if (e instanceof RenderError) return; // a case the renderer refuses has no PNG to compare with
         throw e;
       }
       const pdf = (await render(zpl, { ...req, format: 'pdf' })).body;
-      const f1 = inkF1({ width: png.width, height: png.height, grey: png.gray }, await rasterisePdfAsync(pdf, png.width, png.height));
+      const f1 = inkF1(
+        { width: png.width, height: png.height, grey: png.gray },
+        await rasterisePdfAsync(pdf, png.width, png.height),
+      );
       scored++;
       if (f1 < MIN_F1) below.push(`${c.id}: ${f1.toFixed(4)}`);
     };

@@ -39,7 +39,10 @@ const LABELS: Record<string, string> = {
     '^FO100,300^GB200,100,100^FS^FO120,320^FR^GFA,8,8,1,FFC3C3C3C3C3C3FF^FS^XZ',
   'a reverse QR code and reverse lines over a box (hundreds of touching reverse modules)':
     '^XA^FO40,40^FR^BQN,2,8^FDQA,reverse modules touching each other all over the symbol^FS^FO10,500^GB600,300,3^FS' +
-    [0, 1, 2, 3, 4, 5, 6].map((i) => `^FO24,${512 + i * 40}^A0N,${30 + (i % 3) * 6}^FR^FDReverse line ${i}^FS`).join('') + '^XZ',
+    [0, 1, 2, 3, 4, 5, 6]
+      .map((i) => `^FO24,${512 + i * 40}^A0N,${30 + (i % 3) * 6}^FR^FDReverse line ${i}^FS`)
+      .join('') +
+    '^XZ',
   'inverted (^POI) and mirrored (^PMY)':
     '^XA^POI^PMY^FO50,50^A0N,60^FDUpside down^FS^FO50,200^GB300,100,8^FS^FO400,400^BCN,100^FD12345^FS^XZ',
 };
@@ -48,18 +51,30 @@ describe('vector PDF bytes', () => {
   it('are the same whatever the process rendered before (glyph shapes are cached across requests)', async () => {
     const zpl = '^XA^FO10,10^A0N,31^FDWavy lines 0123^FS^FO10,80^A0R,27^FDWavy^FS^XZ';
     // First the same glyphs at other pen positions, so the cache holds them from another document.
-    await render('^XA^FO13,10^A0N,31^FD  aWavy lines 0123 0123^FS^FO10,80^A0R,27^FDx Wavy^FS^XZ', { ...base, format: 'pdf' });
-    const here = createHash('sha256').update((await render(zpl, { ...base, format: 'pdf' })).body).digest('hex');
+    await render('^XA^FO13,10^A0N,31^FD  aWavy lines 0123 0123^FS^FO10,80^A0R,27^FDx Wavy^FS^XZ', {
+      ...base,
+      format: 'pdf',
+    });
+    const here = createHash('sha256')
+      .update((await render(zpl, { ...base, format: 'pdf' })).body)
+      .digest('hex');
     const renderModule = new URL('../renderer/render.js', import.meta.url).href;
-    const fresh = execFileSync(process.execPath, ['--input-type=module', '-e',
-      `const { render } = await import(${JSON.stringify(renderModule)}); const { createHash } = await import('node:crypto');` +
-      `const r = await render(${JSON.stringify(zpl)}, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf' });` +
-      `process.stdout.write(createHash('sha256').update(r.body).digest('hex'));`], { encoding: 'latin1' });
+    const fresh = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { render } = await import(${JSON.stringify(renderModule)}); const { createHash } = await import('node:crypto');` +
+          `const r = await render(${JSON.stringify(zpl)}, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf' });` +
+          `process.stdout.write(createHash('sha256').update(r.body).digest('hex'));`,
+      ],
+      { encoding: 'latin1' },
+    );
     expect(here).to.equal(fresh);
   });
 });
 
-describe('vector PDF read back with poppler', function () {
+describe('vector PDF read back with poppler', () => {
   before(function () {
     if (!hasPoppler()) {
       console.log('    (poppler-utils not installed: apt-get install -y poppler-utils; .ci/run installs it)');
@@ -81,17 +96,35 @@ describe('vector PDF read back with poppler', function () {
   });
 
   it('carries each text field as text that pdftotext finds, interpretation lines too', async () => {
-    const pdf = (await render(LABELS['text in font 0 and device fonts, all four orientations'] + LABELS['reverse (^FR) text over a box and reverse boxes crossing']
-      + LABELS['linear and 2D barcodes with interpretation lines'], { ...base, format: 'pdf' })).body;
+    const pdf = (
+      await render(
+        LABELS['text in font 0 and device fonts, all four orientations'] +
+          LABELS['reverse (^FR) text over a box and reverse boxes crossing'] +
+          LABELS['linear and 2D barcodes with interpretation lines'],
+        { ...base, format: 'pdf' },
+      )
+    ).body;
     const text = pdfText(pdf);
-    for (const s of ['Ship to: Zebra', 'DEVICE D', 'Turned R', 'Turned I', 'Turned B', 'A block of text', 'REVERSED', 'XOR', '1234567890', 'CODE39']) {
+    for (const s of [
+      'Ship to: Zebra',
+      'DEVICE D',
+      'Turned R',
+      'Turned I',
+      'Turned B',
+      'A block of text',
+      'REVERSED',
+      'XOR',
+      '1234567890',
+      'CODE39',
+    ]) {
       expect(text, s).to.include(s);
     }
     expect(Number(pdfInfo(pdf).Pages)).to.equal(3);
   });
 
   it('carries text beyond Latin-1 (^CI28) as the text itself, not as question marks', async () => {
-    const zpl = '^XA^CI28^FO40,40^A0N,40,40^FDПривет мир^FS^FO40,120^A0N,40,40^FDStraße Ωmega 東京^FS^FO40,200^A0N,40,40^FDPlain ASCII^FS^XZ';
+    const zpl =
+      '^XA^CI28^FO40,40^A0N,40,40^FDПривет мир^FS^FO40,120^A0N,40,40^FDStraße Ωmega 東京^FS^FO40,200^A0N,40,40^FDPlain ASCII^FS^XZ';
     const text = pdfText((await render(zpl, { ...base, format: 'pdf' })).body);
     for (const s of ['Привет мир', 'Straße Ωmega 東京', 'Plain ASCII']) expect(text, s).to.include(s);
     expect(text).not.to.include('?');
@@ -107,7 +140,8 @@ describe('vector PDF read back with poppler', function () {
 
   it('leaves no ink outside a ^PW narrower than the label, as the PNG does', async () => {
     // 812 dots wide; ^PW400 is centred: columns 206 to 605 carry ink, the rest is paper.
-    const zpl = '^XA^PW400^FO0,10^GB800,20,20^FS^FO0,50^A0N,40,40^FDWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW^FS^FO0,120^FR^GB800,60,60^FS^XZ';
+    const zpl =
+      '^XA^PW400^FO0,10^GB800,20,20^FS^FO0,50^A0N,40,40^FDWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW^FS^FO0,120^FR^GB800,60,60^FS^XZ';
     const png = decodePng((await render(zpl, { ...base, format: 'png' })).body);
     const pdf = rasterisePdf((await render(zpl, { ...base, format: 'pdf' })).body, png.width, png.height);
     const inkColumns = (grey: Uint8Array) => {
@@ -131,7 +165,13 @@ describe('vector PDF read back with poppler', function () {
   });
 
   it('keeps the raster PDF on request: one 1-bit image the size of the label, no text', async () => {
-    const pdf = (await render(LABELS['text in font 0 and device fonts, all four orientations'], { ...base, format: 'pdf', pdf: 'raster' })).body;
+    const pdf = (
+      await render(LABELS['text in font 0 and device fonts, all four orientations'], {
+        ...base,
+        format: 'pdf',
+        pdf: 'raster',
+      })
+    ).body;
     expect(pdfImages(pdf).map((l) => l.split(/\s+/).slice(3, 6))).to.deep.equal([['image', '812', '1218']]);
     expect(pdfText(pdf).trim()).to.equal('');
   });

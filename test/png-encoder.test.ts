@@ -15,24 +15,32 @@ import { loadLabels } from '../bench/labels.js';
 import { decodePng, idatOf } from './helpers/png.js';
 
 /** A raster from a seed: blank rows, repeated rows, runs, noise and partial coverage, as labels have them. */
-const rasterArb = fc.record({
-  width: fc.integer({ min: 1, max: 300 }),
-  height: fc.integer({ min: 1, max: 60 }),
-  rows: fc.array(fc.record({ kind: fc.constantFrom('blank', 'repeat', 'bars', 'noise', 'grey'), seed: fc.integer({ min: 0, max: 2 ** 30 }) }), { minLength: 60, maxLength: 60 }),
-}).map(({ width, height, rows }) => {
-  const r = new Raster(width, height);
-  for (let y = 0; y < height; y++) {
-    const { kind, seed } = rows[y];
-    let s = seed;
-    const next = (): number => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    const row = r.ink.subarray(y * width, (y + 1) * width);
-    if (kind === 'repeat' && y > 0) row.set(r.ink.subarray((y - 1) * width, y * width));
-    else if (kind === 'bars') for (let x = 0; x < width; x++) row[x] = (Math.floor(x / (1 + (seed % 7))) & 1) * 255;
-    else if (kind === 'noise') for (let x = 0; x < width; x++) row[x] = next() < 0.2 ? Math.floor(next() * 256) : 0;
-    else if (kind === 'grey') row.fill(seed & 255, 0, Math.floor(next() * width));
-  }
-  return r;
-});
+const rasterArb = fc
+  .record({
+    width: fc.integer({ min: 1, max: 300 }),
+    height: fc.integer({ min: 1, max: 60 }),
+    rows: fc.array(
+      fc.record({
+        kind: fc.constantFrom('blank', 'repeat', 'bars', 'noise', 'grey'),
+        seed: fc.integer({ min: 0, max: 2 ** 30 }),
+      }),
+      { minLength: 60, maxLength: 60 },
+    ),
+  })
+  .map(({ width, height, rows }) => {
+    const r = new Raster(width, height);
+    for (let y = 0; y < height; y++) {
+      const { kind, seed } = rows[y];
+      let s = seed;
+      const next = (): number => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
+      const row = r.ink.subarray(y * width, (y + 1) * width);
+      if (kind === 'repeat' && y > 0) row.set(r.ink.subarray((y - 1) * width, y * width));
+      else if (kind === 'bars') for (let x = 0; x < width; x++) row[x] = (Math.floor(x / (1 + (seed % 7))) & 1) * 255;
+      else if (kind === 'noise') for (let x = 0; x < width; x++) row[x] = next() < 0.2 ? Math.floor(next() * 256) : 0;
+      else if (kind === 'grey') row.fill(seed & 255, 0, Math.floor(next() * width));
+    }
+    return r;
+  });
 
 describe('PNG encoder', function () {
   this.timeout(120_000);
@@ -43,14 +51,24 @@ describe('PNG encoder', function () {
       for (const bitonal of [false, true]) {
         const png = encodePng(r, bitonal);
         const rows = inflateSync(idatOf(png)); // zlib checks the Adler-32 too
-        expect(Buffer.compare(rows, Buffer.from(bitonal ? bitonalRows(r) : greyRows(r))), `${r.width}x${r.height} bitonal ${bitonal}`).to.equal(0);
+        expect(
+          Buffer.compare(rows, Buffer.from(bitonal ? bitonalRows(r) : greyRows(r))),
+          `${r.width}x${r.height} bitonal ${bitonal}`,
+        ).to.equal(0);
         const ours = decodePng(png);
         const image = await Jimp.read(Buffer.from(png));
-        expect([ours.width, ours.height, image.bitmap.width, image.bitmap.height]).to.deep.equal([r.width, r.height, r.width, r.height]);
+        expect([ours.width, ours.height, image.bitmap.width, image.bitmap.height]).to.deep.equal([
+          r.width,
+          r.height,
+          r.width,
+          r.height,
+        ]);
         for (let i = 0; i < r.width * r.height; i++) {
           const want = bitonal ? (r.ink[i] >= 128 ? 0 : 255) : 255 - r.ink[i];
           if (ours.gray[i] !== want || image.bitmap.data[i * 4] !== want) {
-            expect.fail(`pixel ${i} of ${r.width}x${r.height} (bitonal ${bitonal}): want ${want}, ours ${ours.gray[i]}, jimp ${image.bitmap.data[i * 4]}`);
+            expect.fail(
+              `pixel ${i} of ${r.width}x${r.height} (bitonal ${bitonal}): want ${want}, ours ${ours.gray[i]}, jimp ${image.bitmap.data[i * 4]}`,
+            );
           }
         }
       }
@@ -65,7 +83,10 @@ describe('PNG encoder', function () {
         const got = decodePng(encodePng(r, false, order)).gray;
         const want = Uint8Array.from(turned.ink, (v) => 255 - v);
         expect(Buffer.compare(got, want), `${r.width}x${r.height} ${JSON.stringify(order)}`).to.equal(0);
-        expect(Buffer.from(encodePng(r, false, order)).equals(Buffer.from(encodePng(turned))), 'same bytes as the turned raster').to.equal(true);
+        expect(
+          Buffer.from(encodePng(r, false, order)).equals(Buffer.from(encodePng(turned))),
+          'same bytes as the turned raster',
+        ).to.equal(true);
       }
     }
   });
@@ -82,8 +103,15 @@ describe('PNG encoder', function () {
 
   it('blits coverage over ink drawn earlier in the row as a raster keeping no columns does, whichever side the ink is on', () => {
     for (const mode of ['black', 'white', 'xor'] as const) {
-      for (const [rx, mx] of [[0, 10], [20, 10], [12, 10], [0, 30], [40, 10]]) {
-        const tracked = new Raster(64, 4, undefined, true), untracked = new Raster(64, 4);
+      for (const [rx, mx] of [
+        [0, 10],
+        [20, 10],
+        [12, 10],
+        [0, 30],
+        [40, 10],
+      ]) {
+        const tracked = new Raster(64, 4, undefined, true),
+          untracked = new Raster(64, 4);
         for (const r of [tracked, untracked]) {
           r.fillRect(rx, 0, 20, 3, 'black');
           r.span(3, rx, rx + 20, 90, 'black');
@@ -94,18 +122,28 @@ describe('PNG encoder', function () {
     }
   });
 
-  it('paints alike keeping rows\' drawn columns, and writes the same bytes from them, upright, read turned, and settled', () => {
-    const shapes = fc.array(fc.record({
-      kind: fc.constantFrom('rect', 'span', 'plot', 'mask', 'bits'),
-      x: fc.integer({ min: -20, max: 120 }), y: fc.integer({ min: -10, max: 50 }),
-      w: fc.integer({ min: 0, max: 60 }), h: fc.integer({ min: 0, max: 20 }),
-      mode: fc.constantFrom('black', 'white', 'xor'), seed: fc.integer({ min: 0, max: 2 ** 30 }),
-    }), { maxLength: 25 });
-    const cases = fc.sample(fc.record({ width: fc.constantFrom(1, 7, 64, 100), height: fc.integer({ min: 1, max: 40 }), shapes }), { numRuns: 150, seed: 32 });
+  it("paints alike keeping rows' drawn columns, and writes the same bytes from them, upright, read turned, and settled", () => {
+    const shapes = fc.array(
+      fc.record({
+        kind: fc.constantFrom('rect', 'span', 'plot', 'mask', 'bits'),
+        x: fc.integer({ min: -20, max: 120 }),
+        y: fc.integer({ min: -10, max: 50 }),
+        w: fc.integer({ min: 0, max: 60 }),
+        h: fc.integer({ min: 0, max: 20 }),
+        mode: fc.constantFrom('black', 'white', 'xor'),
+        seed: fc.integer({ min: 0, max: 2 ** 30 }),
+      }),
+      { maxLength: 25 },
+    );
+    const cases = fc.sample(
+      fc.record({ width: fc.constantFrom(1, 7, 64, 100), height: fc.integer({ min: 1, max: 40 }), shapes }),
+      { numRuns: 150, seed: 32 },
+    );
     const orders = [rowOrder(false, false), rowOrder(true, false), rowOrder(false, true), rowOrder(true, true)];
     for (const { width, height, shapes: drawn } of cases) {
       // The same drawing on a raster that keeps no columns (and so takes no shortcut over paper) must match.
-      const tracked = new Raster(width, height, undefined, true), untracked = new Raster(width, height);
+      const tracked = new Raster(width, height, undefined, true),
+        untracked = new Raster(width, height);
       for (const r of [tracked, untracked]) {
         for (const { kind, x, y, w, h, mode, seed } of drawn) {
           const m = mode as 'black' | 'white' | 'xor';
@@ -113,19 +151,34 @@ describe('PNG encoder', function () {
           else if (kind === 'span') r.span(y, x, x + w, 1 + (seed % 255), m);
           else if (kind === 'plot') r.plot(x, y, 1 + (seed % 255), m);
           else if (kind === 'mask') r.blitCoverage(levels(w * h, seed), w, h, x, y, m);
-          else r.blitBits(Uint8Array.from({ length: ((w + 7) >> 3) * h }, (_, i) => (seed >> (i % 23)) & 255), (w + 7) >> 3, w, h, x, y, m);
+          else
+            r.blitBits(
+              Uint8Array.from({ length: ((w + 7) >> 3) * h }, (_, i) => (seed >> (i % 23)) & 255),
+              (w + 7) >> 3,
+              w,
+              h,
+              x,
+              y,
+              m,
+            );
         }
       }
       expect(Buffer.compare(tracked.ink, untracked.ink), `${width}x${height} painted alike`).to.equal(0);
       for (const order of orders) {
         const plain = (): Raster => new Raster(width, height, Uint8Array.from(tracked.ink));
         const want = Buffer.from(encodePng(plain(), false, order));
-        expect(Buffer.from(encodePng(tracked, false, order)).equals(want), `${width}x${height} ${JSON.stringify(order)}`).to.equal(true);
+        expect(
+          Buffer.from(encodePng(tracked, false, order)).equals(want),
+          `${width}x${height} ${JSON.stringify(order)}`,
+        ).to.equal(true);
         // The same pixels and drawn columns, turned in place: its columns turn with it.
         const copy = new Raster(width, height, Uint8Array.from(tracked.ink));
         copy.painted = Int32Array.from(tracked.painted!);
         const turned = settle(copy, order);
-        expect(Buffer.from(encodePng(turned)).equals(Buffer.from(encodePng(settle(plain(), order)))), `settled ${JSON.stringify(order)}`).to.equal(true);
+        expect(
+          Buffer.from(encodePng(turned)).equals(Buffer.from(encodePng(settle(plain(), order)))),
+          `settled ${JSON.stringify(order)}`,
+        ).to.equal(true);
       }
     }
   });
@@ -139,7 +192,8 @@ describe('PNG encoder', function () {
   });
 
   it('stays within 10 % of zlib run-length deflate on the carrier labels', async () => {
-    let ours = 0, zlib = 0;
+    let ours = 0,
+      zlib = 0;
     for (const label of loadLabels('carrier')) {
       const png = (await render(label.zpl, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0 })).body;
       const rows = inflateSync(idatOf(png));

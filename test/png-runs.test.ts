@@ -25,8 +25,13 @@ function lcg(seed: number): () => number {
 function tracked(width: number, height: number, ink: Uint8Array): Raster {
   const r = new Raster(width, height, Uint8Array.from(ink), true);
   for (let y = 0; y < height; y++) {
-    let from = width, to = 0;
-    for (let x = 0; x < width; x++) if (ink[y * width + x] !== 0) { from = Math.min(from, x); to = x + 1; }
+    let from = width,
+      to = 0;
+    for (let x = 0; x < width; x++)
+      if (ink[y * width + x] !== 0) {
+        from = Math.min(from, x);
+        to = x + 1;
+      }
     r.painted![2 * y] = from;
     r.painted![2 * y + 1] = to;
   }
@@ -38,13 +43,18 @@ function expectRoundTrip(width: number, height: number, ink: Uint8Array, what: s
   for (const order of ORDERS) {
     const png = encodePng(new Raster(width, height, Uint8Array.from(ink)), false, order);
     const fromTracked = encodePng(tracked(width, height, ink), false, order);
-    if (!Buffer.from(fromTracked).equals(Buffer.from(png))) expect.fail(`${what} ${width}x${height} ${JSON.stringify(order)}: drawn columns change the bytes`);
+    if (!Buffer.from(fromTracked).equals(Buffer.from(png)))
+      expect.fail(`${what} ${width}x${height} ${JSON.stringify(order)}: drawn columns change the bytes`);
     const turned = settle(new Raster(width, height, Uint8Array.from(ink)), order);
     const rows = inflateSync(idatOf(png));
-    if (Buffer.compare(rows, Buffer.from(greyRows(turned))) !== 0) expect.fail(`${what} ${width}x${height} ${JSON.stringify(order)}: filtered rows differ`);
+    if (Buffer.compare(rows, Buffer.from(greyRows(turned))) !== 0)
+      expect.fail(`${what} ${width}x${height} ${JSON.stringify(order)}: filtered rows differ`);
     const got = decodePng(png).gray;
     for (let i = 0; i < got.length; i++) {
-      if (got[i] !== 255 - turned.ink[i]) expect.fail(`${what} ${width}x${height} ${JSON.stringify(order)}: pixel ${i} is ${got[i]}, want ${255 - turned.ink[i]}`);
+      if (got[i] !== 255 - turned.ink[i])
+        expect.fail(
+          `${what} ${width}x${height} ${JSON.stringify(order)}: pixel ${i} is ${got[i]}, want ${255 - turned.ink[i]}`,
+        );
     }
   }
 }
@@ -63,11 +73,18 @@ describe('PNG encoder: runs and row differences', function () {
           ink.copyWithin(row, row - width, row); // repeat the row above, then change one end
           const kind = y % 6;
           const value = next() & 255;
-          if (kind === 0) ink[row] = value; // first byte
-          else if (kind === 1) ink[row + width - 1] = value; // last byte
-          else if (kind === 2) for (let x = 0; x < Math.min(4, width); x++) ink[row + x] = next() & 255; // first word
-          else if (kind === 3) for (let x = Math.max(0, width - 4); x < width; x++) ink[row + x] = next() & 255; // last word
-          else if (kind === 4) { ink[row] = value; ink[row + width - 1] = value ^ 0x80; } // both ends
+          if (kind === 0)
+            ink[row] = value; // first byte
+          else if (kind === 1)
+            ink[row + width - 1] = value; // last byte
+          else if (kind === 2)
+            for (let x = 0; x < Math.min(4, width); x++) ink[row + x] = next() & 255; // first word
+          else if (kind === 3)
+            for (let x = Math.max(0, width - 4); x < width; x++) ink[row + x] = next() & 255; // last word
+          else if (kind === 4) {
+            ink[row] = value;
+            ink[row + width - 1] = value ^ 0x80;
+          } // both ends
           // kind 5: unchanged
         }
         expectRoundTrip(width, height, ink, `ends, fill ${fill}`);
@@ -96,7 +113,8 @@ describe('PNG encoder: runs and row differences', function () {
 
   it('runs of every length from 1 to 600 crossing word boundaries, and random short runs', () => {
     const next = lcg(2);
-    const width = 1200, height = 40;
+    const width = 1200,
+      height = 40;
     const ink = new Uint8Array(width * height);
     for (let y = 0; y < height; y++) {
       let x = y % 4; // shift the runs against word boundaries
@@ -115,17 +133,19 @@ describe('PNG encoder: runs and row differences', function () {
 
   it('rows of 65,536 bytes or more (sent a byte at a time, the Adler-32 reduced as it goes)', () => {
     const next = lcg(3);
-    const width = 70_004, height = 4;
+    const width = 70_004,
+      height = 4;
     const ink = new Uint8Array(width * height);
-    for (let i = 0; i < ink.length; i++) ink[i] = (next() >>> 24) < 64 ? next() & 255 : 255;
+    for (let i = 0; i < ink.length; i++) ink[i] = next() >>> 24 < 64 ? next() & 255 : 255;
     ink.copyWithin(2 * width, width, 2 * width); // a repeated row
     expectRoundTrip(width, height, ink, 'wide');
     expectRoundTrip(width - 1, height, ink.subarray(0, (width - 1) * height), 'wide, not whole words');
   });
 
-  it('a noisy raster whose stream outgrows the writer\'s buffers decodes with jimp too', async () => {
+  it("a noisy raster whose stream outgrows the writer's buffers decodes with jimp too", async () => {
     const next = lcg(4);
-    const width = 900, height = 700;
+    const width = 900,
+      height = 700;
     const ink = new Uint8Array(width * height);
     for (let i = 0; i < ink.length; i++) ink[i] = next() >>> 24;
     const png = encodePng(new Raster(width, height, ink));
@@ -133,15 +153,31 @@ describe('PNG encoder: runs and row differences', function () {
     const image = await Jimp.read(Buffer.from(png));
     for (let i = 0; i < ink.length; i++) if (image.bitmap.data[4 * i] !== 255 - ink[i]) expect.fail(`pixel ${i}`);
     // And a small one right after it: the buffers kept from the large one are reused.
-    expectRoundTrip(7, 3, Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9), 'after a large one');
+    expectRoundTrip(
+      7,
+      3,
+      Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9),
+      'after a large one',
+    );
   });
 
   it('blits a glyph over a row whose drawn columns lie inside, left of and right of the glyph as a raster keeping none does', () => {
     const next = lcg(5);
-    const mask = Uint8Array.from({ length: 30 * 3 }, () => { const k = next() >>> 24; return k < 60 ? 0 : k < 120 ? 255 : k; });
+    const mask = Uint8Array.from({ length: 30 * 3 }, () => {
+      const k = next() >>> 24;
+      return k < 60 ? 0 : k < 120 ? 255 : k;
+    });
     for (const mode of ['black', 'white', 'xor'] as const) {
-      for (const [x0, x1] of [[15, 20], [0, 12], [35, 50], [10, 40], [39, 41], [10, 11]]) {
-        const tracked = new Raster(64, 3, undefined, true), untracked = new Raster(64, 3);
+      for (const [x0, x1] of [
+        [15, 20],
+        [0, 12],
+        [35, 50],
+        [10, 40],
+        [39, 41],
+        [10, 11],
+      ]) {
+        const tracked = new Raster(64, 3, undefined, true),
+          untracked = new Raster(64, 3);
         for (const r of [tracked, untracked]) {
           r.span(0, x0, x1, 255, 'black');
           r.span(1, x0, x1, 77, 'black');

@@ -3,7 +3,7 @@
 // the pool's admission hook sits between interpreting and drawing.
 
 import { expect } from 'chai';
-import { RenderError, type RenderRequest } from '../renderer/index.js';
+import type { RenderError, RenderRequest } from '../renderer/index.js';
 import { FairQueue } from '../renderer/pool/fair-queue.js';
 import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
 import { EXPRESS_MAX_BYTES } from '../renderer/pool/render-pool.js';
@@ -11,21 +11,46 @@ import { decodePng } from './helpers/png.js';
 import { qrCodesDocument } from './helpers/qr-codes.js';
 
 /** A job the test finishes by hand, recording when it started. */
-interface HeldJob { tenant: string; started: boolean; finish: () => void; result: Promise<string> }
+interface HeldJob {
+  tenant: string;
+  started: boolean;
+  finish: () => void;
+  result: Promise<string>;
+}
 
 function held(queue: FairQueue, tenant: string, log: string[], signal?: AbortSignal, small = false): HeldJob {
-  const job: HeldJob = { tenant, started: false, finish: () => { throw new Error('not started'); }, result: Promise.resolve('') };
-  job.result = queue.run(tenant, signal, (release) => new Promise<string>((resolve) => {
-    job.started = true;
-    log.push(tenant);
-    job.finish = () => { resolve(tenant); release(); };
-  }), small);
+  const job: HeldJob = {
+    tenant,
+    started: false,
+    finish: () => {
+      throw new Error('not started');
+    },
+    result: Promise.resolve(''),
+  };
+  job.result = queue.run(
+    tenant,
+    signal,
+    (release) =>
+      new Promise<string>((resolve) => {
+        job.started = true;
+        log.push(tenant);
+        job.finish = () => {
+          resolve(tenant);
+          release();
+        };
+      }),
+    small,
+  );
   job.result.catch(() => {});
   return job;
 }
 
 async function refusal(p: Promise<unknown>): Promise<RenderError> {
-  try { await p; } catch (err) { return err as RenderError; }
+  try {
+    await p;
+  } catch (err) {
+    return err as RenderError;
+  }
   throw new Error('expected a refusal');
 }
 
@@ -74,10 +99,17 @@ describe('fair render queue', () => {
     fourth.finish();
     await tick();
     fifth.finish();
-    expect(await Promise.all([first, second, big, third, fourth, fifth].map((j) => j.result))).to.deep.equal(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(await Promise.all([first, second, big, third, fourth, fifth].map((j) => j.result))).to.deep.equal([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      'f',
+    ]);
   });
 
-  it('refuses past its bound with overloaded, making room for another key by dropping the longest backlog\'s newest job', async () => {
+  it("refuses past its bound with overloaded, making room for another key by dropping the longest backlog's newest job", async () => {
     const queue = new FairQueue({ slots: 1, maxQueued: 3, maxWaitMs: 60_000 });
     const log: string[] = [];
     const running = held(queue, 'a', log);
@@ -85,7 +117,10 @@ describe('fair render queue', () => {
     expect(queue.stats()).to.deep.equal({ running: 1, queued: 3 });
     // The same key past the bound: refused at once.
     const extra = await refusal(queue.run('a', undefined, async () => 'never'));
-    expect([extra.code, extra.message]).to.deep.equal(['overloaded', 'The renderer is busy (3 renders waiting); retry in 1 s']);
+    expect([extra.code, extra.message]).to.deep.equal([
+      'overloaded',
+      'The renderer is busy (3 renders waiting); retry in 1 s',
+    ]);
     // Another key: a's newest waiting job makes room.
     const b = held(queue, 'b', log);
     const dropped = await refusal(waiting[2].result);
@@ -102,7 +137,10 @@ describe('fair render queue', () => {
     const log: string[] = [];
     const running = held(queue, 'a', log);
     const late = await refusal(queue.run('b', undefined, async () => 'never'));
-    expect([late.code, late.message]).to.deep.equal(['overloaded', 'The renderer is busy (waited 50 ms for a worker); retry in 1 s']);
+    expect([late.code, late.message]).to.deep.equal([
+      'overloaded',
+      'The renderer is busy (waited 50 ms for a worker); retry in 1 s',
+    ]);
     expect(queue.stats().queued).to.equal(0);
     running.finish();
   });
@@ -131,7 +169,10 @@ describe('render pool admission', function () {
   const PNG: RenderRequest = { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 };
   const BOX = '^XA^FO10,10^GB100,50,6^FS^XZ';
   /** Slow enough to keep the only thread busy for minutes: 15x15 in at 24 dpmm, page after page, as pixels (vector pages are too quick). */
-  const SLOW: [string, RenderRequest] = ['^XA^FO10,10^GB500,500,250^FS^PQ1000^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf', pdf: 'raster', maxLabels: 2000 }];
+  const SLOW: [string, RenderRequest] = [
+    '^XA^FO10,10^GB500,500,250^FS^PQ1000^XZ',
+    { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf', pdf: 'raster', maxLabels: 2000 },
+  ];
   let pool: RenderPool;
   beforeEach(async () => {
     pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000 });
@@ -139,11 +180,15 @@ describe('render pool admission', function () {
   });
   afterEach(() => pool.close());
 
-  it('answers a second key before the first key\'s backlog on a pool of one thread', async () => {
+  it("answers a second key before the first key's backlog on a pool of one thread", async () => {
     const order: string[] = [];
     const slow = new AbortController();
-    const runaway = pool.render(SLOW[0], { ...SLOW[1], tenant: 'a', signal: slow.signal }).catch(() => order.push('a-slow'));
-    const backlog = Array.from({ length: 4 }, (_, i) => pool.render(`^XA^FO0,0^GB${20 + i},20,20^FS^XZ`, { ...PNG, tenant: 'a' }).then(() => order.push(`a${i}`)));
+    const runaway = pool
+      .render(SLOW[0], { ...SLOW[1], tenant: 'a', signal: slow.signal })
+      .catch(() => order.push('a-slow'));
+    const backlog = Array.from({ length: 4 }, (_, i) =>
+      pool.render(`^XA^FO0,0^GB${20 + i},20,20^FS^XZ`, { ...PNG, tenant: 'a' }).then(() => order.push(`a${i}`)),
+    );
     const other = pool.render(BOX, { ...PNG, tenant: 'b' }).then(() => order.push('b'));
     expect(pool.stats()).to.deep.equal({ threads: 1, busy: 1, queued: 5, recycled: 0, queueLimit: 128 });
     slow.abort(); // frees the thread at its next checkpoint
@@ -154,7 +199,8 @@ describe('render pool admission', function () {
   it('calls started when a thread takes the render: never for one dropped while queued, after the one ahead for the next', async () => {
     const log: string[] = [];
     const slow = new AbortController();
-    const first = pool.render(SLOW[0], { ...SLOW[1], signal: slow.signal }, { started: () => log.push('first started') })
+    const first = pool
+      .render(SLOW[0], { ...SLOW[1], signal: slow.signal }, { started: () => log.push('first started') })
       .catch(() => log.push('first stopped'));
     const gone = new AbortController();
     const dropped = pool.render(BOX, { ...PNG, signal: gone.signal }, { started: () => log.push('dropped started') });
@@ -178,19 +224,50 @@ describe('render pool admission', function () {
     expect(pool.stats()).to.include({ busy: 0, queued: 0, recycled: 0 });
   });
 
-  it('asks admit with the document\'s page count between interpreting and drawing; a refusal fails the render with the caller\'s error', async () => {
+  it("asks admit with the document's page count between interpreting and drawing; a refusal fails the render with the caller's error", async () => {
     const plans: unknown[] = [];
     const pdf: RenderRequest = { dpmm: 8, widthIn: 2, heightIn: 1, format: 'pdf' };
-    const ok = await pool.render('^XA^FO0,0^GB20,20,20^FS^PQ3^XZ', pdf, { admit: (plan) => { plans.push(plan); } });
+    const ok = await pool.render('^XA^FO0,0^GB20,20,20^FS^PQ3^XZ', pdf, {
+      admit: (plan) => {
+        plans.push(plan);
+      },
+    });
     expect(ok.pages).to.equal(3);
-    await pool.render(BOX, { ...PNG }, { admit: (plan) => { plans.push(plan); } });
-    expect(plans).to.deep.equal([{ totalCount: 3, pages: 3 }, { totalCount: 1, pages: 1 }]);
+    await pool.render(
+      BOX,
+      { ...PNG },
+      {
+        admit: (plan) => {
+          plans.push(plan);
+        },
+      },
+    );
+    expect(plans).to.deep.equal([
+      { totalCount: 3, pages: 3 },
+      { totalCount: 1, pages: 1 },
+    ]);
 
     const mine = new Error('no pages left');
-    const refused = await refusal(pool.render(BOX, PNG, { admit: async () => { throw mine; } }));
+    const refused = await refusal(
+      pool.render(BOX, PNG, {
+        admit: async () => {
+          throw mine;
+        },
+      }),
+    );
     expect(refused).to.equal(mine);
     // Documents refused before drawing (bad index) never ask.
-    const bad = await refusal(pool.render(BOX, { ...PNG, index: 3 }, { admit: () => { throw new Error('asked'); } }));
+    const bad = await refusal(
+      pool.render(
+        BOX,
+        { ...PNG, index: 3 },
+        {
+          admit: () => {
+            throw new Error('asked');
+          },
+        },
+      ),
+    );
     expect(bad.code).to.equal('index-out-of-range');
     expect(pool.stats()).to.include({ busy: 0, queued: 0, recycled: 0 });
   });
@@ -199,7 +276,9 @@ describe('render pool admission', function () {
     const lanes = createRenderPool({ threads: 1, expressThreads: 1, timeoutMs: 60_000 });
     try {
       const stop = new AbortController();
-      const big = [0, 1].map(() => lanes.render(SLOW[0], { ...SLOW[1], tenant: 'a', signal: stop.signal }).catch((e: RenderError) => e.code));
+      const big = [0, 1].map(() =>
+        lanes.render(SLOW[0], { ...SLOW[1], tenant: 'a', signal: stop.signal }).catch((e: RenderError) => e.code),
+      );
       // Big documents never take the express thread: one runs, one waits.
       expect(lanes.stats()).to.deep.equal({ threads: 2, busy: 1, queued: 1, recycled: 0, queueLimit: 128 });
       const small = await lanes.render(BOX, { ...PNG, tenant: 'b' });
@@ -218,7 +297,9 @@ describe('render pool admission', function () {
       const codes = qrCodesDocument(64);
       expect(codes.length).to.be.greaterThan(EXPRESS_MAX_BYTES);
       const stop = new AbortController();
-      const heavy = [0, 1].map(() => lanes.render(codes, { ...PNG, tenant: 'a', signal: stop.signal }).catch((e: RenderError) => e.code));
+      const heavy = [0, 1].map(() =>
+        lanes.render(codes, { ...PNG, tenant: 'a', signal: stop.signal }).catch((e: RenderError) => e.code),
+      );
       expect(lanes.stats()).to.include({ busy: 1, queued: 1 });
       const small = await lanes.render(BOX, { ...PNG, tenant: 'b' });
       expect(decodePng(small.body).width).to.equal(406);
@@ -254,7 +335,12 @@ describe('render pool close', function () {
     const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000 });
     const PNG: RenderRequest = { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 };
     await pool.render('^XA^FO0,0^GB10,10,10^FS^XZ', PNG);
-    const running = pool.render('^XA^FO10,10^GB500,500,250^FS^PQ3^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf' });
+    const running = pool.render('^XA^FO10,10^GB500,500,250^FS^PQ3^XZ', {
+      dpmm: 24,
+      widthIn: 15,
+      heightIn: 15,
+      format: 'pdf',
+    });
     const queued = pool.render('^XA^FO0,0^GB10,10,10^FS^XZ', PNG);
     const closed = pool.close();
     expect((await running).pages).to.equal(3);

@@ -15,7 +15,10 @@ import { decodePng } from './helpers/png.js';
 const PNG: RenderRequest = { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 };
 const BOX = '^XA^FO10,10^GB100,50,6^FS^XZ';
 /** Effectively endless: a million 15x15 inch pages at 24 dpmm, with the label limit lifted for it. */
-const RUNAWAY: [string, RenderRequest] = ['^XA^FO10,10^GB500,500,250^FS^PQ1000000^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf', maxLabels: 2_000_000 }];
+const RUNAWAY: [string, RenderRequest] = [
+  '^XA^FO10,10^GB500,500,250^FS^PQ1000000^XZ',
+  { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf', maxLabels: 2_000_000 },
+];
 
 async function rejection(p: Promise<unknown>): Promise<RenderError> {
   try {
@@ -31,16 +34,29 @@ describe('render pool', function () {
 
   describe('rendering', () => {
     let pool: RenderPool;
-    before(() => { pool = createRenderPool({ threads: 2, timeoutMs: 30_000 }); });
+    before(() => {
+      pool = createRenderPool({ threads: 2, timeoutMs: 30_000 });
+    });
     after(() => pool.close());
 
     it('gives the same bytes, counts and warnings as rendering inline, for PNG and PDF', async () => {
       const fixtures = loadFixtures().filter((_, i) => i % 40 === 0);
       expect(fixtures.length).to.be.at.least(15);
-      const variants: Partial<RenderRequest>[] = [{}, { rotation: 90, quality: 'bitonal' }, { format: 'pdf', index: undefined }];
+      const variants: Partial<RenderRequest>[] = [
+        {},
+        { rotation: 90, quality: 'bitonal' },
+        { format: 'pdf', index: undefined },
+      ];
       for (const f of fixtures) {
         for (const v of variants) {
-          const req: RenderRequest = { dpmm: f.dpmm, widthIn: f.widthIn, heightIn: f.heightIn, format: 'png', index: f.index, ...v };
+          const req: RenderRequest = {
+            dpmm: f.dpmm,
+            widthIn: f.widthIn,
+            heightIn: f.heightIn,
+            format: 'png',
+            index: f.index,
+            ...v,
+          };
           const [pooled, inline] = await Promise.allSettled([pool.render(f.zpl, req), render(f.zpl, req)]);
           if (inline.status === 'rejected') {
             expect(pooled.status, f.id).to.equal('rejected');
@@ -56,7 +72,7 @@ describe('render pool', function () {
       }
     });
 
-    it('carries the request\'s clock to the worker: a ^FC field prints its date, as inline', async () => {
+    it("carries the request's clock to the worker: a ^FC field prints its date, as inline", async () => {
       const clock = '^XA^FO10,10^A0N,30,30^FC%^FD%Y-%m-%d %H:%M^FS^XZ';
       const now = new Date(Date.UTC(2030, 0, 2, 3, 4));
       const [pooled, inline] = [await pool.render(clock, { ...PNG, now }), await render(clock, { ...PNG, now })];
@@ -78,7 +94,12 @@ describe('render pool', function () {
       const cases: [string, RenderRequest, string, string][] = [
         [BOX, { ...PNG, index: 2 }, 'index-out-of-range', 'Requested 3rd label but ZPL only generated 1 label'],
         ['', PNG, 'no-labels', 'Requested 1st label but ZPL generated no labels'],
-        ['^XA^PQ99999999^XZ', PNG, 'too-many-labels', 'Too many labels: the ZPL generates 99999999 labels; the maximum is 50'],
+        [
+          '^XA^PQ99999999^XZ',
+          PNG,
+          'too-many-labels',
+          'Too many labels: the ZPL generates 99999999 labels; the maximum is 50',
+        ],
         [BOX, { ...PNG, maxPixels: 1000 }, 'too-large', 'Label size 406x203 dots exceeds the limit of 1000 pixels'],
       ];
       for (const [zpl, req, code, message] of cases) {
@@ -109,10 +130,16 @@ describe('render pool', function () {
         await pool.render(BOX, PNG); // the worker has loaded the renderer
         const runaway = rejection(pool.render(...RUNAWAY));
         const queued = await rejection(pool.render(BOX, PNG)); // waits behind the runaway longer than the queue allows
-        expect([queued.code, queued.message]).to.deep.equal(['overloaded', 'The renderer is busy (waited 500 ms for a worker); retry in 1 s']);
+        expect([queued.code, queued.message]).to.deep.equal([
+          'overloaded',
+          'The renderer is busy (waited 500 ms for a worker); retry in 1 s',
+        ]);
         const err = await runaway;
         expect(err).to.be.instanceOf(RenderError);
-        expect([err.code, err.message]).to.deep.equal(['timeout', 'Rendering took longer than 3000 ms and was stopped']);
+        expect([err.code, err.message]).to.deep.equal([
+          'timeout',
+          'Rendering took longer than 3000 ms and was stopped',
+        ]);
         // The render stopped itself between two labels: no worker was terminated.
         expect(pool.recycled).to.equal(0);
         const next = await pool.render(BOX, PNG);
@@ -148,7 +175,9 @@ describe('render pool', function () {
         results.forEach((r, i) => {
           const png = decodePng(r.body);
           const s = sizes[i]!;
-          expect([png.gray[(s - 1) * png.width + (s - 1)], png.gray[s * png.width + s]], `box ${s}`).to.deep.equal([0, 255]);
+          expect([png.gray[(s - 1) * png.width + (s - 1)], png.gray[s * png.width + s]], `box ${s}`).to.deep.equal([
+            0, 255,
+          ]);
         });
         expect(pool.stats()).to.include({ busy: 0, queued: 0, recycled: 0 });
       } finally {
@@ -159,7 +188,12 @@ describe('render pool', function () {
 
   describe('memory', () => {
     it('fails a render that exhausts its worker heap with a clean RenderError and replaces the worker', async () => {
-      const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } });
+      const pool = createRenderPool({
+        threads: 1,
+        expressThreads: 0,
+        timeoutMs: 60_000,
+        resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
+      });
       try {
         await pool.render(BOX, PNG);
         // 120,000 fields, each with a diagnostic: far more plan than 32 MB of heap holds.
@@ -172,7 +206,12 @@ describe('render pool', function () {
       }
     });
     it('fails renders with a memory RenderError, not a wait, when its workers cannot even load (heap limits far too small)', async () => {
-      const pool = createRenderPool({ threads: 1, expressThreads: 0, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 } });
+      const pool = createRenderPool({
+        threads: 1,
+        expressThreads: 0,
+        timeoutMs: 60_000,
+        resourceLimits: { maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 },
+      });
       try {
         for (let i = 0; i < 2; i++) {
           const err = await rejection(pool.render(BOX, PNG));
@@ -189,7 +228,12 @@ describe('render pool', function () {
     it('lets a running render finish, then refuses new ones', async () => {
       const pool = createRenderPool({ threads: 1, timeoutMs: 30_000 });
       await pool.render(BOX, PNG);
-      const running = pool.render('^XA^FO10,10^GB500,500,250^FS^PQ4^XZ', { dpmm: 24, widthIn: 15, heightIn: 15, format: 'pdf' });
+      const running = pool.render('^XA^FO10,10^GB500,500,250^FS^PQ4^XZ', {
+        dpmm: 24,
+        widthIn: 15,
+        heightIn: 15,
+        format: 'pdf',
+      });
       const closed = pool.close();
       expect(pool.close()).to.equal(closed);
       const late = await rejection(pool.render(BOX, PNG));
@@ -209,8 +253,14 @@ describe('render pool', function () {
         const r = await pool.render('^XA^FO1,1^GB9,9,9^FS^XZ', { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 });
         await pool.close();
         console.log(r.contentType, r.body.length > 0);`;
-      const { stdout } = await promisify(execFile)(process.execPath,
-        ['--max-old-space-size=512', '--expose-gc', '--title=zpl-pool-test', '--input-type=module', '-e', script]);
+      const { stdout } = await promisify(execFile)(process.execPath, [
+        '--max-old-space-size=512',
+        '--expose-gc',
+        '--title=zpl-pool-test',
+        '--input-type=module',
+        '-e',
+        script,
+      ]);
       expect(stdout.trim()).to.equal('image/png true');
     });
 
@@ -223,7 +273,12 @@ describe('render pool', function () {
         await pool.close();
         console.log(png.body.length > 0, pdf.pages);`;
       // V8's flags are the process's: the worker's isolate reports an invalidated protector too.
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--trace-protector-invalidation', '--input-type=module', '-e', script]);
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [
+        '--trace-protector-invalidation',
+        '--input-type=module',
+        '-e',
+        script,
+      ]);
       expect(stdout + stderr).to.not.include('ArrayBufferDetaching');
       expect(stdout).to.include('true 2');
     });

@@ -19,7 +19,9 @@ describe('router renderer wiring', function () {
   it('renders through a shared pool by default: one pool per thread count and budget', async () => {
     // (The 5000 ms pool is the one the time-budget test below uses.)
     expect(sharedRenderer({ threads: 1, timeoutMs: 5000 })).to.equal(sharedRenderer({ threads: 1, timeoutMs: 5000 }));
-    expect(sharedRenderer({ threads: 1, timeoutMs: 5000 })).to.not.equal(sharedRenderer({ threads: 1, timeoutMs: 4000 }));
+    expect(sharedRenderer({ threads: 1, timeoutMs: 5000 })).to.not.equal(
+      sharedRenderer({ threads: 1, timeoutMs: 4000 }),
+    );
     // No pool for threads: 0: renders on this thread, the same bytes as render() (the renderer is loaded on first use).
     const before = sharedRenderPoolStats().threads;
     const req = { dpmm: 8 as const, widthIn: 2, heightIn: 1, format: 'png' as const, index: 0 };
@@ -31,10 +33,27 @@ describe('router renderer wiring', function () {
   for (const renderThreads of [undefined, 0]) {
     it(`answers with the renderer's bytes (renderThreads: ${renderThreads ?? 'default'})`, async () => {
       const { app } = await buildApp({ log: () => {}, ...(renderThreads !== undefined && { renderThreads }) });
-      const res = await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).buffer(true)
-        .parse((r, done) => { const c: Buffer[] = []; r.on('data', (b: Buffer) => c.push(b)); r.on('end', () => done(null, Buffer.concat(c))); });
+      const res = await request(app)
+        .post(`${BASE}/printers/8dpmm/labels/2x1/0`)
+        .set('X-API-Key', KEYS.all)
+        .type('form')
+        .send(LABEL)
+        .buffer(true)
+        .parse((r, done) => {
+          const c: Buffer[] = [];
+          r.on('data', (b: Buffer) => c.push(b));
+          r.on('end', () => done(null, Buffer.concat(c)));
+        });
       expect(res.status).to.equal(200);
-      const inline = await render(LABEL, { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0, rotation: 0, quality: 'grayscale' });
+      const inline = await render(LABEL, {
+        dpmm: 8,
+        widthIn: 2,
+        heightIn: 1,
+        format: 'png',
+        index: 0,
+        rotation: 0,
+        quality: 'grayscale',
+      });
       expect(Buffer.compare(res.body as Buffer, Buffer.from(inline.body))).to.equal(0);
       expect(decodePng(res.body as Buffer).width).to.equal(406);
     });
@@ -42,19 +61,35 @@ describe('router renderer wiring', function () {
 
   it('keeps routers answering after the shared pools are closed (a fresh pool starts on demand)', async () => {
     const { app } = await buildApp({ log: () => {}, renderThreads: 1 });
-    await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).expect(200);
+    await request(app)
+      .post(`${BASE}/printers/8dpmm/labels/2x1/0`)
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .send(LABEL)
+      .expect(200);
     await closeSharedRenderPools();
-    await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).expect(200);
+    await request(app)
+      .post(`${BASE}/printers/8dpmm/labels/2x1/0`)
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .send(LABEL)
+      .expect(200);
   });
 
   it('enforces every configured resource limit end to end with the real renderer', async () => {
     const { app } = await buildApp({ log: () => {}, maxBodyBytes: 200, maxLabels: 3, maxPixels: 100_000 });
-    const post = (path: string, body: string) => request(app).post(`${BASE}/printers/8dpmm/labels/${path}`).set('X-API-Key', KEYS.all).type('form').send(body);
+    const post = (path: string, body: string) =>
+      request(app).post(`${BASE}/printers/8dpmm/labels/${path}`).set('X-API-Key', KEYS.all).type('form').send(body);
     const cases: [string, string, number, string][] = [
       ['1x1/0', `^XA${'^FX padding'.repeat(30)}^XZ`, 413, 'ERROR: Request body is larger than the limit of 200 bytes'],
       ['1x1/0', '^XA^PQ4^XZ', 413, 'ERROR: Too many labels: the ZPL generates 4 labels; the maximum is 3'],
       // ^PQ99999999 is counted, never rendered.
-      ['1x1/0', '^XA^PQ99999999^XZ', 413, 'ERROR: Too many labels: the ZPL generates 99999999 labels; the maximum is 3'],
+      [
+        '1x1/0',
+        '^XA^PQ99999999^XZ',
+        413,
+        'ERROR: Too many labels: the ZPL generates 99999999 labels; the maximum is 3',
+      ],
       ['4x1/0', LABEL, 400, 'ERROR: Label size 812x203 dots exceeds the limit of 100000 pixels'],
     ];
     for (const [path, body, status, text] of cases) {
@@ -67,13 +102,28 @@ describe('router renderer wiring', function () {
   it('turns a render past renderTimeoutMs into a 500 ERROR text and keeps answering', async () => {
     const { app } = await buildApp({ log: () => {}, renderThreads: 1, renderTimeoutMs: 5000, maxLabels: 2_000_000 });
     const path = `${BASE}/printers/24dpmm/labels/15x15`;
-    await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).expect(200); // warm
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf').type('form').send(RUNAWAY);
+    await request(app)
+      .post(`${BASE}/printers/8dpmm/labels/2x1/0`)
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .send(LABEL)
+      .expect(200); // warm
+    const res = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .set('Accept', 'application/pdf')
+      .type('form')
+      .send(RUNAWAY);
     expect(res.status).to.equal(500);
     expect(res.headers['content-type']).to.match(/^text\/plain/);
     expect(res.text).to.equal('ERROR: Rendering took longer than 5000 ms and was stopped');
     expect(res.headers['x-request-id']).to.be.a('string');
     // One thread: only a replacement worker can answer this.
-    await request(app).post(`${BASE}/printers/8dpmm/labels/2x1/0`).set('X-API-Key', KEYS.all).type('form').send(LABEL).expect(200);
+    await request(app)
+      .post(`${BASE}/printers/8dpmm/labels/2x1/0`)
+      .set('X-API-Key', KEYS.all)
+      .type('form')
+      .send(LABEL)
+      .expect(200);
   });
 });

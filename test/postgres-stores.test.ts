@@ -52,20 +52,35 @@ function instance(namespace: string, options: InstanceOptions = {}): Instance {
   const shadowStore = stores.openShadowStore({ maxCases: 50 });
   const app = express();
   const render = recordingRender();
-  app.use(LEGACY_MOUNT_PATH, createLegacyRouter({
-    keyStore: stores.keyStore, usageStore: stores.usageStore, log: () => {}, now: () => new Date(FIXED),
-    organizationRequestsPerSecond: 6, storeTimeoutMs: 120_000,
-    ...(options.upstream
-      ? {
-        render: async (zpl, req) => ({ ...(await render(zpl, req)), body: DIVERGENT_PNG }),
-        mode: 'shadow' as const, upstream: { url: options.upstream.url },
-        shadow: { sampleRate: 1, store: shadowStore, ...(options.onSettled && { onSettled: options.onSettled }) },
-      }
-      : { render }),
-  }));
-  app.use(createPreviewRouter({
-    keyStore: stores.keyStore, shadowStore, emit: () => {}, layout: () => { throw new Error('no layouts here'); },
-  }));
+  app.use(
+    LEGACY_MOUNT_PATH,
+    createLegacyRouter({
+      keyStore: stores.keyStore,
+      usageStore: stores.usageStore,
+      log: () => {},
+      now: () => new Date(FIXED),
+      organizationRequestsPerSecond: 6,
+      storeTimeoutMs: 120_000,
+      ...(options.upstream
+        ? {
+            render: async (zpl, req) => ({ ...(await render(zpl, req)), body: DIVERGENT_PNG }),
+            mode: 'shadow' as const,
+            upstream: { url: options.upstream.url },
+            shadow: { sampleRate: 1, store: shadowStore, ...(options.onSettled && { onSettled: options.onSettled }) },
+          }
+        : { render }),
+    }),
+  );
+  app.use(
+    createPreviewRouter({
+      keyStore: stores.keyStore,
+      shadowStore,
+      emit: () => {},
+      layout: () => {
+        throw new Error('no layouts here');
+      },
+    }),
+  );
   return { app, stores };
 }
 
@@ -110,15 +125,18 @@ describe('two instances on one PostgreSQL', function () {
   const burst = (key: string, n: number): Promise<number[]> =>
     Promise.all(Array.from({ length: n }, (_, i) => send(i % 2 ? b.app : a.app, key).then((r) => r.status)));
 
-  it('holds a key\'s requests per second exactly across both, with concurrent requests', async () => {
+  it("holds a key's requests per second exactly across both, with concurrent requests", async () => {
     const statuses = await burst('k_rps5', 20);
     expect(statuses.filter((s) => s === 200)).to.have.length(5);
     expect(statuses.filter((s) => s === 429)).to.have.length(15);
   });
 
   it('holds the organization ceiling exactly across both instances and two keys', async () => {
-    const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) =>
-      send(i % 2 ? b.app : a.app, i % 4 < 2 ? 'k_org_x' : 'k_org_y').then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        send(i % 2 ? b.app : a.app, i % 4 < 2 ? 'k_org_x' : 'k_org_y').then((r) => r.status),
+      ),
+    );
     expect(statuses.filter((s) => s === 200)).to.have.length(6);
     const refused = await send(a.app, 'k_org_x');
     expect(refused.body).to.include({ limit_type: 'requests_per_sec', limit_scope: 'organization', limit: 6 });
@@ -146,7 +164,7 @@ describe('two instances on one PostgreSQL', function () {
     expect(refused.body.error).to.equal('invalid_key');
   });
 
-  it('each lists the other\'s shadow cases and serves their images', async () => {
+  it("each lists the other's shadow cases and serves their images", async () => {
     for (const [i, inst] of [a, b, a].entries()) {
       expect((await send(inst.app, 'k_acme', shadowPath).set('X-Request-Id', `pg-${i}`)).status).to.equal(200);
       await counter.until(i + 1);
@@ -154,10 +172,16 @@ describe('two instances on one PostgreSQL', function () {
     for (const inst of [a, b]) {
       const res = await request(inst.app).get('/shadow/cases.json').set('X-API-Key', 'k_acme');
       expect(res.status).to.equal(200);
-      const body = res.body as { summary: { compared: number }; cases: { requestId: string; images: { local: string } }[] };
+      const body = res.body as {
+        summary: { compared: number };
+        cases: { requestId: string; images: { local: string } }[];
+      };
       expect(body.cases.map((c) => c.requestId)).to.deep.equal(['pg-2', 'pg-1', 'pg-0']);
       expect(body.summary.compared).to.equal(3);
-      const image = await request(inst.app).get(`/shadow/images/${body.cases[1]!.images.local}`).set('X-API-Key', 'k_acme').buffer(true);
+      const image = await request(inst.app)
+        .get(`/shadow/images/${body.cases[1]!.images.local}`)
+        .set('X-API-Key', 'k_acme')
+        .buffer(true);
       expect(image.status).to.equal(200);
       expect(Buffer.compare(image.body as Buffer, DIVERGENT_PNG)).to.equal(0);
     }
@@ -189,15 +213,18 @@ describe('two namespaces on one PostgreSQL', function () {
     if (database) await sql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   });
 
-  it('see nothing of each other\'s keys, counters or shadow cases, and write only into their own schema', async () => {
+  it("see nothing of each other's keys, counters or shadow cases, and write only into their own schema", async () => {
     const counter = settledCounter();
-    const deployments = ['zpl-prod', 'zpl-staging'].map((namespace) => instance(namespace, { url, upstream, onSettled: counter.push }));
+    const deployments = ['zpl-prod', 'zpl-staging'].map((namespace) =>
+      instance(namespace, { url, upstream, onSettled: counter.push }),
+    );
     const [prod, staging] = deployments as [Instance, Instance];
     opened.push(prod.stores, staging.stores);
     await Promise.all([prod.stores.ready, staging.stores.ready]);
     await prod.stores.keyStore.add({ key: 'k_prod_only', scope: 'all' });
     await prod.stores.keyStore.markSeeded!();
-    for (const inst of [prod, staging]) await inst.stores.keyStore.add({ key: 'k_both', scope: 'all', organization: 'acme', pagesPerDay: 2 });
+    for (const inst of [prod, staging])
+      await inst.stores.keyStore.add({ key: 'k_both', scope: 'all', organization: 'acme', pagesPerDay: 2 });
 
     expect((await send(staging.app, 'k_prod_only')).body.error).to.equal('invalid_key');
     expect((await send(prod.app, 'k_prod_only')).status).to.equal(200);
@@ -206,7 +233,11 @@ describe('two namespaces on one PostgreSQL', function () {
     expect((await send(prod.app, 'k_both', shadowPath).set('X-Request-Id', 'prod-case')).status).to.equal(200);
     await counter.until(2);
     const listed = async (inst: Instance): Promise<string[]> =>
-      ((await request(inst.app).get('/shadow/cases.json').set('X-API-Key', 'k_both')).body as { cases: { requestId: string }[] }).cases.map((c) => c.requestId);
+      (
+        (await request(inst.app).get('/shadow/cases.json').set('X-API-Key', 'k_both')).body as {
+          cases: { requestId: string }[];
+        }
+      ).cases.map((c) => c.requestId);
     expect(await listed(staging)).to.deep.equal([]);
     // prod uses up k_both's day; staging's own k_both still has its two pages.
     expect((await send(prod.app, 'k_both').set('X-Request-Id', 'prod-2')).status).to.equal(200);
@@ -219,16 +250,27 @@ describe('two namespaces on one PostgreSQL', function () {
     // Every table with rows in the database: each is in the schema of a namespace, and prod wrote to every one.
     const tables = await sql<{ schema: string; name: string }>(
       `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
-       WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2`, [], url);
+       WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2`,
+      [],
+      url,
+    );
     const written: string[] = [];
     for (const { schema, name } of tables) {
       const [row] = await sql<{ n: string }>(`SELECT count(*) AS n FROM "${schema}"."${name}"`, [], url);
       if (Number(row!.n) > 0) written.push(`${schema}.${name}`);
     }
     const everyTable = Object.values(POSTGRES_TABLES);
-    expect(written.filter((t) => !t.startsWith('zpl-prod.') && !t.startsWith('zpl-staging.')), 'tables outside the namespaces').to.deep.equal([]);
-    expect(written.filter((t) => t.startsWith('zpl-prod.')).sort()).to.deep.equal(everyTable.map((t) => `zpl-prod.${t}`).sort());
-    expect(written.filter((t) => t.startsWith('zpl-staging.'))).to.include.members(['zpl-staging.keys', 'zpl-staging.counters']);
+    expect(
+      written.filter((t) => !t.startsWith('zpl-prod.') && !t.startsWith('zpl-staging.')),
+      'tables outside the namespaces',
+    ).to.deep.equal([]);
+    expect(written.filter((t) => t.startsWith('zpl-prod.')).sort()).to.deep.equal(
+      everyTable.map((t) => `zpl-prod.${t}`).sort(),
+    );
+    expect(written.filter((t) => t.startsWith('zpl-staging.'))).to.include.members([
+      'zpl-staging.keys',
+      'zpl-staging.counters',
+    ]);
     // The schema's name is the namespace's, as postgresNames builds it.
     expect(postgresNames('zpl-prod').keys).to.equal('"zpl-prod"."keys"');
   });
@@ -259,7 +301,10 @@ describe('PostgreSQL late and lost', function () {
   async function expect503(app: Express): Promise<void> {
     const res = await send(app, record.key);
     expect(res.status).to.equal(503);
-    expect(res.body).to.deep.equal({ error: 'key_store_unavailable', message: 'The API key store is not ready; retry shortly.' });
+    expect(res.body).to.deep.equal({
+      error: 'key_store_unavailable',
+      message: 'The API key store is not ready; retry shortly.',
+    });
   }
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -267,17 +312,32 @@ describe('PostgreSQL late and lost', function () {
     const port = await freePort();
     server = await createPostgresServer(port);
     const createdAt = Date.now();
-    stores = createPostgresStores({ url: server.url, namespace: 'zpl', maxReconnectDelayMs: 200, heartbeatMs: 200, readyTimeoutMs: 1000 });
+    stores = createPostgresStores({
+      url: server.url,
+      namespace: 'zpl',
+      maxReconnectDelayMs: 200,
+      heartbeatMs: 200,
+      readyTimeoutMs: 1000,
+    });
     const app = express();
     app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, render: recordingRender(), log: () => {} }));
     let connected = false;
-    void stores.connected.then(() => { connected = true; });
+    void stores.connected.then(() => {
+      connected = true;
+    });
 
     expect(stores.isReady()).to.equal(false);
     await expect503(app);
-    await stores.ready.then(() => expect.fail('ready resolved with no server'), (err: Error) => {
-      expect(err.message).to.match(new RegExp(`^PostgreSQL at postgres://postgres@127\\.0\\.0\\.1:${port}/postgres \\(schema "zpl"\\) did not accept a connection within 1000 ms: .*ECONNREFUSED`));
-    });
+    await stores.ready.then(
+      () => expect.fail('ready resolved with no server'),
+      (err: Error) => {
+        expect(err.message).to.match(
+          new RegExp(
+            `^PostgreSQL at postgres://postgres@127\\.0\\.0\\.1:${port}/postgres \\(schema "zpl"\\) did not accept a connection within 1000 ms: .*ECONNREFUSED`,
+          ),
+        );
+      },
+    );
     await sleep(Math.max(0, createdAt + 15_000 - Date.now())); // nothing listens for 15 s
     await expect503(app);
     expect(connected).to.equal(false);
@@ -327,7 +387,10 @@ describe('PostgreSQL hung', function () {
     await server.start();
     stores = createPostgresStores({ url: server.url, namespace: 'zpl', maxReconnectDelayMs: 200, heartbeatMs: 200 });
     const app = express();
-    app.use(LEGACY_MOUNT_PATH, createLegacyRouter({ ...stores, render: recordingRender(), log: () => {}, storeTimeoutMs: 1000 }));
+    app.use(
+      LEGACY_MOUNT_PATH,
+      createLegacyRouter({ ...stores, render: recordingRender(), log: () => {}, storeTimeoutMs: 1000 }),
+    );
     await stores.connected;
     await stores.keyStore.add({ key: 'k_hang', scope: 'all', requestsPerSecond: 1000 });
     expect(await eventually(() => stores!.keyStore.isReady())).to.equal(true);
@@ -375,7 +438,10 @@ describe('PostgreSQL schema and seeding', function () {
     await Promise.all(all.map((s) => s.ready));
     expect(all.every((s) => s.isReady())).to.equal(true);
     expect(messages).to.deep.equal([]);
-    const tables = await sql<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`, [namespace]);
+    const tables = await sql<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`,
+      [namespace],
+    );
     expect(tables.map((t) => t.name)).to.deep.equal(Object.values(POSTGRES_TABLES).sort());
   });
 
@@ -385,8 +451,16 @@ describe('PostgreSQL schema and seeding', function () {
     let time = Date.UTC(2026, 5, 1);
     const shadow = new PostgresShadowStore(stores.connection, { ttlMs: 60_000, now: () => time });
     const record = (owner: string, id: string) => ({
-      id: `${time}-${id}`, owner, time: new Date(time).toISOString(), endpoint: 'POST /x', requestId: id, index: 0,
-      labels: { local: 1, upstream: 1 }, score: 0, bytes: { local: 1, upstream: 1 }, upstreamStatus: 200,
+      id: `${time}-${id}`,
+      owner,
+      time: new Date(time).toISOString(),
+      endpoint: 'POST /x',
+      requestId: id,
+      index: 0,
+      labels: { local: 1, upstream: 1 },
+      score: 0,
+      bytes: { local: 1, upstream: 1 },
+      upstreamStatus: 200,
     });
     await shadow.saveCase(record('org:old', 'a'), Buffer.from('l'), Buffer.from('u'));
     await shadow.tally('org:old', { requestId: 'a', outcome: 'same', score: 1 });
@@ -413,10 +487,15 @@ describe('PostgreSQL schema and seeding', function () {
     expect((await stores.keyStore.find('k_seeded'))?.scope).to.equal('all');
 
     let missing = 0;
-    stores.keyStore.onSeedMissing!(() => { missing++; });
+    stores.keyStore.onSeedMissing!(() => {
+      missing++;
+    });
     await dropSchema(namespace); // the database lost everything (restored empty, or dropped by hand)
     // The next look-up fails (503) and the store sets its schema up again, then finds the seeding gone.
-    await stores.keyStore.find('k_unknown').then(() => undefined, () => undefined);
+    await stores.keyStore.find('k_unknown').then(
+      () => undefined,
+      () => undefined,
+    );
     expect(await eventually(() => missing > 0)).to.equal(true);
     expect(stores.isReady(), 'the database answers').to.equal(true);
     expect(stores.keyStore.isReady(), 'but the keys are gone: not ready until seeded').to.equal(false);
@@ -433,7 +512,9 @@ describe('PostgreSQL names', () => {
     expect(names.counters).to.equal('"Zpl-Staging.eu:1"."counters"');
     expect(names.reserve).to.equal('"Zpl-Staging.eu:1"."usage_reserve"');
     for (const bad of ['', 'a"b', 'zpl; DROP TABLE x', 'a'.repeat(64), 'é']) {
-      expect(() => createPostgresStores({ url: DATABASE_URL, namespace: bad }), JSON.stringify(bad)).to.throw(/a store namespace must be 1 to 63 letters/);
+      expect(() => createPostgresStores({ url: DATABASE_URL, namespace: bad }), JSON.stringify(bad)).to.throw(
+        /a store namespace must be 1 to 63 letters/,
+      );
     }
   });
 });

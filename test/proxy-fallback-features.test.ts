@@ -29,11 +29,20 @@ describe('fallback forwards every feature not drawn', () => {
   let app: Express;
   let logged: string[];
 
-  before(async () => { ({ app, upstream, logged } = await buildFallbackApp()); });
+  before(async () => {
+    ({ app, upstream, logged } = await buildFallbackApp());
+  });
   after(() => upstream.close());
 
-  const post = (zpl: string, accept = 'image/png') => request(app).post(labelsPath('8dpmm', '4x6', '0')).set('X-API-Key', KEYS.all)
-    .set('Accept', accept).set('Content-Type', 'application/x-www-form-urlencoded').send(zpl).buffer(true).parse(binaryBody);
+  const post = (zpl: string, accept = 'image/png') =>
+    request(app)
+      .post(labelsPath('8dpmm', '4x6', '0'))
+      .set('X-API-Key', KEYS.all)
+      .set('Accept', accept)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(zpl)
+      .buffer(true)
+      .parse(binaryBody);
 
   for (const [feature, what, zpl] of NOT_DRAWN) {
     it(`records ${what} as ${feature} and forwards it`, async () => {
@@ -48,7 +57,10 @@ describe('fallback forwards every feature not drawn', () => {
       expect(Buffer.compare(res.body as Buffer, UPSTREAM_PNG)).to.equal(0);
       expect(upstream.received).to.have.length(before + 1);
       expect(upstream.received[before]!.body.toString('latin1')).to.equal(Buffer.from(zpl).toString('latin1'));
-      const line = logged.map((l) => JSON.parse(l) as Record<string, string>).filter((l) => l.event === 'upstream_fallback').at(-1);
+      const line = logged
+        .map((l) => JSON.parse(l) as Record<string, string>)
+        .filter((l) => l.event === 'upstream_fallback')
+        .at(-1);
       expect(line?.reason).to.equal(`unsupported ${feature}`);
     });
   }
@@ -56,8 +68,12 @@ describe('fallback forwards every feature not drawn', () => {
   it('forwards an all-labels PDF whose second label has a composite', async () => {
     const zpl = `${DRAWN}${NOT_DRAWN[1]![2]}`;
     const before = upstream.received.length;
-    const res = await request(app).post(labelsPath('8dpmm', '4x6')).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf')
-      .set('Content-Type', 'application/x-www-form-urlencoded').send(zpl);
+    const res = await request(app)
+      .post(labelsPath('8dpmm', '4x6'))
+      .set('X-API-Key', KEYS.all)
+      .set('Accept', 'application/pdf')
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(zpl);
     expect(res.headers['x-renderer']).to.equal('upstream');
     expect(upstream.received).to.have.length(before + 1);
   });

@@ -10,7 +10,10 @@ import * as middleware from '../middleware/index.js';
 /** The backticked names of the README's "Stable API" table. */
 function stableNames(): string[] {
   const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Stable API\n'), readme.indexOf('\n## ', readme.indexOf('\n## Stable API\n') + 1));
+  const section = readme.slice(
+    readme.indexOf('\n## Stable API\n'),
+    readme.indexOf('\n## ', readme.indexOf('\n## Stable API\n') + 1),
+  );
   const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| for '));
   return rows.flatMap((row) => [...row.split('|')[2]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
 }
@@ -23,7 +26,7 @@ describe('public API', () => {
     expect(Object.keys(pkg).sort()).to.deep.equal([...listed].sort());
   });
 
-  it('the Express layer\'s entry exports nothing the package does not', () => {
+  it("the Express layer's entry exports nothing the package does not", () => {
     expect(Object.keys(middleware).filter((name) => !(name in pkg))).to.deep.equal([]);
   });
 });

@@ -20,13 +20,22 @@ describe('pixel-identical to the legacy renders', () => {
   for (const id of IDENTICAL) {
     it(id, async () => {
       const c = corpus.cases.find((k) => k.id === id)!;
-      const png = await renderPng(readCorpusFile(corpus, c.zpl), { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, index: c.index ?? 0 });
+      const png = await renderPng(readCorpusFile(corpus, c.zpl), {
+        dpmm: c.dpmm,
+        widthIn: c.widthIn,
+        heightIn: c.heightIn,
+        index: c.index ?? 0,
+      });
       const ours = await decodeGreyPng(png);
       const reference = cropTopLeft(await decodeGreyPng(readCorpusFile(corpus, c.png!)), c.referenceCrop);
-      expect({ width: ours.width, height: ours.height }).to.deep.equal({ width: reference.width, height: reference.height });
+      expect({ width: ours.width, height: ours.height }).to.deep.equal({
+        width: reference.width,
+        height: reference.height,
+      });
       const differ: string[] = [];
       for (let i = 0; i < ours.grey.length && differ.length < 5; i++) {
-        if (ours.grey[i] !== reference.grey[i]) differ.push(`(${i % ours.width},${Math.floor(i / ours.width)}) ${ours.grey[i]} vs ${reference.grey[i]}`);
+        if (ours.grey[i] !== reference.grey[i])
+          differ.push(`(${i % ours.width},${Math.floor(i / ours.width)}) ${ours.grey[i]} vs ${reference.grey[i]}`);
       }
       expect(differ, 'pixels whose grey differs from the legacy render').to.deep.equal([]);
     });

@@ -6,7 +6,7 @@ import { sampledCoverage } from '../renderer/raster/sampled-coverage.js';
 import { coverageMask } from '../renderer/raster/fill-path.js';
 import { square, STAR } from './helpers/contours.js';
 
-describe('sampledCoverage (the shape filler\'s rasterizer)', () => {
+describe("sampledCoverage (the shape filler's rasterizer)", () => {
   it('counts samples: half a pixel is 1024 of 2048, level 127', () => {
     expect(Array.from(sampledCoverage([square(0.5, 0, 2, 1)], 0, 0, 2, 1))).to.deep.equal([127, 255]);
   });

@@ -17,7 +17,16 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +43,13 @@ const DOCUMENTED_ORIGIN = 'http://127.0.0.1:3000';
 
 /** The Markdown files whose blocks run: the README and every page of docs/. */
 export function documentationFiles(): string[] {
-  return ['README.md', ...readdirSync(join(REPO, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+  return [
+    'README.md',
+    ...readdirSync(join(REPO, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => `docs/${name}`),
+  ];
 }
 
 interface Block {
@@ -59,7 +74,13 @@ export function readBlocks(markdown: string): Block[] {
     const marker = /<!-- readme-test: skip \((.*)\) -->/.exec(lines[lineBefore(lines, i)] ?? '');
     const body: string[] = [];
     for (i++; i < lines.length && !/^\s*```\s*$/.test(lines[i]!); i++) body.push(lines[i]!.slice(indent));
-    blocks.push({ index: blocks.length + 1, lang: open[2]!, section, code: body.join('\n'), ...(marker && { skip: marker[1]! }) });
+    blocks.push({
+      index: blocks.length + 1,
+      lang: open[2]!,
+      section,
+      code: body.join('\n'),
+      ...(marker && { skip: marker[1]! }),
+    });
   }
   return blocks;
 }
@@ -79,8 +100,16 @@ interface Server {
 }
 
 /** Starts `node script` and resolves once it prints `listening on <url>` (undefined when it exits first). */
-function startProgram(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ server?: Server; code: Promise<number | null>; output: () => string }> {
-  const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startProgram(
+  script: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ server?: Server; code: Promise<number | null>; output: () => string }> {
+  const child = spawn(process.execPath, [script], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const code = new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
   return new Promise((resolve) => {
@@ -89,10 +118,16 @@ function startProgram(script: string, cwd: string, env: NodeJS.ProcessEnv): Prom
       const listening = /listening on (http:\/\/\S+)/.exec(output);
       if (!listening) return;
       const key = /dev API key: (\S+)/.exec(output)?.[1];
-      resolve({ server: { child, origin: listening[1]!.replace(/\/$/, ''), output: () => output, ...(key && { key }) }, code, output: () => output });
+      resolve({
+        server: { child, origin: listening[1]!.replace(/\/$/, ''), output: () => output, ...(key && { key }) },
+        code,
+        output: () => output,
+      });
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     void code.then(() => resolve({ code, output: () => output }));
   });
 }
@@ -112,7 +147,10 @@ async function stop(server: Server): Promise<number | null> {
 function makeTsHost(root: string, code: string, installed: Record<string, string> = {}): string {
   const host = mkdtempSync(join(root, 'ts-'));
   const modules = join(host, 'node_modules');
-  const links: Record<string, string> = { 'zpl-legacy-compat': REPO, '@types/node': join(REPO, 'node_modules', '@types', 'node') };
+  const links: Record<string, string> = {
+    'zpl-legacy-compat': REPO,
+    '@types/node': join(REPO, 'node_modules', '@types', 'node'),
+  };
   for (const [, name] of code.matchAll(/from '((?:@[^/']+\/)?[^/'.][^/']*)/g)) {
     if (name!.startsWith('node:') || name === 'zpl-legacy-compat') continue;
     const as = installed[name!] ?? name!;
@@ -125,10 +163,22 @@ function makeTsHost(root: string, code: string, installed: Record<string, string
     symlinkSync(target, join(modules, as), 'dir');
   }
   writeFileSync(join(host, 'package.json'), JSON.stringify({ type: 'module' }));
-  writeFileSync(join(host, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', skipLibCheck: true, noEmitOnError: true, outDir: 'out', types: ['node'] },
-    include: ['snippet.ts'],
-  }));
+  writeFileSync(
+    join(host, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        skipLibCheck: true,
+        noEmitOnError: true,
+        outDir: 'out',
+        types: ['node'],
+      },
+      include: ['snippet.ts'],
+    }),
+  );
   writeFileSync(join(host, 'snippet.ts'), code);
   return host;
 }
@@ -178,7 +228,8 @@ after(async () => {
     const client = createClient({ url: REDIS_URL });
     await client.connect();
     for (const namespace of namespaces) {
-      for await (const keys of client.scanIterator({ MATCH: `${namespace}:*`, COUNT: 100 })) if (keys.length > 0) await client.del(keys);
+      for await (const keys of client.scanIterator({ MATCH: `${namespace}:*`, COUNT: 100 }))
+        if (keys.length > 0) await client.del(keys);
     }
     client.destroy();
   }
@@ -188,7 +239,13 @@ after(async () => {
 
 async function standaloneServer(): Promise<Server> {
   if (!standalone) {
-    const started = await startProgram(join(REPO, 'dist', 'bin', 'zpl-server.js'), REPO, { PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', SHUTDOWN_DELAY_MS: '0' });
+    const started = await startProgram(join(REPO, 'dist', 'bin', 'zpl-server.js'), REPO, {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: '',
+      API_KEYS_FILE: '',
+      SHUTDOWN_DELAY_MS: '0',
+    });
     expect(started.server, started.output()).to.not.equal(undefined);
     standalone = started.server!;
   }
@@ -236,7 +293,9 @@ for (const file of documentationFiles()) {
         continue;
       }
       if (block.lang === 'json') {
-        it(`${title} parses as JSON`, () => { expect(() => JSON.parse(block.code) as unknown).to.not.throw(); });
+        it(`${title} parses as JSON`, () => {
+          expect(() => JSON.parse(block.code) as unknown).to.not.throw();
+        });
         continue;
       }
       if (block.lang !== 'ts' && block.lang !== 'sh') {
@@ -252,7 +311,11 @@ for (const file of documentationFiles()) {
           if (code === undefined) this.skip();
           const host = makeTsHost(root, code);
           await compileTs(host);
-          const started = await startProgram(join(host, 'out', 'snippet.js'), host, { PORT: '0', REDIS_URL, DATABASE_URL });
+          const started = await startProgram(join(host, 'out', 'snippet.js'), host, {
+            PORT: '0',
+            REDIS_URL,
+            DATABASE_URL,
+          });
           if (started.server) {
             sectionServer = { section: block.section, server: started.server };
             return;
@@ -260,7 +323,7 @@ for (const file of documentationFiles()) {
           expect(await started.code, started.output()).to.equal(0);
           return;
         }
-        await runShell(block.code, sectionServer?.server ?? await standaloneServer(), root);
+        await runShell(block.code, sectionServer?.server ?? (await standaloneServer()), root);
       });
 
       if (block.lang === 'ts' && /from 'express'/.test(block.code)) {
@@ -275,7 +338,11 @@ for (const file of documentationFiles()) {
           if (code === undefined) this.skip();
           const host = makeTsHost(root, code, { express: 'express4' });
           await compileTs(host);
-          const started = await startProgram(join(host, 'out', 'snippet.js'), host, { PORT: '0', REDIS_URL, DATABASE_URL });
+          const started = await startProgram(join(host, 'out', 'snippet.js'), host, {
+            PORT: '0',
+            REDIS_URL,
+            DATABASE_URL,
+          });
           expect(started.server, started.output()).to.not.equal(undefined);
           const server = started.server!;
           try {
@@ -308,20 +375,42 @@ describe('README and docs facts', () => {
 
   it('finds the blocks of the README and of docs/mounting.md', () => {
     const run = (b: Block): boolean => !b.skip;
-    expect(readBlocks(readme).filter((b) => b.section === 'Mounting in an app' && run(b)).map((b) => b.lang)).to.deep.equal(['ts', 'sh']);
-    expect(readBlocks(page('mounting.md')).filter(run).map((b) => b.lang)).to.deep.equal(['ts', 'sh', 'ts']);
-    expect(readme).to.contain("express.urlencoded({ extended: false })");
+    expect(
+      readBlocks(readme)
+        .filter((b) => b.section === 'Mounting in an app' && run(b))
+        .map((b) => b.lang),
+    ).to.deep.equal(['ts', 'sh']);
+    expect(
+      readBlocks(page('mounting.md'))
+        .filter(run)
+        .map((b) => b.lang),
+    ).to.deep.equal(['ts', 'sh', 'ts']);
+    expect(readme).to.contain('express.urlencoded({ extended: false })');
   });
 
   it('lists every variable the standalone server reads, in the environment table', () => {
     // The settings readers, and the store backends' table (each row's variable and its companions).
-    const config = ['config.ts', 'fleet-config.ts', 'store-backends.ts'].map((file) => readFileSync(join(REPO, 'server', file), 'utf8')).join('\n');
-    const names = new Set([...config.matchAll(/env\.([A-Z_]+)|\(env, '([A-Z_]+)'|variable: '([A-Z_]+)'|companions: \['([A-Z_]+)'/g)]
-      .map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]!));
+    const config = ['config.ts', 'fleet-config.ts', 'store-backends.ts']
+      .map((file) => readFileSync(join(REPO, 'server', file), 'utf8'))
+      .join('\n');
+    const names = new Set(
+      [...config.matchAll(/env\.([A-Z_]+)|\(env, '([A-Z_]+)'|variable: '([A-Z_]+)'|companions: \['([A-Z_]+)'/g)].map(
+        (m) => m[1] ?? m[2] ?? m[3] ?? m[4]!,
+      ),
+    );
     expect(names.size).to.be.greaterThan(25);
     const table = section('Environment variables (standalone server)', page('configuration.md'));
     expect([...names].filter((name) => !table.includes(`| \`${name}\` |`))).to.deep.equal([]);
-    for (const name of ['OPS_PORT', 'SHUTDOWN_DELAY_MS', 'LEGACY_CLIENTS', 'REDIS_NAMESPACE', 'STORE_NAMESPACE', 'REDIS_URL', 'DATABASE_URL', 'REDIS_SENTINEL_MASTER']) {
+    for (const name of [
+      'OPS_PORT',
+      'SHUTDOWN_DELAY_MS',
+      'LEGACY_CLIENTS',
+      'REDIS_NAMESPACE',
+      'STORE_NAMESPACE',
+      'REDIS_URL',
+      'DATABASE_URL',
+      'REDIS_SENTINEL_MASTER',
+    ]) {
       expect(names.has(name), name).to.equal(true);
     }
   });
@@ -339,9 +428,15 @@ describe('README and docs facts', () => {
 
   it('runs the CLIs with npx in shell examples (a clone has them in node_modules/.bin only)', () => {
     // A synopsis names the command as installed; everything meant to be typed uses npx.
-    const commands = documentationFiles().flatMap((file) => readBlocks(readFileSync(join(REPO, file), 'utf8')))
-      .filter((b) => b.lang === 'sh' && !/synopsis/.test(b.skip ?? '')).flatMap((b) => b.code.split('\n'))
-      .filter((line) => /^\s*(?:[A-Z_]+=\S+\s+)*zpl-(?:keys|render|server)\b/.test(line) || /(?:&&|;)\s*zpl-(?:keys|render|server)\b/.test(line));
+    const commands = documentationFiles()
+      .flatMap((file) => readBlocks(readFileSync(join(REPO, file), 'utf8')))
+      .filter((b) => b.lang === 'sh' && !/synopsis/.test(b.skip ?? ''))
+      .flatMap((b) => b.code.split('\n'))
+      .filter(
+        (line) =>
+          /^\s*(?:[A-Z_]+=\S+\s+)*zpl-(?:keys|render|server)\b/.test(line) ||
+          /(?:&&|;)\s*zpl-(?:keys|render|server)\b/.test(line),
+      );
     expect(commands).to.deep.equal([]);
     expect(section('Quick start')).to.contain('`npx zpl-keys ...`');
   });
@@ -349,23 +444,37 @@ describe('README and docs facts', () => {
   it('names as test prerequisites exactly the Debian packages .ci/run installs', () => {
     // .ci/run and the scripts it runs (`bash .ci/postgres.sh`).
     const ciRun = readFileSync(join(REPO, '.ci', 'run'), 'utf8');
-    const ci = [ciRun, ...[...ciRun.matchAll(/bash \.ci\/([\w-]+\.sh)/g)].map((m) => m[1]!)
-      .filter((name, i, all) => all.indexOf(name) === i).map((name) => readFileSync(join(REPO, '.ci', name), 'utf8'))].join('\n');
-    const installed = new Set([...ci.matchAll(/apt-get install -y -qq ([a-z0-9. -]+?) >/g)].flatMap((m) => m[1]!.split(' ')));
+    const ci = [
+      ciRun,
+      ...[...ciRun.matchAll(/bash \.ci\/([\w-]+\.sh)/g)]
+        .map((m) => m[1]!)
+        .filter((name, i, all) => all.indexOf(name) === i)
+        .map((name) => readFileSync(join(REPO, '.ci', name), 'utf8')),
+    ].join('\n');
+    const installed = new Set(
+      [...ci.matchAll(/apt-get install -y -qq ([a-z0-9. -]+?) >/g)].flatMap((m) => m[1]!.split(' ')),
+    );
     expect([...installed].sort()).to.include.members(['chromium', 'poppler-utils', 'postgresql', 'redis-server']);
     const prerequisites = /\*\*Test prerequisites\.\*\*[\s\S]*?\n\n/.exec(section('Quick start'))![0];
     expect(prerequisites).to.contain('.ci/run');
     for (const name of installed) expect(prerequisites, `${name}: installed by .ci/run`).to.contain(`\`${name}\``);
     // Packages a reader might think needed: named only when .ci/run installs them.
     for (const name of ['redis-sentinel', 'redis-tools', 'postgresql', 'haproxy']) {
-      if (!installed.has(name)) expect(prerequisites, `${name}: not installed by .ci/run`).to.not.contain(`\`${name}\``);
+      if (!installed.has(name))
+        expect(prerequisites, `${name}: not installed by .ci/run`).to.not.contain(`\`${name}\``);
     }
   });
 
   it('gives the client table a "how to point it" column with base URL, HTTP_PROXY and request-hook rows', () => {
     const clients = page('legacy-clients.md');
     expect(clients).to.contain('| kind of client | how to point it | base URL | options |');
-    for (const way of ['its base URL setting', '`HTTP_PROXY=http://host:3000`', 'a request hook', '`LEGACY_CLIENTS=1`', '`ANONYMOUS_KEY_ID=<id>`']) {
+    for (const way of [
+      'its base URL setting',
+      '`HTTP_PROXY=http://host:3000`',
+      'a request hook',
+      '`LEGACY_CLIENTS=1`',
+      '`ANONYMOUS_KEY_ID=<id>`',
+    ]) {
       expect(clients, way).to.contain(way);
     }
     expect(clients).to.contain('It never turns on key-less access');
@@ -383,15 +492,32 @@ describe('README and docs facts', () => {
 
   it('shows /healthz as the ops router answers it', async () => {
     const ops = await import('../middleware/index.js');
-    const app = ops.createOpsRouter({ keyStore: ops.createMemoryStores().keyStore, pool: () => ({ threads: 2, busy: 0, queued: 0, recycled: 0, queueLimit: 128 }) });
-    const server = (await import('node:http')).createServer((req, res) => app(req, res, () => { res.statusCode = 404; res.end(); }));
+    const app = ops.createOpsRouter({
+      keyStore: ops.createMemoryStores().keyStore,
+      pool: () => ({ threads: 2, busy: 0, queued: 0, recycled: 0, queueLimit: 128 }),
+    });
+    const server = (await import('node:http')).createServer((req, res) =>
+      app(req, res, () => {
+        res.statusCode = 404;
+        res.end();
+      }),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as { port: number };
-      const actual = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json() as Record<string, unknown>;
+      const actual = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as Record<string, unknown>;
       const row = /\| `GET \/healthz` \| [^`]*`(\{[^`]*\})`/.exec(page('operations.md'))![1]!;
-      const documented = JSON.parse(row.replace('"version":...', '"version":"x"')) as Record<string, Record<string, unknown>>;
-      const shape = (o: Record<string, unknown>): unknown => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v !== null && typeof v === 'object' ? shape(v as Record<string, unknown>) : typeof v]));
+      const documented = JSON.parse(row.replace('"version":...', '"version":"x"')) as Record<
+        string,
+        Record<string, unknown>
+      >;
+      const shape = (o: Record<string, unknown>): unknown =>
+        Object.fromEntries(
+          Object.entries(o).map(([k, v]) => [
+            k,
+            v !== null && typeof v === 'object' ? shape(v as Record<string, unknown>) : typeof v,
+          ]),
+        );
       expect(shape(documented)).to.deep.equal(shape(actual));
       expect(documented.renderPool).to.deep.equal(actual.renderPool);
     } finally {
@@ -400,7 +526,9 @@ describe('README and docs facts', () => {
   });
 
   it('lists the key_seeding outcomes the server emits', () => {
-    const sources = ['key-seeding.ts', 'server-stores.ts'].map((f) => readFileSync(join(REPO, 'server', f), 'utf8')).join('\n');
+    const sources = ['key-seeding.ts', 'server-stores.ts']
+      .map((f) => readFileSync(join(REPO, 'server', f), 'utf8'))
+      .join('\n');
     const emitted = new Set([...sources.matchAll(/type: 'key_seeding', outcome: '(\w+)'/g)].map((m) => m[1]!));
     expect([...emitted].sort()).to.deep.equal(['failed', 'lost', 'seeded', 'seeded_again']);
     const row = /\| `key_seeding` \|.*\| `outcome` \(([^)]*)\)/.exec(page('operations.md'))![1]!;
@@ -432,11 +560,23 @@ describe('README and docs facts', () => {
     for (const field of ['repository', 'homepage', 'bugs']) expect(manifest, field).to.have.property(field);
     const picture = /!\[[^\]]*\]\((docs\/images\/[^)]+\.png)\)/.exec(readme)![1]!;
     const { renderPng } = await import('../index.js');
-    const drawn = await renderPng(readFileSync(join(REPO, 'examples', 'labels.zpl')), { dpmm: 8, widthIn: 4, heightIn: 1.5, index: 0 });
-    expect(Buffer.compare(readFileSync(join(REPO, picture)), Buffer.from(drawn)), `${picture} is label 0 of examples/labels.zpl, 4x1.5 in, 8 dpmm`).to.equal(0);
-    expect(readme).to.contain('node dist/bin/zpl-render.js examples/labels.zpl\n--size 4x1.5 -o docs/images/label-one.png');
+    const drawn = await renderPng(readFileSync(join(REPO, 'examples', 'labels.zpl')), {
+      dpmm: 8,
+      widthIn: 4,
+      heightIn: 1.5,
+      index: 0,
+    });
+    expect(
+      Buffer.compare(readFileSync(join(REPO, picture)), Buffer.from(drawn)),
+      `${picture} is label 0 of examples/labels.zpl, 4x1.5 in, 8 dpmm`,
+    ).to.equal(0);
+    expect(readme).to.contain(
+      'node dist/bin/zpl-render.js examples/labels.zpl\n--size 4x1.5 -o docs/images/label-one.png',
+    );
     expect((manifest.bin as Record<string, string>)['zpl-server']).to.equal('dist/bin/zpl-server.js');
-    expect((manifest.scripts as Record<string, string>).start).to.match(/^tsc -b .*&& exec node dist\/bin\/zpl-server\.js$/);
+    expect((manifest.scripts as Record<string, string>).start).to.match(
+      /^tsc -b .*&& exec node dist\/bin\/zpl-server\.js$/,
+    );
   });
 
   it('describes a container that keeps keys and /metrics out of public view', () => {
@@ -445,12 +585,16 @@ describe('README and docs facts', () => {
     expect(dockerfile).to.match(/^FROM node:\d+\.\d+\.\d+-trixie-slim AS runtime$/m);
     expect(dockerfile).to.not.match(/node:20|prepare/);
     expect(dockerfile).to.match(/HEALTHCHECK[\s\S]*\/healthz/);
-    expect(dockerfile).to.not.contain('/readyz\'');
+    expect(dockerfile).to.not.contain("/readyz'");
     expect(compose).to.match(/^\s+API_KEYS_FILE: \/run\/secrets\/zpl-keys$/m);
     expect(compose).to.match(/^\s+OPS_PORT: "9090"$/m);
     expect(compose).to.not.match(/- "9090/);
     const containers = page('containers.md');
-    for (const fact of ['`/metrics` is not public:', 'no development key with every scope is ever printed', '`HEALTHCHECK` on `/healthz`']) {
+    for (const fact of [
+      '`/metrics` is not public:',
+      'no development key with every scope is ever printed',
+      '`HEALTHCHECK` on `/healthz`',
+    ]) {
       expect(containers, fact).to.contain(fact);
     }
   });

@@ -10,7 +10,12 @@ const BLACK = '^XA^FO0,0^GB406,203,203^FS^XZ';
 const BOX = '^XA^FO10,10^GB40,30,30^FS^XZ';
 const TEXT = '^XA^FO20,20^A0N,40,40^FDReuse^FS^XZ';
 const PNG: RenderRequest = { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 };
-const VARIANTS: RenderRequest[] = [PNG, { ...PNG, rotation: 90 }, { ...PNG, quality: 'bitonal' }, { ...PNG, format: 'pdf', index: undefined }];
+const VARIANTS: RenderRequest[] = [
+  PNG,
+  { ...PNG, rotation: 90 },
+  { ...PNG, quality: 'bitonal' },
+  { ...PNG, format: 'pdf', index: undefined },
+];
 
 describe('raster reuse', function () {
   this.timeout(60_000);

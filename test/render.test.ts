@@ -29,12 +29,12 @@ describe('render: sizes and encodings', () => {
     expect(r.contentType).to.equal('image/png');
     const img = decodePng(r.body);
     expect([img.width, img.height, img.bitDepth, img.colorType]).to.deep.equal([812, 1218, 8, 0]);
-    expect(px(img, 10, 20)).to.equal(0);         // top-left corner of the border
-    expect(px(img, 109, 69)).to.equal(0);        // bottom-right corner
-    expect(px(img, 13, 23)).to.equal(0);         // inside the 4-dot border
-    expect(px(img, 14, 24)).to.equal(255);       // hollow inside
-    expect(px(img, 9, 20)).to.equal(255);        // left of the box
-    expect(px(img, 110, 20)).to.equal(255);      // right of the box
+    expect(px(img, 10, 20)).to.equal(0); // top-left corner of the border
+    expect(px(img, 109, 69)).to.equal(0); // bottom-right corner
+    expect(px(img, 13, 23)).to.equal(0); // inside the 4-dot border
+    expect(px(img, 14, 24)).to.equal(255); // hollow inside
+    expect(px(img, 9, 20)).to.equal(255); // left of the box
+    expect(px(img, 110, 20)).to.equal(255); // right of the box
     expect(inkCount(img)).to.equal(100 * 50 - 92 * 42);
   });
 
@@ -53,9 +53,13 @@ describe('render: sizes and encodings', () => {
     // (x, y) -> (H-1-y, x): the box's top-left corner (10,20) lands at (1197, 10)
     expect(px(img, 1197, 10)).to.equal(0);
     expect(px(img, 1218 - 1 - 70, 110)).to.equal(255);
-    const r180 = decodePng((await render(box, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0, rotation: 180 })).body);
+    const r180 = decodePng(
+      (await render(box, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0, rotation: 180 })).body,
+    );
     expect(px(r180, 811 - 10, 1217 - 20)).to.equal(0);
-    const r270 = decodePng((await render(box, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0, rotation: 270 })).body);
+    const r270 = decodePng(
+      (await render(box, { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 0, rotation: 270 })).body,
+    );
     expect(px(r270, 20, 811 - 10)).to.equal(0);
   });
 
@@ -69,7 +73,13 @@ describe('render: sizes and encodings', () => {
   });
 
   it('makes one label-sized PDF page per label, copies included (raster PDF: each label a 1-bit image)', async () => {
-    const r = await render('^XA^FO0,0^GB10,10,10^FS^PQ2^XZ^XA^FO5,5^GB9,9,9^FS^XZ', { dpmm: 8, widthIn: 4, heightIn: 6, format: 'pdf', pdf: 'raster' });
+    const r = await render('^XA^FO0,0^GB10,10,10^FS^PQ2^XZ^XA^FO5,5^GB9,9,9^FS^XZ', {
+      dpmm: 8,
+      widthIn: 4,
+      heightIn: 6,
+      format: 'pdf',
+      pdf: 'raster',
+    });
     expect(r.contentType).to.equal('application/pdf');
     expect(r.totalCount).to.equal(3);
     expect(r.pages).to.equal(3);
@@ -90,7 +100,13 @@ describe('render: sizes and encodings', () => {
 
 describe('render: label counts and errors', () => {
   it('counts ^PQ copies in the total', async () => {
-    const r = await render('^XA^FO1,1^GB5,5,5^FS^PQ3^XZ^XA^FO1,1^GB5,5,5^FS^XZ', { dpmm: 8, widthIn: 4, heightIn: 6, format: 'png', index: 3 });
+    const r = await render('^XA^FO1,1^GB5,5,5^FS^PQ3^XZ^XA^FO1,1^GB5,5,5^FS^XZ', {
+      dpmm: 8,
+      widthIn: 4,
+      heightIn: 6,
+      format: 'png',
+      index: 3,
+    });
     expect(r.totalCount).to.equal(4);
   });
 
@@ -104,12 +120,28 @@ describe('render: label counts and errors', () => {
   });
 
   it('names the requested label with an English ordinal', async () => {
-    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map(ordinal)).to.deep.equal(
-      ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th', '112th']);
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map(ordinal)).to.deep.equal([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+      '22nd',
+      '23rd',
+      '101st',
+      '111th',
+      '112th',
+    ]);
     const none = await renderError('^FX nothing printed');
     expect([none.code, none.message]).to.deep.equal(['no-labels', 'Requested 1st label but ZPL generated no labels']);
     const two = await renderError('^XA^XZ^XA^XZ', { index: 2 });
-    expect([two.code, two.message]).to.deep.equal(['index-out-of-range', 'Requested 3rd label but ZPL only generated 2 labels']);
+    expect([two.code, two.message]).to.deep.equal([
+      'index-out-of-range',
+      'Requested 3rd label but ZPL only generated 2 labels',
+    ]);
     const one = await renderError('^XA^XZ', { index: 1 });
     expect(one.message).to.equal('Requested 2nd label but ZPL only generated 1 label');
   });
@@ -134,7 +166,13 @@ describe('render: label counts and errors', () => {
   });
 
   it('keeps going past broken commands and reports them', async () => {
-    const r = await render('^XA^FO10,10^GB50,50,50^FS^QQ^FO-20,abc^GB5,5,5^FS^XZ', { dpmm: 8, widthIn: 1, heightIn: 1, format: 'png', index: 0 });
+    const r = await render('^XA^FO10,10^GB50,50,50^FS^QQ^FO-20,abc^GB5,5,5^FS^XZ', {
+      dpmm: 8,
+      widthIn: 1,
+      heightIn: 1,
+      format: 'png',
+      index: 0,
+    });
     const img = decodePng(r.body);
     expect(px(img, 30, 30)).to.equal(0);
     expect(r.warnings.map((w) => w.message)).to.include('Unknown command ^QQ; ignored');

@@ -23,13 +23,25 @@ describe('standalone server environment', () => {
       [{ SHUTDOWN_DELAY_MS: '5s' }, 'SHUTDOWN_DELAY_MS must be a whole number of milliseconds, not 5s'],
       [{ SHUTDOWN_TIMEOUT_MS: '0b11' }, 'SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds, not 0b11'],
       [{ SHADOW_SAMPLE_RATE: '1e-1' }, 'SHADOW_SAMPLE_RATE must be a share between 0 and 1, not 1e-1'],
-      [{ REDIS_URL: 'notaurl' }, 'REDIS_URL must be a redis:// or rediss:// URL like redis://127.0.0.1:6379, not notaurl'],
+      [
+        { REDIS_URL: 'notaurl' },
+        'REDIS_URL must be a redis:// or rediss:// URL like redis://127.0.0.1:6379, not notaurl',
+      ],
       [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
-      [{ REDIS_URL: 'redis://user:secret@' }, 'REDIS_URL must be a redis:// or rediss:// URL like redis://127.0.0.1:6379, not redis://user:***@'],
-      [{ UPSTREAM_MODE: 'proxy', UPSTREAM_URL: 'api.labelary.com/v1' }, "UPSTREAM_URL must be the legacy service's http(s) base URL"],
+      [
+        { REDIS_URL: 'redis://user:secret@' },
+        'REDIS_URL must be a redis:// or rediss:// URL like redis://127.0.0.1:6379, not redis://user:***@',
+      ],
+      [
+        { UPSTREAM_MODE: 'proxy', UPSTREAM_URL: 'api.labelary.com/v1' },
+        "UPSTREAM_URL must be the legacy service's http(s) base URL",
+      ],
       [{ REDIS_NAMESPACE: 'a b' }, "REDIS_NAMESPACE must be 1 to 63 letters, digits, '.', '_', ':' or '-', not a b"],
       [{ STORE_NAMESPACE: 'x'.repeat(64) }, 'STORE_NAMESPACE must be 1 to 63 letters'],
-      [{ STORE_NAMESPACE: 'prod', REDIS_NAMESPACE: 'staging' }, 'STORE_NAMESPACE (prod) and REDIS_NAMESPACE (staging) differ: set one'],
+      [
+        { STORE_NAMESPACE: 'prod', REDIS_NAMESPACE: 'staging' },
+        'STORE_NAMESPACE (prod) and REDIS_NAMESPACE (staging) differ: set one',
+      ],
       [{ LEGACY_CLIENTS: 'maybe' }, 'LEGACY_CLIENTS must be 1 or 0, not maybe'],
     ] as const) {
       expect(() => readServerConfig(env), JSON.stringify(env)).to.throw(message);
@@ -37,10 +49,19 @@ describe('standalone server environment', () => {
   });
 
   it('reads decimal integers, and the new variables', () => {
-    const config = readServerConfig({ PORT: '8080', OPS_PORT: '9090', MAX_BODY_BYTES: '1000000', SHUTDOWN_DELAY_MS: '0', REDIS_URL: 'redis://127.0.0.1:6379', REDIS_NAMESPACE: 'zpl-staging' });
+    const config = readServerConfig({
+      PORT: '8080',
+      OPS_PORT: '9090',
+      MAX_BODY_BYTES: '1000000',
+      SHUTDOWN_DELAY_MS: '0',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_NAMESPACE: 'zpl-staging',
+    });
     expect(config).to.deep.include({ port: 8080, opsPort: 9090, shutdownDelayMs: 0, storeNamespace: 'zpl-staging' });
     expect(config.fleet.store.target).to.deep.equal({ url: 'redis://127.0.0.1:6379' });
-    expect(readServerConfig({ STORE_NAMESPACE: 'zpl-prod', REDIS_NAMESPACE: 'zpl-prod' }).storeNamespace).to.equal('zpl-prod');
+    expect(readServerConfig({ STORE_NAMESPACE: 'zpl-prod', REDIS_NAMESPACE: 'zpl-prod' }).storeNamespace).to.equal(
+      'zpl-prod',
+    );
     expect(config.limits.maxBodyBytes).to.equal(1_000_000);
     expect(readServerConfig({}).shutdownDelayMs).to.equal(5000);
     expect(readServerConfig({})).to.not.have.property('opsPort');
@@ -49,13 +70,25 @@ describe('standalone server environment', () => {
   it('LEGACY_CLIENTS=1: /v1 beside the mount path, lenient paths, POST /graphics and ?key=, never key-less access', () => {
     const on = readServerConfig({ LEGACY_CLIENTS: '1' }).clients;
     expect(on).to.deep.equal({
-      legacyPaths: ['/compatibility/legacy/v1', '/v1'], allowQueryKey: true, lenientPaths: true, graphicsEndpoint: true, legacyClients: true,
+      legacyPaths: ['/compatibility/legacy/v1', '/v1'],
+      allowQueryKey: true,
+      lenientPaths: true,
+      graphicsEndpoint: true,
+      legacyClients: true,
       outputs: [], // the extra outputs are a switch of their own (EXTRA_OUTPUTS)
     });
     expect(on).to.not.have.property('anonymousKey');
-    expect(readServerConfig({ LEGACY_CLIENTS: '1', LEGACY_PATHS: '/api,/v1' }).clients.legacyPaths).to.deep.equal(['/api', '/v1']);
+    expect(readServerConfig({ LEGACY_CLIENTS: '1', LEGACY_PATHS: '/api,/v1' }).clients.legacyPaths).to.deep.equal([
+      '/api',
+      '/v1',
+    ]);
     const off = readServerConfig({}).clients;
-    expect([off.legacyPaths, off.lenientPaths, off.graphicsEndpoint, off.allowQueryKey]).to.deep.equal([['/compatibility/legacy/v1'], false, false, false]);
+    expect([off.legacyPaths, off.lenientPaths, off.graphicsEndpoint, off.allowQueryKey]).to.deep.equal([
+      ['/compatibility/legacy/v1'],
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('a bad value stops the server with one ERROR line naming the variable', async () => {
@@ -64,13 +97,23 @@ describe('standalone server environment', () => {
     expect(server.lines).to.deep.equal(['ERROR: PORT must be a TCP port (0 to 65535), not 0x10']);
     const redis = spawnWatched(process.execPath, [SERVER], { PORT: '0', REDIS_URL: 'notaurl', API_KEYS_FILE: '' });
     expect(await redis.closed).to.equal(1);
-    expect(redis.lines).to.deep.equal(['ERROR: REDIS_URL must be a redis:// or rediss:// URL like redis://127.0.0.1:6379, not notaurl']);
+    expect(redis.lines).to.deep.equal([
+      'ERROR: REDIS_URL must be a redis:// or rediss:// URL like redis://127.0.0.1:6379, not notaurl',
+    ]);
   });
 
   it('an ANONYMOUS_KEY_ID that matches no key stops a server whose keys are in memory', async () => {
-    const server = spawnWatched(process.execPath, [SERVER], { PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', ANONYMOUS_KEY_ID: '0123456789abcdef' });
+    const server = spawnWatched(process.execPath, [SERVER], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: '',
+      API_KEYS_FILE: '',
+      ANONYMOUS_KEY_ID: '0123456789abcdef',
+    });
     expect(await server.closed).to.equal(1);
-    expect(server.lines.at(-1)).to.equal('ERROR: ANONYMOUS_KEY_ID 0123456789abcdef matches no key (ids as `npx zpl-keys list` prints them)');
+    expect(server.lines.at(-1)).to.equal(
+      'ERROR: ANONYMOUS_KEY_ID 0123456789abcdef matches no key (ids as `npx zpl-keys list` prints them)',
+    );
     expect(server.lines.some((l) => l.startsWith('listening on'))).to.equal(false);
   });
 });

@@ -18,15 +18,31 @@ const ZPL = '^XA^FO10,10^GB80,80,40^FS^XZ';
 const ANONYMOUS = { key: 'k_anonymous_legacy_0123456789', scope: 'png' };
 const ANONYMOUS_ID = hashKey(ANONYMOUS.key).slice(0, 16);
 
-interface Answer { status: number; contentType: string; body: Buffer }
+interface Answer {
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
 
 /** One request; `path` may be absolute-form (`http://api.labelary.com/v1/...`), as a client behind HTTP_PROXY sends it. */
-function send(port: number, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Answer> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers['content-type'] ?? ''),
+          body: Buffer.concat(chunks),
+        }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -66,16 +82,18 @@ function replay(port: number, bytes: string): Promise<Answer & { raw: string }> 
  * every request, Net::HTTP's default Content-Type and Accept-Encoding.
  */
 function labelaryGemRequest(port: number, key: string, zpl: string): string {
-  return 'POST /v1/printers/8dpmm/labels/2x1/0/ HTTP/1.1\r\n'
-    + 'Accept: image/png\r\n'
-    + 'X-Rotation: \r\n'
-    + `X-Api-Key: ${key}\r\n`
-    + 'User-Agent: Faraday v2.12.2\r\n'
-    + 'Content-Type: application/x-www-form-urlencoded\r\n'
-    + 'Accept-Encoding: gzip;q=1.0,deflate;q=0.6,identity;q=0.3\r\n'
-    + `Host: 127.0.0.1:${port}\r\n`
-    + `Content-Length: ${Buffer.byteLength(zpl)}\r\n`
-    + `\r\n${zpl}`;
+  return (
+    'POST /v1/printers/8dpmm/labels/2x1/0/ HTTP/1.1\r\n' +
+    'Accept: image/png\r\n' +
+    'X-Rotation: \r\n' +
+    `X-Api-Key: ${key}\r\n` +
+    'User-Agent: Faraday v2.12.2\r\n' +
+    'Content-Type: application/x-www-form-urlencoded\r\n' +
+    'Accept-Encoding: gzip;q=1.0,deflate;q=0.6,identity;q=0.3\r\n' +
+    `Host: 127.0.0.1:${port}\r\n` +
+    `Content-Length: ${Buffer.byteLength(zpl)}\r\n` +
+    `\r\n${zpl}`
+  );
 }
 
 /**
@@ -83,18 +101,26 @@ function labelaryGemRequest(port: number, key: string, zpl: string): string {
  * of the path (`if ($instance->index)`), the key goes as `?key=`, the body has no Content-Type.
  */
 function smartDatoRequest(port: number, key: string, zpl: string): string {
-  return `POST /v1/printers/8dpmm/labels/2x1?key=${encodeURIComponent(key)} HTTP/1.1\r\n`
-    + `Host: 127.0.0.1:${port}\r\n`
-    + 'Accept: image/png\r\n'
-    + `Content-Length: ${Buffer.byteLength(zpl)}\r\n`
-    + 'User-Agent: GuzzleHttp/7\r\n'
-    + `\r\n${zpl}`;
+  return (
+    `POST /v1/printers/8dpmm/labels/2x1?key=${encodeURIComponent(key)} HTTP/1.1\r\n` +
+    `Host: 127.0.0.1:${port}\r\n` +
+    'Accept: image/png\r\n' +
+    `Content-Length: ${Buffer.byteLength(zpl)}\r\n` +
+    'User-Agent: GuzzleHttp/7\r\n' +
+    `\r\n${zpl}`
+  );
 }
 
-function multipart(field: string, filename: string, content: string | Buffer): { headers: Record<string, string>; body: Buffer } {
+function multipart(
+  field: string,
+  filename: string,
+  content: string | Buffer,
+): { headers: Record<string, string>; body: Buffer } {
   const boundary = '----zplLegacyClient7MA4YWxkTrZu0gW';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     Buffer.from(content),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -110,7 +136,13 @@ describe('LEGACY_CLIENTS=1: unchanged legacy clients get labels', function () {
 
   const start = async (env: Record<string, string>): Promise<WatchedProcess> => {
     const started = spawnWatched(process.execPath, [SERVER], {
-      PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', UPSTREAM_MODE: 'off', SHUTDOWN_DELAY_MS: '0', API_KEYS_FILE: join(dir, 'keys.json'), ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: '',
+      UPSTREAM_MODE: 'off',
+      SHUTDOWN_DELAY_MS: '0',
+      API_KEYS_FILE: join(dir, 'keys.json'),
+      ...env,
     });
     port = Number(/:(\d+)$/.exec(await started.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+$/))![1]);
     return started;
@@ -133,31 +165,63 @@ describe('LEGACY_CLIENTS=1: unchanged legacy clients get labels', function () {
 
   describe('with an anonymous key', () => {
     let legacy: WatchedProcess | undefined;
-    before(async () => { legacy = server = await start({ LEGACY_CLIENTS: '1', ANONYMOUS_KEY_ID: ANONYMOUS_ID }); });
-    beforeEach(() => { server = legacy; });
-    afterEach(() => { server = undefined; }); // one server for this group, stopped after it
-    after(async () => { server = legacy; await stop(); });
+    before(async () => {
+      legacy = server = await start({ LEGACY_CLIENTS: '1', ANONYMOUS_KEY_ID: ANONYMOUS_ID });
+    });
+    beforeEach(() => {
+      server = legacy;
+    });
+    afterEach(() => {
+      server = undefined;
+    }); // one server for this group, stopped after it
+    after(async () => {
+      server = legacy;
+      await stop();
+    });
 
     it('says what it turned on, and which key serves clients that cannot send one', () => {
-      expect(server!.lines.some((l) => l.includes(`"msg":"LEGACY_CLIENTS=1: legacy API also at /v1 (/compatibility/legacy/v1, /v1), lenient paths, POST /graphics, ?key=; clients that cannot send a key are served as key ${ANONYMOUS_ID} (ANONYMOUS_KEY_ID)"`))).to.equal(true);
+      expect(
+        server!.lines.some((l) =>
+          l.includes(
+            `"msg":"LEGACY_CLIENTS=1: legacy API also at /v1 (/compatibility/legacy/v1, /v1), lenient paths, POST /graphics, ?key=; clients that cannot send a key are served as key ${ANONYMOUS_ID} (ANONYMOUS_KEY_ID)"`,
+          ),
+        ),
+      ).to.equal(true);
     });
 
     it('simple_zpl2-style: a raw POST to /v1/printers/8dpmm/labels/2x1/0/ without a key', async () => {
-      const res = await send(port, 'POST', '/v1/printers/8dpmm/labels/2x1/0/', { 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from(ZPL));
+      const res = await send(
+        port,
+        'POST',
+        '/v1/printers/8dpmm/labels/2x1/0/',
+        { 'Content-Type': 'application/x-www-form-urlencoded' },
+        Buffer.from(ZPL),
+      );
       expect([res.status, res.contentType], res.body.toString()).to.deep.equal([200, 'image/png']);
       expect(Buffer.compare(res.body, expected)).to.equal(0);
     });
 
     it('multipart: the ZPL as the form field `file`', async () => {
       const { headers, body } = multipart('file', 'label.zpl', ZPL);
-      const res = await send(port, 'POST', '/v1/printers/8dpmm/labels/2x1/0', { ...headers, Accept: 'image/png' }, body);
+      const res = await send(
+        port,
+        'POST',
+        '/v1/printers/8dpmm/labels/2x1/0',
+        { ...headers, Accept: 'image/png' },
+        body,
+      );
       expect([res.status, res.contentType], res.body.toString()).to.deep.equal([200, 'image/png']);
       expect(Buffer.compare(res.body, expected)).to.equal(0);
     });
 
     it('through HTTP_PROXY: an absolute-form request line naming the legacy host', async () => {
-      const res = await send(port, 'POST', 'http://api.labelary.com/v1/printers/8dpmm/labels/2x1/0/',
-        { Host: 'api.labelary.com', 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from(ZPL));
+      const res = await send(
+        port,
+        'POST',
+        'http://api.labelary.com/v1/printers/8dpmm/labels/2x1/0/',
+        { Host: 'api.labelary.com', 'Content-Type': 'application/x-www-form-urlencoded' },
+        Buffer.from(ZPL),
+      );
       expect([res.status, res.contentType], res.body.toString()).to.deep.equal([200, 'image/png']);
       expect(Buffer.compare(res.body, expected)).to.equal(0);
     });
@@ -170,7 +234,13 @@ describe('LEGACY_CLIENTS=1: unchanged legacy clients get labels', function () {
     });
 
     it('the anonymous key keeps its scope: a PDF is refused', async () => {
-      const res = await send(port, 'POST', '/v1/printers/8dpmm/labels/2x1/0', { Accept: 'application/pdf' }, Buffer.from(ZPL));
+      const res = await send(
+        port,
+        'POST',
+        '/v1/printers/8dpmm/labels/2x1/0',
+        { Accept: 'application/pdf' },
+        Buffer.from(ZPL),
+      );
       expect(res.status).to.equal(403);
     });
   });
@@ -182,9 +252,16 @@ describe('LEGACY_CLIENTS=1: unchanged legacy clients get labels', function () {
       await writeFile(join(dir, 'clients.json'), JSON.stringify([CLIENT]));
       replayed = server = await start({ LEGACY_CLIENTS: '1', API_KEYS_FILE: join(dir, 'clients.json') });
     });
-    beforeEach(() => { server = replayed; });
-    afterEach(() => { server = undefined; });
-    after(async () => { server = replayed; await stop(); });
+    beforeEach(() => {
+      server = replayed;
+    });
+    afterEach(() => {
+      server = undefined;
+    });
+    after(async () => {
+      server = replayed;
+      await stop();
+    });
 
     it('the labelary Ruby gem (empty X-Rotation on every request) gets the label', async () => {
       const res = await replay(port, labelaryGemRequest(port, CLIENT.key, ZPL));
@@ -222,17 +299,33 @@ describe('LEGACY_CLIENTS=1: unchanged legacy clients get labels', function () {
 
   it('never turns on key-less access by itself: without ANONYMOUS_KEY_ID a request without a key is 401, and the start-up line says so', async () => {
     server = await start({ LEGACY_CLIENTS: '1' });
-    expect(server.lines.some((l) => l.includes('it does not turn on key-less access: clients that cannot send a key need ANONYMOUS_KEY_ID'))).to.equal(true);
+    expect(
+      server.lines.some((l) =>
+        l.includes('it does not turn on key-less access: clients that cannot send a key need ANONYMOUS_KEY_ID'),
+      ),
+    ).to.equal(true);
     const res = await send(port, 'POST', '/v1/printers/8dpmm/labels/2x1/0/', {}, Buffer.from(ZPL));
     expect(res.status).to.equal(401);
-    const keyed = await send(port, 'POST', '/v1/printers/8dpmm/labels/2x1/0/', { 'X-API-Key': ANONYMOUS.key }, Buffer.from(ZPL));
+    const keyed = await send(
+      port,
+      'POST',
+      '/v1/printers/8dpmm/labels/2x1/0/',
+      { 'X-API-Key': ANONYMOUS.key },
+      Buffer.from(ZPL),
+    );
     expect(keyed.status).to.equal(200);
     expect(inkCount(decodePng(keyed.body))).to.be.greaterThan(0);
   });
 
   it('is off by default: /v1 is 404', async () => {
     server = await start({});
-    const res = await send(port, 'POST', '/v1/printers/8dpmm/labels/2x1/0', { 'X-API-Key': ANONYMOUS.key }, Buffer.from(ZPL));
+    const res = await send(
+      port,
+      'POST',
+      '/v1/printers/8dpmm/labels/2x1/0',
+      { 'X-API-Key': ANONYMOUS.key },
+      Buffer.from(ZPL),
+    );
     expect(res.status).to.equal(404);
   });
 });

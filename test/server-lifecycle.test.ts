@@ -22,15 +22,25 @@ const KEY = 'k_lifecycle_0123456789';
 
 function start(env: Record<string, string>): WatchedProcess {
   return spawnWatched(process.execPath, [SERVER], {
-    HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', UPSTREAM_MODE: 'off', LOG_LEVEL: 'info', ...env,
+    HOST: '127.0.0.1',
+    REDIS_URL: '',
+    API_KEYS_FILE: '',
+    UPSTREAM_MODE: 'off',
+    LOG_LEVEL: 'info',
+    ...env,
   });
 }
 
 const get = (port: number, path: string): Promise<RawResponse> => sendRaw(`http://127.0.0.1:${port}`, 'GET', path, {});
 
 function render(port: number, key: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return sendRaw(`http://127.0.0.1:${port}`, 'POST', `${MOUNT}/printers/8dpmm/labels/2x1/0`,
-    { 'X-API-Key': key, 'Content-Type': 'application/x-www-form-urlencoded', ...headers }, Buffer.from('^XA^FO10,10^GB80,80,40^FS^XZ'));
+  return sendRaw(
+    `http://127.0.0.1:${port}`,
+    'POST',
+    `${MOUNT}/printers/8dpmm/labels/2x1/0`,
+    { 'X-API-Key': key, 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    Buffer.from('^XA^FO10,10^GB80,80,40^FS^XZ'),
+  );
 }
 
 /** Two different free ports (one after the other, the system may hand out the same one twice). */
@@ -45,7 +55,10 @@ async function twoPorts(): Promise<[number, number]> {
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(false); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
   });
 }
@@ -69,15 +82,30 @@ async function idleKeepAlive(port: number): Promise<{ closed: Promise<void> }> {
 /** A render whose body is held back: in flight (headers read, `100 Continue` sent) until `finish()`. */
 function heldRender(port: number, key: string): { accepted: Promise<void>; finish(): Promise<number> } {
   const body = '^XA^FO10,10^GB80,80,40^FS^XZ';
-  const req = httpRequest({ host: '127.0.0.1', port, path: `${MOUNT}/printers/8dpmm/labels/2x1/0`, method: 'POST', agent: false,
-    headers: { 'X-API-Key': key, 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' } });
+  const req = httpRequest({
+    host: '127.0.0.1',
+    port,
+    path: `${MOUNT}/printers/8dpmm/labels/2x1/0`,
+    method: 'POST',
+    agent: false,
+    headers: { 'X-API-Key': key, 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' },
+  });
   const accepted = new Promise<void>((resolve) => req.once('continue', () => resolve()));
   const status = new Promise<number>((resolve, reject) => {
-    req.once('response', (res) => { res.resume(); res.once('end', () => resolve(res.statusCode ?? 0)); });
+    req.once('response', (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
     req.once('error', reject);
   });
   req.flushHeaders();
-  return { accepted, finish: () => { req.end(body); return status; } };
+  return {
+    accepted,
+    finish: () => {
+      req.end(body);
+      return status;
+    },
+  };
 }
 
 describe('standalone server lifecycle: ready means ready, rolling restarts lose nothing', function () {
@@ -96,7 +124,12 @@ describe('standalone server lifecycle: ready means ready, rolling restarts lose 
 
   it('SIGTERM: /readyz 503 at once, requests still served during the delay, then listener and idle sockets closed, in-flight finished, exit 0', async () => {
     const port = await freePort();
-    const server = start({ PORT: String(port), API_KEYS_FILE: join(dir, 'keys.json'), SHUTDOWN_DELAY_MS: '3600000', SHUTDOWN_TIMEOUT_MS: '3600000' });
+    const server = start({
+      PORT: String(port),
+      API_KEYS_FILE: join(dir, 'keys.json'),
+      SHUTDOWN_DELAY_MS: '3600000',
+      SHUTDOWN_TIMEOUT_MS: '3600000',
+    });
     started.push(server);
     await server.waitFor(/^listening on /);
     expect((await get(port, '/readyz')).status).to.equal(200);
@@ -125,10 +158,19 @@ describe('standalone server lifecycle: ready means ready, rolling restarts lose 
 
   it('OPS_PORT: the ops routes on their own port, /metrics not on the API port', async () => {
     const [port, opsPort] = await twoPorts();
-    const server = start({ PORT: String(port), OPS_PORT: String(opsPort), API_KEYS_FILE: join(dir, 'keys.json'), SHUTDOWN_DELAY_MS: '0' });
+    const server = start({
+      PORT: String(port),
+      OPS_PORT: String(opsPort),
+      API_KEYS_FILE: join(dir, 'keys.json'),
+      SHUTDOWN_DELAY_MS: '0',
+    });
     started.push(server);
     await server.waitFor(/^listening on /);
-    expect(server.lines.some((l) => l.includes(`OPS_PORT: /healthz, /readyz, /metrics and /openapi.json on http://127.0.0.1:${opsPort}`))).to.equal(true);
+    expect(
+      server.lines.some((l) =>
+        l.includes(`OPS_PORT: /healthz, /readyz, /metrics and /openapi.json on http://127.0.0.1:${opsPort}`),
+      ),
+    ).to.equal(true);
     expect((await get(opsPort, '/metrics')).status).to.equal(200);
     expect((await get(opsPort, '/readyz')).status).to.equal(200);
     expect((await get(port, '/metrics')).status).to.equal(404);
@@ -143,8 +185,11 @@ describe('standalone server lifecycle: ready means ready, rolling restarts lose 
     if (!(await redisServerAvailable())) this.skip();
     const [port, redisPort] = await twoPorts();
     const server = start({
-      PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, API_KEYS_FILE: join(dir, 'keys.json'),
-      REDIS_NAMESPACE: `zpl-lifecycle-${process.pid}-${redisPort}`, SHUTDOWN_DELAY_MS: '0',
+      PORT: String(port),
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      API_KEYS_FILE: join(dir, 'keys.json'),
+      REDIS_NAMESPACE: `zpl-lifecycle-${process.pid}-${redisPort}`,
+      SHUTDOWN_DELAY_MS: '0',
       ANONYMOUS_KEY_ID: 'ffffffffffffffff', // no such key: with Redis a warning (zpl-keys may add it later)
     });
     started.push(server);
@@ -153,7 +198,10 @@ describe('standalone server lifecycle: ready means ready, rolling restarts lose 
     const notReady = await get(port, '/readyz');
     expect(notReady.status).to.equal(503);
     expect(JSON.parse(notReady.body.toString()).reasons).to.include('starting');
-    expect(server.lines.some((l) => l.startsWith('listening on')), 'not listening yet').to.equal(false);
+    expect(
+      server.lines.some((l) => l.startsWith('listening on')),
+      'not listening yet',
+    ).to.equal(false);
 
     const redis = await startRedisServer(redisPort);
     try {
@@ -162,10 +210,17 @@ describe('standalone server lifecycle: ready means ready, rolling restarts lose 
       expect(first.status, first.body.toString()).to.equal(200);
       expect(first.headers['content-type']).to.equal('image/png');
       expect((await get(port, '/readyz')).status).to.equal(200);
-      expect(server.lines.some((l) => l.includes('"level":"warn"') && l.includes('ANONYMOUS_KEY_ID ffffffffffffffff matches no key'))).to.equal(true);
+      expect(
+        server.lines.some(
+          (l) => l.includes('"level":"warn"') && l.includes('ANONYMOUS_KEY_ID ffffffffffffffff matches no key'),
+        ),
+      ).to.equal(true);
       // The seeding line comes before `listening`, never after.
       const seededAt = server.lines.findIndex((l) => l.includes('"msg":"API keys stored in Redis: 1"'));
-      expect(seededAt).to.be.within(0, server.lines.findIndex((l) => l.startsWith('listening on')));
+      expect(seededAt).to.be.within(
+        0,
+        server.lines.findIndex((l) => l.startsWith('listening on')),
+      );
       server.child.kill('SIGTERM');
       expect(await server.closed).to.equal(0);
     } finally {

@@ -18,14 +18,17 @@ async function startStalled(): Promise<StartedServer> {
 
 async function render(s: StartedServer): Promise<number> {
   const res = await fetch(`${s.base}${MOUNT}/printers/8dpmm/labels/2x1/0`, {
-    method: 'POST', headers: { 'X-API-Key': s.devKey!, 'Content-Type': 'application/x-www-form-urlencoded' }, body: '^XA^FO10,10^GB80,80,40^FS^XZ',
+    method: 'POST',
+    headers: { 'X-API-Key': s.devKey!, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: '^XA^FO10,10^GB80,80,40^FS^XZ',
   });
   await res.arrayBuffer();
   return res.status;
 }
 
 /** The exit code, once the process has exited and its output has been read to the end. */
-const closed = (s: StartedServer): Promise<number | null> => new Promise((resolve) => s.child.once('close', (code) => resolve(code)));
+const closed = (s: StartedServer): Promise<number | null> =>
+  new Promise((resolve) => s.child.once('close', (code) => resolve(code)));
 
 describe('standalone server with a standard output nobody reads', function () {
   this.timeout(120_000);
@@ -41,7 +44,9 @@ describe('standalone server with a standard output nobody reads', function () {
     s.child.stdout!.resume();
     s.child.kill('SIGTERM');
     expect(await done).to.equal(0);
-    const lines = s.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { event?: string; route?: string });
+    const lines = s.lines
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { event?: string; route?: string });
     expect(lines.filter((l) => l.event === 'request' && l.route?.startsWith('/printers/'))).to.have.length(REQUESTS);
   });
 

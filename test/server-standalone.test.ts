@@ -19,7 +19,10 @@ function run(command: string, args: string[], env: Record<string, string>): Watc
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(false); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
   });
 }
@@ -33,18 +36,29 @@ function descendants(pid: number): number[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch { /* exited meanwhile */ }
+    } catch {
+      /* exited meanwhile */
+    }
   }
   const found: number[] = [];
   const walk = (parent: number): void => {
-    for (const [child, ppid] of parentOf) if (ppid === parent) { found.push(child); walk(child); }
+    for (const [child, ppid] of parentOf)
+      if (ppid === parent) {
+        found.push(child);
+        walk(child);
+      }
   };
   walk(pid);
   return found;
 }
 
 const alive = (pid: number): boolean => {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 describe('standalone server: start and stop as a newcomer meets them', function () {
@@ -86,7 +100,9 @@ describe('standalone server: start and stop as a newcomer meets them', function 
 
   it('runs the mounting example on PORT', async () => {
     const port = await freePort();
-    const example = run(process.execPath, [join(process.cwd(), 'dist', 'examples', 'mount-in-existing-app.js')], { PORT: String(port) });
+    const example = run(process.execPath, [join(process.cwd(), 'dist', 'examples', 'mount-in-existing-app.js')], {
+      PORT: String(port),
+    });
     try {
       await example.waitFor(new RegExp(`^listening on http://127\\.0\\.0\\.1:${port}$`));
       expect(await refused(port)).to.equal(false);
@@ -118,14 +134,18 @@ describe('standalone server: start and stop as a newcomer meets them', function 
       for (const key of keys) {
         expect(key.scope).to.equal('all');
         const expires = Date.parse(key.expiresAt!);
-        expect(expires).to.be.greaterThan(before + 23 * 3600_000).and.at.most(Date.now() + 24 * 3600_000);
+        expect(expires)
+          .to.be.greaterThan(before + 23 * 3600_000)
+          .and.at.most(Date.now() + 24 * 3600_000);
       }
       const stored = await stores.connection.client.keys('zpl:keys*');
       expect(stored).to.have.length(4); // each record and its id entry (key-store.ts)
       expect(stored.filter((name) => name.startsWith('zpl:keys::id:'))).to.have.length(2);
       for (const name of stored) {
         const ttl = await stores.connection.client.pTTL(name);
-        expect(ttl, `${name} expires in Redis`).to.be.greaterThan(0).and.at.most(24 * 3600_000);
+        expect(ttl, `${name} expires in Redis`)
+          .to.be.greaterThan(0)
+          .and.at.most(24 * 3600_000);
       }
     } finally {
       await stores.close();

@@ -10,7 +10,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendRaw, type RawResponse } from './helpers/http-checks.js';
-import { eventually, freePort, redisServerAvailable, startRedisServer, stopProcess, uniqueNamespace } from './helpers/http-redis.js';
+import {
+  eventually,
+  freePort,
+  redisServerAvailable,
+  startRedisServer,
+  stopProcess,
+  uniqueNamespace,
+} from './helpers/http-redis.js';
 import { spawnWatched, type WatchedProcess } from './helpers/server-process.js';
 
 const SERVER = join(process.cwd(), 'dist', 'bin', 'zpl-server.js');
@@ -50,32 +57,54 @@ describe('standalone server: a store that answers late, or goes away and comes b
 
   function start(port: number, redisPort: number): WatchedProcess {
     const server = spawnWatched(process.execPath, [SERVER], {
-      PORT: String(port), HOST: '127.0.0.1', REDIS_URL: `redis://127.0.0.1:${redisPort}`, API_KEYS_FILE: join(dir, 'keys.json'),
-      STORE_NAMESPACE: uniqueNamespace(), SHUTDOWN_DELAY_MS: '0', UPSTREAM_MODE: 'off', LOG_LEVEL: 'info', RENDER_THREADS: '1',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      API_KEYS_FILE: join(dir, 'keys.json'),
+      STORE_NAMESPACE: uniqueNamespace(),
+      SHUTDOWN_DELAY_MS: '0',
+      UPSTREAM_MODE: 'off',
+      LOG_LEVEL: 'info',
+      RENDER_THREADS: '1',
     });
     processes.push(server.child);
     return server;
   }
 
-  const get = (port: number, path: string): Promise<RawResponse> => sendRaw(`http://127.0.0.1:${port}`, 'GET', path, {});
-  const render = (port: number): Promise<RawResponse> => sendRaw(`http://127.0.0.1:${port}`, 'POST', `${MOUNT}/printers/8dpmm/labels/2x1/0`,
-    { 'X-API-Key': KEY, 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from('^XA^FO10,10^GB80,80,40^FS^XZ'));
+  const get = (port: number, path: string): Promise<RawResponse> =>
+    sendRaw(`http://127.0.0.1:${port}`, 'GET', path, {});
+  const render = (port: number): Promise<RawResponse> =>
+    sendRaw(
+      `http://127.0.0.1:${port}`,
+      'POST',
+      `${MOUNT}/printers/8dpmm/labels/2x1/0`,
+      { 'X-API-Key': KEY, 'Content-Type': 'application/x-www-form-urlencoded' },
+      Buffer.from('^XA^FO10,10^GB80,80,40^FS^XZ'),
+    );
   const readyz = async (port: number): Promise<number> => (await get(port, '/readyz')).status;
 
   it('Redis up 15 s after the server: /readyz 503 -> 200, `listening on` only then, requests served', async () => {
     const [port, redisPort] = await twoPorts();
     const server = start(port, redisPort);
-    await server.waitFor(/"msg":"accepting connections on http:\/\/127\.0\.0\.1:\d+; \/readyz answers 503 until Redis answers/);
+    await server.waitFor(
+      /"msg":"accepting connections on http:\/\/127\.0\.0\.1:\d+; \/readyz answers 503 until Redis answers/,
+    );
     expect(await readyz(port)).to.equal(503);
     await pause(AWAY_MS);
     // Redis is not there yet: nothing may claim the server is listening.
     expect(await readyz(port)).to.equal(503);
-    expect(server.lines.filter((l) => l.startsWith('listening on')), 'listening before Redis answered').to.deep.equal([]);
+    expect(
+      server.lines.filter((l) => l.startsWith('listening on')),
+      'listening before Redis answered',
+    ).to.deep.equal([]);
     expect((await render(port)).status, 'a request before Redis answers').to.equal(503);
 
     const redis = await startRedisServer(redisPort);
     processes.push(redis);
-    expect(await eventually(async () => (await readyz(port)) === 200, NOTICE_MS), '/readyz 200 once Redis answers').to.equal(true);
+    expect(
+      await eventually(async () => (await readyz(port)) === 200, NOTICE_MS),
+      '/readyz 200 once Redis answers',
+    ).to.equal(true);
     await server.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
     const served = await render(port);
     expect(served.status, served.body.toString()).to.equal(200);
@@ -92,7 +121,10 @@ describe('standalone server: a store that answers late, or goes away and comes b
     expect((await render(port)).status).to.equal(200);
 
     await stopProcess(first);
-    expect(await eventually(async () => (await readyz(port)) === 503, NOTICE_MS), '/readyz 503 while Redis is away').to.equal(true);
+    expect(
+      await eventually(async () => (await readyz(port)) === 503, NOTICE_MS),
+      '/readyz 503 while Redis is away',
+    ).to.equal(true);
     const away = await render(port);
     expect(away.status).to.equal(503);
     expect(JSON.parse(away.body.toString()).error).to.equal('key_store_unavailable');
@@ -101,10 +133,15 @@ describe('standalone server: a store that answers late, or goes away and comes b
 
     // Started again without its data (no persistence): the server re-seeds the keys from API_KEYS_FILE by itself.
     processes.push(await startRedisServer(redisPort));
-    expect(await eventually(async () => (await readyz(port)) === 200, NOTICE_MS), '/readyz 200 once Redis is back').to.equal(true);
+    expect(
+      await eventually(async () => (await readyz(port)) === 200, NOTICE_MS),
+      '/readyz 200 once Redis is back',
+    ).to.equal(true);
     const served = await render(port);
     expect(served.status, served.body.toString()).to.equal(200);
-    expect(server.lines.some((l) => l.includes('"msg":"seeded 1 API key again (the key store had lost them)"'))).to.equal(true);
+    expect(
+      server.lines.some((l) => l.includes('"msg":"seeded 1 API key again (the key store had lost them)"')),
+    ).to.equal(true);
     expect(server.lines.filter((l) => l.startsWith('listening on'))).to.have.length(1);
   });
 });

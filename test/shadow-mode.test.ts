@@ -20,28 +20,41 @@ function observe() {
   const outcomes: ShadowOutcome[] = [];
   const divergences: DivergenceEvent[] = [];
   const logged: string[] = [];
-  let waiters: Array<() => void> = [];
+  const waiters: Array<() => void> = [];
   const wake = (): void => {
     for (const waiter of waiters.splice(0)) waiter();
   };
-  const until = (done: () => boolean): Promise<void> => new Promise((resolve) => {
-    const check = (): void => {
-      if (done()) resolve();
-      else waiters.push(check);
-    };
-    check();
-  });
+  const until = (done: () => boolean): Promise<void> =>
+    new Promise((resolve) => {
+      const check = (): void => {
+        if (done()) resolve();
+        else waiters.push(check);
+      };
+      check();
+    });
   return {
     outcomes,
     divergences,
     logged,
     options: {
-      onDivergence: (event: DivergenceEvent) => { divergences.push(event); wake(); },
-      log: (line: string) => { logged.push(line); wake(); },
+      onDivergence: (event: DivergenceEvent) => {
+        divergences.push(event);
+        wake();
+      },
+      log: (line: string) => {
+        logged.push(line);
+        wake();
+      },
     } satisfies Partial<LegacyRouterOptions>,
-    onSettled: (outcome: ShadowOutcome) => { outcomes.push(outcome); wake(); },
+    onSettled: (outcome: ShadowOutcome) => {
+      outcomes.push(outcome);
+      wake();
+    },
     /** Resolves once `count` outcomes have been reported. */
-    settled: async (count: number): Promise<ShadowOutcome[]> => { await until(() => outcomes.length >= count); return outcomes; },
+    settled: async (count: number): Promise<ShadowOutcome[]> => {
+      await until(() => outcomes.length >= count);
+      return outcomes;
+    },
     loggedEvent: async (event: string): Promise<Record<string, unknown>> => {
       const find = (): string | undefined => logged.find((l) => (JSON.parse(l) as { event?: string }).event === event);
       await until(() => find() !== undefined);
@@ -60,21 +73,29 @@ describe('shadow mode against the legacy service', () => {
   });
   afterEach(() => upstream.close());
 
-  const shadowApp = (options: Partial<LegacyRouterOptions> = {}) => buildApp({
-    mode: 'shadow',
-    upstream: { url: upstream.url, apiKey: UPSTREAM_KEY },
-    ...seen.options,
-    ...options,
-    shadow: { sampleRate: 1, onSettled: seen.onSettled, ...options.shadow },
-  });
+  const shadowApp = (options: Partial<LegacyRouterOptions> = {}) =>
+    buildApp({
+      mode: 'shadow',
+      upstream: { url: upstream.url, apiKey: UPSTREAM_KEY },
+      ...seen.options,
+      ...options,
+      shadow: { sampleRate: 1, onSettled: seen.onSettled, ...options.shadow },
+    });
 
   it('answers locally, then re-sends the same request upstream; identical labels score 1 and raise nothing', async () => {
     const ours = await renderZpl(ZPL, { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 });
-    upstream.answer = (_r, res) => res.status(200).type('image/png').set('X-Total-Count', '1').end(Buffer.from(ours.body));
+    upstream.answer = (_r, res) =>
+      res.status(200).type('image/png').set('X-Total-Count', '1').end(Buffer.from(ours.body));
     const { app } = await shadowApp();
 
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', 'shadow-same')
-      .type('form').send(ZPL).buffer(true).parse(binaryBody);
+    const res = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .set('X-Request-Id', 'shadow-same')
+      .type('form')
+      .send(ZPL)
+      .buffer(true)
+      .parse(binaryBody);
     expect(res.status).to.equal(200);
     expect(res.headers['x-renderer']).to.equal('local');
     expect(Buffer.compare(res.body as Buffer, Buffer.from(ours.body))).to.equal(0);
@@ -86,7 +107,11 @@ describe('shadow mode against the legacy service', () => {
     expect(sent!.method).to.equal('POST');
     expect(sent!.url).to.equal('/printers/8dpmm/labels/2x1/0');
     expect(sent!.body.toString('latin1')).to.equal(ZPL);
-    expect(sent!.headers).to.include({ 'x-api-key': UPSTREAM_KEY, 'x-request-id': 'shadow-same', 'content-type': 'application/x-www-form-urlencoded' });
+    expect(sent!.headers).to.include({
+      'x-api-key': UPSTREAM_KEY,
+      'x-request-id': 'shadow-same',
+      'content-type': 'application/x-www-form-urlencoded',
+    });
   });
 
   it('reports a divergence with the ink F1 of our label against the legacy one, and logs it as JSON', async () => {
@@ -96,7 +121,12 @@ describe('shadow mode against the legacy service', () => {
     upstream.answer = (_r, res) => res.status(200).type('image/png').set('X-Total-Count', '1').end(legacy);
     const { app } = await shadowApp({ render: recordingRender({ body: local, totalCount: 1 }) });
 
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', 'shadow-diff').type('form').send(ZPL);
+    const res = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .set('X-Request-Id', 'shadow-diff')
+      .type('form')
+      .send(ZPL);
     expect(res.status).to.equal(200);
     await seen.settled(1);
 
@@ -109,7 +139,10 @@ describe('shadow mode against the legacy service', () => {
     const [event] = seen.divergences;
     expect(event!.score).to.be.closeTo(expected, 1e-12);
     expect(event).to.deep.include({
-      requestId: 'shadow-diff', index: 0, labels: { local: 1, upstream: 1 }, upstreamStatus: 200,
+      requestId: 'shadow-diff',
+      index: 0,
+      labels: { local: 1, upstream: 1 },
+      upstreamStatus: 200,
       bytes: { local: local.length, upstream: legacy.length },
     });
     const line = await seen.loggedEvent('shadow_divergence');
@@ -117,8 +150,15 @@ describe('shadow mode against the legacy service', () => {
   });
 
   it('scores labels of different pixel sizes 0 and a different label count as a divergence', async () => {
-    upstream.answer = (_r, res) => res.status(200).type('image/png').set('X-Total-Count', '3').end(boxPng(10, 10, { x: 0, y: 0, w: 1, h: 1 }));
-    const { app } = await shadowApp({ render: recordingRender({ body: boxPng(11, 10, { x: 0, y: 0, w: 1, h: 1 }), totalCount: 2 }) });
+    upstream.answer = (_r, res) =>
+      res
+        .status(200)
+        .type('image/png')
+        .set('X-Total-Count', '3')
+        .end(boxPng(10, 10, { x: 0, y: 0, w: 1, h: 1 }));
+    const { app } = await shadowApp({
+      render: recordingRender({ body: boxPng(11, 10, { x: 0, y: 0, w: 1, h: 1 }), totalCount: 2 }),
+    });
     await request(app).post(path).set('X-API-Key', KEYS.all).type('form').send(ZPL);
     await seen.settled(1);
     expect(seen.divergences[0]).to.deep.include({ score: 0, labels: { local: 2, upstream: 3 } });
@@ -126,34 +166,67 @@ describe('shadow mode against the legacy service', () => {
 
   it('counts a legacy refusal of a label we drew as a divergence, a legacy failure only as a failure', async () => {
     const { app } = await shadowApp({ render: recordingRender({ body: UPSTREAM_PNG }) });
-    upstream.answer = (_r, res) => res.status(404).type('text/plain').end('ERROR: Requested 1st label but ZPL generated no labels');
+    upstream.answer = (_r, res) =>
+      res.status(404).type('text/plain').end('ERROR: Requested 1st label but ZPL generated no labels');
     await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', 'refused').type('form').send(ZPL);
     await seen.settled(1);
-    expect(seen.divergences[0]).to.deep.include({ requestId: 'refused', score: 0, upstreamStatus: 404, labels: { local: 1, upstream: null } });
+    expect(seen.divergences[0]).to.deep.include({
+      requestId: 'refused',
+      score: 0,
+      upstreamStatus: 404,
+      labels: { local: 1, upstream: null },
+    });
 
     upstream.answer = (_r, res) => res.status(500).type('text/plain').end('ERROR: boom');
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', 'broken').type('form').send(ZPL);
+    const res = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .set('X-Request-Id', 'broken')
+      .type('form')
+      .send(ZPL);
     expect(res.status).to.equal(200);
     const outcomes = await seen.settled(2);
-    expect(outcomes[1]).to.deep.equal({ requestId: 'broken', outcome: 'failed', reason: 'upstream renderer answered 500' });
+    expect(outcomes[1]).to.deep.equal({
+      requestId: 'broken',
+      outcome: 'failed',
+      reason: 'upstream renderer answered 500',
+    });
     expect(seen.divergences).to.have.length(1);
-    expect(await seen.loggedEvent('shadow_failed')).to.deep.equal({ event: 'shadow_failed', requestId: 'broken', reason: 'upstream renderer answered 500' });
+    expect(await seen.loggedEvent('shadow_failed')).to.deep.equal({
+      event: 'shadow_failed',
+      requestId: 'broken',
+      reason: 'upstream renderer answered 500',
+    });
   });
 
   it('counts 401, 403, 429 and 5xx from the legacy service as upstream errors: logged and settled as failed, never stored as divergences', async () => {
     const storeDir = await mkdtemp(join(tmpdir(), 'zpl-shadow-err-'));
-    const { app } = await shadowApp({ render: recordingRender({ body: boxPng(11, 10, { x: 0, y: 0, w: 1, h: 1 }) }), shadow: { storeDir } });
+    const { app } = await shadowApp({
+      render: recordingRender({ body: boxPng(11, 10, { x: 0, y: 0, w: 1, h: 1 }) }),
+      shadow: { storeDir },
+    });
     const statuses = [401, 403, 429, 502, 503];
     for (const [i, status] of statuses.entries()) {
       upstream.answer = (_r, res) => res.status(status).json({ error: 'invalid_key', message: 'Invalid API key.' });
-      const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', `err-${status}`).type('form').send(ZPL);
+      const res = await request(app)
+        .post(path)
+        .set('X-API-Key', KEYS.all)
+        .set('X-Request-Id', `err-${status}`)
+        .type('form')
+        .send(ZPL);
       expect(res.status).to.equal(200);
       const outcomes = await seen.settled(i + 1);
-      expect(outcomes[i]).to.deep.equal({ requestId: `err-${status}`, outcome: 'failed', reason: `upstream renderer answered ${status}` });
+      expect(outcomes[i]).to.deep.equal({
+        requestId: `err-${status}`,
+        outcome: 'failed',
+        reason: `upstream renderer answered ${status}`,
+      });
     }
     expect(seen.divergences).to.have.length(0);
     const lines = seen.logged.map((l) => JSON.parse(l) as { event: string; requestId: string });
-    expect(lines.filter((l) => l.event === 'shadow_failed').map((l) => l.requestId)).to.deep.equal(statuses.map((s) => `err-${s}`));
+    expect(lines.filter((l) => l.event === 'shadow_failed').map((l) => l.requestId)).to.deep.equal(
+      statuses.map((s) => `err-${s}`),
+    );
     expect(lines.filter((l) => l.event === 'shadow_divergence')).to.have.length(0);
     // Only the running summary (its upstream-error count) is written; no case, no image.
     expect((await readdir(storeDir)).filter((name) => !name.startsWith('summary.json'))).to.deep.equal([]);
@@ -162,7 +235,12 @@ describe('shadow mode against the legacy service', () => {
   it('answers locally while the legacy service hangs, and gives the shadow request up after upstream.timeoutMs', async () => {
     upstream.answer = hang(upstream);
     const { app } = await shadowApp({ upstream: { url: upstream.url, timeoutMs: 150 } });
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', 'hung').type('form').send(ZPL);
+    const res = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .set('X-Request-Id', 'hung')
+      .type('form')
+      .send(ZPL);
     expect(res.status).to.equal(200);
     expect(res.headers['x-renderer']).to.equal('local');
     await upstream.requests(1);
@@ -170,28 +248,46 @@ describe('shadow mode against the legacy service', () => {
     expect(upstream.held[0]!.headersSent).to.equal(false); // the legacy service has not answered at all
 
     const [outcome] = await seen.settled(1);
-    expect(outcome).to.deep.equal({ requestId: 'hung', outcome: 'failed', reason: 'upstream renderer did not answer within 150 ms' });
+    expect(outcome).to.deep.equal({
+      requestId: 'hung',
+      outcome: 'failed',
+      reason: 'upstream renderer did not answer within 150 ms',
+    });
   });
 
   it('answers locally when the legacy service is unreachable', async () => {
     const { app } = await shadowApp();
     await upstream.close();
-    const res = await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', 'gone').type('form').send(ZPL);
+    const res = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .set('X-Request-Id', 'gone')
+      .type('form')
+      .send(ZPL);
     expect(res.status).to.equal(200);
     const [outcome] = await seen.settled(1);
-    expect(outcome).to.deep.equal({ requestId: 'gone', outcome: 'failed', reason: 'upstream renderer is unavailable (ECONNREFUSED)' });
+    expect(outcome).to.deep.equal({
+      requestId: 'gone',
+      outcome: 'failed',
+      reason: 'upstream renderer is unavailable (ECONNREFUSED)',
+    });
   });
 
   it('keeps its work bounded: one running, `queueSize` waiting, the rest dropped', async () => {
     upstream.answer = hang(upstream);
     const { app } = await shadowApp({ shadow: { concurrency: 1, queueSize: 1 } });
-    const send = (id: string): request.Test => request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', id).type('form').send(ZPL);
+    const send = (id: string): request.Test =>
+      request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', id).type('form').send(ZPL);
 
     expect((await send('first')).status).to.equal(200);
     await upstream.requests(1); // running, held by the legacy service
     expect((await send('second')).status).to.equal(200); // waits
     expect((await send('third')).status).to.equal(200); // dropped
-    expect(await seen.loggedEvent('shadow_dropped')).to.deep.equal({ event: 'shadow_dropped', dropped: 1, reason: 'queue full' });
+    expect(await seen.loggedEvent('shadow_dropped')).to.deep.equal({
+      event: 'shadow_dropped',
+      dropped: 1,
+      reason: 'queue full',
+    });
 
     upstream.answer = (_r, res) => res.status(200).type('image/png').set('X-Total-Count', '1').end(UPSTREAM_PNG);
     upstream.held[0]!.status(200).type('image/png').set('X-Total-Count', '1').end(UPSTREAM_PNG);
@@ -218,30 +314,52 @@ describe('shadow mode against the legacy service', () => {
     expect(Buffer.compare(await readFile(files.local), local)).to.equal(0);
     expect(Buffer.compare(await readFile(files.upstream), UPSTREAM_PNG)).to.equal(0);
     const names = await readdir(dir);
-    expect(names.filter((n) => n.endsWith('.png'))).to.have.length(2)
+    expect(names.filter((n) => n.endsWith('.png')))
+      .to.have.length(2)
       .and.to.satisfy((pngs: string[]) => pngs.every((n) => /^\d+-keep_me_1\.(local|upstream)\.png$/.test(n)));
     // The record the shadow report lists: the event, when, and which endpoint (without the query).
     const recordName = names.find((n) => /^\d+-keep_me_1\.json$/.test(n))!;
     const record = JSON.parse(await readFile(join(dir, recordName), 'utf8')) as Record<string, unknown>;
-    expect(record).to.include({ requestId: 'keep.me:1', id: recordName.slice(0, -5), endpoint: 'POST /printers/8dpmm/labels/2x1/0', score: 0 });
+    expect(record).to.include({
+      requestId: 'keep.me:1',
+      id: recordName.slice(0, -5),
+      endpoint: 'POST /printers/8dpmm/labels/2x1/0',
+      score: 0,
+    });
     expect(Date.parse(record.time as string)).to.be.a('number').and.not.NaN;
   });
 
   it('survives a throwing onDivergence hook', async () => {
     const { app } = await shadowApp({
       render: recordingRender({ body: boxPng(20, 20, { x: 0, y: 0, w: 20, h: 20 }) }),
-      onDivergence: () => { throw new Error('hook bug'); },
+      onDivergence: () => {
+        throw new Error('hook bug');
+      },
     });
     const res = await request(app).post(path).set('X-API-Key', KEYS.all).type('form').send(ZPL);
     expect(res.status).to.equal(200);
-    expect(await seen.loggedEvent('shadow_hook_failed')).to.deep.equal({ event: 'shadow_hook_failed', hook: 'onDivergence', reason: 'hook bug' });
+    expect(await seen.loggedEvent('shadow_hook_failed')).to.deep.equal({
+      event: 'shadow_hook_failed',
+      hook: 'onDivergence',
+      reason: 'hook bug',
+    });
     await seen.settled(1);
   });
 
   it('does not shadow PDF output (only PNG labels are compared)', async () => {
     const { app } = await shadowApp();
-    const pdf = await request(app).post(labelsPath('8dpmm', '2x1')).set('X-API-Key', KEYS.all).set('Accept', 'application/pdf').type('form').send(ZPL);
-    const png = await request(app).post(path).set('X-API-Key', KEYS.all).set('X-Request-Id', 'png-after-pdf').type('form').send(ZPL);
+    const pdf = await request(app)
+      .post(labelsPath('8dpmm', '2x1'))
+      .set('X-API-Key', KEYS.all)
+      .set('Accept', 'application/pdf')
+      .type('form')
+      .send(ZPL);
+    const png = await request(app)
+      .post(path)
+      .set('X-API-Key', KEYS.all)
+      .set('X-Request-Id', 'png-after-pdf')
+      .type('form')
+      .send(ZPL);
     expect([pdf.status, png.status]).to.deep.equal([200, 200]);
     await seen.settled(1);
     expect(upstream.received.map((r) => r.headers['x-request-id'])).to.deep.equal(['png-after-pdf']);

@@ -16,7 +16,12 @@ async function picture(zpl: string | Uint8Array, index = 0): Promise<DecodedPng>
 }
 
 /** The two labels' pixels are the same, and not blank (a blank label equals a blank label). */
-async function expectSamePixels(zpl: string | Uint8Array, other: string | Uint8Array, index = 0, otherIndex = 0): Promise<void> {
+async function expectSamePixels(
+  zpl: string | Uint8Array,
+  other: string | Uint8Array,
+  index = 0,
+  otherIndex = 0,
+): Promise<void> {
   const [a, b] = await Promise.all([picture(zpl, index), picture(other, otherIndex)]);
   expect(inkCount(b), 'the reference label has ink').to.be.greaterThan(0);
   expect([a.width, a.height]).to.deep.equal([b.width, b.height]);
@@ -28,7 +33,9 @@ function hexRows(rows: readonly string[]): string[] {
   const stride = Math.ceil(rows[0].length / 8);
   return rows.map((row) => {
     const bytes = new Uint8Array(stride);
-    [...row].forEach((c, x) => { if (c === '#') bytes[x >> 3] |= 0x80 >> (x & 7); });
+    [...row].forEach((c, x) => {
+      if (c === '#') bytes[x >> 3] |= 0x80 >> (x & 7);
+    });
     return Buffer.from(bytes).toString('hex').toUpperCase();
   });
 }
@@ -48,12 +55,15 @@ describe('~EG and ^EG: erase download graphics', () => {
     const erased = `${dg}~EG^XA^FO10,10^XGR:LOGO.GRF^FS^FO40,40^GB20,20,20^FS^XZ`;
     await expectSamePixels(erased, '^XA^FO40,40^GB20,20,20^FS^XZ');
     const r = await render(erased, PNG);
-    expect(r.warnings.map((w) => `${w.command} ${w.message}`)).to.deep.equal(['^XG Object R:LOGO.GRF not found; nothing drawn']);
+    expect(r.warnings.map((w) => `${w.command} ${w.message}`)).to.deep.equal([
+      '^XG Object R:LOGO.GRF not found; nothing drawn',
+    ]);
   });
 
   it('^EG inside a format erases them for the fields after it, on every drive', async () => {
-    const zpl = `~DGE:A.GRF,2,2,${hexRows(['##########'])[0]}~DGR:B.GRF,2,2,FFC0`
-      + '^XA^FO10,10^XGE:A.GRF^FS^EG^FO10,30^XGE:A.GRF^FS^FO10,50^XGR:B.GRF^FS^XZ';
+    const zpl =
+      `~DGE:A.GRF,2,2,${hexRows(['##########'])[0]}~DGR:B.GRF,2,2,FFC0` +
+      '^XA^FO10,10^XGE:A.GRF^FS^EG^FO10,30^XGE:A.GRF^FS^FO10,50^XGR:B.GRF^FS^XZ';
     await expectSamePixels(zpl, `^XA^FO10,10${gfOf(['##########'])}^FS^XZ`);
   });
 });
@@ -69,8 +79,9 @@ describe('^TO: transfer object', () => {
   });
 
   it('keeps the name when the destination gives only a drive, and copies stored formats too', async () => {
-    const zpl = `${dg('R:LOGO.GRF')}^XA^DFR:FORM.ZPL^FS^FO40,40^GB9,9,9^FS^XZ`
-      + '^XA^TOR:*.*,B:^IDR:LOGO.GRF^FO10,10^XGB:LOGO.GRF^FS^XFB:FORM.ZPL^FS^XZ';
+    const zpl =
+      `${dg('R:LOGO.GRF')}^XA^DFR:FORM.ZPL^FS^FO40,40^GB9,9,9^FS^XZ` +
+      '^XA^TOR:*.*,B:^IDR:LOGO.GRF^FO10,10^XGB:LOGO.GRF^FS^XFB:FORM.ZPL^FS^XZ';
     await expectSamePixels(zpl, `^XA^FO10,10${gfOf(LOGO)}^FS^FO40,40^GB9,9,9^FS^XZ`);
   });
 
@@ -78,7 +89,10 @@ describe('^TO: transfer object', () => {
     for (const to of ['R:NEW.GRF', 'NEW.GRF']) {
       const zpl = `${dg('R:LOGO.GRF')}^XA^TOR:LOGO.GRF,${to}^FO10,10^XGR:NEW.GRF^FS^XZ`;
       const r = await render(zpl, PNG);
-      expect(r.warnings.map((w) => `${w.command}|${w.param}`), to).to.deep.equal(['^TO|2', '^XG|1']);
+      expect(
+        r.warnings.map((w) => `${w.command}|${w.param}`),
+        to,
+      ).to.deep.equal(['^TO|2', '^XG|1']);
       expect(inkCount(decodePng(r.body))).to.equal(0);
     }
   });
@@ -88,7 +102,7 @@ describe('^IS: image save, recalled with ^IL, ^XG and ^IM', () => {
   const constant = '^FO10,10^GB60,30,4^FS^FO15,50^A0N,30,30^FDFROM^FS';
   const variable = '^FO20,100^A0N,40,40^FD12345^FS';
 
-  it('^IS...,N stores the label without printing it; ^IL draws it under the next label\'s fields', async () => {
+  it("^IS...,N stores the label without printing it; ^IL draws it under the next label's fields", async () => {
     const zpl = `^XA${constant}^ISR:FORM.GRF,N^XZ^XA^ILR:FORM.GRF${variable}^XZ`;
     const r = await render(zpl, PNG);
     expect([r.warnings, r.totalCount]).to.deep.equal([[], 1]);
@@ -109,8 +123,17 @@ describe('^IS: image save, recalled with ^IL, ^XG and ^IM', () => {
 });
 
 /** A ~DB font of the glyphs given as rows, with cell `h` x `w` and baseline `base`. */
-function dbFont(name: string, h: number, w: number, base: number, glyphs: ReadonlyArray<{ code: number; x: number; y: number; advance: number; rows: string[] }>): string {
-  const chars = glyphs.map((g) => `#${g.code.toString(16).toUpperCase().padStart(4, '0')}.${g.rows.length}.${g.rows[0].length}.${g.x}.${g.y}.${g.advance}.\r\n${hexRows(g.rows).join('\r\n')}\r\n`);
+function dbFont(
+  name: string,
+  h: number,
+  w: number,
+  base: number,
+  glyphs: ReadonlyArray<{ code: number; x: number; y: number; advance: number; rows: string[] }>,
+): string {
+  const chars = glyphs.map(
+    (g) =>
+      `#${g.code.toString(16).toUpperCase().padStart(4, '0')}.${g.rows.length}.${g.rows[0].length}.${g.x}.${g.y}.${g.advance}.\r\n${hexRows(g.rows).join('\r\n')}\r\n`,
+  );
   return `~DB${name},N,${h},${w},${base},6,${glyphs.length},TEST FONT,${chars.join('')}`;
 }
 
@@ -128,7 +151,10 @@ describe('~DB: download bitmap font', () => {
     expect(r.warnings).to.deep.equal([]);
     expect(r.unsupported).to.deep.equal([]);
     // A at pen 10, B at 19, the space (6, the font's space width) to 27, A at 33.
-    await expectSamePixels(zpl, `^XA^FO10,12${gfOf(GLYPH_A)}^FS^FO20,13${gfOf(GLYPH_B)}^FS^FO33,12${gfOf(GLYPH_A)}^FS^XZ`);
+    await expectSamePixels(
+      zpl,
+      `^XA^FO10,12${gfOf(GLYPH_A)}^FS^FO20,13${gfOf(GLYPH_B)}^FS^FO33,12${gfOf(GLYPH_A)}^FS^XZ`,
+    );
   });
 
   it('is selected through a ^CW alias too, magnified by whole cells as a ~DG graphic is by ^XG', async () => {
@@ -137,21 +163,28 @@ describe('~DB: download bitmap font', () => {
     await expectSamePixels(zpl, `${dg}^XA^FO10,14^XGR:A.GRF,2,2^FS^XZ`);
   });
 
-  it('counts its glyph bitmaps against the object size and the document\'s memory budget', async () => {
+  it("counts its glyph bitmaps against the object size and the document's memory budget", async () => {
     // Each glyph declares 1000 x 1000 dots (125,000 bytes) and sends no rows: tiny documents, large bitmaps.
     const big = (n: number) => `~DBR:BIG${n}.FNT,N,10,10,8,6,1,X,#0041.1000.1000.0.0.10.`;
     const doc = Array.from({ length: 12 }, (_, n) => big(n)).join('') + '^XA^FO1,1^GB5,5,5^FS^XZ';
-    const err = await render(doc, { ...PNG, maxDocumentBytes: 1024 * 1024 }).then(() => null, (e: { code?: string; message: string }) => e);
+    const err = await render(doc, { ...PNG, maxDocumentBytes: 1024 * 1024 }).then(
+      () => null,
+      (e: { code?: string; message: string }) => e,
+    );
     expect(err?.code).to.equal('memory');
     expect(err?.message).to.match(/^Object R:BIG\d+\.FNT needs 125000 bytes/);
     const huge = `~DBR:HUGE.FNT,N,10,10,8,6,20,X,${Array.from({ length: 20 }, (_, c) => `#${(0x41 + c).toString(16)}.1000.1000.0.0.10.`).join('')}`;
-    const tooLarge = await render(`${huge}^XA^XZ`, PNG).then(() => null, (e: { code?: string; message: string }) => e);
+    const tooLarge = await render(`${huge}^XA^XZ`, PNG).then(
+      () => null,
+      (e: { code?: string; message: string }) => e,
+    );
     expect(tooLarge?.code).to.equal('too-large');
     expect(tooLarge?.message).to.contain('Object R:HUGE.FNT is');
   });
 
-  it('reads the guide\'s example rows (the letter O as zero) and negative offsets', async () => {
-    const zpl = '~DBR:EX.FNT,N,5,16,3,10,1,ZEBRA 1992,#0025.2.16.-2.-1.18.\nOOFF\nFFOO\n^XA^FO20,20^A@N,5,16,R:EX.FNT^FD%%^FS^XZ';
+  it("reads the guide's example rows (the letter O as zero) and negative offsets", async () => {
+    const zpl =
+      '~DBR:EX.FNT,N,5,16,3,10,1,ZEBRA 1992,#0025.2.16.-2.-1.18.\nOOFF\nFFOO\n^XA^FO20,20^A@N,5,16,R:EX.FNT^FD%%^FS^XZ';
     const rows = ['........########', '########........'];
     await expectSamePixels(zpl, `^XA^FO18,19${gfOf(rows)}^FS^FO36,19${gfOf(rows)}^FS^XZ`);
   });
@@ -169,7 +202,8 @@ describe('~DB: download bitmap font', () => {
 
 /** A BMP of `rows` (`#` black), `bpp` bits a pixel, rows bottom-up unless `topDown`. */
 function bmpOf(rows: readonly string[], bpp: 1 | 24 | 32, topDown = false): Buffer {
-  const w = rows[0].length, h = rows.length;
+  const w = rows[0].length,
+    h = rows.length;
   const rowBytes = Math.ceil((w * bpp) / 32) * 4;
   const palette = bpp === 1 ? 8 : 0;
   const offset = 14 + 40 + palette;
@@ -192,8 +226,9 @@ function bmpOf(rows: readonly string[], bpp: 1 | 24 | 32, topDown = false): Buff
     const at = offset + (topDown ? y : h - 1 - y) * rowBytes;
     [...row].forEach((c, x) => {
       const ink = c === '#';
-      if (bpp === 1) { if (!ink) b[at + (x >> 3)] |= 0x80 >> (x & 7); }
-      else {
+      if (bpp === 1) {
+        if (!ink) b[at + (x >> 3)] |= 0x80 >> (x & 7);
+      } else {
         const v = ink ? 0x20 : 0xe0;
         b.fill(v, at + x * (bpp / 8), at + x * (bpp / 8) + 3);
         if (bpp === 32) b[at + x * 4 + 3] = 0xff;
@@ -206,7 +241,14 @@ function bmpOf(rows: readonly string[], bpp: 1 | 24 | 32, topDown = false): Buff
 describe('~DY with extension B: BMP images', () => {
   const ROWS = ['#........#.#', '.#..##..#...', '..##..##....', '############'];
 
-  for (const [bpp, topDown] of [[1, false], [1, true], [24, false], [24, true], [32, false], [32, true]] as const) {
+  for (const [bpp, topDown] of [
+    [1, false],
+    [1, true],
+    [24, false],
+    [24, true],
+    [32, false],
+    [32, true],
+  ] as const) {
     it(`decodes a ${bpp}-bit ${topDown ? 'top-down' : 'bottom-up'} BMP, drawn by ^IM and ^XG as the same ^GF`, async () => {
       const bmp = bmpOf(ROWS, bpp, topDown);
       const zpl = `~DYR:LOGO,A,B,${bmp.length},,${bmp.toString('hex').toUpperCase()}^XA^FO10,10^IMR:LOGO.BMP^FS^FO40,40^XGR:LOGO.BMP,2,1^FS^XZ`;
@@ -219,7 +261,11 @@ describe('~DY with extension B: BMP images', () => {
 
   it('takes binary (format B) and base64 data, and ^IM finds a BMP without its extension', async () => {
     const bmp = bmpOf(ROWS, 24);
-    const binary = Buffer.concat([Buffer.from(`~DYR:PIC,B,B,${bmp.length},,`, 'latin1'), bmp, Buffer.from('^XA^FO10,10^IMR:PIC^FS^XZ', 'latin1')]);
+    const binary = Buffer.concat([
+      Buffer.from(`~DYR:PIC,B,B,${bmp.length},,`, 'latin1'),
+      bmp,
+      Buffer.from('^XA^FO10,10^IMR:PIC^FS^XZ', 'latin1'),
+    ]);
     await expectSamePixels(binary, `^XA^FO10,10${gfOf(ROWS)}^FS^XZ`);
     const b64 = `~DYR:PIC,A,B,${bmp.length},,:B64:${bmp.toString('base64')}^XA^FO10,10^IMR:PIC.BMP^FS^XZ`;
     await expectSamePixels(b64, `^XA^FO10,10${gfOf(ROWS)}^FS^XZ`);
@@ -227,7 +273,8 @@ describe('~DY with extension B: BMP images', () => {
 
   it('warns clearly about a bad BMP and draws the rest of the label', async () => {
     const good = bmpOf(ROWS, 24);
-    const rle = Buffer.from(good); rle.writeUInt32LE(1, 30); // BI_RLE8
+    const rle = Buffer.from(good);
+    rle.writeUInt32LE(1, 30); // BI_RLE8
     const cases: Array<[Buffer, string]> = [
       [Buffer.from('not a bitmap at all'), 'Object data is not a BMP image; ignored'],
       [good.subarray(0, good.length - 10), 'BMP image could not be decoded: BMP pixel data is truncated'],
@@ -237,7 +284,9 @@ describe('~DY with extension B: BMP images', () => {
     for (const [bytes, message] of cases) {
       const zpl = `~DYR:BAD,A,B,${bytes.length},,${bytes.toString('hex')}^XA^FO10,10^IMR:BAD.BMP^FS^FO40,40^GB9,9,9^FS^XZ`;
       const r = await render(zpl, PNG);
-      expect(r.warnings.map((w) => `${w.command}|${w.message}`)[0], message).to.satisfy((m: string) => m.startsWith(`~DY|${message}`));
+      expect(r.warnings.map((w) => `${w.command}|${w.message}`)[0], message).to.satisfy((m: string) =>
+        m.startsWith(`~DY|${message}`),
+      );
       await expectSamePixels(zpl, '^XA^FO40,40^GB9,9,9^FS^XZ');
     }
   });
@@ -250,8 +299,13 @@ describe('~DY with extension B: BMP images', () => {
         const bad = Buffer.from(good);
         bad[at] = v;
         const zpl = `~DYR:BAD,A,B,${bad.length},,${bad.toString('hex')}^XA^FO40,40^GB9,9,9^FS^XZ`;
-        const outcome = await render(zpl, PNG).then((r) => r.warnings.length, (e: { code?: string }) => e.code);
-        expect(outcome === 0 || outcome === 1 || outcome === 'too-large', `byte ${at} = ${v}: ${outcome}`).to.equal(true);
+        const outcome = await render(zpl, PNG).then(
+          (r) => r.warnings.length,
+          (e: { code?: string }) => e.code,
+        );
+        expect(outcome === 0 || outcome === 1 || outcome === 'too-large', `byte ${at} = ${v}: ${outcome}`).to.equal(
+          true,
+        );
         if (outcome === 1) warned++;
       }
     }
@@ -262,7 +316,11 @@ describe('~DY with extension B: BMP images', () => {
     const claims: number[] = [];
     decodeBmpToBitmap(bmpOf(ROWS, 24), (n) => claims.push(n));
     expect(claims).to.deep.equal([2 * ROWS.length]);
-    expect(() => decodeBmpToBitmap(bmpOf(ROWS, 24), () => { throw new Error('budget spent'); })).to.throw('budget spent');
+    expect(() =>
+      decodeBmpToBitmap(bmpOf(ROWS, 24), () => {
+        throw new Error('budget spent');
+      }),
+    ).to.throw('budget spent');
   });
 
   it('still decodes ~DY GRF (G) and stores TrueType (T) (PNG: storage-objects.test.ts)', async () => {
@@ -281,7 +339,7 @@ describe('the vector PDF draws them as the PNG does', () => {
     const pdf = await render(zpl, { dpmm: 8, widthIn: 1, heightIn: 1, format: 'pdf' });
     const page = rasterisePdf(pdf.body, png.width, png.height);
     let differ = 0;
-    for (let i = 0; i < png.gray.length; i++) if ((png.gray[i] < 128) !== (page.grey[i] < 128)) differ++;
+    for (let i = 0; i < png.gray.length; i++) if (png.gray[i] < 128 !== page.grey[i] < 128) differ++;
     expect(inkCount(png)).to.be.greaterThan(0);
     expect(differ).to.equal(0);
   });

@@ -18,11 +18,12 @@ function samePixels(a: DecodedPng, b: DecodedPng): boolean {
   return a.width === b.width && a.height === b.height && a.gray.every((v, i) => v === b.gray[i]);
 }
 
-const template = '^XA^DFR:SHIP.ZPL^FS'
-  + '^FO10,10^GB400,200,3^FS'
-  + '^FO20,20^A0N,40,40^FN1^FS'
-  + '^FO20,80^A0N,30,30^FN2"Town"^FDnowhere^FS'
-  + '^XZ';
+const template =
+  '^XA^DFR:SHIP.ZPL^FS' +
+  '^FO10,10^GB400,200,3^FS' +
+  '^FO20,20^A0N,40,40^FN1^FS' +
+  '^FO20,80^A0N,30,30^FN2"Town"^FDnowhere^FS' +
+  '^XZ';
 
 const recall = (name: string, town?: string) =>
   `^XA^XFR:SHIP.ZPL^FS^FN1^FD${name}^FS${town === undefined ? '' : `^FN2^FD${town}^FS`}^XZ`;
@@ -36,7 +37,11 @@ describe('stored formats', () => {
     const r = await renderAt(doc, 0);
     expect(r.totalCount).to.equal(3); // the ^DF label itself prints nothing
     const labels = [await image(doc, 0), await image(doc, 1), await image(doc, 2)];
-    const expected = [await image(byHand('ALICE', 'PARIS')), await image(byHand('BOB', 'OSLO')), await image(byHand('CAROL', 'nowhere'))];
+    const expected = [
+      await image(byHand('ALICE', 'PARIS')),
+      await image(byHand('BOB', 'OSLO')),
+      await image(byHand('CAROL', 'nowhere')),
+    ];
     for (let i = 0; i < 3; i++) {
       expect(samePixels(labels[i], expected[i]), `label ${i}`).to.equal(true);
       expect(px(labels[i], 10, 10)).to.equal(0); // the template's box
@@ -78,7 +83,10 @@ describe('serialisation across copies', () => {
     const doc = '^XA^FO20,20^A0N,40,40^SNA010,-5,N^FS^PQ3^XZ';
     const expected = ['A 10', 'A  5', 'A  0'];
     for (let i = 0; i < 3; i++) {
-      expect(samePixels(await image(doc, i), await image(`^XA^FO20,20^A0N,40,40^FD${expected[i]}^FS^XZ`)), `copy ${i}`).to.equal(true);
+      expect(
+        samePixels(await image(doc, i), await image(`^XA^FO20,20^A0N,40,40^FD${expected[i]}^FS^XZ`)),
+        `copy ${i}`,
+      ).to.equal(true);
     }
   });
 
@@ -87,7 +95,10 @@ describe('serialisation across copies', () => {
     // Z + 1 wraps to A and carries into the decimal place (9 + 1 -> 0); the carry stops at the `%` places.
     const expected = ['AB9Z', 'AB0A', 'AB0B'];
     for (let i = 0; i < 3; i++) {
-      expect(samePixels(await image(doc, i), await image(`^XA^FO20,20^A0N,40,40^FD${expected[i]}^FS^XZ`)), `copy ${i}`).to.equal(true);
+      expect(
+        samePixels(await image(doc, i), await image(`^XA^FO20,20^A0N,40,40^FD${expected[i]}^FS^XZ`)),
+        `copy ${i}`,
+      ).to.equal(true);
     }
   });
 });

@@ -8,16 +8,23 @@ import { Raster } from '../renderer/raster/raster.js';
 import { decodePng, inkCount } from './helpers/png.js';
 import { inkRows, renderLabel } from './helpers/label.js';
 
-
 async function renderError(zpl: string): Promise<{ code?: string; message: string }> {
-  try { await renderLabel(zpl); } catch (e) { return e as { code?: string; message: string }; }
+  try {
+    await renderLabel(zpl);
+  } catch (e) {
+    return e as { code?: string; message: string };
+  }
   throw new Error('render did not fail');
 }
 
 /** A PNG with ink where `rows` has `#`, made by our own encoder (grey 0 for ink, 255 for paper). */
 function pngOf(rows: string[]): Buffer {
   const r = new Raster(rows[0].length, rows.length);
-  rows.forEach((row, y) => [...row].forEach((c, x) => { if (c === '#') r.plot(x, y, 255); }));
+  rows.forEach((row, y) => {
+    [...row].forEach((c, x) => {
+      if (c === '#') r.plot(x, y, 255);
+    });
+  });
   return Buffer.from(encodePng(r));
 }
 
@@ -26,8 +33,12 @@ describe('stored graphics', () => {
     // 1 byte a row: C0 = ##......, 40 = .#......
     const zpl = '~DGR:DOT.GRF,2,1,C040^XA^FO10,10^XGR:DOT.GRF,2,3^FS^XZ';
     expect(await inkRows(zpl, 10, 10, 5, 7)).to.deep.equal([
-      '####.', '####.', '####.',
-      '..##.', '..##.', '..##.',
+      '####.',
+      '####.',
+      '####.',
+      '..##.',
+      '..##.',
+      '..##.',
       '.....',
     ]);
   });
@@ -62,8 +73,9 @@ describe('stored graphics', () => {
   });
 
   it('deletes objects with ^ID, wildcards included', async () => {
-    const zpl = '~DGR:A1.GRF,1,1,80~DGR:A2.GRF,1,1,80~DGR:B1.GRF,1,1,80^XA^IDR:A*.GRF^FS'
-      + '^FO0,0^XGR:A1.GRF^FS^FO2,0^XGR:A2.GRF^FS^FO4,0^XGR:B1.GRF^FS^XZ';
+    const zpl =
+      '~DGR:A1.GRF,1,1,80~DGR:A2.GRF,1,1,80~DGR:B1.GRF,1,1,80^XA^IDR:A*.GRF^FS' +
+      '^FO0,0^XGR:A1.GRF^FS^FO2,0^XGR:A2.GRF^FS^FO4,0^XGR:B1.GRF^FS^XZ';
     const r = await renderLabel(zpl);
     expect(r.warnings.filter((w) => w.command === '^XG')).to.have.length(2);
     expect(await inkRows(zpl, 0, 0, 6, 1)).to.deep.equal(['....#.']);
@@ -78,7 +90,13 @@ describe('stored graphics', () => {
     const fromHex = await inkRows(`~DYR:PIC,A,P,${png.length},,${hex}^XA^FO3,3^IMR:PIC.PNG^FS^XZ`, 3, 3, 5, 4);
     expect(fromHex).to.deep.equal(['#..#.', '.##..', '#....', '.....']);
     const b64 = png.toString('base64');
-    const fromB64 = await inkRows(`~DYR:PIC,B,P,${png.length},,:B64:${b64}:0000^XA^FO3,3^IMR:PIC.PNG^FS^XZ`, 3, 3, 5, 4);
+    const fromB64 = await inkRows(
+      `~DYR:PIC,B,P,${png.length},,:B64:${b64}:0000^XA^FO3,3^IMR:PIC.PNG^FS^XZ`,
+      3,
+      3,
+      5,
+      4,
+    );
     expect(fromB64).to.deep.equal(fromHex);
   });
 

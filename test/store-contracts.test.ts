@@ -24,17 +24,25 @@ keyStoreContract('memory', async () => {
   const store = createMemoryKeyStore();
   return { store, raw: async () => JSON.stringify(await store.list()) };
 });
-usageStoreContract('memory', async (now) => {
-  const store = new MemoryUsageStore(now);
-  return { store, close: () => store.close() };
-}, { injectedClock: true });
+usageStoreContract(
+  'memory',
+  async (now) => {
+    const store = new MemoryUsageStore(now);
+    return { store, close: () => store.close() };
+  },
+  { injectedClock: true },
+);
 shadowStoreContract('files', async (options) => {
   const dir = await mkdtemp(join(tmpdir(), 'zpl-shadow-contract-'));
   return { store: new FileShadowStore(dir, options), close: () => rm(dir, { recursive: true, force: true }) };
 });
 
 // Redis: one node, a Cluster (3 masters) and a Sentinel setup, each under a namespace of its own per case.
-type RedisForm = { name: string; require: (ctx: Mocha.Context) => Promise<void>; target: () => Pick<RedisStoresOptions, 'url' | 'clusterNodes' | 'sentinels'> };
+type RedisForm = {
+  name: string;
+  require: (ctx: Mocha.Context) => Promise<void>;
+  target: () => Pick<RedisStoresOptions, 'url' | 'clusterNodes' | 'sentinels'>;
+};
 const topologies = new Map<'cluster' | 'sentinel', Promise<Topology | undefined>>();
 after(async () => {
   for (const topology of topologies.values()) await (await topology)?.stop();
@@ -63,38 +71,59 @@ for (const form of redisForms) {
     await stores.ready;
     return stores;
   };
-  keyStoreContract(form.name, async () => {
-    const namespace = uniqueNamespace();
-    const stores = await openRedis(namespace);
-    const names = storeNames(namespace, { hashTags: stores.connection.hashTags });
-    const raw = async (): Promise<string> => {
-      // Each record and its id index entry: what a leak of the plain key would be written into.
-      const recordNames = (await stores.keyStore.list()).flatMap((k) => [names.keyRecord(k.hash), names.keyRecord(`id:${k.id}`)]);
-      return JSON.stringify(await Promise.all(recordNames.map(async (name) => [name, await stores.connection.client.get(name)])));
-    };
-    return { store: stores.keyStore, raw, other: async () => (await openRedis(namespace)).keyStore };
-  }, { require: form.require });
-  usageStoreContract(form.name, async () => {
-    const namespace = uniqueNamespace();
-    const stores = await openRedis(namespace);
-    return { store: stores.usageStore, other: async () => (await openRedis(namespace)).usageStore, close: () => stores.close() };
-  }, { require: form.require, injectedClock: false });
-  shadowStoreContract(form.name, async (options) => {
-    const namespace = uniqueNamespace();
-    const stores = await openRedis(namespace);
-    const replicas = [stores];
-    return {
-      store: new RedisShadowStore(stores.connection, { namespace, ...options }),
-      other: async () => {
-        const more = await openRedis(namespace);
-        replicas.push(more);
-        return new RedisShadowStore(more.connection, { namespace, ...options });
-      },
-      close: async () => {
-        for (const replica of replicas) await replica.close();
-      },
-    };
-  }, { require: form.require });
+  keyStoreContract(
+    form.name,
+    async () => {
+      const namespace = uniqueNamespace();
+      const stores = await openRedis(namespace);
+      const names = storeNames(namespace, { hashTags: stores.connection.hashTags });
+      const raw = async (): Promise<string> => {
+        // Each record and its id index entry: what a leak of the plain key would be written into.
+        const recordNames = (await stores.keyStore.list()).flatMap((k) => [
+          names.keyRecord(k.hash),
+          names.keyRecord(`id:${k.id}`),
+        ]);
+        return JSON.stringify(
+          await Promise.all(recordNames.map(async (name) => [name, await stores.connection.client.get(name)])),
+        );
+      };
+      return { store: stores.keyStore, raw, other: async () => (await openRedis(namespace)).keyStore };
+    },
+    { require: form.require },
+  );
+  usageStoreContract(
+    form.name,
+    async () => {
+      const namespace = uniqueNamespace();
+      const stores = await openRedis(namespace);
+      return {
+        store: stores.usageStore,
+        other: async () => (await openRedis(namespace)).usageStore,
+        close: () => stores.close(),
+      };
+    },
+    { require: form.require, injectedClock: false },
+  );
+  shadowStoreContract(
+    form.name,
+    async (options) => {
+      const namespace = uniqueNamespace();
+      const stores = await openRedis(namespace);
+      const replicas = [stores];
+      return {
+        store: new RedisShadowStore(stores.connection, { namespace, ...options }),
+        other: async () => {
+          const more = await openRedis(namespace);
+          replicas.push(more);
+          return new RedisShadowStore(more.connection, { namespace, ...options });
+        },
+        close: async () => {
+          for (const replica of replicas) await replica.close();
+        },
+      };
+    },
+    { require: form.require },
+  );
 }
 
 // PostgreSQL: a schema of its own per case, dropped afterwards.
@@ -122,32 +151,51 @@ function postgresSession(now?: () => number) {
   };
 }
 
-keyStoreContract('PostgreSQL', async () => {
-  const session = postgresSession();
-  const stores = await session.open();
-  const raw = async (): Promise<string> => JSON.stringify(await Promise.all(Object.values(POSTGRES_TABLES).map((table) =>
-    sql(`SELECT t::text AS row FROM "${session.namespace}"."${table}" t`))));
-  return { store: stores.keyStore, raw, other: async () => (await session.open()).keyStore, close: session.close };
-}, { require: requirePostgres });
-usageStoreContract('PostgreSQL', async (now) => {
-  const session = postgresSession(now);
-  const stores = await session.open();
-  const usage = stores.usageStore as import('../middleware/postgres/usage-store.js').PostgresUsageStore;
-  return {
-    store: usage,
-    other: async () => (await session.open()).usageStore,
-    sweep: () => usage.sweep(),
-    count: async () => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM "${session.namespace}".counters`))[0]!.n),
-    close: session.close,
-  };
-}, { require: requirePostgres, injectedClock: true });
-shadowStoreContract('PostgreSQL', async (options) => {
-  const session = postgresSession();
-  const stores = await session.open();
-  return {
-    store: new PostgresShadowStore(stores.connection, options),
-    // A replica of its own: its pool opens beside the first one's.
-    other: async () => new PostgresShadowStore((await session.open()).connection, options),
-    close: session.close,
-  };
-}, { require: requirePostgres });
+keyStoreContract(
+  'PostgreSQL',
+  async () => {
+    const session = postgresSession();
+    const stores = await session.open();
+    const raw = async (): Promise<string> =>
+      JSON.stringify(
+        await Promise.all(
+          Object.values(POSTGRES_TABLES).map((table) =>
+            sql(`SELECT t::text AS row FROM "${session.namespace}"."${table}" t`),
+          ),
+        ),
+      );
+    return { store: stores.keyStore, raw, other: async () => (await session.open()).keyStore, close: session.close };
+  },
+  { require: requirePostgres },
+);
+usageStoreContract(
+  'PostgreSQL',
+  async (now) => {
+    const session = postgresSession(now);
+    const stores = await session.open();
+    const usage = stores.usageStore as import('../middleware/postgres/usage-store.js').PostgresUsageStore;
+    return {
+      store: usage,
+      other: async () => (await session.open()).usageStore,
+      sweep: () => usage.sweep(),
+      count: async () =>
+        Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM "${session.namespace}".counters`))[0]!.n),
+      close: session.close,
+    };
+  },
+  { require: requirePostgres, injectedClock: true },
+);
+shadowStoreContract(
+  'PostgreSQL',
+  async (options) => {
+    const session = postgresSession();
+    const stores = await session.open();
+    return {
+      store: new PostgresShadowStore(stores.connection, options),
+      // A replica of its own: its pool opens beside the first one's.
+      other: async () => new PostgresShadowStore((await session.open()).connection, options),
+      close: session.close,
+    };
+  },
+  { require: requirePostgres },
+);

@@ -10,12 +10,20 @@ describe('store names', () => {
   it('keeps the names of earlier releases in the default namespace (single node, Sentinel)', () => {
     const names = storeNames();
     expect(names.namespace).to.equal(DEFAULT_STORE_NAMESPACE);
-    expect([names.keys, names.keyRecord('ab12'), names.seeded]).to.deep.equal(['zpl:keys', 'zpl:keys::ab12', 'zpl:seeded']);
-    expect([names.usageCounter('rps:k1:17'), names.usageCounter('pages:k1:2026-12-01:held')])
-      .to.deep.equal(['zpl:usage:rps:k1:17', 'zpl:usage:pages:k1:2026-12-01:held']);
+    expect([names.keys, names.keyRecord('ab12'), names.seeded]).to.deep.equal([
+      'zpl:keys',
+      'zpl:keys::ab12',
+      'zpl:seeded',
+    ]);
+    expect([names.usageCounter('rps:k1:17'), names.usageCounter('pages:k1:2026-12-01:held')]).to.deep.equal([
+      'zpl:usage:rps:k1:17',
+      'zpl:usage:pages:k1:2026-12-01:held',
+    ]);
     expect(names.shadow('org:acme')).to.deep.equal({
-      index: 'zpl:shadow:{org%3Aacme}:index', records: 'zpl:shadow:{org%3Aacme}:records',
-      images: 'zpl:shadow:{org%3Aacme}:images', summary: 'zpl:shadow:{org%3Aacme}:summary',
+      index: 'zpl:shadow:{org%3Aacme}:index',
+      records: 'zpl:shadow:{org%3Aacme}:records',
+      images: 'zpl:shadow:{org%3Aacme}:images',
+      summary: 'zpl:shadow:{org%3Aacme}:summary',
     });
   });
 

@@ -9,10 +9,17 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RedisConnection } from '../index.js';
+import type { RedisConnection } from '../index.js';
 import { connectRedis } from '../middleware/redis-connection.js';
 import { sendRaw, type RawResponse } from './helpers/http-checks.js';
-import { eventually, freePort, redisServerAvailable, startRedisServer, stopProcess, uniqueNamespace } from './helpers/http-redis.js';
+import {
+  eventually,
+  freePort,
+  redisServerAvailable,
+  startRedisServer,
+  stopProcess,
+  uniqueNamespace,
+} from './helpers/http-redis.js';
 import { spawnWatched, type WatchedProcess } from './helpers/server-process.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 
@@ -51,14 +58,28 @@ describe('store namespaces: two deployments on one Redis', function () {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  async function deploy(name: string, variable: 'STORE_NAMESPACE' | 'REDIS_NAMESPACE', redisPort: number, keys: object[]): Promise<Deployment> {
+  async function deploy(
+    name: string,
+    variable: 'STORE_NAMESPACE' | 'REDIS_NAMESPACE',
+    redisPort: number,
+    keys: object[],
+  ): Promise<Deployment> {
     const namespace = uniqueNamespace();
     const file = join(dir, `${name}.json`);
     await writeFile(file, JSON.stringify(keys));
     const port = await freePort();
     const server = spawnWatched(process.execPath, [SERVER], {
-      PORT: String(port), HOST: '127.0.0.1', REDIS_URL: `redis://127.0.0.1:${redisPort}`, [variable]: namespace, API_KEYS_FILE: file,
-      UPSTREAM_MODE: 'shadow', UPSTREAM_URL: upstream!.url, SHADOW_SAMPLE_RATE: '1', SHUTDOWN_DELAY_MS: '0', RENDER_THREADS: '1', LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      [variable]: namespace,
+      API_KEYS_FILE: file,
+      UPSTREAM_MODE: 'shadow',
+      UPSTREAM_URL: upstream!.url,
+      SHADOW_SAMPLE_RATE: '1',
+      SHUTDOWN_DELAY_MS: '0',
+      RENDER_THREADS: '1',
+      LOG_LEVEL: 'warn',
     });
     const deployment = { namespace, server, port };
     deployments.push(deployment);
@@ -66,8 +87,14 @@ describe('store namespaces: two deployments on one Redis', function () {
     return deployment;
   }
 
-  const render = (d: Deployment, key: string): Promise<RawResponse> => sendRaw(`http://127.0.0.1:${d.port}`, 'POST', `${MOUNT}/printers/8dpmm/labels/2x1/0`,
-    { 'X-API-Key': key, 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from('^XA^FO10,10^GB80,80,40^FS^XZ'));
+  const render = (d: Deployment, key: string): Promise<RawResponse> =>
+    sendRaw(
+      `http://127.0.0.1:${d.port}`,
+      'POST',
+      `${MOUNT}/printers/8dpmm/labels/2x1/0`,
+      { 'X-API-Key': key, 'Content-Type': 'application/x-www-form-urlencoded' },
+      Buffer.from('^XA^FO10,10^GB80,80,40^FS^XZ'),
+    );
   const report = async (d: Deployment): Promise<Report> => {
     const res = await sendRaw(`http://127.0.0.1:${d.port}`, 'GET', '/shadow/cases.json', { 'X-API-Key': SHARED_KEY });
     expect(res.status, res.body.toString()).to.equal(200);
@@ -76,7 +103,8 @@ describe('store namespaces: two deployments on one Redis', function () {
 
   async function allKeys(): Promise<string[]> {
     const found: string[] = [];
-    for await (const batch of connection!.client.scanIterator({ MATCH: '*', COUNT: 100 })) found.push(...([] as string[]).concat(batch));
+    for await (const batch of connection!.client.scanIterator({ MATCH: '*', COUNT: 100 }))
+      found.push(...([] as string[]).concat(batch));
     return found.sort();
   }
 
@@ -106,7 +134,10 @@ describe('store namespaces: two deployments on one Redis', function () {
 
     // Shadow cases: each report lists its own deployment's case only.
     const [idA, idB] = [onA.headers['x-request-id'], onB.headers['x-request-id']];
-    expect(await eventually(async () => (await report(a)).cases.length > 0 && (await report(b)).cases.length > 0), 'both cases stored').to.equal(true);
+    expect(
+      await eventually(async () => (await report(a)).cases.length > 0 && (await report(b)).cases.length > 0),
+      'both cases stored',
+    ).to.equal(true);
     expect((await report(a)).cases.map((c) => c.requestId)).to.deep.equal([idA]);
     expect((await report(b)).cases.map((c) => c.requestId)).to.deep.equal([idB]);
     expect((await report(a)).summary).to.include({ compared: 1, diverged: 1 });
@@ -118,11 +149,21 @@ describe('store namespaces: two deployments on one Redis', function () {
     for (const { namespace } of [a, b]) {
       const mine = keys.filter((k) => k.startsWith(`${namespace}:`)).map((k) => k.slice(namespace.length + 1));
       const records = namespace === a.namespace ? 2 : 1;
-      expect(mine.filter((k) => k.startsWith('keys::') && !k.startsWith('keys::id:')), `${namespace}: key records`).to.have.length(records);
-      expect(mine.filter((k) => k.startsWith('keys::id:')), `${namespace}: key id index`).to.have.length(records);
+      expect(
+        mine.filter((k) => k.startsWith('keys::') && !k.startsWith('keys::id:')),
+        `${namespace}: key records`,
+      ).to.have.length(records);
+      expect(
+        mine.filter((k) => k.startsWith('keys::id:')),
+        `${namespace}: key id index`,
+      ).to.have.length(records);
       expect(mine, `${namespace}: seed marker`).to.include('seeded');
-      expect(mine.some((k) => k.startsWith('usage:')), `${namespace}: usage counters`).to.equal(true);
-      for (const part of ['index', 'records', 'images', 'summary']) expect(mine, `${namespace}: shadow ${part}`).to.include(`shadow:{org%3Aacme}:${part}`);
+      expect(
+        mine.some((k) => k.startsWith('usage:')),
+        `${namespace}: usage counters`,
+      ).to.equal(true);
+      for (const part of ['index', 'records', 'images', 'summary'])
+        expect(mine, `${namespace}: shadow ${part}`).to.include(`shadow:{org%3Aacme}:${part}`);
     }
   });
 });

@@ -3,7 +3,15 @@
 
 import { expect } from 'chai';
 import { createRedisStores } from '../index.js';
-import { freePort, REDIS_URL, redisServerAvailable, requireRedis, startRedisServer, stopProcess, uniqueNamespace } from './helpers/http-redis.js';
+import {
+  freePort,
+  REDIS_URL,
+  redisServerAvailable,
+  requireRedis,
+  startRedisServer,
+  stopProcess,
+  uniqueNamespace,
+} from './helpers/http-redis.js';
 
 describe('Redis stores at start-up', function () {
   this.timeout(20_000);
@@ -27,9 +35,14 @@ describe('Redis stores at start-up', function () {
     const stores = createRedisStores({ url, readyTimeoutMs: 300 });
     try {
       const failure = `Redis at ${url} did not accept a connection within 300 ms`;
-      await stores.ready.then(() => expect.fail('ready resolved'), (err: Error) => expect(err.message).to.equal(failure));
+      await stores.ready.then(
+        () => expect.fail('ready resolved'),
+        (err: Error) => expect(err.message).to.equal(failure),
+      );
       await stores.keyStore.add({ key: 'k_never', scope: 'all' }).then(
-        () => expect.fail('add resolved'), (err: Error) => expect(err.message).to.equal(failure));
+        () => expect.fail('add resolved'),
+        (err: Error) => expect(err.message).to.equal(failure),
+      );
       expect(stores.keyStore.isReady()).to.equal(false); // requests get 503 at once meanwhile
     } finally {
       await stores.close();
@@ -39,9 +52,16 @@ describe('Redis stores at start-up', function () {
   it('serves key management once a Redis that came up after the wait gave up answers (no rejection that sticks)', async function () {
     if (!(await redisServerAvailable())) this.skip();
     const port = await freePort();
-    const stores = createRedisStores({ url: `redis://127.0.0.1:${port}`, readyTimeoutMs: 300, maxReconnectDelayMs: 100 });
+    const stores = createRedisStores({
+      url: `redis://127.0.0.1:${port}`,
+      readyTimeoutMs: 300,
+      maxReconnectDelayMs: 100,
+    });
     try {
-      await stores.keyStore.add({ key: 'k_too_early', scope: 'all' }).then(() => expect.fail('add resolved'), (err: Error) => expect(err.message).to.match(/within 300 ms/));
+      await stores.keyStore.add({ key: 'k_too_early', scope: 'all' }).then(
+        () => expect.fail('add resolved'),
+        (err: Error) => expect(err.message).to.match(/within 300 ms/),
+      );
       expect(stores.isReady()).to.equal(false);
       const redis = await startRedisServer(port);
       try {

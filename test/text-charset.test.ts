@@ -15,11 +15,23 @@ describe('^CI character sets', () => {
   it('replaces the national positions of ^CI 0-12', () => {
     const ascii = bytes(0x23, 0x40, 0x5b, 0x5c, 0x5d, 0x5e, 0x60, 0x7b, 0x7c, 0x7d);
     const expected: Record<number, string> = {
-      0: '#@[¢]^`{|}', 1: '#@ ¢ ^`¼½¾', 2: '£@[¢]^`{|}', 3: 'ƒ§[Ĳ]^`{ĳ}', 4: '#@ÆØÅ^`æøå', 5: 'ÜÉÄÖÅÜéäöå',
-      6: '#§ÄÖÜ^`äöü', 7: '£à[ç]^`é|ù', 8: '#àâçêîôéùè', 9: '£§[çé^ùàòè', 10: '#§¡Ñ¿^`{ñç', 11: '£ÉÄÖÜ^äëïö',
-      12: '#@[¥]^`{|}', 13: '#@[\\]^`{|}',
+      0: '#@[¢]^`{|}',
+      1: '#@ ¢ ^`¼½¾',
+      2: '£@[¢]^`{|}',
+      3: 'ƒ§[Ĳ]^`{ĳ}',
+      4: '#@ÆØÅ^`æøå',
+      5: 'ÜÉÄÖÅÜéäöå',
+      6: '#§ÄÖÜ^`äöü',
+      7: '£à[ç]^`é|ù',
+      8: '#àâçêîôéùè',
+      9: '£§[çé^ùàòè',
+      10: '#§¡Ñ¿^`{ñç',
+      11: '£ÉÄÖÜ^äëïö',
+      12: '#@[¥]^`{|}',
+      13: '#@[\\]^`{|}',
     };
-    for (const [ci, text] of Object.entries(expected)) expect(decodeFieldText(ascii, Number(ci)), `^CI${ci}`).to.equal(text);
+    for (const [ci, text] of Object.entries(expected))
+      expect(decodeFieldText(ascii, Number(ci)), `^CI${ci}`).to.equal(text);
   });
 
   it('decodes Windows code pages 1252, 1250, 1251, 1253, 1254 and 1255', () => {
@@ -38,8 +50,10 @@ describe('^CI character sets', () => {
   });
 
   it('draws the same label for Ä sent as UTF-8, code page 1252, code page 850 and ^FH', async () => {
-    const png = async (zpl: Uint8Array) => Buffer.from((await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 })).body);
-    const field = (ci: string, data: number[]) => Buffer.concat([Buffer.from(`^XA${ci}^FO20,20^A0N,40,40^FD`), Buffer.from(data), Buffer.from('^FS^XZ')]);
+    const png = async (zpl: Uint8Array) =>
+      Buffer.from((await render(zpl, { dpmm: 8, widthIn: 2, heightIn: 1, format: 'png', index: 0 })).body);
+    const field = (ci: string, data: number[]) =>
+      Buffer.concat([Buffer.from(`^XA${ci}^FO20,20^A0N,40,40^FD`), Buffer.from(data), Buffer.from('^FS^XZ')]);
     const utf8 = await png(field('^CI28', [0xc3, 0x84]));
     expect(await png(field('^CI27', [0xc4]))).to.deep.equal(utf8);
     expect(await png(field('^CI0', [0x8e]))).to.deep.equal(utf8);

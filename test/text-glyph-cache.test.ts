@@ -3,7 +3,13 @@
 
 import { expect } from 'chai';
 import { render } from '../renderer/index.js';
-import { GLYPH_CACHE_BYTES, GlyphCache, glyphCache, MAX_CACHED_GLYPH_BYTES, type GlyphMask } from '../renderer/raster/glyph-mask.js';
+import {
+  GLYPH_CACHE_BYTES,
+  GlyphCache,
+  glyphCache,
+  MAX_CACHED_GLYPH_BYTES,
+  type GlyphMask,
+} from '../renderer/raster/glyph-mask.js';
 import { OUTLINE_CACHE_BYTES, outlineCache } from '../renderer/fonts/face.js';
 
 const mask = (bytes: number): GlyphMask => ({ x: 0, y: 0, w: bytes, h: 1, cov: new Uint8Array(bytes) });
@@ -12,15 +18,23 @@ describe('glyph cache', () => {
   it('evicts the least recently used masks past its byte bound', () => {
     const cache = new GlyphCache(10_000, 5_000);
     let made = 0;
-    const get = (key: string) => cache.get('font', key.charCodeAt(0), () => { made++; return mask(3_000); });
-    get('a'); get('b'); get('c');
+    const get = (key: string) =>
+      cache.get('font', key.charCodeAt(0), () => {
+        made++;
+        return mask(3_000);
+      });
+    get('a');
+    get('b');
+    get('c');
     expect(made).to.equal(3);
     expect(cache.bytes).to.be.at.most(10_000);
     get('a'); // a is used again: b is now the oldest
     get('d');
     expect(cache.size).to.equal(3);
     made = 0;
-    get('a'); get('c'); get('d');
+    get('a');
+    get('c');
+    get('d');
     expect(made).to.equal(0);
     get('b');
     expect(made).to.equal(1);
@@ -29,13 +43,22 @@ describe('glyph cache', () => {
   it('gives a hit entry a second chance instead of reordering on every hit', () => {
     const cache = new GlyphCache(10_000, 5_000);
     let made = 0;
-    const get = (group: string, key: number) => cache.get(group, key, () => { made++; return mask(3_000); });
-    get('x', 1); get('x', 2); get('y', 1); // x1, x2, y1: full
-    get('x', 1); get('x', 1); // x1 marked used; its place in the sweep order stays
+    const get = (group: string, key: number) =>
+      cache.get(group, key, () => {
+        made++;
+        return mask(3_000);
+      });
+    get('x', 1);
+    get('x', 2);
+    get('y', 1); // x1, x2, y1: full
+    get('x', 1);
+    get('x', 1); // x1 marked used; its place in the sweep order stays
     get('z', 1); // sweeps: x1 used -> moved back unmarked; x2 dropped
     expect(cache.size).to.equal(3);
     made = 0;
-    get('x', 1); get('y', 1); get('z', 1);
+    get('x', 1);
+    get('y', 1);
+    get('z', 1);
     expect(made).to.equal(0);
     get('x', 2);
     expect(made).to.equal(1);
@@ -51,7 +74,10 @@ describe('glyph cache', () => {
   it('draws a huge mask but does not keep it', () => {
     const cache = new GlyphCache(10_000_000, 1_000);
     let made = 0;
-    const huge = () => { made++; return mask(50_000); };
+    const huge = () => {
+      made++;
+      return mask(50_000);
+    };
     expect(cache.get('huge', 1, huge)?.cov.length).to.equal(50_000);
     expect(cache.get('huge', 1, huge)?.cov.length).to.equal(50_000);
     expect(made).to.equal(2);

@@ -19,7 +19,11 @@ async function renderLabel(zpl: string) {
 function inkColumns(img: DecodedPng): number[] {
   const cols: number[] = [];
   for (let x = 0; x < img.width; x++) {
-    for (let y = 0; y < img.height; y++) if (img.gray[y * img.width + x] < 128) { cols.push(x); break; }
+    for (let y = 0; y < img.height; y++)
+      if (img.gray[y * img.width + x] < 128) {
+        cols.push(x);
+        break;
+      }
   }
   return cols;
 }
@@ -28,7 +32,11 @@ function inkColumns(img: DecodedPng): number[] {
 function inkRows(img: DecodedPng): number[] {
   const rows: number[] = [];
   for (let y = 0; y < img.height; y++) {
-    for (let x = 0; x < img.width; x++) if (img.gray[y * img.width + x] < 128) { rows.push(y); break; }
+    for (let x = 0; x < img.width; x++)
+      if (img.gray[y * img.width + x] < 128) {
+        rows.push(y);
+        break;
+      }
   }
   return rows;
 }
@@ -65,14 +73,19 @@ describe('^FB field blocks', () => {
     // Font 0's advances are fractions of a dot: "PRIORITY MAIL® " is 388.95 dots at ^A0N,65,55, so its centre in 808 is
     // 209.53 dots in; the legacy's line starts at 210 (usps_priority_mail), where centring the rounded width gave 209.
     const font0 = resolveFace({ name: '0', orientation: 'N', height: 65, width: 55 });
-    expect(layoutBlock(font0, ['PRIORITY MAIL\u00ae'], { width: 808, justify: 'C', hangingIndent: 0 })[0].indent).to.equal(210);
+    expect(
+      layoutBlock(font0, ['PRIORITY MAIL\u00ae'], { width: 808, justify: 'C', hangingIndent: 0 })[0].indent,
+    ).to.equal(210);
     // Whole-dot advances: 61 - 18 leaves 43 dots, and the line starts 21 in, not 22.
     expect(block('AA', 61, 'C')[0].indent).to.equal(21);
   });
 
   it('indents every line after the first by the hanging indent', () => {
     const lines = block('AAA BBB CCC', 42, 'L', 12);
-    expect(lines.map((l) => [l.text, l.indent])).to.deep.equal([['AAA BBB', 0], ['CCC', 12]]);
+    expect(lines.map((l) => [l.text, l.indent])).to.deep.equal([
+      ['AAA BBB', 0],
+      ['CCC', 12],
+    ]);
   });
 
   it('puts lines one cell apart plus the line spacing', async () => {

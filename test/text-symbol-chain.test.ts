@@ -12,11 +12,17 @@ async function image(zpl: string): Promise<DecodedPng> {
 
 /** Smallest rectangle holding the ink of columns x0..x1: [x0, y0, x1, y1] inclusive, or null. */
 function inkBox(img: DecodedPng, fromX = 0, toX = img.width - 1): number[] | null {
-  let bx0 = Infinity, by0 = Infinity, bx1 = -1, by1 = -1;
+  let bx0 = Infinity,
+    by0 = Infinity,
+    bx1 = -1,
+    by1 = -1;
   for (let y = 0; y < img.height; y++) {
     for (let x = fromX; x <= toX; x++) {
       if (img.gray[y * img.width + x] >= 128) continue;
-      bx0 = Math.min(bx0, x); by0 = Math.min(by0, y); bx1 = Math.max(bx1, x); by1 = Math.max(by1, y);
+      bx0 = Math.min(bx0, x);
+      by0 = Math.min(by0, y);
+      bx1 = Math.max(bx1, x);
+      by1 = Math.max(by1, y);
     }
   }
   return bx1 < 0 ? null : [bx0, by0, bx1, by1];
@@ -41,7 +47,7 @@ describe('^GS symbol cells', () => {
 describe('^GS in a chain of ^FT fields without coordinates', () => {
   const zpl = (symbol: string) => `^XA^FT10,100^A0N,30,20^FDAB ^FS${symbol}^FT^A0N,30,20^FDCD^FS^XZ`;
 
-  it('starts where the previous text ended, on its baseline, at that text\'s font size', async () => {
+  it("starts where the previous text ended, on its baseline, at that text's font size", async () => {
     const plain = await image(zpl(''));
     const withTm = await image(zpl('^FT^GS^FDC^FS'));
     // "AB " ends where "CD" starts without the symbol; the symbol's ink begins there.

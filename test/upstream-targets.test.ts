@@ -28,8 +28,10 @@ async function start(options: Partial<LegacyRouterOptions>): Promise<Running> {
 }
 
 function raw(method: string, target: string, body = '', extra = ''): string {
-  return `${method} ${target} HTTP/1.1\r\nHost: zpl.test\r\nX-API-Key: ${KEYS.all}\r\nContent-Type: application/x-www-form-urlencoded\r\n`
-    + `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`;
+  return (
+    `${method} ${target} HTTP/1.1\r\nHost: zpl.test\r\nX-API-Key: ${KEYS.all}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`
+  );
 }
 
 /** Client headers a browser or a host app adds, none of which the legacy service may see. */
@@ -42,7 +44,12 @@ const PRIVATE_HEADERS = {
 };
 
 function expectOnlyAllowedHeaders(headers: Record<string, unknown>, requestId: string): void {
-  expect(headers).to.include({ 'x-api-key': UPSTREAM_KEY, 'x-request-id': requestId, 'x-rotation': '90', 'x-linter': 'On' });
+  expect(headers).to.include({
+    'x-api-key': UPSTREAM_KEY,
+    'x-request-id': requestId,
+    'x-rotation': '90',
+    'x-linter': 'On',
+  });
   for (const name of ['cookie', 'authorization', 'x-forwarded-for', 'x-custom']) {
     expect(headers, name).to.not.have.property(name);
   }
@@ -70,22 +77,33 @@ describe('upstream requests: headers and targets', () => {
       for (const mode of ['proxy', 'fallback'] as const) {
         upstream.received.length = 0;
         const { app } = await buildApp({ mode, upstream: { url: upstream.url, apiKey: UPSTREAM_KEY } });
-        const res = await request(app).post(labelsPath('8dpmm', '2x1', '0')).set('X-API-Key', KEYS.all)
-          .set(PRIVATE_HEADERS).set({ 'X-Rotation': '90', 'X-Linter': 'On', 'X-Request-Id': `req-${mode}`, Accept: 'image/png' })
-          .type('form').send(UNSUPPORTED);
+        const res = await request(app)
+          .post(labelsPath('8dpmm', '2x1', '0'))
+          .set('X-API-Key', KEYS.all)
+          .set(PRIVATE_HEADERS)
+          .set({ 'X-Rotation': '90', 'X-Linter': 'On', 'X-Request-Id': `req-${mode}`, Accept: 'image/png' })
+          .type('form')
+          .send(UNSUPPORTED);
         expect(res.status, mode).to.equal(200);
         const [sent] = upstream.received;
         expectOnlyAllowedHeaders(sent!.headers, `req-${mode}`);
         expect(sent!.headers).to.include({
-          accept: 'image/png', 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(UNSUPPORTED.length),
+          accept: 'image/png',
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': String(UNSUPPORTED.length),
         });
       }
     });
 
     it('shadow sends the same allowlist', async () => {
       running = await start({ mode: 'shadow', upstream: { url: upstream.url, apiKey: UPSTREAM_KEY } });
-      const res = await request(running.app).post(labelsPath('8dpmm', '2x1', '0')).set('X-API-Key', KEYS.all)
-        .set(PRIVATE_HEADERS).set({ 'X-Rotation': '90', 'X-Linter': 'On', 'X-Request-Id': 'req-shadow' }).type('form').send(SUPPORTED);
+      const res = await request(running.app)
+        .post(labelsPath('8dpmm', '2x1', '0'))
+        .set('X-API-Key', KEYS.all)
+        .set(PRIVATE_HEADERS)
+        .set({ 'X-Rotation': '90', 'X-Linter': 'On', 'X-Request-Id': 'req-shadow' })
+        .type('form')
+        .send(SUPPORTED);
       expect(res.status).to.equal(200);
       const [sent] = await upstream.requests(1);
       expectOnlyAllowedHeaders(sent!.headers, 'req-shadow');
@@ -94,12 +112,23 @@ describe('upstream requests: headers and targets', () => {
 
     it('forwardHeaders replaces the allowlist; the client key still never goes', async () => {
       const { app } = await buildApp({
-        mode: 'proxy', upstream: { url: upstream.url, apiKey: UPSTREAM_KEY }, forwardHeaders: ['X-Custom', 'x-api-key', 'Content-Type'],
+        mode: 'proxy',
+        upstream: { url: upstream.url, apiKey: UPSTREAM_KEY },
+        forwardHeaders: ['X-Custom', 'x-api-key', 'Content-Type'],
       });
-      await request(app).post(labelsPath('8dpmm', '2x1', '0')).set('X-API-Key', KEYS.all).set(PRIVATE_HEADERS)
-        .set('X-Rotation', '90').type('form').send(UNSUPPORTED);
+      await request(app)
+        .post(labelsPath('8dpmm', '2x1', '0'))
+        .set('X-API-Key', KEYS.all)
+        .set(PRIVATE_HEADERS)
+        .set('X-Rotation', '90')
+        .type('form')
+        .send(UNSUPPORTED);
       const [sent] = upstream.received;
-      expect(sent!.headers).to.include({ 'x-custom': 'mine', 'x-api-key': UPSTREAM_KEY, 'content-type': 'application/x-www-form-urlencoded' });
+      expect(sent!.headers).to.include({
+        'x-custom': 'mine',
+        'x-api-key': UPSTREAM_KEY,
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       expect(sent!.headers).to.not.have.property('x-rotation');
       expect(sent!.headers).to.not.have.property('cookie');
     });
@@ -142,15 +171,23 @@ describe('upstream requests: headers and targets', () => {
         const res = await rawRequest(running.port, raw('POST', target, SUPPORTED));
         expect(res.status, target).to.equal(200);
       }
-      expect(upstream.arrivals.map((a) => a.target)).to.deep.equal([`${BASE}/printers/8dpmm/labels/4x6/0`, `${BASE}/status`]);
+      expect(upstream.arrivals.map((a) => a.target)).to.deep.equal([
+        `${BASE}/printers/8dpmm/labels/4x6/0`,
+        `${BASE}/status`,
+      ]);
       expect(elsewhere.arrivals).to.deep.equal([]);
     });
 
     it('still forwards ordinary paths, encoded ZPL included, as they came', async () => {
       running = await start({ mode: 'proxy', upstream: { url: upstream.url, apiKey: UPSTREAM_KEY } });
       const zpl = encodeURIComponent('^XA^FDa/b..c\\d^FS^XZ');
-      const targets = [`${BASE}/printers/8dpmm/labels/4x6/0/${zpl}`, `${BASE}/status?verbose=1`, `${BASE}/printers/8dpmm/labels/4x6/0...`];
-      for (const target of targets) expect((await rawRequest(running.port, raw('GET', target))).status, target).to.equal(200);
+      const targets = [
+        `${BASE}/printers/8dpmm/labels/4x6/0/${zpl}`,
+        `${BASE}/status?verbose=1`,
+        `${BASE}/printers/8dpmm/labels/4x6/0...`,
+      ];
+      for (const target of targets)
+        expect((await rawRequest(running.port, raw('GET', target))).status, target).to.equal(200);
       expect(upstream.arrivals.map((a) => a.target)).to.deep.equal(targets);
       expect(upstream.arrivals.every((a) => a.host === new URL(upstream.url).host)).to.equal(true);
     });
@@ -160,25 +197,38 @@ describe('upstream requests: headers and targets', () => {
     it('fallback: an absolute-form target naming another host still goes to the upstream, at the rebuilt path', async () => {
       running = await start({ mode: 'fallback', upstream: { url: upstream.url, apiKey: UPSTREAM_KEY } });
       const evil = new URL(elsewhere.url).host;
-      const res = await rawRequest(running.port, raw('POST', `http://${evil}${BASE}/printers/8/labels/2.0x1/0?next=//${evil}/x`, UNSUPPORTED));
+      const res = await rawRequest(
+        running.port,
+        raw('POST', `http://${evil}${BASE}/printers/8/labels/2.0x1/0?next=//${evil}/x`, UNSUPPORTED),
+      );
       expect(res.status).to.equal(200);
       expect(res.headers['x-renderer']).to.equal('upstream');
       expect(elsewhere.arrivals).to.deep.equal([]);
-      expect(upstream.arrivals).to.deep.equal([{ method: 'POST', target: `${BASE}/printers/8dpmm/labels/2x1/0`, host: new URL(upstream.url).host }]);
+      expect(upstream.arrivals).to.deep.equal([
+        { method: 'POST', target: `${BASE}/printers/8dpmm/labels/2x1/0`, host: new URL(upstream.url).host },
+      ]);
     });
 
     it('fallback: a GET whose ZPL has a dot segment is refused rather than forwarded', async () => {
       running = await start({ mode: 'fallback', upstream: { url: upstream.url, apiKey: UPSTREAM_KEY } });
-      const res = await rawRequest(running.port, raw('GET', `${BASE}/printers/8dpmm/labels/2x1/0/^XA^QQ/%2e%2e/%2e%2e/%2e%2e/%2e%2e/admin/^XZ`));
+      const res = await rawRequest(
+        running.port,
+        raw('GET', `${BASE}/printers/8dpmm/labels/2x1/0/^XA^QQ/%2e%2e/%2e%2e/%2e%2e/%2e%2e/admin/^XZ`),
+      );
       expect(res.status).to.equal(400);
-      expect(res.body).to.equal("ERROR: ZPL in the path has a '..' segment, which cannot be forwarded; send it with POST");
+      expect(res.body).to.equal(
+        "ERROR: ZPL in the path has a '..' segment, which cannot be forwarded; send it with POST",
+      );
       expect(upstream.arrivals).to.deep.equal([]);
     });
 
     it('shadow: never resolves dot segments into another path; a clean GET is re-sent at its rebuilt path', async () => {
       running = await start({ mode: 'shadow', upstream: { url: upstream.url, apiKey: UPSTREAM_KEY } });
       const zpl = encodeURIComponent(SUPPORTED);
-      const dotted = await rawRequest(running.port, raw('GET', `${BASE}/printers/8dpmm/labels/2x1/0/${zpl}/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/admin`));
+      const dotted = await rawRequest(
+        running.port,
+        raw('GET', `${BASE}/printers/8dpmm/labels/2x1/0/${zpl}/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/admin`),
+      );
       expect(dotted.status).to.equal(200); // answered locally; the ZPL after ^XZ is ignored
       const clean = await rawRequest(running.port, raw('GET', `${BASE}/printers/8/labels/2x1/0/${zpl}?x=/../../admin`));
       expect(clean.status).to.equal(200);

@@ -22,7 +22,8 @@ export const PATH_PARAMETERS = {
     name: 'dpmm',
     pattern: '^(6|8|12|24)(?:dpmm)?$',
     example: '8dpmm',
-    description: 'Print density in dots per millimetre: 6dpmm, 8dpmm, 12dpmm or 24dpmm (the suffix is optional). Anything else is a 400 `Unknown print density`.',
+    description:
+      'Print density in dots per millimetre: 6dpmm, 8dpmm, 12dpmm or 24dpmm (the suffix is optional). Anything else is a 400 `Unknown print density`.',
   },
   dimensions: {
     name: 'dimensions',
@@ -41,7 +42,8 @@ export const PATH_PARAMETERS = {
     pattern: '^.+$',
     example: '%5EXA%5EFO50%2C50%5EGB100%2C100%2C100%5EFS%5EXZ',
     rest: true,
-    description: 'The ZPL document, URL-encoded (the rest of the path). URLs are limited to about 16 KB; send longer documents with POST.',
+    description:
+      'The ZPL document, URL-encoded (the rest of the path). URLs are limited to about 16 KB; send longer documents with POST.',
   },
 } as const satisfies Record<string, PathParameterSpec>;
 

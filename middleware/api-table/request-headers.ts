@@ -28,7 +28,10 @@ export const API_KEY_HEADER = 'X-API-Key';
  */
 export const EXTRA_OUTPUTS = ['json', 'zpl'] as const;
 export type ExtraOutput = (typeof EXTRA_OUTPUTS)[number];
-export const EXTRA_OUTPUT_TYPES: Readonly<Record<ExtraOutput, string>> = { json: 'application/json', zpl: 'application/zpl' };
+export const EXTRA_OUTPUT_TYPES: Readonly<Record<ExtraOutput, string>> = {
+  json: 'application/json',
+  zpl: 'application/zpl',
+};
 
 export const DPMM_VALUES = ['6', '8', '12', '24'] as const;
 
@@ -39,7 +42,8 @@ export const TARGET_DPMM_HEADER = {
   refusal: (value: string) => `Invalid X-Target-Dpmm ${value}; valid values: ${DPMM_VALUES.join(', ')}`,
   output: 'zpl',
   example: '12',
-  description: 'ZPL output (`Accept: application/zpl`): the document converted from the path\'s density to this one: every ' +
+  description:
+    "ZPL output (`Accept: application/zpl`): the document converted from the path's density to this one: every " +
     'coordinate and size rescaled, barcode module widths kept whole, `^GF`/`~DG` bitmaps resampled. What cannot be converted ' +
     'faithfully is listed in `X-Warnings` (whatever `X-Linter` says). Absent, the document comes back as sent.',
 } as const satisfies RequestHeaderSpec;
@@ -71,13 +75,15 @@ export const CHOICE_HEADERS = {
     values: ['Off', 'On'],
     default: 'Off',
     output: 'zpl',
-    description: 'ZPL output: `On` (any case) lays the document out one field a line, `^XA` and `^XZ` on lines of their own; field data is kept byte for byte.',
+    description:
+      'ZPL output: `On` (any case) lays the document out one field a line, `^XA` and `^XZ` on lines of their own; field data is kept byte for byte.',
   },
   linter: {
     name: 'X-Linter',
     values: ['Off', 'On'],
     default: 'Off',
-    description: '`On` (any case) lists the renderer\'s diagnostics in `X-Warnings` (at most 20). Other values mean off.',
+    description:
+      "`On` (any case) lists the renderer's diagnostics in `X-Warnings` (at most 20). Other values mean off.",
   },
   lossyFields: {
     name: 'X-Lossy-Fields',
@@ -85,7 +91,8 @@ export const CHOICE_HEADERS = {
     default: 'round',
     refusal: (value: string) => `Invalid X-Lossy-Fields ${value}; valid values: round, bitmap`,
     output: 'zpl',
-    description: 'With `X-Target-Dpmm`, not a header of the legacy service: how a field with no whole-dot form at the target is written ' +
+    description:
+      'With `X-Target-Dpmm`, not a header of the legacy service: how a field with no whole-dot form at the target is written ' +
       '(a module width of 3 dots is 4.5 at 12 dpmm; a device font between two cell multiples). `round` (the default) rounds it, the ' +
       'symbol or text a little larger or smaller; `bitmap` writes it as a `^GF` graphic of its drawing at the source density, scaled, ' +
       'so the label keeps its geometry (Data Matrix, Aztec and MaxiCode symbols, reverse, serialised and stored-format fields are ' +
@@ -96,7 +103,8 @@ export const CHOICE_HEADERS = {
     values: PAGE_SIZE_NAMES,
     refusal: (value: string) => `Invalid page size: ${value}`,
     pdfOnly: true,
-    description: 'PDF sheet size (Letter, Legal, A4, A5, A6). Applied with `pageComposition: \'apply\'`; by default only validated and pages stay label-sized.',
+    description:
+      "PDF sheet size (Letter, Legal, A4, A5, A6). Applied with `pageComposition: 'apply'`; by default only validated and pages stay label-sized.",
   },
   pageOrientation: {
     name: 'X-Page-Orientation',
@@ -104,7 +112,8 @@ export const CHOICE_HEADERS = {
     default: 'portrait',
     refusal: (value: string) => `Invalid page orientation: ${value}`,
     pdfOnly: true,
-    description: 'PDF sheet orientation. With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
+    description:
+      "PDF sheet orientation. With the router option `pageComposition: 'apply'` it is applied; by default (`validate`) it is only checked.",
   },
   pageAlign: {
     name: 'X-Page-Align',
@@ -112,7 +121,8 @@ export const CHOICE_HEADERS = {
     default: 'justify',
     refusal: (value: string) => `Invalid alignment: ${value}`,
     pdfOnly: true,
-    description: 'Horizontal placement of labels on a PDF page (`justify`, the default, spreads the spare space evenly). With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
+    description:
+      "Horizontal placement of labels on a PDF page (`justify`, the default, spreads the spare space evenly). With the router option `pageComposition: 'apply'` it is applied; by default (`validate`) it is only checked.",
   },
   pageVerticalAlign: {
     name: 'X-Page-Vertical-Align',
@@ -120,7 +130,8 @@ export const CHOICE_HEADERS = {
     default: 'justify',
     refusal: (value: string) => `Invalid vertical alignment: ${value}`,
     pdfOnly: true,
-    description: 'Vertical placement of labels on a PDF page (`justify` by default). With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
+    description:
+      "Vertical placement of labels on a PDF page (`justify` by default). With the router option `pageComposition: 'apply'` it is applied; by default (`validate`) it is only checked.",
   },
   labelBorder: {
     name: 'X-Label-Border',
@@ -128,7 +139,8 @@ export const CHOICE_HEADERS = {
     default: 'dashed',
     refusal: (value: string) => `Invalid label border: ${value}`,
     pdfOnly: true,
-    description: 'Border around each label on a PDF page (`dashed` by default). With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
+    description:
+      "Border around each label on a PDF page (`dashed` by default). With the router option `pageComposition: 'apply'` it is applied; by default (`validate`) it is only checked.",
   },
 } as const satisfies Record<string, RequestHeaderSpec>;
 
@@ -138,14 +150,16 @@ export const PAGE_LAYOUT_HEADER = {
   refusal: (value: string) => `Invalid page layout: ${value}`,
   pdfOnly: true,
   example: '2x3',
-  description: '`{columns}x{rows}` of labels per PDF page, filled row by row; with `X-Page-Size` the rows must fit the page height (else 400). Without `X-Page-Size` the sheet is the grid\'s own size. With the router option `pageComposition: \'apply\'` it is applied; by default (`validate`) it is only checked.',
+  description:
+    "`{columns}x{rows}` of labels per PDF page, filled row by row; with `X-Page-Size` the rows must fit the page height (else 400). Without `X-Page-Size` the sheet is the grid's own size. With the router option `pageComposition: 'apply'` it is applied; by default (`validate`) it is only checked.",
 } as const satisfies RequestHeaderSpec;
 
 export const ACCEPT_HEADER = {
   name: 'Accept',
   values: ['image/png', 'application/pdf'],
   default: 'image/png',
-  description: 'Output format: `image/png` (also `image/*`, `*/*`, or no header) or `application/pdf` (also `application/*`). ' +
+  description:
+    'Output format: `image/png` (also `image/*`, `*/*`, or no header) or `application/pdf` (also `application/*`). ' +
     'Nothing else offered is a 406. The all-labels endpoint answers PDF only. With the router option `outputs` (EXTRA_OUTPUTS), ' +
     'also `application/json` (the label data: every label at the all-labels path, the one asked for elsewhere) and `application/zpl` ' +
     '(the document, see X-Formatter and X-Target-Dpmm); for key scopes both count as PNG.',
@@ -155,7 +169,8 @@ export const REQUEST_ID_HEADER = {
   name: 'X-Request-Id',
   pattern: REQUEST_ID_PATTERN,
   example: 'order-42.label-7',
-  description: 'Echoed in the answer and written to the logs when it matches the pattern; otherwise a fresh UUID is used.',
+  description:
+    'Echoed in the answer and written to the logs when it matches the pattern; otherwise a fresh UUID is used.',
 } as const satisfies RequestHeaderSpec;
 
 /** The legacy API's optional X- headers (service spec, "Request headers"): what a client sends the legacy service too. */
@@ -174,7 +189,12 @@ export const OPTION_HEADERS = [
 ] as const;
 
 /** Every request header the API reads besides X-API-Key (a security scheme in the document); an empty one is absent. */
-export const REQUEST_HEADERS = [ACCEPT_HEADER, ...OPTION_HEADERS, CHOICE_HEADERS.lossyFields, REQUEST_ID_HEADER] as const satisfies readonly RequestHeaderSpec[];
+export const REQUEST_HEADERS = [
+  ACCEPT_HEADER,
+  ...OPTION_HEADERS,
+  CHOICE_HEADERS.lossyFields,
+  REQUEST_ID_HEADER,
+] as const satisfies readonly RequestHeaderSpec[];
 
 /** A header name the table lists (a misspelt read does not compile). */
 export type RequestHeaderName = (typeof REQUEST_HEADERS)[number]['name'];
@@ -193,9 +213,13 @@ export type ChoiceHeaderName = ChoiceSpec['name'];
 export type ChoiceOf<N extends ChoiceHeaderName> = ChoiceSpecNamed<N>['values'][number];
 
 /** What reading a choice header gives: a listed value, or undefined for a header without a default. */
-export type HeaderValue<N extends ChoiceHeaderName> = ChoiceOf<N> | (ChoiceSpecNamed<N> extends { default: string } ? never : undefined);
+export type HeaderValue<N extends ChoiceHeaderName> =
+  | ChoiceOf<N>
+  | (ChoiceSpecNamed<N> extends { default: string } ? never : undefined);
 
-const CHOICE_BY_NAME: ReadonlyMap<string, RequestHeaderSpec> = new Map(Object.values(CHOICE_HEADERS).map((spec) => [spec.name, spec]));
+const CHOICE_BY_NAME: ReadonlyMap<string, RequestHeaderSpec> = new Map(
+  Object.values(CHOICE_HEADERS).map((spec) => [spec.name, spec]),
+);
 
 /** A choice header's entry, typed by its name (TypeScript cannot follow N through a lookup: the table says what N lists). */
 function choiceSpec<N extends ChoiceHeaderName>(name: N): { values: readonly ChoiceOf<N>[]; default: HeaderValue<N> } {
@@ -210,6 +234,9 @@ export function listedValue<N extends ChoiceHeaderName>(name: N, text: string | 
 }
 
 /** A choice header read through `lookup`: its listed value, else its default (none for X-Page-Size). */
-export function readHeader<N extends ChoiceHeaderName>(lookup: (name: N) => string | undefined, name: N): HeaderValue<N> {
+export function readHeader<N extends ChoiceHeaderName>(
+  lookup: (name: N) => string | undefined,
+  name: N,
+): HeaderValue<N> {
   return listedValue(name, lookup(name)) ?? choiceSpec(name).default;
 }

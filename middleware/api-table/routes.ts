@@ -36,7 +36,8 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     method: 'get',
     template: '/printers/{dpmm}/labels/{dimensions}/{index}',
     summary: 'Render one label, ZPL as the raw query string',
-    description: 'The legacy service\'s curl example (`GET .../labels/4x6/0/?^xa...`, a trailing slash or not): the whole query ' +
+    description:
+      "The legacy service's curl example (`GET .../labels/4x6/0/?^xa...`, a trailing slash or not): the whole query " +
       'string, URL-decoded, is the ZPL. Without a query string the answer is a 404.',
     allLabels: false,
     zplFrom: 'query',
@@ -55,8 +56,9 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     method: 'post',
     template: '/printers/{dpmm}/labels/{dimensions}',
     summary: 'Render every label into one PDF',
-    description: 'Every label of the document, one page each (`Accept: application/pdf`; PNG here is a 404). ' +
-      'With the router option `outputs`, also every label\'s data (`application/json`) or the document (`application/zpl`). ' +
+    description:
+      'Every label of the document, one page each (`Accept: application/pdf`; PNG here is a 404). ' +
+      "With the router option `outputs`, also every label's data (`application/json`) or the document (`application/zpl`). " +
       'The same path with a trailing slash is accepted.',
     allLabels: true,
     zplFrom: 'body',
@@ -69,7 +71,8 @@ export const GRAPHICS_ENDPOINT: OperationSpec = {
   method: 'post',
   template: '/graphics',
   summary: 'Convert an image to ZPL with one ^GFA field (off by default)',
-  description: 'A PNG, JPEG, GIF or BMP as the multipart field `file`; the answer is ZPL text with one `^GFA` field at the label ' +
+  description:
+    'A PNG, JPEG, GIF or BMP as the multipart field `file`; the answer is ZPL text with one `^GFA` field at the label ' +
     'home, or the same data as JSON with `Accept: application/json`. `?threshold=1..255` (default 128) sets the ink threshold, ' +
     '`?dither=true` diffuses greys (Floyd-Steinberg). Images over 4096x4096 pixels are a 413, read from the header before decoding.',
 };
@@ -85,7 +88,11 @@ export function expressPath(template: string): string {
 }
 
 /** The endpoint template a request path (below the mount point) has the shape of, whatever its values. */
-export function routeOf(method: string, path: string, operations: readonly OperationSpec[] = ENDPOINTS): string | undefined {
+export function routeOf(
+  method: string,
+  path: string,
+  operations: readonly OperationSpec[] = ENDPOINTS,
+): string | undefined {
   return routeMatcher(operations)(method, path);
 }
 
@@ -93,9 +100,14 @@ export function routeOf(method: string, path: string, operations: readonly Opera
  * routeOf for one list of operations, with each template split once: the access line asks it on every request.
  * Literal segments match without regard to case, as the router's routes do (`/PRINTERS/8dpmm/...` is served).
  */
-export function routeMatcher(operations: readonly OperationSpec[] = ENDPOINTS): (method: string, path: string) => string | undefined {
+export function routeMatcher(
+  operations: readonly OperationSpec[] = ENDPOINTS,
+): (method: string, path: string) => string | undefined {
   const shapes = operations.map((endpoint) => {
-    const parts = endpoint.template.split('/').filter((s) => s !== '').map((part) => part.toLowerCase());
+    const parts = endpoint.template
+      .split('/')
+      .filter((s) => s !== '')
+      .map((part) => part.toLowerCase());
     const rest = parts.length > 0 && PARAMETER_BY_NAME[parts.at(-1)!.slice(1, -1)]?.rest === true;
     return { method: endpoint.method, template: endpoint.template, parts, rest };
   });

@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { RENDERER_HEADER } from '../api-table/index.js';
 import { requestKeyLabel } from '../authorize.js';
-import { type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
+import type { LegacyRequest as Request, LegacyResponse as Response, NextFunction } from '../http.js';
 import { requestState, type RenderedSummary } from '../request-state.js';
 import type { Emit } from './service-events.js';
 
@@ -33,7 +33,9 @@ export function renderTiming(): { started: () => void; done: () => { queuedMs: n
   const asked = performance.now();
   let began: number | undefined;
   return {
-    started: () => { began ??= performance.now(); },
+    started: () => {
+      began ??= performance.now();
+    },
     done: () => {
       const from = began ?? asked;
       return { queuedMs: toHundredths(from - asked), renderMs: elapsedMs(from) };

@@ -64,7 +64,9 @@ function tallies(): Tallies {
   return {
     outage: (message) => {
       const n = refused(1);
-      return n === undefined ? undefined : `${message} (${n} request${n === 1 ? '' : 's'} answered 503 since the last report)`;
+      return n === undefined
+        ? undefined
+        : `${message} (${n} request${n === 1 ? '' : 's'} answered 503 since the last report)`;
     },
     dropped: tally(),
   };
@@ -83,29 +85,50 @@ function logLine(event: ServiceEvent, { outage, dropped }: Tallies): LogLine | u
       // One line per request: the fields copied in one pass, in the event's order (no rest object, no spread).
       const fields: Record<string, unknown> = { event: 'request' };
       for (const name in event) {
-        if (name !== 'type' && name !== 'operational' && name !== 'completed') fields[name] = event[name as keyof RequestDoneEvent];
+        if (name !== 'type' && name !== 'operational' && name !== 'completed')
+          fields[name] = event[name as keyof RequestDoneEvent];
       }
       if (!event.completed) fields.completed = false;
       return {
         level: event.operational ? 'debug' : 'info',
-        message: event.completed ? 'request completed' : event.endedBy === 'shutdown' ? 'request cut off at shutdown' : 'request aborted by the client',
+        message: event.completed
+          ? 'request completed'
+          : event.endedBy === 'shutdown'
+            ? 'request cut off at shutdown'
+            : 'request aborted by the client',
         fields,
       };
     }
     case 'render':
       return { level: 'debug', message: 'rendered', fields: { event: 'render', ...omitType(event) } };
     case 'refused':
-      return { level: 'info', message: `request refused: ${event.error}`, fields: { event: 'refused', ...omitType(event) } };
+      return {
+        level: 'info',
+        message: `request refused: ${event.error}`,
+        fields: { event: 'refused', ...omitType(event) },
+      };
     case 'rate_limited':
       return {
         level: 'info',
         message: `request refused: rate limit ${event.limitType} (${event.limitScope})`,
-        fields: { event: 'rate_limited', requestId: event.requestId, keyId: event.keyId, limit_type: event.limitType, limit_scope: event.limitScope, limit: event.limit },
+        fields: {
+          event: 'rate_limited',
+          requestId: event.requestId,
+          keyId: event.keyId,
+          limit_type: event.limitType,
+          limit_scope: event.limitScope,
+          limit: event.limit,
+        },
       };
     case 'unavailable': {
       const message = outage(event.message);
-      return message === undefined ? undefined
-        : { level: 'warn', message, fields: { event: 'store_unavailable', requestId: event.requestId, cause: event.cause } };
+      return message === undefined
+        ? undefined
+        : {
+            level: 'warn',
+            message,
+            fields: { event: 'store_unavailable', requestId: event.requestId, cause: event.cause },
+          };
     }
     case 'overloaded':
       return { level: 'warn', message: event.message, fields: { event: 'overloaded', ...omitType(event) } };
@@ -114,48 +137,103 @@ function logLine(event: ServiceEvent, { outage, dropped }: Tallies): LogLine | u
     case 'render_timeout':
       return { level: 'warn', message: event.message, fields: { event: 'render_timeout', ...omitType(event) } };
     case 'upstream_failed':
-      return { level: 'warn', message: `upstream renderer ${event.reason}`, fields: { event: 'upstream_failed', ...omitType(event) } };
+      return {
+        level: 'warn',
+        message: `upstream renderer ${event.reason}`,
+        fields: { event: 'upstream_failed', ...omitType(event) },
+      };
     case 'fallback_forward':
       return {
         level: 'info',
         message: 'forwarded to the legacy service',
-        fields: { event: 'upstream_fallback', requestId: event.requestId, ...(event.keyId !== undefined && { keyId: event.keyId }), reason: event.reason },
+        fields: {
+          event: 'upstream_fallback',
+          requestId: event.requestId,
+          ...(event.keyId !== undefined && { keyId: event.keyId }),
+          reason: event.reason,
+        },
       };
     case 'shadow_result':
       if (event.outcome === 'diverged') {
-        return { level: 'warn', message: 'shadow comparison diverged', fields: { event: 'shadow_divergence', ...event.divergence } };
+        return {
+          level: 'warn',
+          message: 'shadow comparison diverged',
+          fields: { event: 'shadow_divergence', ...event.divergence },
+        };
       }
       if (event.outcome === 'upstream_error') {
-        return { level: 'warn', message: 'shadow comparison failed', fields: { event: 'shadow_failed', requestId: event.requestId, reason: event.reason } };
+        return {
+          level: 'warn',
+          message: 'shadow comparison failed',
+          fields: { event: 'shadow_failed', requestId: event.requestId, reason: event.reason },
+        };
       }
-      return { level: 'debug', message: 'shadow comparison matched', fields: { event: 'shadow_match', requestId: event.requestId, score: event.score } };
+      return {
+        level: 'debug',
+        message: 'shadow comparison matched',
+        fields: { event: 'shadow_match', requestId: event.requestId, score: event.score },
+      };
     case 'shadow_dropped': {
       const n = dropped(event.dropped);
-      return n === undefined ? undefined
-        : { level: 'warn', message: 'shadow samples dropped', fields: { event: 'shadow_dropped', dropped: n, reason: 'queue full' } };
+      return n === undefined
+        ? undefined
+        : {
+            level: 'warn',
+            message: 'shadow samples dropped',
+            fields: { event: 'shadow_dropped', dropped: n, reason: 'queue full' },
+          };
     }
     case 'shadow_problem': {
       const { type: _, problem, ...fields } = event;
       return { level: 'warn', message: problem.replace(/_/g, ' '), fields: { event: problem, ...fields } };
     }
     case 'pages_not_counted':
-      return { level: 'warn', message: `pages not counted: ${event.message}`, fields: { event: 'pages_not_counted', requestId: event.requestId } };
+      return {
+        level: 'warn',
+        message: `pages not counted: ${event.message}`,
+        fields: { event: 'pages_not_counted', requestId: event.requestId },
+      };
     case 'failure':
-      return { level: 'error', message: 'unexpected failure', fields: { event: 'unexpected_failure', requestId: event.requestId, detail: event.detail } };
+      return {
+        level: 'error',
+        message: 'unexpected failure',
+        fields: { event: 'unexpected_failure', requestId: event.requestId, detail: event.detail },
+      };
     case 'setup_fault':
-      return { level: 'error', message: event.message, fields: { event: 'setup_fault', requestId: event.requestId, status: event.status } };
+      return {
+        level: 'error',
+        message: event.message,
+        fields: { event: 'setup_fault', requestId: event.requestId, status: event.status },
+      };
     case 'key_seeding': {
       const { type: _, message, ...fields } = event;
-      return { level: event.outcome === 'seeded' || event.outcome === 'seeded_again' ? 'info' : event.outcome === 'lost' ? 'warn' : 'error', message, fields: { event: 'key_seeding', ...fields } };
+      return {
+        level:
+          event.outcome === 'seeded' || event.outcome === 'seeded_again'
+            ? 'info'
+            : event.outcome === 'lost'
+              ? 'warn'
+              : 'error',
+        message,
+        fields: { event: 'key_seeding', ...fields },
+      };
     }
     case 'store_state':
-      return { level: event.ready ? 'info' : 'warn', message: event.message, fields: { event: 'store_state', ready: event.ready } };
+      return {
+        level: event.ready ? 'info' : 'warn',
+        message: event.message,
+        fields: { event: 'store_state', ready: event.ready },
+      };
     case 'notice':
       return { level: event.level, message: event.message, fields: {} };
     case 'library_output':
       // At the level its console method says: node-redis reports failures with console.log, but the store lines
       // (store_state, store_unavailable) already say so at warn.
-      return { level: event.method === 'log' ? 'info' : event.method, message: event.message, fields: { event: 'library_output', method: event.method } };
+      return {
+        level: event.method === 'log' ? 'info' : event.method,
+        message: event.message,
+        fields: { event: 'library_output', method: event.method },
+      };
   }
 }
 
@@ -181,7 +259,9 @@ export function logEvents(events: EventSink, logger: EventLogger): () => void {
 export const MAX_LOG_TEXT = 4096;
 
 function capped(text: string): string {
-  return text.length <= MAX_LOG_TEXT ? text : `${text.slice(0, MAX_LOG_TEXT)}... (${text.length - MAX_LOG_TEXT} more characters)`;
+  return text.length <= MAX_LOG_TEXT
+    ? text
+    : `${text.slice(0, MAX_LOG_TEXT)}... (${text.length - MAX_LOG_TEXT} more characters)`;
 }
 
 function cappedFields(fields: Record<string, unknown>): object {
@@ -236,14 +316,22 @@ function legacyText(event: ServiceEvent, { outage, dropped }: Tallies): string |
     case 'upstream_failed':
       return `[${event.requestId}] upstream renderer ${event.reason}`;
     case 'fallback_forward':
-      return JSON.stringify({ event: 'upstream_fallback', requestId: event.requestId, ...(event.keyId !== undefined && { key: event.keyId }), reason: event.reason });
+      return JSON.stringify({
+        event: 'upstream_fallback',
+        requestId: event.requestId,
+        ...(event.keyId !== undefined && { key: event.keyId }),
+        reason: event.reason,
+      });
     case 'shadow_result':
       if (event.outcome === 'diverged') return JSON.stringify({ event: 'shadow_divergence', ...event.divergence });
-      if (event.outcome === 'upstream_error') return JSON.stringify({ event: 'shadow_failed', requestId: event.requestId, reason: event.reason });
+      if (event.outcome === 'upstream_error')
+        return JSON.stringify({ event: 'shadow_failed', requestId: event.requestId, reason: event.reason });
       return undefined;
     case 'shadow_dropped': {
       const n = dropped(event.dropped);
-      return n === undefined ? undefined : JSON.stringify({ event: 'shadow_dropped', dropped: n, reason: 'queue full' });
+      return n === undefined
+        ? undefined
+        : JSON.stringify({ event: 'shadow_dropped', dropped: n, reason: 'queue full' });
     }
     case 'shadow_problem': {
       const { type: _, problem, ...fields } = event;

@@ -48,8 +48,10 @@ export function graphicsEndpoint(maxBodyBytes: number, timeoutMs = GRAPHICS_TIME
     } catch (err) {
       if (!(err instanceof TaskRefusedError)) throw err;
       if (err.reason === 'busy') throw new PlainHttpError(503, 'The image converter is busy; retry shortly');
-      if (err.reason === 'timeout') throw new PlainHttpError(500, `The image could not be converted within ${timeoutMs} ms`);
-      if (err.reason === 'crashed') throw new PlainHttpError(413, 'The image could not be converted within the memory budget');
+      if (err.reason === 'timeout')
+        throw new PlainHttpError(500, `The image could not be converted within ${timeoutMs} ms`);
+      if (err.reason === 'crashed')
+        throw new PlainHttpError(413, 'The image could not be converted within the memory budget');
       if (err.reason === 'closed') throw new PlainHttpError(500, 'The image converter is shutting down');
       throw new PlainHttpError(400, `The image could not be decoded (${err.message})`);
     }
@@ -68,7 +70,13 @@ export function graphicsEndpoint(maxBodyBytes: number, timeoutMs = GRAPHICS_TIME
     if ('refused' in reply) throw new PlainHttpError(reply.refused.status, reply.refused.message);
     const gf = reply.field;
     if (/application\/json/i.test(header(req, 'Accept') ?? '')) {
-      const json = { totalBytes: gf.totalBytes, rowBytes: gf.rowBytes, width: gf.width, height: gf.height, data: gf.data };
+      const json = {
+        totalBytes: gf.totalBytes,
+        rowBytes: gf.rowBytes,
+        width: gf.width,
+        height: gf.height,
+        data: gf.data,
+      };
       sendBody(res, 200, 'application/json; charset=utf-8', JSON.stringify(json));
       return;
     }

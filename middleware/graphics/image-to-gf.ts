@@ -27,7 +27,10 @@ export function graphicFieldZpl(gf: GraphicField): string {
 export const MAX_IMAGE_PIXELS = 4096 * 4096;
 
 export class ImageError extends Error {
-  constructor(message: string, readonly status: 400 | 413) {
+  constructor(
+    message: string,
+    readonly status: 400 | 413,
+  ) {
     super(message);
     this.name = 'ImageError';
   }
@@ -38,11 +41,18 @@ export function checkImageSize(bytes: Uint8Array): void {
   const header = readImageHeader(bytes);
   if (!header) throw new ImageError('The file is not a PNG, JPEG, GIF or BMP image', 400);
   if (header.pixels > MAX_IMAGE_PIXELS) {
-    throw new ImageError(`Image is ${header.width}x${header.height} pixels; the limit is ${MAX_IMAGE_PIXELS} pixels`, 413);
+    throw new ImageError(
+      `Image is ${header.width}x${header.height} pixels; the limit is ${MAX_IMAGE_PIXELS} pixels`,
+      413,
+    );
   }
 }
 
-export async function imageToGraphicField(bytes: Uint8Array, conversion: Conversion, threshold = 128): Promise<GraphicField> {
+export async function imageToGraphicField(
+  bytes: Uint8Array,
+  conversion: Conversion,
+  threshold = 128,
+): Promise<GraphicField> {
   checkImageSize(bytes);
   let image: Awaited<ReturnType<typeof Jimp.read>>;
   try {
@@ -52,7 +62,8 @@ export async function imageToGraphicField(bytes: Uint8Array, conversion: Convers
   }
   const { width, height, data } = image.bitmap;
   const grey = greyOnWhite(width, height, data);
-  const ink = conversion === 'dither' ? ditherFloydSteinberg(grey, width, height, threshold) : thresholdInk(grey, threshold);
+  const ink =
+    conversion === 'dither' ? ditherFloydSteinberg(grey, width, height, threshold) : thresholdInk(grey, threshold);
   return packRows(ink, width, height);
 }
 

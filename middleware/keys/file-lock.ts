@@ -50,10 +50,15 @@ export async function withFileLock<T>(path: string, work: () => Promise<T>): Pro
       if (await isStale(lockPath)) {
         // Renamed away first, so two writers that both found it stale cannot both remove a fresh lock.
         const aside = `${lockPath}.stale-${process.pid}`;
-        await rename(lockPath, aside).then(() => unlink(aside)).catch(() => {});
+        await rename(lockPath, aside)
+          .then(() => unlink(aside))
+          .catch(() => {});
         continue;
       }
-      if (Date.now() > until) throw new Error(`${path} is locked by another writer (${lockPath}); remove that file if no zpl-keys is running`);
+      if (Date.now() > until)
+        throw new Error(
+          `${path} is locked by another writer (${lockPath}); remove that file if no zpl-keys is running`,
+        );
       await sleep(Math.min(100, 5 * 2 ** Math.min(attempt, 5)) + Math.random() * 10);
     }
   }

@@ -6,7 +6,15 @@ import { withFileLock } from './file-lock.js';
 import { hashKey, KEY_ID_LENGTH, validateKeyRecord, type KeyRecord } from './key-record.js';
 
 /** The fields a key record may have (contract.md); anything else is a misspelling, never silently ignored. */
-const RECORD_FIELDS = new Set(['key', 'scope', 'expiresAt', 'revoked', 'requestsPerSecond', 'pagesPerDay', 'organization']);
+const RECORD_FIELDS = new Set([
+  'key',
+  'scope',
+  'expiresAt',
+  'revoked',
+  'requestsPerSecond',
+  'pagesPerDay',
+  'organization',
+]);
 
 export async function loadKeyFile(path: string): Promise<KeyRecord[]> {
   let parsed: unknown;
@@ -20,9 +28,12 @@ export async function loadKeyFile(path: string): Promise<KeyRecord[]> {
   return parsed.map((entry, i) => {
     let record: KeyRecord;
     try {
-      const unknown = typeof entry === 'object' && entry !== null ? Object.keys(entry).filter((f) => !RECORD_FIELDS.has(f)) : [];
+      const unknown =
+        typeof entry === 'object' && entry !== null ? Object.keys(entry).filter((f) => !RECORD_FIELDS.has(f)) : [];
       if (unknown.length > 0) {
-        throw new TypeError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')} (fields: ${[...RECORD_FIELDS].join(', ')})`);
+        throw new TypeError(
+          `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')} (fields: ${[...RECORD_FIELDS].join(', ')})`,
+        );
       }
       record = validateKeyRecord(entry);
     } catch (err) {
@@ -31,7 +42,9 @@ export async function loadKeyFile(path: string): Promise<KeyRecord[]> {
     // Named by id, never by the key: the message goes to logs.
     const earlier = firstOf.get(record.key);
     if (earlier !== undefined) {
-      throw new Error(`key file ${path}, record ${i}: the same key as record ${earlier} (id ${hashKey(record.key).slice(0, KEY_ID_LENGTH)}); keep one`);
+      throw new Error(
+        `key file ${path}, record ${i}: the same key as record ${earlier} (id ${hashKey(record.key).slice(0, KEY_ID_LENGTH)}); keep one`,
+      );
     }
     firstOf.set(record.key, i);
     return record;

@@ -80,5 +80,11 @@ export function validateKeyRecord(input: unknown): KeyRecord {
 export function toStoredKey(record: KeyRecord, now = new Date()): StoredKey {
   const { key, ...rest } = record;
   const hash = hashKey(key);
-  return { ...rest, id: hash.slice(0, KEY_ID_LENGTH), hash, revoked: record.revoked ?? false, createdAt: now.toISOString() };
+  return {
+    ...rest,
+    id: hash.slice(0, KEY_ID_LENGTH),
+    hash,
+    revoked: record.revoked ?? false,
+    createdAt: now.toISOString(),
+  };
 }

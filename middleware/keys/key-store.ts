@@ -1,11 +1,21 @@
 // The key store: StoredKey records under the SHA-256 of their key, on any Keyv backend (memory, Redis).
 
 import { Keyv } from 'keyv';
-import { hashKey, KEY_ID_LENGTH, sameHash, toStoredKey, validateKeyRecord, type KeyRecord, type StoredKey } from './key-record.js';
+import {
+  hashKey,
+  KEY_ID_LENGTH,
+  sameHash,
+  toStoredKey,
+  validateKeyRecord,
+  type KeyRecord,
+  type StoredKey,
+} from './key-record.js';
 import type { SeedMarker } from './seed-marker.js';
 
 /** What may change on a stored key after it was created. */
-export type KeyChanges = Partial<Pick<StoredKey, 'scope' | 'expiresAt' | 'revoked' | 'requestsPerSecond' | 'pagesPerDay' | 'organization'>>;
+export type KeyChanges = Partial<
+  Pick<StoredKey, 'scope' | 'expiresAt' | 'revoked' | 'requestsPerSecond' | 'pagesPerDay' | 'organization'>
+>;
 
 export interface KeyStore {
   /** False while the backing store is connecting or unreachable: callers answer 503 instead of waiting. */
@@ -93,8 +103,13 @@ export class KeyvKeyStore implements KeyStore {
   constructor(
     keyv: Keyv<StoredKey>,
     options: {
-      isReady?: () => boolean; close?: () => Promise<void>; whenReady?: () => Promise<void>; seedMarker?: SeedMarker;
-      patch?: KeyPatch; findCacheMs?: number; clock?: () => number;
+      isReady?: () => boolean;
+      close?: () => Promise<void>;
+      whenReady?: () => Promise<void>;
+      seedMarker?: SeedMarker;
+      patch?: KeyPatch;
+      findCacheMs?: number;
+      clock?: () => number;
     } = {},
   ) {
     this.#patch = options.patch;
@@ -124,7 +139,8 @@ export class KeyvKeyStore implements KeyStore {
     }
     this.#found.delete(hash);
     // An unknown key may mean the store was emptied (e.g. Redis flushed): a 503, not a 401, until re-seeded.
-    if (this.#marker && !(await this.#marker.confirm())) throw new Error('key store lost its data; waiting to be seeded again');
+    if (this.#marker && !(await this.#marker.confirm()))
+      throw new Error('key store lost its data; waiting to be seeded again');
     return undefined;
   }
 

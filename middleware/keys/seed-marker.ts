@@ -93,7 +93,10 @@ export class RedisSeedMarker implements SeedMarker {
         const lost = this.#present && !present;
         this.#present = present;
         if (present || !this.#expected) return true;
-        if (lost) this.#log(`key store lost its data (seed marker ${this.#key} is gone): answering 503 until it is seeded again`);
+        if (lost)
+          this.#log(
+            `key store lost its data (seed marker ${this.#key} is gone): answering 503 until it is seeded again`,
+          );
         for (const listener of this.#listeners) {
           try {
             listener();

@@ -41,61 +41,96 @@ export function createServiceMetrics(options: ServiceMetricsOptions): ServiceMet
   const registers = [registry];
 
   const httpRequests = new Counter({
-    name: 'zpl_http_requests_total', help: 'HTTP requests answered, by route template, method and status.',
-    labelNames: ['route', 'method', 'status'] as const, registers,
+    name: 'zpl_http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers,
   });
   const httpSeconds = new Histogram({
-    name: 'zpl_http_request_duration_seconds', help: 'Time from request to the end of the answer, by route template and method.',
-    labelNames: ['route', 'method'] as const, buckets: REQUEST_SECONDS_BUCKETS, registers,
+    name: 'zpl_http_request_duration_seconds',
+    help: 'Time from request to the end of the answer, by route template and method.',
+    labelNames: ['route', 'method'] as const,
+    buckets: REQUEST_SECONDS_BUCKETS,
+    registers,
   });
   const renderSeconds = new Histogram({
-    name: 'zpl_render_duration_seconds', help: 'Time one render took here, from a worker thread taking it (queueing not included), by density and format.',
-    labelNames: ['dpmm', 'format'] as const, buckets: RENDER_SECONDS_BUCKETS, registers,
+    name: 'zpl_render_duration_seconds',
+    help: 'Time one render took here, from a worker thread taking it (queueing not included), by density and format.',
+    labelNames: ['dpmm', 'format'] as const,
+    buckets: RENDER_SECONDS_BUCKETS,
+    registers,
   });
   const renderQueueSeconds = new Histogram({
-    name: 'zpl_render_queue_seconds', help: 'Time a render waited for a worker thread before rendering, by density and format.',
-    labelNames: ['dpmm', 'format'] as const, buckets: RENDER_SECONDS_BUCKETS, registers,
+    name: 'zpl_render_queue_seconds',
+    help: 'Time a render waited for a worker thread before rendering, by density and format.',
+    labelNames: ['dpmm', 'format'] as const,
+    buckets: RENDER_SECONDS_BUCKETS,
+    registers,
   });
   const documentLabels = new Counter({
-    name: 'zpl_labels_total', help: 'Labels the rendered documents produce (X-Total-Count, ^PQ copies included), by format.',
-    labelNames: ['format'] as const, registers,
+    name: 'zpl_labels_total',
+    help: 'Labels the rendered documents produce (X-Total-Count, ^PQ copies included), by format.',
+    labelNames: ['format'] as const,
+    registers,
   });
   const pagesRendered = new Counter({
-    name: 'zpl_pages_rendered_total', help: 'Label pages drawn into answers (what pagesPerDay counts), by format.',
-    labelNames: ['format'] as const, registers,
+    name: 'zpl_pages_rendered_total',
+    help: 'Label pages drawn into answers (what pagesPerDay counts), by format.',
+    labelNames: ['format'] as const,
+    registers,
   });
   const refused = new Counter({
-    name: 'zpl_refused_total', help: 'Requests refused by a key check (401, 403), by status and error code.',
-    labelNames: ['status', 'error'] as const, registers,
+    name: 'zpl_refused_total',
+    help: 'Requests refused by a key check (401, 403), by status and error code.',
+    labelNames: ['status', 'error'] as const,
+    registers,
   });
   const rateLimited = new Counter({
-    name: 'zpl_rate_limited_total', help: '429 answers, by limit type and scope.',
-    labelNames: ['limit_type', 'limit_scope'] as const, registers,
+    name: 'zpl_rate_limited_total',
+    help: '429 answers, by limit type and scope.',
+    labelNames: ['limit_type', 'limit_scope'] as const,
+    registers,
   });
   const unavailable = new Counter({
-    name: 'zpl_unavailable_total', help: '503 answers, by cause (key_store, usage_store, overloaded).',
-    labelNames: ['cause'] as const, registers,
+    name: 'zpl_unavailable_total',
+    help: '503 answers, by cause (key_store, usage_store, overloaded).',
+    labelNames: ['cause'] as const,
+    registers,
   });
   const renderTimeouts = new Counter({
-    name: 'zpl_render_timeouts_total', help: 'Renders stopped past their time budget (answered 500).', registers,
+    name: 'zpl_render_timeouts_total',
+    help: 'Renders stopped past their time budget (answered 500).',
+    registers,
   });
   const upstreamFailures = new Counter({
-    name: 'zpl_upstream_failures_total', help: 'Requests forwarded to the legacy service that could not be answered by it (502).', registers,
+    name: 'zpl_upstream_failures_total',
+    help: 'Requests forwarded to the legacy service that could not be answered by it (502).',
+    registers,
   });
   const shadowComparisons = new Counter({
-    name: 'zpl_shadow_comparisons_total', help: 'Shadow comparisons, by result: matched, diverged, upstream_error.',
-    labelNames: ['result'] as const, registers,
+    name: 'zpl_shadow_comparisons_total',
+    help: 'Shadow comparisons, by result: matched, diverged, upstream_error.',
+    labelNames: ['result'] as const,
+    registers,
   });
   const shadowDropped = new Counter({
-    name: 'zpl_shadow_dropped_total', help: 'Shadow samples dropped because the comparison queue was full.', registers,
+    name: 'zpl_shadow_dropped_total',
+    help: 'Shadow samples dropped because the comparison queue was full.',
+    registers,
   });
   const fallbackForwards = new Counter({
-    name: 'zpl_fallback_forwards_total', help: 'Fallback forwards to the legacy service, by family of unsupported command (^B*, ~D*...; page-composition for composed PDFs; other).',
-    labelNames: ['command'] as const, registers,
+    name: 'zpl_fallback_forwards_total',
+    help: 'Fallback forwards to the legacy service, by family of unsupported command (^B*, ~D*...; page-composition for composed PDFs; other).',
+    labelNames: ['command'] as const,
+    registers,
   });
   new Gauge({
-    name: 'zpl_key_store_ready', help: '1 while the key store is ready, else 0.', registers,
-    collect() { this.set(options.keyStoreReady() ? 1 : 0); },
+    name: 'zpl_key_store_ready',
+    help: '1 while the key store is ready, else 0.',
+    registers,
+    collect() {
+      this.set(options.keyStoreReady() ? 1 : 0);
+    },
   });
   // One stats() call per scrape feeds the pool gauges: the first one collected reads it, the rest reuse it.
   let scrapeStats: RenderPoolStats | undefined;
@@ -104,24 +139,44 @@ export function createServiceMetrics(options: ServiceMetricsOptions): ServiceMet
     return scrapeStats;
   };
   new Gauge({
-    name: 'zpl_render_pool_workers', help: 'Worker threads of the render pool.', registers,
-    collect() { this.set(stats(true).threads); },
+    name: 'zpl_render_pool_workers',
+    help: 'Worker threads of the render pool.',
+    registers,
+    collect() {
+      this.set(stats(true).threads);
+    },
   });
   new Gauge({
-    name: 'zpl_render_pool_busy_workers', help: 'Workers rendering now.', registers,
-    collect() { this.set(stats(false).busy); },
+    name: 'zpl_render_pool_busy_workers',
+    help: 'Workers rendering now.',
+    registers,
+    collect() {
+      this.set(stats(false).busy);
+    },
   });
   new Gauge({
-    name: 'zpl_render_pool_queue_depth', help: 'Renders waiting for a worker.', registers,
-    collect() { this.set(stats(false).queued); },
+    name: 'zpl_render_pool_queue_depth',
+    help: 'Renders waiting for a worker.',
+    registers,
+    collect() {
+      this.set(stats(false).queued);
+    },
   });
   new Gauge({
-    name: 'zpl_render_pool_recycled_workers', help: 'Workers replaced so far (stopped past their time budget, or crashed).', registers,
-    collect() { this.set(stats(false).recycled); },
+    name: 'zpl_render_pool_recycled_workers',
+    help: 'Workers replaced so far (stopped past their time budget, or crashed).',
+    registers,
+    collect() {
+      this.set(stats(false).recycled);
+    },
   });
 
   // Known label values start at 0, so dashboards and alerts see the series before the first event.
-  for (const [limit_type, limit_scope] of [['requests_per_sec', 'key'], ['requests_per_sec', 'organization'], ['pages_per_day', 'key']]) {
+  for (const [limit_type, limit_scope] of [
+    ['requests_per_sec', 'key'],
+    ['requests_per_sec', 'organization'],
+    ['pages_per_day', 'key'],
+  ]) {
     rateLimited.inc({ limit_type: limit_type!, limit_scope: limit_scope! }, 0);
   }
   for (const cause of ['key_store', 'usage_store', 'overloaded']) unavailable.inc({ cause }, 0);

@@ -74,10 +74,20 @@ function escapeRegExp(text: string): string {
 
 function headerValueSchema(spec: RequestHeaderSpec): Json {
   if (spec.values && spec.refusal) {
-    return { type: 'string', pattern: anyCasePattern(`^(?:${spec.values.map(escapeRegExp).join('|')})$`), examples: [...spec.values] };
+    return {
+      type: 'string',
+      pattern: anyCasePattern(`^(?:${spec.values.map(escapeRegExp).join('|')})$`),
+      examples: [...spec.values],
+    };
   }
-  if (spec.values) return { type: 'string', examples: [...spec.values], ...(spec.default !== undefined && { default: spec.default }) };
-  if (spec.pattern) return { type: 'string', pattern: spec.refusal ? anyCasePattern(spec.pattern) : spec.pattern, ...(spec.example && { examples: [spec.example] }) };
+  if (spec.values)
+    return { type: 'string', examples: [...spec.values], ...(spec.default !== undefined && { default: spec.default }) };
+  if (spec.pattern)
+    return {
+      type: 'string',
+      pattern: spec.refusal ? anyCasePattern(spec.pattern) : spec.pattern,
+      ...(spec.example && { examples: [spec.example] }),
+    };
   return { type: 'string' };
 }
 
@@ -97,7 +107,10 @@ function responseHeader(spec: ResponseHeaderSpec): Json {
   return {
     description: spec.description,
     required: spec.required,
-    schema: spec.type === 'integer' ? { type: 'string', pattern: '^\\d+$' } : { type: 'string', ...(spec.pattern && { pattern: spec.pattern }) },
+    schema:
+      spec.type === 'integer'
+        ? { type: 'string', pattern: '^\\d+$' }
+        : { type: 'string', ...(spec.pattern && { pattern: spec.pattern }) },
   };
 }
 
@@ -133,24 +146,30 @@ function errorResponses(): Record<string, Json> {
   for (const spec of JSON_ERRORS) json.set(spec.status, [...(json.get(spec.status) ?? []), spec]);
 
   const statuses = [...new Set([...plain.keys(), ...json.keys()])].sort((a, b) => a - b);
-  return Object.fromEntries(statuses.map((status) => {
-    const jsonSpecs = json.get(status) ?? [];
-    const descriptions = [
-      ...(plain.has(status) ? [`Plain text: ${plain.get(status)}`] : []),
-      ...jsonSpecs.map((s) => `JSON \`${s.error}\`: ${s.description}`),
-    ];
-    const content: Json = {};
-    if (plain.has(status)) content['text/plain'] = { schema: PLAIN_ERROR_SCHEMA };
-    if (jsonSpecs.length > 0) content['application/json'] = { schema: { $ref: `#/components/schemas/Error${status}` } };
-    const plainHeaders = PLAIN_ERRORS.filter((s) => s.status === status).flatMap((s) => s.headers ?? []);
-    const headers = [...plainHeaders, ...jsonSpecs.flatMap((s) => s.headers ?? [])];
-    return [String(status), {
-      description: descriptions.join(' '),
-      ...(standaloneOnly.has(status) && { 'x-standalone-only': true }),
-      headers: responseHeaders([...new Map(headers.map((h) => [h.name, h])).values()]),
-      content,
-    }];
-  }));
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const jsonSpecs = json.get(status) ?? [];
+      const descriptions = [
+        ...(plain.has(status) ? [`Plain text: ${plain.get(status)}`] : []),
+        ...jsonSpecs.map((s) => `JSON \`${s.error}\`: ${s.description}`),
+      ];
+      const content: Json = {};
+      if (plain.has(status)) content['text/plain'] = { schema: PLAIN_ERROR_SCHEMA };
+      if (jsonSpecs.length > 0)
+        content['application/json'] = { schema: { $ref: `#/components/schemas/Error${status}` } };
+      const plainHeaders = PLAIN_ERRORS.filter((s) => s.status === status).flatMap((s) => s.headers ?? []);
+      const headers = [...plainHeaders, ...jsonSpecs.flatMap((s) => s.headers ?? [])];
+      return [
+        String(status),
+        {
+          description: descriptions.join(' '),
+          ...(standaloneOnly.has(status) && { 'x-standalone-only': true }),
+          headers: responseHeaders([...new Map(headers.map((h) => [h.name, h])).values()]),
+          content,
+        },
+      ];
+    }),
+  );
 }
 
 function jsonErrorSchemas(): Json {
@@ -163,7 +182,8 @@ const ZPL_TEXT = { type: 'string', description: 'The ZPL document, byte for byte
 
 const REQUEST_BODY = {
   required: true,
-  description: 'The ZPL document: the raw body (any content type; `application/x-www-form-urlencoded` is read as is), ' +
+  description:
+    'The ZPL document: the raw body (any content type; `application/x-www-form-urlencoded` is read as is), ' +
     'or the `file` field of a multipart form.',
   content: {
     'application/x-www-form-urlencoded': { schema: ZPL_TEXT },
@@ -173,7 +193,13 @@ const REQUEST_BODY = {
       schema: {
         type: 'object',
         required: ['file'],
-        properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The ZPL document (a file or a plain field).' } },
+        properties: {
+          file: {
+            type: 'string',
+            contentMediaType: 'application/octet-stream',
+            description: 'The ZPL document (a file or a plain field).',
+          },
+        },
       },
     },
   },
@@ -186,7 +212,8 @@ const LABEL_DATA_JSON = {
   properties: {
     labels: {
       type: 'array',
-      description: 'Every printed label (`^PQ` copies included) on the all-labels path; the one label asked for on the others.',
+      description:
+        'Every printed label (`^PQ` copies included) on the all-labels path; the one label asked for on the others.',
       items: {
         type: 'object',
         required: ['fields'],
@@ -200,7 +227,11 @@ const LABEL_DATA_JSON = {
               properties: {
                 x: { type: 'integer', description: 'Field origin (`^FO`/`^FT`) in dots, label home applied.' },
                 y: { type: 'integer' },
-                data: { type: 'string', description: 'The data as it prints: `^FH` escapes, `^SN`/`^SF` counting, `^FN` templates and `^CI` decoded.' },
+                data: {
+                  type: 'string',
+                  description:
+                    'The data as it prints: `^FH` escapes, `^SN`/`^SF` counting, `^FN` templates and `^CI` decoded.',
+                },
               },
             },
           },
@@ -215,7 +246,14 @@ function labelContent(formats: readonly string[], outputs: readonly ExtraOutput[
   return {
     ...Object.fromEntries(formats.map((f) => [f, { schema: { type: 'string', contentMediaType: f } }])),
     ...(outputs.includes('json') && { [EXTRA_OUTPUT_TYPES.json]: { schema: LABEL_DATA_JSON } }),
-    ...(outputs.includes('zpl') && { [EXTRA_OUTPUT_TYPES.zpl]: { schema: { type: 'string', description: 'The ZPL document, converted (`X-Target-Dpmm`) and laid out (`X-Formatter`) when asked.' } } }),
+    ...(outputs.includes('zpl') && {
+      [EXTRA_OUTPUT_TYPES.zpl]: {
+        schema: {
+          type: 'string',
+          description: 'The ZPL document, converted (`X-Target-Dpmm`) and laid out (`X-Formatter`) when asked.',
+        },
+      },
+    }),
   };
 }
 
@@ -254,8 +292,10 @@ const GRAPHIC_FIELD_JSON = {
   type: 'object',
   required: ['totalBytes', 'rowBytes', 'width', 'height', 'data'],
   properties: {
-    totalBytes: { type: 'integer', minimum: 0 }, rowBytes: { type: 'integer', minimum: 0 },
-    width: { type: 'integer', minimum: 1 }, height: { type: 'integer', minimum: 1 },
+    totalBytes: { type: 'integer', minimum: 0 },
+    rowBytes: { type: 'integer', minimum: 0 },
+    width: { type: 'integer', minimum: 1 },
+    height: { type: 'integer', minimum: 1 },
     data: { type: 'string', pattern: '^[0-9A-F]*$', description: 'ASCII hex of every row, 1 bits print black.' },
   },
   additionalProperties: false,
@@ -269,18 +309,39 @@ function graphicsOperation(errors: Record<string, Json>): Json {
     summary: GRAPHICS_ENDPOINT.summary,
     description: GRAPHICS_ENDPOINT.description,
     parameters: [
-      { name: 'threshold', in: 'query', required: false, description: 'Ink below this grey level (1..255; default 128). Others are a 400.', schema: { type: 'string' } },
-      { name: 'dither', in: 'query', required: false, description: '`true` (or 1, yes, on) diffuses greys instead of thresholding.', schema: { type: 'string' } },
+      {
+        name: 'threshold',
+        in: 'query',
+        required: false,
+        description: 'Ink below this grey level (1..255; default 128). Others are a 400.',
+        schema: { type: 'string' },
+      },
+      {
+        name: 'dither',
+        in: 'query',
+        required: false,
+        description: '`true` (or 1, yes, on) diffuses greys instead of thresholding.',
+        schema: { type: 'string' },
+      },
       { $ref: `#/components/parameters/${headerComponentName(REQUEST_ID_HEADER.name)}` },
     ],
     requestBody: {
       required: true,
       description: 'The image as the `file` field of a multipart form.',
-      content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: ['file'],
+            properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+          },
+        },
+      },
     },
     responses: {
       200: {
-        description: 'ZPL with one ^GFA field at the label home (`^XA^FO0,0^GFA,...^FS^XZ`), or the same data as JSON for `Accept: application/json`.',
+        description:
+          'ZPL with one ^GFA field at the label home (`^XA^FO0,0^GFA,...^FS^XZ`), or the same data as JSON for `Accept: application/json`.',
         headers: responseHeaders([]),
         content: {
           'text/plain': { schema: { type: 'string', pattern: '^\\^XA\\^FO0,0\\^GFA,' } },
@@ -300,26 +361,40 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
   const errors = errorResponses();
   const paths: Record<string, Json> = {};
   for (const endpoint of ENDPOINTS) {
-    paths[endpoint.template] = { ...paths[endpoint.template], [endpoint.method]: operation(endpoint, errors, options.api?.outputs ?? []) };
+    paths[endpoint.template] = {
+      ...paths[endpoint.template],
+      [endpoint.method]: operation(endpoint, errors, options.api?.outputs ?? []),
+    };
   }
   const api = options.api ?? {};
-  if (api.graphicsEndpoint) paths[GRAPHICS_ENDPOINT.template] = { [GRAPHICS_ENDPOINT.method]: graphicsOperation(errors) };
+  if (api.graphicsEndpoint)
+    paths[GRAPHICS_ENDPOINT.template] = { [GRAPHICS_ENDPOINT.method]: graphicsOperation(errors) };
   // Who may call: the X-API-Key header; with the options, `?key=` too, or no key at all (the anonymous key).
-  const security = [{ apiKey: [] }, ...(api.allowQueryKey ? [{ queryKey: [] }] : []), ...(api.anonymousKey ? [{}] : [])];
-  const pathParameters = Object.fromEntries(ENDPOINTS.flatMap((e) => templateParameters(e.template)).map((p) => [p.name, {
-    name: p.name,
-    in: 'path',
-    required: true,
-    description: p.description,
-    schema: { type: 'string', pattern: anyCasePattern(p.pattern) },
-    example: p.example,
-  }]));
+  const security = [
+    { apiKey: [] },
+    ...(api.allowQueryKey ? [{ queryKey: [] }] : []),
+    ...(api.anonymousKey ? [{}] : []),
+  ];
+  const pathParameters = Object.fromEntries(
+    ENDPOINTS.flatMap((e) => templateParameters(e.template)).map((p) => [
+      p.name,
+      {
+        name: p.name,
+        in: 'path',
+        required: true,
+        description: p.description,
+        schema: { type: 'string', pattern: anyCasePattern(p.pattern) },
+        example: p.example,
+      },
+    ]),
+  );
   return {
     openapi: '3.1.0',
     info: {
       title: 'Legacy ZPL label-rendering API (zpl-legacy-compat)',
       version: options.version,
-      description: 'Renders ZPL to PNG or PDF like the legacy service. Render errors are `text/plain` bodies beginning ' +
+      description:
+        'Renders ZPL to PNG or PDF like the legacy service. Render errors are `text/plain` bodies beginning ' +
         '`ERROR: `; key and limit errors are JSON. Every answer carries `X-Request-Id`.',
     },
     servers: (options.legacyPaths ?? [LEGACY_MOUNT_PATH]).map((url) => ({ url })),
@@ -328,18 +403,28 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
     components: {
       securitySchemes: {
         apiKey: {
-          type: 'apiKey', in: 'header', name: API_KEY_HEADER,
+          type: 'apiKey',
+          in: 'header',
+          name: API_KEY_HEADER,
           description: api.anonymousKey
             ? 'Checked before anything is read or rendered; a request without any key is served as the anonymous key (its scope and limits).'
             : 'Required on every request; checked before anything is read or rendered.',
         },
         ...(api.allowQueryKey && {
-          queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The key as `?key=` (router option `allowQueryKey`); removed before any log line or upstream request.' },
+          queryKey: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'key',
+            description:
+              'The key as `?key=` (router option `allowQueryKey`); removed before any log line or upstream request.',
+          },
         }),
       },
       parameters: {
         ...pathParameters,
-        ...Object.fromEntries(documentedHeaders(api.outputs ?? []).map((h) => [headerComponentName(h.name), headerParameter(h)])),
+        ...Object.fromEntries(
+          documentedHeaders(api.outputs ?? []).map((h) => [headerComponentName(h.name), headerParameter(h)]),
+        ),
       },
       schemas: jsonErrorSchemas(),
     },

@@ -6,7 +6,12 @@ import type { Registry } from 'prom-client';
 import Router from 'router';
 import { accessEvents } from '../events/access-events.js';
 import type { EventSink } from '../events/service-events.js';
-import { sendBody, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
+import {
+  sendBody,
+  type LegacyRequest as Request,
+  type LegacyResponse as Response,
+  type NextFunction,
+} from '../http.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { requestId } from '../request-id.js';
 import { createServiceMetrics, type ServiceMetrics } from './metrics.js';
@@ -94,9 +99,8 @@ export function createOpsRouter(options: OpsRouterOptions): OpsRouter {
 
   // Only the ops routes get a request id and an access event: every other request passes through untouched.
   const events = options.events;
-  const access = (route: string): Handler => events
-    ? accessEvents(events.emit, { route: () => route, operational: true })
-    : (_req, _res, next) => next();
+  const access = (route: string): Handler =>
+    events ? accessEvents(events.emit, { route: () => route, operational: true }) : (_req, _res, next) => next();
   const router = Router();
   const common = (route: string): [string, Handler, Handler] => [route, requestId, access(route)];
   router.get(...common('/healthz'), (_req: Request, res: Response) => {
@@ -109,7 +113,11 @@ export function createOpsRouter(options: OpsRouterOptions): OpsRouter {
       ...(body.keyStore.ready ? [] : ['key store not ready']),
       ...(body.renderPool.saturated && !options.readyWhenSaturated ? ['render pool saturated'] : []),
     ];
-    sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', ...(reasons.length > 0 && { reasons }), ...body });
+    sendJson(res, ready ? 200 : 503, {
+      status: ready ? 'ready' : 'not_ready',
+      ...(reasons.length > 0 && { reasons }),
+      ...body,
+    });
   });
   router.get(...common('/metrics'), async (_req: Request, res: Response) => {
     const text = await metrics.registry.metrics();
@@ -117,12 +125,19 @@ export function createOpsRouter(options: OpsRouterOptions): OpsRouter {
     sendBody(res, 200, metrics.registry.contentType, text);
   });
   router.get(...common('/openapi.json'), (_req: Request, res: Response) => {
-    openapi ??= JSON.stringify(buildOpenApiDocument({
-      version, ...(options.legacyPaths && { legacyPaths: options.legacyPaths }), ...(options.api && { api: options.api }),
-    }));
+    openapi ??= JSON.stringify(
+      buildOpenApiDocument({
+        version,
+        ...(options.legacyPaths && { legacyPaths: options.legacyPaths }),
+        ...(options.api && { api: options.api }),
+      }),
+    );
     sendBody(res, 200, 'application/json; charset=utf-8', openapi);
   });
-  return Object.assign((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
-    router(req, res, next);
-  }, { registry: metrics.registry, metrics });
+  return Object.assign(
+    (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
+      router(req, res, next);
+    },
+    { registry: metrics.registry, metrics },
+  );
 }

@@ -8,7 +8,10 @@ export function packageVersion(): string {
   if (version !== undefined) return version;
   for (const relative of ['../../../package.json', '../../package.json']) {
     try {
-      const parsed = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const parsed = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (parsed.name === 'zpl-legacy-compat' && parsed.version) return (version = parsed.version);
     } catch {
       // not there: try the next level

@@ -41,7 +41,11 @@ export interface PostgresConnection {
    * Runs one statement. While the server is known to be gone it fails at once; a failure that means the server is
    * gone (refused, reset, timed out, shut down) is a StoreUnavailableError naming `store`, and makes it not ready.
    */
-  query<Row extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, values: unknown[], store: StoreName): Promise<pg.QueryResult<Row>>;
+  query<Row extends pg.QueryResultRow = pg.QueryResultRow>(
+    sql: string,
+    values: unknown[],
+    store: StoreName,
+  ): Promise<pg.QueryResult<Row>>;
   close(): Promise<void>;
 }
 
@@ -53,7 +57,8 @@ const SCHEMA_LOST = new Set(['3F000', '42P01', '42883']);
 /** Whether `err` says the server is unreachable or our schema went away (rather than that one statement is wrong). */
 export function meansUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return GONE_CLASSES.has(code.slice(0, 2)) || SCHEMA_LOST.has(code);
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code))
+    return GONE_CLASSES.has(code.slice(0, 2)) || SCHEMA_LOST.has(code);
   return true; // socket errors (ECONNREFUSED, ECONNRESET...), pg's connect and query timeouts, "Connection terminated"
 }
 
@@ -74,6 +79,7 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
   const listeners: Array<() => void> = [];
   let ready = false;
   let closed = false;
+  // biome-ignore lint/correctness/noUnusedVariables: read by `probing ??=` (one probe at a time)
   let probing: Promise<void> | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let outageLogged = false;
@@ -165,7 +171,11 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
     onReady: (listener) => {
       listeners.push(listener);
     },
-    async query<Row extends pg.QueryResultRow>(sql: string, values: unknown[], store: StoreName): Promise<pg.QueryResult<Row>> {
+    async query<Row extends pg.QueryResultRow>(
+      sql: string,
+      values: unknown[],
+      store: StoreName,
+    ): Promise<pg.QueryResult<Row>> {
       if (closed) throw new StoreUnavailableError(`${description}: the connection is closed`, { store });
       if (!ready) throw new StoreUnavailableError(`${description} is not available`, { store });
       try {

@@ -19,7 +19,12 @@ type Run = (sql: string, values?: unknown[]) => Promise<unknown[]>;
  */
 class PooledKeyvPostgres extends KeyvPostgres {
   constructor(run: Run, schema: string, table: string) {
-    super({ schema: quoteIdentifier(schema), table: quoteIdentifier(table), dialect: 'postgres', run } as KeyvPostgresOptions);
+    super({
+      schema: quoteIdentifier(schema),
+      table: quoteIdentifier(table),
+      dialect: 'postgres',
+      run,
+    } as KeyvPostgresOptions);
   }
 
   override async connect(): Promise<(sql: string, values?: unknown) => Promise<unknown[]>> {
@@ -33,10 +38,15 @@ class PooledKeyvPostgres extends KeyvPostgres {
     const pattern = `${namespace ? `${namespace.replace(/[%_\\]/g, '\\$&')}:` : ''}%`;
     const table = `${this.opts.schema}.${this.opts.table}`;
     const page = 100;
-    for (let last: string | null = null; ;) {
-      const rows = (last === null
-        ? await this.query(`SELECT key, value FROM ${table} WHERE key LIKE $1 ORDER BY key LIMIT $2`, [pattern, page])
-        : await this.query(`SELECT key, value FROM ${table} WHERE key LIKE $1 AND key > $2 ORDER BY key LIMIT $3`, [pattern, last, page])
+    for (let last: string | null = null; ; ) {
+      const rows = (
+        last === null
+          ? await this.query(`SELECT key, value FROM ${table} WHERE key LIKE $1 ORDER BY key LIMIT $2`, [pattern, page])
+          : await this.query(`SELECT key, value FROM ${table} WHERE key LIKE $1 AND key > $2 ORDER BY key LIMIT $3`, [
+              pattern,
+              last,
+              page,
+            ])
       ) as { key: string; value: string }[];
       for (const row of rows) yield [row.key, row.value];
       if (rows.length < page) return;
@@ -53,10 +63,16 @@ function postgresKeyPatch(connection: PostgresConnection, keyv: Keyv<StoredKey>)
     RETURNING value`;
   return async (hash: string, changes: KeyChanges) => {
     const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    const unset = Object.entries(changes).filter(([, v]) => v === undefined).map(([field]) => field);
+    const unset = Object.entries(changes)
+      .filter(([, v]) => v === undefined)
+      .map(([field]) => field);
     // Keyv's own serializer: what it escapes (a string starting with ':') reads back as written.
     const encoded = JSON.parse(await keyv.serialize!({ value: set, expires: undefined })) as { value: unknown };
-    const result = await connection.query<{ value: string }>(sql, [hash, JSON.stringify(encoded.value), unset, Date.now()], 'key store');
+    const result = await connection.query<{ value: string }>(
+      sql,
+      [hash, JSON.stringify(encoded.value), unset, Date.now()],
+      'key store',
+    );
     const row = result.rows[0];
     if (!row) return undefined;
     return ((await keyv.deserialize!<StoredKey>(row.value)) ?? undefined)?.value;
@@ -70,12 +86,19 @@ function markerCell(connection: PostgresConnection): MarkerConnection {
     onReady: (listener) => connection.onReady(listener),
     client: {
       get: async (name) => {
-        const { rows } = await connection.query<{ value: string }>(`SELECT value FROM ${markers} WHERE name = $1`, [name], 'key store');
+        const { rows } = await connection.query<{ value: string }>(
+          `SELECT value FROM ${markers} WHERE name = $1`,
+          [name],
+          'key store',
+        );
         return rows[0]?.value ?? null;
       },
-      set: (name, value) => connection.query(
-        `INSERT INTO ${markers} (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
-        [name, value], 'key store'),
+      set: (name, value) =>
+        connection.query(
+          `INSERT INTO ${markers} (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+          [name, value],
+          'key store',
+        ),
     },
   };
 }

@@ -44,7 +44,9 @@ export type PostgresNames = {
 /** The quoted, schema-qualified names of `namespace`; throws naming the rule when the namespace breaks it. */
 export function postgresNames(namespace: string): PostgresNames {
   if (!POSTGRES_NAMESPACE.test(namespace)) {
-    throw new Error(`a store namespace must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${JSON.stringify(namespace)}`);
+    throw new Error(
+      `a store namespace must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${JSON.stringify(namespace)}`,
+    );
   }
   const schema = quoteIdentifier(namespace);
   const qualified = (name: string): string => `${schema}.${quoteIdentifier(name)}`;

@@ -45,16 +45,32 @@ export class PostgresShadowStore implements ShadowCaseStore {
     this.#now = options.now ?? Date.now;
   }
 
-  async saveCase(record: StoredShadowCase, local: Uint8Array, upstream: Uint8Array): Promise<{ local: string; upstream: string } | undefined> {
+  async saveCase(
+    record: StoredShadowCase,
+    local: Uint8Array,
+    upstream: Uint8Array,
+  ): Promise<{ local: string; upstream: string } | undefined> {
     const bytes = local.byteLength + upstream.byteLength;
     const keepImages = bytes <= this.#limits.maxBytes;
     const names = { local: `${record.id}.local.png`, upstream: `${record.id}.upstream.png` };
     const now = this.#now();
-    await this.#connection.query(`SELECT ${this.#connection.names.saveCase}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
-      record.owner, record.id, Number(record.id.split('-')[0]) || now, JSON.stringify(record), keepImages ? bytes : 0,
-      keepImages ? Buffer.from(local) : null, keepImages ? Buffer.from(upstream) : null,
-      this.#limits.maxCases, this.#limits.maxBytes, now - this.#limits.ttlMs, now + this.#limits.ttlMs,
-    ], STORE);
+    await this.#connection.query(
+      `SELECT ${this.#connection.names.saveCase}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        record.owner,
+        record.id,
+        Number(record.id.split('-')[0]) || now,
+        JSON.stringify(record),
+        keepImages ? bytes : 0,
+        keepImages ? Buffer.from(local) : null,
+        keepImages ? Buffer.from(upstream) : null,
+        this.#limits.maxCases,
+        this.#limits.maxBytes,
+        now - this.#limits.ttlMs,
+        now + this.#limits.ttlMs,
+      ],
+      STORE,
+    );
     return keepImages ? names : undefined;
   }
 
@@ -64,7 +80,8 @@ export class PostgresShadowStore implements ShadowCaseStore {
     const score = fields.find((f) => f.startsWith('score:'))?.slice('score:'.length) ?? null;
     const now = this.#now();
     // A summary past its retention starts again from zero, as a Redis hash that expired.
-    await this.#connection.query(`INSERT INTO ${this.#connection.names.shadowSummaries} AS s
+    await this.#connection.query(
+      `INSERT INTO ${this.#connection.names.shadowSummaries} AS s
         (owner, compared, matched, diverged, upstream_errors, scores, updated_at, expires_at)
       VALUES ($1, $2, $3, $4, $5, CASE WHEN $6::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object($6::text, 1) END, $7, $8)
       ON CONFLICT (owner) DO UPDATE SET
@@ -77,8 +94,19 @@ export class PostgresShadowStore implements ShadowCaseStore {
             to_jsonb(COALESCE(((CASE WHEN s.expires_at <= $9 THEN '{}'::jsonb ELSE s.scores END) ->> $6::text)::bigint, 0) + 1)) END,
         updated_at = excluded.updated_at,
         expires_at = excluded.expires_at`,
-    [owner, count('compared'), count('matched'), count('diverged'), count('upstreamErrors'), score,
-      new Date(now).toISOString(), now + this.#limits.ttlMs, now], STORE);
+      [
+        owner,
+        count('compared'),
+        count('matched'),
+        count('diverged'),
+        count('upstreamErrors'),
+        score,
+        new Date(now).toISOString(),
+        now + this.#limits.ttlMs,
+        now,
+      ],
+      STORE,
+    );
   }
 
   async cases(owner: string, limit: number): Promise<ShadowCases> {
@@ -87,10 +115,14 @@ export class PostgresShadowStore implements ShadowCaseStore {
     const [caseRows, summaryRows] = await Promise.all([
       this.#connection.query<{ id: string; record: string }>(
         `SELECT id, record FROM ${shadowCases} WHERE owner = $1 AND time_ms >= $2 ORDER BY time_ms DESC, id DESC LIMIT $3`,
-        [owner, now - this.#limits.ttlMs, Math.max(0, Math.floor(limit))], STORE),
+        [owner, now - this.#limits.ttlMs, Math.max(0, Math.floor(limit))],
+        STORE,
+      ),
       this.#connection.query<SummaryRow>(
         `SELECT compared, matched, diverged, upstream_errors, scores, updated_at FROM ${shadowSummaries} WHERE owner = $1 AND expires_at > $2`,
-        [owner, now], STORE),
+        [owner, now],
+        STORE,
+      ),
     ]);
     const found: ShadowCases = { summary: toSummary(summaryRows.rows[0]), cases: [], unreadable: [] };
     for (const row of caseRows.rows) {
@@ -109,7 +141,9 @@ export class PostgresShadowStore implements ShadowCaseStore {
     const column = match[2] === 'local' ? 'local' : 'upstream';
     const { rows } = await this.#connection.query<{ data: Buffer | null }>(
       `SELECT ${column} AS data FROM ${this.#connection.names.shadowCases} WHERE owner = $1 AND id = $2 AND time_ms >= $3`,
-      [owner, match[1], this.#now() - this.#limits.ttlMs], STORE);
+      [owner, match[1], this.#now() - this.#limits.ttlMs],
+      STORE,
+    );
     const data = rows[0]?.data;
     return data ? new Uint8Array(data) : undefined;
   }
@@ -118,8 +152,16 @@ export class PostgresShadowStore implements ShadowCaseStore {
   async sweep(): Promise<number> {
     const { shadowCases, shadowSummaries } = this.#connection.names;
     const now = this.#now();
-    const cases = await this.#connection.query(`DELETE FROM ${shadowCases} WHERE time_ms < $1`, [now - this.#limits.ttlMs], STORE);
-    const summaries = await this.#connection.query(`DELETE FROM ${shadowSummaries} WHERE expires_at <= $1`, [now], STORE);
+    const cases = await this.#connection.query(
+      `DELETE FROM ${shadowCases} WHERE time_ms < $1`,
+      [now - this.#limits.ttlMs],
+      STORE,
+    );
+    const summaries = await this.#connection.query(
+      `DELETE FROM ${shadowSummaries} WHERE expires_at <= $1`,
+      [now],
+      STORE,
+    );
     return (cases.rowCount ?? 0) + (summaries.rowCount ?? 0);
   }
 }

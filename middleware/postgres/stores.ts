@@ -58,7 +58,11 @@ function within(connection: PostgresConnection, ms: number): Promise<void> {
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const why = connection.lastError();
-      reject(new StoreUnavailableError(`${connection.description} did not accept a connection within ${ms} ms${why ? `: ${why}` : ''}`));
+      reject(
+        new StoreUnavailableError(
+          `${connection.description} did not accept a connection within ${ms} ms${why ? `: ${why}` : ''}`,
+        ),
+      );
     }, ms);
     timer.unref();
   });
@@ -72,12 +76,21 @@ function within(connection: PostgresConnection, ms: number): Promise<void> {
  * The schema and its tables are created at start-up (and after each reconnection) when missing.
  */
 export function createPostgresStores(options: PostgresStoresOptions): PostgresStores {
-  const { url, namespace = 'zpl', requireSeed, readyTimeoutMs = DEFAULT_POSTGRES_READY_TIMEOUT_MS, now, findCacheMs, ...rest } = options;
+  const {
+    url,
+    namespace = 'zpl',
+    requireSeed,
+    readyTimeoutMs = DEFAULT_POSTGRES_READY_TIMEOUT_MS,
+    now,
+    findCacheMs,
+    ...rest
+  } = options;
   const connection = connectPostgres(postgresNames(namespace), { url, ...rest });
   const ready = within(connection, readyTimeoutMs);
   // Key management waits for the first connection, each call afresh (a server that comes late is used); request-time
   // look-ups never wait: the router answers 503 while the database is not ready.
-  const whenReady = (): Promise<void> => (connection.isReady() ? Promise.resolve() : within(connection, readyTimeoutMs));
+  const whenReady = (): Promise<void> =>
+    connection.isReady() ? Promise.resolve() : within(connection, readyTimeoutMs);
   const keyStore = openPostgresKeyStore(connection, {
     whenReady,
     ...(requireSeed !== undefined && { requireSeed }),

@@ -33,7 +33,8 @@ export class PostgresUsageStore implements UsageStore {
     this.#add = `SELECT ${add}($1, $2, $3, $4) AS count`;
     this.#reserve = `SELECT taken, used FROM ${reserve}($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
     // The clock given, else the database's ($n is null).
-    const now = (n: number): string => `COALESCE($${n}::bigint, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint)`;
+    const now = (n: number): string =>
+      `COALESCE($${n}::bigint, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint)`;
     this.#used = `SELECT count FROM ${counters} WHERE bucket = $1 AND expires_at > ${now(2)}`;
     this.#sweep = `DELETE FROM ${counters} WHERE bucket IN (SELECT bucket FROM ${counters} WHERE expires_at <= ${now(1)} LIMIT ${SWEEP_BATCH})`;
     const every = options.sweepMs ?? COUNTER_SWEEP_MS;
@@ -54,14 +55,34 @@ export class PostgresUsageStore implements UsageStore {
   }
 
   take(bucket: string, amount: number, limit: number, ttlMs: number): Promise<{ taken: boolean; used: number }> {
-    return this.reserve({ used: bucket, held: bucket, usedDelta: amount, heldDelta: 0, limit, countHeld: false, ttlMs, heldTtlMs: ttlMs });
+    return this.reserve({
+      used: bucket,
+      held: bucket,
+      usedDelta: amount,
+      heldDelta: 0,
+      limit,
+      countHeld: false,
+      ttlMs,
+      heldTtlMs: ttlMs,
+    });
   }
 
   async reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }> {
-    const { rows } = await this.#connection.query<{ taken: boolean; used: string }>(this.#reserve, [
-      op.used, op.held, Math.trunc(op.usedDelta), Math.trunc(op.heldDelta), Math.min(op.limit, Number.MAX_SAFE_INTEGER), op.countHeld,
-      Math.ceil(op.ttlMs), Math.ceil(op.heldTtlMs), this.#clock(),
-    ], 'usage store');
+    const { rows } = await this.#connection.query<{ taken: boolean; used: string }>(
+      this.#reserve,
+      [
+        op.used,
+        op.held,
+        Math.trunc(op.usedDelta),
+        Math.trunc(op.heldDelta),
+        Math.min(op.limit, Number.MAX_SAFE_INTEGER),
+        op.countHeld,
+        Math.ceil(op.ttlMs),
+        Math.ceil(op.heldTtlMs),
+        this.#clock(),
+      ],
+      'usage store',
+    );
     return { taken: rows[0]!.taken, used: Number(rows[0]!.used) };
   }
 
@@ -72,7 +93,11 @@ export class PostgresUsageStore implements UsageStore {
   }
 
   async used(bucket: string): Promise<number> {
-    const { rows } = await this.#connection.query<{ count: string }>(this.#used, [bucket, this.#clock()], 'usage store');
+    const { rows } = await this.#connection.query<{ count: string }>(
+      this.#used,
+      [bucket, this.#clock()],
+      'usage store',
+    );
     return Number(rows[0]?.count ?? 0);
   }
 

@@ -10,7 +10,13 @@ import { authorize, requestKey } from '../authorize.js';
 import { StoreUnavailableError } from '../deadline.js';
 import { PlainHttpError, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
 import { sendRenderError } from '../render-errors.js';
-import { sendBody, setHeaders, type LegacyRequest as Request, type LegacyResponse as Response, type NextFunction } from '../http.js';
+import {
+  sendBody,
+  setHeaders,
+  type LegacyRequest as Request,
+  type LegacyResponse as Response,
+  type NextFunction,
+} from '../http.js';
 import type { Emit } from '../events/service-events.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { parseDensity, parseDimensions, parseIndex } from '../path-params.js';
@@ -40,7 +46,10 @@ export interface PreviewLayoutOptions {
 export type PreviewLayout = FieldBoxes;
 export type PreviewElement = FieldBox;
 
-export type PreviewLayoutFn = (zpl: Uint8Array, options: PreviewLayoutOptions) => PreviewLayout | Promise<PreviewLayout>;
+export type PreviewLayoutFn = (
+  zpl: Uint8Array,
+  options: PreviewLayoutOptions,
+) => PreviewLayout | Promise<PreviewLayout>;
 
 export interface PreviewRouterOptions {
   /** Keys that may see layouts and shadow cases (the legacy router's key store). */
@@ -92,19 +101,26 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
   const storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const now = options.now ?? (() => new Date());
   const withKey = [requestId, authorize({ keyStore: options.keyStore, storeTimeoutMs, now, emit })] as const;
-  const counted = options.usageStore ? [limitRequestRate({
-    usageStore: options.usageStore,
-    organizationRequestsPerSecond: options.organizationRequestsPerSecond ?? DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
-    storeTimeoutMs,
-    now,
-    emit,
-  })] : [];
+  const counted = options.usageStore
+    ? [
+        limitRequestRate({
+          usageStore: options.usageStore,
+          organizationRequestsPerSecond:
+            options.organizationRequestsPerSecond ?? DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
+          storeTimeoutMs,
+          now,
+          emit,
+        }),
+      ]
+    : [];
 
-  const page = (file: string) => async (_req: Request, res: Response): Promise<void> => {
-    const html = await readFile(new URL(file, WEB_DIR), 'utf8');
-    res.setHeader('Cache-Control', 'no-store');
-    sendBody(res, 200, 'text/html; charset=utf-8', html.replaceAll('{{API_PATH}}', apiPath));
-  };
+  const page =
+    (file: string) =>
+    async (_req: Request, res: Response): Promise<void> => {
+      const html = await readFile(new URL(file, WEB_DIR), 'utf8');
+      res.setHeader('Cache-Control', 'no-store');
+      sendBody(res, 200, 'text/html; charset=utf-8', html.replaceAll('{{API_PATH}}', apiPath));
+    };
   router.get('/', page('index.html'));
   router.get('/preview/style.css', async (_req: Request, res: Response) => {
     sendBody(res, 200, 'text/css; charset=utf-8', await readFile(new URL('style.css', WEB_DIR)));
@@ -118,7 +134,9 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
   router.post('/preview/layout/:dpmm/:dims/:index', ...withKey, ...counted, async (req: Request, res: Response) => {
     // A client that hangs up cancels its layout, as it does a render.
     const hangUp = new AbortController();
-    res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
+    res.once('close', () => {
+      if (!res.writableEnded) hangUp.abort();
+    });
     const layoutOptions: PreviewLayoutOptions = {
       dpmm: parseDensity(String(req.params.dpmm)),
       ...parseDimensions(String(req.params.dims)),
@@ -132,21 +150,34 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
     const { totalCount, index, width, height, mirror, invert, elements } = await options.layout(zpl, layoutOptions);
     // Boxes and spans are all the page needs; outlines and bitmaps stay here.
     sendJson(res, {
-      totalCount, index, width, height, mirror: mirror === true, invert: invert === true,
+      totalCount,
+      index,
+      width,
+      height,
+      mirror: mirror === true,
+      invert: invert === true,
       elements: elements.map(({ kind, box, span }) => ({ kind, box, span })),
     });
   });
 
-  const shadowStore = options.shadowStore ?? (options.shadowDir !== undefined ? new FileShadowStore(options.shadowDir) : undefined);
+  const shadowStore =
+    options.shadowStore ?? (options.shadowDir !== undefined ? new FileShadowStore(options.shadowDir) : undefined);
   if (shadowStore) {
     // Any key may read its own organization's cases (its own, without one): the report is not an output format.
     // Each read counts against the key's requests per second like every other keyed route.
-    const withAnyKey = [requestId, authorize({ keyStore: options.keyStore, storeTimeoutMs, now, emit, anyScope: true }), ...counted] as const;
+    const withAnyKey = [
+      requestId,
+      authorize({ keyStore: options.keyStore, storeTimeoutMs, now, emit, anyScope: true }),
+      ...counted,
+    ] as const;
     router.get('/shadow', page('shadow.html'));
     router.get('/shadow/cases.json', ...withAnyKey, async (_req: Request, res: Response) => {
-      sendJson(res, await readShadowReport(shadowStore, shadowOwner(requestKey(res)), (id, reason) => {
-        emit({ type: 'shadow_problem', problem: 'shadow_case_unreadable', case: id, reason });
-      }));
+      sendJson(
+        res,
+        await readShadowReport(shadowStore, shadowOwner(requestKey(res)), (id, reason) => {
+          emit({ type: 'shadow_problem', problem: 'shadow_case_unreadable', case: id, reason });
+        }),
+      );
     });
     router.get('/shadow/images/:file', ...withAnyKey, async (req: Request, res: Response, next: NextFunction) => {
       const name = String(req.params.file);
@@ -167,7 +198,7 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
     } else if (err instanceof StoreUnavailableError) {
       sendStoreUnavailable(res);
     } else {
-      log(`preview: unexpected failure: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      log(`preview: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       sendPlainError(res, 500, 'Internal server error');
     }
   });

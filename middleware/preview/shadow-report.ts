@@ -13,14 +13,17 @@ export { SHADOW_IMAGE_NAME } from '../upstream/shadow-store.js';
 
 /** `owner`'s report; `unreadable` gets each stored case that could not be read (it is left out). */
 export async function readShadowReport(
-  store: ShadowCaseStore, owner: string, unreadable: (id: string, reason: string) => void,
+  store: ShadowCaseStore,
+  owner: string,
+  unreadable: (id: string, reason: string) => void,
 ): Promise<ShadowReport> {
   const found = await store.cases(owner, MAX_CASES);
   for (const { id, reason } of found.unreadable) unreadable(id, reason);
   return {
     summary: found.summary,
     cases: found.cases.map(({ files: _files, owner: _owner, ...record }) => ({
-      ...record, images: { local: `${record.id}.local.png`, upstream: `${record.id}.upstream.png` },
+      ...record,
+      images: { local: `${record.id}.local.png`, upstream: `${record.id}.upstream.png` },
     })),
   };
 }

@@ -32,9 +32,14 @@ const HELD_SUFFIX = ':held';
  * shadow names. A single node or Sentinel keeps the names of earlier releases (no tags on keys and counters), so
  * keys, revocations and counters made there survive an upgrade.
  */
-export function storeNames(namespace: string = DEFAULT_STORE_NAMESPACE, { hashTags = false }: { hashTags?: boolean } = {}): StoreNames {
+export function storeNames(
+  namespace: string = DEFAULT_STORE_NAMESPACE,
+  { hashTags = false }: { hashTags?: boolean } = {},
+): StoreNames {
   if (!STORE_NAMESPACE_PATTERN.test(namespace)) {
-    throw new Error(`a store namespace must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${JSON.stringify(namespace)}`);
+    throw new Error(
+      `a store namespace must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${JSON.stringify(namespace)}`,
+    );
   }
   const base = hashTags ? `{${namespace}}` : namespace;
   const keys = `${base}:keys`;
@@ -52,7 +57,12 @@ export function storeNames(namespace: string = DEFAULT_STORE_NAMESPACE, { hashTa
     // The owner, URI-encoded (no braces), is the hash tag everywhere: one script may use all four.
     shadow: (owner) => {
       const prefix = `${namespace}:shadow:{${encodeURIComponent(owner)}}`;
-      return { index: `${prefix}:index`, records: `${prefix}:records`, images: `${prefix}:images`, summary: `${prefix}:summary` };
+      return {
+        index: `${prefix}:index`,
+        records: `${prefix}:records`,
+        images: `${prefix}:images`,
+        summary: `${prefix}:summary`,
+      };
     },
   };
 }

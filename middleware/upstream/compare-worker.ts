@@ -6,4 +6,6 @@ import { decodeGreyPng } from '../../compare/png.js';
 import { serveTasks } from '../task-worker.js';
 import type { CompareTask } from './png-comparer.js';
 
-serveTasks(async ({ reference, rendered }: CompareTask) => inkF1(await decodeGreyPng(reference), await decodeGreyPng(rendered)));
+serveTasks(async ({ reference, rendered }: CompareTask) =>
+  inkF1(await decodeGreyPng(reference), await decodeGreyPng(rendered)),
+);

@@ -56,7 +56,9 @@ type ForwarderSettings = Required<Pick<UpstreamOptions, 'url' | 'timeoutMs' | 'm
 export function createForwarder(upstream: ForwarderSettings, forwardHeaders: HeaderAllowlist, emit: Emit): Forwarder {
   const inFlight = (req: Request): InFlight => (req as UpstreamBound)[IN_FLIGHT]!;
   // Reused connections: a TLS handshake to the legacy service per request would cost more than the render.
-  const agent = /^https:/i.test(upstream.url) ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const agent = /^https:/i.test(upstream.url)
+    ? new HttpsAgent({ keepAlive: true })
+    : new HttpAgent({ keepAlive: true });
 
   /** Answers 502 (or cuts off an answer already started) once per request, and stops the upstream request. */
   const fail = (forwarding: InFlight, res: Response, reason: string): void => {
@@ -72,7 +74,8 @@ export function createForwarder(upstream: ForwarderSettings, forwardHeaders: Hea
     setResponseHeaders(res, { 'X-Renderer': 'upstream' });
     sendPlainError(res, 502, `Upstream renderer ${reason}`);
   };
-  const overCap = (bytes: number): string => `sent a body of ${bytes} bytes or more, over the limit of ${upstream.maxBodyBytes}`;
+  const overCap = (bytes: number): string =>
+    `sent a body of ${bytes} bytes or more, over the limit of ${upstream.maxBodyBytes}`;
 
   const proxy = createProxyMiddleware<Request, Response>({
     target: upstream.url,
@@ -95,7 +98,8 @@ export function createForwarder(upstream: ForwarderSettings, forwardHeaders: Hea
         for (const name of proxyReq.getHeaderNames()) {
           if (!keepsHeader(forwardHeaders, name)) proxyReq.removeHeader(name);
         }
-        if (forwarding.accept !== undefined && proxyReq.hasHeader('Accept')) proxyReq.setHeader('Accept', forwarding.accept);
+        if (forwarding.accept !== undefined && proxyReq.hasHeader('Accept'))
+          proxyReq.setHeader('Accept', forwarding.accept);
         if (upstream.apiKey !== undefined) proxyReq.setHeader(API_KEY_HEADER, upstream.apiKey);
         proxyReq.setHeader(REQUEST_ID_HEADER.name, requestState(res).requestId);
         if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
@@ -125,9 +129,13 @@ export function createForwarder(upstream: ForwarderSettings, forwardHeaders: Hea
       error: (err: Error & { code?: string }, req: Request, res: Response | Socket) => {
         if (res instanceof Socket) return; // no WebSockets here
         const forwarding = inFlight(req);
-        fail(forwarding, res, forwarding.timedOut
-          ? `did not answer within ${upstream.timeoutMs} ms`
-          : `is unavailable (${err.code ?? err.message})`);
+        fail(
+          forwarding,
+          res,
+          forwarding.timedOut
+            ? `did not answer within ${upstream.timeoutMs} ms`
+            : `is unavailable (${err.code ?? err.message})`,
+        );
       },
     },
   });

@@ -10,7 +10,7 @@ import { noteRendered } from '../events/access-events.js';
 import { readLabelDocument, type Endpoint, type LabelRequest } from '../label-request.js';
 import { PageLedgerEntry, type LedgerContext } from '../page-ledger.js';
 import { parseDensity } from '../path-params.js';
-import { type LegacyRequest as Request, type LegacyResponse as Response } from '../http.js';
+import type { LegacyRequest as Request, LegacyResponse as Response } from '../http.js';
 import { readRequestBody } from '../request-body.js';
 import type { ExtraOutput } from '../api-table/index.js';
 import { apiHeader, forwardedAccept, MEDIA_TYPE } from '../request-headers.js';
@@ -35,7 +35,12 @@ function pagesAnswered(endpoint: Endpoint, headers: IncomingHttpHeaders, reserve
 
 /** Sends the request to the legacy service, its pages reserved, and settles the ledger entry to the pages it rendered. */
 async function forwardCounted(
-  forward: Forward, req: Request, res: Response, request: { path: string; body: Buffer; accept?: string }, pages: PageLedgerEntry, endpoint: Endpoint,
+  forward: Forward,
+  req: Request,
+  res: Response,
+  request: { path: string; body: Buffer; accept?: string },
+  pages: PageLedgerEntry,
+  endpoint: Endpoint,
 ): Promise<void> {
   let rendered = 0;
   try {
@@ -54,10 +59,21 @@ async function forwardCounted(
 
 /** Fallback: what we cannot produce goes to the legacy service, rebuilt from the validated request, with the body bytes received. */
 export async function forwardLabel(
-  forward: Forward, req: Request, res: Response, label: LabelRequest, why: { reason: string; commands: string[]; pages: PageLedgerEntry }, emit: Emit,
+  forward: Forward,
+  req: Request,
+  res: Response,
+  label: LabelRequest,
+  why: { reason: string; commands: string[]; pages: PageLedgerEntry },
+  emit: Emit,
 ): Promise<void> {
   const path = await why.pages.settlingOnFailure(async () => labelUpstreamPath(label.target));
-  emit({ type: 'fallback_forward', requestId: requestState(res).requestId, keyId: requestKeyLabel(res), reason: why.reason, commands: why.commands });
+  emit({
+    type: 'fallback_forward',
+    requestId: requestState(res).requestId,
+    keyId: requestKeyLabel(res),
+    reason: why.reason,
+    commands: why.commands,
+  });
   const accept = MEDIA_TYPE[label.format];
   await forwardCounted(forward, req, res, { path, body: label.received, accept }, why.pages, label.endpoint);
 }
@@ -85,10 +101,26 @@ export function passThrough(forward: Forward, endpoint: Endpoint, ctx: ProxyCont
     const pages = await PageLedgerEntry.open(ctx, key, requestState(res).requestId);
     // A client that hangs up cancels the count.
     const hangUp = new AbortController();
-    res.once('close', () => { if (!res.writableEnded) hangUp.abort(); });
-    await pages.settlingOnFailure(() => pages.reserveForwarded(ctx, { zpl, dpmm: proxiedDensity(req), allLabels: endpoint.allLabels }, hangUp.signal, key.id));
+    res.once('close', () => {
+      if (!res.writableEnded) hangUp.abort();
+    });
+    await pages.settlingOnFailure(() =>
+      pages.reserveForwarded(
+        ctx,
+        { zpl, dpmm: proxiedDensity(req), allLabels: endpoint.allLabels },
+        hangUp.signal,
+        key.id,
+      ),
+    );
     const accept = forwardedAccept(apiHeader(req, 'Accept'), ctx.outputs);
-    await forwardCounted(forward, req, res, { path, body: received, ...(accept !== undefined && { accept }) }, pages, endpoint);
+    await forwardCounted(
+      forward,
+      req,
+      res,
+      { path, body: received, ...(accept !== undefined && { accept }) },
+      pages,
+      endpoint,
+    );
   };
 }
 
@@ -102,7 +134,11 @@ export function passThroughOther(forward: Forward, maxBodyBytes: number) {
 
 /** Shadow mode, after the answer: a PNG we drew is offered for comparison (a GET whose ZPL has a dot segment has no path the legacy service would read the same). */
 export function shadowLabel(
-  shadow: ShadowTraffic, req: Request, label: LabelRequest, result: RenderResult, who: { requestId: string; owner: string },
+  shadow: ShadowTraffic,
+  req: Request,
+  label: LabelRequest,
+  result: RenderResult,
+  who: { requestId: string; owner: string },
 ): void {
   if (label.format !== 'png') return;
   const path = tryLabelUpstreamPath(label.target);

@@ -8,13 +8,27 @@ import { ACCEPT_HEADER, API_KEY_HEADER, BODY_HEADERS, OPTION_HEADERS, REQUEST_ID
 export const LEGACY_REQUEST_HEADERS: readonly string[] = OPTION_HEADERS.map((spec) => spec.name);
 
 /** Request headers forwarded upstream unless the router's `forwardHeaders` option replaces the list. */
-export const DEFAULT_FORWARD_HEADERS: readonly string[] = [ACCEPT_HEADER.name, ...BODY_HEADERS, ...LEGACY_REQUEST_HEADERS];
+export const DEFAULT_FORWARD_HEADERS: readonly string[] = [
+  ACCEPT_HEADER.name,
+  ...BODY_HEADERS,
+  ...LEGACY_REQUEST_HEADERS,
+];
 
 /** Set by us whatever the allowlist says: the client's key never goes upstream, and ids must line up. */
 const OUR_HEADERS = new Set([API_KEY_HEADER, REQUEST_ID_HEADER.name].map((name) => name.toLowerCase()));
 
 /** Framing and routing, set by the HTTP client from the body and the target, never copied from the client. */
-const TRANSPORT_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'te', 'trailer', 'upgrade', 'expect']);
+const TRANSPORT_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
 
 /** The lower-cased header names a router forwards. */
 export type HeaderAllowlist = ReadonlySet<string>;
@@ -30,8 +44,12 @@ export function keepsHeader(allow: HeaderAllowlist, name: string): boolean {
 }
 
 /** The allowed client headers (transport headers left to the HTTP client), our key (none without one) and request id. */
-export function upstreamHeaders(incoming: IncomingHttpHeaders, allow: HeaderAllowlist, apiKey: string | undefined,
-  requestId: string): Headers {
+export function upstreamHeaders(
+  incoming: IncomingHttpHeaders,
+  allow: HeaderAllowlist,
+  apiKey: string | undefined,
+  requestId: string,
+): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming)) {
     if (value === undefined || TRANSPORT_HEADERS.has(name) || !keepsHeader(allow, name)) continue;

@@ -66,10 +66,17 @@ export class FileShadowStore implements ShadowCaseStore {
     this.#now = options.now ?? Date.now;
   }
 
-  async saveCase(record: StoredShadowCase, local: Uint8Array, upstream: Uint8Array): Promise<{ local: string; upstream: string } | undefined> {
+  async saveCase(
+    record: StoredShadowCase,
+    local: Uint8Array,
+    upstream: Uint8Array,
+  ): Promise<{ local: string; upstream: string } | undefined> {
     const bytes = local.byteLength + upstream.byteLength;
     const keepImages = bytes <= this.#limits.maxBytes;
-    const files = { local: join(this.#dir, `${record.id}.local.png`), upstream: join(this.#dir, `${record.id}.upstream.png`) };
+    const files = {
+      local: join(this.#dir, `${record.id}.local.png`),
+      upstream: join(this.#dir, `${record.id}.upstream.png`),
+    };
     await mkdir(this.#dir, { recursive: true });
     if (keepImages) await Promise.all([writeAtomically(files.local, local), writeAtomically(files.upstream, upstream)]);
     const stored = { ...record, ...(keepImages && { files }) };
@@ -87,7 +94,10 @@ export class FileShadowStore implements ShadowCaseStore {
   tally(owner: string, outcome: ShadowOutcome): Promise<void> {
     return this.#serially(async () => {
       const summaries = await this.#loadSummaries();
-      summaries.set(owner, addToSummary(summaries.get(owner) ?? emptySummary(), tallyFields(outcome), new Date(this.#now()).toISOString()));
+      summaries.set(
+        owner,
+        addToSummary(summaries.get(owner) ?? emptySummary(), tallyFields(outcome), new Date(this.#now()).toISOString()),
+      );
       await mkdir(this.#dir, { recursive: true });
       await writeAtomically(join(this.#dir, SUMMARY_FILE), JSON.stringify({ owners: Object.fromEntries(summaries) }));
     });
@@ -95,7 +105,11 @@ export class FileShadowStore implements ShadowCaseStore {
 
   async cases(owner: string, limit: number): Promise<ShadowCases> {
     const names = newestFirst(await readdir(this.#dir).catch(() => [] as string[]));
-    const found: ShadowCases = { summary: (await this.#readSummaries()).get(owner) ?? emptySummary(), cases: [], unreadable: [] };
+    const found: ShadowCases = {
+      summary: (await this.#readSummaries()).get(owner) ?? emptySummary(),
+      cases: [],
+      unreadable: [],
+    };
     for (const name of names) {
       if (found.cases.length >= limit) break;
       const record = await this.#readCase(name.slice(0, -'.json'.length), found.unreadable);
@@ -122,7 +136,8 @@ export class FileShadowStore implements ShadowCaseStore {
     }
     try {
       const record = JSON.parse(text) as StoredShadowCase;
-      if (typeof record !== 'object' || record === null || typeof record.id !== 'string') throw new Error('not a case record');
+      if (typeof record !== 'object' || record === null || typeof record.id !== 'string')
+        throw new Error('not a case record');
       return record;
     } catch (err) {
       unreadable.push({ id: stem, reason: (err as Error).message });
@@ -140,7 +155,8 @@ export class FileShadowStore implements ShadowCaseStore {
       const oldest = entries.shift()!;
       bytes -= oldest.bytes;
       // The record first: the report never lists a case whose images are gone.
-      for (const suffix of ['.json', '.local.png', '.upstream.png']) await unlink(join(this.#dir, oldest.id + suffix)).catch(() => undefined);
+      for (const suffix of ['.json', '.local.png', '.upstream.png'])
+        await unlink(join(this.#dir, oldest.id + suffix)).catch(() => undefined);
     }
   }
 
@@ -168,8 +184,12 @@ export class FileShadowStore implements ShadowCaseStore {
   /** Every owner's summary in the folder (none when there is no readable summary, or one from a release without owners). */
   async #readSummaries(): Promise<Map<string, ShadowSummary>> {
     try {
-      const { owners } = JSON.parse(await readFile(join(this.#dir, SUMMARY_FILE), 'utf8')) as { owners?: Record<string, Partial<ShadowSummary>> };
-      return new Map(Object.entries(owners ?? {}).map(([owner, summary]) => [owner, { ...emptySummary(), ...summary }]));
+      const { owners } = JSON.parse(await readFile(join(this.#dir, SUMMARY_FILE), 'utf8')) as {
+        owners?: Record<string, Partial<ShadowSummary>>;
+      };
+      return new Map(
+        Object.entries(owners ?? {}).map(([owner, summary]) => [owner, { ...emptySummary(), ...summary }]),
+      );
     } catch {
       return new Map();
     }

@@ -80,7 +80,11 @@ export class RedisShadowStore implements ShadowCaseStore {
     return [index, records, images, summary];
   }
 
-  async saveCase(record: StoredShadowCase, local: Uint8Array, upstream: Uint8Array): Promise<{ local: string; upstream: string } | undefined> {
+  async saveCase(
+    record: StoredShadowCase,
+    local: Uint8Array,
+    upstream: Uint8Array,
+  ): Promise<{ local: string; upstream: string } | undefined> {
     const images = { local: Buffer.from(local).toString('base64'), upstream: Buffer.from(upstream).toString('base64') };
     const bytes = images.local.length + images.upstream.length;
     const keepImages = bytes <= this.#limits.maxBytes;
@@ -89,8 +93,14 @@ export class RedisShadowStore implements ShadowCaseStore {
     await this.#redis.client.eval(SAVE, {
       keys: this.#keys(record.owner),
       arguments: [
-        record.id, String(Number(record.id.split('-')[0]) || now), JSON.stringify(record), String(keepImages ? bytes : 0),
-        String(this.#limits.maxCases), String(this.#limits.maxBytes), String(this.#limits.ttlMs), String(now - this.#limits.ttlMs),
+        record.id,
+        String(Number(record.id.split('-')[0]) || now),
+        JSON.stringify(record),
+        String(keepImages ? bytes : 0),
+        String(this.#limits.maxCases),
+        String(this.#limits.maxBytes),
+        String(this.#limits.ttlMs),
+        String(now - this.#limits.ttlMs),
         ...(keepImages ? [names.local, images.local, names.upstream, images.upstream] : []),
       ],
     });
@@ -108,7 +118,11 @@ export class RedisShadowStore implements ShadowCaseStore {
     const [index, records, , summaryKey] = this.#keys(owner);
     const { client } = this.#redis;
     const cutoff = this.#now() - this.#limits.ttlMs;
-    const ids = (await client.zRange(index, '+inf', String(cutoff), { BY: 'SCORE', REV: true, LIMIT: { offset: 0, count: limit } })) as string[];
+    const ids = (await client.zRange(index, '+inf', String(cutoff), {
+      BY: 'SCORE',
+      REV: true,
+      LIMIT: { offset: 0, count: limit },
+    })) as string[];
     const [texts, fields] = await Promise.all([
       ids.length > 0 ? client.hmGet(records, ids) : Promise.resolve([] as (string | null)[]),
       client.hGetAll(summaryKey),

@@ -120,7 +120,11 @@ export function retention(options: ShadowRetention = {}): Required<ShadowRetenti
 /** Where shadow mode keeps its cases and summary; the report reads them back for one owner. */
 export interface ShadowCaseStore {
   /** Both images and the record (the record last: a listed case has its images); resolves to where the images went. */
-  saveCase(record: StoredShadowCase, local: Uint8Array, upstream: Uint8Array): Promise<{ local: string; upstream: string } | undefined>;
+  saveCase(
+    record: StoredShadowCase,
+    local: Uint8Array,
+    upstream: Uint8Array,
+  ): Promise<{ local: string; upstream: string } | undefined>;
   /** Counts one settled comparison into `owner`'s summary. */
   tally(owner: string, outcome: ShadowOutcome): Promise<void>;
   /** `owner`'s summary and newest `limit` cases. */
@@ -140,7 +144,8 @@ export function tallyFields(outcome: ShadowOutcome): string[] {
 export function addToSummary(summary: ShadowSummary, fields: readonly string[], at: string): ShadowSummary {
   for (const field of fields) {
     if (field.startsWith('score:')) summary.scores[field.slice(6)] = (summary.scores[field.slice(6)] ?? 0) + 1;
-    else if (field === 'compared' || field === 'matched' || field === 'diverged' || field === 'upstreamErrors') summary[field]++;
+    else if (field === 'compared' || field === 'matched' || field === 'diverged' || field === 'upstreamErrors')
+      summary[field]++;
   }
   summary.updatedAt = at;
   return summary;

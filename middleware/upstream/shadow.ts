@@ -65,14 +65,20 @@ export class ShadowTraffic {
     this.#sampleRate = shadow.sampleRate ?? DEFAULT_SHADOW_SAMPLE_RATE;
     this.#minScore = shadow.minScore ?? DEFAULT_SHADOW_MIN_SCORE;
     this.#random = shadow.random ?? Math.random;
-    this.#queue = new BoundedWorkQueue(shadow.concurrency ?? DEFAULT_SHADOW_CONCURRENCY, shadow.queueSize ?? DEFAULT_SHADOW_QUEUE_SIZE);
+    this.#queue = new BoundedWorkQueue(
+      shadow.concurrency ?? DEFAULT_SHADOW_CONCURRENCY,
+      shadow.queueSize ?? DEFAULT_SHADOW_QUEUE_SIZE,
+    );
     this.#ownComparer = settings.compare ? undefined : createPngComparer();
     this.#compare = settings.compare ?? this.#ownComparer!;
-    this.#store = shadow.store
-      ?? (shadow.storeDir === undefined ? undefined : new FileShadowStore(shadow.storeDir, {
-        ...(shadow.maxCases !== undefined && { maxCases: shadow.maxCases }),
-        ...(shadow.maxBytes !== undefined && { maxBytes: shadow.maxBytes }),
-      }));
+    this.#store =
+      shadow.store ??
+      (shadow.storeDir === undefined
+        ? undefined
+        : new FileShadowStore(shadow.storeDir, {
+            ...(shadow.maxCases !== undefined && { maxCases: shadow.maxCases }),
+            ...(shadow.maxBytes !== undefined && { maxBytes: shadow.maxBytes }),
+          }));
   }
 
   /** Takes the sample into the queue when it is drawn and there is room; never waits. */
@@ -148,7 +154,8 @@ export class ShadowTraffic {
       }
     }
     const labels = { local: sample.local.labels, upstream: upstreamLabels };
-    const divergent = status !== 200 || score < this.#minScore || (labels.upstream !== null && labels.upstream !== labels.local);
+    const divergent =
+      status !== 200 || score < this.#minScore || (labels.upstream !== null && labels.upstream !== labels.local);
     if (!divergent) {
       this.#settings.emit({ type: 'shadow_result', requestId: sample.requestId, outcome: 'matched', score });
       this.#settled(sample, { requestId: sample.requestId, outcome: 'same', score });
@@ -170,15 +177,30 @@ export class ShadowTraffic {
   }
 
   /** Both images and the case record in `storeDir`, named by time and request id. */
-  async #save(sample: ShadowSample, upstreamPng: Uint8Array, event: DivergenceEvent): Promise<DivergenceEvent['files']> {
+  async #save(
+    sample: ShadowSample,
+    upstreamPng: Uint8Array,
+    event: DivergenceEvent,
+  ): Promise<DivergenceEvent['files']> {
     if (!this.#store) return undefined;
     const now = new Date();
     const id = `${now.getTime()}-${sample.requestId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
     try {
-      const record = { ...event, id, owner: ownerOf(sample), time: now.toISOString(), endpoint: caseEndpoint(sample.method, sample.path) };
+      const record = {
+        ...event,
+        id,
+        owner: ownerOf(sample),
+        time: now.toISOString(),
+        endpoint: caseEndpoint(sample.method, sample.path),
+      };
       return await this.#store.saveCase(record, sample.local.png, upstreamPng);
     } catch (err) {
-      this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_store_failed', requestId: sample.requestId, reason: describe(err) });
+      this.#settings.emit({
+        type: 'shadow_problem',
+        problem: 'shadow_store_failed',
+        requestId: sample.requestId,
+        reason: describe(err),
+      });
       return undefined;
     }
   }
@@ -191,7 +213,12 @@ export class ShadowTraffic {
 
   #settled(sample: ShadowSample, outcome: ShadowOutcome): void {
     this.#store?.tally(ownerOf(sample), outcome).catch((err: unknown) => {
-      this.#settings.emit({ type: 'shadow_problem', problem: 'shadow_store_failed', requestId: outcome.requestId, reason: describe(err) });
+      this.#settings.emit({
+        type: 'shadow_problem',
+        problem: 'shadow_store_failed',
+        requestId: outcome.requestId,
+        reason: describe(err),
+      });
     });
     this.#callHook('onSettled', () => this.#settings.shadow.onSettled?.(outcome));
   }

@@ -26,7 +26,10 @@ export function labelUpstreamPath(target: LabelTarget): string {
   for (const segment of target.zplSegments ?? []) {
     // No percent-encoding keeps a dot segment from being resolved by the next URL parser (`%2e` counts as `.`).
     if (isDotSegment(segment)) {
-      throw new PlainHttpError(400, `ZPL in the path has a '${segment}' segment, which cannot be forwarded; send it with POST`);
+      throw new PlainHttpError(
+        400,
+        `ZPL in the path has a '${segment}' segment, which cannot be forwarded; send it with POST`,
+      );
     }
     parts.push(encodeURIComponent(segment));
   }
@@ -62,7 +65,8 @@ export function proxiedPath(requestTarget: string, urlBelowMount: string): strin
     if (decoded === undefined) refuse('has malformed percent-encoding');
     // An encoded slash or backslash could make a dot segment for a server that decodes before it splits;
     // `..;` is `..` to a Java server (path parameters dropped).
-    if (decoded.split(/[/\\]/).some(isDotSegment)) refuse("has a '.' or '..' segment (or an encoded one, or one with ';' parameters)");
+    if (decoded.split(/[/\\]/).some(isDotSegment))
+      refuse("has a '.' or '..' segment (or an encoded one, or one with ';' parameters)");
   }
   return urlBelowMount;
 }

@@ -27,12 +27,14 @@ export interface UpstreamSettings {
 export type UpstreamLink = { close(): Promise<void> } & (
   | { mode: 'off' }
   | { mode: 'fallback' | 'proxy'; forward: Forward }
-  | { mode: 'shadow'; shadow: ShadowTraffic });
+  | { mode: 'shadow'; shadow: ShadowTraffic }
+);
 
 /** Checks the settings (a mode other than `off` needs an http(s) upstream URL) and builds what the mode uses. */
 export function linkUpstream(settings: UpstreamSettings, emit: Emit): UpstreamLink {
   const mode = settings.mode ?? 'off';
-  if (!isUpstreamMode(mode)) throw new Error(`Upstream mode must be off, fallback, shadow or proxy, not ${String(mode)}`);
+  if (!isUpstreamMode(mode))
+    throw new Error(`Upstream mode must be off, fallback, shadow or proxy, not ${String(mode)}`);
   if (mode === 'off') return { mode, close: async () => {} };
   const url = settings.upstream?.url;
   if (url === undefined || !/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) {

@@ -70,11 +70,18 @@ export class RedisUsageStore implements UsageStore {
   }
 
   async reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }> {
-    if (this.#redis.hashTags && op.held !== op.used + HELD_SUFFIX) throw new Error(`a reservation's held counter must be ${op.used}${HELD_SUFFIX}`);
+    if (this.#redis.hashTags && op.held !== op.used + HELD_SUFFIX)
+      throw new Error(`a reservation's held counter must be ${op.used}${HELD_SUFFIX}`);
     const reply = (await this.#redis.client.eval(RESERVE, {
       keys: [this.#key(op.used), this.#key(op.held)],
-      arguments: [String(op.usedDelta), String(op.heldDelta), String(op.limit), op.countHeld ? '1' : '0',
-        String(Math.ceil(op.ttlMs)), String(Math.ceil(op.heldTtlMs))],
+      arguments: [
+        String(op.usedDelta),
+        String(op.heldDelta),
+        String(op.limit),
+        op.countHeld ? '1' : '0',
+        String(Math.ceil(op.ttlMs)),
+        String(Math.ceil(op.heldTtlMs)),
+      ],
     })) as [number, number];
     return { taken: reply[0] === 1, used: Number(reply[1]) };
   }

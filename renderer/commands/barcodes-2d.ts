@@ -19,7 +19,8 @@ const qrCode: CommandDef<typeof FIELD_PARAMS.BQ> = {
   ...qrField,
   run(ip, args, tok) {
     qrField.run!(ip, args, tok);
-    if (args.magnification !== undefined) ip.printer.barcode = { ...ip.printer.barcode, moduleWidth: args.magnification };
+    if (args.magnification !== undefined)
+      ip.printer.barcode = { ...ip.printer.barcode, moduleWidth: args.magnification };
   },
 };
 

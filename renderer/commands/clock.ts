@@ -32,7 +32,15 @@ export const clockCommands: CommandTable = {
     },
   }),
   '^SO': command({
-    params: [oneOf('clock', '23'), offset('months'), offset('days'), offset('years'), offset('hours'), offset('minutes'), offset('seconds')],
+    params: [
+      oneOf('clock', '23'),
+      offset('months'),
+      offset('days'),
+      offset('years'),
+      offset('hours'),
+      offset('minutes'),
+      offset('seconds'),
+    ],
     run: (ip, { clock, ...o }) => {
       if (clock) ip.printer.clockOffsets = { ...ip.printer.clockOffsets, [clock]: o };
     },

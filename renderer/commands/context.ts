@@ -4,7 +4,15 @@
 import type { DiagnosticLog } from '../diagnostics.js';
 import type { MemoryBudget } from '../memory-budget.js';
 import type { ClockOffset } from '../zpl/clock.js';
-import type { BarcodeDefaults, Field, FieldBlock, FontSelection, Orientation, StoredObject, TextBlock } from '../model.js';
+import type {
+  BarcodeDefaults,
+  Field,
+  FieldBlock,
+  FontSelection,
+  Orientation,
+  StoredObject,
+  TextBlock,
+} from '../model.js';
 import type { FieldCommand } from './field-kinds.js';
 import type { Token } from '../zpl/lexer.js';
 import type { ArgsOf, ParamSpec } from '../zpl/params.js';

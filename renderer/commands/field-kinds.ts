@@ -2,7 +2,21 @@
 // the drawers. A field of kind K carries `ArgsOf` its table, so each drawer reads its parameters typed, by name.
 // Orientations and heights left undefined default to ^FW and ^BY when drawn; ^GB/^GC/^GE/^GD lengths arrive in dots.
 
-import { asCount, asRatio, float, inDots, inModules, int, length, oneOf, orientation, text, yesNo, type ArgsOf, type ParamSpec } from '../zpl/params.js';
+import {
+  asCount,
+  asRatio,
+  float,
+  inDots,
+  inModules,
+  int,
+  length,
+  oneOf,
+  orientation,
+  text,
+  yesNo,
+  type ArgsOf,
+  type ParamSpec,
+} from '../zpl/params.js';
 
 // Heights are read as decimals: the legacy renderer rounds `186.966` to 187 dots.
 const height = () => inDots(float('height', 1, 32000));
@@ -11,7 +25,14 @@ const above = (def: 'Y' | 'N' = 'N') => yesNo('lineAbove', def);
 const color = () => oneOf('color', 'BW', 'B');
 const byteCount = <N extends string>(name: N) => asCount(int(name, 0, 99999999));
 /** A box side: at least the border thickness, which is also its value when absent (ZPL II guide, ^GB). */
-const side = <N extends string>(name: N): ParamSpec<N, number | undefined> => ({ name, kind: 'float', max: 32000, atLeast: 'thickness', length: true, measure: 'dots' });
+const side = <N extends string>(name: N): ParamSpec<N, number | undefined> => ({
+  name,
+  kind: 'float',
+  max: 32000,
+  atLeast: 'thickness',
+  length: true,
+  measure: 'dots',
+});
 const objectPath = () => text('name');
 
 // The guide says 1 to 10, but the legacy service draws ^BQN,2,12 with 12-dot modules: larger values are honoured
@@ -40,7 +61,15 @@ export const FIELD_PARAMS = {
   B2: [orientation(), height(), line(), above(), yesNo('mod10', 'N')],
   BI: [orientation(), height(), line(), above()],
   BJ: [orientation(), height(), line(), above()],
-  BK: [orientation(), yesNo('checkDigit', 'N'), height(), line(), above(), oneOf('start', 'ABCD', 'A'), oneOf('stop', 'ABCD', 'A')],
+  BK: [
+    orientation(),
+    yesNo('checkDigit', 'N'),
+    height(),
+    line(),
+    above(),
+    oneOf('start', 'ABCD', 'A'),
+    oneOf('stop', 'ABCD', 'A'),
+  ],
   B1: [orientation(), yesNo('oneCheckDigit', 'N'), height(), line(), above()],
   BM: [orientation(), oneOf('checkDigits', 'ABCD', 'B'), height(), line(), above(), yesNo('lineCheckDigit', 'N')],
   BP: [orientation(), yesNo('lineCheckDigit', 'N'), height(), line(), above()],
@@ -51,18 +80,44 @@ export const FIELD_PARAMS = {
   BS: [orientation(), height(), line(), above('Y')],
   BZ: [orientation(), height(), line('N'), above(), asCount(int('type', 0, 3, 0))],
   B5: [orientation(), height(), line('N'), above()],
-  BR: [orientation(), asCount(int('type', 1, 12, 1)), inModules(int('magnification', 1, 10)), inModules(int('separatorHeight', 1, 2, 1)), inDots(int('height', 1, 32000, 25)),
-    asCount(int('segmentWidth', 2, 22, 22))],
+  BR: [
+    orientation(),
+    asCount(int('type', 1, 12, 1)),
+    inModules(int('magnification', 1, 10)),
+    inModules(int('separatorHeight', 1, 2, 1)),
+    inDots(int('height', 1, 32000, 25)),
+    asCount(int('segmentWidth', 2, 22, 22)),
+  ],
 
   // Two-dimensional and stacked barcodes (renderer/barcodes/matrix).
   // ^BQ a,b,c,d,e: orientation (N only), model, magnification, error correction, mask
-  BQ: [oneOf('orientation', 'N', 'N'), asCount(int('model', 1, 2, 2)), inModules(int('magnification', 1, QR_MAX_MAGNIFICATION)), oneOf('errorCorrection', 'HQML', 'Q'),
-    asCount(int('mask', 0, 7, 7))],
+  BQ: [
+    oneOf('orientation', 'N', 'N'),
+    asCount(int('model', 1, 2, 2)),
+    inModules(int('magnification', 1, QR_MAX_MAGNIFICATION)),
+    oneOf('errorCorrection', 'HQML', 'Q'),
+    asCount(int('mask', 0, 7, 7)),
+  ],
   // ^BX o,h,s,c,r,f,g,a: orientation, module size, quality, columns, rows, format id, escape character, aspect ratio
-  BX: [orientation(), inModules(int('moduleSize', 1, 9999)), asCount(int('quality', 0, 200, 0)), asCount(int('columns', 0, 144, 0)), asCount(int('rows', 0, 144, 0)),
-    asCount(int('format', 0, 6, 6)), text('escape', '_'), asCount(int('aspect', 1, 2, 1))],
+  BX: [
+    orientation(),
+    inModules(int('moduleSize', 1, 9999)),
+    asCount(int('quality', 0, 200, 0)),
+    asCount(int('columns', 0, 144, 0)),
+    asCount(int('rows', 0, 144, 0)),
+    asCount(int('format', 0, 6, 6)),
+    text('escape', '_'),
+    asCount(int('aspect', 1, 2, 1)),
+  ],
   // ^B7 o,h,s,c,r,t: orientation, row height, security level, columns, rows, truncate
-  B7: [orientation(), inDots(int('rowHeight', 1, 32000)), asCount(int('security', 0, 8, 0)), asCount(int('columns', 0, 30, 0)), asCount(int('rows', 0, 90, 0)), yesNo('truncate', 'N')],
+  B7: [
+    orientation(),
+    inDots(int('rowHeight', 1, 32000)),
+    asCount(int('security', 0, 8, 0)),
+    asCount(int('columns', 0, 30, 0)),
+    asCount(int('rows', 0, 90, 0)),
+    yesNo('truncate', 'N'),
+  ],
   // ^BF o,h,m: orientation, row height, mode (size variant)
   BF: [orientation(), inDots(int('rowHeight', 1, 9999)), asCount(int('mode', 0, 33, 0))],
   // ^BO / ^B0 a,b,c,d,e,f,g: orientation, magnification, ECI, error control and size, menu, structured append count and id
@@ -70,12 +125,30 @@ export const FIELD_PARAMS = {
   // ^BD m,n,t: mode, symbol number, total symbols
   BD: [asCount(int('mode', 2, 6, 2)), asCount(int('symbolNumber', 1, 8, 1)), asCount(int('symbolCount', 1, 8, 1))],
   // ^BB o,h,s,c,r,m: orientation, row height, security, characters per row, rows, mode
-  BB: [orientation(), inDots(int('rowHeight', 2, 32000, 8)), yesNo('security', 'Y'), asCount(int('columns', 2, 62)), asCount(int('rows', 1, 22)), oneOf('mode', 'AEF', 'F')],
+  BB: [
+    orientation(),
+    inDots(int('rowHeight', 2, 32000, 8)),
+    yesNo('security', 'Y'),
+    asCount(int('columns', 2, 62)),
+    asCount(int('rows', 1, 22)),
+    oneOf('mode', 'AEF', 'F'),
+  ],
   // ^B4 o,h,f,m: orientation, row height multiplier, interpretation line, starting mode
-  B4: [orientation(), asRatio(int('rowHeight', 1, 32000)), oneOf('line', 'NAB', 'N'), oneOf('startMode', '012345A', 'A')],
+  B4: [
+    orientation(),
+    asRatio(int('rowHeight', 1, 32000)),
+    oneOf('line', 'NAB', 'N'),
+    oneOf('startMode', '012345A', 'A'),
+  ],
   // ^BT o,w1,r1,h1,w2,h2: orientation, Code 39 module width, ratio, height, MicroPDF417 module width, row height
-  BT: [orientation(), inModules(int('code39Width', 1, 10)), asRatio(float('code39Ratio', 2, 3, 2)), inDots(int('code39Height', 1, 9999)), inModules(int('pdfWidth', 1, 10)),
-    inDots(int('pdfRowHeight', 1, 255))],
+  BT: [
+    orientation(),
+    inModules(int('code39Width', 1, 10)),
+    asRatio(float('code39Ratio', 2, 3, 2)),
+    inDots(int('code39Height', 1, 9999)),
+    inModules(int('pdfWidth', 1, 10)),
+    inDots(int('pdfRowHeight', 1, 255)),
+  ],
 
   // Graphics (renderer/graphics).
   // Thickness is read first: the legacy linter warns about it before width and height.
@@ -83,9 +156,21 @@ export const FIELD_PARAMS = {
   // The guide gives ^GC/^GE thickness 2..4095 with a default of 1; 1 stays valid (the printer draws 1-dot outlines).
   GC: [length('diameter', 3, 4095, 3), length('thickness', 1, 4095, 1), color()],
   GE: [length('width', 3, 4095), length('height', 3, 4095), length('thickness', 1, 4095, 1), color()],
-  GD: [length('width', 3, 32000), length('height', 3, 32000), length('thickness', 1, 32000, 1), color(), oneOf('orientation', 'RL/\\', 'R')],
+  GD: [
+    length('width', 3, 32000),
+    length('height', 3, 32000),
+    length('thickness', 1, 32000, 1),
+    color(),
+    oneOf('orientation', 'RL/\\', 'R'),
+  ],
   GS: [orientation(), inDots(int('height', 1, 32000)), inDots(int('width', 1, 32000))],
-  GF: [oneOf('format', 'ABC', 'A'), byteCount('binaryCount'), byteCount('graphicCount'), asCount(int('rowBytes', 1, 99999)), text('data')],
+  GF: [
+    oneOf('format', 'ABC', 'A'),
+    byteCount('binaryCount'),
+    byteCount('graphicCount'),
+    asCount(int('rowBytes', 1, 99999)),
+    text('data'),
+  ],
   XG: [objectPath(), asCount(int('magnificationX', 1, 10, 1)), asCount(int('magnificationY', 1, 10, 1))],
   IM: [objectPath()],
 } as const satisfies Record<string, readonly ParamSpec[]>;

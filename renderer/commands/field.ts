@@ -2,16 +2,39 @@
 
 import type { CommandContext, CommandTable } from './context.js';
 import type { Token } from '../zpl/lexer.js';
-import { asCount, asRatio, float, inDots, inModules, int, intOr, numberedPairs, oneOf, orientation, splitParams, text, yesNo } from '../zpl/params.js';
+import {
+  asCount,
+  asRatio,
+  float,
+  inDots,
+  inModules,
+  int,
+  intOr,
+  numberedPairs,
+  oneOf,
+  orientation,
+  splitParams,
+  text,
+  yesNo,
+} from '../zpl/params.js';
 import { command } from './define.js';
 import { clockData } from './clock.js';
 
 /** Whether a ^FO/^FT gave a usable coordinate (missing and non-numeric ones do not; `B50` is 50). */
 function hasCoordinates(tok: Token): boolean {
-  return splitParams(tok).slice(0, 2).some((p) => /\d/.test(p.text));
+  return splitParams(tok)
+    .slice(0, 2)
+    .some((p) => /\d/.test(p.text));
 }
 
-function place(ip: CommandContext, origin: 'FO' | 'FT', x: number | undefined, y: number | undefined, z: number | undefined, tok: Token): void {
+function place(
+  ip: CommandContext,
+  origin: 'FO' | 'FT',
+  x: number | undefined,
+  y: number | undefined,
+  z: number | undefined,
+  tok: Token,
+): void {
   // Field data ends at a caret but the field stays open until ^FS: a ^FO or ^FT without usable coordinates
   // applies to the open field (the legacy service prints `^FO50,50^FDabc (^FO)^FS` at 0,0). One with
   // coordinates ends it: a missing ^FS is common in the wild.
@@ -66,7 +89,11 @@ const EXCLUDE = 'E';
  * ^FM: the origins of a PDF417 / MicroPDF417 series (structured append), label home and shifts applied as ^FO
  * applies them. Other fields ignore them (the guide), so the field's own origin is left as it is.
  */
-function multipleOrigins(ip: CommandContext, args: Readonly<Record<string, number | string | undefined>>, tok: Token): void {
+function multipleOrigins(
+  ip: CommandContext,
+  args: Readonly<Record<string, number | string | undefined>>,
+  tok: Token,
+): void {
   if (ip.fieldHasContent()) {
     ip.warn(tok.start, tok.end - tok.start, '^FM', 0, 'Missing ^FS; field ended by the next field origin');
     ip.finishField();
@@ -74,9 +101,13 @@ function multipleOrigins(ip: CommandContext, args: Readonly<Record<string, numbe
   const p = ip.printer;
   const origins: Array<{ x: number; y: number } | null> = [];
   for (let n = 1; n <= FM_ORIGINS; n++) {
-    const x = args[`x${n}`], y = args[`y${n}`];
+    const x = args[`x${n}`],
+      y = args[`y${n}`];
     if (x === undefined && y === undefined) break;
-    if (typeof x === 'string' || typeof y === 'string') { origins.push(null); continue; } // `e`: excluded
+    if (typeof x === 'string' || typeof y === 'string') {
+      origins.push(null);
+      continue;
+    } // `e`: excluded
     origins.push({ x: ip.dots(x ?? 0) + p.home.x - p.shiftLeft, y: ip.dots(y ?? 0) + p.home.y + p.shiftTop });
   }
   if (!ip.fieldHasContent()) ip.field.at = tok.start;
@@ -87,21 +118,41 @@ function multipleOrigins(ip: CommandContext, args: Readonly<Record<string, numbe
 const coordinate = (name: string) => inDots(float(name, 0, 32000, 0));
 
 export const fieldCommands: CommandTable = {
-  '^FO': command({ params: [coordinate('x'), coordinate('y'), asCount(int('justification', 0, 2))], run: (ip, { x, y, justification }, tok) => place(ip, 'FO', x, y, justification, tok) }),
-  '^FT': command({ params: [inDots(float('x', 0, 32000)), inDots(float('y', 0, 32000)), asCount(int('justification', 0, 2))], run: (ip, { x, y, justification }, tok) => place(ip, 'FT', x, y, justification, tok) }),
+  '^FO': command({
+    params: [coordinate('x'), coordinate('y'), asCount(int('justification', 0, 2))],
+    run: (ip, { x, y, justification }, tok) => place(ip, 'FO', x, y, justification, tok),
+  }),
+  '^FT': command({
+    params: [inDots(float('x', 0, 32000)), inDots(float('y', 0, 32000)), asCount(int('justification', 0, 2))],
+    run: (ip, { x, y, justification }, tok) => place(ip, 'FT', x, y, justification, tok),
+  }),
   '^FM': command({
-    params: numberedPairs(FM_ORIGINS, (n) => [inDots(intOr(`x${n}`, 0, 32000, [EXCLUDE])), inDots(intOr(`y${n}`, 0, 32000, [EXCLUDE]))] as const),
+    params: numberedPairs(
+      FM_ORIGINS,
+      (n) => [inDots(intOr(`x${n}`, 0, 32000, [EXCLUDE])), inDots(intOr(`y${n}`, 0, 32000, [EXCLUDE]))] as const,
+    ),
     run: (ip, args, tok) => multipleOrigins(ip, args, tok),
   }),
   '^FS': { run: (ip) => ip.finishField() },
   '^FD': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
   '^FV': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
-  '^FR': { run: (ip) => { ip.field.reverse = true; } },
+  '^FR': {
+    run: (ip) => {
+      ip.field.reverse = true;
+    },
+  },
   '^FH': {
     syntax: 'raw',
-    run: (ip, _a, tok) => { ip.field.hexIndicator = tok.raw.length ? tok.raw[0] : 0x5f; },
+    run: (ip, _a, tok) => {
+      ip.field.hexIndicator = tok.raw.length ? tok.raw[0] : 0x5f;
+    },
   },
-  '^FN': command({ params: [asCount(int('number', 0, 9999, 0)), text('prompt')], run: (ip, { number }) => { ip.field.fieldNumber = number; } }),
+  '^FN': command({
+    params: [asCount(int('number', 0, 9999, 0)), text('prompt')],
+    run: (ip, { number }) => {
+      ip.field.fieldNumber = number;
+    },
+  }),
   '^SN': command({
     params: [text('start'), asCount(int('increment', -999999999999, 999999999999, 1)), yesNo('leadingZeros', 'N')],
     run: (ip, { start, increment, leadingZeros }) => {
@@ -117,7 +168,9 @@ export const fieldCommands: CommandTable = {
   }),
   '^FP': command({
     params: [oneOf('direction', 'HVR', 'H'), inDots(int('gap', 0, 9999, 0))],
-    run: (ip, { direction, gap }) => { ip.field.direction = { mode: direction, gap }; },
+    run: (ip, { direction, gap }) => {
+      ip.field.direction = { mode: direction, gap };
+    },
   }),
   '^FW': command({
     params: [orientation(), asCount(int('justification', 0, 2))],
@@ -133,7 +186,11 @@ export const fieldCommands: CommandTable = {
     params: [inModules(int('moduleWidth', 1, 10)), asRatio(float('ratio', 2, 3)), inDots(int('height', 1, 32000))],
     run: (ip, { moduleWidth, ratio, height }) => {
       const b = ip.printer.barcode;
-      ip.printer.barcode = { moduleWidth: moduleWidth ?? b.moduleWidth, ratio: ratio ?? b.ratio, height: height ?? b.height };
+      ip.printer.barcode = {
+        moduleWidth: moduleWidth ?? b.moduleWidth,
+        ratio: ratio ?? b.ratio,
+        height: height ?? b.height,
+      };
     },
   }),
 };

@@ -27,12 +27,25 @@ export const graphicCommands: CommandTable = {
       if (!f.positioned) f.at = tok.start;
       const total = graphicCount ?? binaryCount;
       if (total === undefined || rowBytes === undefined) {
-        ip.warn(tok.start, tok.end - tok.start, '^GF', total === undefined ? 3 : 4, 'Graphic field without a byte count or row width; nothing drawn');
+        ip.warn(
+          tok.start,
+          tok.end - tok.start,
+          '^GF',
+          total === undefined ? 3 : 4,
+          'Graphic field without a byte count or row width; nothing drawn',
+        );
       }
       checkDeclaredSize(tok, graphicCount !== undefined ? 2 : 1, 'Graphic');
       ip.memory.claim(bitmapBytes(total ?? 0, rowBytes ?? 1), 'Graphic');
       // A ^GF whose data stops short of its byte count draws nothing (the legacy service's rule).
-      const bmp = decodeGraphic(data.bytes, total ?? 0, rowBytes ?? 1, format === 'B' || format === 'C', payloadReporter(ip, data, '^GF', 5), 'draw-nothing');
+      const bmp = decodeGraphic(
+        data.bytes,
+        total ?? 0,
+        rowBytes ?? 1,
+        format === 'B' || format === 'C',
+        payloadReporter(ip, data, '^GF', 5),
+        'draw-nothing',
+      );
       f.graphic = bmp;
       // A ^GF ends its field (legacy rule, one observation): when its byte count swallowed the ^FS, what follows
       // starts a new field at the label home instead of giving its data to the graphic.

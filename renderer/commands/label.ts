@@ -15,21 +15,66 @@ export const labelCommands: CommandTable = {
   '^XA': { anywhere: true, run: (ip, _a, tok) => ip.startLabel(tok.start) },
   '^XZ': { anywhere: true, run: (ip) => ip.endLabel() },
   '^PQ': command({
-    params: [asCount(int('quantity', 1, 99999999, 1)), asCount(int('pause', 0, 99999999, 0)), asCount(int('replicates', 0, 99999999, 0)), yesNo('override', 'N'), yesNo('cut', 'N')],
-    run: (ip, { quantity }) => { if (ip.label) ip.label.copies = quantity; },
+    params: [
+      asCount(int('quantity', 1, 99999999, 1)),
+      asCount(int('pause', 0, 99999999, 0)),
+      asCount(int('replicates', 0, 99999999, 0)),
+      yesNo('override', 'N'),
+      yesNo('cut', 'N'),
+    ],
+    run: (ip, { quantity }) => {
+      if (ip.label) ip.label.copies = quantity;
+    },
   }),
   '^LH': command({
     params: [inDots(float('x', 0, 32000, 0)), inDots(float('y', 0, 32000, 0))],
-    run: (ip, { x, y }) => { ip.printer.home = { x: ip.dots(x), y: ip.dots(y) }; },
+    run: (ip, { x, y }) => {
+      ip.printer.home = { x: ip.dots(x), y: ip.dots(y) };
+    },
   }),
-  '^LS': command({ params: [inDots(int('shift', -9999, 9999, 0))], run: (ip, { shift }) => { ip.printer.shiftLeft = shift; } }),
-  '^LT': command({ params: [inDots(int('top', -120, 120, 0))], run: (ip, { top }) => { ip.printer.shiftTop = top; } }),
+  '^LS': command({
+    params: [inDots(int('shift', -9999, 9999, 0))],
+    run: (ip, { shift }) => {
+      ip.printer.shiftLeft = shift;
+    },
+  }),
+  '^LT': command({
+    params: [inDots(int('top', -120, 120, 0))],
+    run: (ip, { top }) => {
+      ip.printer.shiftTop = top;
+    },
+  }),
   // Lengths arrive in dots.
-  '^PW': command({ params: [length('width', 2, 32000)], run: (ip, { width }) => { if (width !== undefined) ip.printer.printWidth = width; } }),
-  '^LL': command({ params: [length('length', 1, 32000), yesNo('ignore', 'N')], run: (ip, { length: l }) => { if (l !== undefined) ip.printer.labelLength = l; } }),
-  '^PO': command({ params: [oneOf('orientation', 'NIT', 'N')], run: (ip, { orientation }) => { ip.printer.invert = orientation === 'I'; } }),
-  '^PM': command({ params: [yesNo('mirror', 'N')], run: (ip, { mirror }) => { ip.printer.mirror = mirror; } }),
-  '^LR': command({ params: [yesNo('reverse', 'N')], run: (ip, { reverse }) => { ip.printer.reverseAll = reverse; } }),
+  '^PW': command({
+    params: [length('width', 2, 32000)],
+    run: (ip, { width }) => {
+      if (width !== undefined) ip.printer.printWidth = width;
+    },
+  }),
+  '^LL': command({
+    params: [length('length', 1, 32000), yesNo('ignore', 'N')],
+    run: (ip, { length: l }) => {
+      if (l !== undefined) ip.printer.labelLength = l;
+    },
+  }),
+  '^PO': command({
+    params: [oneOf('orientation', 'NIT', 'N')],
+    run: (ip, { orientation }) => {
+      ip.printer.invert = orientation === 'I';
+    },
+  }),
+  '^PM': command({
+    params: [yesNo('mirror', 'N')],
+    run: (ip, { mirror }) => {
+      ip.printer.mirror = mirror;
+    },
+  }),
+  '^LR': command({
+    params: [yesNo('reverse', 'N')],
+    run: (ip, { reverse }) => {
+      ip.printer.reverseAll = reverse;
+    },
+  }),
   '^MU': command({
     params: [oneOf('units', 'DIM', 'D'), asCount(int('formatDpi', 150, 600)), asCount(int('convertDpi', 150, 600))],
     run: (ip, { units, formatDpi: from, convertDpi: to }) => {
@@ -39,7 +84,12 @@ export const labelCommands: CommandTable = {
     },
   }),
   // ^MCN keeps this label's image under the next ones until a label with ^MCY (the default) is printed.
-  '^MC': command({ params: [yesNo('clear', 'Y')], run: (ip, { clear }) => { ip.printer.mapClear = clear; } }),
+  '^MC': command({
+    params: [yesNo('clear', 'Y')],
+    run: (ip, { clear }) => {
+      ip.printer.mapClear = clear;
+    },
+  }),
   '^FX': { syntax: 'text', anywhere: true },
   '^XB': { noop: true },
 };

@@ -39,13 +39,17 @@ export function payloadReporter(ip: CommandContext, p: Payload, command: string,
  * A command whose last parameter is a payload that may contain the delimiter (^GF data, ~DG hex with
  * `,` compression): the parameters are read from the table with the payload kept whole.
  */
-export function payloadCommand<const P extends readonly ParamSpec[]>(def: Omit<CommandDef<P>, 'syntax' | 'params' | 'run'> & { params: P; run: NonNullable<CommandDef<P>['run']> }): CommandDef {
+export function payloadCommand<const P extends readonly ParamSpec[]>(
+  def: Omit<CommandDef<P>, 'syntax' | 'params' | 'run'> & { params: P; run: NonNullable<CommandDef<P>['run']> },
+): CommandDef {
   const specs = def.params;
   return {
     ...def,
     syntax: 'raw',
     run(ip, _args, tok) {
-      const values = readParams(tok.prefix + tok.name, splitParams(tok, 0, specs.length), specs, ip.log, { unitScale: ip.printer.unitScale });
+      const values = readParams(tok.prefix + tok.name, splitParams(tok, 0, specs.length), specs, ip.log, {
+        unitScale: ip.printer.unitScale,
+      });
       def.run(ip, namedArgs(specs, values), tok);
     },
   };

@@ -2,7 +2,14 @@
 // objects live in `ip.printer.objects` for the rest of the document only.
 
 import { RenderError } from '../errors.js';
-import { bitmapBytes, checkObjectSize, MAX_OBJECT_BYTES, decodeGraphic, decodeBase64Payload, type Bitmap } from '../decode/grf.js';
+import {
+  bitmapBytes,
+  checkObjectSize,
+  MAX_OBJECT_BYTES,
+  decodeGraphic,
+  decodeBase64Payload,
+  type Bitmap,
+} from '../decode/grf.js';
 import { DRIVES, findObject, namePattern, objectName, transferPairs } from '../graphics/objects.js';
 import { decodePngToBitmap, isPng } from '../decode/png-decode.js';
 import { decodeBmpToBitmap, isBmp } from '../decode/bmp-decode.js';
@@ -38,7 +45,10 @@ const DY_EXTENSIONS: Record<string, { ext: string; kind: StoredObject['kind'] }>
 };
 
 /** ~DY images decoded to bitmaps when they arrive, by file extension: their pixels are claimed from the memory budget. */
-const IMAGE_DECODERS: Record<string, { is(b: Uint8Array): boolean; decode(b: Uint8Array, claim: (bytes: number) => void): Bitmap }> = {
+const IMAGE_DECODERS: Record<
+  string,
+  { is(b: Uint8Array): boolean; decode(b: Uint8Array, claim: (bytes: number) => void): Bitmap }
+> = {
   PNG: { is: isPng, decode: decodePngToBitmap },
   BMP: { is: isBmp, decode: decodeBmpToBitmap },
 };
@@ -57,19 +67,33 @@ function downloadBytes(ip: CommandContext, data: Payload, ascii: boolean, comman
 }
 
 /** Warns about a payload whose size disagrees with the declared byte count. */
-function checkLength(ip: CommandContext, data: Payload, got: number, declared: number | undefined, command: string, param: number): void {
+function checkLength(
+  ip: CommandContext,
+  data: Payload,
+  got: number,
+  declared: number | undefined,
+  command: string,
+  param: number,
+): void {
   if (declared === undefined || got === declared) return;
   const where = payloadReporter(ip, data, command, param);
-  where(0, data.bytes.length, got < declared
-    ? `Object data has ${got} of ${declared} bytes declared`
-    : `Object data has ${got} bytes, more than the ${declared} declared; the rest is ignored`);
+  where(
+    0,
+    data.bytes.length,
+    got < declared
+      ? `Object data has ${got} of ${declared} bytes declared`
+      : `Object data has ${got} bytes, more than the ${declared} declared; the rest is ignored`,
+  );
 }
 
 const downloadGraphic: CommandDef = payloadCommand({
   anywhere: true,
   params: [objectPath(), byteCount('totalBytes'), asCount(int('rowBytes', 1, 99999)), text('data')],
   run(ip, { name: rawName, totalBytes: total, rowBytes: row }, tok) {
-    if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DG', 1, 'Missing object name; ignored'); return; }
+    if (!rawName) {
+      ip.warn(tok.start, tok.end - tok.start, '~DG', 1, 'Missing object name; ignored');
+      return;
+    }
     const { name } = objectName(rawName, 'GRF');
     const data = payloadAfter(tok, 3);
     checkDeclaredSize(tok, 1, 'Graphic');
@@ -81,9 +105,19 @@ const downloadGraphic: CommandDef = payloadCommand({
 
 const downloadObject: CommandDef = payloadCommand({
   anywhere: true,
-  params: [objectPath(), oneOf('format', 'ABCP', 'A'), text('extension'), byteCount('totalBytes'), asCount(int('rowBytes', 0, 99999)), text('data')],
+  params: [
+    objectPath(),
+    oneOf('format', 'ABCP', 'A'),
+    text('extension'),
+    byteCount('totalBytes'),
+    asCount(int('rowBytes', 0, 99999)),
+    text('data'),
+  ],
   run(ip, { name: rawName, format, extension, totalBytes: declared, rowBytes: row }, tok) {
-    if (!rawName) { ip.warn(tok.start, tok.end - tok.start, '~DY', 1, 'Missing object name; ignored'); return; }
+    if (!rawName) {
+      ip.warn(tok.start, tok.end - tok.start, '~DY', 1, 'Missing object name; ignored');
+      return;
+    }
     const letter = (extension ?? 'G').toUpperCase();
     const type = DY_EXTENSIONS[letter] ?? { ext: letter.length === 3 ? letter : 'DAT', kind: 'other' as const };
     const { name } = objectName(rawName, type.ext);
@@ -91,7 +125,13 @@ const downloadObject: CommandDef = payloadCommand({
     checkDeclaredSize(tok, 3, `Object ${name}`);
     if (type.ext === 'GRF') {
       ip.memory.claim(bitmapBytes(declared ?? 0, row || 1), `Object ${name}`);
-      const bits = decodeGraphic(data.bytes, declared ?? 0, row || 1, format === 'B' || format === 'C', payloadReporter(ip, data, '~DY', 6));
+      const bits = decodeGraphic(
+        data.bytes,
+        declared ?? 0,
+        row || 1,
+        format === 'B' || format === 'C',
+        payloadReporter(ip, data, '~DY', 6),
+      );
       store(ip, { name, kind: 'graphic', bits });
       return;
     }
@@ -103,14 +143,31 @@ const downloadObject: CommandDef = payloadCommand({
     const image = IMAGE_DECODERS[type.ext];
     if (image) {
       if (!image.is(bytes)) {
-        ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, `Object data is not a ${type.ext} image; ignored`);
+        ip.warn(
+          data.offsets[0] ?? tok.end,
+          data.bytes.length,
+          '~DY',
+          6,
+          `Object data is not a ${type.ext} image; ignored`,
+        );
         return;
       }
       try {
-        store(ip, { name, kind: 'graphic', bits: image.decode(bytes, (n) => ip.memory.claim(n, `Image ${name}`)), bytes });
+        store(ip, {
+          name,
+          kind: 'graphic',
+          bits: image.decode(bytes, (n) => ip.memory.claim(n, `Image ${name}`)),
+          bytes,
+        });
       } catch (e) {
         if (e instanceof RenderError) throw e;
-        ip.warn(data.offsets[0] ?? tok.end, data.bytes.length, '~DY', 6, `${type.ext} image could not be decoded: ${(e as Error).message}`);
+        ip.warn(
+          data.offsets[0] ?? tok.end,
+          data.bytes.length,
+          '~DY',
+          6,
+          `${type.ext} image could not be decoded: ${(e as Error).message}`,
+        );
       }
       return;
     }
@@ -124,7 +181,10 @@ function downloadFont(command: string, ext: string): CommandDef {
     anywhere: true,
     params: [objectPath(), byteCount('size'), text('data')],
     run(ip, { name: rawName, size }, tok) {
-      if (!rawName) { ip.warn(tok.start, tok.end - tok.start, command, 1, 'Missing object name; ignored'); return; }
+      if (!rawName) {
+        ip.warn(tok.start, tok.end - tok.start, command, 1, 'Missing object name; ignored');
+        return;
+      }
       const { name } = objectName(rawName, ext);
       const data = payloadAfter(tok, 2);
       checkDeclaredSize(tok, 1, `Object ${name}`);
@@ -144,8 +204,17 @@ function downloadFont(command: string, ext: string): CommandDef {
 const downloadBitmapFont: CommandDef = payloadCommand({
   anywhere: true,
   // The cell sizes are the glyph bitmaps' own dots: density conversion keeps ~DB as sent (and says so), never scaling them apart.
-  params: [objectPath(), oneOf('orientation', 'N', 'N'), inDots(int('height', 1, 32000)), inDots(int('width', 1, 32000)), inDots(int('baseline', 0, 32000)),
-    inDots(int('space', 0, 32000)), asCount(int('charCount', 1, 256)), text('copyright'), text('data')],
+  params: [
+    objectPath(),
+    oneOf('orientation', 'N', 'N'),
+    inDots(int('height', 1, 32000)),
+    inDots(int('width', 1, 32000)),
+    inDots(int('baseline', 0, 32000)),
+    inDots(int('space', 0, 32000)),
+    asCount(int('charCount', 1, 256)),
+    text('copyright'),
+    text('data'),
+  ],
   run(ip, { name: rawName, height, width, baseline, space, charCount }, tok) {
     const { name } = objectName(rawName || 'UNKNOWN', 'FNT');
     checkObjectSize(tok.raw.length, `Object ${name}`);
@@ -153,13 +222,21 @@ const downloadBitmapFont: CommandDef = payloadCommand({
     const data = payloadAfter(tok, 7);
     let total = 0;
     const font = decodeBitmapFont(
-      { cellHeight: height ?? 1, cellWidth: width ?? 1, baseline: baseline ?? height ?? 1, space: space ?? width ?? 1, charCount },
-      data.bytes, payloadReporter(ip, data, '~DB', 9),
+      {
+        cellHeight: height ?? 1,
+        cellWidth: width ?? 1,
+        baseline: baseline ?? height ?? 1,
+        space: space ?? width ?? 1,
+        charCount,
+      },
+      data.bytes,
+      payloadReporter(ip, data, '~DB', 9),
       (bytes) => {
         total += bytes;
         checkObjectSize(total, `Object ${name}`);
         ip.memory.claim(bytes, `Object ${name}`);
-      });
+      },
+    );
     store(ip, { name, kind: 'font', bitmapFont: font });
   },
 });
@@ -169,11 +246,22 @@ const downloadBitmapFont: CommandDef = payloadCommand({
  * none (yet). Returns whether it found one.
  */
 function bindObject(ip: CommandContext, kind: 'XG' | 'IM', rawName: string | undefined, tok: Token): boolean {
-  const found = rawName && (findObject(ip.printer.objects, rawName, 'GRF') ?? (kind === 'IM' ? findObject(ip.printer.objects, rawName, 'PNG') ?? findObject(ip.printer.objects, rawName, 'BMP') : undefined));
+  const found =
+    rawName &&
+    (findObject(ip.printer.objects, rawName, 'GRF') ??
+      (kind === 'IM'
+        ? (findObject(ip.printer.objects, rawName, 'PNG') ?? findObject(ip.printer.objects, rawName, 'BMP'))
+        : undefined));
   if (found) ip.field.object = found;
   else {
     const name = rawName ? objectName(rawName, 'GRF').name : '(none)';
-    ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), '^' + kind, 1, `Object ${name} not found; nothing drawn`);
+    ip.warn(
+      tok.paramStart,
+      Math.max(0, tok.end - tok.paramStart),
+      '^' + kind,
+      1,
+      `Object ${name} not found; nothing drawn`,
+    );
   }
   return !!found;
 }
@@ -193,7 +281,18 @@ const recallGraphic: CommandDef<typeof FIELD_PARAMS.XG> = command({
   run(ip, args, tok) {
     graphicField.run?.(ip, args, tok);
     if (!bindObject(ip, 'XG', args.name, tok)) ip.field.command = fieldCommand('XG', { ...args, name: undefined });
-    else if (placeSavedImage(ip, ip.field.object!, ip.field.x, ip.field.y, tok, '^XG', args.magnificationX > 1 || args.magnificationY > 1)) forgetObject(ip);
+    else if (
+      placeSavedImage(
+        ip,
+        ip.field.object!,
+        ip.field.x,
+        ip.field.y,
+        tok,
+        '^XG',
+        args.magnificationX > 1 || args.magnificationY > 1,
+      )
+    )
+      forgetObject(ip);
   },
 });
 
@@ -224,10 +323,25 @@ const SAVED_FIELD_BYTES = 512;
  * The fields of a saved image (^IS) copied into the label being made, moved by (dx, dy): the saved label's fields
  * drawn again, so every backend draws them as it drew the first label. Returns whether `obj` was a saved image.
  */
-function placeSavedImage(ip: CommandContext, obj: StoredObject, dx: number, dy: number, tok: Token, kind: string, magnified: boolean): boolean {
+function placeSavedImage(
+  ip: CommandContext,
+  obj: StoredObject,
+  dx: number,
+  dy: number,
+  tok: Token,
+  kind: string,
+  magnified: boolean,
+): boolean {
   const label = ip.label;
   if (!obj.fields || !label) return false;
-  if (magnified) ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), kind, 2, `Saved image ${obj.name} is drawn unmagnified`);
+  if (magnified)
+    ip.warn(
+      tok.paramStart,
+      Math.max(0, tok.end - tok.paramStart),
+      kind,
+      2,
+      `Saved image ${obj.name} is drawn unmagnified`,
+    );
   ip.memory.claim(obj.fields.length * SAVED_FIELD_BYTES, `Image ${obj.name}`);
   for (const f of obj.fields) label.fields.push({ ...f, x: f.x + dx, y: f.y + dy });
   return true;
@@ -261,7 +375,11 @@ export const storageCommands: CommandTable = {
     params: [text('source'), text('destination')],
     run(ip, { source, destination }, tok) {
       if (!source && !destination) return; // a bare ^TO is ignored (ZPL II guide)
-      const t = transferPairs([...ip.printer.objects.keys(), ...ip.printer.formats.keys()], source ?? '', destination ?? '');
+      const t = transferPairs(
+        [...ip.printer.objects.keys(), ...ip.printer.formats.keys()],
+        source ?? '',
+        destination ?? '',
+      );
       if ('ignored' in t) {
         ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), '^TO', t.param, t.ignored);
         return;
@@ -312,10 +430,20 @@ export const storageCommands: CommandTable = {
       const { name, driveGiven } = objectName(rawName ?? 'UNKNOWN', 'ZPL');
       let tokens = ip.printer.formats.get(name);
       if (!tokens && !driveGiven) {
-        for (const [k, v] of ip.printer.formats) if (k.slice(2) === name.slice(2)) { tokens = v; break; }
+        for (const [k, v] of ip.printer.formats)
+          if (k.slice(2) === name.slice(2)) {
+            tokens = v;
+            break;
+          }
       }
       if (!tokens) {
-        ip.warn(tok.paramStart, Math.max(0, tok.end - tok.paramStart), '^XF', 1, `Format ${name} not found; nothing recalled`);
+        ip.warn(
+          tok.paramStart,
+          Math.max(0, tok.end - tok.paramStart),
+          '^XF',
+          1,
+          `Format ${name} not found; nothing recalled`,
+        );
         return;
       }
       ip.replay(tokens, tok.start);

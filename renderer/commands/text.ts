@@ -26,7 +26,8 @@ function remapTable(charset: number, args: Readonly<Record<string, number | unde
   if (charset > REMAPPED_CHARSETS) return undefined;
   let table: Uint8Array | undefined;
   for (let n = 1; n <= REMAP_PAIRS; n++) {
-    const source = args[`source${n}`], destination = args[`destination${n}`];
+    const source = args[`source${n}`],
+      destination = args[`destination${n}`];
     if (source === undefined && destination === undefined) break;
     if (source === undefined || destination === undefined || source === SPACE || destination === SPACE) continue;
     table ??= Uint8Array.from({ length: 256 }, (_, b) => b);
@@ -39,7 +40,13 @@ export const textCommands: CommandTable = {
   '^A': command({
     syntax: 'font',
     // 0 for height or width means "derived from the other" (common in generated ZPL: ^A0B,18,0).
-    params: [fontName('font'), orientation(), inDots(int('height', 0, 32000)), inDots(int('width', 0, 32000)), text('path')],
+    params: [
+      fontName('font'),
+      orientation(),
+      inDots(int('height', 0, 32000)),
+      inDots(int('width', 0, 32000)),
+      text('path'),
+    ],
     run: (ip, { font: name, orientation: o, height: h, width: w, path }, tok) => {
       const p = ip.printer;
       let font = name ?? p.defaultFont.name;
@@ -83,9 +90,16 @@ export const textCommands: CommandTable = {
     },
   }),
   '^FB': command({
-    params: [inDots(int('width', 0, 9999, 0)), asCount(int('maxLines', 1, 9999, 1)), inDots(int('lineSpacing', -9999, 9999, 0)), oneOf('justify', 'LCRJ', 'L'),
-      inDots(int('hangingIndent', 0, 9999, 0))],
-    run: (ip, block) => { ip.field.block = block; },
+    params: [
+      inDots(int('width', 0, 9999, 0)),
+      asCount(int('maxLines', 1, 9999, 1)),
+      inDots(int('lineSpacing', -9999, 9999, 0)),
+      oneOf('justify', 'LCRJ', 'L'),
+      inDots(int('hangingIndent', 0, 9999, 0)),
+    ],
+    run: (ip, block) => {
+      ip.field.block = block;
+    },
   }),
   '^TB': command({
     params: [orientation(), inDots(int('width', 1, 32000)), inDots(int('height', 1, 32000))],
@@ -98,7 +112,10 @@ export const textCommands: CommandTable = {
     // The pairs are byte codes: the same at every density.
     params: [
       asCount(int('charset', 0, 36, 0)),
-      ...numberedPairs(REMAP_PAIRS, (n) => [asCount(int(`source${n}`, 0, 255)), asCount(int(`destination${n}`, 0, 255))] as const),
+      ...numberedPairs(
+        REMAP_PAIRS,
+        (n) => [asCount(int(`source${n}`, 0, 255)), asCount(int(`destination${n}`, 0, 255))] as const,
+      ),
     ],
     anywhere: true,
     run: (ip, args) => {

@@ -61,7 +61,12 @@ const MAX_SIDE = 32000;
  * Reads every glyph of `data` (the bytes after the header's copyright). `claim` is asked for each bitmap's bytes
  * before it is allocated; a malformed glyph is reported and skipped, never thrown.
  */
-export function decodeBitmapFont(header: BitmapFontHeader, data: Uint8Array, report: DecodeReport, claim: (bytes: number) => void): BitmapFont {
+export function decodeBitmapFont(
+  header: BitmapFontHeader,
+  data: Uint8Array,
+  report: DecodeReport,
+  claim: (bytes: number) => void,
+): BitmapFont {
   const glyphs = new Map<number, BitmapGlyph>();
   let i = data.indexOf(HASH);
   while (i >= 0) {
@@ -70,16 +75,27 @@ export function decodeBitmapFont(header: BitmapFontHeader, data: Uint8Array, rep
     const end = next < 0 ? data.length : next;
     // Six dot-separated fields, then the hex rows.
     const fields: string[] = [];
-    let k = i + 1, a = k;
+    let k = i + 1,
+      a = k;
     while (k < end && fields.length < 6) {
-      if (data[k] === DOT) { fields.push(Buffer.from(data.subarray(a, k)).toString('latin1')); a = k + 1; }
+      if (data[k] === DOT) {
+        fields.push(Buffer.from(data.subarray(a, k)).toString('latin1'));
+        a = k + 1;
+      }
       k++;
     }
     i = next;
     const code = fields.length === 6 && /^\s*[0-9A-Fa-f]{1,4}\s*$/.test(fields[0]) ? parseInt(fields[0], 16) : NaN;
     const [h, w, advance] = [fields[1], fields[2], fields[5]].map((f) => wholeNumber(f ?? ''));
     const [x, y] = [fields[3], fields[4]].map((f) => wholeNumber(f ?? '', true));
-    if (!(code >= 0) || ![h, w, advance].every((v) => v >= 0) || !Number.isFinite(x) || !Number.isFinite(y) || h > MAX_SIDE || w > MAX_SIDE) {
+    if (
+      !(code >= 0) ||
+      ![h, w, advance].every((v) => v >= 0) ||
+      !Number.isFinite(x) ||
+      !Number.isFinite(y) ||
+      h > MAX_SIDE ||
+      w > MAX_SIDE
+    ) {
       report(start, end - start, 'Bitmap font character is not #code.height.width.x.y.advance.data; skipped');
       continue;
     }
@@ -93,7 +109,12 @@ export function decodeBitmapFont(header: BitmapFontHeader, data: Uint8Array, rep
       out[nibble >> 1] |= nibble & 1 ? v : v << 4;
       nibble++;
     }
-    if (nibble < out.length * 2) report(start, end - start, `Bitmap font character ${fields[0].trim()} has ${nibble >> 1} of ${out.length} bytes; the rest is blank`);
+    if (nibble < out.length * 2)
+      report(
+        start,
+        end - start,
+        `Bitmap font character ${fields[0].trim()} has ${nibble >> 1} of ${out.length} bytes; the rest is blank`,
+      );
     // Bits past the glyph's width in the last byte of a row are not ink.
     if (w % 8) for (let r = 0; r < h; r++) out[r * stride + stride - 1] &= 0xff << (8 - (w % 8));
     glyphs.set(code, { bits: { data: out, stride, width: w, height: h }, x, y, advance });
@@ -101,5 +122,12 @@ export function decodeBitmapFont(header: BitmapFontHeader, data: Uint8Array, rep
   if (header.charCount !== undefined && header.charCount !== glyphs.size) {
     report(0, data.length, `Bitmap font declares ${header.charCount} characters; ${glyphs.size} were read`);
   }
-  return { id: `db#${nextId++}`, cellHeight: header.cellHeight, cellWidth: header.cellWidth, baseline: header.baseline, space: header.space, glyphs };
+  return {
+    id: `db#${nextId++}`,
+    cellHeight: header.cellHeight,
+    cellWidth: header.cellWidth,
+    baseline: header.baseline,
+    space: header.space,
+    glyphs,
+  };
 }

@@ -10,10 +10,15 @@ export function isBmp(b: Uint8Array): boolean {
   return b.length >= 2 && b[0] === 0x42 && b[1] === 0x4d;
 }
 
-const BI_RGB = 0, BI_BITFIELDS = 3, BI_ALPHABITFIELDS = 6;
+const BI_RGB = 0,
+  BI_BITFIELDS = 3,
+  BI_ALPHABITFIELDS = 6;
 
 /** A channel mask: where its bits are and how many. */
-interface Mask { shift: number; bits: number }
+interface Mask {
+  shift: number;
+  bits: number;
+}
 
 function maskOf(m: number): Mask | null {
   if (!m) return null;
@@ -52,7 +57,10 @@ export function decodeBmpToBitmap(bmp: Uint8Array, claim?: (bytes: number) => vo
   const height = Math.abs(rawHeight);
   if (width <= 0 || height <= 0) throw new Error(`BMP image is ${width}x${rawHeight} pixels`);
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
-    throw new RenderError('too-large', `Image is ${width}x${height} pixels; the maximum is ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`);
+    throw new RenderError(
+      'too-large',
+      `Image is ${width}x${height} pixels; the maximum is ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`,
+    );
   }
   if (![1, 4, 8, 16, 24, 32].includes(bpp)) throw new Error(`BMP images of ${bpp} bits a pixel are not supported`);
   if (compression !== BI_RGB && compression !== BI_BITFIELDS && compression !== BI_ALPHABITFIELDS) {
@@ -81,7 +89,12 @@ export function decodeBmpToBitmap(bmp: Uint8Array, claim?: (bytes: number) => vo
     const at = dib >= 52 ? 40 + 14 : 14 + dib;
     const n = compression === BI_ALPHABITFIELDS || dib >= 56 ? 4 : 3;
     if (at + 4 * n > bmp.length) throw new Error('BMP colour masks are truncated');
-    masks = [view.getUint32(at, true), view.getUint32(at + 4, true), view.getUint32(at + 8, true), n === 4 ? view.getUint32(at + 12, true) : 0];
+    masks = [
+      view.getUint32(at, true),
+      view.getUint32(at + 4, true),
+      view.getUint32(at + 8, true),
+      n === 4 ? view.getUint32(at + 12, true) : 0,
+    ];
   } else if (bpp === 32 && dib >= 56) {
     // An uncompressed 32-bit V3+ header still names its alpha mask; alpha is ignored otherwise.
     masks[3] = view.getUint32(14 + 52, true);

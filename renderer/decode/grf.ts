@@ -27,7 +27,10 @@ export const MAX_OBJECT_BYTES = 2 * 1024 * 1024;
 /** Checks a declared or actual object size against the object budget. */
 export function checkObjectSize(bytes: number, what: string): void {
   if (bytes > MAX_OBJECT_BYTES) {
-    throw new RenderError('too-large', `${what} is ${bytes} bytes; the maximum object size is ${MAX_OBJECT_BYTES} bytes`);
+    throw new RenderError(
+      'too-large',
+      `${what} is ${bytes} bytes; the maximum object size is ${MAX_OBJECT_BYTES} bytes`,
+    );
   }
 }
 
@@ -49,8 +52,14 @@ export function bitmapBytes(totalBytes: number, rowBytes: number): number {
  */
 export type ShortData = 'blank-rest' | 'draw-nothing';
 
-export function decodeGraphic(data: Uint8Array, totalBytes: number, rowBytes: number, binary: boolean, report?: DecodeReport,
-  short: ShortData = 'blank-rest'): Bitmap {
+export function decodeGraphic(
+  data: Uint8Array,
+  totalBytes: number,
+  rowBytes: number,
+  binary: boolean,
+  report?: DecodeReport,
+  short: ShortData = 'blank-rest',
+): Bitmap {
   checkObjectSize(totalBytes, 'Graphic');
   const stride = Math.max(1, rowBytes);
   const height = Math.ceil(Math.max(0, totalBytes) / stride);
@@ -68,15 +77,38 @@ export function decodeGraphic(data: Uint8Array, totalBytes: number, rowBytes: nu
 }
 
 /** The diagnostic for data short of its declared size, after clearing the bitmap when nothing is drawn. */
-function reportShort(bmp: Bitmap, got: number, totalBytes: number, span: number, report: DecodeReport | undefined, short: ShortData): void {
+function reportShort(
+  bmp: Bitmap,
+  got: number,
+  totalBytes: number,
+  span: number,
+  report: DecodeReport | undefined,
+  short: ShortData,
+): void {
   if (short === 'draw-nothing') bmp.data.fill(0);
-  report?.(0, span, `Graphic data has ${got} of ${totalBytes} bytes; ${short === 'draw-nothing' ? 'nothing drawn' : 'the rest is blank'}`);
+  report?.(
+    0,
+    span,
+    `Graphic data has ${got} of ${totalBytes} bytes; ${short === 'draw-nothing' ? 'nothing drawn' : 'the rest is blank'}`,
+  );
 }
 
-function copyBytes(bmp: Bitmap, bytes: Uint8Array, totalBytes: number, span: number, report?: DecodeReport, short: ShortData = 'blank-rest'): void {
+function copyBytes(
+  bmp: Bitmap,
+  bytes: Uint8Array,
+  totalBytes: number,
+  span: number,
+  report?: DecodeReport,
+  short: ShortData = 'blank-rest',
+): void {
   bmp.data.set(bytes.subarray(0, Math.min(bytes.length, bmp.data.length)));
   if (bytes.length < totalBytes) reportShort(bmp, bytes.length, totalBytes, span, report, short);
-  else if (bytes.length > totalBytes) report?.(0, span, `Graphic data has ${bytes.length} bytes, more than the ${totalBytes} declared; the rest is ignored`);
+  else if (bytes.length > totalBytes)
+    report?.(
+      0,
+      span,
+      `Graphic data has ${bytes.length} bytes, more than the ${totalBytes} declared; the rest is ignored`,
+    );
 }
 
 function skipSpace(d: Uint8Array, i: number): number {
@@ -103,8 +135,11 @@ export function decodeBase64Payload(d: Uint8Array, start: number, report?: Decod
     const expected = Number.parseInt(crcText, 16);
     const actual = crc16Xmodem(text);
     if (crcText !== '' && (!/^[0-9A-Fa-f]{1,4}$/.test(crcText) || expected !== actual)) {
-      report?.(bodyEnd + 1, d.length - bodyEnd - 1,
-        `CRC ${crcText} does not match the data (expected ${actual.toString(16).toUpperCase().padStart(4, '0')})`);
+      report?.(
+        bodyEnd + 1,
+        d.length - bodyEnd - 1,
+        `CRC ${crcText} does not match the data (expected ${actual.toString(16).toUpperCase().padStart(4, '0')})`,
+      );
     }
   }
   const raw = Buffer.from(latin1(text), 'base64');
@@ -112,7 +147,8 @@ export function decodeBase64Payload(d: Uint8Array, start: number, report?: Decod
   try {
     return new Uint8Array(inflateSync(raw, { maxOutputLength: MAX_OBJECT_BYTES + 1 }));
   } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') checkObjectSize(MAX_OBJECT_BYTES + 1, 'Decompressed graphic');
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      checkObjectSize(MAX_OBJECT_BYTES + 1, 'Decompressed graphic');
     try {
       return new Uint8Array(inflateRawSync(raw, { maxOutputLength: MAX_OBJECT_BYTES + 1 }));
     } catch {
@@ -150,7 +186,13 @@ function hexValue(c: number): number {
  * ASCII hex with compression: a repeat count before a digit repeats it; `,` ends the row with zeros,
  * `!` ends it with ones, `:` repeats the previous row. Rows are `stride` bytes (2 x stride digits).
  */
-function decodeAsciiHex(bmp: Bitmap, d: Uint8Array, totalBytes: number, report?: DecodeReport, short: ShortData = 'blank-rest'): void {
+function decodeAsciiHex(
+  bmp: Bitmap,
+  d: Uint8Array,
+  totalBytes: number,
+  report?: DecodeReport,
+  short: ShortData = 'blank-rest',
+): void {
   const rowNibbles = bmp.stride * 2;
   const totalNibbles = totalBytes * 2;
   const out = bmp.data;
@@ -158,7 +200,10 @@ function decodeAsciiHex(bmp: Bitmap, d: Uint8Array, totalBytes: number, report?:
   let count = 0;
   let overflowAt = -1;
   const put = (v: number, at: number): void => {
-    if (pos >= totalNibbles) { if (overflowAt < 0) overflowAt = at; return; }
+    if (pos >= totalNibbles) {
+      if (overflowAt < 0) overflowAt = at;
+      return;
+    }
     if (v) out[pos >> 1] |= pos & 1 ? v : v << 4;
     pos++;
   };
@@ -178,7 +223,10 @@ function decodeAsciiHex(bmp: Bitmap, d: Uint8Array, totalBytes: number, report?:
       continue;
     }
     const r = repeatCount(c);
-    if (r) { count += r; continue; }
+    if (r) {
+      count += r;
+      continue;
+    }
     count = 0;
     if (c === 0x2c) endRow(0, i);
     else if (c === 0x21) endRow(15, i);
@@ -192,7 +240,12 @@ function decodeAsciiHex(bmp: Bitmap, d: Uint8Array, totalBytes: number, report?:
       }
     } else report?.(i, 1, `Invalid character ${JSON.stringify(String.fromCharCode(c))} in graphic data; ignored`);
   }
-  if (overflowAt >= 0) report?.(overflowAt, d.length - overflowAt, `Graphic data is longer than the ${totalBytes} bytes declared; the rest is ignored`);
+  if (overflowAt >= 0)
+    report?.(
+      overflowAt,
+      d.length - overflowAt,
+      `Graphic data is longer than the ${totalBytes} bytes declared; the rest is ignored`,
+    );
   else if (pos < totalNibbles) reportShort(bmp, Math.floor(pos / 2), totalBytes, d.length, report, short);
 }
 

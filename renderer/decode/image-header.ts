@@ -26,7 +26,8 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 export function readImageHeader(bytes: Uint8Array): ImageHeader | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.length >= 8 && PNG_SIGNATURE.every((v, i) => bytes[i] === v)) return largest('png', pngSizes(bytes, view));
-  if (bytes.length >= 10 && bytes[0] === 0x47 && bytes[1] === 0x49 && bytes[2] === 0x46) return largest('gif', gifSizes(bytes, view));
+  if (bytes.length >= 10 && bytes[0] === 0x47 && bytes[1] === 0x49 && bytes[2] === 0x46)
+    return largest('gif', gifSizes(bytes, view));
   if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) return largest('jpeg', jpegSizes(bytes, view));
   if (bytes.length >= 26 && bytes[0] === 0x42 && bytes[1] === 0x4d) return largest('bmp', bmpSizes(view));
   return undefined;
@@ -42,7 +43,7 @@ function largest(format: ImageFormat, sizes: ImageSize[]): ImageHeader | undefin
 /** Every IHDR chunk, wherever it stands (the chunk walk stops at IEND or where the data ends). */
 function pngSizes(b: Uint8Array, view: DataView): ImageSize[] {
   const sizes: ImageSize[] = [];
-  for (let p = 8; p + 8 <= b.length;) {
+  for (let p = 8; p + 8 <= b.length; ) {
     const length = view.getUint32(p);
     const type = String.fromCharCode(b[p + 4]!, b[p + 5]!, b[p + 6]!, b[p + 7]!);
     if (type === 'IHDR') {
@@ -70,13 +71,17 @@ function gifSizes(b: Uint8Array, view: DataView): ImageSize[] {
   while (p < b.length) {
     const block = b[p]!;
     if (block === 0x3b) break; // trailer
-    if (block === 0x21) { // extension: label, then sub-blocks
+    if (block === 0x21) {
+      // extension: label, then sub-blocks
       p += 2;
       skipSubBlocks();
-    } else if (block === 0x2c) { // image descriptor
+    } else if (block === 0x2c) {
+      // image descriptor
       if (p + 10 > b.length) break;
-      const left = view.getUint16(p + 1, true), top = view.getUint16(p + 3, true);
-      const width = view.getUint16(p + 5, true), height = view.getUint16(p + 7, true);
+      const left = view.getUint16(p + 1, true),
+        top = view.getUint16(p + 3, true);
+      const width = view.getUint16(p + 5, true),
+        height = view.getUint16(p + 7, true);
       // A frame placed off the screen makes some decoders grow the canvas to hold it.
       sizes.push({ width, height }, { width: left + width, height: top + height });
       const local = b[p + 9]!;
@@ -101,9 +106,15 @@ function jpegSizes(b: Uint8Array, view: DataView): ImageSize[] {
   while (p + 4 <= b.length) {
     if (b[p] !== 0xff) return sizes;
     const marker = b[p + 1]!;
-    if (marker === 0xff) { p++; continue; } // fill byte
+    if (marker === 0xff) {
+      p++;
+      continue;
+    } // fill byte
     if (marker === 0xd9) break; // end of image
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { p += 2; continue; } // no length
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      p += 2;
+      continue;
+    } // no length
     const length = view.getUint16(p + 2);
     if (isStartOfFrame(marker)) {
       if (p + 9 > b.length) break;

@@ -74,11 +74,16 @@ export function loadOutlineFont(bytes: Uint8Array, label = 'font'): OutlineFont 
 function flattenGlyph(font: Font, cp: number): OutlineGlyph {
   const glyph = font.glyphForCodePoint(cp);
   const { contours, paths } = flattenWithPaths(glyph.path.commands);
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    maxX = -Infinity,
+    minY = Infinity,
+    maxY = -Infinity;
   for (const c of contours) {
     for (let i = 0; i < c.length; i += 2) {
-      if (c[i] < minX) minX = c[i]; if (c[i] > maxX) maxX = c[i];
-      if (c[i + 1] < minY) minY = c[i + 1]; if (c[i + 1] > maxY) maxY = c[i + 1];
+      if (c[i] < minX) minX = c[i];
+      if (c[i] > maxX) maxX = c[i];
+      if (c[i + 1] < minY) minY = c[i + 1];
+      if (c[i + 1] > maxY) maxY = c[i + 1];
     }
   }
   if (!contours.length) minX = maxX = minY = maxY = 0;
@@ -94,34 +99,64 @@ export function flattenWithPaths(commands: readonly PathCommand[]): { contours: 
   const paths: number[][] = [];
   let cur: number[] = [];
   let path: number[] = [];
-  let x = 0, y = 0;
-  const close = () => { if (cur.length >= 6) { out.push(cur); paths.push(path); } cur = []; path = []; };
+  let x = 0,
+    y = 0;
+  const close = () => {
+    if (cur.length >= 6) {
+      out.push(cur);
+      paths.push(path);
+    }
+    cur = [];
+    path = [];
+  };
   // A contour that does not begin with a move starts from the current point.
-  const start = () => { if (!path.length) path.push(0, x, y); };
+  const start = () => {
+    if (!path.length) path.push(0, x, y);
+  };
   for (const { command, args: a } of commands) {
     switch (command) {
-      case 'moveTo': close(); x = a[0]; y = a[1]; cur.push(x, y); path.push(0, x, y); break;
-      case 'lineTo': start(); x = a[0]; y = a[1]; cur.push(x, y); path.push(1, x, y); break;
+      case 'moveTo':
+        close();
+        x = a[0];
+        y = a[1];
+        cur.push(x, y);
+        path.push(0, x, y);
+        break;
+      case 'lineTo':
+        start();
+        x = a[0];
+        y = a[1];
+        cur.push(x, y);
+        path.push(1, x, y);
+        break;
       case 'quadraticCurveTo':
         start();
         path.push(2, a[0], a[1], a[2], a[3]);
         for (let i = 1; i <= CURVE_STEPS; i++) {
-          const t = i / CURVE_STEPS, u = 1 - t;
+          const t = i / CURVE_STEPS,
+            u = 1 - t;
           cur.push(u * u * x + 2 * u * t * a[0] + t * t * a[2], u * u * y + 2 * u * t * a[1] + t * t * a[3]);
         }
-        x = a[2]; y = a[3];
+        x = a[2];
+        y = a[3];
         break;
       case 'bezierCurveTo':
         start();
         path.push(3, a[0], a[1], a[2], a[3], a[4], a[5]);
         for (let i = 1; i <= CURVE_STEPS; i++) {
-          const t = i / CURVE_STEPS, u = 1 - t;
-          cur.push(u * u * u * x + 3 * u * u * t * a[0] + 3 * u * t * t * a[2] + t * t * t * a[4],
-            u * u * u * y + 3 * u * u * t * a[1] + 3 * u * t * t * a[3] + t * t * t * a[5]);
+          const t = i / CURVE_STEPS,
+            u = 1 - t;
+          cur.push(
+            u * u * u * x + 3 * u * u * t * a[0] + 3 * u * t * t * a[2] + t * t * t * a[4],
+            u * u * u * y + 3 * u * u * t * a[1] + 3 * u * t * t * a[3] + t * t * t * a[5],
+          );
         }
-        x = a[4]; y = a[5];
+        x = a[4];
+        y = a[5];
         break;
-      case 'closePath': close(); break;
+      case 'closePath':
+        close();
+        break;
     }
   }
   close();

@@ -24,13 +24,21 @@ export function decodePngToBitmap(png: Uint8Array, claim?: (bytes: number) => vo
   if (!isPng(png)) throw new Error('not a PNG image');
   // Every IHDR is read before anything is inflated: a second, larger one must not reach the decoder.
   const over = readImageHeader(png)?.sizes.find((size) => size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE);
-  if (over) throw new RenderError('too-large', `Image is ${over.width}x${over.height} pixels; the maximum is ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`);
+  if (over)
+    throw new RenderError(
+      'too-large',
+      `Image is ${over.width}x${over.height} pixels; the maximum is ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`,
+    );
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  let width = 0, height = 0, depth = 8, colorType = 0, interlace = 0;
+  let width = 0,
+    height = 0,
+    depth = 8,
+    colorType = 0,
+    interlace = 0;
   let palette: Uint8Array | undefined;
   let alphaTable: Uint8Array | undefined;
   const idat: Uint8Array[] = [];
-  for (let p = 8; p + 8 <= png.length;) {
+  for (let p = 8; p + 8 <= png.length; ) {
     const len = view.getUint32(p);
     const type = String.fromCharCode(png[p + 4], png[p + 5], png[p + 6], png[p + 7]);
     const body = png.subarray(p + 8, Math.min(png.length, p + 8 + len));
@@ -52,7 +60,9 @@ export function decodePngToBitmap(png: Uint8Array, claim?: (bytes: number) => vo
   const bpp = Math.max(1, (channels * depth) >> 3);
   const rowBytes = Math.ceil((width * channels * depth) / 8);
   claim?.((rowBytes + 1) * height + Math.ceil(width / 8) * height);
-  const raw = inflateSync(Buffer.concat(idat), { maxOutputLength: Math.max(MAX_OBJECT_BYTES, (rowBytes + 1) * height) });
+  const raw = inflateSync(Buffer.concat(idat), {
+    maxOutputLength: Math.max(MAX_OBJECT_BYTES, (rowBytes + 1) * height),
+  });
   const stride = Math.ceil(width / 8);
   const out = new Uint8Array(stride * height);
   let prev = new Uint8Array(rowBytes);
@@ -76,15 +86,25 @@ function unfilter(filter: number, src: Uint8Array, prev: Uint8Array, cur: Uint8A
     const c = i >= bpp ? prev[i - bpp] : 0;
     let v: number;
     switch (filter) {
-      case 1: v = x + a; break;
-      case 2: v = x + b; break;
-      case 3: v = x + ((a + b) >> 1); break;
+      case 1:
+        v = x + a;
+        break;
+      case 2:
+        v = x + b;
+        break;
+      case 3:
+        v = x + ((a + b) >> 1);
+        break;
       case 4: {
-        const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        const p = a + b - c,
+          pa = Math.abs(p - a),
+          pb = Math.abs(p - b),
+          pc = Math.abs(p - c);
         v = x + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
         break;
       }
-      default: v = x;
+      default:
+        v = x;
     }
     cur[i] = v & 0xff;
   }
@@ -99,21 +119,45 @@ function sample(row: Uint8Array, k: number, depth: number): number {
   return Math.round((v * 255) / ((1 << depth) - 1));
 }
 
-function inkAt(row: Uint8Array, x: number, colorType: number, depth: number,
-  palette: Uint8Array | undefined, trns: Uint8Array | undefined): boolean {
-  let r: number, g: number, b: number, a = 255;
+function inkAt(
+  row: Uint8Array,
+  x: number,
+  colorType: number,
+  depth: number,
+  palette: Uint8Array | undefined,
+  trns: Uint8Array | undefined,
+): boolean {
+  let r: number,
+    g: number,
+    b: number,
+    a = 255;
   switch (colorType) {
-    case 0: r = g = b = sample(row, x, depth); break;
-    case 2: r = sample(row, 3 * x, depth); g = sample(row, 3 * x + 1, depth); b = sample(row, 3 * x + 2, depth); break;
+    case 0:
+      r = g = b = sample(row, x, depth);
+      break;
+    case 2:
+      r = sample(row, 3 * x, depth);
+      g = sample(row, 3 * x + 1, depth);
+      b = sample(row, 3 * x + 2, depth);
+      break;
     case 3: {
       const bit = x * depth;
       const idx = depth === 8 ? row[x] : (row[bit >> 3] >> (8 - depth - (bit & 7))) & ((1 << depth) - 1);
-      r = palette?.[3 * idx] ?? 0; g = palette?.[3 * idx + 1] ?? 0; b = palette?.[3 * idx + 2] ?? 0;
+      r = palette?.[3 * idx] ?? 0;
+      g = palette?.[3 * idx + 1] ?? 0;
+      b = palette?.[3 * idx + 2] ?? 0;
       a = trns?.[idx] ?? 255;
       break;
     }
-    case 4: r = g = b = sample(row, 2 * x, depth); a = sample(row, 2 * x + 1, depth); break;
-    default: r = sample(row, 4 * x, depth); g = sample(row, 4 * x + 1, depth); b = sample(row, 4 * x + 2, depth); a = sample(row, 4 * x + 3, depth);
+    case 4:
+      r = g = b = sample(row, 2 * x, depth);
+      a = sample(row, 2 * x + 1, depth);
+      break;
+    default:
+      r = sample(row, 4 * x, depth);
+      g = sample(row, 4 * x + 1, depth);
+      b = sample(row, 4 * x + 2, depth);
+      a = sample(row, 4 * x + 3, depth);
   }
   return darkOnWhite(r, g, b, a);
 }

@@ -8,9 +8,17 @@ export type Ink = 'normal' | 'reverse';
 /** Colour of `normal` ink: `white` (^GB...,W) erases. Reverse ink ignores it. */
 export type InkColor = 'black' | 'white';
 
-export interface Box { x: number; y: number; width: number; height: number }
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 /** Byte offsets of the ZPL field that made an element; `end` exclusive. */
-export interface Span { start: number; end: number }
+export interface Span {
+  start: number;
+  end: number;
+}
 
 /** A closed polygon in dots: x0, y0, x1, y1, ... (curves flattened as the raster fills them). */
 export type Contour = number[];
@@ -54,7 +62,11 @@ export interface BitmapElement extends ElementBase {
 }
 
 /** One glyph of a run: its code point and the pen point on the baseline (whole dots). */
-export interface PlacedGlyph { cp: number; x: number; y: number }
+export interface PlacedGlyph {
+  cp: number;
+  x: number;
+  y: number;
+}
 
 /** A line (or word) of text: glyph outlines, where each glyph goes, and the text they spell. */
 export interface GlyphRunElement extends ElementBase {
@@ -81,7 +93,10 @@ export interface GlyphRunElement extends ElementBase {
 export type DisplayElement = RectElement | PathElement | BitmapElement | GlyphRunElement;
 
 /** Columns [x, x + width) of the label: a ^PW narrower than the label leaves no ink outside them. */
-export interface PrintArea { x: number; width: number }
+export interface PrintArea {
+  x: number;
+  width: number;
+}
 
 /** One printed label, laid out. */
 export interface DisplayList {
@@ -97,16 +112,27 @@ export interface DisplayList {
 }
 
 /** Min/max x and y of a shape's points. */
-export interface Extent { minX: number; minY: number; maxX: number; maxY: number }
+export interface Extent {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
 
 /** Extent of polygons: min/max x and y over every point (Infinity/-Infinity when there is none). */
 export function extentOf(contours: readonly ArrayLike<number>[]): Extent {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const c of contours) {
     for (let i = 0; i + 1 < c.length; i += 2) {
-      const x = c[i], y = c[i + 1];
-      if (x < minX) minX = x; if (x > maxX) maxX = x;
-      if (y < minY) minY = y; if (y > maxY) maxY = y;
+      const x = c[i],
+        y = c[i + 1];
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
     }
   }
   return { minX, minY, maxX, maxY };
@@ -124,10 +150,14 @@ export function signedArea(contours: readonly ArrayLike<number>[]): number {
 /** A point of an upright outline turned to a glyph orientation (clockwise about the pen point). */
 export function turn(o: Orientation, u: number, v: number): [number, number] {
   switch (o) {
-    case 'R': return [-v, u];
-    case 'I': return [-u, -v];
-    case 'B': return [v, -u];
-    default: return [u, v];
+    case 'R':
+      return [-v, u];
+    case 'I':
+      return [-u, -v];
+    case 'B':
+      return [v, -u];
+    default:
+      return [u, v];
   }
 }
 

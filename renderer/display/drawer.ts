@@ -58,4 +58,3 @@ export type Drawer<K extends FieldKind = FieldKind> = (field: FieldOf<K>, env: D
 
 /** One drawer for each kind in K. */
 export type DrawerTable<K extends FieldKind> = { readonly [P in K]: Drawer<P> };
-

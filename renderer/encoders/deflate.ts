@@ -25,7 +25,8 @@ const HIGH_BITS = 0x80808080 | 0;
 const LOW_BITS = 0x7f7f7f7f;
 
 /** Bytewise (a - b) mod 256 of two words, without borrows crossing bytes. */
-const bytewiseDifference = (a: number, b: number): number => (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
+const bytewiseDifference = (a: number, b: number): number =>
+  (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
 
 /** A word's four bytes in the other order (rows read right to left). */
 const swapBytes = (w: number): number => ((w & 0xff) << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24);
@@ -41,7 +42,9 @@ const LENGTH_EXTRA_BITS = new Uint8Array(MAX_MATCH + 1);
 const LENGTH_EXTRA = new Uint8Array(MAX_MATCH + 1);
 const SYMBOL_EXTRA_BITS = new Uint8Array(LIT_CODES);
 {
-  const base = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+  const base = [
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+  ];
   const extra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
   for (let code = 0; code < base.length; code++) {
     SYMBOL_EXTRA_BITS[257 + code] = extra[code];
@@ -57,8 +60,10 @@ const SYMBOL_EXTRA_BITS = new Uint8Array(LIT_CODES);
   LENGTH_EXTRA[MAX_MATCH] = 0;
 }
 
-const DIST_BASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
-  4097, 6145, 8193, 12289, 16385, 24577];
+const DIST_BASE = [
+  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+  8193, 12289, 16385, 24577,
+];
 const DIST_EXTRA_BITS = Uint8Array.from(DIST_BASE, (_, c) => (c < 4 ? 0 : (c >> 1) - 1));
 
 /** The distance code of each distance 1..32768: one load per copy token, where a search took ten steps for a row. */
@@ -133,11 +138,18 @@ export class RunDeflater {
 
   /** `n` (>= 1) bytes of value `v`: one literal, then copies of the byte before (short tails as literals). */
   run(v: number, n: number): void {
-    if (n === 1) { this.literal(v); return; }
+    if (n === 1) {
+      this.literal(v);
+      return;
+    }
     this.#tokens[this.#count++] = v;
     this.#litFreq[v]++;
     if (n > MIN_MATCH) this.copy(1, n - 1);
-    else for (let left = n - 1; left > 0; left--) { this.#tokens[this.#count++] = v; this.#litFreq[v]++; }
+    else
+      for (let left = n - 1; left > 0; left--) {
+        this.#tokens[this.#count++] = v;
+        this.#litFreq[v]++;
+      }
     this.sum(v, n);
   }
 
@@ -161,29 +173,53 @@ export class RunDeflater {
    * extends it at once, and runs are sent without a call. A row of under ADLER_MAX_RUN bytes moves the Adler-32
    * sums by less than their slack (from a < 2^24, b < 2^44: a < 2^25, b < 2^44 + 2^41), so they are reduced once a row.
    */
-  differenceRow(first: number, length: number, above: Int32Array, aboveAt: number, below: Int32Array, belowAt: number,
-    w0: number, w1: number, reversed: boolean): void {
+  differenceRow(
+    first: number,
+    length: number,
+    above: Int32Array,
+    aboveAt: number,
+    below: Int32Array,
+    belowAt: number,
+    w0: number,
+    w1: number,
+    reversed: boolean,
+  ): void {
     this.reserve(length + 1);
     const allWords = (length + 3) >> 2;
     // Bytes of a last word that runs past the row: sent on their own after the loop.
     const partial = w1 === allWords && (length & 3) !== 0 ? length & 3 : 0;
     const loopEnd = partial > 0 ? w1 - 1 : w1;
     const lead = (reversed ? allWords - w1 : w0) << 2;
-    if (length >= ADLER_MAX_RUN) { this.#longDifferenceRow(first, length, above, aboveAt, below, belowAt, w0, w1, reversed); return; }
-    const t = this.#tokens, lit = this.#litFreq, dist = this.#distFreq;
-    let c = this.#count, a = this.#a, b = this.#b;
-    let v = first, n = 1, vv = Math.imul(v, 0x01010101);
+    if (length >= ADLER_MAX_RUN) {
+      this.#longDifferenceRow(first, length, above, aboveAt, below, belowAt, w0, w1, reversed);
+      return;
+    }
+    const t = this.#tokens,
+      lit = this.#litFreq,
+      dist = this.#distFreq;
+    let c = this.#count,
+      a = this.#a,
+      b = this.#b;
+    let v = first,
+      n = 1,
+      vv = Math.imul(v, 0x01010101);
     if (lead > 0) {
-      t[c++] = v; lit[v]++; a += v; b += a;
-      v = 0; n = lead; vv = 0;
+      t[c++] = v;
+      lit[v]++;
+      a += v;
+      b += a;
+      v = 0;
+      n = lead;
+      vv = 0;
     }
     const step = reversed ? -1 : 1;
     let i = reversed ? w1 - 1 : w0;
     for (let left = loopEnd - w0; left > 0; left--, i += step) {
-      if (v === 0) { // equal words (zeros) in a tight loop, one per direction so that each steps by a constant
+      if (v === 0) {
+        // equal words (zeros) in a tight loop, one per direction so that each steps by a constant
         let j = i;
-        if (reversed) for (const stop = i - left; j > stop && above[aboveAt + j] === below[belowAt + j];) j--;
-        else for (const stop = i + left; j < stop && above[aboveAt + j] === below[belowAt + j];) j++;
+        if (reversed) for (const stop = i - left; j > stop && above[aboveAt + j] === below[belowAt + j]; ) j--;
+        else for (const stop = i + left; j < stop && above[aboveAt + j] === below[belowAt + j]; ) j++;
         const same = reversed ? i - j : j - i;
         i = j;
         if (same > 0) {
@@ -192,9 +228,13 @@ export class RunDeflater {
           if (left === 0) break;
         }
       }
-      const x = above[aboveAt + i], y = below[belowAt + i];
+      const x = above[aboveAt + i],
+        y = below[belowAt + i];
       let word = bytewiseDifference(x, y);
-      if (word === vv) { n += 4; continue; }
+      if (word === vv) {
+        n += 4;
+        continue;
+      }
       if (reversed) word = swapBytes(word);
       // Which bytes differ from the byte before them (bit k for byte k): the first ends the run carried in, the
       // bytes from it to the last one before the word's final run are literals (runs inside a word are under 4
@@ -202,13 +242,22 @@ export class RunDeflater {
       const e = word ^ ((word << 8) | v);
       const ne = (((e & 0x7f7f7f7f) + 0x7f7f7f7f) | e) & HIGH_BITS;
       const starts = ((ne >>> 7) | (ne >>> 14) | (ne >>> 21) | (ne >>> 28)) & 15;
-      const firstChange = 31 - Math.clz32(starts & -starts), last = 31 - Math.clz32(starts);
+      const firstChange = 31 - Math.clz32(starts & -starts),
+        last = 31 - Math.clz32(starts);
       n += firstChange;
-      t[c++] = v; lit[v]++;
-      if (n === 1) { a += v; b += a; } else {
-        if (n <= MIN_MATCH) for (let m = n - 1; m > 0; m--) { t[c++] = v; lit[v]++; }
+      t[c++] = v;
+      lit[v]++;
+      if (n === 1) {
+        a += v;
+        b += a;
+      } else {
+        if (n <= MIN_MATCH)
+          for (let m = n - 1; m > 0; m--) {
+            t[c++] = v;
+            lit[v]++;
+          }
         else {
-          for (let m = n - 1; m > 0;) {
+          for (let m = n - 1; m > 0; ) {
             const len = m > MAX_MATCH ? (m - MAX_MATCH < MIN_MATCH ? m - MIN_MATCH : MAX_MATCH) : m;
             t[c++] = RUN_TOKEN | len;
             lit[LENGTH_SYMBOL[len]]++;
@@ -220,53 +269,91 @@ export class RunDeflater {
         a += n * v;
       }
       // Bytes firstChange .. last - 1 (0 to 3 of them) as literals: all three written, `count` of them kept.
-      const count = last - firstChange, rest = word >>> (firstChange << 3);
-      const q0 = rest & 255, q1 = (rest >>> 8) & 255, q2 = (rest >>> 16) & 255;
-      const in1 = (1 - count) >>> 31, in2 = (2 - count) >>> 31; // 1 when count > 1, > 2
-      t[c] = q0; t[c + 1] = q1; t[c + 2] = q2;
+      const count = last - firstChange,
+        rest = word >>> (firstChange << 3);
+      const q0 = rest & 255,
+        q1 = (rest >>> 8) & 255,
+        q2 = (rest >>> 16) & 255;
+      const in1 = (1 - count) >>> 31,
+        in2 = (2 - count) >>> 31; // 1 when count > 1, > 2
+      t[c] = q0;
+      t[c + 1] = q1;
+      t[c + 2] = q2;
       c += count;
-      lit[q0] += (-count) >>> 31; lit[q1] += in1; lit[q2] += in2;
+      lit[q0] += -count >>> 31;
+      lit[q1] += in1;
+      lit[q2] += in2;
       b += count * a + q0 * count + in1 * q1 * (count - 1) + in2 * q2 * (count - 2);
-      a += ((-count) >>> 31) * q0 + in1 * q1 + in2 * q2;
-      v = word >>> 24; n = 4 - last;
+      a += (-count >>> 31) * q0 + in1 * q1 + in2 * q2;
+      v = word >>> 24;
+      n = 4 - last;
       vv = Math.imul(v, 0x01010101);
     }
-    if (a >= ADLER_A_LIMIT || b >= ADLER_B_LIMIT) { a %= ADLER_MOD; b %= ADLER_MOD; }
-    this.#count = c; this.#a = a; this.#b = b;
+    if (a >= ADLER_A_LIMIT || b >= ADLER_B_LIMIT) {
+      a %= ADLER_MOD;
+      b %= ADLER_MOD;
+    }
+    this.#count = c;
+    this.#a = a;
+    this.#b = b;
     if (partial > 0) {
-      const x = above[aboveAt + i], y = below[belowAt + i];
+      const x = above[aboveAt + i],
+        y = below[belowAt + i];
       let word = bytewiseDifference(x, y);
       for (let k = 0; k < partial; k++, word >>>= 8) {
         const z = word & 255;
         if (z === v) n++;
-        else { this.run(v, n); v = z; n = 1; }
+        else {
+          this.run(v, n);
+          v = z;
+          n = 1;
+        }
       }
     }
     const trail = length - Math.min(length, lead + ((w1 - w0) << 2));
     if (trail > 0) {
       if (v === 0) n += trail;
-      else { this.run(v, n); v = 0; n = trail; }
+      else {
+        this.run(v, n);
+        v = 0;
+        n = trail;
+      }
     }
     this.run(v, n);
   }
 
   /** `differenceRow` for rows too long for its Adler-32 shortcut: a byte at a time, a run at a time. */
-  #longDifferenceRow(first: number, length: number, above: Int32Array, aboveAt: number, below: Int32Array, belowAt: number,
-    w0: number, w1: number, reversed: boolean): void {
+  #longDifferenceRow(
+    first: number,
+    length: number,
+    above: Int32Array,
+    aboveAt: number,
+    below: Int32Array,
+    belowAt: number,
+    w0: number,
+    w1: number,
+    reversed: boolean,
+  ): void {
     const allWords = (length + 3) >> 2;
-    let v = first, n = 1;
+    let v = first,
+      n = 1;
     for (let r = 0; r < allWords; r++) {
       const i = reversed ? allWords - 1 - r : r;
       let word = 0;
       if (i >= w0 && i < w1) {
-        const x = above[aboveAt + i], y = below[belowAt + i];
+        const x = above[aboveAt + i],
+          y = below[belowAt + i];
         word = bytewiseDifference(x, y);
         if (reversed) word = swapBytes(word);
       }
       for (let k = 0; k < 4 && 4 * r + k < length; k++, word >>>= 8) {
         const z = word & 255;
         if (z === v) n++;
-        else { this.run(v, n); v = z; n = 1; }
+        else {
+          this.run(v, n);
+          v = z;
+          n = 1;
+        }
       }
     }
     this.run(v, n);
@@ -274,7 +361,8 @@ export class RunDeflater {
 
   /** `n` (>= 3) bytes copied from `distance` back; the caller adds them to the checksum with `sum`. */
   copy(distance: number, n: number): void {
-    const t = this.#tokens, lit = this.#litFreq;
+    const t = this.#tokens,
+      lit = this.#litFreq;
     let c = this.#count;
     const dc = DISTANCE_CODE[distance];
     while (n > 0) {
@@ -293,7 +381,10 @@ export class RunDeflater {
    * only now and then (a division per run would cost more than the rest).
    */
   sum(v: number, n: number): void {
-    while (n > ADLER_MAX_RUN) { this.sum(v, ADLER_MAX_RUN); n -= ADLER_MAX_RUN; }
+    while (n > ADLER_MAX_RUN) {
+      this.sum(v, ADLER_MAX_RUN);
+      n -= ADLER_MAX_RUN;
+    }
     const a = this.#a;
     this.#b += n * a + (v === 0 ? 0 : v * ((n * (n + 1)) / 2));
     this.#a = a + n * v;
@@ -343,19 +434,33 @@ export class RunDeflater {
     all.set(this.#distLen.subarray(0, this.#hdist), this.#hlit);
     this.#clFreq.fill(0);
     let h = 0;
-    const put = (sym: number, extra = 0): void => { this.#header[h++] = sym | (extra << 5); this.#clFreq[sym]++; };
-    for (let i = 0; i < size;) {
+    const put = (sym: number, extra = 0): void => {
+      this.#header[h++] = sym | (extra << 5);
+      this.#clFreq[sym]++;
+    };
+    for (let i = 0; i < size; ) {
       const v = all[i];
       let run = 1;
       while (i + run < size && all[i + run] === v) run++;
       i += run;
       if (v === 0) {
-        while (run >= 11) { const k = Math.min(run, 138); put(18, k - 11); run -= k; }
-        if (run >= 3) { put(17, run - 3); run = 0; }
+        while (run >= 11) {
+          const k = Math.min(run, 138);
+          put(18, k - 11);
+          run -= k;
+        }
+        if (run >= 3) {
+          put(17, run - 3);
+          run = 0;
+        }
       } else {
         put(v);
         run--;
-        while (run >= 3) { const k = Math.min(run, 6); put(16, k - 3); run -= k; }
+        while (run >= 3) {
+          const k = Math.min(run, 6);
+          put(16, k - 3);
+          run -= k;
+        }
       }
       for (; run > 0; run--) put(v);
     }
@@ -376,9 +481,12 @@ export class RunDeflater {
     w.put(this.#hclen - 4, 4);
     for (let i = 0; i < this.#hclen; i++) w.put(this.#clLen[CL_ORDER[i]], 3);
     for (let i = 0; i < this.#headerCount; i++) {
-      const sym = this.#header[i] & 31, extra = this.#header[i] >>> 5;
+      const sym = this.#header[i] & 31,
+        extra = this.#header[i] >>> 5;
       w.put(this.#clCode[sym], this.#clLen[sym]);
-      if (sym === 16) w.put(extra, 2); else if (sym === 17) w.put(extra, 3); else if (sym === 18) w.put(extra, 7);
+      if (sym === 16) w.put(extra, 2);
+      else if (sym === 17) w.put(extra, 3);
+      else if (sym === 18) w.put(extra, 7);
     }
     this.#writeTokens(w);
     w.put(this.#litCode[END_OF_BLOCK], this.#litLen[END_OF_BLOCK]);
@@ -405,19 +513,28 @@ export class RunDeflater {
    * is a coin toss the processor would mispredict.
    */
   #writeTokens(w: BitWriter): void {
-    const fast = this.#fastTable, match = this.#matchTable;
+    const fast = this.#fastTable,
+      match = this.#matchTable;
     for (let s = 0; s < 256; s++) fast[s] = this.#litCode[s] | (this.#litLen[s] << 16);
     const d1 = this.#distCode[0] | (this.#distLen[0] << 16);
     for (let len = MIN_MATCH; len <= MAX_MATCH; len++) {
-      const sym = LENGTH_SYMBOL[len], symLen = this.#litLen[sym], extra = LENGTH_EXTRA_BITS[len];
-      const bits = this.#litCode[sym] | (LENGTH_EXTRA[len] << symLen), count = symLen + extra;
-      match[len] = bits | (count << 20) ; // at most 20 bits of code and extra
+      const sym = LENGTH_SYMBOL[len],
+        symLen = this.#litLen[sym],
+        extra = LENGTH_EXTRA_BITS[len];
+      const bits = this.#litCode[sym] | (LENGTH_EXTRA[len] << symLen),
+        count = symLen + extra;
+      match[len] = bits | (count << 20); // at most 20 bits of code and extra
       const withDistance = count + (d1 >>> 16);
-      fast[RUN_TOKEN + len] = withDistance <= 16 ? (bits | ((d1 & 0xffff) << count)) | (withDistance << 16) : 0;
+      fast[RUN_TOKEN + len] = withDistance <= 16 ? bits | ((d1 & 0xffff) << count) | (withDistance << 16) : 0;
     }
-    const out = w.out, t = this.#tokens, distCode = this.#distCode, distLen = this.#distLen;
+    const out = w.out,
+      t = this.#tokens,
+      distCode = this.#distCode,
+      distLen = this.#distLen;
     // n < 16 between tokens, and a fast entry adds at most 16 bits: acc stays below 2^31.
-    let pos = w.pos, acc = w.acc, n = w.n;
+    let pos = w.pos,
+      acc = w.acc,
+      n = w.n;
     for (let i = 0, end = this.#count; i < end; i++) {
       const tok = t[i];
       const e = tok < FAST_TOKENS ? fast[tok] : 0;
@@ -431,29 +548,45 @@ export class RunDeflater {
         n -= full << 4;
         continue;
       }
-      const len = tok & 511, distance = tok >>> 9;
+      const len = tok & 511,
+        distance = tok >>> 9;
       // Length code and extra bits (up to 20), then the distance code and its extra bits, 16 bits at a time.
-      const m = match[len], count = m >>> 20;
+      const m = match[len],
+        count = m >>> 20;
       if (count > 16) {
         acc |= (m & 0xffff) << n;
         n += 16;
-        out[pos++] = acc; acc >>>= 16; n -= 16;
+        out[pos++] = acc;
+        acc >>>= 16;
+        n -= 16;
         acc |= ((m >>> 16) & 0xf) << n;
         n += count - 16;
       } else {
         acc |= (m & 0xfffff) << n;
         n += count;
       }
-      if (n >= 16) { out[pos++] = acc; acc >>>= 16; n -= 16; }
+      if (n >= 16) {
+        out[pos++] = acc;
+        acc >>>= 16;
+        n -= 16;
+      }
       const dc = DISTANCE_CODE[distance];
       acc |= distCode[dc] << n;
       n += distLen[dc];
       if (DIST_EXTRA_BITS[dc] > 0) {
-        if (n >= 16) { out[pos++] = acc; acc >>>= 16; n -= 16; }
+        if (n >= 16) {
+          out[pos++] = acc;
+          acc >>>= 16;
+          n -= 16;
+        }
         acc |= (distance - DIST_BASE[dc]) << n;
         n += DIST_EXTRA_BITS[dc];
       }
-      if (n >= 16) { out[pos++] = acc; acc >>>= 16; n -= 16; }
+      if (n >= 16) {
+        out[pos++] = acc;
+        acc >>>= 16;
+        n -= 16;
+      }
     }
     w.pos = pos;
     w.acc = acc;
@@ -461,7 +594,9 @@ export class RunDeflater {
   }
 
   /** Bits of the block `prepare` measured (for checks). */
-  get bits(): number { return this.#bits; }
+  get bits(): number {
+    return this.#bits;
+  }
 }
 
 /** Bits into 16-bit units, least significant first (little-endian units are the deflate stream's bytes). */
@@ -475,7 +610,11 @@ class BitWriter {
   put(value: number, len: number): void {
     this.acc |= value << this.n;
     this.n += len;
-    if (this.n >= 16) { this.out[this.pos++] = this.acc; this.acc >>>= 16; this.n -= 16; }
+    if (this.n >= 16) {
+      this.out[this.pos++] = this.acc;
+      this.acc >>>= 16;
+      this.n -= 16;
+    }
   }
 
   /** Stores the last bits; returns the stream's length in bytes (padded to a whole byte). */

@@ -14,7 +14,11 @@ const SYMBOL_SLOTS = 512;
  */
 export function codeLengths(freq: Uint32Array, n: number, limit: number, lengths: Uint8Array): void {
   if (n > SYMBOL_SLOTS) throw new RangeError(`codeLengths: ${n} symbols`);
-  if (order.length < n) { order = new Int32Array(n); work = new Float64Array(n); keys = new Float64Array(n); }
+  if (order.length < n) {
+    order = new Int32Array(n);
+    work = new Float64Array(n);
+    keys = new Float64Array(n);
+  }
   lengths.fill(0, 0, n);
   let used = 0;
   for (let s = 0; s < n; s++) if (freq[s] > 0) order[used++] = s;
@@ -46,19 +50,36 @@ export function codeLengths(freq: Uint32Array, n: number, limit: number, lengths
  * the depths of leaves.
  */
 function minimumRedundancy(a: Float64Array, n: number): void {
-  let root = 0, leaf = 0;
+  let root = 0,
+    leaf = 0;
   for (let next = 0; next < n - 1; next++) {
     // First child: the lighter of the next leaf and the next internal node.
-    if (leaf >= n || (root < next && a[root] < a[leaf])) { a[next] = a[root]; a[root++] = next; } else a[next] = a[leaf++];
+    if (leaf >= n || (root < next && a[root] < a[leaf])) {
+      a[next] = a[root];
+      a[root++] = next;
+    } else a[next] = a[leaf++];
     // Second child, added to the same internal node.
-    if (leaf >= n || (root < next && a[root] < a[leaf])) { a[next] += a[root]; a[root++] = next; } else a[next] += a[leaf++];
+    if (leaf >= n || (root < next && a[root] < a[leaf])) {
+      a[next] += a[root];
+      a[root++] = next;
+    } else a[next] += a[leaf++];
   }
   a[n - 2] = 0;
   for (let next = n - 3; next >= 0; next--) a[next] = a[a[next]] + 1;
-  let available = 1, usedHere = 0, depth = 0, internal = n - 2, next = n - 1;
+  let available = 1,
+    usedHere = 0,
+    depth = 0,
+    internal = n - 2,
+    next = n - 1;
   while (available > 0) {
-    while (internal >= 0 && a[internal] === depth) { usedHere++; internal--; }
-    while (available > usedHere) { a[next--] = depth; available--; }
+    while (internal >= 0 && a[internal] === depth) {
+      usedHere++;
+      internal--;
+    }
+    while (available > usedHere) {
+      a[next--] = depth;
+      available--;
+    }
     available = 2 * usedHere;
     depth++;
     usedHere = 0;
@@ -81,7 +102,11 @@ function limitDepths(depths: Float64Array, n: number, limit: number): void {
   while (kraft > full) {
     count[limit]--;
     for (let d = limit - 1; d > 0; d--) {
-      if (count[d] > 0) { count[d]--; count[d + 1] += 2; break; }
+      if (count[d] > 0) {
+        count[d]--;
+        count[d + 1] += 2;
+        break;
+      }
     }
     kraft--;
   }
@@ -109,6 +134,9 @@ export function canonicalCodes(lengths: Uint8Array, n: number, codes: Uint16Arra
 
 function reverse(code: number, len: number): number {
   let r = 0;
-  for (let i = 0; i < len; i++) { r = (r << 1) | (code & 1); code >>= 1; }
+  for (let i = 0; i < len; i++) {
+    r = (r << 1) | (code & 1);
+    code >>= 1;
+  }
   return r;
 }

@@ -20,14 +20,35 @@ export interface SheetOptions {
 const BORDER_WIDTH = 0.5;
 const DASH = '[3 2] 0 d';
 
-export async function encodeSheets(labels: Iterable<DisplayList>, page: PageComposition, opts: SheetOptions): Promise<Uint8Array> {
+export async function encodeSheets(
+  labels: Iterable<DisplayList>,
+  page: PageComposition,
+  opts: SheetOptions,
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const pdf = new PdfResources(doc);
-  const w = opts.labelWidthPt, h = opts.labelHeightPt;
+  const w = opts.labelWidthPt,
+    h = opts.labelHeightPt;
   const sheetW = page.widthIn !== undefined ? page.widthIn * 72 : w * page.columns;
   const sheetH = page.heightIn !== undefined ? page.heightIn * 72 : h * page.rows;
-  const xs = placements(sheetW, w, page.columns, page.align === 'justify' ? 'spread' : page.align === 'right' ? 'end' : page.align === 'center' ? 'center' : 'start');
-  const ys = placements(sheetH, h, page.rows, page.verticalAlign === 'justify' ? 'spread' : page.verticalAlign === 'bottom' ? 'end' : page.verticalAlign === 'center' ? 'center' : 'start');
+  const xs = placements(
+    sheetW,
+    w,
+    page.columns,
+    page.align === 'justify' ? 'spread' : page.align === 'right' ? 'end' : page.align === 'center' ? 'center' : 'start',
+  );
+  const ys = placements(
+    sheetH,
+    h,
+    page.rows,
+    page.verticalAlign === 'justify'
+      ? 'spread'
+      : page.verticalAlign === 'bottom'
+        ? 'end'
+        : page.verticalAlign === 'center'
+          ? 'center'
+          : 'start',
+  );
   const perSheet = page.columns * page.rows;
   let sheet = doc.addPage([sheetW, sheetH]);
   let content: string[] = [];
@@ -39,14 +60,17 @@ export async function encodeSheets(labels: Iterable<DisplayList>, page: PageComp
       content = [];
       cell = 0;
     }
-    const x = xs[cell % page.columns], top = ys[Math.floor(cell / page.columns)];
+    const x = xs[cell % page.columns],
+      top = ys[Math.floor(cell / page.columns)];
     const y = sheetH - top - h; // PDF y runs up from the bottom of the sheet
     content.push(`q 1 0 0 1 ${x} ${y} cm 0 0 ${w} ${h} re W n`);
-    const vector = opts.mode === 'vector' ? pageContent(list, { widthPt: w, heightPt: h, dotPt: opts.dotPt }, pdf) : null;
+    const vector =
+      opts.mode === 'vector' ? pageContent(list, { widthPt: w, heightPt: h, dotPt: opts.dotPt }, pdf) : null;
     if (vector !== null) content.push(vector);
     else content.push(`${w} 0 0 ${h} 0 0 cm /${pdf.labelImage(paint(list))} Do`);
     content.push('Q');
-    if (page.border !== 'none') content.push(`q 0 G ${BORDER_WIDTH} w ${page.border === 'dashed' ? DASH : '[] 0 d'} ${x} ${y} ${w} ${h} re S Q`);
+    if (page.border !== 'none')
+      content.push(`q 0 G ${BORDER_WIDTH} w ${page.border === 'dashed' ? DASH : '[] 0 d'} ${x} ${y} ${w} ${h} re S Q`);
     cell++;
   }
   pdf.finishPage(sheet, content.join('\n'));
@@ -58,7 +82,12 @@ export async function encodeSheets(labels: Iterable<DisplayList>, page: PageComp
  * Offsets of `count` items of size `size` along a sheet side of `length`: packed at the start, end or centre, or
  * `spread` with the spare space in equal gaps before, between and after them. Items too many for the side start at 0.
  */
-export function placements(length: number, size: number, count: number, how: 'start' | 'end' | 'center' | 'spread'): number[] {
+export function placements(
+  length: number,
+  size: number,
+  count: number,
+  how: 'start' | 'end' | 'center' | 'spread',
+): number[] {
   const spare = Math.max(0, length - size * count);
   const gap = how === 'spread' ? spare / (count + 1) : 0;
   const first = how === 'end' ? spare : how === 'center' ? spare / 2 : gap;

@@ -1,7 +1,16 @@
 // Raster PDF through pdf-lib: one label-sized page per label, each label drawn as a 1-bit image.
 
 import { deflateSync } from 'node:zlib';
-import { PDFDocument, PDFName, popGraphicsState, pushGraphicsState, concatTransformationMatrix, drawObject, type PDFPage, type PDFRef } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFName,
+  popGraphicsState,
+  pushGraphicsState,
+  concatTransformationMatrix,
+  drawObject,
+  type PDFPage,
+  type PDFRef,
+} from 'pdf-lib';
 import type { Raster } from '../raster/raster.js';
 import { bitonalRows, DEFLATE_OPTIONS } from './png.js';
 
@@ -20,7 +29,12 @@ export async function encodePdf(labels: Iterable<Raster>, widthPt: number, heigh
 export function rasterImage(doc: PDFDocument, r: Raster): PDFRef {
   // The bitonal PNG's filtered rows, deflated by node's zlib (pdf-lib's own flate is pure JS and slower).
   const stream = doc.context.stream(deflateSync(bitonalRows(r), DEFLATE_OPTIONS), {
-    Type: 'XObject', Subtype: 'Image', Width: r.width, Height: r.height, ColorSpace: 'DeviceGray', BitsPerComponent: 1,
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: r.width,
+    Height: r.height,
+    ColorSpace: 'DeviceGray',
+    BitsPerComponent: 1,
     Filter: 'FlateDecode',
     DecodeParms: { Predictor: PNG_UP_PREDICTOR, Colors: 1, BitsPerComponent: 1, Columns: r.width },
   });
@@ -28,7 +42,19 @@ export function rasterImage(doc: PDFDocument, r: Raster): PDFRef {
 }
 
 /** Fills a page with a label's pixels as one 1-bit image. */
-export function encodeRasterPage(doc: PDFDocument, page: PDFPage, r: Raster, widthPt: number, heightPt: number, name = 'Label'): void {
+export function encodeRasterPage(
+  doc: PDFDocument,
+  page: PDFPage,
+  r: Raster,
+  widthPt: number,
+  heightPt: number,
+  name = 'Label',
+): void {
   page.node.setXObject(PDFName.of(name), rasterImage(doc, r));
-  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(widthPt, 0, 0, heightPt, 0, 0), drawObject(name), popGraphicsState());
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(widthPt, 0, 0, heightPt, 0, 0),
+    drawObject(name),
+    popGraphicsState(),
+  );
 }

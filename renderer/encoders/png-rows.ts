@@ -33,7 +33,8 @@ let reusable = new Uint8Array(0);
 /** A buffer for `size` bytes of filtered rows, valid until the next call; contents are garbage. */
 function rowsBuffer(size: number): Uint8Array {
   if (size > MAX_REUSED_ROWS_BYTES) return new Uint8Array(size);
-  if (reusable.length < size) reusable = new Uint8Array(Math.min(MAX_REUSED_ROWS_BYTES, Math.max(size, reusable.length * 2)));
+  if (reusable.length < size)
+    reusable = new Uint8Array(Math.min(MAX_REUSED_ROWS_BYTES, Math.max(size, reusable.length * 2)));
   return reusable.subarray(0, size);
 }
 
@@ -55,7 +56,10 @@ export function greyRows(r: Raster): Uint8Array {
   let cur = new Int32Array(words);
   const diff = new Int32Array(words);
   const diffBytes = new Uint8Array(diff.buffer, 0, width);
-  const whole = width % 4 === 0 && r.ink.byteOffset % 4 === 0 ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2) : undefined;
+  const whole =
+    width % 4 === 0 && r.ink.byteOffset % 4 === 0
+      ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2)
+      : undefined;
   for (let y = 0; y < height; y++) {
     const o = y * stride;
     out[o] = FILTER_UP;
@@ -71,9 +75,11 @@ export function greyRows(r: Raster): Uint8Array {
     }
     if (whole) {
       // Rows already 4-byte aligned (most label widths): the words are read in place, nothing copied.
-      const a0 = (y - 1) * words, b0 = y * words;
+      const a0 = (y - 1) * words,
+        b0 = y * words;
       for (let i = 0; i < words; i++) {
-        const a = whole[a0 + i], b = whole[b0 + i];
+        const a = whole[a0 + i],
+          b = whole[b0 + i];
         diff[i] = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
       }
       out.set(diffBytes, o + 1);
@@ -82,11 +88,14 @@ export function greyRows(r: Raster): Uint8Array {
     new Uint8Array(cur.buffer).set(ink.subarray(src, src + width));
     for (let i = 0; i < words; i++) {
       // bytewise (a - b) mod 256 without borrows crossing bytes
-      const a = above[i], b = cur[i];
+      const a = above[i],
+        b = cur[i];
       diff[i] = (((a | HIGH_BITS) - (b & LOW_BITS)) | 0) ^ ((a ^ ~b) & HIGH_BITS);
     }
     out.set(diffBytes, o + 1);
-    const t = above; above = cur; cur = t;
+    const t = above;
+    above = cur;
+    cur = t;
   }
   return out;
 }
@@ -107,13 +116,16 @@ export function bitonalRows(r: Raster): Uint8Array {
   for (let y = 0; y < height; y++) {
     const o = y * stride;
     out[o] = FILTER_UP;
-    if (y > 0 && sameAsRowAbove(ink, width, y)) { // packed row equals the one above: zeros
+    if (y > 0 && sameAsRowAbove(ink, width, y)) {
+      // packed row equals the one above: zeros
       out.fill(0, o + 1, o + 1 + bytes);
       continue;
     }
     packRow(ink, y * width, width, cur);
     for (let i = 0; i < bytes; i++) out[o + 1 + i] = cur[i] - prev[i];
-    const t = prev; prev = cur; cur = t;
+    const t = prev;
+    prev = cur;
+    cur = t;
   }
   return out;
 }
@@ -123,8 +135,15 @@ function packRow(ink: Uint8Array, src: number, width: number, dst: Uint8Array): 
   const whole = width >> 3;
   for (let i = 0; i < whole; i++) {
     const p = src + (i << 3);
-    const black = (ink[p] & 0x80) | ((ink[p + 1] & 0x80) >> 1) | ((ink[p + 2] & 0x80) >> 2) | ((ink[p + 3] & 0x80) >> 3) |
-      ((ink[p + 4] & 0x80) >> 4) | ((ink[p + 5] & 0x80) >> 5) | ((ink[p + 6] & 0x80) >> 6) | (ink[p + 7] >> 7);
+    const black =
+      (ink[p] & 0x80) |
+      ((ink[p + 1] & 0x80) >> 1) |
+      ((ink[p + 2] & 0x80) >> 2) |
+      ((ink[p + 3] & 0x80) >> 3) |
+      ((ink[p + 4] & 0x80) >> 4) |
+      ((ink[p + 5] & 0x80) >> 5) |
+      ((ink[p + 6] & 0x80) >> 6) |
+      (ink[p + 7] >> 7);
     dst[i] = black ^ 0xff;
   }
   if (whole < dst.length) {

@@ -77,7 +77,10 @@ let rowBytes = new Uint8Array(rowWords.buffer);
 class BlankRows {
   pending = 0;
   previousBlank = false;
-  constructor(readonly d: RunDeflater, readonly stride: number) {}
+  constructor(
+    readonly d: RunDeflater,
+    readonly stride: number,
+  ) {}
 
   /** A blank row: copied when the row before was blank too and close enough, else sent as two runs. */
   add(): void {
@@ -117,18 +120,27 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
   const rowOf = (j: number): number => (flipY ? height - 1 - j : j);
   // Row 0 has nothing above: its bytes are the grey levels themselves.
   d.reserve(stride);
-  let v = FILTER_UP, n = 1;
+  let v = FILTER_UP,
+    n = 1;
   const first = rowOf(0) * width;
   for (let x = 0; x < width; x++) {
     const b = 255 - ink[first + (flipX ? width - 1 - x : x)];
     if (b === v) n++;
-    else { d.run(v, n); v = b; n = 1; }
+    else {
+      d.run(v, n);
+      v = b;
+      n = 1;
+    }
   }
   d.run(v, n);
-  const words = width >> 2, tail = width & 3;
+  const words = width >> 2,
+    tail = width & 3;
   // Rows already 4-byte aligned (most label widths): the words are read in place, nothing copied; a mirrored row
   // is read last word first, each word's bytes swapped. Other rows are copied (and reversed) into aligned words.
-  const whole = tail === 0 && r.ink.byteOffset % 4 === 0 ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2) : undefined;
+  const whole =
+    tail === 0 && r.ink.byteOffset % 4 === 0
+      ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2)
+      : undefined;
   const backwards = whole !== undefined && flipX;
   if (!whole && aboveWords.length < words + 1) {
     aboveWords = new Int32Array(words + 1);
@@ -136,27 +148,46 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
     aboveBytes = new Uint8Array(aboveWords.buffer);
     rowBytes = new Uint8Array(rowWords.buffer);
   }
-  let above = aboveWords, cur = rowWords, aboveB = aboveBytes, curB = rowBytes;
+  let above = aboveWords,
+    cur = rowWords,
+    aboveB = aboveBytes,
+    curB = rowBytes;
   if (!whole) copyRow(ink, first, width, flipX, aboveB);
   // Where the painter kept each row's drawn columns, two rows differ only within the union of theirs: two blank rows
   // are equal without a look, and in-place rows are scanned over that union's words alone (the rest are zeros).
   const painted = r.painted;
   for (let y = 1; y < height; y++) {
-    const at = rowOf(y), atAbove = rowOf(y - 1);
-    let from = 0, to = width;
+    const at = rowOf(y),
+      atAbove = rowOf(y - 1);
+    let from = 0,
+      to = width;
     if (painted) {
       from = Math.min(painted[2 * at], painted[2 * atAbove]);
       to = Math.max(painted[2 * at + 1], painted[2 * atAbove + 1]);
-      if (from >= to) { blank.add(); continue; }
+      if (from >= to) {
+        blank.add();
+        continue;
+      }
     }
-    if (sameAsRowAbove(ink, width, Math.max(at, atAbove), from, to)) { blank.add(); continue; }
+    if (sameAsRowAbove(ink, width, Math.max(at, atAbove), from, to)) {
+      blank.add();
+      continue;
+    }
     blank.flush(true);
-    if (whole) d.differenceRow(FILTER_UP, width, whole, atAbove * words, whole, at * words, from >> 2, (to + 3) >> 2, backwards);
+    if (whole)
+      d.differenceRow(FILTER_UP, width, whole, atAbove * words, whole, at * words, from >> 2, (to + 3) >> 2, backwards);
     else {
       copyRow(ink, at * width, width, flipX, curB);
       d.differenceRow(FILTER_UP, width, above, 0, cur, 0, 0, words + (tail > 0 ? 1 : 0), false);
     }
-    if (!whole) { const t = above; above = cur; cur = t; const tb = aboveB; aboveB = curB; curB = tb; }
+    if (!whole) {
+      const t = above;
+      above = cur;
+      cur = t;
+      const tb = aboveB;
+      aboveB = curB;
+      curB = tb;
+    }
   }
   blank.flush();
 }
@@ -173,14 +204,22 @@ function deflateFilteredRows(d: RunDeflater, rows: Uint8Array, stride: number, h
   const blank = new BlankRows(d, stride);
   for (let y = 0; y < height; y++) {
     const o = y * stride;
-    if (y > 0 && isZero(buf, o + 1, o + stride)) { blank.add(); continue; }
+    if (y > 0 && isZero(buf, o + 1, o + stride)) {
+      blank.add();
+      continue;
+    }
     blank.flush(true);
     d.reserve(stride);
-    let v = rows[o], n = 1;
+    let v = rows[o],
+      n = 1;
     for (let i = o + 1; i < o + stride; i++) {
       const b = rows[i];
       if (b === v) n++;
-      else { d.run(v, n); v = b; n = 1; }
+      else {
+        d.run(v, n);
+        v = b;
+        n = 1;
+      }
     }
     d.run(v, n);
   }

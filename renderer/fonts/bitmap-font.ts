@@ -25,7 +25,10 @@ function rowRuns(g: BitmapGlyph, r: number): Array<[number, number]> {
   for (let x = 0; x <= width; x++) {
     const ink = x < width && (data[r * stride + (x >> 3)] & (0x80 >> (x & 7))) !== 0;
     if (ink && start < 0) start = x;
-    else if (!ink && start >= 0) { out.push([start, x]); start = -1; }
+    else if (!ink && start >= 0) {
+      out.push([start, x]);
+      start = -1;
+    }
   }
   return out;
 }
@@ -35,7 +38,10 @@ export function bitmapGlyphOutline(g: BitmapGlyph, baseline: number, mx: number,
   const polygons: Contour[] = [];
   const curves: PathData[] = [];
   const rect = (x0: number, x1: number, r0: number, r1: number) => {
-    const X0 = (g.x + x0) * mx, X1 = (g.x + x1) * mx, Y0 = (g.y + r0 - baseline) * my, Y1 = (g.y + r1 - baseline) * my;
+    const X0 = (g.x + x0) * mx,
+      X1 = (g.x + x1) * mx,
+      Y0 = (g.y + r0 - baseline) * my,
+      Y1 = (g.y + r1 - baseline) * my;
     polygons.push([X0, Y0, X1, Y0, X1, Y1, X0, Y1]);
     curves.push([0, X0, Y0, 1, X1, Y0, 1, X1, Y1, 1, X0, Y1]);
   };

@@ -99,9 +99,16 @@ export function placeDeviceGlyph(name: string, cp: number, mx: number, my: numbe
  * dhlparceluk_ver 0.908 -> 0.965; 11 of 26 carriers rose, 5 fell by at most 0.0004), and its digits take a measured
  * digit's width and centre (fC_snap "505" 0.988 -> 1, fF_snap 0.944 -> 0.954). Font B's wide glyphs start at the pen.
  */
-function unmeasuredAcross(f: DeviceFont, ref: DeviceGlyphBox, g: OutlineGlyph, m: OutlineGlyph, kin: MeasuredGlyph | null,
-  mx: number): { sx: number; x: number } {
-  const scaleOf = (on: MeasuredGlyph): number => ((on.box[2] - on.box[1]) * mx) / Math.max(1, on.glyph.maxX - on.glyph.minX);
+function unmeasuredAcross(
+  f: DeviceFont,
+  ref: DeviceGlyphBox,
+  g: OutlineGlyph,
+  m: OutlineGlyph,
+  kin: MeasuredGlyph | null,
+  mx: number,
+): { sx: number; x: number } {
+  const scaleOf = (on: MeasuredGlyph): number =>
+    ((on.box[2] - on.box[1]) * mx) / Math.max(1, on.glyph.maxX - on.glyph.minX);
   const sx = scaleOf({ box: ref, glyph: m });
   if (f.leftAligned && g.maxX - g.minX >= 0.7 * (m.maxX - m.minX)) return { sx, x: ref[1] * mx - g.minX * sx };
   if (f.ocr) return { sx, x: ref[1] * mx - m.minX * sx };
@@ -135,8 +142,13 @@ const measuredLower = (name: string, font: OutlineFont) => measuredOfKind(name, 
  * The fitted weights and offset of `cp` in font `name` at magnification (mx, my), in dots; null when none, or below the
  * lowest magnification fitted. Above the fitted ones an entry holds: the legacy glyphs are magnified bitmaps.
  */
-export function deviceAdjustment(name: string, cp: number, mx: number, my: number,
-  model: Readonly<Record<string, Readonly<Record<number, DeviceGlyphModel>>>> = deviceModel): GlyphAdjustment | null {
+export function deviceAdjustment(
+  name: string,
+  cp: number,
+  mx: number,
+  my: number,
+  model: Readonly<Record<string, Readonly<Record<number, DeviceGlyphModel>>>> = deviceModel,
+): GlyphAdjustment | null {
   const m = model[name]?.[cp];
   if (!m || Math.min(mx, my) < m[4]) return null;
   return { weightX: m[0] * mx, weightY: m[1] * my, dx: m[2] * mx, dy: m[3] * my };

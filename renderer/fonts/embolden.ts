@@ -16,7 +16,8 @@ const SHARP_TURN = -0.9375;
 function emboldenPoints(p: readonly number[], wx: number, wy: number, side: number): number[] {
   const n = p.length >> 1;
   const out = p.slice();
-  const hx = wx / 2, hy = wy / 2;
+  const hx = wx / 2,
+    hy = wy / 2;
   // Index of the nearest point before / after i at another position (paths repeat their first point at the end).
   const step = (i: number, dir: number): number => {
     for (let k = 1, j = i; k < n; k++) {
@@ -26,19 +27,28 @@ function emboldenPoints(p: readonly number[], wx: number, wy: number, side: numb
     return i;
   };
   for (let i = 0; i < n; i++) {
-    const a = step(i, -1), b = step(i, 1);
+    const a = step(i, -1),
+      b = step(i, 1);
     if (a === i || b === i) continue;
-    let ix = p[2 * i] - p[2 * a], iy = p[2 * i + 1] - p[2 * a + 1];
-    let ox = p[2 * b] - p[2 * i], oy = p[2 * b + 1] - p[2 * i + 1];
-    const li = Math.hypot(ix, iy), lo = Math.hypot(ox, oy);
-    ix /= li; iy /= li; ox /= lo; oy /= lo;
+    let ix = p[2 * i] - p[2 * a],
+      iy = p[2 * i + 1] - p[2 * a + 1];
+    let ox = p[2 * b] - p[2 * i],
+      oy = p[2 * b + 1] - p[2 * i + 1];
+    const li = Math.hypot(ix, iy),
+      lo = Math.hypot(ox, oy);
+    ix /= li;
+    iy /= li;
+    ox /= lo;
+    oy /= lo;
     const cos = ix * ox + iy * oy;
     if (cos <= SHARP_TURN) continue;
     // Outward normals of both edges summed, over 1 + cos: the point that moves both edges out by one.
     const d = 1 + cos;
-    const sx = side * (iy + oy), sy = -side * (ix + ox);
+    const sx = side * (iy + oy),
+      sy = -side * (ix + ox);
     // A short edge between two turns limits the shift (FreeType's rule), so thin parts do not fold over.
-    const q = Math.abs(ox * iy - oy * ix), l = Math.min(li, lo);
+    const q = Math.abs(ox * iy - oy * ix),
+      l = Math.min(li, lo);
     const scale = (w: number): number => (w * q <= l * d ? w / d : l / q);
     out[2 * i] += sx * scale(hx);
     out[2 * i + 1] += sy * scale(hy);
@@ -49,7 +59,7 @@ function emboldenPoints(p: readonly number[], wx: number, wy: number, side: numb
 /** The points of a path (ops with their coordinates) as one x, y list, and a way to write moved points back. */
 function pathPoints(path: PathData): { points: number[]; put(points: readonly number[]): PathData } {
   const points: number[] = [];
-  for (let i = 0; i < path.length;) {
+  for (let i = 0; i < path.length; ) {
     const op = path[i++];
     const count = op === 3 ? 3 : op === 2 ? 2 : 1;
     for (let k = 0; k < count; k++, i += 2) points.push(path[i], path[i + 1]);
@@ -58,10 +68,13 @@ function pathPoints(path: PathData): { points: number[]; put(points: readonly nu
     points,
     put(moved) {
       const out = path.slice();
-      for (let i = 0, m = 0; i < path.length;) {
+      for (let i = 0, m = 0; i < path.length; ) {
         const op = path[i++];
         const count = op === 3 ? 3 : op === 2 ? 2 : 1;
-        for (let k = 0; k < count; k++, i += 2, m += 2) { out[i] = moved[m]; out[i + 1] = moved[m + 1]; }
+        for (let k = 0; k < count; k++, i += 2, m += 2) {
+          out[i] = moved[m];
+          out[i + 1] = moved[m + 1];
+        }
       }
       return out;
     },
@@ -69,7 +82,14 @@ function pathPoints(path: PathData): { points: number[]; put(points: readonly nu
 }
 
 /** Shift and scale of a placed glyph: x' = ox + (x - cx) * kx + cx, the same in y. */
-interface Affine { cx: number; cy: number; kx: number; ky: number; dx: number; dy: number }
+interface Affine {
+  cx: number;
+  cy: number;
+  kx: number;
+  ky: number;
+  dx: number;
+  dy: number;
+}
 
 function mapPoints(p: readonly number[], t: Affine): number[] {
   const out = new Array<number>(p.length);
@@ -95,10 +115,15 @@ export interface GlyphAdjustment {
  * by the weights about the centre of its box, then emboldened, so the weights change stems, not the glyph's size.
  */
 export function adjustOutline(o: PlacedOutline, a: GlyphAdjustment): PlacedOutline {
-  const w = o.maxX - o.minX, h = o.maxY - o.minY;
+  const w = o.maxX - o.minX,
+    h = o.maxY - o.minY;
   const t: Affine = {
-    cx: (o.minX + o.maxX) / 2, cy: (o.minY + o.maxY) / 2,
-    kx: w > a.weightX ? (w - a.weightX) / w : 1, ky: h > a.weightY ? (h - a.weightY) / h : 1, dx: a.dx, dy: a.dy,
+    cx: (o.minX + o.maxX) / 2,
+    cy: (o.minY + o.maxY) / 2,
+    kx: w > a.weightX ? (w - a.weightX) / w : 1,
+    ky: h > a.weightY ? (h - a.weightY) / h : 1,
+    dx: a.dx,
+    dy: a.dy,
   };
   const side = signedArea(o.polygons) >= 0 ? 1 : -1;
   const bold = (p: readonly number[]): number[] => {
@@ -106,12 +131,20 @@ export function adjustOutline(o: PlacedOutline, a: GlyphAdjustment): PlacedOutli
     return a.weightX || a.weightY ? emboldenPoints(moved, a.weightX, a.weightY, side) : moved;
   };
   const polygons = o.polygons.map(bold);
-  const curves = o.curves.map((c) => { const pp = pathPoints(c); return pp.put(bold(pp.points)); });
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  const curves = o.curves.map((c) => {
+    const pp = pathPoints(c);
+    return pp.put(bold(pp.points));
+  });
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const c of polygons) {
     for (let i = 0; i < c.length; i += 2) {
-      minX = Math.min(minX, c[i]); maxX = Math.max(maxX, c[i]);
-      minY = Math.min(minY, c[i + 1]); maxY = Math.max(maxY, c[i + 1]);
+      minX = Math.min(minX, c[i]);
+      maxX = Math.max(maxX, c[i]);
+      minY = Math.min(minY, c[i + 1]);
+      maxY = Math.max(maxY, c[i + 1]);
     }
   }
   return { polygons, curves, minX, minY, maxX, maxY };

@@ -40,13 +40,21 @@ function outlineBytes(o: PlacedOutline): number {
 }
 
 /** This thread's placed outlines, dropped by second chance (close to least recently used) past OUTLINE_CACHE_BYTES. */
-export const outlineCache = new BoundedCache<PlacedOutline>(OUTLINE_CACHE_BYTES, MAX_CACHED_OUTLINE_BYTES, outlineBytes);
+export const outlineCache = new BoundedCache<PlacedOutline>(
+  OUTLINE_CACHE_BYTES,
+  MAX_CACHED_OUTLINE_BYTES,
+  outlineBytes,
+);
 
 /**
  * Placed glyph outlines memoised by face key and code point; `place` makes a missing one (one function per
  * face, not a closure per lookup: faces look glyphs up hundreds of times a label).
  */
-export function cachedOutline(face: string, cp: number, place: (cp: number) => PlacedOutline | null): PlacedOutline | null {
+export function cachedOutline(
+  face: string,
+  cp: number,
+  place: (cp: number) => PlacedOutline | null,
+): PlacedOutline | null {
   const kept = outlineCache.find(face, cp);
   return kept !== undefined ? kept : outlineCache.keep(face, cp, place(cp));
 }

@@ -4,8 +4,16 @@
 
 import { joinOutlines, nonEmpty, placeContours, placeOutline, verticalFit, type PlacedOutline } from './place.js';
 import {
-  dejaVuSans, dejaVuSansBold, dejaVuSansCondensed, dejaVuSansCondensedBold, robotoCondensedBold, robotoCondensedBoldExt,
-  notoSansJpBold, robotoCondensedBoldItalic, robotoCondensedWeight, withGlyph,
+  dejaVuSans,
+  dejaVuSansBold,
+  dejaVuSansCondensed,
+  dejaVuSansCondensedBold,
+  robotoCondensedBold,
+  robotoCondensedBoldExt,
+  notoSansJpBold,
+  robotoCondensedBoldItalic,
+  robotoCondensedWeight,
+  withGlyph,
 } from './builtin.js';
 import { cachedOutline, type Face } from './face.js';
 import { font0Metrics, type GlyphBox } from './font0-metrics.js';
@@ -25,7 +33,7 @@ export const FONT0_SOURCES: Readonly<Record<string, () => OutlineFont | null>> =
   'roboto-500': robotoCondensedWeight(500),
   'roboto-900': robotoCondensedWeight(900),
   'dejavu-c': dejaVuSansCondensed,
-  'dejavu': dejaVuSans,
+  dejavu: dejaVuSans,
 };
 
 const FALLBACKS = [robotoCondensedBold, robotoCondensedBoldExt, dejaVuSansCondensedBold, notoSansJpBold];
@@ -33,7 +41,7 @@ const FALLBACKS = [robotoCondensedBold, robotoCondensedBoldExt, dejaVuSansConden
 /** The outline font drawing `cp`: the measured best match, else the first of the fallbacks that has it. */
 function sourceFont(cp: number, named: string | null = font0Metrics.sources?.[cp] ?? null): OutlineFont | null {
   const f = named ? FONT0_SOURCES[named]?.() : null;
-  return f && f.glyph(cp) ? f : withGlyph(cp, FALLBACKS);
+  return f?.glyph(cp) ? f : withGlyph(cp, FALLBACKS);
 }
 
 /**
@@ -53,8 +61,14 @@ export function fitGlyph(g: OutlineGlyph, b: GlyphBox, h: number, sx: number, an
  * base's scale, hung from the measured top. A single stretch would squash the base when the legacy
  * accent sits higher than Roboto's. Null when the glyph does not split that way.
  */
-export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number,
-  named: string | null = font0Metrics.sources?.[cp] ?? null, boxes: Readonly<Record<number, GlyphBox>> = font0Metrics.glyphs): PlacedOutline | null {
+export function accentedOutline(
+  cp: number,
+  b: GlyphBox,
+  h: number,
+  sx: number,
+  named: string | null = font0Metrics.sources?.[cp] ?? null,
+  boxes: Readonly<Record<number, GlyphBox>> = font0Metrics.glyphs,
+): PlacedOutline | null {
   const parts = String.fromCodePoint(cp).normalize('NFD');
   if (parts.length !== 2 || named) return null;
   const baseCp = parts.codePointAt(0)!;
@@ -66,8 +80,10 @@ export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number,
   if (!font || !g || !baseBox) return null;
   const partTop = font.glyph(0x78)?.maxY ?? font.capHeight * 0.75;
   // The dot of i and j is not part of the accented letter: its stem ends at the x-height of n.
-  if ((baseCp === 0x69 || baseCp === 0x6a) && boxes[0x6e]) baseBox = [...baseBox.slice(0, 3), boxes[0x6e][3], baseBox[4]] as unknown as GlyphBox;
-  const accent: number[][] = [], base: number[][] = [];
+  if ((baseCp === 0x69 || baseCp === 0x6a) && boxes[0x6e])
+    baseBox = [...baseBox.slice(0, 3), boxes[0x6e][3], baseBox[4]] as unknown as GlyphBox;
+  const accent: number[][] = [],
+    base: number[][] = [];
   for (const c of g.contours) {
     let minY = Infinity;
     for (let i = 1; i < c.length; i += 2) minY = Math.min(minY, c[i]);
@@ -75,21 +91,31 @@ export function accentedOutline(cp: number, b: GlyphBox, h: number, sx: number,
   }
   if (!accent.length || !base.length) return null;
   const extent = (cs: number[][]) => {
-    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
-    for (const c of cs) for (let i = 0; i < c.length; i += 2) {
-      x0 = Math.min(x0, c[i]); x1 = Math.max(x1, c[i]); y0 = Math.min(y0, c[i + 1]); y1 = Math.max(y1, c[i + 1]);
-    }
+    let x0 = Infinity,
+      x1 = -Infinity,
+      y0 = Infinity,
+      y1 = -Infinity;
+    for (const c of cs)
+      for (let i = 0; i < c.length; i += 2) {
+        x0 = Math.min(x0, c[i]);
+        x1 = Math.max(x1, c[i]);
+        y0 = Math.min(y0, c[i + 1]);
+        y1 = Math.max(y1, c[i + 1]);
+      }
     return { x0, x1, y0, y1 };
   };
-  const be = extent(base), ae = extent(accent);
+  const be = extent(base),
+    ae = extent(accent);
   const [, left, right, top, bottom] = baseBox;
   const gx = Math.max(0, (right - left) * h * sx) / Math.max(1, be.x1 - be.x0);
   const v = verticalFit(be.y0, be.y1, bottom * h, top * h, true);
   const ox = left * h * sx - be.x0 * gx;
-  return nonEmpty(joinOutlines([
-    placeContours(g, base, gx, v, ox),
-    placeContours(g, accent, gx, { sy: v.sy, oy: ae.y1 * v.sy - b[3] * h }, ox),
-  ]));
+  return nonEmpty(
+    joinOutlines([
+      placeContours(g, base, gx, v, ox),
+      placeContours(g, accent, gx, { sy: v.sy, oy: ae.y1 * v.sy - b[3] * h }, ox),
+    ]),
+  );
 }
 
 /**
@@ -120,11 +146,15 @@ export function font0Baseline(h: number): number {
 /** The model of `cp` at height `h` (font0-model.ts): its band's entry, else the band's fallback; null past every band. */
 export function glyphModel(cp: number, h: number, model: readonly Font0Band[]): GlyphModel | null {
   const band = model.find((b) => h <= b.maxHeight);
-  return band ? band.glyphs[cp] ?? band.fallback : null;
+  return band ? (band.glyphs[cp] ?? band.fallback) : null;
 }
 
 /** The fitted weights and offset of `cp` at height `h`, in dots; null when they change nothing. */
-export function glyphAdjustment(cp: number, h: number, model: readonly Font0Band[] = font0Model): GlyphAdjustment | null {
+export function glyphAdjustment(
+  cp: number,
+  h: number,
+  model: readonly Font0Band[] = font0Model,
+): GlyphAdjustment | null {
   const m = glyphModel(cp, h, model);
   if (!m || (!m[0] && !m[1] && !m[2] && !m[3])) return null;
   return { weightX: m[0] * h, weightY: m[1] * h, dx: m[2] * h, dy: m[3] * h };
@@ -171,8 +201,12 @@ export function decomposedBase(cp: number): number | null {
  * The pen advance after `cp` (or the letter it is built on, see advanceLetter) at height `h` in units of the height:
  * the measured box's, changed as the band's glyph model fitted it, then as runs of text showed it (font0-run-advances.ts).
  */
-export function glyphAdvance(cp: number, h: number, model: readonly Font0Band[] = font0Model,
-  runs: readonly Font0RunBand[] = font0RunAdvances): number | null {
+export function glyphAdvance(
+  cp: number,
+  h: number,
+  model: readonly Font0Band[] = font0Model,
+  runs: readonly Font0RunBand[] = font0RunAdvances,
+): number | null {
   const a = advanceLetter(cp);
   const b = box(a);
   return b ? b[0] + (glyphModel(a, h, model)?.[4] ?? 0) + (runs.find((r) => h <= r.maxHeight)?.advances[a] ?? 0) : null;
@@ -185,8 +219,11 @@ export function placeFont0Glyph(cp: number, h: number, sx: number): PlacedOutlin
   if (!b || !g) return null;
   const parts = font0Metrics.parts?.[cp];
   const anchored = baselineAnchored(cp);
-  return (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, anchored))
-    || (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx)) || fitGlyph(g, b, h, sx, anchored);
+  return (
+    (parts && fitParts(g, [b[1], b[2], b[3], b[4]], parts, h, sx, anchored)) ||
+    (font0Metrics.glyphs[cp] && accentedOutline(cp, b, h, sx)) ||
+    fitGlyph(g, b, h, sx, anchored)
+  );
 }
 
 /** Code points below this have their advance kept by the face (2 KiB a face). */
@@ -211,6 +248,7 @@ export function font0Face(height: number, width: number): Face {
     advance(cp) {
       // Layout asks each glyph's advance several times a field: Latin-1's are kept once worked out (a bounded table).
       const kept = cp < LATIN1 ? advances[cp]! : NaN;
+      // biome-ignore lint/suspicious/noSelfCompare: a NaN test without a call on this hot path
       if (kept === kept) return kept;
       const ratio = glyphAdvance(cp, h);
       const a = ratio !== null ? ratio * h * sx : h * 0.5 * sx;

@@ -1,6 +1,9 @@
 // The small part of fontkit 2's API we use (the package ships no type declarations).
 declare module 'fontkit' {
-  export interface PathCommand { command: 'moveTo' | 'lineTo' | 'quadraticCurveTo' | 'bezierCurveTo' | 'closePath'; args: number[] }
+  export interface PathCommand {
+    command: 'moveTo' | 'lineTo' | 'quadraticCurveTo' | 'bezierCurveTo' | 'closePath';
+    args: number[];
+  }
   export interface Glyph {
     id: number;
     advanceWidth: number;

@@ -44,8 +44,15 @@ export interface PlacedOutline extends PlacedContours, Extent {}
  * Maps contours of `g` (font units, y up; each one of g.contours) with X = ox + gx * sx, Y = oy - gy * sy, where
  * (ox, oy) is the glyph's origin relative to the pen in dots (`v.syBelow` for sy below the baseline).
  */
-export function placeContours(g: OutlineGlyph, contours: readonly (readonly number[])[], sx: number, v: VerticalMap, ox: number): PlacedContours {
-  const { sy, oy } = v, below = v.syBelow ?? sy;
+export function placeContours(
+  g: OutlineGlyph,
+  contours: readonly (readonly number[])[],
+  sx: number,
+  v: VerticalMap,
+  ox: number,
+): PlacedContours {
+  const { sy, oy } = v,
+    below = v.syBelow ?? sy;
   const Y = (y: number) => oy - y * (y < 0 ? below : sy);
   const polygons = contours.map((c) => {
     const out = new Array<number>(c.length);
@@ -58,7 +65,7 @@ export function placeContours(g: OutlineGlyph, contours: readonly (readonly numb
   const curves = contours.map((c) => {
     const path = g.paths[g.contours.indexOf(c as number[])] ?? [];
     const out: number[] = [];
-    for (let i = 0; i < path.length;) {
+    for (let i = 0; i < path.length; ) {
       const op = path[i++];
       const points = op === 3 ? 3 : op === 2 ? 2 : 1;
       out.push(op);
@@ -83,5 +90,7 @@ export function joinOutlines(parts: readonly PlacedContours[]): PlacedContours {
 /** The outline, or null when it encloses no area (nothing would be filled). */
 export function nonEmpty(placed: PlacedContours): PlacedOutline | null {
   const { minX, minY, maxX, maxY } = extentOf(placed.polygons);
-  return minX < maxX && minY < maxY ? { polygons: placed.polygons, curves: placed.curves, minX, minY, maxX, maxY } : null;
+  return minX < maxX && minY < maxY
+    ? { polygons: placed.polygons, curves: placed.curves, minX, minY, maxX, maxY }
+    : null;
 }

@@ -10,7 +10,13 @@ import { font0Face } from './font0.js';
 
 /** Fonts P-V are fixed-size renditions of font 0 (height x width at 8 dpmm, Zebra font table). */
 const FIXED_FONT0_SIZES: Readonly<Record<string, readonly [number, number]>> = {
-  P: [20, 18], Q: [28, 24], R: [35, 31], S: [40, 35], T: [48, 42], U: [59, 53], V: [80, 71],
+  P: [20, 18],
+  Q: [28, 24],
+  R: [35, 31],
+  S: [40, 35],
+  T: [48, 42],
+  U: [59, 53],
+  V: [80, 71],
 };
 
 const NO_OBJECTS: ReadonlyMap<string, StoredObject> = new Map();
@@ -42,16 +48,24 @@ export function resolveFace(sel: FontSelection, objects: ReadonlyMap<string, Sto
   const path = sel.path ?? (name.length > 1 && name !== 'GS' ? name : undefined);
   if (path) {
     const obj = findFontObject(objects, path);
-    const face = obj && (obj.bitmapFont ? bitmapFontFace(obj.bitmapFont, sel.height, sel.width) : downloadedFace(obj, sel.height || sel.width || 9, sel.width));
+    const face =
+      obj &&
+      (obj.bitmapFont
+        ? bitmapFontFace(obj.bitmapFont, sel.height, sel.width)
+        : downloadedFace(obj, sel.height || sel.width || 9, sel.width));
     if (face) return face;
   }
-  const device = deviceFonts[name] ? builtinFace(name, sel.height, sel.width, () => deviceFace(name, sel.height, sel.width)) : null;
+  const device = deviceFonts[name]
+    ? builtinFace(name, sel.height, sel.width, () => deviceFace(name, sel.height, sel.width))
+    : null;
   if (device) return device;
   const fixed = FIXED_FONT0_SIZES[name];
   if (fixed) return builtinFace('0', fixed[0], fixed[1], () => font0Face(fixed[0], fixed[1]))!;
   // A font the printer does not have prints in font A (as the legacy renderer does for ^A1..^A9 etc.).
-  if (name !== '0' && !path) return builtinFace('A', sel.height, sel.width, () => deviceFace('A', sel.height, sel.width))!;
-  const height = atLeastMinimum(sel.height), width = atLeastMinimum(sel.width);
+  if (name !== '0' && !path)
+    return builtinFace('A', sel.height, sel.width, () => deviceFace('A', sel.height, sel.width))!;
+  const height = atLeastMinimum(sel.height),
+    width = atLeastMinimum(sel.width);
   return builtinFace('0', height || width || 9, width, () => font0Face(height || width || 9, width))!;
 }
 

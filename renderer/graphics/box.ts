@@ -31,7 +31,8 @@ export function boxFromField(f: FieldOf<'GB'>): BoxSpec {
 export function roundedBoxContours(b: BoxSpec): Contour[] {
   const t = b.thickness;
   const outer = roundedRectContour(b.x, b.y, b.width, b.height, (b.rounding * Math.min(b.width, b.height)) / 16);
-  const iw = b.width - 2 * t, ih = b.height - 2 * t;
+  const iw = b.width - 2 * t,
+    ih = b.height - 2 * t;
   if (iw <= 0 || ih <= 0) return [outer];
   return [outer, reversed(roundedRectContour(b.x + t, b.y + t, iw, ih, (b.rounding * Math.min(iw, ih)) / 16))];
 }

@@ -14,13 +14,21 @@ export function objectName(raw: string, defaultExt: string): { name: string; dri
   let drive = 'R';
   let driveGiven = false;
   const m = /^([A-Z]):/.exec(s);
-  if (m) { drive = m[1]; s = s.slice(2); driveGiven = true; }
+  if (m) {
+    drive = m[1];
+    s = s.slice(2);
+    driveGiven = true;
+  }
   if (!/\.[A-Z0-9]{1,3}$/.test(s)) s += '.' + defaultExt;
   return { name: `${drive}:${s}`, driveGiven };
 }
 
 /** Finds an object by name; without an explicit drive every drive is searched (R:, E:, B:, A:). */
-export function findObject(objects: ReadonlyMap<string, StoredObject>, raw: string, defaultExt: string): StoredObject | undefined {
+export function findObject(
+  objects: ReadonlyMap<string, StoredObject>,
+  raw: string,
+  defaultExt: string,
+): StoredObject | undefined {
   const { name, driveGiven } = objectName(raw, defaultExt);
   const hit = objects.get(name);
   if (hit || driveGiven) return hit;
@@ -48,13 +56,20 @@ export function namePattern(raw: string, defaultExt: string): RegExp {
 }
 
 /** A `d:o.x` pattern split into its parts, each `*` where the text leaves it out (^TO defaults). */
-interface ObjectPattern { drive?: string; name: string; ext: string }
+interface ObjectPattern {
+  drive?: string;
+  name: string;
+  ext: string;
+}
 
 function splitPattern(raw: string): ObjectPattern {
   let s = raw.trim().toUpperCase();
   let drive: string | undefined;
   const m = /^([A-Z]):/.exec(s);
-  if (m) { drive = m[1]; s = s.slice(2); }
+  if (m) {
+    drive = m[1];
+    s = s.slice(2);
+  }
   const dot = s.lastIndexOf('.');
   const name = dot >= 0 ? s.slice(0, dot) : s;
   const ext = dot >= 0 ? s.slice(dot + 1) : '';
@@ -63,7 +78,12 @@ function splitPattern(raw: string): ObjectPattern {
 
 /** `*` as a capture of any run of characters, the rest literal. */
 function globCapture(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('(.*)')}$`);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('(.*)')}$`,
+  );
 }
 
 /** `glob` with each `*` replaced by the next of `parts` (what the source's `*` matched); a glob without one as is. */
@@ -86,12 +106,15 @@ export function transferPairs(names: Iterable<string>, rawSource: string, rawDes
   if (!dst.drive) return { ignored: 'Destination drive missing; ignored', param: 2 };
   if (src.drive === 'Z') return { ignored: 'Zebra files (Z:) cannot be transferred; ignored', param: 1 };
   if (src.drive === dst.drive) return { ignored: 'Source and destination drives must differ; ignored', param: 2 };
-  const nameRe = globCapture(src.name), extRe = globCapture(src.ext);
+  const nameRe = globCapture(src.name),
+    extRe = globCapture(src.ext);
   const copies: Array<{ from: string; to: string }> = [];
   for (const key of names) {
-    const drive = key[0], dot = key.lastIndexOf('.');
+    const drive = key[0],
+      dot = key.lastIndexOf('.');
     if (drive === dst.drive || drive === 'Z' || (src.drive && drive !== src.drive)) continue;
-    const n = nameRe.exec(key.slice(2, dot)), e = extRe.exec(key.slice(dot + 1));
+    const n = nameRe.exec(key.slice(2, dot)),
+      e = extRe.exec(key.slice(dot + 1));
     if (!n || !e) continue;
     const name = dst.name === '*' && !src.name.includes('*') ? n[0] : fillGlob(dst.name, n.slice(1));
     const ext = dst.ext === '*' && !src.ext.includes('*') ? e[0] : fillGlob(dst.ext, e.slice(1));

@@ -11,8 +11,10 @@ function arcSteps(r: number, sweep: number): number {
 
 /** An axis-aligned ellipse inside the box (x, y, w, h), clockwise on screen (y down). */
 export function ellipseContour(x: number, y: number, w: number, h: number): Contour {
-  const rx = w / 2, ry = h / 2;
-  const cx = x + rx, cy = y + ry;
+  const rx = w / 2,
+    ry = h / 2;
+  const cx = x + rx,
+    cy = y + ry;
   const n = arcSteps(Math.max(rx, ry), 2 * Math.PI);
   const pts: number[] = [];
   for (let i = 0; i < n; i++) {

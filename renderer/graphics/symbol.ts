@@ -47,25 +47,28 @@ const SYMBOLS: Record<string, Shape> = {
   // (R): ring with a capital R.
   A: [
     ...ring(22.4, 22.2, 22.2, 3.6),
-    rect(13, 9.7, 17.7, 34.9), rect(13, 9.7, 23.7, 13.2), rect(13, 21.2, 23.7, 24.9),
+    rect(13, 9.7, 17.7, 34.9),
+    rect(13, 9.7, 23.7, 13.2),
+    rect(13, 21.2, 23.7, 24.9),
     arcBand(23.7, 17.3, 7.6, 3.8, -90, 90),
     [23.2, 24.9, 28.6, 24.9, 34.7, 34.9, 29.3, 34.9],
   ],
   // (C): ring with a capital C, its sides heavier than its top and bottom.
-  B: [
-    ...ring(22.4, 22.2, 22.2, 3.6),
-    arcBand(22.3, 22.85, 13.4, 4.9, 58, 302, 13.4, 3.7),
-  ],
+  B: [...ring(22.4, 22.2, 22.2, 3.6), arcBand(22.3, 22.85, 13.4, 4.9, 58, 302, 13.4, 3.7)],
   // TM
   C: [
-    rect(0, 0, 22, 5), rect(8, 5, 14, 30),
+    rect(0, 0, 22, 5),
+    rect(8, 5, 14, 30),
     [26, 0, 35.5, 0, 41.75, 11, 48, 0, 57, 0, 57, 30, 51, 30, 51, 6, 41.75, 21.5, 32, 6, 32, 30, 26, 30],
   ],
   // UL in a circle, with a small registered mark.
   D: [
     ...ring(36, 36, 36, 5.5),
-    rect(15, 14, 22, 39.5), rect(30, 14, 37, 39.5), arcBand(26, 39.5, 11, 7, 0, 180),
-    rect(40, 21, 47, 55), rect(40, 49, 57, 55),
+    rect(15, 14, 22, 39.5),
+    rect(30, 14, 37, 39.5),
+    arcBand(26, 39.5, 11, 7, 0, 180),
+    rect(40, 21, 47, 55),
+    rect(40, 49, 57, 55),
     ...ring(26.5, 57.5, 4.5, 1.2),
   ],
   // CSA: a thick C open on the right, a slanted S and a block A, with a small registered mark.
@@ -96,13 +99,24 @@ export function symbolCell(height: number, width: number): { height: number; wid
 }
 
 /** Maps design units of a symbol cell to label dots for an orientation. */
-function transform(x: number, y: number, sx: number, sy: number, o: Orientation): (u: number, v: number) => [number, number] {
-  const w = DESIGN * sx, h = DESIGN * sy;
+function transform(
+  x: number,
+  y: number,
+  sx: number,
+  sy: number,
+  o: Orientation,
+): (u: number, v: number) => [number, number] {
+  const w = DESIGN * sx,
+    h = DESIGN * sy;
   switch (o) {
-    case 'R': return (u, v) => [x + h - v * sy, y + u * sx];
-    case 'I': return (u, v) => [x + w - u * sx, y + h - v * sy];
-    case 'B': return (u, v) => [x + v * sy, y + w - u * sx];
-    default: return (u, v) => [x + u * sx, y + v * sy];
+    case 'R':
+      return (u, v) => [x + h - v * sy, y + u * sx];
+    case 'I':
+      return (u, v) => [x + w - u * sx, y + h - v * sy];
+    case 'B':
+      return (u, v) => [x + v * sy, y + w - u * sx];
+    default:
+      return (u, v) => [x + u * sx, y + v * sy];
   }
 }
 
@@ -118,25 +132,35 @@ export const drawSymbol: Drawer<'GS'> = (f, env, canvas) => {
   const { orientation: o, height: h, width: w } = f.args;
   const font = (h === undefined && w === undefined && env.state.lastTextFont()) || f.font;
   const cell = symbolCell(h ?? font.height, w ?? (h === undefined ? font.width : 0));
-  const height = cell.height, width = cell.width;
-  const sx = width / DESIGN, sy = height / DESIGN;
+  const height = cell.height,
+    width = cell.width;
+  const sx = width / DESIGN,
+    sy = height / DESIGN;
   const orientation = o ?? f.defaultOrientation;
   const mode: InkMode = f.reverse ? 'xor' : 'black';
   const contours: Contour[] = [];
   const start = env.state.startOf(f);
-  let advance = 0, drawn = false;
+  let advance = 0,
+    drawn = false;
   // ^FT gives the bottom-left of the symbol cell.
   const top = f.origin === 'FT' ? start.y - height : start.y;
   for (const byte of f.data ?? []) {
     const ch = String.fromCharCode(byte).toUpperCase();
-    if (ch === ' ') { advance += SPACE_ADVANCE; continue; }
+    if (ch === ' ') {
+      advance += SPACE_ADVANCE;
+      continue;
+    }
     const shape = SYMBOLS[ch];
     if (!shape) continue;
     drawn = true;
-    const map = orientation === 'N' ? transform(start.x + advance * sx, top, sx, sy, 'N')
-      : orientation === 'I' ? transform(start.x - advance * sx, top, sx, sy, 'I')
-        : orientation === 'R' ? transform(start.x, top + advance * sx, sx, sy, 'R')
-          : transform(start.x, top - advance * sx, sx, sy, 'B');
+    const map =
+      orientation === 'N'
+        ? transform(start.x + advance * sx, top, sx, sy, 'N')
+        : orientation === 'I'
+          ? transform(start.x - advance * sx, top, sx, sy, 'I')
+          : orientation === 'R'
+            ? transform(start.x, top + advance * sx, sx, sy, 'R')
+            : transform(start.x, top - advance * sx, sx, sy, 'B');
     for (const c of shape) {
       const out: number[] = [];
       for (let i = 0; i < c.length; i += 2) out.push(...map(c[i], c[i + 1]));

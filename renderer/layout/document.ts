@@ -49,23 +49,44 @@ export interface LaidOutDocument {
 }
 
 /** Interprets a document and checks its limits; labels are laid out one at a time when asked for. */
-export function openDocument(zpl: Uint8Array | string, req: DocumentRequest, hooks: DocumentHooks = {}): LaidOutDocument {
+export function openDocument(
+  zpl: Uint8Array | string,
+  req: DocumentRequest,
+  hooks: DocumentHooks = {},
+): LaidOutDocument {
   const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
   const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
   const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));
   const maxPixels = req.maxPixels ?? DEFAULT_MAX_PIXELS;
   if (widthDots * heightDots > maxPixels) {
-    throw new RenderError('too-large', `Label size ${widthDots}x${heightDots} dots exceeds the limit of ${maxPixels} pixels`);
+    throw new RenderError(
+      'too-large',
+      `Label size ${widthDots}x${heightDots} dots exceeds the limit of ${maxPixels} pixels`,
+    );
   }
   const memory = new MemoryBudget(req.maxDocumentBytes);
   if (hooks.reserveBytes) memory.claim(hooks.reserveBytes.bytes, hooks.reserveBytes.what);
-  const plan = interpret(bytes, req.dpmm, { memory, ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }), ...(req.now && { now: req.now }) });
+  const plan = interpret(bytes, req.dpmm, {
+    memory,
+    ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
+    ...(req.now && { now: req.now }),
+  });
   const maxLabels = req.maxLabels ?? DEFAULT_MAX_LABELS;
   if (plan.totalCount > maxLabels) {
-    throw new RenderError('too-many-labels', `Too many labels: the ZPL generates ${plan.totalCount} labels; the maximum is ${maxLabels}`);
+    throw new RenderError(
+      'too-many-labels',
+      `Too many labels: the ZPL generates ${plan.totalCount} labels; the maximum is ${maxLabels}`,
+    );
   }
   for (const { kind, at } of undrawableKinds(plan.labels)) {
-    plan.log.add({ byteIndex: at, byteSize: 0, command: kind, param: 0, message: `Field ${kind} is not drawn`, feature: kind });
+    plan.log.add({
+      byteIndex: at,
+      byteSize: 0,
+      command: kind,
+      param: 0,
+      message: `Field ${kind} is not drawn`,
+      feature: kind,
+    });
   }
   // Callers hold one label's display list at a time: laying out the next one gives back what the last one claimed.
   let heldByLastLabel = 0;
@@ -73,9 +94,22 @@ export function openDocument(zpl: Uint8Array | string, req: DocumentRequest, hoo
     memory.claim(bytes, 'The display list');
     heldByLastLabel += bytes;
   };
-  const opts = { dpmm: req.dpmm, widthDots, heightDots, objects: plan.objects, log: plan.log, checkpoint: hooks.checkpoint, output: req.output, claim };
+  const opts = {
+    dpmm: req.dpmm,
+    widthDots,
+    heightDots,
+    objects: plan.objects,
+    log: plan.log,
+    checkpoint: hooks.checkpoint,
+    output: req.output,
+    claim,
+  };
   return {
-    plan, memory, widthDots, heightDots, totalCount: plan.totalCount,
+    plan,
+    memory,
+    widthDots,
+    heightDots,
+    totalCount: plan.totalCount,
     unsupported: () => plan.log.features(),
     label(i) {
       hooks.checkpoint?.();
@@ -89,9 +123,13 @@ export function openDocument(zpl: Uint8Array | string, req: DocumentRequest, hoo
 
 /** Throws the legacy service's error for an index the document does not have. */
 export function checkIndex(index: number, total: number): void {
-  if (total === 0) throw new RenderError('no-labels', `Requested ${ordinal(index + 1)} label but ZPL generated no labels`);
+  if (total === 0)
+    throw new RenderError('no-labels', `Requested ${ordinal(index + 1)} label but ZPL generated no labels`);
   if (index >= total) {
-    throw new RenderError('index-out-of-range', `Requested ${ordinal(index + 1)} label but ZPL only generated ${total} label${total === 1 ? '' : 's'}`);
+    throw new RenderError(
+      'index-out-of-range',
+      `Requested ${ordinal(index + 1)} label but ZPL only generated ${total} label${total === 1 ? '' : 's'}`,
+    );
   }
 }
 

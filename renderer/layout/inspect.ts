@@ -5,7 +5,15 @@
 import type { Dpmm, RenderClock } from '../api.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { checkIndex, openDocument, type DocumentHooks, type LaidOutDocument } from './document.js';
-import type { BitmapElement, Box, DisplayElement, DisplayList, OutputKind, PrintArea, Span } from '../display/display-list.js';
+import type {
+  BitmapElement,
+  Box,
+  DisplayElement,
+  DisplayList,
+  OutputKind,
+  PrintArea,
+  Span,
+} from '../display/display-list.js';
 
 export interface LayoutOptions extends RenderClock {
   dpmm: Dpmm;
@@ -43,7 +51,11 @@ export interface LayoutResult {
 export type LayoutHooks = Pick<DocumentHooks, 'checkpoint'>;
 
 /** The document opened and the wanted label laid out, or the legacy error for an index it does not have. */
-function laidOutLabel(zpl: Uint8Array | string, options: LayoutOptions & { output?: OutputKind }, hooks: LayoutHooks): { doc: LaidOutDocument; index: number; list: DisplayList } {
+function laidOutLabel(
+  zpl: Uint8Array | string,
+  options: LayoutOptions & { output?: OutputKind },
+  hooks: LayoutHooks,
+): { doc: LaidOutDocument; index: number; list: DisplayList } {
   const doc = openDocument(zpl, options, hooks.checkpoint ? { checkpoint: hooks.checkpoint } : {});
   const index = options.index ?? 0;
   checkIndex(index, doc.totalCount);
@@ -53,14 +65,23 @@ function laidOutLabel(zpl: Uint8Array | string, options: LayoutOptions & { outpu
 export function layout(zpl: Uint8Array | string, options: LayoutOptions, hooks: LayoutHooks = {}): LayoutResult {
   const { doc, index, list } = laidOutLabel(zpl, options, hooks);
   return {
-    totalCount: doc.totalCount, index, width: list.width, height: list.height,
-    elements: list.elements.map(toJson), mirror: list.mirror, invert: list.invert, ...(list.printArea && { printArea: list.printArea }),
-    warnings: doc.plan.log.entries, unsupported: doc.unsupported(),
+    totalCount: doc.totalCount,
+    index,
+    width: list.width,
+    height: list.height,
+    elements: list.elements.map(toJson),
+    mirror: list.mirror,
+    invert: list.invert,
+    ...(list.printArea && { printArea: list.printArea }),
+    warnings: doc.plan.log.entries,
+    unsupported: doc.unsupported(),
   };
 }
 
 function toJson(e: DisplayElement): LayoutElement {
-  return e.kind === 'bitmap' ? { ...e, bits: Buffer.from(e.bits.buffer, e.bits.byteOffset, e.bits.byteLength).toString('base64') } : e;
+  return e.kind === 'bitmap'
+    ? { ...e, bits: Buffer.from(e.bits.buffer, e.bits.byteOffset, e.bits.byteLength).toString('base64') }
+    : e;
 }
 
 /** What the preview page shows of a label: per field (its byte span) and element kind, one box around all it drew. */
@@ -87,7 +108,12 @@ export interface FieldBox {
 export function fieldBoxes(zpl: Uint8Array | string, options: LayoutOptions, hooks: LayoutHooks = {}): FieldBoxes {
   const { doc, index, list } = laidOutLabel(zpl, { ...options, output: 'raster' }, hooks); // boxes only: no curves
   return {
-    totalCount: doc.totalCount, index, width: list.width, height: list.height, mirror: list.mirror, invert: list.invert,
+    totalCount: doc.totalCount,
+    index,
+    width: list.width,
+    height: list.height,
+    mirror: list.mirror,
+    invert: list.invert,
     elements: mergeByField(list.elements),
   };
 }
@@ -108,6 +134,12 @@ function mergeByField(elements: readonly DisplayElement[]): FieldBox[] {
 
 /** The smallest box holding both. */
 export function unionBox(a: Box, b: Box): Box {
-  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+  const x = Math.min(a.x, b.x),
+    y = Math.min(a.y, b.y);
+  return {
+    x,
+    y,
+    width: Math.max(a.x + a.width, b.x + b.width) - x,
+    height: Math.max(a.y + a.height, b.y + b.height) - y,
+  };
 }

@@ -38,7 +38,8 @@ function drawerOf(field: Field): Drawer | undefined {
 /** Fields in the plan that no drawer handles yet: their kind as `^` + command (e.g. `^BD`, see UNDRAWN_KINDS) and where they start. */
 export function undrawableKinds(plans: readonly LabelPlan[]): Array<{ kind: string; at: number }> {
   const out = new Map<string, number>();
-  for (const p of plans) for (const f of p.fields) if (!drawerOf(f) && !out.has('^' + f.kind)) out.set('^' + f.kind, f.at);
+  for (const p of plans)
+    for (const f of p.fields) if (!drawerOf(f) && !out.has('^' + f.kind)) out.set('^' + f.kind, f.at);
   return [...out].map(([kind, at]) => ({ kind, at }));
 }
 
@@ -64,14 +65,22 @@ export interface LayoutLabelOptions {
 /** Lays out copy `copy` of a label. Problems in one field never stop the others. */
 export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOptions): DisplayList {
   const canvas = new DisplayListBuilder(opts.widthDots, opts.heightDots, {
-    ...(opts.output && { output: opts.output }), ...(opts.claim && { claim: opts.claim }),
+    ...(opts.output && { output: opts.output }),
+    ...(opts.claim && { claim: opts.claim }),
   });
   drawFields(plan, copy, canvas, opts, false);
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
   const dx = printShift(plan, opts.widthDots);
-  const list: DisplayList = { width: opts.widthDots, height: opts.heightDots, elements: canvas.elements, mirror: plan.mirror, invert: plan.invert };
+  const list: DisplayList = {
+    width: opts.widthDots,
+    height: opts.heightDots,
+    elements: canvas.elements,
+    mirror: plan.mirror,
+    invert: plan.invert,
+  };
   // ...and draws no ink outside it.
-  if (plan.printWidth !== undefined && plan.printWidth < opts.widthDots) list.printArea = { x: dx, width: plan.printWidth };
+  if (plan.printWidth !== undefined && plan.printWidth < opts.widthDots)
+    list.printArea = { x: dx, width: plan.printWidth };
   return list;
 }
 
@@ -82,26 +91,56 @@ function shifted(origins: NonNullable<Field['origins']>, dx: number): Field['ori
 
 /** Columns a ^PW narrower than the label moves its fields right by (a density conversion places bitmaps by it). */
 export function printShift(plan: Pick<LabelPlan, 'printWidth'>, widthDots: number): number {
-  return plan.printWidth !== undefined && plan.printWidth < widthDots ? Math.floor((widthDots - plan.printWidth) / 2) : 0;
+  return plan.printWidth !== undefined && plan.printWidth < widthDots
+    ? Math.floor((widthDots - plan.printWidth) / 2)
+    : 0;
 }
 
 /**
  * Draws copy `copy` of a label's fields, over the image ^MCN kept of the label before (`under`: that image, whose
  * diagnostics its own layout gave already).
  */
-function drawFields(plan: LabelPlan, copy: number, canvas: DisplayListBuilder, opts: LayoutLabelOptions, under: boolean): void {
+function drawFields(
+  plan: LabelPlan,
+  copy: number,
+  canvas: DisplayListBuilder,
+  opts: LayoutLabelOptions,
+  under: boolean,
+): void {
   if (plan.background) drawFields(plan.background.label, plan.background.copy, canvas, opts, true);
   const log = under ? undefined : opts.log;
-  const env: DrawEnv = { dpmm: opts.dpmm, widthDots: opts.widthDots, heightDots: opts.heightDots, objects: opts.objects, log, copy, state: new LayoutState() };
+  const env: DrawEnv = {
+    dpmm: opts.dpmm,
+    widthDots: opts.widthDots,
+    heightDots: opts.heightDots,
+    objects: opts.objects,
+    log,
+    copy,
+    state: new LayoutState(),
+  };
   const dx = printShift(plan, opts.widthDots);
   for (const placed of plan.fields) {
     opts.checkpoint?.();
     const draw = drawerOf(placed);
     if (!draw) continue;
     // Drawers see the copy's own data (^SN/^SF), so none of them needs to know about serialisation.
-    const field = dx || placed.serial ? { ...placed, x: placed.x + dx, data: fieldData(placed, copy), ...(placed.origins && { origins: shifted(placed.origins, dx) }) } : placed;
+    const field =
+      dx || placed.serial
+        ? {
+            ...placed,
+            x: placed.x + dx,
+            data: fieldData(placed, copy),
+            ...(placed.origins && { origins: shifted(placed.origins, dx) }),
+          }
+        : placed;
     if (copy === 0 && (field.x >= opts.widthDots || field.y >= opts.heightDots)) {
-      log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field at ${field.x},${field.y} is outside the ${opts.widthDots}x${opts.heightDots} label` });
+      log?.add({
+        byteIndex: field.at,
+        byteSize: 0,
+        command: '',
+        param: 0,
+        message: `Field at ${field.x},${field.y} is outside the ${opts.widthDots}x${opts.heightDots} label`,
+      });
     }
     canvas.span = { start: field.at, end: field.end };
     const before = canvas.elements.length;
@@ -110,7 +149,14 @@ function drawFields(plan: LabelPlan, copy: number, canvas: DisplayListBuilder, o
     } catch (e) {
       if (stopsDocument(e)) throw e;
       canvas.elements.length = before; // a field that fails draws nothing, not half of itself
-      log?.add({ byteIndex: field.at, byteSize: 0, command: '', param: 0, message: `Field not drawn: ${(e as Error).message}`, feature: fieldFeature(placed.kind) });
+      log?.add({
+        byteIndex: field.at,
+        byteSize: 0,
+        command: '',
+        param: 0,
+        message: `Field not drawn: ${(e as Error).message}`,
+        feature: fieldFeature(placed.kind),
+      });
     }
   }
 }

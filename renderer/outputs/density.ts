@@ -30,10 +30,18 @@ export interface DensityConversion {
 }
 
 /** One parameter as written: raw indices [a, b) of the token's parameter bytes. */
-interface Part { text: string; a: number; b: number }
+interface Part {
+  text: string;
+  a: number;
+  b: number;
+}
 
 /** A replacement of document bytes [start, end) (an insertion when they are equal). */
-interface Edit { start: number; end: number; text: string }
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
 
 /** Barcode commands: a document that has one gets the ^BY defaults written out, so they scale too. */
 const BARCODE_KINDS = new Set(Object.keys(FIELD_PARAMS).filter((k) => k.startsWith('B')));
@@ -43,7 +51,10 @@ const BY_DEFAULTS = { moduleWidth: 2, ratio: 3, height: 10 };
 const CF_DEFAULTS = { name: 'A', height: 9, width: 5 };
 
 /** The label size in inches, when known: a box that ends on its edge at one density ends on it at the other. */
-export interface LabelSize { widthIn: number; heightIn: number }
+export interface LabelSize {
+  widthIn: number;
+  heightIn: number;
+}
 
 /**
  * Symbols whose readers sample a fixed grid from the symbol's edges: never drawn as bitmaps, where modules come out
@@ -62,7 +73,9 @@ const OWN_MODULE = new Set(['BQ', 'BX', 'BD', 'BO', 'BR', 'BT']);
 function isFieldLocal(tok: Token): boolean {
   if (tok.prefix !== '^') return false;
   if (tok.name.startsWith('B')) return tok.name !== 'BY';
-  return ['FO', 'FT', 'FD', 'FV', 'FS', 'FH', 'FR', 'FB', 'TB', 'FP', 'FX', 'FN', 'SN', 'SF', 'FC', 'FM', 'A'].includes(tok.name);
+  return ['FO', 'FT', 'FD', 'FV', 'FS', 'FH', 'FR', 'FB', 'TB', 'FP', 'FX', 'FN', 'SN', 'SF', 'FC', 'FM', 'A'].includes(
+    tok.name,
+  );
 }
 
 /** What converting may ask of its caller: memory for resampled bitmaps (claimed before allocating), a checkpoint. */
@@ -76,8 +89,14 @@ export interface ConversionHooks {
   fieldBitmap?: (field: Field) => PlacedBits | undefined;
 }
 
-export function convertDensity(bytes: Uint8Array, from: Dpmm, to: Dpmm, plan: DocumentPlan, label?: LabelSize,
-  hooks: ConversionHooks = {}): DensityConversion {
+export function convertDensity(
+  bytes: Uint8Array,
+  from: Dpmm,
+  to: Dpmm,
+  plan: DocumentPlan,
+  label?: LabelSize,
+  hooks: ConversionHooks = {},
+): DensityConversion {
   if (from === to) return { bytes, warnings: [] };
   return new Converter(bytes, from, to, label, hooks).run(lex(bytes), plan);
 }
@@ -90,8 +109,13 @@ class Converter {
   /** Module widths: by the nominal densities (a 2-dot bar at 8 dpmm is exactly 3 dots at 12, not 2.995). */
   readonly moduleScale: number;
 
-  constructor(readonly bytes: Uint8Array, readonly from: Dpmm, readonly to: Dpmm, readonly label: LabelSize | undefined,
-    readonly hooks: ConversionHooks) {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly from: Dpmm,
+    readonly to: Dpmm,
+    readonly label: LabelSize | undefined,
+    readonly hooks: ConversionHooks,
+  ) {
     this.scale = dotsPerInch(to) / dotsPerInch(from);
     this.moduleScale = to / from;
   }
@@ -108,11 +132,19 @@ class Converter {
     this.textFields = plan.labels.flatMap((l) => l.fields).filter((f) => f.kind === 'text');
     const units = tokens.find((t) => t.prefix === '^' && t.name === 'MU' && !isPlainDots(t));
     if (units) {
-      this.warn(units.start, units.end - units.start, '^MU', 0, `Units other than dots: the document is not converted to ${this.to} dpmm`);
+      this.warn(
+        units.start,
+        units.end - units.start,
+        '^MU',
+        0,
+        `Units other than dots: the document is not converted to ${this.to} dpmm`,
+      );
       return { bytes: this.bytes, warnings: this.warnings };
     }
     const firstBarcode = tokens.findIndex((t) => t.prefix === '^' && BARCODE_KINDS.has(t.name));
-    const firstModule = tokens.findIndex((t) => t.prefix === '^' && t.name === 'BY' && (splitParts(t, 0)[0]?.text.trim() ?? '') !== '');
+    const firstModule = tokens.findIndex(
+      (t) => t.prefix === '^' && t.name === 'BY' && (splitParts(t, 0)[0]?.text.trim() ?? '') !== '',
+    );
     const barcodes = firstBarcode >= 0 ? { defaultModule: firstModule < 0 || firstBarcode < firstModule } : undefined;
     let defaultsWritten = false;
     for (const tok of tokens) {
@@ -124,7 +156,13 @@ class Converter {
         continue;
       }
       if (key === '^FS') this.origin = undefined;
-      if (tok.prefix === '^' && BARCODE_KINDS.has(tok.name) && !OWN_MODULE.has(tok.name) && this.moduleLoss !== undefined) this.lossyAt.push(tok.start);
+      if (
+        tok.prefix === '^' &&
+        BARCODE_KINDS.has(tok.name) &&
+        !OWN_MODULE.has(tok.name) &&
+        this.moduleLoss !== undefined
+      )
+        this.lossyAt.push(tok.start);
       const def = commandTable[key];
       if (!def) {
         this.warn(tok.start, tok.end - tok.start, key, 0, `Unknown command ${key}: its parameters are not converted`);
@@ -155,8 +193,10 @@ class Converter {
     let text = `${prefix}CF${CF_DEFAULTS.name},${font.height},${font.width}`;
     if (barcodes) {
       const module = this.module(BY_DEFAULTS.moduleWidth);
-      if (module.lossy) this.moduleLoss = this.moduleMessage(BY_DEFAULTS.moduleWidth, module.value, 'Default module width');
-      if (module.lossy && barcodes.defaultModule) this.warn(xa.start, xa.paramStart - xa.start, '^BY', 1, this.moduleLoss!);
+      if (module.lossy)
+        this.moduleLoss = this.moduleMessage(BY_DEFAULTS.moduleWidth, module.value, 'Default module width');
+      if (module.lossy && barcodes.defaultModule)
+        this.warn(xa.start, xa.paramStart - xa.start, '^BY', 1, this.moduleLoss!);
       text += `${prefix}BY${module.value},${BY_DEFAULTS.ratio},${Math.max(1, Math.round(BY_DEFAULTS.height * this.scale))}`;
     }
     this.edits.push({ start: xa.paramStart, end: xa.paramStart, text });
@@ -175,16 +215,27 @@ class Converter {
     const { mx, my } = deviceMagnification(font, height, width);
     const pick = (m: number): number => Math.max(1, Math.round(m * this.scale - 1e-9));
     const both = height <= 0 && width <= 0;
-    return { height: height > 0 || both ? pick(my) * font.cellHeight : 0, width: width > 0 || both ? pick(mx) * font.width : 0 };
+    return {
+      height: height > 0 || both ? pick(my) * font.cellHeight : 0,
+      width: width > 0 || both ? pick(mx) * font.width : 0,
+    };
   }
 
   /** ^A and ^CF in a device font: the size rewritten by magnification (deviceFontSize), never by plain scaling. */
   private sizeDeviceFont(tok: Token, key: string): boolean {
     const font = key === '^A';
     const parts = splitParts(tok, font ? 1 : 0);
-    const name = font ? (tok.raw.length ? String.fromCharCode(tok.raw[0]!).toUpperCase() : '') : (parts[0]?.text.trim().toUpperCase().slice(0, 1) ?? '');
-    const number = (k: number): number | undefined => { const t = parts[k]?.text.trim() ?? ''; return t === '' ? undefined : parseFloatLoose(t); };
-    const h = number(1), w = number(2);
+    const name = font
+      ? tok.raw.length
+        ? String.fromCharCode(tok.raw[0]!).toUpperCase()
+        : ''
+      : (parts[0]?.text.trim().toUpperCase().slice(0, 1) ?? '');
+    const number = (k: number): number | undefined => {
+      const t = parts[k]?.text.trim() ?? '';
+      return t === '' ? undefined : parseFloatLoose(t);
+    };
+    const h = number(1),
+      w = number(2);
     if (!font) {
       // ^CF: a font without a size keeps the size in force; the source's is remembered for the ^A that lean on it.
       const d = this.defaultFont;
@@ -198,7 +249,9 @@ class Converter {
     const start = font ? tok.paramStart + 1 : parts[0] ? this.endOf(tok, parts[0]) : tok.paramStart;
     const end = parts.length ? this.endOf(tok, parts.at(-1)!) : start;
     const lead = font ? [parts[0]?.text ?? ''] : [''];
-    const written = [...lead, String(size.height), String(size.width), ...parts.slice(3).map((p) => p.text)].join(delimiter);
+    const written = [...lead, String(size.height), String(size.width), ...parts.slice(3).map((p) => p.text)].join(
+      delimiter,
+    );
     this.edits.push({ start, end, text: written });
     return true;
   }
@@ -224,7 +277,8 @@ class Converter {
   private scaleParams(tok: Token, key: string, def: CommandDef): void {
     const specs = def.params ?? [];
     const syntax = def.syntax ?? 'split';
-    if (syntax === 'raw' || syntax === 'text' || !specs.some((s) => s.measure === 'dots' || s.measure === 'module')) return;
+    if (syntax === 'raw' || syntax === 'text' || !specs.some((s) => s.measure === 'dots' || s.measure === 'module'))
+      return;
     if ((key === '^A' || key === '^CF') && this.sizeDeviceFont(tok, key)) return;
     // ^A: the font letter is the first parameter, written without a delimiter after it.
     const skip = syntax === 'font' ? 1 : 0;
@@ -243,17 +297,25 @@ class Converter {
       if (spec.measure === 'module') {
         const m = this.module(value, key === '^BQ');
         next = m.value;
-        const message = this.moduleMessage(value, next, spec.name === 'moduleWidth' ? 'Module width' : `${spec.name[0]!.toUpperCase()}${spec.name.slice(1)}`);
+        const message = this.moduleMessage(
+          value,
+          next,
+          spec.name === 'moduleWidth' ? 'Module width' : `${spec.name[0]!.toUpperCase()}${spec.name.slice(1)}`,
+        );
         if (m.lossy) {
           this.warn(this.at(tok, part), part.b - part.a, key, i + 1, message);
           this.lossyAt.push(this.at(tok, part));
         }
         if (key === '^BY') this.moduleLoss = m.lossy || next > (spec.max ?? Infinity) ? message : undefined;
       } else {
-        next = this.edgeKept(key, spec.name, value) ?? this.baselineKept(tok, key, spec.name, value) ?? Math.round(value * this.scale);
+        next =
+          this.edgeKept(key, spec.name, value) ??
+          this.baselineKept(tok, key, spec.name, value) ??
+          Math.round(value * this.scale);
         if (value > 0 && next === 0) next = 1;
       }
-      const max = spec.max ?? Infinity, min = spec.min ?? -Infinity;
+      const max = spec.max ?? Infinity,
+        min = spec.min ?? -Infinity;
       if (next > max || next < min) {
         const clamped = Math.min(max, Math.max(min, next));
         const message = `${formatNumber(value)} becomes ${next} at ${this.to} dpmm, outside ${min}..${max}; written ${clamped}`;
@@ -277,11 +339,19 @@ class Converter {
     if (key === '^LH') this.home = { from: { x: at('x').from, y: at('y').from }, to: { x: at('x').to, y: at('y').to } };
     if (key === '^LS') this.shifts.left = at('shift').to;
     if (key === '^LT') this.shifts.top = at('top').to;
-    if (key === '^FO' || key === '^FT') this.placing.set(tok.start, { home: { ...this.home.to }, shiftLeft: this.shifts.left, shiftTop: this.shifts.top });
+    if (key === '^FO' || key === '^FT')
+      this.placing.set(tok.start, {
+        home: { ...this.home.to },
+        shiftLeft: this.shifts.left,
+        shiftTop: this.shifts.top,
+      });
     if (key === '^FT') this.origin = undefined;
     if (key === '^FO') {
       const h = this.home;
-      this.origin = { from: { x: h.from.x + at('x').from, y: h.from.y + at('y').from }, to: { x: h.to.x + at('x').to, y: h.to.y + at('y').to } };
+      this.origin = {
+        from: { x: h.from.x + at('x').from, y: h.from.y + at('y').from },
+        to: { x: h.to.x + at('x').to, y: h.to.y + at('y').to },
+      };
     }
   }
 
@@ -296,7 +366,8 @@ class Converter {
     let scaled = Math.round(far * this.scale);
     // Label sizes become dots rounded down at each density: an edge on the label's stays on it.
     const inches = this.label && (axis === 'x' ? this.label.widthIn : this.label.heightIn);
-    if (inches !== undefined && far <= labelDots(inches, this.from)) scaled = Math.min(scaled, labelDots(inches, this.to));
+    if (inches !== undefined && far <= labelDots(inches, this.from))
+      scaled = Math.min(scaled, labelDots(inches, this.to));
     return scaled - this.origin.to[axis];
   }
 
@@ -311,15 +382,18 @@ class Converter {
   private baselineKept(tok: Token, key: string, name: string, value: number): number | undefined {
     if (key !== '^FO' || (name !== 'x' && name !== 'y')) return undefined;
     const field = this.textFields.find((f) => f.at <= tok.start && tok.start < f.end);
-    if (!field || field.origin !== 'FO' || field.textBlock || field.direction || field.font.path || field.font.name !== '0') return undefined;
+    if (field?.origin !== 'FO' || field.textBlock || field.direction || field.font.path || field.font.name !== '0')
+      return undefined;
     const o = field.font.orientation;
     // The axis across the line: y for N and I, x for R and B; R and I measure from the cell's far side.
     if ((name === 'y') !== (o === 'N' || o === 'I')) return undefined;
     if ((o === 'R' || o === 'I') && field.block) return undefined;
-    const h = field.font.height, ht = Math.max(1, Math.round(h * this.scale));
+    const h = field.font.height,
+      ht = Math.max(1, Math.round(h * this.scale));
     const from = o === 'N' || o === 'B' ? font0Baseline(h) : h - font0Baseline(h);
     const to = o === 'N' || o === 'B' ? font0Baseline(ht) : ht - font0Baseline(ht);
-    const home = this.home.from[name], homeTo = this.home.to[name];
+    const home = this.home.from[name],
+      homeTo = this.home.to[name];
     return Math.round((home + value + from) * this.scale) - to - homeTo;
   }
 
@@ -328,7 +402,13 @@ class Converter {
     const source = defaultQrMagnification(this.from);
     const m = this.module(source, true);
     if (m.lossy) {
-      this.warn(tok.start, tok.end - tok.start, '^BQ', i + 1, this.moduleMessage(source, m.value, 'Default magnification'));
+      this.warn(
+        tok.start,
+        tok.end - tok.start,
+        '^BQ',
+        i + 1,
+        this.moduleMessage(source, m.value, 'Default magnification'),
+      );
       this.lossyAt.push(tok.start);
     }
     if (m.value === defaultQrMagnification(this.to)) return;
@@ -355,7 +435,8 @@ class Converter {
 
   /** Replaces the trimmed value of a part, keeping the spaces around it. */
   private replacePart(tok: Token, part: Part, text: string): void {
-    let a = part.a, b = part.b;
+    let a = part.a,
+      b = part.b;
     while (a < b && tok.raw[a]! <= 0x20) a++;
     while (b > a && tok.raw[b - 1]! <= 0x20) b--;
     this.edits.push({ start: tok.offsets[a]!, end: tok.offsets[b - 1]! + 1, text });
@@ -368,14 +449,24 @@ class Converter {
     const total = intOf(parts[2]) ?? intOf(parts[1]);
     const rowBytes = intOf(parts[3]);
     if (total === undefined || rowBytes === undefined || rowBytes < 1) {
-      this.warn(tok.start, tok.end - tok.start, '^GF', 0, `Graphic without a byte count or row width: not resampled to ${this.to} dpmm`);
+      this.warn(
+        tok.start,
+        tok.end - tok.start,
+        '^GF',
+        0,
+        `Graphic without a byte count or row width: not resampled to ${this.to} dpmm`,
+      );
       return;
     }
     const data = payloadAfter(tok, 4);
     const bits = decodeGraphic(data.bytes, total, rowBytes, format === 'B' || format === 'C');
     const out = encodeBits(this.resampled(bits, '^GF'));
     const binary = format === 'B' || format === 'C';
-    this.edits.push({ start: tok.paramStart, end: binary ? tok.end : this.dataEnd(tok), text: `A,${out.total},${out.total},${out.rowBytes},${out.data}` });
+    this.edits.push({
+      start: tok.paramStart,
+      end: binary ? tok.end : this.dataEnd(tok),
+      text: `A,${out.total},${out.total},${out.rowBytes},${out.data}`,
+    });
   }
 
   /** ~DGname,t,w,data: the stored graphic resampled (^XG and ^IM draw it at the new density). */
@@ -384,13 +475,23 @@ class Converter {
     const total = intOf(parts[1]);
     const rowBytes = intOf(parts[2]);
     if (!parts[0] || total === undefined || rowBytes === undefined || rowBytes < 1) {
-      this.warn(tok.start, tok.end - tok.start, '~DG', 0, `Graphic without a byte count or row width: not resampled to ${this.to} dpmm`);
+      this.warn(
+        tok.start,
+        tok.end - tok.start,
+        '~DG',
+        0,
+        `Graphic without a byte count or row width: not resampled to ${this.to} dpmm`,
+      );
       return;
     }
     const bits = decodeGraphic(payloadAfter(tok, 3).bytes, total, rowBytes, false);
     const out = encodeBits(this.resampled(bits, '~DG'));
     const name = latin1(tok.raw, parts[0].a, parts[0].b);
-    this.edits.push({ start: tok.paramStart, end: this.dataEnd(tok), text: `${name},${out.total},${out.rowBytes},${out.data}` });
+    this.edits.push({
+      start: tok.paramStart,
+      end: this.dataEnd(tok),
+      text: `${name},${out.total},${out.rowBytes},${out.data}`,
+    });
   }
 
   /** ~DYname,f,G,t,w,data: a stored GRF graphic resampled like ~DG (other object types are kept, and reported). */
@@ -400,7 +501,13 @@ class Converter {
     const total = intOf(parts[3]);
     const rowBytes = intOf(parts[4]);
     if (!parts[0] || total === undefined || rowBytes === undefined || rowBytes < 1) {
-      this.warn(tok.start, tok.end - tok.start, '~DY', 0, `Graphic without a byte count or row width: not resampled to ${this.to} dpmm`);
+      this.warn(
+        tok.start,
+        tok.end - tok.start,
+        '~DY',
+        0,
+        `Graphic without a byte count or row width: not resampled to ${this.to} dpmm`,
+      );
       return;
     }
     const binary = format === 'B' || format === 'C';
@@ -408,12 +515,17 @@ class Converter {
     const out = encodeBits(this.resampled(bits, '~DY'));
     const name = latin1(tok.raw, parts[0].a, parts[0].b);
     const extension = latin1(tok.raw, parts[2]!.a, parts[2]!.b);
-    this.edits.push({ start: tok.paramStart, end: binary ? tok.end : this.dataEnd(tok), text: `${name},A,${extension},${out.total},${out.rowBytes},${out.data}` });
+    this.edits.push({
+      start: tok.paramStart,
+      end: binary ? tok.end : this.dataEnd(tok),
+      text: `${name},A,${extension},${out.total},${out.rowBytes},${out.data}`,
+    });
   }
 
   /** A bitmap at the target density, its bytes claimed first (a logo grows 16 times from 6 to 24 dpmm). */
   private resampled(bits: Bits, what: string): Bits {
-    const width = Math.max(1, Math.round(bits.width * this.scale)), height = Math.max(1, Math.round(bits.height * this.scale));
+    const width = Math.max(1, Math.round(bits.width * this.scale)),
+      height = Math.max(1, Math.round(bits.height * this.scale));
     this.hooks.claim?.(Math.ceil(width / 8) * height * 2, `${what} resampled to ${width}x${height} dots`);
     this.hooks.checkpoint?.();
     return resample(bits, this.scale);
@@ -427,7 +539,13 @@ class Converter {
   }
 
   private warnObject(tok: Token, key: string): void {
-    this.warn(tok.start, tok.end - tok.start, key, 0, `Stored object kept as sent: images and fonts in it are not resampled to ${this.to} dpmm`);
+    this.warn(
+      tok.start,
+      tok.end - tok.start,
+      key,
+      0,
+      `Stored object kept as sent: images and fonts in it are not resampled to ${this.to} dpmm`,
+    );
   }
 
   /**
@@ -443,14 +561,22 @@ class Converter {
         if (!font || field.font.path) continue;
         seen.add(field.at);
         const { mx, my } = deviceMagnification(font, field.font.height, field.font.width);
-        const wantY = my * font.cellHeight * this.scale, wantX = mx * font.width * this.scale;
+        const wantY = my * font.cellHeight * this.scale,
+          wantX = mx * font.width * this.scale;
         const written = this.deviceFontSize(field.font.name, field.font.height, field.font.width);
         const got = deviceMagnification(font, written.height, written.width);
-        const gotY = got.my * font.cellHeight, gotX = got.mx * font.width;
+        const gotY = got.my * font.cellHeight,
+          gotX = got.mx * font.width;
         if (Math.abs(gotY - wantY) < 0.5 && Math.abs(gotX - wantX) < 0.5) continue;
         this.lossyAt.push(field.at);
-        this.warn(field.at, 0, '^A', 0, `Font ${field.font.name} (cell ${font.cellHeight}x${font.width} dots) grows by whole cells: ` +
-          `${formatNumber(wantY)}x${formatNumber(wantX)} dots at ${this.to} dpmm print as ${gotY}x${gotX}`);
+        this.warn(
+          field.at,
+          0,
+          '^A',
+          0,
+          `Font ${field.font.name} (cell ${font.cellHeight}x${font.width} dots) grows by whole cells: ` +
+            `${formatNumber(wantY)}x${formatNumber(wantX)} dots at ${this.to} dpmm print as ${gotY}x${gotX}`,
+        );
       }
     }
   }
@@ -459,7 +585,11 @@ class Converter {
    * Every lossy field that can stand as a picture written as ^GF of its source drawing, scaled: its own commands
    * removed, those that set what later fields use kept, ^LH zeroed around it (the bitmap's place is on the label).
    */
-  private drawLossyAsBitmaps(tokens: Token[], plan: DocumentPlan, fieldBitmap: (field: Field) => PlacedBits | undefined): void {
+  private drawLossyAsBitmaps(
+    tokens: Token[],
+    plan: DocumentPlan,
+    fieldBitmap: (field: Field) => PlacedBits | undefined,
+  ): void {
     const uses = new Map<number, number>();
     for (const f of plan.labels.flatMap((l) => l.fields)) uses.set(f.at, (uses.get(f.at) ?? 0) + 1);
     const done = new Set<number>();
@@ -481,20 +611,29 @@ class Converter {
         const removed = (p: number): boolean => local.some((t) => t.start <= p && p < t.end);
         for (let i = this.edits.length - 1; i >= 0; i--) if (removed(this.edits[i]!.start)) this.edits.splice(i, 1);
         for (const t of local) this.edits.push({ start: t.start, end: t.end, text: '' });
-        const p = prefixOf(this.bytes, origin, '^'), d = String.fromCharCode(origin.delimiter);
+        const p = prefixOf(this.bytes, origin, '^'),
+          d = String.fromCharCode(origin.delimiter);
         const out = encodeBits(shown.bits);
         const printShift = this.printShift(label.printWidth);
-        const x = shown.x - printShift + placing.shiftLeft, y = shown.y - placing.shiftTop;
+        const x = shown.x - printShift + placing.shiftLeft,
+          y = shown.y - placing.shiftTop;
         this.edits.push({
-          start: field.at, end: field.at,
-          text: `${p}LH0${d}0${p}FO${x}${d}${y}${d}0${p}GFA${d}${out.total}${d}${out.total}${d}${out.rowBytes}${d}${out.data}${p}FS` +
+          start: field.at,
+          end: field.at,
+          text:
+            `${p}LH0${d}0${p}FO${x}${d}${y}${d}0${p}GFA${d}${out.total}${d}${out.total}${d}${out.rowBytes}${d}${out.data}${p}FS` +
             `${p}LH${placing.home.x}${d}${placing.home.y}\n`,
         });
         const reasons = this.warnings.filter((w) => field.at <= w.byteIndex && w.byteIndex < field.end);
         for (const w of reasons) this.warnings.splice(this.warnings.indexOf(w), 1);
         const reason = reasons[0]?.message ?? this.moduleLoss ?? 'its sizes are not whole dots';
-        this.warn(field.at, field.end - field.at, field.kind === 'text' ? '^A' : `^${field.kind}`, 0,
-          `Drawn as a ${shown.bits.width}x${shown.bits.height}-dot ^GF graphic of its ${this.from} dpmm drawing (X-Lossy-Fields: bitmap): ${reason}`);
+        this.warn(
+          field.at,
+          field.end - field.at,
+          field.kind === 'text' ? '^A' : `^${field.kind}`,
+          0,
+          `Drawn as a ${shown.bits.width}x${shown.bits.height}-dot ^GF graphic of its ${this.from} dpmm drawing (X-Lossy-Fields: bitmap): ${reason}`,
+        );
       }
     }
   }
@@ -583,11 +722,14 @@ export function resample(src: Bits, scale: number): Bits {
   const stride = Math.ceil(width / 8);
   const data = new Uint8Array(stride * height);
   const ink = (x: number, y: number): number => (src.data[y * src.stride + (x >> 3)]! >> (7 - (x & 7))) & 1;
-  const sx = src.width / width, sy = src.height / height;
+  const sx = src.width / width,
+    sy = src.height / height;
   for (let ty = 0; ty < height; ty++) {
-    const y0 = ty * sy, y1 = y0 + sy;
+    const y0 = ty * sy,
+      y1 = y0 + sy;
     for (let tx = 0; tx < width; tx++) {
-      const x0 = tx * sx, x1 = x0 + sx;
+      const x0 = tx * sx,
+        x1 = x0 + sx;
       let covered = 0;
       for (let y = Math.floor(y0); y < Math.min(src.height, Math.ceil(y1)); y++) {
         const h = Math.min(y1, y + 1) - Math.max(y0, y);

@@ -8,42 +8,75 @@ import type { Bits, Field } from '../model.js';
 import { paint } from '../raster/paint.js';
 
 /** A 1-bit image at its place on the label (dots, before ^PM and ^PO turn it). */
-export interface PlacedBits { x: number; y: number; bits: Bits }
+export interface PlacedBits {
+  x: number;
+  y: number;
+  bits: Bits;
+}
 
 /** One-bit ink over a `width` x `height` grid. */
-export interface InkGrid { width: number; height: number; ink(x: number, y: number): boolean }
+export interface InkGrid {
+  width: number;
+  height: number;
+  ink(x: number, y: number): boolean;
+}
 
 /** Columns [x0, x1) and rows [y0, y1) of a grid. */
-export interface GridBox { x0: number; y0: number; x1: number; y1: number }
+export interface GridBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /**
  * The ink of `box` scaled by `scale` onto a `width` x `height` target: each edge of each ink run lands on the
  * nearest target pixel boundary of the whole label (rows, then columns), a run at least one pixel, so a crop
  * scales exactly as the label it comes from would. Returns the target box it covers as 0/1 bytes, row-major.
  */
-export function scaleByEdges(src: InkGrid, box: GridBox, scale: number, width: number, height: number): { box: GridBox; mask: Uint8Array } {
+export function scaleByEdges(
+  src: InkGrid,
+  box: GridBox,
+  scale: number,
+  width: number,
+  height: number,
+): { box: GridBox; mask: Uint8Array } {
   const edge = (v: number): number => Math.round(v * scale);
-  const tx0 = Math.min(width, edge(box.x0)), tx1 = Math.min(width, Math.max(tx0 + 1, edge(box.x1)));
-  const ty0 = Math.min(height, edge(box.y0)), ty1 = Math.min(height, Math.max(ty0 + 1, edge(box.y1)));
-  const w = Math.max(0, tx1 - tx0), h = Math.max(0, ty1 - ty0);
+  const tx0 = Math.min(width, edge(box.x0)),
+    tx1 = Math.min(width, Math.max(tx0 + 1, edge(box.x1)));
+  const ty0 = Math.min(height, edge(box.y0)),
+    ty1 = Math.min(height, Math.max(ty0 + 1, edge(box.y1)));
+  const w = Math.max(0, tx1 - tx0),
+    h = Math.max(0, ty1 - ty0);
   const rows = box.y1 - box.y0;
   const across = new Uint8Array(w * rows);
   for (let y = box.y0; y < box.y1; y++) {
-    for (let x = box.x0; x < box.x1;) {
-      if (!src.ink(x, y)) { x++; continue; }
+    for (let x = box.x0; x < box.x1; ) {
+      if (!src.ink(x, y)) {
+        x++;
+        continue;
+      }
       const a = x;
       while (x < box.x1 && src.ink(x, y)) x++;
-      const x0 = Math.min(tx1, edge(a)), x1 = Math.min(tx1, Math.max(edge(a) + 1, edge(x)));
+      const x0 = Math.min(tx1, edge(a)),
+        x1 = Math.min(tx1, Math.max(edge(a) + 1, edge(x)));
       if (x1 > x0) across.fill(1, (y - box.y0) * w + x0 - tx0, (y - box.y0) * w + x1 - tx0);
     }
   }
   const mask = new Uint8Array(w * h);
   for (let x = 0; x < w; x++) {
-    for (let r = 0; r < rows;) {
-      if (!across[r * w + x]) { r++; continue; }
+    for (let r = 0; r < rows; ) {
+      if (!across[r * w + x]) {
+        r++;
+        continue;
+      }
       const a = r;
       while (r < rows && across[r * w + x]) r++;
-      for (let ty = edge(box.y0 + a), end = Math.min(ty1, Math.max(edge(box.y0 + a) + 1, edge(box.y0 + r))); ty < end; ty++) {
+      for (
+        let ty = edge(box.y0 + a), end = Math.min(ty1, Math.max(edge(box.y0 + a) + 1, edge(box.y0 + r)));
+        ty < end;
+        ty++
+      ) {
         if (ty >= ty0) mask[(ty - ty0) * w + x] = 1;
       }
     }
@@ -63,8 +96,12 @@ export interface FieldInkHooks {
  * when it drew nothing. Each label is laid out once; the field's own display-list elements are painted on a blank
  * label.
  */
-export function fieldBitmaps(doc: LaidOutDocument, target: { width: number; height: number }, scale: number,
-  hooks: FieldInkHooks = {}): (field: Field) => PlacedBits | undefined {
+export function fieldBitmaps(
+  doc: LaidOutDocument,
+  target: { width: number; height: number },
+  scale: number,
+  hooks: FieldInkHooks = {},
+): (field: Field) => PlacedBits | undefined {
   const firstCopy = new Map<number, number>(); // field offset -> printed index of its label's first copy
   let printed = 0;
   for (const label of doc.plan.labels) {
@@ -87,12 +124,27 @@ export function fieldBitmaps(doc: LaidOutDocument, target: { width: number; heig
     try {
       hooks.checkpoint?.();
       // Unturned: the converted label is turned by its own ^PM and ^PO.
-      const raster = paint({ width: list.width, height: list.height, elements, mirror: false, invert: false, ...(list.printArea && { printArea: list.printArea }) });
-      const grid: InkGrid = { width: raster.width, height: raster.height, ink: (x, y) => raster.ink[y * raster.width + x]! >= 128 };
+      const raster = paint({
+        width: list.width,
+        height: list.height,
+        elements,
+        mirror: false,
+        invert: false,
+        ...(list.printArea && { printArea: list.printArea }),
+      });
+      const grid: InkGrid = {
+        width: raster.width,
+        height: raster.height,
+        ink: (x, y) => raster.ink[y * raster.width + x]! >= 128,
+      };
       const box = inkBox(grid);
       if (!box) return undefined;
       const scaled = scaleByEdges(grid, box, scale, target.width, target.height);
-      return { x: scaled.box.x0, y: scaled.box.y0, bits: packBits(scaled.mask, scaled.box.x1 - scaled.box.x0, scaled.box.y1 - scaled.box.y0) };
+      return {
+        x: scaled.box.x0,
+        y: scaled.box.y0,
+        bits: packBits(scaled.mask, scaled.box.x1 - scaled.box.x0, scaled.box.y1 - scaled.box.y0),
+      };
     } finally {
       hooks.release?.(bytes);
     }
@@ -101,7 +153,10 @@ export function fieldBitmaps(doc: LaidOutDocument, target: { width: number; heig
 
 /** The smallest box holding every ink pixel, or undefined for none. */
 function inkBox(grid: InkGrid): GridBox | undefined {
-  let x0 = grid.width, y0 = grid.height, x1 = 0, y1 = 0;
+  let x0 = grid.width,
+    y0 = grid.height,
+    x1 = 0,
+    y1 = 0;
   for (let y = 0; y < grid.height; y++) {
     for (let x = 0; x < grid.width; x++) {
       if (!grid.ink(x, y)) continue;

@@ -20,30 +20,62 @@ export { layoutZpl } from './zpl-layout.js';
  * `{"labels":[...]}` shape. ZPL: always the whole document (a label may need the formats and objects before it);
  * the index is still checked, as for a PNG. Pages admitted: the labels in the answer.
  */
-export async function renderDataOutput(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks = {}): Promise<RenderResult> {
+export async function renderDataOutput(
+  zpl: Uint8Array | string,
+  req: RenderRequest,
+  hooks: RenderHooks = {},
+): Promise<RenderResult> {
   hooks.started?.();
   const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
   // Laid out as the raster backend draws: a field drawn as a bitmap is the PNG's picture of it.
-  const doc = openDocument(bytes, { ...req, output: 'raster' }, { ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) });
+  const doc = openDocument(
+    bytes,
+    { ...req, output: 'raster' },
+    { ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) },
+  );
   const total = doc.totalCount;
   if (req.index !== undefined) checkIndex(req.index, total);
   else if (req.format === 'json' && total === 0) throw new RenderError('no-labels', 'no labels generated');
   const pages = req.format === 'json' && req.index !== undefined ? 1 : total;
   hooks.checkpoint?.();
   await hooks.admit?.({ totalCount: total, pages });
-  const result = (body: Uint8Array, contentType: RenderResult['contentType'], notices: RenderResult['notices'] = []): RenderResult =>
-    ({ body, contentType, totalCount: total, pages, warnings: doc.plan.log.entries, notices, unsupported: doc.unsupported() });
+  const result = (
+    body: Uint8Array,
+    contentType: RenderResult['contentType'],
+    notices: RenderResult['notices'] = [],
+  ): RenderResult => ({
+    body,
+    contentType,
+    totalCount: total,
+    pages,
+    warnings: doc.plan.log.entries,
+    notices,
+    unsupported: doc.unsupported(),
+  });
   if (req.format === 'json') {
     return result(new TextEncoder().encode(JSON.stringify(documentData(doc.plan, req.index))), 'application/json');
   }
   const to = req.targetDpmm;
-  const memory = { claim: (n: number, what: string) => doc.memory.claim(n, what), ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) };
-  const fieldBitmap = to !== undefined && req.lossyFields === 'bitmap' && fieldBitmaps(doc,
-    { width: labelDots(req.widthIn, to), height: labelDots(req.heightIn, to) }, dotsPerInch(to) / dotsPerInch(req.dpmm),
-    { ...memory, release: (n) => doc.memory.release(n) });
-  const converted = to === undefined ? { bytes, warnings: [] } : convertDensity(bytes, req.dpmm, to, doc.plan, req, {
-    ...memory, ...(fieldBitmap && { fieldBitmap }),
-  });
+  const memory = {
+    claim: (n: number, what: string) => doc.memory.claim(n, what),
+    ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
+  };
+  const fieldBitmap =
+    to !== undefined &&
+    req.lossyFields === 'bitmap' &&
+    fieldBitmaps(
+      doc,
+      { width: labelDots(req.widthIn, to), height: labelDots(req.heightIn, to) },
+      dotsPerInch(to) / dotsPerInch(req.dpmm),
+      { ...memory, release: (n) => doc.memory.release(n) },
+    );
+  const converted =
+    to === undefined
+      ? { bytes, warnings: [] }
+      : convertDensity(bytes, req.dpmm, to, doc.plan, req, {
+          ...memory,
+          ...(fieldBitmap && { fieldBitmap }),
+        });
   hooks.checkpoint?.();
   return result(req.formatter ? layoutZpl(converted.bytes) : converted.bytes, 'application/zpl', converted.warnings);
 }

@@ -9,8 +9,24 @@ import { latin1 } from '../zpl/params.js';
 
 /** Commands that open a field: the field kinds' commands, and the field assembly and text commands. */
 const FIELD_OPENERS = new Set([
-  ...Object.keys(FIELD_PARAMS).filter((k) => k !== 'text').map((k) => `^${k}`),
-  '^B0', '^FO', '^FT', '^FD', '^FV', '^FH', '^FN', '^SN', '^SF', '^FR', '^FP', '^FC', '^A', '^FB', '^TB',
+  ...Object.keys(FIELD_PARAMS)
+    .filter((k) => k !== 'text')
+    .map((k) => `^${k}`),
+  '^B0',
+  '^FO',
+  '^FT',
+  '^FD',
+  '^FV',
+  '^FH',
+  '^FN',
+  '^SN',
+  '^SF',
+  '^FR',
+  '^FP',
+  '^FC',
+  '^A',
+  '^FB',
+  '^TB',
 ]);
 
 /** Commands whose parameter bytes are printed as they are, spaces included (data and comments). */
@@ -56,7 +72,11 @@ function commandText(bytes: Uint8Array, tok: Token, key: string): string {
 
 /** Binary payloads (^GF and ~DY in formats B and C, ~DB) may hold any byte: kept exactly. */
 function isBinary(tok: Token, key: string): boolean {
-  const format = (n: number): string => latin1(tok.raw, 0, Math.min(tok.raw.length, 64)).split(String.fromCharCode(tok.delimiter))[n]?.trim().toUpperCase() ?? '';
+  const format = (n: number): string =>
+    latin1(tok.raw, 0, Math.min(tok.raw.length, 64))
+      .split(String.fromCharCode(tok.delimiter))
+      [n]?.trim()
+      .toUpperCase() ?? '';
   if (key === '^GF') return format(0) === 'B' || format(0) === 'C';
   if (key === '~DY') return format(1) === 'B' || format(1) === 'C';
   return key === '~DB';

@@ -58,7 +58,10 @@ export class FairQueue {
 
   constructor(options: FairQueueOptions) {
     this.#options = options;
-    this.#lanes = { general: { running: 0, slots: options.slots }, express: { running: 0, slots: options.expressSlots ?? 0 } };
+    this.#lanes = {
+      general: { running: 0, slots: options.slots },
+      express: { running: 0, slots: options.expressSlots ?? 0 },
+    };
   }
 
   stats(): FairQueueStats {
@@ -71,7 +74,12 @@ export class FairQueue {
    * a stopped worker is replaced first). Refused with RenderError 'overloaded' (queue full, waited too long)
    * or 'cancelled' (signal aborted while waiting).
    */
-  run<T>(tenant: string, signal: AbortSignal | undefined, job: (release: () => void) => Promise<T>, small = false): Promise<T> {
+  run<T>(
+    tenant: string,
+    signal: AbortSignal | undefined,
+    job: (release: () => void) => Promise<T>,
+    small = false,
+  ): Promise<T> {
     if (signal?.aborted) return Promise.reject(cancelledWhileQueued());
     // Nothing waits and a slot is free: the job starts now, as #dispatch would start it, without a turn in the queue.
     const lane = this.#queued === 0 ? this.#freeLane(small) : undefined;
@@ -121,7 +129,14 @@ export class FairQueue {
   }
 
   /** Runs `job` in a slot of `lane`; its `release` frees the slot and starts whoever waits. */
-  #start<T>(tenant: string, lane: Lane, small: boolean, job: (release: () => void) => Promise<T>, resolve: (value: T) => void, reject: (err: unknown) => void): void {
+  #start<T>(
+    tenant: string,
+    lane: Lane,
+    small: boolean,
+    job: (release: () => void) => Promise<T>,
+    resolve: (value: T) => void,
+    reject: (err: unknown) => void,
+  ): void {
     const big = lane === 'general' && !small;
     this.#lanes[lane].running++;
     if (big) this.#bigRunning++;
@@ -134,7 +149,8 @@ export class FairQueue {
       this.#lanes[lane].running--;
       if (big) this.#bigRunning--;
       const n = (this.#running.get(tenant) ?? 1) - 1;
-      if (n > 0) this.#running.set(tenant, n); else this.#running.delete(tenant);
+      if (n > 0) this.#running.set(tenant, n);
+      else this.#running.delete(tenant);
       if (n === 0 && !this.#waiting.has(tenant)) this.#lastServed.delete(tenant);
       this.#dispatch();
     };

@@ -9,7 +9,15 @@ import type { FieldBoxes, LayoutOptions } from '../layout/inspect.js';
 import { RenderError } from '../errors.js';
 import { labelDots } from '../layout/dots.js';
 import { FairQueue } from './fair-queue.js';
-import { errorFromWire, PAGES_WITH_OWN_BUDGET, renderBudgetMs, type FieldBoxesReply, type PoolTask, type RenderReply, type WireRequest } from './wire.js';
+import {
+  errorFromWire,
+  PAGES_WITH_OWN_BUDGET,
+  renderBudgetMs,
+  type FieldBoxesReply,
+  type PoolTask,
+  type RenderReply,
+  type WireRequest,
+} from './wire.js';
 import { WorkerGone, WorkerSet, type TaskCall } from './worker-set.js';
 
 /** Time one render may take, from the moment a worker starts it. */
@@ -22,7 +30,10 @@ const STOP_GRACE_MS = 1_000;
 export type RenderFn = (zpl: Uint8Array | string, req: RenderRequest, hooks?: RenderHooks) => Promise<RenderResult>;
 
 /** `fieldBoxes()` on a worker, queued fairly like a render: `signal` cancels it, `tenant` is its fair-scheduling key. */
-export type PoolFieldBoxesFn = (zpl: Uint8Array | string, req: LayoutOptions & { signal?: AbortSignal; tenant?: string }) => Promise<FieldBoxes>;
+export type PoolFieldBoxesFn = (
+  zpl: Uint8Array | string,
+  req: LayoutOptions & { signal?: AbortSignal; tenant?: string },
+) => Promise<FieldBoxes>;
 
 /** Labels up to this many pixels (4x6 in at 12 dpmm is 2.2 million), one at a time, may use the express threads. */
 export const EXPRESS_MAX_PIXELS = 3_000_000;
@@ -33,8 +44,14 @@ export const EXPRESS_MAX_PIXELS = 3_000_000;
 export const EXPRESS_MAX_BYTES = 32 * 1024;
 
 /** One label, small in pixels and in ZPL: it may take an express thread. */
-function isSmall(zpl: Uint8Array | string, label: { dpmm: RenderRequest['dpmm']; widthIn: number; heightIn: number }): boolean {
-  return zpl.length <= EXPRESS_MAX_BYTES && labelDots(label.widthIn, label.dpmm) * labelDots(label.heightIn, label.dpmm) <= EXPRESS_MAX_PIXELS;
+function isSmall(
+  zpl: Uint8Array | string,
+  label: { dpmm: RenderRequest['dpmm']; widthIn: number; heightIn: number },
+): boolean {
+  return (
+    zpl.length <= EXPRESS_MAX_BYTES &&
+    labelDots(label.widthIn, label.dpmm) * labelDots(label.heightIn, label.dpmm) <= EXPRESS_MAX_PIXELS
+  );
 }
 
 export interface RenderPoolOptions {
@@ -90,58 +107,71 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   let closing: Promise<void> | undefined;
   let recycled = 0;
   const workers = new WorkerSet({
-    threads, ...(options.resourceLimits && { resourceLimits: options.resourceLimits }), onReplaced: () => { recycled++; },
+    threads,
+    ...(options.resourceLimits && { resourceLimits: options.resourceLimits }),
+    onReplaced: () => {
+      recycled++;
+    },
   });
   const queue = new FairQueue({
-    slots: generalThreads, expressSlots: expressThreads, maxQueued: queueLimit, maxWaitMs: options.queueTimeoutMs ?? timeoutMs,
+    slots: generalThreads,
+    expressSlots: expressThreads,
+    maxQueued: queueLimit,
+    maxWaitMs: options.queueTimeoutMs ?? timeoutMs,
   });
 
   /**
    * One task on a worker; `release` frees its slot once the worker is free (or replaced). Cancelling stops it at
    * its next checkpoint; past `budgetMs` plus a grace period (or the grace after a cancel) its worker is terminated.
    */
-  const runOnWorker = <T>(job: WorkerJob<T>, signal: AbortSignal | undefined, release: () => void): Promise<T> => new Promise((resolve, reject) => {
-    if (closing) { // queued before close(): its turn came after
-      release();
-      reject(new RenderError('failed', 'The renderer is shutting down'));
-      return;
-    }
-    const attempt: Attempt = { stopped: false };
-    const hardStop = (): void => {
-      attempt.stopped = true;
-      attempt.call?.stop();
-    };
-    let backstop: NodeJS.Timeout | undefined;
-    let settled = false;
-    const finish = (settle: () => void): void => {
-      if (settled) return;
-      settled = true;
-      settle();
-    };
-    const onAbort = (): void => {
-      attempt.call?.cancel();
-      clearTimeout(backstop);
-      backstop = setTimeout(hardStop, STOP_GRACE_MS);
-      finish(() => reject(new RenderError('cancelled', 'The request was cancelled while rendering')));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    backstop = setTimeout(hardStop, job.budgetMs + STOP_GRACE_MS);
-    job.run(attempt).then(
-      (value) => finish(() => resolve(value)),
-      (err: unknown) => finish(() => reject(err instanceof PoolReplyError ? err.error : workerFailure(err, job.budgetMs))),
-    ).finally(() => {
-      clearTimeout(backstop);
-      signal?.removeEventListener('abort', onAbort);
-      release();
+  const runOnWorker = <T>(job: WorkerJob<T>, signal: AbortSignal | undefined, release: () => void): Promise<T> =>
+    new Promise((resolve, reject) => {
+      if (closing) {
+        // queued before close(): its turn came after
+        release();
+        reject(new RenderError('failed', 'The renderer is shutting down'));
+        return;
+      }
+      const attempt: Attempt = { stopped: false };
+      const hardStop = (): void => {
+        attempt.stopped = true;
+        attempt.call?.stop();
+      };
+      let backstop: NodeJS.Timeout | undefined;
+      let settled = false;
+      const finish = (settle: () => void): void => {
+        if (settled) return;
+        settled = true;
+        settle();
+      };
+      const onAbort = (): void => {
+        attempt.call?.cancel();
+        clearTimeout(backstop);
+        backstop = setTimeout(hardStop, STOP_GRACE_MS);
+        finish(() => reject(new RenderError('cancelled', 'The request was cancelled while rendering')));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      backstop = setTimeout(hardStop, job.budgetMs + STOP_GRACE_MS);
+      job
+        .run(attempt)
+        .then(
+          (value) => finish(() => resolve(value)),
+          (err: unknown) =>
+            finish(() => reject(err instanceof PoolReplyError ? err.error : workerFailure(err, job.budgetMs))),
+        )
+        .finally(() => {
+          clearTimeout(backstop);
+          signal?.removeEventListener('abort', onAbort);
+          release();
+        });
     });
-  });
 
   /** Posts `task`; again, once, when its worker retired (exited between tasks) before taking it. */
   const post = async <R>(task: PoolTask, attempt: Attempt, admit?: (plan: RenderPlan) => Promise<void>): Promise<R> => {
     for (let retries = 1; ; retries--) {
       attempt.call = workers.post(task, admit);
       try {
-        return await attempt.call.reply as R;
+        return (await attempt.call.reply) as R;
       } catch (err) {
         if (err instanceof WorkerGone && err.unstarted && !attempt.stopped && retries > 0 && !closing) continue;
         throw err;
@@ -153,19 +183,31 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const renderJob = (zpl: Uint8Array | string, req: WireRequest, hooks: RenderHooks): WorkerJob<RenderResult> => ({
     // Past its budget the worker stops itself at a checkpoint; the backstop only catches one stuck between
     // checkpoints, so it allows the most pages the request may have.
-    budgetMs: req.format === 'pdf' && req.index === undefined ? renderBudgetMs(timeoutMs, pageTimeoutMs, PAGES_WITH_OWN_BUDGET) : timeoutMs,
+    budgetMs:
+      req.format === 'pdf' && req.index === undefined
+        ? renderBudgetMs(timeoutMs, pageTimeoutMs, PAGES_WITH_OWN_BUDGET)
+        : timeoutMs,
     run: async (attempt) => {
       // A refused admission ends the render with the caller's own error.
       let refusal: { error: unknown } | undefined;
-      const admit = hooks.admit && (async (plan: RenderPlan): Promise<void> => {
-        try {
-          await hooks.admit!(plan);
-        } catch (error) {
-          refusal = { error };
-          throw error;
-        }
-      });
-      const task: PoolTask = { kind: 'render', zpl, req, budgetMs: timeoutMs, pageBudgetMs: pageTimeoutMs, admits: admit !== undefined };
+      const admit =
+        hooks.admit &&
+        (async (plan: RenderPlan): Promise<void> => {
+          try {
+            await hooks.admit!(plan);
+          } catch (error) {
+            refusal = { error };
+            throw error;
+          }
+        });
+      const task: PoolTask = {
+        kind: 'render',
+        zpl,
+        req,
+        budgetMs: timeoutMs,
+        pageBudgetMs: pageTimeoutMs,
+        admits: admit !== undefined,
+      };
       const reply = await post<RenderReply>(task, attempt, admit);
       if (reply.ok) {
         const { body, ...rest } = reply.result;
@@ -188,16 +230,26 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     if (closing) throw new RenderError('failed', 'The renderer is shutting down');
     const { signal, tenant, ...wireReq } = req;
     const small = !(req.format === 'pdf' && req.index === undefined) && isSmall(zpl, req);
-    return queue.run(tenant ?? '', signal, (release) => {
-      hooks.started?.();
-      return runOnWorker(renderJob(zpl, wireReq, hooks), signal, release);
-    }, small);
+    return queue.run(
+      tenant ?? '',
+      signal,
+      (release) => {
+        hooks.started?.();
+        return runOnWorker(renderJob(zpl, wireReq, hooks), signal, release);
+      },
+      small,
+    );
   };
 
   const fieldBoxes: PoolFieldBoxesFn = async (zpl, req) => {
     if (closing) throw new RenderError('failed', 'The renderer is shutting down');
     const { signal, tenant, ...options } = req;
-    return queue.run(tenant ?? '', signal, (release) => runOnWorker(fieldBoxesJob(zpl, options), signal, release), isSmall(zpl, req));
+    return queue.run(
+      tenant ?? '',
+      signal,
+      (release) => runOnWorker(fieldBoxesJob(zpl, options), signal, release),
+      isSmall(zpl, req),
+    );
   };
 
   return {
@@ -205,7 +257,9 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     fieldBoxes,
     threads,
     timeoutMs,
-    get recycled() { return recycled; },
+    get recycled() {
+      return recycled;
+    },
     stats: () => {
       const { running, queued } = queue.stats();
       return { threads, busy: running, queued, recycled, queueLimit };
@@ -235,6 +289,7 @@ class PoolReplyError {
 function workerFailure(err: unknown, timeoutMs: number): Error {
   if (!(err instanceof WorkerGone)) return err instanceof Error ? err : new Error(String(err));
   if (err.stopped) return new RenderError('timeout', `Rendering took longer than ${timeoutMs} ms and was stopped`);
-  if ((err.error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new RenderError('memory', 'Rendering ran out of memory');
+  if ((err.error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return new RenderError('memory', 'Rendering ran out of memory');
   return err.error instanceof Error ? err.error : err;
 }

@@ -17,8 +17,19 @@ import { GLYPH_CACHE_BYTES } from '../raster/glyph-mask.js';
 import { MAX_KEPT_INK_BYTES } from '../raster/scratch.js';
 import { render } from '../render.js';
 import {
-  CONTROL_STOP, errorToWire, ownBuffer, STOP, type FieldBoxesReply, type FieldBoxesTask, type FromWorker, type PoolTask,
-  type RenderReply, type RenderTask, renderBudgetMs, type ToWorker, type WorkerData,
+  CONTROL_STOP,
+  errorToWire,
+  ownBuffer,
+  STOP,
+  type FieldBoxesReply,
+  type FieldBoxesTask,
+  type FromWorker,
+  type PoolTask,
+  type RenderReply,
+  type RenderTask,
+  renderBudgetMs,
+  type ToWorker,
+  type WorkerData,
 } from './wire.js';
 
 /** Idle this long after a task, the worker looks at its memory (big renders leave big garbage behind). */
@@ -30,7 +41,8 @@ const IDLE_CHECK_MS = 1_000;
  * referenced) and cost the next burst: a forced collection drops compiled code and shrinks the young generation,
  * and a worker idle for a second took 200 ms longer over its next few labels.
  */
-const COLLECT_ABOVE_BYTES = GLYPH_CACHE_BYTES + OUTLINE_CACHE_BYTES + MAX_KEPT_INK_BYTES + MAX_REUSED_ROWS_BYTES + 32 * 1024 * 1024;
+const COLLECT_ABOVE_BYTES =
+  GLYPH_CACHE_BYTES + OUTLINE_CACHE_BYTES + MAX_KEPT_INK_BYTES + MAX_REUSED_ROWS_BYTES + 32 * 1024 * 1024;
 /** Still above this a while after collecting: the worker exits and the pool starts a fresh one. */
 const RETIRE_ABOVE_BYTES = 256 * 1024 * 1024;
 
@@ -67,9 +79,11 @@ async function runTask(task: PoolTask): Promise<RenderReply | FieldBoxesReply> {
 function stopCheck(budgetMs: () => number): () => void {
   const started = performance.now();
   return () => {
-    if (Atomics.load(control, CONTROL_STOP) === STOP.cancelled) throw new RenderError('cancelled', 'The request was cancelled while rendering');
+    if (Atomics.load(control, CONTROL_STOP) === STOP.cancelled)
+      throw new RenderError('cancelled', 'The request was cancelled while rendering');
     const budget = budgetMs();
-    if (performance.now() - started > budget) throw new RenderError('timeout', `Rendering took longer than ${budget} ms and was stopped`);
+    if (performance.now() - started > budget)
+      throw new RenderError('timeout', `Rendering took longer than ${budget} ms and was stopped`);
   };
 }
 

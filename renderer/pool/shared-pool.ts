@@ -4,7 +4,13 @@
 // last lease that used it is released.
 
 import { RenderError } from '../errors.js';
-import { createRenderPool, DEFAULT_RENDER_TIMEOUT_MS, type RenderFn, type RenderPool, type RenderPoolStats } from './render-pool.js';
+import {
+  createRenderPool,
+  DEFAULT_RENDER_TIMEOUT_MS,
+  type RenderFn,
+  type RenderPool,
+  type RenderPoolStats,
+} from './render-pool.js';
 
 export interface SharedRendererOptions {
   /** Worker threads (default: one per core); 0 renders on the calling thread, without a time budget. */
@@ -60,7 +66,7 @@ export function leaseSharedRenderer(options: SharedRendererOptions = {}): Render
     release: async () => {
       released = true;
       const shared = pools.get(key);
-      if (!shared || !shared.holders.delete(holder) || shared.holders.size > 0) return;
+      if (!shared?.holders.delete(holder) || shared.holders.size > 0) return;
       pools.delete(key);
       await shared.pool.close();
     },

@@ -51,14 +51,19 @@ export const CONTROL_STOP = 0;
 export const STOP = { none: 0, cancelled: 1 } as const;
 
 /** What a worker is started with. */
-export interface WorkerData { control: SharedArrayBuffer }
+export interface WorkerData {
+  control: SharedArrayBuffer;
+}
 
 /** Caller -> worker: a task (one at a time per worker), or the answer to the task's AdmitAsk. */
 export type ToWorker = { type: 'task'; task: PoolTask } | { type: 'admitted'; admitted: boolean };
 
 /** Worker -> caller: it has loaded and takes tasks; the running task asks admission of its plan, or is done. */
 export type FromWorker = { type: 'ready' } | AdmitAsk | { type: 'reply'; reply: RenderReply | FieldBoxesReply };
-export interface AdmitAsk { type: 'admit'; plan: RenderPlan }
+export interface AdmitAsk {
+  type: 'admit';
+  plan: RenderPlan;
+}
 
 /** A failure as data: a RenderError keeps its code; anything else keeps name, message and stack for the log. */
 export type WireError =

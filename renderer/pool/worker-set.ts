@@ -7,7 +7,14 @@
 import { Worker } from 'node:worker_threads';
 import type { RenderPlan } from '../api.js';
 import {
-  CONTROL_STOP, STOP, type FieldBoxesReply, type FromWorker, type PoolTask, type RenderReply, type ToWorker, type WorkerData,
+  CONTROL_STOP,
+  STOP,
+  type FieldBoxesReply,
+  type FromWorker,
+  type PoolTask,
+  type RenderReply,
+  type ToWorker,
+  type WorkerData,
 } from './wire.js';
 
 const WORKER_URL = new URL('./render-worker.js', import.meta.url);
@@ -22,7 +29,12 @@ export interface WorkerSetOptions {
 
 /** How a task ended without a reply: its worker exited (exit code and error), or it was stopped. */
 export class WorkerGone extends Error {
-  constructor(readonly exitCode: number | undefined, readonly error: unknown, readonly started: boolean, readonly stopped: boolean) {
+  constructor(
+    readonly exitCode: number | undefined,
+    readonly error: unknown,
+    readonly started: boolean,
+    readonly stopped: boolean,
+  ) {
     super(exitCode === undefined ? 'task stopped before a worker took it' : `worker exited with code ${exitCode}`);
     this.name = 'WorkerGone';
   }
@@ -56,7 +68,10 @@ class PoolWorker {
   stopped = false;
   error: unknown;
 
-  constructor(options: WorkerSetOptions, events: { ready: (worker: PoolWorker) => void; exit: (worker: PoolWorker, code: number) => void }) {
+  constructor(
+    options: WorkerSetOptions,
+    events: { ready: (worker: PoolWorker) => void; exit: (worker: PoolWorker, code: number) => void },
+  ) {
     this.thread = new Worker(WORKER_URL, {
       // Not the parent's flags: some are refused in a worker (--input-type, --title...) and it would not start.
       execArgv: [],
@@ -72,7 +87,9 @@ class PoolWorker {
         events.ready(this);
       }
     });
-    this.thread.on('error', (err) => { this.error = err; });
+    this.thread.on('error', (err) => {
+      this.error = err;
+    });
     this.thread.on('exit', (code) => {
       const running = this.running;
       this.running = undefined;
@@ -98,10 +115,12 @@ class PoolWorker {
       return;
     }
     running.asked = true;
-    Promise.resolve().then(() => running.admit?.(message.plan)).then(
-      () => this.#answer(running, true),
-      () => this.#answer(running, false),
-    );
+    Promise.resolve()
+      .then(() => running.admit?.(message.plan))
+      .then(
+        () => this.#answer(running, true),
+        () => this.#answer(running, false),
+      );
   }
 
   /** The admission answer, unless the task has gone meanwhile. */
@@ -184,11 +203,16 @@ export class WorkerSet {
   /** Lets running tasks finish (the caller's backstops bound them), then stops every worker. */
   async close(): Promise<void> {
     this.#closing = true;
-    if (this.#busy()) await new Promise<void>((resolve) => { this.#drained = resolve; });
-    await Promise.all([...this.#all].map((worker) => {
-      worker.stopped = true;
-      return worker.thread.terminate();
-    }));
+    if (this.#busy())
+      await new Promise<void>((resolve) => {
+        this.#drained = resolve;
+      });
+    await Promise.all(
+      [...this.#all].map((worker) => {
+        worker.stopped = true;
+        return worker.thread.terminate();
+      }),
+    );
   }
 
   #start(): void {

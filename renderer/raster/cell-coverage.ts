@@ -27,12 +27,14 @@ export function cellCoverage(contours: readonly Contour[], x0: number, y0: numbe
     for (let i = 1; i <= n; i++) {
       const [qx, qy] = at(i === n ? 0 : i);
       renderLine(cells, px, py, qx, qy);
-      px = qx; py = qy;
+      px = qx;
+      py = qy;
     }
   }
   const out = new Uint8Array(w * h);
   for (let ey = 0; ey < h; ey++) {
-    const row = ey * w, o = (h - 1 - ey) * w;
+    const row = ey * w,
+      o = (h - 1 - ey) * w;
     let cover = 0;
     for (let x = 0; x < w; x++) {
       cover += cells.cover[row + x]!;
@@ -44,7 +46,12 @@ export function cellCoverage(contours: readonly Contour[], x0: number, y0: numbe
   return out;
 }
 
-interface Cells { w: number; h: number; cover: Int32Array; area: Int32Array }
+interface Cells {
+  w: number;
+  h: number;
+  cover: Int32Array;
+  area: Int32Array;
+}
 
 function add(cells: Cells, ex: number, ey: number, cover: number, area: number): void {
   if (ex < 0 || ex >= cells.w || ey < 0 || ey >= cells.h) return;
@@ -65,10 +72,14 @@ function udiv(p: number, r: { hi: number; lo: number }): number {
 }
 
 function renderLine(cells: Cells, ax: number, ay: number, bx: number, by: number): void {
-  let ex1 = Math.floor(ax / ONE), ey1 = Math.floor(ay / ONE);
-  const ex2 = Math.floor(bx / ONE), ey2 = Math.floor(by / ONE);
-  let fx1 = ax - ex1 * ONE, fy1 = ay - ey1 * ONE;
-  const dx = bx - ax, dy = by - ay;
+  let ex1 = Math.floor(ax / ONE),
+    ey1 = Math.floor(ay / ONE);
+  const ex2 = Math.floor(bx / ONE),
+    ey2 = Math.floor(by / ONE);
+  let fx1 = ax - ex1 * ONE,
+    fy1 = ay - ey1 * ONE;
+  const dx = bx - ax,
+    dy = by - ay;
   if (ex1 === ex2 && ey1 === ey2) {
     // Within one cell: only the closing part below.
   } else if (dy === 0) {
@@ -87,29 +98,46 @@ function renderLine(cells: Cells, ax: number, ay: number, bx: number, by: number
     const ry = ey1 !== ey2 ? reciprocal(Math.abs(dy)) : null;
     do {
       let fx2: number, fy2: number;
-      if (prod - dx * ONE > 0 && prod <= 0) { // out through the left side
-        fx2 = 0; fy2 = udiv(-prod, rx!);
+      if (prod - dx * ONE > 0 && prod <= 0) {
+        // out through the left side
+        fx2 = 0;
+        fy2 = udiv(-prod, rx!);
         prod -= dy * ONE;
         add(cells, ex1, ey1, fy2 - fy1, (fy2 - fy1) * (fx1 + fx2));
-        fx1 = ONE; fy1 = fy2; ex1--;
-      } else if (prod - dx * ONE + dy * ONE > 0 && prod - dx * ONE <= 0) { // the top
+        fx1 = ONE;
+        fy1 = fy2;
+        ex1--;
+      } else if (prod - dx * ONE + dy * ONE > 0 && prod - dx * ONE <= 0) {
+        // the top
         prod -= dx * ONE;
-        fx2 = udiv(-prod, ry!); fy2 = ONE;
+        fx2 = udiv(-prod, ry!);
+        fy2 = ONE;
         add(cells, ex1, ey1, fy2 - fy1, (fy2 - fy1) * (fx1 + fx2));
-        fx1 = fx2; fy1 = 0; ey1++;
-      } else if (prod + dy * ONE >= 0 && prod - dx * ONE + dy * ONE <= 0) { // the right side
+        fx1 = fx2;
+        fy1 = 0;
+        ey1++;
+      } else if (prod + dy * ONE >= 0 && prod - dx * ONE + dy * ONE <= 0) {
+        // the right side
         prod += dy * ONE;
-        fx2 = ONE; fy2 = udiv(prod, rx!);
+        fx2 = ONE;
+        fy2 = udiv(prod, rx!);
         add(cells, ex1, ey1, fy2 - fy1, (fy2 - fy1) * (fx1 + fx2));
-        fx1 = 0; fy1 = fy2; ex1++;
-      } else { // the bottom
-        fx2 = udiv(prod, ry!); fy2 = 0;
+        fx1 = 0;
+        fy1 = fy2;
+        ex1++;
+      } else {
+        // the bottom
+        fx2 = udiv(prod, ry!);
+        fy2 = 0;
         prod += dx * ONE;
         add(cells, ex1, ey1, fy2 - fy1, (fy2 - fy1) * (fx1 + fx2));
-        fx1 = fx2; fy1 = ONE; ey1--;
+        fx1 = fx2;
+        fy1 = ONE;
+        ey1--;
       }
     } while (ex1 !== ex2 || ey1 !== ey2);
   }
-  const fx2 = bx - ex2 * ONE, fy2 = by - ey2 * ONE;
+  const fx2 = bx - ex2 * ONE,
+    fy2 = by - ey2 * ONE;
   add(cells, ex2, ey2, fy2 - fy1, (fy2 - fy1) * (fx1 + fx2));
 }

@@ -32,19 +32,33 @@ export type Rasterizer = 'shape' | 'glyph';
 const MAX_UNCLIPPED = 16e6;
 
 /** Integer rectangle [x0, x1) x [y0, y1). */
-export interface Clip { x0: number; y0: number; x1: number; y1: number }
+export interface Clip {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /** Rasterizes contours into a coverage mask positioned at integer (x, y), or null when empty. With `clip`, only the part inside it is computed. */
-export function coverageMask(contours: readonly Contour[], clip: Clip | undefined, rasterizer: Rasterizer): CoverageMask | null {
+export function coverageMask(
+  contours: readonly Contour[],
+  clip: Clip | undefined,
+  rasterizer: Rasterizer,
+): CoverageMask | null {
   const { minX, minY, maxX, maxY } = extentOf(contours);
   if (!(minX < maxX) || !(minY < maxY)) return null;
-  let x0 = Math.floor(minX), y0 = Math.floor(minY);
-  let x1 = Math.ceil(maxX) + 1, y1 = Math.ceil(maxY);
+  let x0 = Math.floor(minX),
+    y0 = Math.floor(minY);
+  let x1 = Math.ceil(maxX) + 1,
+    y1 = Math.ceil(maxY);
   if (clip) {
-    x0 = Math.max(x0, clip.x0); y0 = Math.max(y0, clip.y0);
-    x1 = Math.min(x1, clip.x1); y1 = Math.min(y1, clip.y1);
+    x0 = Math.max(x0, clip.x0);
+    y0 = Math.max(y0, clip.y0);
+    x1 = Math.min(x1, clip.x1);
+    y1 = Math.min(y1, clip.y1);
   }
-  const w = x1 - x0, h = y1 - y0;
+  const w = x1 - x0,
+    h = y1 - y0;
   if (w <= 0 || h <= 0 || (!clip && w * h > MAX_UNCLIPPED)) return null;
   const cov = rasterizer === 'glyph' ? cellCoverage(contours, x0, y0, w, h) : sampledCoverage(contours, x0, y0, w, h);
   return { x: x0, y: y0, w, h, cov };

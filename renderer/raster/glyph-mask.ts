@@ -34,9 +34,7 @@ export function rotateMask(m: GlyphMask, o: Orientation): GlyphMask {
       else out[(w - 1 - c) * h + r] = v;
     }
   }
-  return o === 'R'
-    ? { x: -(m.y + h), y: m.x, w: h, h: w, cov: out }
-    : { x: m.y, y: -(m.x + w), w: h, h: w, cov: out };
+  return o === 'R' ? { x: -(m.y + h), y: m.x, w: h, h: w, cov: out } : { x: m.y, y: -(m.x + w), w: h, h: w, cov: out };
 }
 
 /**
@@ -82,7 +80,9 @@ export function glyphMask(group: string, run: GlyphRunElement, g: PlacedGlyph): 
   const kept = glyphCache.find(group, g.cp);
   if (kept !== undefined) return kept;
   const upright = coverageMask(run.outlines[g.cp] ?? [], undefined, 'glyph');
-  const m = upright ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation) : null;
+  const m = upright
+    ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation)
+    : null;
   const drawn = m && run.crisp ? binarize(m) : m;
   if (drawn) drawn.view = new DataView(drawn.cov.buffer, drawn.cov.byteOffset, drawn.cov.byteLength);
   return glyphCache.keep(group, g.cp, drawn);

@@ -23,9 +23,15 @@ export function paintRows(list: DisplayList, ink?: Uint8Array): { raster: Raster
 function paintElement(r: Raster, el: DisplayElement): void {
   const mode = modeOf(el);
   switch (el.kind) {
-    case 'rect': r.fillRect(el.box.x, el.box.y, el.box.width, el.box.height, mode); return;
-    case 'path': fillPath(r, el.contours, mode); return;
-    case 'bitmap': r.blitBits(el.bits, el.stride, el.width, el.height, el.x, el.y, mode, el.scaleX, el.scaleY); return;
+    case 'rect':
+      r.fillRect(el.box.x, el.box.y, el.box.width, el.box.height, mode);
+      return;
+    case 'path':
+      fillPath(r, el.contours, mode);
+      return;
+    case 'bitmap':
+      r.blitBits(el.bits, el.stride, el.width, el.height, el.x, el.y, mode, el.scaleX, el.scaleY);
+      return;
     case 'glyphRun': {
       const group = maskGroup(el.font, el.orientation, el.crisp);
       for (const g of el.glyphs) {
@@ -38,7 +44,8 @@ function paintElement(r: Raster, el: DisplayElement): void {
 
 /** Paper left of the print area and right of it. */
 function clearOutside(r: Raster, area: PrintArea): void {
-  const x0 = Math.max(0, Math.min(area.x, r.width)), x1 = Math.max(x0, Math.min(area.x + area.width, r.width));
+  const x0 = Math.max(0, Math.min(area.x, r.width)),
+    x1 = Math.max(x0, Math.min(area.x + area.width, r.width));
   for (let y = 0; y < r.height; y++) {
     r.ink.fill(0, y * r.width, y * r.width + x0);
     r.ink.fill(0, y * r.width + x1, (y + 1) * r.width);

@@ -53,8 +53,14 @@ export class Raster {
     this.mark(y, y + 1, a, b);
     const row = y * this.width;
     const c = cov > 255 ? 255 : cov;
-    if (mode === 'black' && c === 255) { this.ink.fill(255, row + a, row + b); return; }
-    if (mode === 'white' && c === 255) { this.ink.fill(0, row + a, row + b); return; }
+    if (mode === 'black' && c === 255) {
+      this.ink.fill(255, row + a, row + b);
+      return;
+    }
+    if (mode === 'white' && c === 255) {
+      this.ink.fill(0, row + a, row + b);
+      return;
+    }
     if (mode === 'xor' && c === 255) {
       for (let i = row + a; i < row + b; i++) this.ink[i] = 255 - this.ink[i];
       return;
@@ -81,7 +87,9 @@ export class Raster {
     // Narrow rectangles (barcode bars, box sides) are cheaper as a loop than one fill() call a row, four dots a move
     // (one unaligned 32-bit store), then the odd dots one at a time.
     if (b - a <= 16) {
-      const n = b - a, view = this.#inkView, word = v === 0 ? 0 : -1;
+      const n = b - a,
+        view = this.#inkView,
+        word = v === 0 ? 0 : -1;
       for (let row = y0 * this.width + a, end = y1 * this.width + a; row < end; row += this.width) {
         let i = row;
         for (const stop = row + n - 3; i < stop; i += 4) view.setInt32(i, word);
@@ -96,16 +104,31 @@ export class Raster {
    * Draws a 1-bit image (rows packed MSB first, `stride` bytes a row); set bits are ink.
    * `scaleX`/`scaleY` magnify each bit to a block of dots (^XG, ^IM magnification).
    */
-  blitBits(bits: Uint8Array, stride: number, w: number, h: number, x: number, y: number,
-    mode: InkMode = 'black', scaleX = 1, scaleY = 1): void {
+  blitBits(
+    bits: Uint8Array,
+    stride: number,
+    w: number,
+    h: number,
+    x: number,
+    y: number,
+    mode: InkMode = 'black',
+    scaleX = 1,
+    scaleY = 1,
+  ): void {
     for (let r = 0; r < h; r++) {
       const rowOff = r * stride;
       let c = 0;
       while (c < w) {
-        if ((c & 7) === 0 && bits[rowOff + (c >> 3)] === 0) { c += 8; continue; } // a blank byte: 8 dots of paper
-        if (!(bits[rowOff + (c >> 3)] & (0x80 >> (c & 7)))) { c++; continue; }
+        if ((c & 7) === 0 && bits[rowOff + (c >> 3)] === 0) {
+          c += 8;
+          continue;
+        } // a blank byte: 8 dots of paper
+        if (!(bits[rowOff + (c >> 3)] & (0x80 >> (c & 7)))) {
+          c++;
+          continue;
+        }
         let e = c + 1;
-        while (e < w && (bits[rowOff + (e >> 3)] & (0x80 >> (e & 7)))) e++;
+        while (e < w && bits[rowOff + (e >> 3)] & (0x80 >> (e & 7))) e++;
         for (let sy = 0; sy < scaleY; sy++) this.span(y + r * scaleY + sy, x + c * scaleX, x + e * scaleX, 255, mode);
         c = e;
       }
@@ -116,28 +139,46 @@ export class Raster {
    * Draws an 8-bit coverage mask (e.g. a cached glyph) with its top-left corner at (x, y); `maskView`, the mask's bytes
    * as a DataView, spares making one (cached glyphs keep theirs).
    */
-  blitCoverage(mask: Uint8Array, w: number, h: number, x: number, y: number, mode: InkMode = 'black',
-    maskView = new DataView(mask.buffer, mask.byteOffset, mask.byteLength)): void {
+  blitCoverage(
+    mask: Uint8Array,
+    w: number,
+    h: number,
+    x: number,
+    y: number,
+    mode: InkMode = 'black',
+    maskView = new DataView(mask.buffer, mask.byteOffset, mask.byteLength),
+  ): void {
     // Clip once, then walk mask and raster rows without per-pixel bounds checks.
-    const c0 = Math.max(0, -x), c1 = Math.min(w, this.width - x);
-    const r0 = Math.max(0, -y), r1 = Math.min(h, this.height - y);
+    const c0 = Math.max(0, -x),
+      c1 = Math.min(w, this.width - x);
+    const r0 = Math.max(0, -y),
+      r1 = Math.min(h, this.height - y);
     if (c0 >= c1 || r0 >= r1) return;
-    const ink = this.ink, painted = this.painted, left = x + c0, right = x + c1;
+    const ink = this.ink,
+      painted = this.painted,
+      left = x + c0,
+      right = x + c1;
     const inkView = this.#inkView;
     for (let r = r0; r < r1; r++) {
       let m = r * w + c0;
       let d = (y + r) * this.width + left;
       const end = m + (c1 - c0);
-      if (painted === undefined) { blend(ink, d, mask, m, end - m, mode); continue; }
+      if (painted === undefined) {
+        blend(ink, d, mask, m, end - m, mode);
+        continue;
+      }
       // Only columns drawn in already need a blend: outside the row's drawn range a glyph lies on paper, where black
       // or xor coverage over paper is the coverage itself and white leaves paper as it is. Text runs left to right,
       // so a glyph's row mostly meets the glyph before it only where their boxes overlap, a column or two.
-      const at = 2 * (y + r), drawnFrom = painted[at], drawnTo = painted[at + 1];
+      const at = 2 * (y + r),
+        drawnFrom = painted[at],
+        drawnTo = painted[at + 1];
       // The row's drawn range takes in the glyph's here, while it is at hand (what `mark` does a row at a time).
       if (drawnFrom > left) painted[at] = left;
       if (drawnTo < right) painted[at + 1] = right;
       if (drawnFrom < right && drawnTo > left) {
-        const from = drawnFrom > left ? m + drawnFrom - left : m, to = drawnTo < right ? m + drawnTo - left : end;
+        const from = drawnFrom > left ? m + drawnFrom - left : m,
+          to = drawnTo < right ? m + drawnTo - left : end;
         if (mode !== 'white') for (; m < from; m++, d++) ink[d] = mask[m];
         blend(ink, d, mask, m, to - m, mode);
         d += to - m;
@@ -152,7 +193,15 @@ export class Raster {
  * `count` bytes of `mask[m..]` into `ink[d..]` (paper: coverage over it is the coverage itself); four bytes a move,
  * unaligned, which takes half the time of one a move over glyph rows 8-40 dots wide.
  */
-function copyOntoPaper(inkView: DataView, ink: Uint8Array, d: number, maskView: DataView, mask: Uint8Array, m: number, count: number): void {
+function copyOntoPaper(
+  inkView: DataView,
+  ink: Uint8Array,
+  d: number,
+  maskView: DataView,
+  mask: Uint8Array,
+  m: number,
+  count: number,
+): void {
   const end = m + count;
   for (; m + 4 <= end; m += 4, d += 4) inkView.setInt32(d, maskView.getInt32(m, true), true);
   for (; m < end; m++, d++) ink[d] = mask[m];
@@ -167,7 +216,7 @@ function blend(ink: Uint8Array, d: number, mask: Uint8Array, m: number, count: n
       if (cov === 0) continue;
       const dst = ink[d];
       // combine(dst, cov, 'black') inlined; over paper it is cov, at full coverage 255
-      ink[d] = dst === 0 ? cov : cov === 255 ? 255 : dst + (((255 - dst) * cov + 127) / 255 | 0);
+      ink[d] = dst === 0 ? cov : cov === 255 ? 255 : dst + ((((255 - dst) * cov + 127) / 255) | 0);
     }
   } else if (mode === 'xor') {
     for (; m < end; m++, d++) {
@@ -192,8 +241,8 @@ function blankRows(width: number, height: number): Int32Array {
 
 /** Ink after laying coverage `cov` of `mode` over ink `dst` (both 0..255). */
 export function combine(dst: number, cov: number, mode: InkMode): number {
-  if (mode === 'black') return dst + (((255 - dst) * cov + 127) / 255 | 0);
-  if (mode === 'white') return dst - ((dst * cov + 127) / 255 | 0);
+  if (mode === 'black') return dst + ((((255 - dst) * cov + 127) / 255) | 0);
+  if (mode === 'white') return dst - (((dst * cov + 127) / 255) | 0);
   // xor: full coverage flips the pixel; partial coverage blends toward the flipped value
-  return dst + ((((255 - 2 * dst) * cov) + (dst > 127 ? -127 : 127)) / 255 | 0);
+  return dst + ((((255 - 2 * dst) * cov + (dst > 127 ? -127 : 127)) / 255) | 0);
 }

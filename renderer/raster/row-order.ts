@@ -40,9 +40,12 @@ export function settle(r: Raster, order: RowOrder): Raster {
   }
   if (painted && order.flipY) {
     for (let top = 0, bottom = painted.length - 2; top < bottom; top += 2, bottom -= 2) {
-      const first = painted[top], end = painted[top + 1];
-      painted[top] = painted[bottom]; painted[top + 1] = painted[bottom + 1];
-      painted[bottom] = first; painted[bottom + 1] = end;
+      const first = painted[top],
+        end = painted[top + 1];
+      painted[top] = painted[bottom];
+      painted[top + 1] = painted[bottom + 1];
+      painted[bottom] = first;
+      painted[bottom + 1] = end;
     }
   }
   return r;

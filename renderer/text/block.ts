@@ -16,7 +16,11 @@ export function hardLineBytes(data: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
   let start = 0;
   for (let i = 0; i + 1 < data.length; i++) {
-    if (data[i] === 0x5c && data[i + 1] === 0x26) { out.push(data.subarray(start, i)); start = i + 2; i++; }
+    if (data[i] === 0x5c && data[i + 1] === 0x26) {
+      out.push(data.subarray(start, i));
+      start = i + 2;
+      i++;
+    }
   }
   out.push(data.subarray(start));
   return out;
@@ -38,12 +42,21 @@ export function wrapParagraph(face: Face, text: string, width: number, firstInde
       curWidth = candidate;
       continue;
     }
-    if (cur !== '') { lines.push(cur); cur = ''; curWidth = 0; }
+    if (cur !== '') {
+      lines.push(cur);
+      cur = '';
+      curWidth = 0;
+    }
     // The word alone: break it by character when it does not fit a whole line.
-    let piece = '', pieceWidth = 0;
+    let piece = '',
+      pieceWidth = 0;
     for (const ch of word) {
       const w = adv(ch);
-      if (piece !== '' && Math.round(pieceWidth + w) > room(lines.length)) { lines.push(piece); piece = ''; pieceWidth = 0; }
+      if (piece !== '' && Math.round(pieceWidth + w) > room(lines.length)) {
+        lines.push(piece);
+        piece = '';
+        pieceWidth = 0;
+      }
       piece += ch;
       pieceWidth += w;
     }

@@ -22,7 +22,15 @@ function styleOf(field: FieldOf<'text'>): RunStyle {
 }
 
 /** Draws block lines: line i sits in slot min(i, maxLines - 1), so overflow overprints the last line. */
-function drawLines(r: Canvas, face: Face, lines: readonly BlockLine[], frame: Frame, pitch: number, maxLines: number, style: RunStyle): void {
+function drawLines(
+  r: Canvas,
+  face: Face,
+  lines: readonly BlockLine[],
+  frame: Frame,
+  pitch: number,
+  maxLines: number,
+  style: RunStyle,
+): void {
   lines.forEach((line, i) => {
     const v = Math.min(i, maxLines - 1) * pitch + face.baseline;
     if (!line.spaceStretch) {
@@ -55,14 +63,21 @@ function warnMissingGlyphs(field: FieldOf<'text'>, env: DrawEnv, face: Face, tex
     missing.push(`${ch} (U+${cp.toString(16).toUpperCase().padStart(4, '0')})`);
   }
   if (!missing.length) return;
-  const named = missing.slice(0, MAX_NAMED_MISSING).join(', ') + (missing.length > MAX_NAMED_MISSING ? ` and ${missing.length - MAX_NAMED_MISSING} more` : '');
-  env.log.add({ ...fieldDataSpan(field), command: '^FD', param: 1, feature: 'missing-glyph',
-    message: `No font has a glyph for ${named}; ${missing.length > 1 ? 'they print' : 'it prints'} as blank space` });
+  const named =
+    missing.slice(0, MAX_NAMED_MISSING).join(', ') +
+    (missing.length > MAX_NAMED_MISSING ? ` and ${missing.length - MAX_NAMED_MISSING} more` : '');
+  env.log.add({
+    ...fieldDataSpan(field),
+    command: '^FD',
+    param: 1,
+    feature: 'missing-glyph',
+    message: `No font has a glyph for ${named}; ${missing.length > 1 ? 'they print' : 'it prints'} as blank space`,
+  });
 }
 
 export const drawTextField: Drawer<'text'> = (field, env, canvas) => {
   env.state.textFont(field.font);
-  if (!field.data || !field.data.length) return;
+  if (!field.data?.length) return;
   const data = field.data;
   const text = decodeFieldText(data, field.charset, field.remap);
   const face = resolveFace(field.font, env.objects);
@@ -77,13 +92,29 @@ export const drawTextField: Drawer<'text'> = (field, env, canvas) => {
     const lines = layoutBlock(face, paragraphs, { width, justify: b.justify, hangingIndent: b.hangingIndent });
     const maxLines = Math.max(1, b.maxLines);
     if (lines.length > maxLines) {
-      env.log?.add({ byteIndex: field.at, byteSize: 0, command: '^FB', param: 2, message: `Field data overflows the ^FB block (${lines.length} lines, max ${maxLines})` });
+      env.log?.add({
+        byteIndex: field.at,
+        byteSize: 0,
+        command: '^FB',
+        param: 2,
+        message: `Field data overflows the ^FB block (${lines.length} lines, max ${maxLines})`,
+      });
     }
     const pitch = face.height + b.lineSpacing;
     // ^FT puts the baseline of the block's last possible line (max lines) on the origin.
-    const frame = field.origin === 'FT'
-      ? pointFrame(field.x, field.y, (maxLines - 1) * pitch + face.baseline, o)
-      : blockFrame(field.x, field.y, b.width > 0 ? b.width : lines.reduce((m, l) => Math.max(m, l.indent + runWidth(face, codePoints(l.text, face))), 0), maxLines * pitch - b.lineSpacing, o, b.width > 0);
+    const frame =
+      field.origin === 'FT'
+        ? pointFrame(field.x, field.y, (maxLines - 1) * pitch + face.baseline, o)
+        : blockFrame(
+            field.x,
+            field.y,
+            b.width > 0
+              ? b.width
+              : lines.reduce((m, l) => Math.max(m, l.indent + runWidth(face, codePoints(l.text, face))), 0),
+            maxLines * pitch - b.lineSpacing,
+            o,
+            b.width > 0,
+          );
     drawLines(canvas, face, lines, frame, pitch, maxLines, style);
     return;
   }
@@ -91,26 +122,33 @@ export const drawTextField: Drawer<'text'> = (field, env, canvas) => {
   if (field.textBlock) {
     const tb = field.textBlock;
     const to = tb.orientation ?? o;
-    const lines = wrapParagraph(face, text, tb.width > 0 ? tb.width : Number.MAX_SAFE_INTEGER / 4)
-      .map((t) => ({ text: t, indent: 0, spaceStretch: 0 }));
+    const lines = wrapParagraph(face, text, tb.width > 0 ? tb.width : Number.MAX_SAFE_INTEGER / 4).map((t) => ({
+      text: t,
+      indent: 0,
+      spaceStretch: 0,
+    }));
     const pitch = face.textBlockPitch ?? face.height;
     const maxLines = Math.max(1, Math.floor((tb.height || pitch) / pitch));
     const shown = lines.slice(0, maxLines);
-    const frame = field.origin === 'FT'
-      ? boxFrameFromBottom(field.x, field.y, tb.width, tb.height, to)
-      : boxFrame(field.x, field.y, tb.width, tb.height, to);
+    const frame =
+      field.origin === 'FT'
+        ? boxFrameFromBottom(field.x, field.y, tb.width, tb.height, to)
+        : boxFrame(field.x, field.y, tb.width, tb.height, to);
     drawLines(canvas, face, shown, frame, pitch, maxLines, style);
     return;
   }
 
   const cps = codePoints(text, face);
-  const width = style.vertical ? Math.round(cps.reduce((m, c) => Math.max(m, face.advance(c)), 0)) : runWidth(face, cps, style.gap);
+  const width = style.vertical
+    ? Math.round(cps.reduce((m, c) => Math.max(m, face.advance(c)), 0))
+    : runWidth(face, cps, style.gap);
   const height = style.vertical ? cps.length * (face.height + style.gap) : face.height;
   const shift = field.justification === 1 ? -width : 0;
   const start = env.state.startOf(field);
-  const frame = field.origin === 'FT'
-    ? pointFrame(start.x, start.y, face.baseline, o)
-    : boxFrame(field.x, field.y, width, height, o);
+  const frame =
+    field.origin === 'FT'
+      ? pointFrame(start.x, start.y, face.baseline, o)
+      : boxFrame(field.x, field.y, width, height, o);
   const [ex, ey] = toLabel(frame, shift + width, face.baseline);
   env.state.endAt(Math.round(ex), Math.round(ey));
   drawRun(canvas, face, text, frame, shift, face.baseline, style);
@@ -126,6 +164,6 @@ function blockFrame(x: number, y: number, w: number, h: number, o: Orientation, 
 }
 
 /** ^TB with ^FT: the block's bottom-left corner is the origin. */
-function boxFrameFromBottom(x: number, y: number, w: number, h: number, o: Orientation): Frame {
+function boxFrameFromBottom(x: number, y: number, _w: number, h: number, o: Orientation): Frame {
   return pointFrame(x, y, h, o);
 }

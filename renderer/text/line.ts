@@ -2,7 +2,7 @@
 
 import type { Orientation } from '../model.js';
 import type { Canvas } from '../display/canvas.js';
-import { type Contour, type Extent, type InkMode, type PathData, type PlacedGlyph } from '../display/display-list.js';
+import type { Contour, Extent, InkMode, PathData, PlacedGlyph } from '../display/display-list.js';
 import type { Face } from '../fonts/face.js';
 
 /** Code points of `text` after the font's own substitutions. */
@@ -39,10 +39,14 @@ export interface Frame {
 
 export function toLabel(f: Frame, u: number, v: number): [number, number] {
   switch (f.orientation) {
-    case 'R': return [f.ax - v, f.ay + u];
-    case 'I': return [f.ax - u, f.ay - v];
-    case 'B': return [f.ax + v, f.ay - u];
-    default: return [f.ax + u, f.ay + v];
+    case 'R':
+      return [f.ax - v, f.ay + u];
+    case 'I':
+      return [f.ax - u, f.ay - v];
+    case 'B':
+      return [f.ax + v, f.ay - u];
+    default:
+      return [f.ax + u, f.ay + v];
   }
 }
 
@@ -52,10 +56,14 @@ export function toLabel(f: Frame, u: number, v: number): [number, number] {
  */
 export function boxFrame(x: number, y: number, w: number, h: number, o: Orientation): Frame {
   switch (o) {
-    case 'R': return { ax: x + h, ay: y, orientation: o };
-    case 'I': return { ax: x + w - 1, ay: y + h, orientation: o };
-    case 'B': return { ax: x, ay: y + w - 1, orientation: o };
-    default: return { ax: x, ay: y, orientation: o };
+    case 'R':
+      return { ax: x + h, ay: y, orientation: o };
+    case 'I':
+      return { ax: x + w - 1, ay: y + h, orientation: o };
+    case 'B':
+      return { ax: x, ay: y + w - 1, orientation: o };
+    default:
+      return { ax: x, ay: y, orientation: o };
   }
 }
 
@@ -78,7 +86,15 @@ export interface RunStyle {
 }
 
 /** Lays out `text` as one glyph run with the pen starting at frame point (u, v) on the baseline. */
-export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: number, v: number, style: RunStyle): void {
+export function drawRun(
+  c: Canvas,
+  face: Face,
+  text: string,
+  frame: Frame,
+  u: number,
+  v: number,
+  style: RunStyle,
+): void {
   const cps = codePoints(text, face);
   const glyphs: PlacedGlyph[] = [];
   const outlines: Record<string, Contour[]> = {};
@@ -93,9 +109,16 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     const adv = face.advance(cp) + style.gap;
     // Pens on whole dots, every font: the legacy renderer draws every copy of a glyph alike.
     let pu: number, pv: number;
-    if (style.vertical) { pu = u; pv = v + i * (face.height + style.gap); }
-    else if (style.reverse) { pu = u + Math.round(total - pen - adv); pv = v; }
-    else { pu = u + Math.round(pen); pv = v; }
+    if (style.vertical) {
+      pu = u;
+      pv = v + i * (face.height + style.gap);
+    } else if (style.reverse) {
+      pu = u + Math.round(total - pen - adv);
+      pv = v;
+    } else {
+      pu = u + Math.round(pen);
+      pv = v;
+    }
     pen += adv;
     const [px, py] = toLabel(frame, pu, pv);
     // Glyphs wholly off the label are not laid out (huge fonts, far-away fields).
@@ -113,5 +136,9 @@ export function drawRun(c: Canvas, face: Face, text: string, frame: Frame, u: nu
     glyphs.push({ cp, x: Math.round(px), y: Math.round(py) });
   }
   const kept = vector ? { curves } : {};
-  c.glyphRun({ text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, ...kept }, style.mode, extents);
+  c.glyphRun(
+    { text, font: face.key, orientation: frame.orientation, crisp: style.crisp, glyphs, outlines, ...kept },
+    style.mode,
+    extents,
+  );
 }

@@ -29,7 +29,11 @@ export interface TextMetrics {
   baseline: number;
 }
 
-export function measureTextLine(text: string, font: FontSelection, objects?: ReadonlyMap<string, StoredObject>): TextMetrics {
+export function measureTextLine(
+  text: string,
+  font: FontSelection,
+  objects?: ReadonlyMap<string, StoredObject>,
+): TextMetrics {
   const face = resolveFace(font, objects);
   return { width: runWidth(face, codePoints(text, face)), height: face.height, baseline: face.baseline };
 }
@@ -38,8 +42,9 @@ export function drawTextLine(r: Canvas, line: TextLine): void {
   const face = resolveFace(line.font, line.objects);
   const cps = codePoints(line.text, face);
   const o = line.font.orientation;
-  const frame = line.origin === 'FT'
-    ? pointFrame(line.x, line.y, face.baseline, o)
-    : boxFrame(line.x, line.y, runWidth(face, cps), face.height, o);
+  const frame =
+    line.origin === 'FT'
+      ? pointFrame(line.x, line.y, face.baseline, o)
+      : boxFrame(line.x, line.y, runWidth(face, cps), face.height, o);
   drawRun(r, face, line.text, frame, 0, face.baseline, { mode: line.mode, crisp: line.crisp ?? false, gap: 0 });
 }

@@ -12,14 +12,29 @@ export interface ClockOffset {
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAY_MS = 86_400_000;
 
 const pad = (v: number, width = 2): string => String(v).padStart(width, '0');
 
 /** Days since 1 January of the date's year (0 on 1 January). */
 function dayOfYear(t: Date): number {
-  return Math.floor((Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()) - Date.UTC(t.getUTCFullYear(), 0, 1)) / DAY_MS);
+  return Math.floor(
+    (Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()) - Date.UTC(t.getUTCFullYear(), 0, 1)) / DAY_MS,
+  );
 }
 
 /** Week of the year whose weeks start on `firstDay` (0 Sunday, 1 Monday): days before the first such day are week 0. */
@@ -62,12 +77,19 @@ export function offsetClock(now: Date, offset: ClockOffset | undefined): Date {
  * Field data with every clock code replaced: `indicators[k]` (a byte, or undefined when not set) introduces the codes
  * of clock `k` (primary, secondary, tertiary), read at `times[k]`. An indicator before anything else stays as written.
  */
-export function formatClock(data: Uint8Array, indicators: readonly (number | undefined)[], times: readonly Date[]): Uint8Array {
+export function formatClock(
+  data: Uint8Array,
+  indicators: readonly (number | undefined)[],
+  times: readonly Date[],
+): Uint8Array {
   const out: number[] = [];
   for (let i = 0; i < data.length; i++) {
     const k = indicators.indexOf(data[i]);
     const code = k >= 0 && i + 1 < data.length ? CODES[String.fromCharCode(data[i + 1])] : undefined;
-    if (!code) { out.push(data[i]); continue; }
+    if (!code) {
+      out.push(data[i]);
+      continue;
+    }
     for (const c of code(times[k])) out.push(c.charCodeAt(0));
     i++;
   }

@@ -58,12 +58,23 @@ export function lex(bytes: Uint8Array): Token[] {
   let strayStart = -1;
   const flushStray = (at: number) => {
     if (strayStart >= 0) {
-      let a = strayStart, b = at;
+      let a = strayStart,
+        b = at;
       while (a < b && isBlank(bytes[a])) a++;
       while (b > a && isBlank(bytes[b - 1])) b--;
       if (a < b) {
         const { raw, offsets } = slab.payload(bytes, a, b, false);
-        tokens.push({ prefix: '^', name: '', start: a, paramStart: a, end: b, raw, offsets, delimiter: st.delim, stray: true });
+        tokens.push({
+          prefix: '^',
+          name: '',
+          start: a,
+          paramStart: a,
+          end: b,
+          raw,
+          offsets,
+          delimiter: st.delim,
+          stray: true,
+        });
       }
     }
     strayStart = -1;
@@ -123,7 +134,10 @@ function readName(bytes: Uint8Array, i: number, st: LexState): { name: string; n
   const chars: number[] = [];
   while (j < n && chars.length < 2) {
     const c = bytes[j];
-    if (c === CR || c === LF) { j++; continue; }
+    if (c === CR || c === LF) {
+      j++;
+      continue;
+    }
     if (c === st.caret || c === st.tilde) break;
     chars.push(c);
     j++;
@@ -144,8 +158,10 @@ function countedPayloadEnd(bytes: Uint8Array, i: number, st: LexState, spec: Cou
   while (j < n && params.length < spec.commas) {
     const c = bytes[j];
     if (c === st.caret || c === st.tilde) return j;
-    if (c === st.delim) { params.push(cur.trim().toUpperCase()); cur = ''; }
-    else if (c !== CR && c !== LF) cur += String.fromCharCode(c);
+    if (c === st.delim) {
+      params.push(cur.trim().toUpperCase());
+      cur = '';
+    } else if (c !== CR && c !== LF) cur += String.fromCharCode(c);
     j++;
   }
   if (params.length < spec.commas || !spec.binary(params)) return nextPrefix(bytes, j, st);
@@ -161,7 +177,13 @@ function countedPayloadEnd(bytes: Uint8Array, i: number, st: LexState, spec: Cou
 function isBase64Tag(bytes: Uint8Array, j: number): boolean {
   if (j + 5 > bytes.length) return false;
   const kind = bytes[j + 1] | 0x20; // lower-cases letters
-  return bytes[j] === 0x3a && (kind === 0x7a || kind === 0x62) && bytes[j + 2] === 0x36 && bytes[j + 3] === 0x34 && bytes[j + 4] === 0x3a;
+  return (
+    bytes[j] === 0x3a &&
+    (kind === 0x7a || kind === 0x62) &&
+    bytes[j + 2] === 0x36 &&
+    bytes[j + 3] === 0x34 &&
+    bytes[j + 4] === 0x3a
+  );
 }
 
 /**
@@ -179,7 +201,9 @@ class PayloadSlab {
 
   /** Bytes [a, b) of the document, line breaks left out when `stripLineBreaks`. */
   payload(bytes: Uint8Array, a: number, b: number, stripLineBreaks: boolean): { raw: Uint8Array; offsets: Int32Array } {
-    const raw = this.#raw, offsets = this.#offsets, start = this.#used;
+    const raw = this.#raw,
+      offsets = this.#offsets,
+      start = this.#used;
     let k = start;
     for (let p = a; p < b; p++) {
       const c = bytes[p];

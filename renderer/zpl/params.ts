@@ -52,18 +52,33 @@ export type ArgsOf<P extends readonly ParamSpec[]> = { readonly [S in P[number] 
 /** Numbers, defaulted or not. */
 export function int<N extends string>(name: N, min: number, max: number): ParamSpec<N, number | undefined>;
 export function int<N extends string>(name: N, min: number, max: number, def: number): ParamSpec<N, number>;
-export function int<N extends string>(name: N, min: number, max: number, def?: number): ParamSpec<N, number | undefined> {
+export function int<N extends string>(
+  name: N,
+  min: number,
+  max: number,
+  def?: number,
+): ParamSpec<N, number | undefined> {
   return { name, kind: 'int', min, max, def };
 }
 export function float<N extends string>(name: N, min: number, max: number): ParamSpec<N, number | undefined>;
 export function float<N extends string>(name: N, min: number, max: number, def: number): ParamSpec<N, number>;
-export function float<N extends string>(name: N, min: number, max: number, def?: number): ParamSpec<N, number | undefined> {
+export function float<N extends string>(
+  name: N,
+  min: number,
+  max: number,
+  def?: number,
+): ParamSpec<N, number | undefined> {
   return { name, kind: 'float', min, max, def };
 }
 /** A length in ^MU units (fractions allowed for inches and millimetres) whose range is given in dots. */
 export function length<N extends string>(name: N, min: number, max: number): ParamSpec<N, number | undefined>;
 export function length<N extends string>(name: N, min: number, max: number, def: number): ParamSpec<N, number>;
-export function length<N extends string>(name: N, min: number, max: number, def?: number): ParamSpec<N, number | undefined> {
+export function length<N extends string>(
+  name: N,
+  min: number,
+  max: number,
+  def?: number,
+): ParamSpec<N, number | undefined> {
   return { name, kind: 'float', min, max, def, length: true, measure: 'dots' };
 }
 /** The same spec, saying what its number measures (see Measure). */
@@ -76,8 +91,16 @@ export const asRatio = <S extends ParamSpec>(spec: S): S => measured('ratio', sp
 export const asCount = <S extends ParamSpec>(spec: S): S => measured('count', spec);
 /** One letter of `values` (upper-case). */
 export function oneOf<N extends string, S extends string>(name: N, values: S): ParamSpec<N, CharsOf<S> | undefined>;
-export function oneOf<N extends string, S extends string>(name: N, values: S, def: CharsOf<S>): ParamSpec<N, CharsOf<S>>;
-export function oneOf<N extends string, S extends string>(name: N, values: S, def?: string): ParamSpec<N, CharsOf<S> | undefined> {
+export function oneOf<N extends string, S extends string>(
+  name: N,
+  values: S,
+  def: CharsOf<S>,
+): ParamSpec<N, CharsOf<S>>;
+export function oneOf<N extends string, S extends string>(
+  name: N,
+  values: S,
+  def?: string,
+): ParamSpec<N, CharsOf<S> | undefined> {
   return { name, kind: 'enum', values: values.split(''), def };
 }
 /** `Y` or `N`, read as true or false. */
@@ -92,14 +115,22 @@ export function text<N extends string>(name: N, def?: string): ParamSpec<N, stri
   return { name, kind: 'text', def };
 }
 /** An integer, or one of `words` (upper-case) instead: ^FM's `x1` may be `e`. */
-export function intOr<N extends string, W extends string>(name: N, min: number, max: number, words: readonly W[]): ParamSpec<N, number | W | undefined> {
+export function intOr<N extends string, W extends string>(
+  name: N,
+  min: number,
+  max: number,
+  words: readonly W[],
+): ParamSpec<N, number | W | undefined> {
   return { name, kind: 'int', min, max, words };
 }
 /**
  * `count` numbered pairs (`x1,y1,x2,y2...`, ^FM origins and ^CI remapping pairs): `make(n)` gives the n-th pair's
  * two specs, n from 1. Their values are read by name, e.g. args.x1.
  */
-export function numberedPairs<V>(count: number, make: (n: number) => readonly [ParamSpec<string, V>, ParamSpec<string, V>]): ParamSpec<string, V>[] {
+export function numberedPairs<V>(
+  count: number,
+  make: (n: number) => readonly [ParamSpec<string, V>, ParamSpec<string, V>],
+): ParamSpec<string, V>[] {
   return Array.from({ length: count }, (_, k) => make(k + 1)).flat();
 }
 export function orientation(): ParamSpec<'orientation', CharsOf<'NRIB'> | undefined>;
@@ -130,7 +161,9 @@ export type ParamValue = number | string | boolean | undefined;
 /** Values read by `readParams`, by the names `specs` gives them. */
 export function namedArgs<P extends readonly ParamSpec[]>(specs: P, values: readonly ParamValue[]): ArgsOf<P> {
   const out: Record<string, ParamValue> = {};
-  specs.forEach((s, i) => { if (i < values.length) out[s.name] = values[i]; });
+  specs.forEach((s, i) => {
+    if (i < values.length) out[s.name] = values[i];
+  });
   return out as ArgsOf<P>;
 }
 
@@ -166,21 +199,30 @@ export function latin1(raw: Uint8Array, a = 0, b = raw.length): string {
   return s;
 }
 
-
 /**
  * Reads parameters by their specs: absent -> default, out of range -> clamped, invalid -> default,
  * each correction logged with the parameter's byte position. Parameters are read in evaluation order:
  * in table order, except that a parameter another one depends on (`atLeast`) is read before it.
  */
-export function readParams(command: string, parts: RawParam[], specs: readonly ParamSpec[], log: DiagnosticLog | undefined,
-  context: ReadContext = {}): ParamValue[] {
+export function readParams(
+  command: string,
+  parts: RawParam[],
+  specs: readonly ParamSpec[],
+  log: DiagnosticLog | undefined,
+  context: ReadContext = {},
+): ParamValue[] {
   const firstParamNumber = context.firstParamNumber ?? 1;
   const unitScale = context.unitScale ?? 1;
   const values: ParamValue[] = new Array(specs.length).fill(undefined);
   // One reporter for all the parameters (a closure a parameter was the reader's main garbage).
-  const where = (k: number, msg: string) => log?.add({
-    byteIndex: parts[k] ? parts[k].offset : 0, byteSize: parts[k] ? parts[k].size : 0, command, param: k + firstParamNumber, message: msg,
-  });
+  const where = (k: number, msg: string) =>
+    log?.add({
+      byteIndex: parts[k] ? parts[k].offset : 0,
+      byteSize: parts[k] ? parts[k].size : 0,
+      command,
+      param: k + firstParamNumber,
+      message: msg,
+    });
   for (const k of evaluationOrder(specs)) {
     const spec = specs[k];
     const part = parts[k];
@@ -188,14 +230,26 @@ export function readParams(command: string, parts: RawParam[], specs: readonly P
     const floor = spec.atLeast === undefined ? undefined : values[specs.findIndex((s) => s.name === spec.atLeast)];
     let value: ParamValue;
     if (text === '') value = typeof floor === 'number' ? floor : spec.def;
-    else value = readOne(spec, NUMERIC[spec.kind] ? rangeOf(spec, typeof floor === 'number' ? floor : undefined, unitScale) : NO_RANGE, text, k, where);
+    else
+      value = readOne(
+        spec,
+        NUMERIC[spec.kind] ? rangeOf(spec, typeof floor === 'number' ? floor : undefined, unitScale) : NO_RANGE,
+        text,
+        k,
+        where,
+      );
     values[k] = spec.kind === 'bool' && value !== undefined ? value === 'Y' : value;
   }
   if (parts.length > specs.length && log) {
     const extra = parts[specs.length];
     if (parts.slice(specs.length).some((p) => p.text.trim() !== '')) {
-      log.add({ byteIndex: extra.offset, byteSize: parts[parts.length - 1].offset + parts[parts.length - 1].size - extra.offset,
-        command, param: specs.length + firstParamNumber, message: 'Ignored extra parameters' });
+      log.add({
+        byteIndex: extra.offset,
+        byteSize: parts[parts.length - 1].offset + parts[parts.length - 1].size - extra.offset,
+        command,
+        param: specs.length + firstParamNumber,
+        message: 'Ignored extra parameters',
+      });
     }
   }
   return values;
@@ -206,7 +260,8 @@ const TABLE_ORDER: number[][] = [];
 
 /** Table order, each parameter preceded by the one its range depends on. */
 function evaluationOrder(specs: readonly ParamSpec[]): readonly number[] {
-  if (!specs.some((s) => s.atLeast !== undefined)) return (TABLE_ORDER[specs.length] ??= Array.from(specs, (_, k) => k));
+  if (!specs.some((s) => s.atLeast !== undefined))
+    return (TABLE_ORDER[specs.length] ??= Array.from(specs, (_, k) => k));
   const order: number[] = [];
   const visit = (k: number, depth: number): void => {
     if (order.includes(k) || depth > specs.length) return;
@@ -246,7 +301,13 @@ function toUnits(dots: number, scale: number): number {
 }
 
 /** Parameter `k`'s value from its text; corrections go to `where`. */
-function readOne(spec: ParamSpec, range: Range, text: string, k: number, where: (k: number, m: string) => void): ParamValue {
+function readOne(
+  spec: ParamSpec,
+  range: Range,
+  text: string,
+  k: number,
+  where: (k: number, m: string) => void,
+): ParamValue {
   switch (spec.kind) {
     case 'int':
     case 'float': {

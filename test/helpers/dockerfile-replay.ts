@@ -25,7 +25,10 @@ export interface Instruction {
 /** Instructions in order: comments dropped, continuation lines joined. */
 export function parseDockerfile(text: string): Instruction[] {
   const joined = text.replace(/\\\r?\n/g, ' ');
-  return joined.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'))
+  return joined
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => {
       const match = /^(\w+)\s+(.*)$/.exec(line);
       if (!match) throw new Error(`Dockerfile line not understood: ${line}`);
@@ -47,7 +50,8 @@ function splitFlags(args: string): { flags: Record<string, string>; rest: string
 
 function execForm(text: string): string[] {
   const parsed = JSON.parse(text) as unknown;
-  if (!Array.isArray(parsed) || !parsed.every((p) => typeof p === 'string')) throw new Error(`not an exec form: ${text}`);
+  if (!Array.isArray(parsed) || !parsed.every((p) => typeof p === 'string'))
+    throw new Error(`not an exec form: ${text}`);
   return parsed as string[];
 }
 
@@ -57,7 +61,12 @@ function execForm(text: string): string[] {
  */
 export function ignoredBy(context: string): (path: string) => boolean {
   const file = join(context, '.dockerignore');
-  const patterns = existsSync(file) ? readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')) : [];
+  const patterns = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'))
+    : [];
   const rules = patterns.map((line) => {
     const exclude = !line.startsWith('!');
     const p = line.replace(/^!/, '').replace(/^\/+/, '');
@@ -71,10 +80,16 @@ function run(command: string, cwd: string, env: Record<string, string>): Promise
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (c: Buffer) => { output += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`RUN ${command} exited with ${code}:\n${output.slice(-4000)}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`RUN ${command} exited with ${code}:\n${output.slice(-4000)}`)),
+    );
   });
 }
 
@@ -85,10 +100,16 @@ function runEnv(stage: Stage): Record<string, string> {
 }
 
 /** Replays `dockerfile` with `context` as build context; stages live in folders under `into`. Returns every stage. */
-export async function replayDockerfile(dockerfile: string, context: string, into: string, log: (line: string) => void = () => {}): Promise<Stage[]> {
+export async function replayDockerfile(
+  dockerfile: string,
+  context: string,
+  into: string,
+  log: (line: string) => void = () => {},
+): Promise<Stage[]> {
   const stages: Stage[] = [];
   const ignored = ignoredBy(context);
-  const inStage = (stage: Stage, path: string): string => join(stage.root, path.startsWith('/') ? path : join(stage.workdir, path));
+  const inStage = (stage: Stage, path: string): string =>
+    join(stage.root, path.startsWith('/') ? path : join(stage.workdir, path));
   let stage: Stage | undefined;
   for (const { keyword, args } of parseDockerfile(readFileSync(dockerfile, 'utf8'))) {
     log(`${keyword} ${args}`);
@@ -122,12 +143,17 @@ export async function replayDockerfile(dockerfile: string, context: string, into
         const target = inStage(stage, dest);
         const intoFolder = dest.endsWith('/') || parts.length > 1;
         for (const source of parts) {
-          const path = from ? join(from.root, source.startsWith('/') ? source : join(from.workdir, source)) : join(context, source);
+          const path = from
+            ? join(from.root, source.startsWith('/') ? source : join(from.workdir, source))
+            : join(context, source);
           if (!from && ignored(relative(context, path))) throw new Error(`COPY ${source}: excluded by .dockerignore`);
           if (!existsSync(path)) throw new Error(`COPY ${source}: not found (${path})`);
           if (statSync(path).isDirectory()) {
             // A folder's contents go into the destination folder, minus what .dockerignore excludes.
-            cpSync(path, target, { recursive: true, filter: (p) => from !== undefined || !ignored(relative(context, p)) });
+            cpSync(path, target, {
+              recursive: true,
+              filter: (p) => from !== undefined || !ignored(relative(context, p)),
+            });
           } else {
             const file = intoFolder ? join(target, basename(source)) : target;
             mkdirSync(dirname(file), { recursive: true });
@@ -137,8 +163,15 @@ export async function replayDockerfile(dockerfile: string, context: string, into
         break;
       }
       case 'RUN':
-        await run(args.startsWith('[') ? execForm(args).map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ') : args,
-          join(stage.root, stage.workdir), runEnv(stage));
+        await run(
+          args.startsWith('[')
+            ? execForm(args)
+                .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+                .join(' ')
+            : args,
+          join(stage.root, stage.workdir),
+          runEnv(stage),
+        );
         break;
       case 'CMD':
         stage.cmd = execForm(args);
@@ -149,7 +182,10 @@ export async function replayDockerfile(dockerfile: string, context: string, into
         stage.healthcheck = execForm(match[1]!);
         break;
       }
-      case 'USER': case 'EXPOSE': case 'STOPSIGNAL': case 'LABEL':
+      case 'USER':
+      case 'EXPOSE':
+      case 'STOPSIGNAL':
+      case 'LABEL':
         break; // nothing to replay on the host
       default:
         throw new Error(`Dockerfile instruction ${keyword} is not replayed`);

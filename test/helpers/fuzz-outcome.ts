@@ -5,16 +5,27 @@ import { expect } from 'chai';
 import { RenderError, type RenderErrorCode, type RenderResult } from '../../renderer/index.js';
 import type { FuzzCase } from './fuzz-cases.js';
 
-const CLEAN_CODES: RenderErrorCode[] = ['no-labels', 'index-out-of-range', 'too-many-labels', 'too-large', 'invalid', 'failed'];
+const CLEAN_CODES: RenderErrorCode[] = [
+  'no-labels',
+  'index-out-of-range',
+  'too-many-labels',
+  'too-large',
+  'invalid',
+  'failed',
+];
 const PNG_SIGNATURE = '89504e470d0a1a0a';
 
 /** A field or command whose failure the renderer turned into a diagnostic: fine when it names a ZPL problem,
  * a bug when the message is a JavaScript engine error. */
 const SWALLOWED = /^(Field not drawn|Command failed): /;
-const ENGINE_ERROR = /Cannot (read|set) propert|is not a function|is not iterable|is not defined|Invalid (array|string|typed array) length|Maximum call stack|out of bounds|Array buffer allocation failed|Cannot convert|before initialization/;
+const ENGINE_ERROR =
+  /Cannot (read|set) propert|is not a function|is not iterable|is not defined|Invalid (array|string|typed array) length|Maximum call stack|out of bounds|Array buffer allocation failed|Cannot convert|before initialization/;
 
 /** Render failures are fine; crashes (any other error) and timeouts are not. */
-export async function expectCleanOutcome(c: FuzzCase, run: () => Promise<RenderResult>): Promise<'ok' | RenderErrorCode> {
+export async function expectCleanOutcome(
+  c: FuzzCase,
+  run: () => Promise<RenderResult>,
+): Promise<'ok' | RenderErrorCode> {
   let result: RenderResult;
   try {
     result = await run();
@@ -24,7 +35,9 @@ export async function expectCleanOutcome(c: FuzzCase, run: () => Promise<RenderR
       throw new Error(`crash on ${where}: ${(err as Error)?.stack ?? String(err)}`);
     }
     expect(CLEAN_CODES, `${err.code}: ${err.message} on ${where}`).to.include(err.code);
-    expect(err.message, where).to.be.a('string').and.not.match(/\n\s+at |node_modules|\/dist\//);
+    expect(err.message, where)
+      .to.be.a('string')
+      .and.not.match(/\n\s+at |node_modules|\/dist\//);
     return err.code;
   }
   const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
@@ -38,6 +51,9 @@ export async function expectCleanOutcome(c: FuzzCase, run: () => Promise<RenderR
   }
   expect(result.totalCount, c.how).to.be.at.least(result.pages);
   const bugs = result.warnings.filter((w) => SWALLOWED.test(w.message) && ENGINE_ERROR.test(w.message));
-  expect(bugs.map((w) => `${w.command} at ${w.byteIndex}: ${w.message}`), `internal errors on ${c.how}`).to.deep.equal([]);
+  expect(
+    bugs.map((w) => `${w.command} at ${w.byteIndex}: ${w.message}`),
+    `internal errors on ${c.how}`,
+  ).to.deep.equal([]);
   return 'ok';
 }

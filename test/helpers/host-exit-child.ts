@@ -7,14 +7,21 @@ import { existsSync, readdirSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createLegacyRouter, createMemoryStores, LEGACY_MOUNT_PATH, renderPng, type ShadowOutcome } from '../../index.js';
+import {
+  createLegacyRouter,
+  createMemoryStores,
+  LEGACY_MOUNT_PATH,
+  renderPng,
+  type ShadowOutcome,
+} from '../../index.js';
 
 const listening = (server: Server): Promise<number> =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 const closed = (server: Server): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
 
 /** OS threads of this process (Linux), worker threads included; undefined elsewhere. */
-const threads = (): number | undefined => (existsSync('/proc/self/task') ? readdirSync('/proc/self/task').length : undefined);
+const threads = (): number | undefined =>
+  existsSync('/proc/self/task') ? readdirSync('/proc/self/task').length : undefined;
 
 const ZPL = '^XA^FO10,10^GB50,50,25^FS^XZ';
 // The legacy service: answers with the label as this package draws it (rendered inline: no worker).
@@ -28,7 +35,9 @@ const legacyPort = await listening(legacy);
 const stores = createMemoryStores();
 await stores.keyStore.add({ key: 'k_exit', scope: 'all' });
 let settle: (outcome: ShadowOutcome) => void = () => {};
-const settled = new Promise<ShadowOutcome>((resolve) => { settle = resolve; });
+const settled = new Promise<ShadowOutcome>((resolve) => {
+  settle = resolve;
+});
 const router = createLegacyRouter({
   ...stores,
   renderThreads: 1,
@@ -58,12 +67,19 @@ await closed(legacy);
 const threadsAfterServerClose = threads();
 await router.close();
 // Stores are the host's: closing them is the host's business (memory stores hold nothing open anyway).
-process.stdout.write(`${JSON.stringify({
-  status: answer.status,
-  contentType: answer.headers.get('content-type'),
-  shadow: outcome.outcome,
-  same: Buffer.compare(body, legacyPng) === 0,
-  threads: { before: threadsBefore, atCreate: threadsAtCreate, atRender: threadsAtRender,
-    afterServerClose: threadsAfterServerClose, afterRouterClose: threads() },
-  openAfterClose: process.getActiveResourcesInfo(),
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    status: answer.status,
+    contentType: answer.headers.get('content-type'),
+    shadow: outcome.outcome,
+    same: Buffer.compare(body, legacyPng) === 0,
+    threads: {
+      before: threadsBefore,
+      atCreate: threadsAtCreate,
+      atRender: threadsAtRender,
+      afterServerClose: threadsAfterServerClose,
+      afterRouterClose: threads(),
+    },
+    openAfterClose: process.getActiveResourcesInfo(),
+  })}\n`,
+);

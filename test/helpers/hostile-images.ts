@@ -19,7 +19,13 @@ function ihdr(width: number, height: number, depth = 1): Buffer {
 /** A PNG whose first IHDR says 1x1 and whose second says `width` x `height` (the 92-byte attack of the issue). */
 export function twoHeaderPng(width: number, height: number): Buffer {
   const oneWhitePixel = Buffer.from([0x78, 0x9c, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01]); // zlib of [0, 0]
-  return Buffer.concat([PNG_SIGNATURE, ihdr(1, 1), ihdr(width, height), chunk('IDAT', oneWhitePixel), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    ihdr(1, 1),
+    ihdr(width, height),
+    chunk('IDAT', oneWhitePixel),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A real decompression bomb: a 1-bit `width` x `height` PNG of white rows, deflated (about 1 KB per MB of pixels). */
@@ -33,27 +39,61 @@ export async function bombPng(width: number, height: number): Promise<Buffer> {
   for (let y = 0; y < rowBytes * 256; y += rowBytes) rows[y] = 0; // filter byte of each row
   for (let y = 0; y < height; y += 256) {
     const count = Math.min(256, height - y);
-    if (!deflate.write(rows.subarray(0, count * rowBytes))) await new Promise((resolve) => deflate.once('drain', resolve));
+    if (!deflate.write(rows.subarray(0, count * rowBytes)))
+      await new Promise((resolve) => deflate.once('drain', resolve));
   }
   deflate.end();
   await done;
-  return Buffer.concat([PNG_SIGNATURE, ihdr(width, height), chunk('IDAT', Buffer.concat(out)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    ihdr(width, height),
+    chunk('IDAT', Buffer.concat(out)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A GIF with a 1x1 screen and one `width` x `height` frame (the 35-byte attack of the issue). */
 export function bigFrameGif(width: number, height: number): Buffer {
   const u16 = (n: number): number[] => [n & 0xff, n >> 8];
   return Buffer.from([
-    ...Buffer.from('GIF89a', 'latin1'), ...u16(1), ...u16(1), 0x00, 0x00, 0x00, // screen 1x1, no colour table
-    0x2c, ...u16(0), ...u16(0), ...u16(width), ...u16(height), 0x00, // image descriptor
-    0x02, 0x02, 0x4c, 0x01, 0x00, // LZW code size 2, one sub-block, end
+    ...Buffer.from('GIF89a', 'latin1'),
+    ...u16(1),
+    ...u16(1),
+    0x00,
+    0x00,
+    0x00, // screen 1x1, no colour table
+    0x2c,
+    ...u16(0),
+    ...u16(0),
+    ...u16(width),
+    ...u16(height),
+    0x00, // image descriptor
+    0x02,
+    0x02,
+    0x4c,
+    0x01,
+    0x00, // LZW code size 2, one sub-block, end
     0x3b,
   ]);
 }
 
 /** A JPEG with a 16x16 frame header, then a second start-of-frame of `width` x `height`. */
 export function twoFrameJpeg(width: number, height: number): Buffer {
-  const sof = (w: number, h: number): number[] => [0xff, 0xc0, 0x00, 0x0b, 0x08, h >> 8, h & 0xff, w >> 8, w & 0xff, 0x01, 0x01, 0x11, 0x00];
+  const sof = (w: number, h: number): number[] => [
+    0xff,
+    0xc0,
+    0x00,
+    0x0b,
+    0x08,
+    h >> 8,
+    h & 0xff,
+    w >> 8,
+    w & 0xff,
+    0x01,
+    0x01,
+    0x11,
+    0x00,
+  ];
   return Buffer.from([0xff, 0xd8, ...sof(16, 16), ...sof(width, height), 0xff, 0xd9]);
 }
 
@@ -77,5 +117,10 @@ export async function greyPngOfSide(side: number): Promise<Buffer> {
   const rows = Buffer.alloc(rowBytes * side, 0x80);
   for (let y = 0; y < side; y++) rows[y * rowBytes] = 0;
   const { deflateSync } = await import('node:zlib');
-  return Buffer.concat([PNG_SIGNATURE, ihdr(side, side, 8), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    ihdr(side, side, 8),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

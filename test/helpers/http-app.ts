@@ -82,17 +82,25 @@ export interface TestApp {
   stores: Stores;
 }
 
-export async function buildApp(options: Partial<LegacyRouterOptions> = {}, keys: KeyRecord[] = KEY_RECORDS): Promise<TestApp> {
+export async function buildApp(
+  options: Partial<LegacyRouterOptions> = {},
+  keys: KeyRecord[] = KEY_RECORDS,
+): Promise<TestApp> {
   const stores = createMemoryStores();
   for (const record of keys) await stores.keyStore.add(record);
   const app = express();
   // Answers of our own (not the legacy service's, passed through in proxy and fallback modes) are checked
   // against the OpenAPI document; test/ops-openapi.test.ts fails the run on any mismatch.
   if ((options.mode ?? 'off') === 'off' || options.mode === 'shadow') {
-    app.use(BASE, checkAnswersFor({
-      anonymousKey: options.anonymousKey !== undefined, allowQueryKey: options.allowQueryKey ?? false, graphicsEndpoint: options.graphicsEndpoint ?? false,
-      outputs: options.outputs ?? [],
-    }));
+    app.use(
+      BASE,
+      checkAnswersFor({
+        anonymousKey: options.anonymousKey !== undefined,
+        allowQueryKey: options.allowQueryKey ?? false,
+        graphicsEndpoint: options.graphicsEndpoint ?? false,
+        outputs: options.outputs ?? [],
+      }),
+    );
   }
   app.use(BASE, createLegacyRouter({ ...stores, log: () => {}, ...options }));
   return { app, stores };
@@ -140,9 +148,17 @@ export interface FallbackApp extends TestApp {
 }
 
 /** A legacy router in fallback mode in front of a fake legacy service, keeping what it logs; close `upstream` after. */
-export async function buildFallbackApp(options: Partial<LegacyRouterOptions> = {}, upstreamKey = 'k_up'): Promise<FallbackApp> {
+export async function buildFallbackApp(
+  options: Partial<LegacyRouterOptions> = {},
+  upstreamKey = 'k_up',
+): Promise<FallbackApp> {
   const upstream = await startFakeUpstream();
   const logged: string[] = [];
-  const built = await buildApp({ mode: 'fallback', upstream: { url: upstream.url, apiKey: upstreamKey }, log: (m) => logged.push(m), ...options });
+  const built = await buildApp({
+    mode: 'fallback',
+    upstream: { url: upstream.url, apiKey: upstreamKey },
+    log: (m) => logged.push(m),
+    ...options,
+  });
   return { ...built, upstream, logged };
 }

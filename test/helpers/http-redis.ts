@@ -53,9 +53,13 @@ export function freePort(): Promise<number> {
 
 /** A redis-server of our own on `port` (no persistence); resolves once it answers. */
 export async function startRedisServer(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const url = `redis://127.0.0.1:${port}`;
   // Generous: a busy machine may take seconds to start it; this bound only ends a run that would hang.
   const until = Date.now() + 60_000;

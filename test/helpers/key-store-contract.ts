@@ -20,7 +20,11 @@ export interface ContractOptions {
   require?: (ctx: Mocha.Context) => Promise<void>;
 }
 
-export function keyStoreContract(backend: string, open: () => Promise<OpenedKeyStore>, options: ContractOptions = {}): void {
+export function keyStoreContract(
+  backend: string,
+  open: () => Promise<OpenedKeyStore>,
+  options: ContractOptions = {},
+): void {
   describe(`key store contract: ${backend}`, function () {
     this.timeout(60_000);
     let opened: OpenedKeyStore;
@@ -43,10 +47,17 @@ export function keyStoreContract(backend: string, open: () => Promise<OpenedKeyS
     });
 
     it('stores the SHA-256 of a key, never the key, and finds it by its value', async () => {
-      const stored = await store.add({ key: 'k_plain_secret_1', scope: 'pdf', organization: 'acme', requestsPerSecond: 3 });
+      const stored = await store.add({
+        key: 'k_plain_secret_1',
+        scope: 'pdf',
+        organization: 'acme',
+        requestsPerSecond: 3,
+      });
       expect(stored.hash).to.equal(hashKey('k_plain_secret_1'));
       expect(stored.id).to.equal(stored.hash.slice(0, 16));
-      expect(await opened.raw()).to.contain(stored.hash).and.not.contain('k_plain_secret_1');
+      expect(await opened.raw())
+        .to.contain(stored.hash)
+        .and.not.contain('k_plain_secret_1');
       const found = await store.find('k_plain_secret_1');
       expect(found).to.include({ scope: 'pdf', organization: 'acme', requestsPerSecond: 3, revoked: false });
       expect(await store.find('k_plain_secret_2')).to.equal(undefined);
@@ -62,7 +73,11 @@ export function keyStoreContract(backend: string, open: () => Promise<OpenedKeyS
       const at = new Date('2031-02-03T04:05:06Z');
       expect((await store.expire(b.hash, at))?.expiresAt).to.equal(at.toISOString());
       expect((await store.update('k_b', { scope: 'all' }))?.scope).to.equal('all');
-      expect(await store.get(b.id.slice(0, 10))).to.include({ scope: 'all', pagesPerDay: 10, expiresAt: at.toISOString() });
+      expect(await store.get(b.id.slice(0, 10))).to.include({
+        scope: 'all',
+        pagesPerDay: 10,
+        expiresAt: at.toISOString(),
+      });
       expect(await store.remove(a.id)).to.equal(true);
       expect(await store.remove(a.id)).to.equal(false);
       expect(await store.find('k_a')).to.equal(undefined);
@@ -71,7 +86,12 @@ export function keyStoreContract(backend: string, open: () => Promise<OpenedKeyS
     });
 
     it('deletes a field an update sets to undefined, and keeps strings as written', async () => {
-      const added = await store.add({ key: 'k_fields', scope: 'all', organization: ':colon-first', requestsPerSecond: 4 });
+      const added = await store.add({
+        key: 'k_fields',
+        scope: 'all',
+        organization: ':colon-first',
+        requestsPerSecond: 4,
+      });
       const updated = await store.update(added.id, { requestsPerSecond: undefined, organization: ':still' });
       expect(updated).to.not.have.property('requestsPerSecond');
       expect(updated).to.include({ organization: ':still', scope: 'all', revoked: false });
@@ -90,14 +110,19 @@ export function keyStoreContract(backend: string, open: () => Promise<OpenedKeyS
       ];
       for (const record of bad) {
         let error: unknown;
-        await store.add(record as never).catch((e: unknown) => { error = e; });
+        await store.add(record as never).catch((e: unknown) => {
+          error = e;
+        });
         expect(error, JSON.stringify(record)).to.be.instanceOf(TypeError);
       }
       expect(await store.list()).to.deep.equal([]);
     });
 
     it('is seeded from key records, and lists past one page of them', async () => {
-      await seedKeys(store, [{ key: 'k1', scope: 'all' }, { key: 'k2', scope: 'pdf', revoked: true }]);
+      await seedKeys(store, [
+        { key: 'k1', scope: 'all' },
+        { key: 'k2', scope: 'pdf', revoked: true },
+      ]);
       expect((await store.find('k2'))?.revoked).to.equal(true);
       expect(await store.list()).to.have.length(2);
       const many = Array.from({ length: 130 }, (_, i) => ({ key: `k_many_${i}`, scope: 'all' as const }));
@@ -113,7 +138,11 @@ export function keyStoreContract(backend: string, open: () => Promise<OpenedKeyS
       others.push(other);
       const added = await store.add({ key: 'k_shared', scope: 'all', pagesPerDay: 5 });
       // Two instances change two fields of one key at once: both changes hold (each is one step in the store).
-      await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? store.revoke(added.id) : other.update(added.id, { pagesPerDay: 6 + i }))));
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          i % 2 ? store.revoke(added.id) : other.update(added.id, { pagesPerDay: 6 + i }),
+        ),
+      );
       const final = await other.get(added.id);
       expect(final?.revoked).to.equal(true);
       expect(final?.pagesPerDay).to.be.oneOf([6, 8, 10, 12, 14]);

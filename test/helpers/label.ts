@@ -9,7 +9,13 @@ export async function renderLabel(zpl: string | Uint8Array): Promise<RenderResul
 }
 
 /** The label's ink in a window, one string per row: `#` ink, `.` paper. */
-export async function inkRows(zpl: string | Uint8Array, x0: number, y0: number, w: number, h: number): Promise<string[]> {
+export async function inkRows(
+  zpl: string | Uint8Array,
+  x0: number,
+  y0: number,
+  w: number,
+  h: number,
+): Promise<string[]> {
   const img = decodePng((await renderLabel(zpl)).body);
   const rows: string[] = [];
   for (let y = y0; y < y0 + h; y++) {

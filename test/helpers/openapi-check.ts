@@ -39,20 +39,34 @@ export class OpenApiChecker {
 
   /** The operation for a method and a path below the mount point (exact segment count first, then a rest parameter). */
   operation(method: string, path: string): Json | undefined {
-    const segments = path.split('?')[0]!.replace(/\/+$/, '').split('/').filter((s) => s !== '');
+    const segments = path
+      .split('?')[0]!
+      .replace(/\/+$/, '')
+      .split('/')
+      .filter((s) => s !== '');
     const templates = Object.entries(this.doc.paths as Json)
       .filter(([, item]) => (item as Json)[method.toLowerCase()] !== undefined)
-      .map(([template, item]) => ({ parts: template.split('/').filter((s) => s !== ''), op: (item as Json)[method.toLowerCase()] as Json }));
+      .map(([template, item]) => ({
+        parts: template.split('/').filter((s) => s !== ''),
+        op: (item as Json)[method.toLowerCase()] as Json,
+      }));
     const fits = (parts: string[], rest: boolean): boolean =>
-      (rest ? segments.length >= parts.length : segments.length === parts.length)
-      && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
-    return templates.find((t) => fits(t.parts, false))?.op
-      ?? templates.find((t) => t.parts.at(-1)!.startsWith('{') && fits(t.parts, true))?.op;
+      (rest ? segments.length >= parts.length : segments.length === parts.length) &&
+      parts.every((part, i) => part.startsWith('{') || part === segments[i]);
+    return (
+      templates.find((t) => fits(t.parts, false))?.op ??
+      templates.find((t) => t.parts.at(-1)!.startsWith('{') && fits(t.parts, true))?.op
+    );
   }
 
   #schema(schema: Json): Json {
     const ref = schema.$ref as string | undefined;
-    return ref ? ref.slice(2).split('/').reduce((node: Json, key) => node[key], this.doc) : schema;
+    return ref
+      ? ref
+          .slice(2)
+          .split('/')
+          .reduce((node: Json, key) => node[key], this.doc)
+      : schema;
   }
 
   #validate(schema: Json, value: unknown, what: string): string[] {
@@ -68,7 +82,9 @@ export class OpenApiChecker {
     const response = (op.responses as Json)[String(res.status)] as Json | undefined;
     if (!response) return [`${method} ${path}: status ${res.status} is not documented`];
     const problems: string[] = [];
-    const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const contentType = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     const media = (response.content as Json | undefined)?.[contentType] as Json | undefined;
     if (!media) {
       problems.push(`${res.status}: content type ${contentType || '(none)'} is not documented`);
@@ -106,14 +122,15 @@ export function checkerFor(api: ApiFeatures): OpenApiChecker {
   const key = JSON.stringify([!!api.anonymousKey, !!api.allowQueryKey, !!api.graphicsEndpoint, api.outputs ?? []]);
   if (key === JSON.stringify([false, false, false, []])) return answers.checker;
   let checker = checkers.get(key);
-  if (!checker) checkers.set(key, checker = new OpenApiChecker(buildOpenApiDocument({ version: 'test', api })));
+  if (!checker) checkers.set(key, (checker = new OpenApiChecker(buildOpenApiDocument({ version: 'test', api }))));
   return checker;
 }
 
 /** checkAnswers against the document of a router with these options (the optional key, ?key=, POST /graphics). */
 export function checkAnswersFor(api: ApiFeatures) {
   const checker = checkerFor(api);
-  return (req: { method: string; url: string }, res: ServerResponseLike, next: () => void): void => checkWith(checker, req, res, next);
+  return (req: { method: string; url: string }, res: ServerResponseLike, next: () => void): void =>
+    checkWith(checker, req, res, next);
 }
 
 /**
@@ -124,7 +141,12 @@ export function checkAnswers(req: { method: string; url: string }, res: ServerRe
   checkWith(answers.checker, req, res, next);
 }
 
-function checkWith(checker: OpenApiChecker, req: { method: string; url: string }, res: ServerResponseLike, next: () => void): void {
+function checkWith(
+  checker: OpenApiChecker,
+  req: { method: string; url: string },
+  res: ServerResponseLike,
+  next: () => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
   const keep = (chunk: unknown): void => {
@@ -134,12 +156,20 @@ function checkWith(checker: OpenApiChecker, req: { method: string; url: string }
     chunks.push(buf);
   };
   const { write, end } = res;
-  res.write = function (this: unknown, chunk: unknown, ...rest: unknown[]) { keep(chunk); return write.call(this, chunk, ...rest); };
-  res.end = function (this: unknown, chunk: unknown, ...rest: unknown[]) { keep(chunk); return end.call(this, chunk, ...rest); };
+  res.write = function (this: unknown, chunk: unknown, ...rest: unknown[]) {
+    keep(chunk);
+    return write.call(this, chunk, ...rest);
+  };
+  res.end = function (this: unknown, chunk: unknown, ...rest: unknown[]) {
+    keep(chunk);
+    return end.call(this, chunk, ...rest);
+  };
   const url = req.url;
   res.once('finish', () => {
     if (!checker.operation(req.method, url)) return;
-    const headers = Object.fromEntries(Object.entries(res.getHeaders()).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]));
+    const headers = Object.fromEntries(
+      Object.entries(res.getHeaders()).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]),
+    );
     const text = Buffer.concat(chunks).toString('utf8');
     answers.checked++;
     for (const problem of checker.problems(req.method, url, { status: res.statusCode, headers, text })) {

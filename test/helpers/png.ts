@@ -16,13 +16,21 @@ export function decodePng(buf: Uint8Array): DecodedPng {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   if (b.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG');
   let off = 8;
-  let width = 0, height = 0, bitDepth = 0, colorType = 0;
+  let width = 0,
+    height = 0,
+    bitDepth = 0,
+    colorType = 0;
   const idat: Buffer[] = [];
   while (off < b.length) {
     const len = b.readUInt32BE(off);
     const type = b.toString('latin1', off + 4, off + 8);
     const data = b.subarray(off + 8, off + 8 + len);
-    if (type === 'IHDR') { width = data.readUInt32BE(0); height = data.readUInt32BE(4); bitDepth = data[8]; colorType = data[9]; }
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      bitDepth = data[8];
+      colorType = data[9];
+    }
     if (type === 'IDAT') idat.push(data);
     off += 12 + len;
   }
@@ -36,14 +44,22 @@ export function decodePng(buf: Uint8Array): DecodedPng {
     const f = raw[y * (stride + 1)];
     const line = Uint8Array.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
     for (let x = 0; x < stride; x++) {
-      const a = x >= bpp ? line[x - bpp] : 0, up = prev[x], c = x >= bpp ? prev[x - bpp] : 0;
+      const a = x >= bpp ? line[x - bpp] : 0,
+        up = prev[x],
+        c = x >= bpp ? prev[x - bpp] : 0;
       if (f === 1) line[x] = (line[x] + a) & 255;
       else if (f === 2) line[x] = (line[x] + up) & 255;
       else if (f === 3) line[x] = (line[x] + ((a + up) >> 1)) & 255;
-      else if (f === 4) { const p = a + up - c, pa = Math.abs(p - a), pb = Math.abs(p - up), pc = Math.abs(p - c); line[x] = (line[x] + (pa <= pb && pa <= pc ? a : pb <= pc ? up : c)) & 255; }
+      else if (f === 4) {
+        const p = a + up - c,
+          pa = Math.abs(p - a),
+          pb = Math.abs(p - up),
+          pc = Math.abs(p - c);
+        line[x] = (line[x] + (pa <= pb && pa <= pc ? a : pb <= pc ? up : c)) & 255;
+      }
     }
     for (let x = 0; x < width; x++) {
-      gray[y * width + x] = bitDepth === 8 ? line[x] : (line[x >> 3] & (0x80 >> (x & 7))) ? 255 : 0;
+      gray[y * width + x] = bitDepth === 8 ? line[x] : line[x >> 3] & (0x80 >> (x & 7)) ? 255 : 0;
     }
     prev = line;
   }
@@ -66,7 +82,7 @@ export function inkCount(img: DecodedPng): number {
 export function idatOf(png: Uint8Array): Buffer {
   const b = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   const parts: Buffer[] = [];
-  for (let off = 8; off < b.length;) {
+  for (let off = 8; off < b.length; ) {
     const len = b.readUInt32BE(off);
     const type = b.toString('latin1', off + 4, off + 8);
     expect(b.readUInt32BE(off + 8 + len), `${type} CRC`).to.equal(crc32(b.subarray(off + 4, off + 8 + len)) >>> 0);

@@ -9,7 +9,12 @@ import path from 'node:path';
 import type { GreyImage } from '../../compare/ink-f1.js';
 
 export function hasPoppler(): boolean {
-  try { execFileSync('pdftoppm', ['-v'], { stdio: 'ignore' }); return true; } catch { return false; }
+  try {
+    execFileSync('pdftoppm', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function withPdf<T>(pdf: Uint8Array, fn: (file: string, dir: string) => T): T {
@@ -26,8 +31,20 @@ function withPdf<T>(pdf: Uint8Array, fn: (file: string, dir: string) => T): T {
 /** Page `page` (1-based) rasterised in grey at exactly width x height pixels. */
 export function rasterisePdf(pdf: Uint8Array, width: number, height: number, page = 1): GreyImage {
   return withPdf(pdf, (file, dir) => {
-    execFileSync('pdftoppm', ['-gray', '-f', String(page), '-l', String(page), '-scale-to-x', String(width), '-scale-to-y', String(height),
-      '-singlefile', file, path.join(dir, 'out')]);
+    execFileSync('pdftoppm', [
+      '-gray',
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      '-scale-to-x',
+      String(width),
+      '-scale-to-y',
+      String(height),
+      '-singlefile',
+      file,
+      path.join(dir, 'out'),
+    ]);
     return parsePgm(readFileSync(path.join(dir, 'out.pgm')));
   });
 }
@@ -38,7 +55,16 @@ export async function rasterisePdfAsync(pdf: Uint8Array, width: number, height: 
   try {
     const file = path.join(dir, 'in.pdf');
     await writeFile(file, pdf);
-    await promisify(execFile)('pdftoppm', ['-gray', '-scale-to-x', String(width), '-scale-to-y', String(height), '-singlefile', file, path.join(dir, 'out')]);
+    await promisify(execFile)('pdftoppm', [
+      '-gray',
+      '-scale-to-x',
+      String(width),
+      '-scale-to-y',
+      String(height),
+      '-singlefile',
+      file,
+      path.join(dir, 'out'),
+    ]);
     return parsePgm(await readFile(path.join(dir, 'out.pgm')));
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -52,13 +78,20 @@ export function pdfText(pdf: Uint8Array): string {
 /** `pdfimages -list` rows (one per image), header lines dropped. */
 export function pdfImages(pdf: Uint8Array): string[] {
   return withPdf(pdf, (file) => execFileSync('pdfimages', ['-list', file], { encoding: 'latin1' }))
-    .split('\n').slice(2).filter((l) => l.trim() !== '');
+    .split('\n')
+    .slice(2)
+    .filter((l) => l.trim() !== '');
 }
 
 /** `pdfinfo` as key -> value. */
 export function pdfInfo(pdf: Uint8Array, extra: string[] = []): Record<string, string> {
   const text = withPdf(pdf, (file) => execFileSync('pdfinfo', [...extra, file], { encoding: 'latin1' }));
-  return Object.fromEntries(text.split('\n').filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]));
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter((l) => l.includes(':'))
+      .map((l) => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
 }
 
 function parsePgm(buf: Buffer): GreyImage {
@@ -74,6 +107,7 @@ function parsePgm(buf: Buffer): GreyImage {
   i++;
   const [magic, w, h] = fields;
   if (magic !== 'P5') throw new Error(`not a binary PGM: ${magic}`);
-  const width = Number(w), height = Number(h);
+  const width = Number(w),
+    height = Number(h);
   return { width, height, grey: new Uint8Array(buf.subarray(i, i + width * height)) };
 }

@@ -14,7 +14,9 @@ const run = promisify(execFile);
 export function postgresBinaries(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(a) - Number(b));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(a) - Number(b));
   return versions.length > 0 ? join(root, versions[versions.length - 1]!, 'bin') : undefined;
 }
 
@@ -62,8 +64,10 @@ export async function createPostgresServer(port: number): Promise<PostgresServer
     freeze: async (signal) => {
       // The postmaster's pid is the first line of its pid file; its children serve the connections.
       const postmaster = Number((await readFile(join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-      const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' }).stdout
-        .split('\n').map((line) => Number(line.trim())).filter((pid) => pid > 0);
+      const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .map((line) => Number(line.trim()))
+        .filter((pid) => pid > 0);
       for (const pid of [postmaster, ...children]) process.kill(pid, signal);
     },
     stop: async () => {

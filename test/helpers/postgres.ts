@@ -28,7 +28,9 @@ export async function requirePostgres(ctx: Mocha.Context): Promise<void> {
   if (await postgresAnswers()) return;
   if (!announced) {
     announced = true;
-    const where = process.env.TEST_DATABASE_URL ? `TEST_DATABASE_URL (${DATABASE_URL})` : `${DATABASE_URL} (TEST_DATABASE_URL is unset)`;
+    const where = process.env.TEST_DATABASE_URL
+      ? `TEST_DATABASE_URL (${DATABASE_URL})`
+      : `${DATABASE_URL} (TEST_DATABASE_URL is unset)`;
     console.log(`    (no PostgreSQL answers at ${where}: skipping the PostgreSQL test cases)`);
   }
   ctx.skip();
@@ -40,7 +42,11 @@ export function uniqueSchema(): string {
 }
 
 /** Runs one query on a short-lived connection of its own (tests' inspection and clean-up). */
-export async function sql<Row extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = [], url = DATABASE_URL): Promise<Row[]> {
+export async function sql<Row extends pg.QueryResultRow = pg.QueryResultRow>(
+  text: string,
+  values: unknown[] = [],
+  url = DATABASE_URL,
+): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on('error', () => {});
   await client.connect();

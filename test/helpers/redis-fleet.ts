@@ -70,7 +70,10 @@ export async function startTopology(kind: 'cluster' | 'sentinel'): Promise<Topol
     return { nodes, dir, dataPorts: kind === 'sentinel' ? [base, base + 1] : [base, base + 1, base + 2], stop };
   } catch (err) {
     await stop();
-    warnOnce(kind === 'cluster' ? 'Cluster' : 'Sentinel', `it did not start (${(err as Error).message.split('\n')[0]})`);
+    warnOnce(
+      kind === 'cluster' ? 'Cluster' : 'Sentinel',
+      `it did not start (${(err as Error).message.split('\n')[0]})`,
+    );
     return undefined;
   }
 }
@@ -85,7 +88,15 @@ export async function sharedTopology(kind: 'cluster' | 'sentinel'): Promise<Topo
 /** The master's port as the Sentinels see it now. */
 export async function sentinelMasterPort(sentinel: string): Promise<number> {
   const [host, port] = sentinel.split(':');
-  const { stdout } = await run('redis-cli', ['-h', host!, '-p', port!, 'sentinel', 'get-master-addr-by-name', 'mymaster']);
+  const { stdout } = await run('redis-cli', [
+    '-h',
+    host!,
+    '-p',
+    port!,
+    'sentinel',
+    'get-master-addr-by-name',
+    'mymaster',
+  ]);
   return Number(stdout.trim().split('\n')[1]);
 }
 

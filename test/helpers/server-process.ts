@@ -19,7 +19,15 @@ export interface StartedServer {
 /** Resolves once the server prints `listening on http://HOST:PORT`; rejects with its output if it exits first. */
 export function startServer(env: Record<string, string>): Promise<StartedServer> {
   const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', API_KEYS_FILE: '', SHUTDOWN_DELAY_MS: '0', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: '',
+      API_KEYS_FILE: '',
+      SHUTDOWN_DELAY_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -63,7 +71,12 @@ export interface SpawnOptions {
 }
 
 /** Spawns a process whose printed lines a test can wait for (events, never a clock). */
-export function spawnWatched(command: string, args: string[], env: Record<string, string>, options: SpawnOptions = {}): WatchedProcess {
+export function spawnWatched(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: SpawnOptions = {},
+): WatchedProcess {
   const child = spawn(command, args, {
     env: options.cleanEnv ? env : { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,7 +87,10 @@ export function spawnWatched(command: string, args: string[], env: Record<string
   const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
   const onLine = (line: string): void => {
     lines.push(line);
-    for (const w of waiters.filter((x) => x.re.test(line))) { waiters.splice(waiters.indexOf(w), 1); w.resolve(line); }
+    for (const w of waiters.filter((x) => x.re.test(line))) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(line);
+    }
   };
   createInterface({ input: child.stdout! }).on('line', onLine);
   createInterface({ input: child.stderr! }).on('line', onLine);

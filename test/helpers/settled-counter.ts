@@ -12,10 +12,17 @@ export function settledCounter() {
       for (const wake of waiters.splice(0)) wake();
     },
     /** Resolves once `count` outcomes have settled. */
-    until: (count: number): Promise<void> => new Promise((resolve) => {
-      const check = (): void => { if (outcomes.length >= count) resolve(); else waiters.push(check); };
-      check();
-    }),
-    reset: (): void => { outcomes.length = 0; waiters = []; },
+    until: (count: number): Promise<void> =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          if (outcomes.length >= count) resolve();
+          else waiters.push(check);
+        };
+        check();
+      }),
+    reset: (): void => {
+      outcomes.length = 0;
+      waiters = [];
+    },
   };
 }

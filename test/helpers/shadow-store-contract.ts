@@ -4,7 +4,7 @@
 
 import { expect } from 'chai';
 import { basename } from 'node:path';
-import { type ShadowCaseStore, type ShadowRetention, type StoredShadowCase } from '../../middleware/index.js';
+import type { ShadowCaseStore, ShadowRetention, StoredShadowCase } from '../../middleware/index.js';
 import { SCORE_BUCKETS } from '../../middleware/upstream/shadow-store.js';
 import type { ContractOptions } from './key-store-contract.js';
 
@@ -43,8 +43,16 @@ export function shadowStoreContract(backend: string, open: OpenShadowStore, opti
     let sequence = 0;
     /** A case made now (ids start with their time, as shadow mode makes them). */
     const record = (owner: string, requestId = `req-${++sequence}`): StoredShadowCase => ({
-      id: `${time}-${requestId}`, owner, time: new Date(time).toISOString(), endpoint: 'POST /printers/8dpmm/labels/2x1/0',
-      requestId, index: 0, labels: { local: 1, upstream: 1 }, score: 0.5, bytes: { local: IMAGE_BYTES, upstream: IMAGE_BYTES }, upstreamStatus: 200,
+      id: `${time}-${requestId}`,
+      owner,
+      time: new Date(time).toISOString(),
+      endpoint: 'POST /printers/8dpmm/labels/2x1/0',
+      requestId,
+      index: 0,
+      labels: { local: 1, upstream: 1 },
+      score: 0.5,
+      bytes: { local: IMAGE_BYTES, upstream: IMAGE_BYTES },
+      upstreamStatus: 200,
     });
     const save = async (store: ShadowCaseStore, owner: string, requestId?: string): Promise<StoredShadowCase> => {
       const made = record(owner, requestId);
@@ -63,7 +71,7 @@ export function shadowStoreContract(backend: string, open: OpenShadowStore, opti
       for (const store of opened.splice(0)) await store.close();
     });
 
-    it('lists an owner\'s cases newest first, up to the limit, and serves both images as saved', async () => {
+    it("lists an owner's cases newest first, up to the limit, and serves both images as saved", async () => {
       const { store } = await openStore();
       const first = record('org:acme', 'one');
       const saved = await store.saveCase(first, image(1), image(2));
@@ -82,12 +90,16 @@ export function shadowStoreContract(backend: string, open: OpenShadowStore, opti
       expect(Buffer.from((await store.image('org:acme', names.upstream))!)).to.deep.equal(image(2));
     });
 
-    it('shows an owner nothing of another\'s cases, images or summary', async () => {
+    it("shows an owner nothing of another's cases, images or summary", async () => {
       const { store } = await openStore();
       const acme = await save(store, 'org:acme');
       await store.tally('org:acme', { requestId: 'x', outcome: 'same', score: 1 });
       expect((await store.cases('org:globex', 10)).cases).to.deep.equal([]);
-      expect((await store.cases('key:0123456789abcdef', 10)).summary).to.include({ compared: 0, matched: 0, updatedAt: null });
+      expect((await store.cases('key:0123456789abcdef', 10)).summary).to.include({
+        compared: 0,
+        matched: 0,
+        updatedAt: null,
+      });
       expect(await store.image('org:globex', `${acme.id}.local.png`)).to.equal(undefined);
       expect(await store.image('org:acme', `${acme.id}.local.png`)).to.not.equal(undefined);
     });
@@ -95,7 +107,13 @@ export function shadowStoreContract(backend: string, open: OpenShadowStore, opti
     it('serves stored image names only', async () => {
       const { store } = await openStore();
       const made = await save(store, 'org:acme');
-      for (const name of [`${made.id}.json`, `../${made.id}.local.png`, `${made.id}.local.png.tmp`, 'summary.json', `${made.id}.other.png`]) {
+      for (const name of [
+        `${made.id}.json`,
+        `../${made.id}.local.png`,
+        `${made.id}.local.png.tmp`,
+        'summary.json',
+        `${made.id}.other.png`,
+      ]) {
         expect(await store.image('org:acme', name), name).to.equal(undefined);
       }
       expect(await store.image('org:acme', `${time}-missing.local.png`)).to.equal(undefined);
@@ -106,7 +124,11 @@ export function shadowStoreContract(backend: string, open: OpenShadowStore, opti
       const made: StoredShadowCase[] = [];
       for (let i = 0; i < 5; i++) made.push(await save(store, 'org:acme'));
       const other = await save(store, 'org:globex');
-      expect((await store.cases('org:acme', 10)).cases.map((c) => c.id)).to.deep.equal([made[4]!.id, made[3]!.id, made[2]!.id]);
+      expect((await store.cases('org:acme', 10)).cases.map((c) => c.id)).to.deep.equal([
+        made[4]!.id,
+        made[3]!.id,
+        made[2]!.id,
+      ]);
       expect((await store.cases('org:globex', 10)).cases.map((c) => c.id)).to.deep.equal([other.id]);
       expect(await store.image('org:acme', `${made[1]!.id}.local.png`)).to.equal(undefined);
       expect(await store.image('org:acme', `${made[2]!.id}.upstream.png`)).to.not.equal(undefined);
@@ -136,7 +158,7 @@ export function shadowStoreContract(backend: string, open: OpenShadowStore, opti
       expect(await store.image('org:acme', `${old.id}.local.png`)).to.equal(undefined);
     });
 
-    it('sums every settled comparison into the owner\'s summary', async () => {
+    it("sums every settled comparison into the owner's summary", async () => {
       const { store } = await openStore();
       await store.tally('org:acme', { requestId: 'a', outcome: 'same', score: 1 });
       await store.tally('org:acme', { requestId: 'b', outcome: 'same', score: 0.995 });
@@ -148,19 +170,26 @@ export function shadowStoreContract(backend: string, open: OpenShadowStore, opti
       const { summary } = await store.cases('org:acme', 10);
       const scores = Object.fromEntries(SCORE_BUCKETS.map((b) => [b.label, 0]));
       expect(summary).to.deep.equal({
-        compared: 3, matched: 2, diverged: 1, upstreamErrors: 1,
-        scores: { ...scores, '1': 1, '0.99-1': 1, '0-0.50': 1 }, updatedAt: new Date(time).toISOString(),
+        compared: 3,
+        matched: 2,
+        diverged: 1,
+        upstreamErrors: 1,
+        scores: { ...scores, '1': 1, '0.99-1': 1, '0-0.50': 1 },
+        updatedAt: new Date(time).toISOString(),
       });
       expect((await store.cases('org:globex', 10)).summary).to.include({ compared: 1, matched: 1 });
     });
 
-    it('shows every replica\'s cases and tallies on each', async function () {
+    it("shows every replica's cases and tallies on each", async function () {
       const first = await openStore();
       if (!first.other) return this.skip(); // one machine only: nothing else shares it
       const second = await first.other();
       const mine = await save(first.store, 'org:acme', 'from-one');
       const theirs = await save(second, 'org:acme', 'from-two');
-      await Promise.all([first.store.tally('org:acme', { requestId: 'a', outcome: 'same', score: 1 }), second.tally('org:acme', { requestId: 'b', outcome: 'same', score: 1 })]);
+      await Promise.all([
+        first.store.tally('org:acme', { requestId: 'a', outcome: 'same', score: 1 }),
+        second.tally('org:acme', { requestId: 'b', outcome: 'same', score: 1 }),
+      ]);
       for (const store of [first.store, second]) {
         const { cases, summary } = await store.cases('org:acme', 10);
         expect(cases.map((c) => c.id)).to.deep.equal([theirs.id, mine.id]);

@@ -60,14 +60,16 @@ export async function startFakeUpstream(answer: Answer = answerPng): Promise<Fak
     arrivals,
     answer,
     held: [],
-    requests: (count) => new Promise((resolve) => {
-      if (received.length >= count) resolve(received);
-      else waiters.push({ count, resolve: () => resolve(received) });
-    }),
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    requests: (count) =>
+      new Promise((resolve) => {
+        if (received.length >= count) resolve(received);
+        else waiters.push({ count, resolve: () => resolve(received) });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   app.use((req, _res, next) => {
     arrivals.push({ method: req.method, target: req.originalUrl, host: req.headers.host });

@@ -38,7 +38,15 @@ export function usageStoreContract(backend: string, open: OpenUsageStore, option
     // Bucket names of the router's shape; a page bucket and its holds as the router pairs them (one Cluster slot).
     const bucket = (what: string): string => `${what}:${process.pid}-${++unique}`;
     const op = (used: string, patch: Partial<ReserveOp>): ReserveOp => ({
-      used, held: `${used}:held`, usedDelta: 0, heldDelta: 0, limit: 10, countHeld: true, ttlMs: 600_000, heldTtlMs: 600_000, ...patch,
+      used,
+      held: `${used}:held`,
+      usedDelta: 0,
+      heldDelta: 0,
+      limit: 10,
+      countHeld: true,
+      ttlMs: 600_000,
+      heldTtlMs: 600_000,
+      ...patch,
     });
 
     before(async function () {
@@ -86,16 +94,24 @@ export function usageStoreContract(backend: string, open: OpenUsageStore, option
 
     it('reserves against used plus held: holds let in exactly the limit, then pages replace them', async () => {
       const day = bucket('pages:k:reserve');
-      const opens = await Promise.all(Array.from({ length: 12 }, () => store.reserve(op(day, { heldDelta: 1, limit: 5 }))));
+      const opens = await Promise.all(
+        Array.from({ length: 12 }, () => store.reserve(op(day, { heldDelta: 1, limit: 5 }))),
+      );
       expect(opens.filter((r) => r.taken)).to.have.length(5);
       expect(opens.every((r) => r.used === 0)).to.equal(true);
       // A hold becomes 3 pages (held no longer counted for the document's own reservation).
-      expect(await store.reserve(op(day, { usedDelta: 3, heldDelta: -1, limit: 5, countHeld: false }))).to.deep.equal({ taken: true, used: 3 });
+      expect(await store.reserve(op(day, { usedDelta: 3, heldDelta: -1, limit: 5, countHeld: false }))).to.deep.equal({
+        taken: true,
+        used: 3,
+      });
       // Now used 3 + held 4 >= 5: a new request is refused, and told the pages used.
       expect(await store.reserve(op(day, { heldDelta: 1, limit: 5 }))).to.deep.equal({ taken: false, used: 3 });
       // Settling never refuses (the router's limit is MAX_SAFE_INTEGER): four holds go, one document of 2 comes in.
-      for (let i = 0; i < 4; i++) await store.reserve(op(day, { heldDelta: -1, limit: Number.MAX_SAFE_INTEGER, countHeld: false }));
-      expect(await store.reserve(op(day, { usedDelta: 2, limit: Number.MAX_SAFE_INTEGER, countHeld: false }))).to.deep.equal({ taken: true, used: 5 });
+      for (let i = 0; i < 4; i++)
+        await store.reserve(op(day, { heldDelta: -1, limit: Number.MAX_SAFE_INTEGER, countHeld: false }));
+      expect(
+        await store.reserve(op(day, { usedDelta: 2, limit: Number.MAX_SAFE_INTEGER, countHeld: false })),
+      ).to.deep.equal({ taken: true, used: 5 });
       expect(await store.used(day)).to.equal(5);
       expect(await store.used(`${day}:held`)).to.equal(0);
       expect(await store.reserve(op(day, { heldDelta: 1, limit: 5 }))).to.deep.equal({ taken: false, used: 5 });
@@ -106,11 +122,16 @@ export function usageStoreContract(backend: string, open: OpenUsageStore, option
       const other = await opened.other();
       others.push(other);
       const day = bucket('pages:k:two');
-      const results = await Promise.all(Array.from({ length: 30 }, (_, i) =>
-        (i % 2 ? other : store).reserve(op(day, { usedDelta: 1, limit: 9, countHeld: false }))));
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          (i % 2 ? other : store).reserve(op(day, { usedDelta: 1, limit: 9, countHeld: false })),
+        ),
+      );
       expect(results.filter((r) => r.taken)).to.have.length(9);
       expect(await other.used(day)).to.equal(9);
-      const hits = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? other : store).hit(day + ':rps', 60_000)));
+      const hits = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => (i % 2 ? other : store).hit(day + ':rps', 60_000)),
+      );
       expect([...hits].sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 30 }, (_, i) => i + 1));
     });
 
@@ -137,14 +158,22 @@ export function usageStoreContract(backend: string, open: OpenUsageStore, option
       const day = bucket('pages:k:holds');
       expect((await store.reserve(op(day, { heldDelta: 1, limit: 1, heldTtlMs: 1000 }))).taken).to.equal(true);
       time += 900;
-      expect((await store.reserve(op(day, { heldDelta: 1, limit: 2, heldTtlMs: 1000 }))).taken, 'second hold at 900').to.equal(true);
+      expect(
+        (await store.reserve(op(day, { heldDelta: 1, limit: 2, heldTtlMs: 1000 }))).taken,
+        'second hold at 900',
+      ).to.equal(true);
       time += 900; // 1800: the first change was 1800 ago, the last 900: both holds still count
       expect((await store.reserve(op(day, { heldDelta: 1, limit: 2, heldTtlMs: 1000 }))).taken).to.equal(false);
       time += 100; // 1900... the last change at 900 expires at 1900
-      expect((await store.reserve(op(day, { heldDelta: 1, limit: 1, heldTtlMs: 1000 }))).taken, 'holds expired').to.equal(true);
+      expect(
+        (await store.reserve(op(day, { heldDelta: 1, limit: 1, heldTtlMs: 1000 }))).taken,
+        'holds expired',
+      ).to.equal(true);
       time += 1000;
       // Given back after it expired: held goes below zero, and counts as nothing.
-      await store.reserve(op(day, { heldDelta: -1, limit: Number.MAX_SAFE_INTEGER, countHeld: false, heldTtlMs: 1000 }));
+      await store.reserve(
+        op(day, { heldDelta: -1, limit: Number.MAX_SAFE_INTEGER, countHeld: false, heldTtlMs: 1000 }),
+      );
       expect((await store.reserve(op(day, { heldDelta: 1, limit: 1, heldTtlMs: 1000 }))).taken).to.equal(true);
     });
 

@@ -22,7 +22,11 @@ type Edges = Record<Edge, number>;
 
 /** Edge moves as the model's weight (the edges' spread) and offset (their middle). */
 const asUnits = (e: Edges): Units => ({
-  wx: r4(e.right - e.left), dx: r4((e.left + e.right) / 2), wy: r4(e.top - e.bottom), dy: r4((e.top + e.bottom) / 2), adv: 0,
+  wx: r4(e.right - e.left),
+  dx: r4((e.left + e.right) / 2),
+  wy: r4(e.top - e.bottom),
+  dy: r4((e.top + e.bottom) / 2),
+  adv: 0,
 });
 
 export interface SharedFit {
@@ -33,14 +37,24 @@ export interface SharedFit {
   after: ReturnType<typeof total>;
 }
 
-const plus = (a: Units, d: Units): Units => ({ wx: r4(a.wx + d.wx), wy: r4(a.wy + d.wy), dx: r4(a.dx + d.dx), dy: r4(a.dy + d.dy), adv: a.adv });
+const plus = (a: Units, d: Units): Units => ({
+  wx: r4(a.wx + d.wx),
+  wy: r4(a.wy + d.wy),
+  dx: r4(a.dx + d.dx),
+  dy: r4(a.dy + d.dy),
+  adv: a.adv,
+});
 
 /**
  * For each glyph with cases at two heights or more: a coordinate search of the shared delta, never lowering any
  * case's 1-px F1 below what the bands alone give it, kept where it fits the cases better (fewer mismatched ink
  * pixels, then a smaller grey error).
  */
-export function fitAcrossSizes(bands: readonly Font0Band[], cases: readonly GlyphCase[], candidate: CandidateOf): SharedFit[] {
+export function fitAcrossSizes(
+  bands: readonly Font0Band[],
+  cases: readonly GlyphCase[],
+  candidate: CandidateOf,
+): SharedFit[] {
   const byCp = new Map<number, GlyphCase[]>();
   for (const c of cases) byCp.set(c.cp, [...(byCp.get(c.cp) ?? []), c]);
   const fits: SharedFit[] = [];
@@ -53,7 +67,8 @@ export function fitAcrossSizes(bands: readonly Font0Band[], cases: readonly Glyp
     const none: Edges = { left: 0, right: 0, top: 0, bottom: 0 };
     const before = total(cs, asUnits(none), shared);
     const keeps = (t: ReturnType<typeof total>) => t.nearF1s.every((f, i) => f >= before.nearF1s[i]! - 1e-12);
-    let best = none, bestFit = before;
+    let best = none,
+      bestFit = before;
     for (let round = 0; round < 3; round++) {
       let changed = false;
       for (const e of EDGES) {
@@ -61,7 +76,11 @@ export function fitAcrossSizes(bands: readonly Font0Band[], cases: readonly Glyp
           const trial = { ...best, [e]: r4(k * STEP) };
           if (trial[e] === best[e]) continue;
           const f = total(cs, asUnits(trial), shared);
-          if (keeps(f) && better(f, bestFit)) { best = trial; bestFit = f; changed = true; }
+          if (keeps(f) && better(f, bestFit)) {
+            best = trial;
+            bestFit = f;
+            changed = true;
+          }
         }
       }
       if (!changed) break;

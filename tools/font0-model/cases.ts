@@ -54,18 +54,38 @@ export async function glyphCases(withHeldOut = false, font = '0', fold = 0): Pro
     const run = runs[0]!;
     const key = /^([0A-H]):(\d+):(\d+)$/.exec(run.font);
     const cps = new Set(run.glyphs.map((g) => g.cp));
-    if (!key || (key[1] === '0') !== (font === '0') || cps.size !== 1 || run.orientation !== 'N' || !run.glyphs.length) continue;
-    const name = key[1]!, a = Number(key[2]), b = Number(key[3]);
+    if (!key || (key[1] === '0') !== (font === '0') || cps.size !== 1 || run.orientation !== 'N' || !run.glyphs.length)
+      continue;
+    const name = key[1]!,
+      a = Number(key[2]),
+      b = Number(key[3]);
     const cp = run.glyphs[0]!.cp;
     const reference = cropTopLeft(await decodeGreyPng(readCorpusFile(corpus, c.png)), c.referenceCrop);
     const g0 = run.glyphs[0]!;
     const pitch = run.glyphs.length > 1 ? run.glyphs[1]!.x - g0.x : 0;
-    const common = { id: c.id, font: name, cp, x0: g0.x, y: g0.y, copies: run.glyphs.length, pitch, reference, heldOut };
+    const common = {
+      id: c.id,
+      font: name,
+      cp,
+      x0: g0.x,
+      y: g0.y,
+      copies: run.glyphs.length,
+      pitch,
+      reference,
+      heldOut,
+    };
     // Font keys: 0:height:width, device fonts name:mx:my.
     if (name === '0') out.push({ ...common, h: a, w: b, mx: 1, my: 1, place: () => placeFont0Glyph(cp, a, b / a) });
     else {
       const cell = deviceFonts[name]!;
-      out.push({ ...common, h: cell.cellHeight * b, w: cell.width * a, mx: a, my: b, place: () => placeDeviceGlyph(name, cp, a, b) });
+      out.push({
+        ...common,
+        h: cell.cellHeight * b,
+        w: cell.width * a,
+        mx: a,
+        my: b,
+        place: () => placeDeviceGlyph(name, cp, a, b),
+      });
     }
   }
   return out;

@@ -55,8 +55,12 @@ async function runLabels(manifest: string | undefined, fold: number): Promise<Ru
     if (!c.png || foldOf(c.id) === fold) continue;
     const zpl = readCorpusFile(corpus, c.zpl);
     const request = { dpmm: c.dpmm, widthIn: c.widthIn, heightIn: c.heightIn, index: c.index ?? 0 };
-    let elements;
-    try { elements = layout(zpl, request).elements; } catch { continue; }
+    let elements: ReturnType<typeof layout>['elements'];
+    try {
+      elements = layout(zpl, request).elements;
+    } catch {
+      continue;
+    }
     const keys = new Set<string>();
     for (const e of elements) {
       if (e.kind !== 'glyphRun' || !e.font.startsWith('0:')) continue;
@@ -81,8 +85,13 @@ function strictScore(l: RunLabel): number {
   const { raster, order } = paintRows(doc.label(l.request.index));
   const r = settle(raster, order);
   if (r.width !== l.width || r.height !== l.height) return 0;
-  let both = 0, got = 0;
-  for (let i = 0; i < r.ink.length; i++) if (r.ink[i]! > 127) { got++; both += l.refInk[i]!; }
+  let both = 0,
+    got = 0;
+  for (let i = 0; i < r.ink.length; i++)
+    if (r.ink[i]! > 127) {
+      got++;
+      both += l.refInk[i]!;
+    }
   return l.refCount + got ? (2 * both) / (l.refCount + got) : 1;
 }
 
@@ -98,7 +107,10 @@ function editableTable(): Record<number, number>[] {
 
 function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const option = (flag: string): string | undefined => { const i = args.indexOf(flag); return i >= 0 ? args[i + 1] : undefined; };
+  const option = (flag: string): string | undefined => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
   return fit(option('--manifest'), tableFile(args, 'font0-run-advances.ts'), heldOutFold(args));
 }
 
@@ -110,7 +122,9 @@ async function fit(manifest: string | undefined, out: string | undefined, fold: 
   const scores = new Map(labels.map((l) => [l.id, strictScore(l)]));
   const mean = (): number => labels.reduce((s, l) => s + scores.get(l.id)!, 0) / Math.max(1, labels.length);
   const tops = bandTops();
-  console.log(`${labels.length} labels draw font 0 (${fold ? `fold ${fold}` : 'held-out tenth'} excluded); strict F1 ${mean().toFixed(5)} (mean)`);
+  console.log(
+    `${labels.length} labels draw font 0 (${fold ? `fold ${fold}` : 'held-out tenth'} excluded); strict F1 ${mean().toFixed(5)} (mean)`,
+  );
   // Glyphs drawn by the most labels first; ties in key order, so a rerun moves the same way.
   const keys = [...byKey.keys()].sort((a, b) => byKey.get(b)!.length - byKey.get(a)!.length || (a < b ? -1 : 1));
   for (const step of STEPS) {
@@ -120,7 +134,13 @@ async function fit(manifest: string | undefined, out: string | undefined, fold: 
       const group = byKey.get(key)!;
       const now = advances[band]![cp] ?? 0;
       const sum = (s: ReadonlyMap<string, number>): number => group.reduce((t, l) => t + s.get(l.id)!, 0);
-      let best = { total: sum(scores), advance: now, scores: undefined as Map<string, number> | undefined, up: 0, down: 0 };
+      let best = {
+        total: sum(scores),
+        advance: now,
+        scores: undefined as Map<string, number> | undefined,
+        up: 0,
+        down: 0,
+      };
       for (const advance of [r4(now - step), r4(now + step)]) {
         advances[band]![cp] = advance;
         forgetBuiltinFaces(); // faces keep the advances they worked out
@@ -130,13 +150,16 @@ async function fit(manifest: string | undefined, out: string | undefined, fold: 
         const total = sum(tried);
         if (total > best.total + 1e-6 && up >= SUPPORT && up > down) best = { total, advance, scores: tried, up, down };
       }
-      if (best.advance) advances[band]![cp] = best.advance; else delete advances[band]![cp];
+      if (best.advance) advances[band]![cp] = best.advance;
+      else delete advances[band]![cp];
       forgetBuiltinFaces();
       if (!best.scores) continue;
       for (const [id, s] of best.scores) scores.set(id, s);
       moved++;
-      console.log(`${JSON.stringify(String.fromCodePoint(cp)).padEnd(6)} heights <= ${String(tops[band]).padEnd(8)} advance ${now.toFixed(4)} -> ${best.advance.toFixed(4)}  `
-        + `${best.up} of ${group.length} labels rise, ${best.down} fall`);
+      console.log(
+        `${JSON.stringify(String.fromCodePoint(cp)).padEnd(6)} heights <= ${String(tops[band]).padEnd(8)} advance ${now.toFixed(4)} -> ${best.advance.toFixed(4)}  ` +
+          `${best.up} of ${group.length} labels rise, ${best.down} fall`,
+      );
     }
     console.log(`step ${step}: ${moved} moves; strict F1 ${mean().toFixed(5)} (mean)`);
   }
@@ -145,7 +168,12 @@ async function fit(manifest: string | undefined, out: string | undefined, fold: 
 
 function renderTable(tops: readonly number[], advances: readonly Record<number, number>[], labels: number): string {
   const band = (top: number, a: Record<number, number>): string => {
-    const rows = tableRows(Object.entries(a).sort((x, y) => Number(x[0]) - Number(y[0])).map(([cp, v]) => [cp, String(v)]), 10);
+    const rows = tableRows(
+      Object.entries(a)
+        .sort((x, y) => Number(x[0]) - Number(y[0]))
+        .map(([cp, v]) => [cp, String(v)]),
+      10,
+    );
     return `  {\n    maxHeight: ${top === Infinity ? 'Infinity' : top},\n    advances: {${rows.length ? `\n${rows.join('\n')}\n    ` : ''}},\n  },`;
   };
   return `// Generated by tools/font0-model/fit-runs.ts from the legacy renderer's reference PNGs (${labels} labels drawing font 0;

@@ -20,7 +20,15 @@ import { scoreCandidate, type Candidate } from './score.js';
 import { tableFile, writeTable } from './table-file.js';
 import { tableRows } from './table-rows.js';
 import { asBand, withTransfers, type BandFit } from './transfers.js';
-import { ALL_PARAMS, modelUnits, search as searchUnits, total as totalUnits, ZERO, type Param, type Units } from './search.js';
+import {
+  ALL_PARAMS,
+  modelUnits,
+  search as searchUnits,
+  total as totalUnits,
+  ZERO,
+  type Param,
+  type Units,
+} from './search.js';
 
 const search = (cases: readonly GlyphCase[], params: readonly Param[], start: Units, rounds = 4) =>
   searchUnits(cases, params, start, candidate, meanHeight(cases), rounds);
@@ -33,7 +41,13 @@ function candidate(c: GlyphCase, u: Units): Candidate {
   // The box's advance alone: the run fit (fit-runs.ts) is fitted after this model, on top of it.
   const base = glyphAdvance(c.cp, c.h, [], []) ?? 0.5;
   const sx = c.w / c.h;
-  return { weightX: u.wx * c.h, weightY: u.wy * c.h, dx: u.dx * c.h, dy: u.dy * c.h, advance: (base + u.adv) * c.h * sx };
+  return {
+    weightX: u.wx * c.h,
+    weightY: u.wy * c.h,
+    dx: u.dx * c.h,
+    dy: u.dy * c.h,
+    advance: (base + u.adv) * c.h * sx,
+  };
 }
 
 /** Font 0 models are in units of the height: one unit is the cases' mean height in dots. */
@@ -60,19 +74,39 @@ const RULE_PARAMS: Param[] = ['wx', 'wy', 'dx', 'dy'];
 function reportShared(fits: SharedFit[]): SharedFit[] {
   console.log('\none refinement per glyph for all its sizes (units of the height):');
   for (const f of fits) {
-    console.log(`${JSON.stringify(String.fromCodePoint(f.cp)).padEnd(6)} heights ${f.heights.join(',').padEnd(16)} `
-      + `wx ${f.delta.wx} wy ${f.delta.wy} dx ${f.delta.dx} dy ${f.delta.dy}  strict ${f.before.strictF1.toFixed(4)} -> ${f.after.strictF1.toFixed(4)}  `
-      + `grey error ${f.before.greyError} -> ${f.after.greyError}`);
+    console.log(
+      `${JSON.stringify(String.fromCodePoint(f.cp)).padEnd(6)} heights ${f.heights.join(',').padEnd(16)} ` +
+        `wx ${f.delta.wx} wy ${f.delta.wy} dx ${f.delta.dx} dy ${f.delta.dy}  strict ${f.before.strictF1.toFixed(4)} -> ${f.after.strictF1.toFixed(4)}  ` +
+        `grey error ${f.before.greyError} -> ${f.after.greyError}`,
+    );
   }
   return fits;
 }
 
-function parseArgs(argv: string[]): { out?: string; fold: number; transfer: boolean; shared: boolean; sharedOnly: boolean; params: Param[]; ruleParams: Param[] } {
+function parseArgs(argv: string[]): {
+  out?: string;
+  fold: number;
+  transfer: boolean;
+  shared: boolean;
+  sharedOnly: boolean;
+  params: Param[];
+  ruleParams: Param[];
+} {
   const list = (flag: string, fallback: Param[]): Param[] => {
     const i = argv.indexOf(flag);
-    return i >= 0 ? (argv[i + 1] ?? '').split(',').filter((p): p is Param => ALL_PARAMS.includes(p as Param)) : fallback;
+    return i >= 0
+      ? (argv[i + 1] ?? '').split(',').filter((p): p is Param => ALL_PARAMS.includes(p as Param))
+      : fallback;
   };
-  return { out: tableFile(argv, 'font0-model.ts'), fold: heldOutFold(argv), transfer: !argv.includes('--no-transfer'), shared: !argv.includes('--no-shared'), sharedOnly: argv.includes('--shared-only'), params: list('--params', GLYPH_PARAMS), ruleParams: list('--rule-params', RULE_PARAMS) };
+  return {
+    out: tableFile(argv, 'font0-model.ts'),
+    fold: heldOutFold(argv),
+    transfer: !argv.includes('--no-transfer'),
+    shared: !argv.includes('--no-shared'),
+    sharedOnly: argv.includes('--shared-only'),
+    params: list('--params', GLYPH_PARAMS),
+    ruleParams: list('--rule-params', RULE_PARAMS),
+  };
 }
 
 async function main(): Promise<void> {
@@ -81,7 +115,9 @@ async function main(): Promise<void> {
   const fitting = all.filter((c) => !c.heldOut);
   const fits: BandFit[] = [];
   const f4 = (n: number): string => n.toFixed(4);
-  console.log(`fitting ${args.params.join(',')} per glyph and ${args.ruleParams.join(',')} per band to ${fitting.length} glyph cases (${all.length - fitting.length} held out)`);
+  console.log(
+    `fitting ${args.params.join(',')} per glyph and ${args.ruleParams.join(',')} per band to ${fitting.length} glyph cases (${all.length - fitting.length} held out)`,
+  );
   let lower = 0;
   for (const top of args.sharedOnly ? [] : BAND_TOPS) {
     const inBand = fitting.filter((c) => c.h > lower && c.h <= top);
@@ -90,10 +126,15 @@ async function main(): Promise<void> {
     const glyphs = new Map<number, Units>();
     console.log(`\nband ${lower + 1}..${top} dots: ${inBand.length} cases, ${byCp.size} glyphs`);
     // The band's rule first: one stem weight for every glyph it shows, fitted to all of them at once.
-    const rule = inBand.length >= MIN_FOR_RULE ? search(inBand, args.ruleParams, ZERO, 2) : { units: ZERO, before: total(inBand, ZERO), after: total(inBand, ZERO) };
+    const rule =
+      inBand.length >= MIN_FOR_RULE
+        ? search(inBand, args.ruleParams, ZERO, 2)
+        : { units: ZERO, before: total(inBand, ZERO), after: total(inBand, ZERO) };
     const fallback: Units = { ...rule.units };
-    console.log(`rule for every glyph (${inBand.length} cases): weightX ${f4(fallback.wx)} weightY ${f4(fallback.wy)} dx ${f4(fallback.dx)} dy ${f4(fallback.dy)} (units of the height); `
-      + `strict ${f4(rule.before.strictF1)} -> ${f4(rule.after.strictF1)} (mean)`);
+    console.log(
+      `rule for every glyph (${inBand.length} cases): weightX ${f4(fallback.wx)} weightY ${f4(fallback.wy)} dx ${f4(fallback.dx)} dy ${f4(fallback.dy)} (units of the height); ` +
+        `strict ${f4(rule.before.strictF1)} -> ${f4(rule.after.strictF1)} (mean)`,
+    );
     console.log('glyph  cases  strict before -> after  mismatched  weightX weightY dx dy advance (dots)');
     for (const [cp, cases] of [...byCp].sort((a, b) => a[0] - b[0])) {
       // Each glyph from the rule: it keeps an entry of its own only where that fits it better than the rule.
@@ -102,8 +143,10 @@ async function main(): Promise<void> {
       const h = cases[0]!.h;
       const own = (Object.keys(units) as Param[]).some((p) => units[p] !== fallback[p]);
       if (own) glyphs.set(cp, units);
-      console.log(`${JSON.stringify(String.fromCodePoint(cp)).padEnd(6)} ${String(cases.length).padStart(5)}  ${f4(before.strictF1)} -> ${f4(after.strictF1)}  ${String(before.mismatched).padStart(4)} -> ${String(after.mismatched).padStart(4)}  `
-        + `${[units.wx, units.wy, units.dx, units.dy, units.adv].map((v) => (v * h).toFixed(3).padStart(6)).join(' ')}`);
+      console.log(
+        `${JSON.stringify(String.fromCodePoint(cp)).padEnd(6)} ${String(cases.length).padStart(5)}  ${f4(before.strictF1)} -> ${f4(after.strictF1)}  ${String(before.mismatched).padStart(4)} -> ${String(after.mismatched).padStart(4)}  ` +
+          `${[units.wx, units.wy, units.dx, units.dy, units.adv].map((v) => (v * h).toFixed(3).padStart(6)).join(' ')}`,
+      );
     }
     fits.push({ top, rule: fallback, glyphs });
     lower = top;
@@ -119,19 +162,30 @@ async function main(): Promise<void> {
   for (const c of held) {
     const band = bands.find((b) => c.h <= b.maxHeight)!;
     const u = modelUnits(band.glyphs[c.cp] ?? band.fallback);
-    const before = scoreCandidate(c, candidate(c, ZERO)), after = scoreCandidate(c, candidate(c, u));
+    const before = scoreCandidate(c, candidate(c, ZERO)),
+      after = scoreCandidate(c, candidate(c, u));
     gain += after.strictF1 - before.strictF1;
-    console.log(`  ${c.id.split('/').pop()!.padEnd(28)} ${f4(before.strictF1)} -> ${f4(after.strictF1)}${band.glyphs[c.cp] ? '' : '  (fallback)'}`);
+    console.log(
+      `  ${c.id.split('/').pop()!.padEnd(28)} ${f4(before.strictF1)} -> ${f4(after.strictF1)}${band.glyphs[c.cp] ? '' : '  (fallback)'}`,
+    );
   }
   if (held.length) console.log(`  mean change ${(gain / held.length).toFixed(4)}`);
 
   if (args.out) writeTable(args.out, args.fold, renderTable(bands, fitting.length, args.ruleParams, args.params));
 }
 
-function renderTable(bands: readonly Font0Band[], cases: number, ruleParams: readonly Param[], params: readonly Param[]): string {
+function renderTable(
+  bands: readonly Font0Band[],
+  cases: number,
+  ruleParams: readonly Param[],
+  params: readonly Param[],
+): string {
   // Eight entries a line, their glyphs in a comment: the table stays under the 400 lines a renderer file may have.
   const band = (b: Font0Band): string => {
-    const rows = tableRows(Object.entries(b.glyphs).map(([cp, m]) => [cp, `[${m.join(', ')}]`]), 8);
+    const rows = tableRows(
+      Object.entries(b.glyphs).map(([cp, m]) => [cp, `[${m.join(', ')}]`]),
+      8,
+    );
     return `  {\n    maxHeight: ${b.maxHeight === Infinity ? 'Infinity' : b.maxHeight},\n    fallback: [${b.fallback.join(', ')}],\n    glyphs: {\n${rows.join('\n')}\n    },\n  },`;
   };
   return `// Generated by tools/font0-model/fit.ts from the legacy renderer's reference PNGs (${cases} glyph cases; the held-out

@@ -33,26 +33,40 @@ export function scoreCandidate(c: GlyphCase, cand: Candidate): Fit {
 export function scoreOutline(c: GlyphCase, outline: PlacedOutline | null, advance: number): Fit {
   const { width, height, grey } = c.reference;
   const margin = Math.ceil(c.h * 0.2) + 4;
-  const rx0 = Math.max(0, c.x0 - margin), ry0 = Math.max(0, c.y - 2 * c.h);
-  const rx1 = Math.min(width, c.x0 + Math.ceil(advance * c.copies) + c.h + margin), ry1 = Math.min(height, c.y + c.h);
+  const rx0 = Math.max(0, c.x0 - margin),
+    ry0 = Math.max(0, c.y - 2 * c.h);
+  const rx1 = Math.min(width, c.x0 + Math.ceil(advance * c.copies) + c.h + margin),
+    ry1 = Math.min(height, c.y + c.h);
   const r = new Raster(rx1 - rx0, ry1 - ry0);
   const m = outline && coverageMask(outline.polygons, undefined, 'glyph');
-  if (m) for (let i = 0; i < c.copies; i++) r.blitCoverage(m.cov, m.w, m.h, c.x0 + Math.round(i * advance) + m.x - rx0, c.y + m.y - ry0);
-  const rw = rx1 - rx0, rh = ry1 - ry0;
-  const refMask = new Uint8Array(rw * rh), gotMask = new Uint8Array(rw * rh);
-  let both = 0, refInk = 0, gotInk = 0, greyError = 0;
+  if (m)
+    for (let i = 0; i < c.copies; i++)
+      r.blitCoverage(m.cov, m.w, m.h, c.x0 + Math.round(i * advance) + m.x - rx0, c.y + m.y - ry0);
+  const rw = rx1 - rx0,
+    rh = ry1 - ry0;
+  const refMask = new Uint8Array(rw * rh),
+    gotMask = new Uint8Array(rw * rh);
+  let both = 0,
+    refInk = 0,
+    gotInk = 0,
+    greyError = 0;
   for (let y = ry0; y < ry1; y++) {
     for (let x = rx0; x < rx1; x++) {
       const i = (y - ry0) * rw + (x - rx0);
       const ref = grey[y * width + x]!;
       const ours = 255 - r.ink[i]!;
-      const a = ref < 128 ? 1 : 0, b = ours < 128 ? 1 : 0;
-      refMask[i] = a; gotMask[i] = b;
-      refInk += a; gotInk += b; both += a & b;
+      const a = ref < 128 ? 1 : 0,
+        b = ours < 128 ? 1 : 0;
+      refMask[i] = a;
+      gotMask[i] = b;
+      refInk += a;
+      gotInk += b;
+      both += a & b;
       greyError += Math.abs(ref - ours);
     }
   }
-  let refFound = refInk, gotFound = gotInk;
+  let refFound = refInk,
+    gotFound = gotInk;
   if (refInk + gotInk - 2 * both) {
     const near = (mask: Uint8Array, x: number, y: number): boolean => {
       for (let v = Math.max(0, y - 1); v <= Math.min(rh - 1, y + 1); v++) {
@@ -68,9 +82,16 @@ export function scoreOutline(c: GlyphCase, outline: PlacedOutline | null, advanc
       }
     }
   }
-  const recall = refInk ? refFound / refInk : 1, precision = gotInk ? gotFound / gotInk : 1;
+  const recall = refInk ? refFound / refInk : 1,
+    precision = gotInk ? gotFound / gotInk : 1;
   const nearF1 = recall + precision ? (2 * recall * precision) / (recall + precision) : 0;
-  return { mismatched: refInk + gotInk - 2 * both, nearF1, both, greyError, strictF1: refInk + gotInk ? (2 * both) / (refInk + gotInk) : 1 };
+  return {
+    mismatched: refInk + gotInk - 2 * both,
+    nearF1,
+    both,
+    greyError,
+    strictF1: refInk + gotInk ? (2 * both) / (refInk + gotInk) : 1,
+  };
 }
 
 /** Whether `a` fits better than `b`: fewer mismatched ink pixels, then a smaller grey error. */

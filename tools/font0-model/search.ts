@@ -18,7 +18,13 @@ const RANGE: Record<Param, { min: number; max: number; step: number }> = {
 };
 
 /** A model entry in the model's units: weights, offset and the advance's change. */
-export interface Units { wx: number; wy: number; dx: number; dy: number; adv: number }
+export interface Units {
+  wx: number;
+  wy: number;
+  dx: number;
+  dy: number;
+  adv: number;
+}
 export const ZERO: Units = { wx: 0, wy: 0, dx: 0, dy: 0, adv: 0 };
 
 /** Four decimals: the tables' precision (0.005 dots at 50 dots of font 0). */
@@ -26,7 +32,8 @@ export const r4 = (n: number): number => Math.round(n * 1e4) / 1e4;
 
 /** A font 0 table entry as units, and back (four decimals; the advance only where it changes the box's). */
 export const modelUnits = (m: GlyphModel): Units => ({ wx: m[0], wy: m[1], dx: m[2], dy: m[3], adv: m[4] ?? 0 });
-export const asModel = (u: Units): GlyphModel => (u.adv ? [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy), r4(u.adv)] : [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy)]);
+export const asModel = (u: Units): GlyphModel =>
+  u.adv ? [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy), r4(u.adv)] : [r4(u.wx), r4(u.wy), r4(u.dx), r4(u.dy)];
 
 /** How a model turns its units into a candidate for one case. */
 export type CandidateOf = (c: GlyphCase, u: Units) => Candidate;
@@ -41,15 +48,19 @@ export function total(cases: readonly GlyphCase[], u: Units, candidate: Candidat
   const sum: Total = { mismatched: 0, nearF1: 0, both: 0, greyError: 0, strictF1: 0, nearF1s: [] };
   for (const c of cases) {
     const f = scoreCandidate(c, candidate(c, u));
-    sum.mismatched += f.mismatched; sum.both += f.both; sum.greyError += f.greyError;
-    sum.strictF1 += f.strictF1 / cases.length; sum.nearF1 += f.nearF1 / cases.length;
+    sum.mismatched += f.mismatched;
+    sum.both += f.both;
+    sum.greyError += f.greyError;
+    sum.strictF1 += f.strictF1 / cases.length;
+    sum.nearF1 += f.nearF1 / cases.length;
     sum.nearF1s.push(f.nearF1);
   }
   return sum;
 }
 
 /** Whether no case's 1-px F1 is below the unadjusted glyph's. */
-const keepsNearF1 = (t: Total, unadjusted: Total): boolean => t.nearF1s.every((f, i) => f >= unadjusted.nearF1s[i]! - 1e-12);
+const keepsNearF1 = (t: Total, unadjusted: Total): boolean =>
+  t.nearF1s.every((f, i) => f >= unadjusted.nearF1s[i]! - 1e-12);
 
 /**
  * Coordinate search from `start`: each parameter in turn over its whole range (dots, divided by `unit`: the dots
@@ -58,8 +69,14 @@ const keepsNearF1 = (t: Total, unadjusted: Total): boolean => t.nearF1s.every((f
  * (each one lowers some glyph's 1-px F1); with only the mean kept, the rule at 50 dots gained the fit set +0.0016
  * and the held-out tenth nothing, and broke a floor.
  */
-export function search(cases: readonly GlyphCase[], params: readonly Param[], start: Units, candidate: CandidateOf, unit: number,
-  rounds = 4): { units: Units; before: Fit; after: Fit } {
+export function search(
+  cases: readonly GlyphCase[],
+  params: readonly Param[],
+  start: Units,
+  candidate: CandidateOf,
+  unit: number,
+  rounds = 4,
+): { units: Units; before: Fit; after: Fit } {
   const unadjusted = total(cases, ZERO, candidate);
   let best = { ...start };
   const before = total(cases, best, candidate);
@@ -75,7 +92,11 @@ export function search(cases: readonly GlyphCase[], params: readonly Param[], st
         const trial = { ...best, [p]: r4(v / unit) };
         if (trial[p] === best[p]) continue;
         const f = total(cases, trial, candidate);
-        if (keepsNearF1(f, unadjusted) && better(f, bestFit)) { best = trial; bestFit = f; changed = true; }
+        if (keepsNearF1(f, unadjusted) && better(f, bestFit)) {
+          best = trial;
+          bestFit = f;
+          changed = true;
+        }
       }
     }
     if (!changed) break;

@@ -25,7 +25,9 @@ export function tableFile(argv: readonly string[], table: string): string | unde
     if (!out) throw new Error('--out needs a file');
     return out;
   }
-  return argv.includes('--write') ? fileURLToPath(new URL(`../../../renderer/fonts/${table}`, import.meta.url)) : undefined;
+  return argv.includes('--write')
+    ? fileURLToPath(new URL(`../../../renderer/fonts/${table}`, import.meta.url))
+    : undefined;
 }
 
 /** Writes a tool's table to `out`, marked never to commit when fitted with a fold other than 0 held out. */

@@ -13,7 +13,11 @@ export interface BandFit {
 }
 
 export function asBand(f: BandFit): Font0Band {
-  return { maxHeight: f.top, fallback: asModel(f.rule), glyphs: Object.fromEntries([...f.glyphs].map(([cp, u]) => [cp, asModel(u)])) };
+  return {
+    maxHeight: f.top,
+    fallback: asModel(f.rule),
+    glyphs: Object.fromEntries([...f.glyphs].map(([cp, u]) => [cp, asModel(u)])),
+  };
 }
 
 /** The letter an accented letter is built on (É -> E), or null. */
@@ -51,9 +55,13 @@ export function withTransfers(fits: readonly BandFit[], cps: readonly number[]):
     const set = (cp: number, wx: number, wy: number): void => {
       if (wx !== f.rule.wx || wy !== f.rule.wy) glyphs.set(cp, { ...f.rule, wx: r4(wx), wy: r4(wy), adv: 0 });
     };
-    const others = fits.map((o, j) => ({ o, d: Math.abs(i - j) })).filter((x) => x.d > 0).sort((a, b) => a.d - b.d);
+    const others = fits
+      .map((o, j) => ({ o, d: Math.abs(i - j) }))
+      .filter((x) => x.d > 0)
+      .sort((a, b) => a.d - b.d);
     for (const { o } of others) {
-      for (const [cp, u] of o.glyphs) if (!glyphs.has(cp)) set(cp, f.rule.wx + u.wx - o.rule.wx, f.rule.wy + u.wy - o.rule.wy);
+      for (const [cp, u] of o.glyphs)
+        if (!glyphs.has(cp)) set(cp, f.rule.wx + u.wx - o.rule.wx, f.rule.wy + u.wy - o.rule.wy);
     }
     const family = families(f.glyphs);
     for (const cp of cps) {

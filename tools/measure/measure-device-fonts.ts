@@ -9,13 +9,19 @@ import path from 'node:path';
 import { deviceFonts, magnification } from '../../renderer/fonts/device-fonts.js';
 import { decodeReference, extent, period, profiles, runsPeriod } from './ink.js';
 
-interface Case { id: string; zpl: string; png?: string; group: string }
+interface Case {
+  id: string;
+  zpl: string;
+  png?: string;
+  group: string;
+}
 
 async function main(): Promise<void> {
   const manifestPath = path.resolve(process.argv[2] ?? 'corpus/manifest.json');
   const base = path.dirname(manifestPath);
-  const cases = (JSON.parse(readFileSync(manifestPath, 'utf8')) as Case[])
-    .filter((c) => c.png && c.id.includes('labelary_devicefont_images/') && /_m[123]_/.test(c.id));
+  const cases = (JSON.parse(readFileSync(manifestPath, 'utf8')) as Case[]).filter(
+    (c) => c.png && c.id.includes('labelary_devicefont_images/') && /_m[123]_/.test(c.id),
+  );
 
   // font -> code point -> samples of [advance, left, right, top, bottom] in base (magnification 1) dots
   const acc = new Map<string, Map<number, number[][]>>();
@@ -29,7 +35,8 @@ async function main(): Promise<void> {
     const mag = magnification(h, f.cellHeight);
     const img = await decodeReference(readFileSync(path.join(base, c.png!)));
     const { colMax, rowMax, colSum } = profiles(img);
-    const xs = extent(colMax), ys = extent(rowMax);
+    const xs = extent(colMax),
+      ys = extent(rowMax);
     if (!xs || !ys) continue;
     const adv = runsPeriod(colMax) ?? period(colSum, Math.floor(xs[0]), Math.ceil(xs[1]));
     const sample = [adv, xs[0] - x0, xs[1] - 2 * adv - x0, ys[0] - y0, ys[1] - y0].map((v) => v / mag);
@@ -47,7 +54,9 @@ async function main(): Promise<void> {
     for (const [cp, list] of [...byCp].sort((a, b) => a[0] - b[0])) {
       // magnification 1 is the most exact for the box; the advance is best averaged
       const mean = (k: number) => list.reduce((s, v) => s + v[k], 0) / list.length;
-      glyphs.push(`${cp}: [${[mean(0), mean(1), mean(2), mean(3), mean(4)].map(r2).join(', ')}] /* ${String.fromCharCode(cp)} */`);
+      glyphs.push(
+        `${cp}: [${[mean(0), mean(1), mean(2), mean(3), mean(4)].map(r2).join(', ')}] /* ${String.fromCharCode(cp)} */`,
+      );
     }
     lines.push(`  ${font}: { ${glyphs.join(', ')} },`);
   }

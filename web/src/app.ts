@@ -4,10 +4,33 @@
 
 import { apiErrorText, apiPath, bindApiKey, byId, byteToChar, charToByte, saveBlob } from './common.js';
 
-interface Box { x: number; y: number; width: number; height: number }
-interface LayoutElement { kind: string; box: Box; span: { start: number; end: number } }
-interface Layout { totalCount: number; index: number; width: number; height: number; mirror: boolean; invert: boolean; elements: LayoutElement[] }
-interface Warning { byteIndex: number; byteSize: number; command: string; param: string; message: string }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+interface LayoutElement {
+  kind: string;
+  box: Box;
+  span: { start: number; end: number };
+}
+interface Layout {
+  totalCount: number;
+  index: number;
+  width: number;
+  height: number;
+  mirror: boolean;
+  invert: boolean;
+  elements: LayoutElement[];
+}
+interface Warning {
+  byteIndex: number;
+  byteSize: number;
+  command: string;
+  param: string;
+  message: string;
+}
 
 const RENDER_DELAY_MS = 250;
 
@@ -79,8 +102,11 @@ async function renderNow(seq: number): Promise<void> {
       },
       body: zpl,
     }).catch((err: unknown) => err as Error),
-    fetch(`preview/layout/${dpmm}/${dims}/${index}`, { method: 'POST', headers: { 'X-API-Key': key }, body: zpl })
-      .catch((err: unknown) => err as Error),
+    fetch(`preview/layout/${dpmm}/${dims}/${index}`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key },
+      body: zpl,
+    }).catch((err: unknown) => err as Error),
   ]);
   if (seq !== renderSeq) return; // a newer edit has started its own render
   busy.hidden = true;
@@ -99,7 +125,7 @@ async function renderNow(seq: number): Promise<void> {
   showWarnings(parseWarnings(png.headers.get('X-Warnings') ?? ''));
   const blob = await png.blob();
   if (seq !== renderSeq) return;
-  layout = layoutAnswer instanceof Error || !layoutAnswer.ok ? undefined : await layoutAnswer.json() as Layout;
+  layout = layoutAnswer instanceof Error || !layoutAnswer.ok ? undefined : ((await layoutAnswer.json()) as Layout);
   renderedText = text;
   if (pngUrl) URL.revokeObjectURL(pngUrl);
   pngUrl = URL.createObjectURL(blob);
@@ -113,7 +139,9 @@ async function renderNow(seq: number): Promise<void> {
 function showCount(total: number, index: number): void {
   labelCount.textContent = String(total);
   if (labelIndex.options.length !== total) {
-    labelIndex.replaceChildren(...Array.from({ length: Math.max(total, 1) }, (_, i) => new Option(String(i + 1), String(i))));
+    labelIndex.replaceChildren(
+      ...Array.from({ length: Math.max(total, 1) }, (_, i) => new Option(String(i + 1), String(i))),
+    );
     labelIndex.value = String(Math.min(index, Math.max(total - 1, 0)));
   }
 }
@@ -125,7 +153,11 @@ function parseWarnings(header: string): Warning[] {
   const warnings: Warning[] = [];
   for (let i = 0; i + 4 < parts.length; i += 5) {
     warnings.push({
-      byteIndex: Number(parts[i]), byteSize: Number(parts[i + 1]), command: parts[i + 2]!, param: parts[i + 3]!, message: parts[i + 4]!,
+      byteIndex: Number(parts[i]),
+      byteSize: Number(parts[i + 1]),
+      command: parts[i + 2]!,
+      param: parts[i + 3]!,
+      message: parts[i + 4]!,
     });
   }
   return warnings;
@@ -133,16 +165,18 @@ function parseWarnings(header: string): Warning[] {
 
 function showWarnings(warnings: Warning[]): void {
   warningCount.textContent = warnings.length ? `(${warnings.length})` : '';
-  warningList.replaceChildren(...warnings.map((warning) => {
-    const item = document.createElement('li');
-    const button = document.createElement('button');
-    button.type = 'button';
-    const where = warning.command ? `${warning.command}${warning.param ? ` parameter ${warning.param}` : ''}: ` : '';
-    button.textContent = `${where}${warning.message} (byte ${warning.byteIndex})`;
-    button.addEventListener('click', () => selectBytes(warning.byteIndex, warning.byteIndex + warning.byteSize));
-    item.append(button);
-    return item;
-  }));
+  warningList.replaceChildren(
+    ...warnings.map((warning) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      const where = warning.command ? `${warning.command}${warning.param ? ` parameter ${warning.param}` : ''}: ` : '';
+      button.textContent = `${where}${warning.message} (byte ${warning.byteIndex})`;
+      button.addEventListener('click', () => selectBytes(warning.byteIndex, warning.byteIndex + warning.byteSize));
+      item.append(button);
+      return item;
+    }),
+  );
 }
 
 function selectBytes(start: number, end: number): void {
@@ -188,10 +222,14 @@ function drawOverlay(): void {
 /** A box in label dots, turned clockwise with the picture. */
 function rotate(box: Box, rotation: number, width: number, height: number): Box {
   switch (rotation) {
-    case 90: return { x: height - box.y - box.height, y: box.x, width: box.height, height: box.width };
-    case 180: return { x: width - box.x - box.width, y: height - box.y - box.height, width: box.width, height: box.height };
-    case 270: return { x: box.y, y: width - box.x - box.width, width: box.height, height: box.width };
-    default: return box;
+    case 90:
+      return { x: height - box.y - box.height, y: box.x, width: box.height, height: box.width };
+    case 180:
+      return { x: width - box.x - box.width, y: height - box.y - box.height, width: box.width, height: box.height };
+    case 270:
+      return { x: box.y, y: width - box.x - box.width, width: box.height, height: box.width };
+    default:
+      return box;
   }
 }
 
@@ -244,9 +282,13 @@ editor.addEventListener('input', () => {
   highlightSource();
   schedule();
 });
-editor.addEventListener('scroll', () => { backdrop.scrollTop = editor.scrollTop; });
+editor.addEventListener('scroll', () => {
+  backdrop.scrollTop = editor.scrollTop;
+});
 for (const event of ['keyup', 'click', 'select', 'focus'] as const) editor.addEventListener(event, markCaretElements);
-document.addEventListener('selectionchange', () => { if (document.activeElement === editor) markCaretElements(); });
+document.addEventListener('selectionchange', () => {
+  if (document.activeElement === editor) markCaretElements();
+});
 for (const control of Object.values(controls)) control.addEventListener('change', schedule);
 controls.width.addEventListener('input', schedule);
 controls.height.addEventListener('input', schedule);

@@ -29,7 +29,9 @@ export async function apiErrorText(res: Response): Promise<string> {
     try {
       const body = JSON.parse(text) as { error?: string; message?: string };
       if (body.message) return `${res.status} ${body.error ?? ''}: ${body.message}`;
-    } catch { /* not JSON after all: show it as sent */ }
+    } catch {
+      /* not JSON after all: show it as sent */
+    }
   }
   return text || `HTTP ${res.status}`;
 }
@@ -53,7 +55,7 @@ export function byteToChar(text: string, byte: number): number {
 /** UTF-8 byte offset of character index `char` in `text`. */
 export function charToByte(text: string, char: number): number {
   let bytes = 0;
-  for (let index = 0; index < char && index < text.length;) {
+  for (let index = 0; index < char && index < text.length; ) {
     const codePoint = text.codePointAt(index)!;
     bytes += utf8Length(codePoint);
     index += codePoint > 0xffff ? 2 : 1;

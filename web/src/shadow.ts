@@ -4,12 +4,24 @@
 import { apiErrorText, bindApiKey, byId } from './common.js';
 
 interface ShadowCase {
-  id: string; time: string; endpoint: string; score: number; index: number;
-  labels: { local: number; upstream: number | null }; upstreamStatus: number;
+  id: string;
+  time: string;
+  endpoint: string;
+  score: number;
+  index: number;
+  labels: { local: number; upstream: number | null };
+  upstreamStatus: number;
   images: { local: string; upstream: string };
 }
 interface ShadowReport {
-  summary: { compared: number; matched: number; diverged: number; upstreamErrors: number; scores: Record<string, number>; updatedAt: string | null };
+  summary: {
+    compared: number;
+    matched: number;
+    diverged: number;
+    upstreamErrors: number;
+    scores: Record<string, number>;
+    updatedAt: string | null;
+  };
   cases: ShadowCase[];
 }
 
@@ -29,7 +41,7 @@ async function load(): Promise<void> {
     return;
   }
   showError(undefined);
-  const report = await res.json() as ShadowReport;
+  const report = (await res.json()) as ShadowReport;
   showSummary(report.summary);
   const cases = byId<HTMLDivElement>('cases');
   cases.replaceChildren(...report.cases.map((c) => caseView(c, key)));
@@ -48,16 +60,18 @@ function showSummary(summary: ShadowReport['summary']): void {
   byId('upstream-errors').textContent = String(summary.upstreamErrors);
   byId('updated').textContent = summary.updatedAt ?? 'never';
   const most = Math.max(1, ...Object.values(summary.scores));
-  byId('histogram').replaceChildren(...Object.entries(summary.scores).flatMap(([bucket, count]) => {
-    const label = document.createElement('span');
-    label.textContent = bucket;
-    const bar = document.createElement('div');
-    bar.className = 'bar';
-    bar.style.width = `${(100 * count) / most}%`;
-    const value = document.createElement('span');
-    value.textContent = String(count);
-    return [label, bar, value];
-  }));
+  byId('histogram').replaceChildren(
+    ...Object.entries(summary.scores).flatMap(([bucket, count]) => {
+      const label = document.createElement('span');
+      label.textContent = bucket;
+      const bar = document.createElement('div');
+      bar.className = 'bar';
+      bar.style.width = `${(100 * count) / most}%`;
+      const value = document.createElement('span');
+      value.textContent = String(count);
+      return [label, bar, value];
+    }),
+  );
 }
 
 function caseView(shadowCase: ShadowCase, key: string): HTMLElement {
@@ -67,17 +81,24 @@ function caseView(shadowCase: ShadowCase, key: string): HTMLElement {
   view.dataset.id = shadowCase.id;
   const title = document.createElement('h3');
   const upstreamLabels = shadowCase.labels.upstream ?? '?';
-  title.textContent = `${new Date(shadowCase.time).toLocaleString()} · ${shadowCase.endpoint} · score ${shadowCase.score.toFixed(4)}`
-    + ` · label ${shadowCase.index + 1} · labels ours ${shadowCase.labels.local} / legacy ${upstreamLabels}`
-    + ` · legacy status ${shadowCase.upstreamStatus}`;
+  title.textContent =
+    `${new Date(shadowCase.time).toLocaleString()} · ${shadowCase.endpoint} · score ${shadowCase.score.toFixed(4)}` +
+    ` · label ${shadowCase.index + 1} · labels ours ${shadowCase.labels.local} / legacy ${upstreamLabels}` +
+    ` · legacy status ${shadowCase.upstreamStatus}`;
   const images = document.createElement('div');
   images.className = 'images';
   view.append(title, images);
-  void Promise.all([fetchImage(shadowCase.images.upstream, key), fetchImage(shadowCase.images.local, key)]).then(([theirs, ours]) => {
-    const diff = diffCanvas(theirs, ours);
-    images.append(figure('Legacy service', theirs, 'legacy-image'), figure('This service', ours, 'local-image'), figure('Difference', diff, 'diff'));
-    view.dataset.state = 'ready';
-  });
+  void Promise.all([fetchImage(shadowCase.images.upstream, key), fetchImage(shadowCase.images.local, key)]).then(
+    ([theirs, ours]) => {
+      const diff = diffCanvas(theirs, ours);
+      images.append(
+        figure('Legacy service', theirs, 'legacy-image'),
+        figure('This service', ours, 'local-image'),
+        figure('Difference', diff, 'diff'),
+      );
+      view.dataset.state = 'ready';
+    },
+  );
   return view;
 }
 
@@ -123,8 +144,12 @@ function diffCanvas(theirs: HTMLImageElement, ours: HTMLImageElement): HTMLCanva
   for (let i = 0; i < out.data.length; i += 4) {
     const inkTheirs = a[i]! < INK_BELOW;
     const inkOurs = b[i]! < INK_BELOW;
-    const [r, g, bl] = inkTheirs && inkOurs ? [0, 0, 0] : inkTheirs ? [255, 0, 0] : inkOurs ? [0, 0, 255] : [255, 255, 255];
-    out.data[i] = r; out.data[i + 1] = g; out.data[i + 2] = bl; out.data[i + 3] = 255;
+    const [r, g, bl] =
+      inkTheirs && inkOurs ? [0, 0, 0] : inkTheirs ? [255, 0, 0] : inkOurs ? [0, 0, 255] : [255, 255, 255];
+    out.data[i] = r;
+    out.data[i + 1] = g;
+    out.data[i + 2] = bl;
+    out.data[i + 3] = 255;
   }
   context.putImageData(out, 0, 0);
   return canvas;

@@ -5,7 +5,12 @@ import type { InkMode } from '../../display/display-list.js';
 import { fillFrameRect, type SymbolFrame } from './frame.js';
 
 /** One bar: starts `u` dots along the symbol, `w` dots wide, from `v` down `h` dots (upright frame). */
-export interface Bar { u: number; w: number; v: number; h: number }
+export interface Bar {
+  u: number;
+  w: number;
+  v: number;
+  h: number;
+}
 
 /**
  * Bars from alternating run widths in dots (bar, space, bar, ...), all from `v` down `h` dots,
@@ -36,7 +41,12 @@ export function modulesToDots(modules: readonly number[], moduleWidth: number): 
  * Run widths of a two-width symbology (narrow/wide) to dots: narrow is the module width, wide is
  * module x ratio rounded to whole dots, as the printer draws them. `isWide` classifies an element.
  */
-export function narrowWideToDots(elements: readonly number[], moduleWidth: number, ratio: number, isWide: (e: number) => boolean): number[] {
+export function narrowWideToDots(
+  elements: readonly number[],
+  moduleWidth: number,
+  ratio: number,
+  isWide: (e: number) => boolean,
+): number[] {
   const wide = Math.round(moduleWidth * ratio);
   return elements.map((e) => (isWide(e) ? wide : moduleWidth));
 }

@@ -8,7 +8,10 @@ import { BoundedCache } from '../../bounded-cache.js';
 export const ENCODING_CACHE_BYTES = 4 * 1024 * 1024;
 const MAX_ENCODING_BYTES = 256 * 1024;
 
-interface Kept { value: unknown; bytes: number }
+interface Kept {
+  value: unknown;
+  bytes: number;
+}
 
 const cache = new BoundedCache<Kept>(ENCODING_CACHE_BYTES, MAX_ENCODING_BYTES, (k) => k.bytes);
 

@@ -18,7 +18,12 @@ export function interpretationFont(moduleWidth: number, orientation: Orientation
 }
 
 /** One run of text in a symbol's upright frame: cell top-left at (u, v). */
-export interface FrameText { text: string; u: number; v: number; font: FontSelection }
+export interface FrameText {
+  text: string;
+  u: number;
+  v: number;
+  font: FontSelection;
+}
 
 /** Width and cell height of a text in a font. */
 export function measure(text: string, font: FontSelection): { width: number; height: number; baseline: number } {
@@ -41,5 +46,12 @@ export function drawFrameText(r: Canvas, frame: SymbolFrame, t: FrameText, mode:
   if (!t.text) return;
   const m = measure(t.text, t.font);
   const rect = toLabelRect(frame, t.u, t.v, m.width, m.height);
-  drawTextLine(r, { text: t.text, font: { ...t.font, orientation: frame.orientation }, x: rect.x, y: rect.y, origin: 'FO', mode });
+  drawTextLine(r, {
+    text: t.text,
+    font: { ...t.font, orientation: frame.orientation },
+    x: rect.x,
+    y: rect.y,
+    origin: 'FO',
+    mode,
+  });
 }

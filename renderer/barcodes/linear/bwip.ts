@@ -17,7 +17,12 @@ export interface BwipRow {
 
 /** Encodes with bwip-js (kept by content); an error comes back as a message fit for a diagnostic, never thrown. */
 export function bwipEncode(bcid: string, text: string, options: BwipOptions = {}): BwipRow[] | { error: string } {
-  return cachedEncoding(bcid, `${JSON.stringify(options)}\u0000${text}`, () => encodeRows(bcid, text, options), rowsBytes);
+  return cachedEncoding(
+    bcid,
+    `${JSON.stringify(options)}\u0000${text}`,
+    () => encodeRows(bcid, text, options),
+    rowsBytes,
+  );
 }
 
 /** Roughly: eight bytes a number of every row's arrays. */
@@ -30,9 +35,18 @@ function rowsBytes(rows: BwipRow[] | { error: string }): number {
 
 function encodeRows(bcid: string, text: string, options: BwipOptions): BwipRow[] | { error: string } {
   try {
-    const rows = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<Record<string, unknown>>;
-    const list = (v: unknown) => (v && typeof v === 'object' && 'length' in v ? Array.from(v as ArrayLike<number>) : undefined);
-    return rows.map((r) => ({ sbs: list(r.sbs), bhs: list(r.bhs), bbs: list(r.bbs), pixs: list(r.pixs), pixx: r.pixx as number | undefined }));
+    const rows = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<
+      Record<string, unknown>
+    >;
+    const list = (v: unknown) =>
+      v && typeof v === 'object' && 'length' in v ? Array.from(v as ArrayLike<number>) : undefined;
+    return rows.map((r) => ({
+      sbs: list(r.sbs),
+      bhs: list(r.bhs),
+      bbs: list(r.bbs),
+      pixs: list(r.pixs),
+      pixx: r.pixx as number | undefined,
+    }));
   } catch (e) {
     return { error: String((e as Error).message ?? e).replace(/^bwipp\.\w+#?\d*:\s*/, '') };
   }

@@ -12,7 +12,13 @@ const PATTERNS = (
   '114311 411113 411311 113141 114131 311141 411131 211412 211214 211232 2331112'
 ).split(' ');
 
-const CODE_C = 99, CODE_B = 100, CODE_A = 101, FNC1 = 102, FNC2 = 97, FNC3 = 96, SHIFT = 98;
+const CODE_C = 99,
+  CODE_B = 100,
+  CODE_A = 101,
+  FNC1 = 102,
+  FNC2 = 97,
+  FNC3 = 96,
+  SHIFT = 98;
 const START = { A: 103, B: 104, C: 105 } as const;
 type Subset = 'A' | 'B' | 'C';
 /** Marks FNC1 inside data strings handed to the automatic encoder. */
@@ -41,10 +47,14 @@ export function code128Modules(codewords: readonly number[]): number[] {
 
 export function encodeCode128(data: string, mode: Code128Mode): Code128Symbol {
   switch (mode) {
-    case 'A': return encodeAuto(data, data);
-    case 'U': return encodeUcc(data);
-    case 'D': return encodeGs1(data);
-    default: return encodeInvocations(data);
+    case 'A':
+      return encodeAuto(data, data);
+    case 'U':
+      return encodeUcc(data);
+    case 'D':
+      return encodeGs1(data);
+    default:
+      return encodeInvocations(data);
   }
 }
 
@@ -55,7 +65,10 @@ function encodeInvocations(data: string): Code128Symbol {
   let set: Subset = 'B';
   let i = 0;
   const starts: Record<string, Subset> = { '9': 'A', ':': 'B', ';': 'C' };
-  if (data[0] === '>' && starts[data[1]]) { set = starts[data[1]]; i = 2; }
+  if (data[0] === '>' && starts[data[1]]) {
+    set = starts[data[1]];
+    i = 2;
+  }
   const cw: number[] = [START[set]];
   let text = '';
   let skipped = 0;
@@ -66,18 +79,58 @@ function encodeInvocations(data: string): Code128Symbol {
       const code = data[i + 1];
       i += 2;
       switch (code) {
-        case '<': if (set !== 'C') { cw.push(62); text += '^'; } break;
-        case '0': if (set !== 'C') { cw.push(30); text += '>'; } break;
-        case '=': if (set !== 'C') { cw.push(94); text += '~'; } break;
-        case '1': if (set !== 'C') cw.push(95); break;
-        case '2': if (set !== 'C') cw.push(FNC3); break;
-        case '3': if (set !== 'C') cw.push(FNC2); break;
-        case '4': if (set !== 'C') { cw.push(SHIFT); shifted = true; } break;
-        case '5': if (set !== 'C') { cw.push(CODE_C); set = 'C'; } break;
-        case '6': cw.push(CODE_B); if (set !== 'B') set = 'B'; break;
-        case '7': cw.push(CODE_A); if (set !== 'A') set = 'A'; break;
-        case '8': cw.push(FNC1); break;
-        default: break; // start codes past the start, unknown codes: nothing
+        case '<':
+          if (set !== 'C') {
+            cw.push(62);
+            text += '^';
+          }
+          break;
+        case '0':
+          if (set !== 'C') {
+            cw.push(30);
+            text += '>';
+          }
+          break;
+        case '=':
+          if (set !== 'C') {
+            cw.push(94);
+            text += '~';
+          }
+          break;
+        case '1':
+          if (set !== 'C') cw.push(95);
+          break;
+        case '2':
+          if (set !== 'C') cw.push(FNC3);
+          break;
+        case '3':
+          if (set !== 'C') cw.push(FNC2);
+          break;
+        case '4':
+          if (set !== 'C') {
+            cw.push(SHIFT);
+            shifted = true;
+          }
+          break;
+        case '5':
+          if (set !== 'C') {
+            cw.push(CODE_C);
+            set = 'C';
+          }
+          break;
+        case '6':
+          cw.push(CODE_B);
+          if (set !== 'B') set = 'B';
+          break;
+        case '7':
+          cw.push(CODE_A);
+          if (set !== 'A') set = 'A';
+          break;
+        case '8':
+          cw.push(FNC1);
+          break;
+        default:
+          break; // start codes past the start, unknown codes: nothing
       }
       continue;
     }
@@ -85,19 +138,36 @@ function encodeInvocations(data: string): Code128Symbol {
     shifted = false;
     if (cur === 'B') {
       const v = c.charCodeAt(0) - 32;
-      if (v >= 0 && v < 96) { cw.push(v); text += c; } else skipped++;
+      if (v >= 0 && v < 96) {
+        cw.push(v);
+        text += c;
+      } else skipped++;
       i++;
       continue;
     }
     // Subsets A and C take the data as digit pairs (ZPL II guide): a non-digit first character counts as 0,
     // a non-digit second character drops the pair.
-    if (i + 1 >= data.length) { skipped++; i++; continue; }
+    if (i + 1 >= data.length) {
+      skipped++;
+      i++;
+      continue;
+    }
     const d1 = data[i + 1];
     i += 2;
-    if (!isDigit(d1)) { skipped += 2; continue; }
+    if (!isDigit(d1)) {
+      skipped += 2;
+      continue;
+    }
     const v = (isDigit(c) ? (c.charCodeAt(0) - 48) * 10 : 0) + d1.charCodeAt(0) - 48;
-    if (cur === 'C') { cw.push(v); text += String(v).padStart(2, '0'); continue; }
-    if (v > 95) { skipped += 2; continue; }
+    if (cur === 'C') {
+      cw.push(v);
+      text += String(v).padStart(2, '0');
+      continue;
+    }
+    if (v > 95) {
+      skipped += 2;
+      continue;
+    }
     cw.push(v);
     if (v < 64) text += String.fromCharCode(v + 32);
   }
@@ -171,14 +241,26 @@ function encodeAuto(content: string, text: string): Code128Symbol {
   while (i < content.length) {
     const c = content[i];
     const code = c.charCodeAt(0);
-    if (c !== FNC1_CHAR && code > 127) { skipped++; i++; continue; }
+    if (c !== FNC1_CHAR && code > 127) {
+      skipped++;
+      i++;
+      continue;
+    }
     const want = choose(i);
     if (want !== set) {
       cw.push(set === undefined ? START[want] : want === 'A' ? CODE_A : want === 'B' ? CODE_B : CODE_C);
       set = want;
     }
-    if (c === FNC1_CHAR) { cw.push(FNC1); i++; continue; }
-    if (set === 'C') { cw.push(Number(content.slice(i, i + 2))); i += 2; continue; }
+    if (c === FNC1_CHAR) {
+      cw.push(FNC1);
+      i++;
+      continue;
+    }
+    if (set === 'C') {
+      cw.push(Number(content.slice(i, i + 2)));
+      i += 2;
+      continue;
+    }
     cw.push(set === 'A' ? (code < 32 ? code + 64 : code - 32) : code - 32);
     i++;
   }

@@ -4,7 +4,7 @@
 // parameter only sizes the linear part of composites, whose 2D part we do not draw.
 
 import type { FieldOf } from '../../model.js';
-import type { DrawEnv, Drawer, DrawerTable } from '../../display/drawer.js';
+import type { DrawEnv } from '../../display/drawer.js';
 import type { Canvas } from '../../display/canvas.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
@@ -26,7 +26,12 @@ const TYPES: Record<number, DataBarType> = {
   1: { bcid: 'databaromni', name: 'GS1 DataBar Omnidirectional', rows: [33], gtin: true },
   2: { bcid: 'databartruncated', name: 'GS1 DataBar Truncated', rows: [13], gtin: true },
   3: { bcid: 'databarstacked', name: 'GS1 DataBar Stacked', rows: [5, 'sep', 7], gtin: true },
-  4: { bcid: 'databarstackedomni', name: 'GS1 DataBar Stacked Omnidirectional', rows: [33, 'sep', 'sep', 'sep', 33], gtin: true },
+  4: {
+    bcid: 'databarstackedomni',
+    name: 'GS1 DataBar Stacked Omnidirectional',
+    rows: [33, 'sep', 'sep', 'sep', 33],
+    gtin: true,
+  },
   5: { bcid: 'databarlimited', name: 'GS1 DataBar Limited', rows: [10], gtin: true },
   6: { bcid: 'databarexpanded', name: 'GS1 DataBar Expanded', rows: [34], gtin: false },
 };
@@ -41,7 +46,18 @@ function aiLength(s: string): number {
 
 /** Fixed data lengths of common AIs; the others run to a `#` separator or the end. */
 function aiDataLength(ai: string): number | undefined {
-  const fixed: Record<string, number> = { '00': 18, '01': 14, '02': 14, '11': 6, '12': 6, '13': 6, '15': 6, '16': 6, '17': 6, '20': 2 };
+  const fixed: Record<string, number> = {
+    '00': 18,
+    '01': 14,
+    '02': 14,
+    '11': 6,
+    '12': 6,
+    '13': 6,
+    '15': 6,
+    '16': 6,
+    '17': 6,
+    '20': 2,
+  };
   if (fixed[ai] !== undefined) return fixed[ai];
   if (/^3[1-6]\d\d$/.test(ai)) return 6;
   if (/^41\d$/.test(ai)) return 13;
@@ -68,14 +84,23 @@ export function drawDataBar(field: FieldOf<'BR'>, env: DrawEnv, canvas: Canvas):
   const { orientation: o, type: typeP, magnification: magP, separatorHeight: sepP } = field.args;
   const type = TYPES[typeP];
   if (!type) {
-    env.log?.add({ byteIndex: field.at, byteSize: 0, command: '^BR', param: 2, message: 'GS1 DataBar composite types (7-12) are not supported; field not printed',
-      feature: `^BR:${typeP}` });
+    env.log?.add({
+      byteIndex: field.at,
+      byteSize: 0,
+      command: '^BR',
+      param: 2,
+      message: 'GS1 DataBar composite types (7-12) are not supported; field not printed',
+      feature: `^BR:${typeP}`,
+    });
     return;
   }
   const raw = fieldText(field);
   let text: string;
   if (type.gtin) {
-    const digits = raw.replace(/[^0-9]/g, '').slice(0, 13).padStart(13, '0');
+    const digits = raw
+      .replace(/[^0-9]/g, '')
+      .slice(0, 13)
+      .padStart(13, '0');
     text = `(01)${digits}${gs1CheckDigit(digits)}`;
   } else text = bracketAis(raw.split('|')[0]);
   const out = bwipEncode(type.bcid, text);
@@ -85,7 +110,9 @@ export function drawDataBar(field: FieldOf<'BR'>, env: DrawEnv, canvas: Canvas):
   }
   const first = out[0];
   const w = first.pixx ?? 0;
-  const rows = first.sbs ? [runsToModules(first.sbs)] : type.rows.map((_, r) => (first.pixs ?? []).slice(r * w, (r + 1) * w));
+  const rows = first.sbs
+    ? [runsToModules(first.sbs)]
+    : type.rows.map((_, r) => (first.pixs ?? []).slice(r * w, (r + 1) * w));
   const m = magP ?? Math.max(1, Math.round(env.dpmm / 4));
   const sep = sepP;
   const bars: Bar[] = [];
@@ -93,8 +120,11 @@ export function drawDataBar(field: FieldOf<'BR'>, env: DrawEnv, canvas: Canvas):
   type.rows.forEach((rh, r) => {
     const h = (rh === 'sep' ? sep : rh) * m;
     const mods = rows[r] ?? [];
-    for (let c = 0; c < mods.length;) {
-      if (!mods[c]) { c++; continue; }
+    for (let c = 0; c < mods.length; ) {
+      if (!mods[c]) {
+        c++;
+        continue;
+      }
       let e = c + 1;
       while (e < mods.length && mods[e]) e++;
       bars.push({ u: c * m, w: (e - c) * m, v, h });
@@ -109,6 +139,8 @@ export function drawDataBar(field: FieldOf<'BR'>, env: DrawEnv, canvas: Canvas):
 /** Bar/space widths (bar first) to one flag per module. */
 function runsToModules(sbs: number[]): number[] {
   const out: number[] = [];
-  sbs.forEach((w, k) => { for (let i = 0; i < w; i++) out.push(k % 2 === 0 ? 1 : 0); });
+  sbs.forEach((w, k) => {
+    for (let i = 0; i < w; i++) out.push(k % 2 === 0 ? 1 : 0);
+  });
   return out;
 }

@@ -30,10 +30,47 @@ interface UpcEanSpec {
 type UpcEanKind = 'BE' | 'B8' | 'BU' | 'B9';
 
 const SPECS: Record<UpcEanKind, UpcEanSpec> = {
-  BE: { command: '^BE', name: 'EAN-13', bcid: 'ean13', digits: 12, outside: { left: 1, right: 0 }, groups: [[1, 6, 3, 42], [7, 6, 50, 42]] },
-  B8: { command: '^B8', name: 'EAN-8', bcid: 'ean8', digits: 7, outside: { left: 0, right: 0 }, groups: [[0, 4, 3, 28], [4, 4, 36, 28]] },
-  BU: { command: '^BU', name: 'UPC-A', bcid: 'upca', digits: 11, outside: { left: 1, right: 1 }, groups: [[1, 5, 10, 35], [6, 5, 50, 35]] },
-  B9: { command: '^B9', name: 'UPC-E', bcid: 'upce', digits: 7, outside: { left: 1, right: 1 }, groups: [[1, 6, 3, 42]] },
+  BE: {
+    command: '^BE',
+    name: 'EAN-13',
+    bcid: 'ean13',
+    digits: 12,
+    outside: { left: 1, right: 0 },
+    groups: [
+      [1, 6, 3, 42],
+      [7, 6, 50, 42],
+    ],
+  },
+  B8: {
+    command: '^B8',
+    name: 'EAN-8',
+    bcid: 'ean8',
+    digits: 7,
+    outside: { left: 0, right: 0 },
+    groups: [
+      [0, 4, 3, 28],
+      [4, 4, 36, 28],
+    ],
+  },
+  BU: {
+    command: '^BU',
+    name: 'UPC-A',
+    bcid: 'upca',
+    digits: 11,
+    outside: { left: 1, right: 1 },
+    groups: [
+      [1, 5, 10, 35],
+      [6, 5, 50, 35],
+    ],
+  },
+  B9: {
+    command: '^B9',
+    name: 'UPC-E',
+    bcid: 'upce',
+    digits: 7,
+    outside: { left: 1, right: 1 },
+    groups: [[1, 6, 3, 42]],
+  },
 };
 
 /** Full digit string with its check digit, from field data (cut or zero-filled on the left to length). */
@@ -52,21 +89,32 @@ function expandUpcE(e: string): string {
   const ns = e[0];
   const [d1, d2, d3, d4, d5, d6] = e.slice(1);
   switch (d6) {
-    case '0': case '1': case '2': return ns + d1 + d2 + d6 + '0000' + d3 + d4 + d5;
-    case '3': return ns + d1 + d2 + d3 + '00000' + d4 + d5;
-    case '4': return ns + d1 + d2 + d3 + d4 + '00000' + d5;
-    default: return ns + d1 + d2 + d3 + d4 + d5 + '0000' + d6;
+    case '0':
+    case '1':
+    case '2':
+      return ns + d1 + d2 + d6 + '0000' + d3 + d4 + d5;
+    case '3':
+      return ns + d1 + d2 + d3 + '00000' + d4 + d5;
+    case '4':
+      return ns + d1 + d2 + d3 + d4 + '00000' + d5;
+    default:
+      return ns + d1 + d2 + d3 + d4 + d5 + '0000' + d6;
   }
 }
 
-interface Encoded { sbs: number[]; guards: Set<number> }
+interface Encoded {
+  sbs: number[];
+  guards: Set<number>;
+}
 
 /** Bars and which of them are guards (bwip-js draws guards taller when it lays out the digits). */
 function encode(bcid: string, text: string): Encoded | { error: string } {
   const rows = bwipEncode(bcid, text, { includetext: true });
   if ('error' in rows) return rows;
   const guards = new Set<number>();
-  (rows[0].bhs ?? []).forEach((h, i) => { if (h > 1) guards.add(i); });
+  (rows[0].bhs ?? []).forEach((h, i) => {
+    if (h > 1) guards.add(i);
+  });
   return { sbs: rows[0].sbs ?? [], guards };
 }
 
@@ -81,7 +129,12 @@ function drawerFor(spec: UpcEanSpec): Drawer<UpcEanKind> {
       return;
     }
     if (digits.length !== raw.length) {
-      reportUnencodable(env, field, spec.command, `Field data cannot be encoded by ${spec.name}; ${raw.length - digits.length} character(s) left out`);
+      reportUnencodable(
+        env,
+        field,
+        spec.command,
+        `Field data cannot be encoded by ${spec.name}; ${raw.length - digits.length} character(s) left out`,
+      );
     }
     const full = withCheck(spec, digits);
     const enc = encode(spec.bcid, full);
@@ -133,7 +186,8 @@ function guardLayout(spec: UpcEanSpec, shown: string, full: string, m: number, h
     for (let i = 0; i < count; i++) out.push({ text: full[first + i], u: Math.round(start + i * pitch), v, font });
   });
   if (spec.outside.left) out.push({ text: full[0], u: -11 * m, v, font });
-  if (spec.outside.right && shown.length === full.length) out.push({ text: full[full.length - 1], u: (total + 11) * m - cell, v, font });
+  if (spec.outside.right && shown.length === full.length)
+    out.push({ text: full[full.length - 1], u: (total + 11) * m - cell, v, font });
   return out;
 }
 

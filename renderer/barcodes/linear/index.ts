@@ -10,11 +10,32 @@ import { drawB5, drawBZ } from './postal.js';
 import { drawDataBar } from './databar.js';
 
 /** A barcode field without field data prints nothing (the legacy renderer draws no empty symbol). */
-const withData = <K extends FieldKind>(draw: Drawer<K>): Drawer<K> => (field, env, canvas) => {
-  if (field.data?.length) draw(field, env, canvas);
-};
+const withData =
+  <K extends FieldKind>(draw: Drawer<K>): Drawer<K> =>
+  (field, env, canvas) => {
+    if (field.data?.length) draw(field, env, canvas);
+  };
 
-export type LinearKind = 'BC' | 'B3' | 'BL' | 'BA' | 'B2' | 'BI' | 'BJ' | 'BK' | 'B1' | 'BM' | 'BE' | 'B8' | 'BU' | 'B9' | 'BS' | 'BP' | 'BZ' | 'B5' | 'BR';
+export type LinearKind =
+  | 'BC'
+  | 'B3'
+  | 'BL'
+  | 'BA'
+  | 'B2'
+  | 'BI'
+  | 'BJ'
+  | 'BK'
+  | 'B1'
+  | 'BM'
+  | 'BE'
+  | 'B8'
+  | 'BU'
+  | 'B9'
+  | 'BS'
+  | 'BP'
+  | 'BZ'
+  | 'B5'
+  | 'BR';
 
 export const linearDrawers: DrawerTable<LinearKind> = {
   BC: withData(drawCode128),

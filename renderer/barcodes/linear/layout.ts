@@ -23,8 +23,13 @@ export function drawLinear(canvas: Canvas, field: FieldBase, layout: LinearLayou
 }
 
 /** Texts for the common case: one interpretation line centred below or above the bars. */
-export function interpretationLine(text: string, size: { width: number; height: number }, moduleWidth: number,
-  show: boolean, above: boolean): FrameText[] {
+export function interpretationLine(
+  text: string,
+  size: { width: number; height: number },
+  moduleWidth: number,
+  show: boolean,
+  above: boolean,
+): FrameText[] {
   if (!show || !text) return [];
   const frame: SymbolFrame = { x: 0, y: 0, width: size.width, height: size.height, orientation: 'N' };
   return [centredLine(text, frame, interpretationFont(moduleWidth, 'N'), above)];

@@ -2,7 +2,7 @@
 // Start 1101, each hex digit as 4 bits LSB first, an 8-bit CRC, then the termination bar and reverse start.
 
 import type { FieldOf } from '../../model.js';
-import type { DrawEnv, Drawer, DrawerTable } from '../../display/drawer.js';
+import type { DrawEnv } from '../../display/drawer.js';
 import type { Canvas } from '../../display/canvas.js';
 import { barsFromRuns } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
@@ -30,7 +30,8 @@ export function plesseyBits(hex: string): number[] {
 function crcHex(bits: readonly number[]): string {
   const crc = bits.slice(-8);
   let s = '';
-  for (let k = 0; k < 8; k += 4) s += (crc[k] | (crc[k + 1] << 1) | (crc[k + 2] << 2) | (crc[k + 3] << 3)).toString(16).toUpperCase();
+  for (let k = 0; k < 8; k += 4)
+    s += (crc[k] | (crc[k + 1] << 1) | (crc[k + 2] << 2) | (crc[k + 3] << 3)).toString(16).toUpperCase();
   return s;
 }
 
@@ -39,7 +40,12 @@ export function drawPlessey(field: FieldOf<'BP'>, env: DrawEnv, canvas: Canvas):
   const raw = fieldText(field).toUpperCase();
   const hex = raw.replace(/[^0-9A-F]/g, '');
   if (hex.length !== raw.length) {
-    reportUnencodable(env, field, '^BP', `Field data cannot be encoded by Plessey; ${raw.length - hex.length} character(s) left out`);
+    reportUnencodable(
+      env,
+      field,
+      '^BP',
+      `Field data cannot be encoded by Plessey; ${raw.length - hex.length} character(s) left out`,
+    );
   }
   if (!hex) return;
   const { moduleWidth: n, ratio } = field.barcode;

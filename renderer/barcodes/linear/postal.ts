@@ -2,7 +2,7 @@
 // offset; bars are one module wide with 1.5-module spaces (5 dots a bar at ^BY2 in the references).
 
 import type { FieldOf } from '../../model.js';
-import type { DrawEnv, Drawer, DrawerTable } from '../../display/drawer.js';
+import type { DrawEnv } from '../../display/drawer.js';
 import type { Canvas } from '../../display/canvas.js';
 import type { Bar } from '../common/bars.js';
 import { fieldOrientation } from '../common/frame.js';
@@ -27,7 +27,7 @@ const POSTNET_DIGITS = ['11000', '00011', '00101', '00110', '01001', '01010', '0
 export function postnetBars(digits: string): boolean[] {
   const sum = [...digits].reduce((s, d) => s + Number(d), 0);
   const check = (10 - (sum % 10)) % 10;
-  const bars = [...digits + String(check)].flatMap((d) => [...POSTNET_DIGITS[Number(d)]].map((b) => b === '1'));
+  const bars = [...(digits + String(check))].flatMap((d) => [...POSTNET_DIGITS[Number(d)]].map((b) => b === '1'));
   return [true, ...bars, true];
 }
 
@@ -38,7 +38,11 @@ function postnetHeights(digits: string, height: number): Array<{ h: number; bott
 }
 
 /** Bar heights and bottom offsets of a bwip-js four-state or two-state symbol, scaled to `height`. */
-function bwipHeights(bcid: string, digits: string, height: number): Array<{ h: number; bottom: number }> | { error: string } {
+function bwipHeights(
+  bcid: string,
+  digits: string,
+  height: number,
+): Array<{ h: number; bottom: number }> | { error: string } {
   const rows = bwipEncode(bcid, digits);
   if ('error' in rows) return rows;
   const bhs = rows[0].bhs ?? [];
@@ -47,12 +51,24 @@ function bwipHeights(bcid: string, digits: string, height: number): Array<{ h: n
   return bhs.map((bh, i) => ({ h: Math.round((bh / top) * height), bottom: Math.round((bbs[i] / top) * height) }));
 }
 
-function drawPostal(field: FieldOf<'BZ' | 'B5'>, env: DrawEnv, canvas: Canvas, command: string, bcid: string, name: string): void {
+function drawPostal(
+  field: FieldOf<'BZ' | 'B5'>,
+  env: DrawEnv,
+  canvas: Canvas,
+  command: string,
+  bcid: string,
+  name: string,
+): void {
   const { orientation: o, height: h, line: lineP, lineAbove: aboveP } = field.args;
   const raw = fieldText(field);
   const digits = raw.replace(/[^0-9]/g, '');
   if (digits.length !== raw.length) {
-    reportUnencodable(env, field, command, `Field data cannot be encoded by ${name}; ${raw.length - digits.length} character(s) left out`);
+    reportUnencodable(
+      env,
+      field,
+      command,
+      `Field data cannot be encoded by ${name}; ${raw.length - digits.length} character(s) left out`,
+    );
   }
   const height = barHeight(field, h);
   if (bcid === 'postnet' && !digits.length) return;

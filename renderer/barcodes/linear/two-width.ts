@@ -42,7 +42,10 @@ const keep = (data: string, allowed: (c: string) => boolean) => {
 const digitsOnly = (data: string) => keep(data, (c) => c >= '0' && c <= '9');
 
 const code39: TwoWidthSymbology<'B3'> = {
-  command: '^B3', name: 'Code 39', bcid: 'code39', widths: 'ratio',
+  command: '^B3',
+  name: 'Code 39',
+  bcid: 'code39',
+  widths: 'ratio',
   prepare(data, args) {
     const { out, skipped } = keep(data.toUpperCase(), (c) => CODE39_SET.includes(c) && c !== '*');
     if (!out) return null;
@@ -52,7 +55,10 @@ const code39: TwoWidthSymbology<'B3'> = {
 };
 
 const logmars: TwoWidthSymbology<'BL'> = {
-  command: '^BL', name: 'LOGMARS', bcid: 'code39', widths: 'ratio',
+  command: '^BL',
+  name: 'LOGMARS',
+  bcid: 'code39',
+  widths: 'ratio',
   prepare(data) {
     const { out, skipped } = keep(data.toUpperCase(), (c) => CODE39_SET.includes(c) && c !== '*');
     if (!out) return null;
@@ -62,17 +68,28 @@ const logmars: TwoWidthSymbology<'BL'> = {
 };
 
 const code93: TwoWidthSymbology<'BA'> = {
-  command: '^BA', name: 'Code 93', bcid: 'code93', widths: 'modules',
+  command: '^BA',
+  name: 'Code 93',
+  bcid: 'code93',
+  widths: 'modules',
   prepare(data, args) {
     const { out, skipped } = keep(data, (c) => c.charCodeAt(0) < 128);
     if (!out) return null;
     // The two check characters are always encoded; the line shows them when asked (e = Y).
-    return { encode: out, text: args.checkDigit ? out + code93Checks(out) : out, options: { includecheck: true, ...(/^[0-9A-Z\-. $/+%]*$/.test(out) ? {} : { parse: false }) }, skipped };
+    return {
+      encode: out,
+      text: args.checkDigit ? out + code93Checks(out) : out,
+      options: { includecheck: true, ...(/^[0-9A-Z\-. $/+%]*$/.test(out) ? {} : { parse: false }) },
+      skipped,
+    };
   },
 };
 
 const interleaved2of5: TwoWidthSymbology<'B2'> = {
-  command: '^B2', name: 'Interleaved 2 of 5', bcid: 'interleaved2of5', widths: 'ratio',
+  command: '^B2',
+  name: 'Interleaved 2 of 5',
+  bcid: 'interleaved2of5',
+  widths: 'ratio',
   prepare(data, args) {
     const { out, skipped } = digitsOnly(data);
     if (!out) return null;
@@ -83,7 +100,10 @@ const interleaved2of5: TwoWidthSymbology<'B2'> = {
 };
 
 const industrial2of5: TwoWidthSymbology<'BI'> = {
-  command: '^BI', name: 'Industrial 2 of 5', bcid: 'industrial2of5', widths: 'ratio',
+  command: '^BI',
+  name: 'Industrial 2 of 5',
+  bcid: 'industrial2of5',
+  widths: 'ratio',
   prepare(data) {
     const { out, skipped } = digitsOnly(data);
     return out ? { encode: out, text: out, skipped } : null;
@@ -91,7 +111,10 @@ const industrial2of5: TwoWidthSymbology<'BI'> = {
 };
 
 const standard2of5: TwoWidthSymbology<'BJ'> = {
-  command: '^BJ', name: 'Standard 2 of 5', bcid: 'iata2of5', widths: 'ratio',
+  command: '^BJ',
+  name: 'Standard 2 of 5',
+  bcid: 'iata2of5',
+  widths: 'ratio',
   prepare(data) {
     const { out, skipped } = digitsOnly(data);
     return out ? { encode: out, text: out, skipped } : null;
@@ -99,10 +122,16 @@ const standard2of5: TwoWidthSymbology<'BJ'> = {
 };
 
 const codabar: TwoWidthSymbology<'BK'> = {
-  command: '^BK', name: 'Codabar', bcid: 'rationalizedCodabar', widths: 'ratio',
+  command: '^BK',
+  name: 'Codabar',
+  bcid: 'rationalizedCodabar',
+  widths: 'ratio',
   prepare(data, args) {
     // The start and stop characters come from the command (k, l); letters A-D at the data's ends are dropped.
-    const inner = data.toUpperCase().replace(/^[A-D]/, '').replace(/[A-D]$/, '');
+    const inner = data
+      .toUpperCase()
+      .replace(/^[A-D]/, '')
+      .replace(/[A-D]$/, '');
     const { out, skipped } = keep(inner, (c) => '0123456789-$:/.+'.includes(c));
     const body = args.start + out + args.stop;
     return { encode: body, text: body, skipped };
@@ -110,7 +139,10 @@ const codabar: TwoWidthSymbology<'BK'> = {
 };
 
 const code11: TwoWidthSymbology<'B1'> = {
-  command: '^B1', name: 'Code 11', bcid: 'code11', widths: 'ratio',
+  command: '^B1',
+  name: 'Code 11',
+  bcid: 'code11',
+  widths: 'ratio',
   prepare(data, args) {
     const { out, skipped } = keep(data, (c) => '0123456789-'.includes(c));
     if (!out) return null;
@@ -120,16 +152,28 @@ const code11: TwoWidthSymbology<'B1'> = {
 };
 
 const msi: TwoWidthSymbology<'BM'> = {
-  command: '^BM', name: 'MSI', bcid: 'msi', widths: 'ratio',
+  command: '^BM',
+  name: 'MSI',
+  bcid: 'msi',
+  widths: 'ratio',
   prepare(data, args) {
     const { out, skipped } = digitsOnly(data);
     if (!out) return null;
     let body = out;
     switch (args.checkDigits) {
-      case 'B': body += msiMod10(body); break;
-      case 'C': body += msiMod10(body); body += msiMod10(body); break;
-      case 'D': body += msiMod11(body); body += msiMod10(body); break;
-      default: break;
+      case 'B':
+        body += msiMod10(body);
+        break;
+      case 'C':
+        body += msiMod10(body);
+        body += msiMod10(body);
+        break;
+      case 'D':
+        body += msiMod11(body);
+        body += msiMod10(body);
+        break;
+      default:
+        break;
     }
     return { encode: body, text: args.lineCheckDigit ? body : out, skipped };
   },
@@ -139,7 +183,13 @@ const msi: TwoWidthSymbology<'BM'> = {
  * Draws a two-width symbol: `prepared` is the field data as the symbology encodes it (null: nothing encodable).
  * ^BL has no line parameter: its line is always printed.
  */
-function drawTwoWidth(s: Omit<TwoWidthSymbology<TwoWidthKind>, 'prepare'>, prepared: Prepared | null, field: FieldOf<TwoWidthKind>, env: DrawEnv, canvas: Canvas): void {
+function drawTwoWidth(
+  s: Omit<TwoWidthSymbology<TwoWidthKind>, 'prepare'>,
+  prepared: Prepared | null,
+  field: FieldOf<TwoWidthKind>,
+  env: DrawEnv,
+  canvas: Canvas,
+): void {
   const { orientation: o, height: h, lineAbove: above } = field.args;
   const line = 'line' in field.args ? field.args.line : true;
   if (!prepared) {
@@ -147,7 +197,12 @@ function drawTwoWidth(s: Omit<TwoWidthSymbology<TwoWidthKind>, 'prepare'>, prepa
     return;
   }
   if (prepared.skipped) {
-    reportUnencodable(env, field, s.command, `Field data cannot be encoded by ${s.name}; ${prepared.skipped} character(s) left out`);
+    reportUnencodable(
+      env,
+      field,
+      s.command,
+      `Field data cannot be encoded by ${s.name}; ${prepared.skipped} character(s) left out`,
+    );
   }
   const elements = bwipElements(s.bcid, prepared.encode, prepared.options);
   if ('error' in elements) {
@@ -155,7 +210,10 @@ function drawTwoWidth(s: Omit<TwoWidthSymbology<TwoWidthKind>, 'prepare'>, prepa
     return;
   }
   const { moduleWidth, ratio } = field.barcode;
-  const runs = s.widths === 'modules' ? modulesToDots(elements, moduleWidth) : narrowWideToDots(elements, moduleWidth, ratio, (e) => e > 1);
+  const runs =
+    s.widths === 'modules'
+      ? modulesToDots(elements, moduleWidth)
+      : narrowWideToDots(elements, moduleWidth, ratio, (e) => e > 1);
   // A trailing space (inter-character gap after the last character) is not part of the symbol.
   if (runs.length % 2 === 0) runs.pop();
   const height = barHeight(field, h);
@@ -165,8 +223,10 @@ function drawTwoWidth(s: Omit<TwoWidthSymbology<TwoWidthKind>, 'prepare'>, prepa
 }
 
 /** A drawer for symbology `s`: `args` hands its `prepare` the field's own arguments (typed at each concrete kind). */
-const drawer = <K extends TwoWidthKind>(s: TwoWidthSymbology<K>, args: (field: FieldOf<K>) => FieldArgs[K]): Drawer<K> =>
-  (field, env, canvas) => drawTwoWidth(s, s.prepare(fieldText(field), args(field)), field, env, canvas);
+const drawer =
+  <K extends TwoWidthKind>(s: TwoWidthSymbology<K>, args: (field: FieldOf<K>) => FieldArgs[K]): Drawer<K> =>
+  (field, env, canvas) =>
+    drawTwoWidth(s, s.prepare(fieldText(field), args(field)), field, env, canvas);
 
 export const twoWidthDrawers: DrawerTable<TwoWidthKind> = {
   B3: drawer(code39, (f) => f.args),

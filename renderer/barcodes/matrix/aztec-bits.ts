@@ -14,18 +14,168 @@ const SHIFT = 64;
 
 // Tables holding each ASCII character (ISO/IEC 24778 Table 2): bit flags as above.
 const CODE_SET = [
-  32, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 12, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 4, 4, 4, 4, 4,
-  23, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 24, 8, 24, 8, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 8, 8, 8, 8, 8, 8,
-  4, ...Array<number>(26).fill(1), 8, 4, 8, 4, 4, 4, ...Array<number>(26).fill(2), 8, 4, 8, 4, 4,
+  32,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  12,
+  32,
+  32,
+  32,
+  32,
+  32,
+  32,
+  32,
+  32,
+  32,
+  32,
+  32,
+  32,
+  32,
+  4,
+  4,
+  4,
+  4,
+  4,
+  23,
+  8,
+  8,
+  8,
+  8,
+  8,
+  8,
+  8,
+  8,
+  8,
+  8,
+  8,
+  24,
+  8,
+  24,
+  8,
+  16,
+  16,
+  16,
+  16,
+  16,
+  16,
+  16,
+  16,
+  16,
+  16,
+  8,
+  8,
+  8,
+  8,
+  8,
+  8,
+  4,
+  ...Array<number>(26).fill(1),
+  8,
+  4,
+  8,
+  4,
+  4,
+  4,
+  ...Array<number>(26).fill(2),
+  8,
+  4,
+  8,
+  4,
+  4,
 ];
 // Value of each ASCII character in its table(s); CR, comma and full stop differ by table (resolved later).
 const CR = 300;
 const COMMA = 301;
 const STOP = 302;
 const SYMBOL_VALUE = [
-  0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, CR, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 15, 16, 17, 18, 19,
-  1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, COMMA, 18, STOP, 20, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 21, 22, 23, 24, 25, 26,
-  20, ...Array.from({ length: 26 }, (_, i) => i + 2), 27, 21, 28, 22, 23, 24, ...Array.from({ length: 26 }, (_, i) => i + 2), 29, 25, 30, 26, 27,
+  0,
+  2,
+  3,
+  4,
+  5,
+  6,
+  7,
+  8,
+  9,
+  10,
+  11,
+  12,
+  13,
+  CR,
+  14,
+  15,
+  16,
+  17,
+  18,
+  19,
+  20,
+  21,
+  22,
+  23,
+  24,
+  25,
+  26,
+  15,
+  16,
+  17,
+  18,
+  19,
+  1,
+  6,
+  7,
+  8,
+  9,
+  10,
+  11,
+  12,
+  13,
+  14,
+  15,
+  16,
+  COMMA,
+  18,
+  STOP,
+  20,
+  2,
+  3,
+  4,
+  5,
+  6,
+  7,
+  8,
+  9,
+  10,
+  11,
+  21,
+  22,
+  23,
+  24,
+  25,
+  26,
+  20,
+  ...Array.from({ length: 26 }, (_, i) => i + 2),
+  27,
+  21,
+  28,
+  22,
+  23,
+  24,
+  ...Array.from({ length: 26 }, (_, i) => i + 2),
+  29,
+  25,
+  30,
+  26,
+  27,
 ];
 
 /** First table of a set, in the order given. */
@@ -47,19 +197,70 @@ const UL_FROM: Record<number, string> = { [MIXED]: P(29), [PUNCT]: P(31), [DIGIT
  * upper or punctuation from lower/digit stay in the old table; the other "shifts" really latch.
  */
 const SHIFTS: Record<number, Record<number, [string, number]>> = {
-  [UPPER]: { [LOWER]: [US, LOWER], [MIXED]: [UL_FROM[MIXED], UPPER], [PUNCT]: [UL_FROM[PUNCT], UPPER], [DIGIT]: [Q(15), DIGIT] },
-  [LOWER]: { [UPPER]: [LL, LOWER], [MIXED]: [LL, LOWER], [PUNCT]: [UL_FROM[PUNCT] + LL, LOWER], [DIGIT]: [UL_FROM[DIGIT] + LL, LOWER] },
-  [MIXED]: { [UPPER]: [ML, MIXED], [LOWER]: [ML, MIXED], [PUNCT]: [UL_FROM[PUNCT] + ML, MIXED], [DIGIT]: [UL_FROM[DIGIT] + ML, MIXED] },
+  [UPPER]: {
+    [LOWER]: [US, LOWER],
+    [MIXED]: [UL_FROM[MIXED], UPPER],
+    [PUNCT]: [UL_FROM[PUNCT], UPPER],
+    [DIGIT]: [Q(15), DIGIT],
+  },
+  [LOWER]: {
+    [UPPER]: [LL, LOWER],
+    [MIXED]: [LL, LOWER],
+    [PUNCT]: [UL_FROM[PUNCT] + LL, LOWER],
+    [DIGIT]: [UL_FROM[DIGIT] + LL, LOWER],
+  },
+  [MIXED]: {
+    [UPPER]: [ML, MIXED],
+    [LOWER]: [ML, MIXED],
+    [PUNCT]: [UL_FROM[PUNCT] + ML, MIXED],
+    [DIGIT]: [UL_FROM[DIGIT] + ML, MIXED],
+  },
   [PUNCT]: { [UPPER]: [PS, UPPER], [LOWER]: [PS, LOWER], [MIXED]: [PS, MIXED], [DIGIT]: [Q(0), DIGIT] },
-  [DIGIT]: { [UPPER]: [DL, DIGIT], [LOWER]: [DL, DIGIT], [MIXED]: [UL_FROM[MIXED] + DL, DIGIT], [PUNCT]: [UL_FROM[PUNCT] + DL, DIGIT] },
+  [DIGIT]: {
+    [UPPER]: [DL, DIGIT],
+    [LOWER]: [DL, DIGIT],
+    [MIXED]: [UL_FROM[MIXED] + DL, DIGIT],
+    [PUNCT]: [UL_FROM[PUNCT] + DL, DIGIT],
+  },
 };
 const LATCHES: Record<number, Record<number, [string, number]>> = {
-  [UPPER]: { [LOWER]: [ML + UL_FROM[MIXED], UPPER], [MIXED]: [UL_FROM[MIXED], UPPER], [PUNCT]: [UL_FROM[PUNCT], UPPER], [DIGIT]: [UL_FROM[DIGIT], UPPER] },
-  [LOWER]: { [UPPER]: [LL, LOWER], [MIXED]: [LL, LOWER], [PUNCT]: [UL_FROM[PUNCT] + LL, LOWER], [DIGIT]: [UL_FROM[DIGIT] + LL, LOWER] },
-  [MIXED]: { [UPPER]: [ML, MIXED], [LOWER]: [ML, MIXED], [PUNCT]: [UL_FROM[PUNCT] + ML, MIXED], [DIGIT]: [UL_FROM[DIGIT] + ML, MIXED] },
-  [PUNCT]: { [UPPER]: [ML + P(30), PUNCT], [LOWER]: [ML + P(30), PUNCT], [MIXED]: [P(30), PUNCT], [DIGIT]: [UL_FROM[DIGIT] + ML + P(30), PUNCT] },
-  [DIGIT]: { [UPPER]: [DL, DIGIT], [LOWER]: [DL, DIGIT], [MIXED]: [UL_FROM[MIXED] + DL, DIGIT], [PUNCT]: [UL_FROM[PUNCT] + DL, DIGIT] },
-  [BINARY]: { [UPPER]: [BS, BINARY], [LOWER]: [BS, BINARY], [MIXED]: [BS, BINARY], [PUNCT]: [UL_FROM[PUNCT] + BS, BINARY], [DIGIT]: [UL_FROM[DIGIT] + BS, BINARY] },
+  [UPPER]: {
+    [LOWER]: [ML + UL_FROM[MIXED], UPPER],
+    [MIXED]: [UL_FROM[MIXED], UPPER],
+    [PUNCT]: [UL_FROM[PUNCT], UPPER],
+    [DIGIT]: [UL_FROM[DIGIT], UPPER],
+  },
+  [LOWER]: {
+    [UPPER]: [LL, LOWER],
+    [MIXED]: [LL, LOWER],
+    [PUNCT]: [UL_FROM[PUNCT] + LL, LOWER],
+    [DIGIT]: [UL_FROM[DIGIT] + LL, LOWER],
+  },
+  [MIXED]: {
+    [UPPER]: [ML, MIXED],
+    [LOWER]: [ML, MIXED],
+    [PUNCT]: [UL_FROM[PUNCT] + ML, MIXED],
+    [DIGIT]: [UL_FROM[DIGIT] + ML, MIXED],
+  },
+  [PUNCT]: {
+    [UPPER]: [ML + P(30), PUNCT],
+    [LOWER]: [ML + P(30), PUNCT],
+    [MIXED]: [P(30), PUNCT],
+    [DIGIT]: [UL_FROM[DIGIT] + ML + P(30), PUNCT],
+  },
+  [DIGIT]: {
+    [UPPER]: [DL, DIGIT],
+    [LOWER]: [DL, DIGIT],
+    [MIXED]: [UL_FROM[MIXED] + DL, DIGIT],
+    [PUNCT]: [UL_FROM[PUNCT] + DL, DIGIT],
+  },
+  [BINARY]: {
+    [UPPER]: [BS, BINARY],
+    [LOWER]: [BS, BINARY],
+    [MIXED]: [BS, BINARY],
+    [PUNCT]: [UL_FROM[PUNCT] + BS, BINARY],
+    [DIGIT]: [UL_FROM[DIGIT] + BS, BINARY],
+  },
 };
 
 function route(from: number, type: number): { code: string; to: number } {
@@ -72,7 +273,13 @@ export function aztecBits(data: Uint8Array): string {
   const charmap: number[] = [];
   const typemap: number[] = [];
   for (const c of data) {
-    if (c > 0x7f || c === 0) { charmap.push(c); typemap.push(BINARY); } else { charmap.push(SYMBOL_VALUE[c]); typemap.push(CODE_SET[c]); }
+    if (c > 0x7f || c === 0) {
+      charmap.push(c);
+      typemap.push(BINARY);
+    } else {
+      charmap.push(SYMBOL_VALUE[c]);
+      typemap.push(CODE_SET[c]);
+    }
   }
   // Two-character punctuation codes: ". ", ", ", ": ".
   for (let i = 0; i < charmap.length - 1; i++) {
@@ -96,13 +303,18 @@ export function aztecBits(data: Uint8Array): string {
   const first = [UPPER, LOWER, MIXED, PUNCT];
   if (blocks.length) blocks[0].type = pick(blocks[0].type, first);
   if (blocks.length > 1) {
-    for (let i = 1; i < blocks.length; i++) if (blocks[i].type & blocks[i - 1].type) blocks[i].type &= blocks[i - 1].type;
+    for (let i = 1; i < blocks.length; i++)
+      if (blocks[i].type & blocks[i - 1].type) blocks[i].type &= blocks[i - 1].type;
     const last = blocks[blocks.length - 1];
     last.type = pick(last.type, first);
-    for (let i = blocks.length - 2; i > 0; i--) if (blocks[i].type & blocks[i + 1].type) blocks[i].type &= blocks[i + 1].type;
+    for (let i = blocks.length - 2; i > 0; i--)
+      if (blocks[i].type & blocks[i + 1].type) blocks[i].type &= blocks[i + 1].type;
     for (let i = 1; i < blocks.length; i++) blocks[i].type = pick(blocks[i].type, [PUNCT, MIXED, LOWER, UPPER]);
-    for (let i = 0; i < blocks.length - 1;) {
-      if (blocks[i].type === blocks[i + 1].type) { blocks[i].length += blocks[i + 1].length; blocks.splice(i + 1, 1); } else i++;
+    for (let i = 0; i < blocks.length - 1; ) {
+      if (blocks[i].type === blocks[i + 1].type) {
+        blocks[i].length += blocks[i + 1].length;
+        blocks.splice(i + 1, 1);
+      } else i++;
     }
   }
   let at = 0;
@@ -125,7 +337,10 @@ export function aztecBits(data: Uint8Array): string {
     let next = cur;
     if (typemap[i] !== cur) {
       // Leaving byte mode the encoder carries on as if in the table it entered byte mode from.
-      if (cur === BINARY) { cur = beforeBinary; next = beforeBinary; }
+      if (cur === BINARY) {
+        cur = beforeBinary;
+        next = beforeBinary;
+      }
       if (typemap[i] === BINARY) {
         beforeBinary = cur;
         const r = route(cur, BINARY);
@@ -154,7 +369,7 @@ export function aztecWordSize(layers: number): number {
 
 /** Codewords in a symbol. */
 export function aztecCapacity(compact: boolean, layers: number): number {
-  return Math.floor(((compact ? 88 : 112) + 16 * layers) * layers / aztecWordSize(layers));
+  return Math.floor((((compact ? 88 : 112) + 16 * layers) * layers) / aztecWordSize(layers));
 }
 
 /** Data codewords after bit stuffing (a word may not be all ones or all zeros) and padding. */
@@ -166,14 +381,23 @@ export function aztecDataWords(data: string, size: number): number {
     if ((j + 1) % size === 0) {
       const word = data.slice(i - (size - 1), i);
       const ones = [...word].filter((b) => b === '1').length;
-      if (ones === size - 1 || ones === 0) { j++; n++; continue; }
+      if (ones === size - 1 || ones === 0) {
+        j++;
+        n++;
+        continue;
+      }
     }
-    i++; j++; n++;
+    i++;
+    j++;
+    n++;
   }
   return Math.ceil(n / size);
 }
 
-export interface AztecSize { compact: boolean; layers: number }
+export interface AztecSize {
+  compact: boolean;
+  layers: number;
+}
 
 /** Symbols in order of side length, compact first where both have the same side. */
 const SIZES: AztecSize[] = [

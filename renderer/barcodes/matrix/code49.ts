@@ -27,7 +27,10 @@ export function encodeCode49(text: string): StackedGrid {
   let right = 0;
   for (let y = 1; y < rows; y += 2) {
     for (let x = 0; x < g.width; x++) {
-      if (g.bits[y * g.width + x]) { left = Math.min(left, x); right = Math.max(right, x); }
+      if (g.bits[y * g.width + x]) {
+        left = Math.min(left, x);
+        right = Math.max(right, x);
+      }
     }
   }
   const width = right - left + 1;

@@ -13,10 +13,36 @@ const UNLATCH = 254;
 
 /** Data capacities of ECC 200 symbols, rows x columns (squares, then the six rectangles). */
 export const DM_SIZES: ReadonlyArray<{ rows: number; cols: number; bytes: number }> = [
-  [10, 10, 3], [12, 12, 5], [14, 14, 8], [16, 16, 12], [18, 18, 18], [20, 20, 22], [22, 22, 30], [24, 24, 36], [26, 26, 44],
-  [32, 32, 62], [36, 36, 86], [40, 40, 114], [44, 44, 144], [48, 48, 174], [52, 52, 204], [64, 64, 280], [72, 72, 368],
-  [80, 80, 456], [88, 88, 576], [96, 96, 696], [104, 104, 816], [120, 120, 1050], [132, 132, 1304], [144, 144, 1558],
-  [8, 18, 5], [8, 32, 10], [12, 26, 16], [12, 36, 22], [16, 36, 32], [16, 48, 49],
+  [10, 10, 3],
+  [12, 12, 5],
+  [14, 14, 8],
+  [16, 16, 12],
+  [18, 18, 18],
+  [20, 20, 22],
+  [22, 22, 30],
+  [24, 24, 36],
+  [26, 26, 44],
+  [32, 32, 62],
+  [36, 36, 86],
+  [40, 40, 114],
+  [44, 44, 144],
+  [48, 48, 174],
+  [52, 52, 204],
+  [64, 64, 280],
+  [72, 72, 368],
+  [80, 80, 456],
+  [88, 88, 576],
+  [96, 96, 696],
+  [104, 104, 816],
+  [120, 120, 1050],
+  [132, 132, 1304],
+  [144, 144, 1558],
+  [8, 18, 5],
+  [8, 32, 10],
+  [12, 26, 16],
+  [12, 36, 22],
+  [16, 36, 32],
+  [16, 48, 49],
 ].map(([rows, cols, bytes]) => ({ rows, cols, bytes }));
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
@@ -116,12 +142,25 @@ export function encodeDataMatrixData(input: readonly number[]): DmEncoding {
   const cw: number[] = [];
   /** Positions of Base 256 data bytes in `cw` (they get a length field and are randomised). */
   const b256: boolean[] = [];
-  const push = (v: number, isB256 = false) => { cw.push(v); b256.push(isB256); };
+  const push = (v: number, isB256 = false) => {
+    cw.push(v);
+    b256.push(isB256);
+  };
   let pos = 0;
   // [)>RS05GS ... RS EOT and [)>RS06GS ... RS EOT become one macro codeword.
   const n = data.length;
-  if (n >= 9 && data[0] === 0x5b && data[1] === 0x29 && data[2] === 0x3e && data[3] === 0x1e && data[4] === 0x30
-    && (data[5] === 0x35 || data[5] === 0x36) && data[6] === 0x1d && data[n - 2] === 0x1e && data[n - 1] === 0x04) {
+  if (
+    n >= 9 &&
+    data[0] === 0x5b &&
+    data[1] === 0x29 &&
+    data[2] === 0x3e &&
+    data[3] === 0x1e &&
+    data[4] === 0x30 &&
+    (data[5] === 0x35 || data[5] === 0x36) &&
+    data[6] === 0x1d &&
+    data[n - 2] === 0x1e &&
+    data[n - 1] === 0x04
+  ) {
     push(data[5] === 0x35 ? 236 : 237);
     pos = 7;
     data = data.slice(0, n - 2);
@@ -132,7 +171,8 @@ export function encodeDataMatrixData(input: readonly number[]): DmEncoding {
   // X12 and EDIFACT cannot unlatch inside a triple/quadruple: only enter or stay in them when the characters
   // up to the next decision point all fit (the legacy encoder would write an unreadable value there).
   const isEdifact = (c: number) => c >= 32 && c <= 94;
-  const fits = (test: (c: number) => boolean, from: number, count: number) => data.slice(from, from + count).every(test);
+  const fits = (test: (c: number) => boolean, from: number, count: number) =>
+    data.slice(from, from + count).every(test);
   const safe = (m: Mode, from: number): Mode => {
     if (m === 'x12' && !fits(isX12, from, 3)) return 'ascii';
     if (m === 'edifact' && !fits(isEdifact, from, 4)) return 'ascii';
@@ -159,29 +199,51 @@ export function encodeDataMatrixData(input: readonly number[]): DmEncoding {
       }
       next = lookAhead(data, pos, 'ascii');
       if (next === 'x12' || next === 'edifact') next = safe(next, pos);
-      if (next !== 'ascii') { push(LATCH[next]); continue; }
-      if (c > 127) { push(235); push(c - 127); } else push(c === FNC1 ? 232 : c + 1);
+      if (next !== 'ascii') {
+        push(LATCH[next]);
+        continue;
+      }
+      if (c > 127) {
+        push(235);
+        push(c - 127);
+      } else push(c === FNC1 ? 232 : c + 1);
       pos++;
     } else if (mode === 'c40' || mode === 'text') {
       next = buf.length === 0 ? lookAhead(data, pos, mode) : mode;
-      if (next !== mode) { push(UNLATCH); next = 'ascii'; continue; }
+      if (next !== mode) {
+        push(UNLATCH);
+        next = 'ascii';
+        continue;
+      }
       let set: number;
       let value: number;
       if (c === FNC1) [set, value] = [2, 27];
-      else if (c > 127) { buf.push(1, 30); [set, value] = c40Value(c - 128, mode === 'text'); } else [set, value] = c40Value(c, mode === 'text');
+      else if (c > 127) {
+        buf.push(1, 30);
+        [set, value] = c40Value(c - 128, mode === 'text');
+      } else [set, value] = c40Value(c, mode === 'text');
       if (set) buf.push(set - 1);
       buf.push(value);
       flushTriples();
       pos++;
     } else if (mode === 'x12') {
       next = buf.length === 0 ? safe(lookAhead(data, pos, mode), pos) : mode;
-      if (next !== mode) { push(UNLATCH); next = 'ascii'; continue; }
-      buf.push(c === 13 ? 0 : c === 42 ? 1 : c === 62 ? 2 : c === 32 ? 3 : isDigit(c) ? c - 44 : isUpper(c) ? c - 51 : 0);
+      if (next !== mode) {
+        push(UNLATCH);
+        next = 'ascii';
+        continue;
+      }
+      buf.push(
+        c === 13 ? 0 : c === 42 ? 1 : c === 62 ? 2 : c === 32 ? 3 : isDigit(c) ? c - 44 : isUpper(c) ? c - 51 : 0,
+      );
       flushTriples();
       pos++;
     } else if (mode === 'edifact') {
       next = buf.length === 3 ? safe(lookAhead(data, pos, mode), pos) : mode;
-      if (next !== mode) { buf.push(31); next = 'ascii'; } else {
+      if (next !== mode) {
+        buf.push(31);
+        next = 'ascii';
+      } else {
         buf.push(c >= 64 && c <= 94 ? c - 64 : c >= 32 && c <= 63 ? c : 0);
         pos++;
       }
@@ -193,7 +255,10 @@ export function encodeDataMatrixData(input: readonly number[]): DmEncoding {
       }
     } else {
       next = lookAhead(data, pos, 'b256');
-      if (next === 'b256') { push(c & 0xff, true); pos++; } else next = 'ascii';
+      if (next === 'b256') {
+        push(c & 0xff, true);
+        pos++;
+      } else next = 'ascii';
     }
   }
   // Base 256 runs: a length field in front, then the 255-state randomising of field and data.
@@ -203,7 +268,13 @@ export function encodeDataMatrixData(input: readonly number[]): DmEncoding {
     if (b256[i] && (i === 0 || !b256[i - 1])) {
       let len = 0;
       while (i + len < cw.length && b256[i + len]) len++;
-      if (len <= 249) { out.push(len); isB.push(true); } else { out.push(Math.floor(len / 250) + 249, len % 250); isB.push(true, true); }
+      if (len <= 249) {
+        out.push(len);
+        isB.push(true);
+      } else {
+        out.push(Math.floor(len / 250) + 249, len % 250);
+        isB.push(true, true);
+      }
     }
     out.push(cw[i]);
     isB.push(b256[i]);
@@ -255,7 +326,12 @@ export function finishDataMatrix(e: DmEncoding, capacity: number): number[] {
         const b = [...e.pending, 31, 0, 0, 0];
         if (p === 0) out.push(31 << 2);
         if (p === 1) out.push((b[0] << 2) | ((b[1] & 0x30) >> 4), (b[1] & 0x0f) << 4);
-        if (p >= 2) out.push((b[0] << 2) | ((b[1] & 0x30) >> 4), ((b[1] & 0x0f) << 4) | ((b[2] & 0x3c) >> 2), ((b[2] & 0x03) << 6) | (p === 3 ? b[3] : 0));
+        if (p >= 2)
+          out.push(
+            (b[0] << 2) | ((b[1] & 0x30) >> 4),
+            ((b[1] & 0x0f) << 4) | ((b[2] & 0x3c) >> 2),
+            ((b[2] & 0x03) << 6) | (p === 3 ? b[3] : 0),
+          );
       }
       break;
     default:

@@ -15,17 +15,23 @@ export function parseDataMatrixData(data: string, esc: string): number[] {
   const out: number[] = [];
   for (let i = 0; i < data.length; i++) {
     const c = data[i];
-    if (!esc || c !== esc || i + 1 >= data.length) { out.push(c.charCodeAt(0) & 0xff); continue; }
+    if (!esc || c !== esc || i + 1 >= data.length) {
+      out.push(c.charCodeAt(0) & 0xff);
+      continue;
+    }
     const n = data[i + 1];
     if ((n === 'd' || n === 'D') && /^\d{3}$/.test(data.slice(i + 2, i + 5))) {
       out.push(Number(data.slice(i + 2, i + 5)) & 0xff);
       i += 4;
     } else if (n === '1') {
-      out.push(FNC1); i++;
+      out.push(FNC1);
+      i++;
     } else if (n >= '@' && n <= 'Z') {
-      out.push(n.charCodeAt(0) - 64); i++;
+      out.push(n.charCodeAt(0) - 64);
+      i++;
     } else if (n === esc) {
-      out.push(esc.charCodeAt(0)); i++;
+      out.push(esc.charCodeAt(0));
+      i++;
     } else out.push(c.charCodeAt(0) & 0xff);
   }
   return out;
@@ -35,7 +41,12 @@ export function parseDataMatrixData(data: string, esc: string): number[] {
  * The symbol: codewords as the legacy encoder picks them, in the requested size (rows x columns) when the data
  * fits it, otherwise the smallest square (or rectangle) that holds them.
  */
-export function encodeDataMatrix(values: readonly number[], rows: number, columns: number, rectangular: boolean): ModuleGrid {
+export function encodeDataMatrix(
+  values: readonly number[],
+  rows: number,
+  columns: number,
+  rectangular: boolean,
+): ModuleGrid {
   const e = encodeDataMatrixData(values);
   const needed = e.codewords.length + e.pending.length;
   let size = DM_SIZES.findIndex((s) => s.rows === rows && s.cols === columns);
@@ -46,11 +57,12 @@ export function encodeDataMatrix(values: readonly number[], rows: number, column
 }
 
 export function drawDataMatrix(field: FieldOf<'BX'>, env: DrawEnv, canvas: Canvas): void {
-  const { orientation, moduleSize: h, quality, columns, rows, escape, aspect } = field.args;
-  if (quality !== 200) report(env, field, '^BX', `Quality ${quality} (ECC 000-140) is drawn as ECC 200`, 3, `^BX:${quality}`);
+  const { orientation, moduleSize: h, quality, columns, rows, escape: escapeChar, aspect } = field.args;
+  if (quality !== 200)
+    report(env, field, '^BX', `Quality ${quality} (ECC 000-140) is drawn as ECC 200`, 3, `^BX:${quality}`);
   // Escape sequences belong to quality 200 field data (default escape character: underscore).
   const data = byteString(field.data).slice(0, 3072);
-  const values = quality === 200 ? parseDataMatrixData(data, escape) : parseDataMatrixData(data, '');
+  const values = quality === 200 ? parseDataMatrixData(data, escapeChar) : parseDataMatrixData(data, '');
   if (!values.length) return;
   const g = tryEncode(env, field, '^BX', () => encodeDataMatrix(values, rows, columns, aspect === 2));
   if (!g) return;

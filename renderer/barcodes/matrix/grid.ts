@@ -18,7 +18,11 @@ export function gridFromRows(rows: readonly (readonly number[])[]): ModuleGrid {
   const height = rows.length;
   const width = height ? rows[0].length : 0;
   const bits = new Uint8Array(width * height);
-  rows.forEach((row, y) => row.forEach((v, x) => { bits[y * width + x] = v ? 1 : 0; }));
+  rows.forEach((row, y) => {
+    row.forEach((v, x) => {
+      bits[y * width + x] = v ? 1 : 0;
+    });
+  });
   return { width, height, bits };
 }
 
@@ -30,11 +34,20 @@ type BwipOptions = Record<string, string | number | boolean>;
 
 /** The module matrix bwip-js computes for a symbology (throws when the data cannot be encoded); kept by content. */
 export function encodeGrid(bcid: string, text: string, options: BwipOptions = {}): ModuleGrid {
-  return cachedEncoding(bcid, `${JSON.stringify(options)}\u0000${text}`, () => bwipGrid(bcid, text, options), (g) => g.bits.length);
+  return cachedEncoding(
+    bcid,
+    `${JSON.stringify(options)}\u0000${text}`,
+    () => bwipGrid(bcid, text, options),
+    (g) => g.bits.length,
+  );
 }
 
 function bwipGrid(bcid: string, text: string, options: BwipOptions): ModuleGrid {
-  const out = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{ pixs?: number[]; pixx?: number; pixy?: number }>;
+  const out = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{
+    pixs?: number[];
+    pixx?: number;
+    pixy?: number;
+  }>;
   const m = out[0];
   if (!m?.pixs || !m.pixx || !m.pixy) throw new Error(`${bcid}: no module matrix`);
   // A plain loop: Uint8Array.from with a map function goes through the iterator protocol, module by module.
@@ -57,14 +70,25 @@ export function byteString(bytes: Uint8Array | undefined): string {
  * Draws a grid into an upright frame: column x is `moduleWidth` dots wide, row y spans `rowHeights[y]`
  * dots (or `moduleHeight` for all rows). Dark runs along a row become one rectangle each.
  */
-export function drawGrid(r: Canvas, frame: SymbolFrame, g: ModuleGrid, moduleWidth: number, moduleHeight: number | readonly number[],
-  mode: InkMode, u0 = 0, v0 = 0): void {
+export function drawGrid(
+  r: Canvas,
+  frame: SymbolFrame,
+  g: ModuleGrid,
+  moduleWidth: number,
+  moduleHeight: number | readonly number[],
+  mode: InkMode,
+  u0 = 0,
+  v0 = 0,
+): void {
   let v = v0;
   for (let y = 0; y < g.height; y++) {
-    const h = typeof moduleHeight === 'number' ? moduleHeight : moduleHeight[y] ?? 0;
+    const h = typeof moduleHeight === 'number' ? moduleHeight : (moduleHeight[y] ?? 0);
     let x = 0;
     while (x < g.width) {
-      if (!g.bits[y * g.width + x]) { x++; continue; }
+      if (!g.bits[y * g.width + x]) {
+        x++;
+        continue;
+      }
       let e = x + 1;
       while (e < g.width && g.bits[y * g.width + e]) e++;
       fillFrameRect(r, frame, u0 + x * moduleWidth, v, (e - x) * moduleWidth, h, mode);

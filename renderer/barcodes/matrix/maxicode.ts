@@ -11,13 +11,18 @@ import { byteString } from './grid.js';
 import { tryEncode } from './field.js';
 
 const GS = '\x1d';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ISO 15434 header is made of RS and GS
 const HEADER = /^\[\)>\x1e01\x1d\d\d/;
 
 /** Geometry in symbol units (ISO/IEC 16023 drawing): hexagon pitch, bullseye centre and ring radii (outer, inner pairs). */
 const PITCH_X = 2.46;
 const PITCH_Y = 2.135;
 const CENTRE = [35.76, 35.6] as const;
-const RINGS: ReadonlyArray<readonly [number, number]> = [[10.85, 8.97], [7.1, 5.22], [3.31, 1.43]];
+const RINGS: ReadonlyArray<readonly [number, number]> = [
+  [10.85, 8.97],
+  [7.1, 5.22],
+  [3.31, 1.43],
+];
 /** Dots per symbol unit at 8 dpmm, and hexagon circumradius in dots, as measured on the legacy renderer. */
 const DOTS_PER_UNIT_8 = 2.72;
 const HEX_RADIUS_8 = 3.4;
@@ -40,7 +45,12 @@ export function maxiCodeMessage(mode: number, data: string): string {
 
 /** Dark module indices (row * 30 + column) of the symbol; `append` is symbol n of t for structured append. Kept by content. */
 export function encodeMaxiCode(mode: number, data: string, append?: { n: number; t: number }): Set<number> {
-  return cachedEncoding('maxicode', maxiCodeKey(mode, data, append), () => bwipMaxiCode(mode, data, append), (dark) => dark.size * 16 + 64);
+  return cachedEncoding(
+    'maxicode',
+    maxiCodeKey(mode, data, append),
+    () => bwipMaxiCode(mode, data, append),
+    (dark) => dark.size * 16 + 64,
+  );
 }
 
 /** What makes a symbol: mode, structured append and data. */
@@ -49,12 +59,25 @@ function maxiCodeKey(mode: number, data: string, append?: { n: number; t: number
 }
 
 /** A symbol drawn at one density: its size in dots and its dark dots as runs, row by row (row, first dot, length). */
-export interface MaxiCodeDots { width: number; height: number; runs: Int32Array }
+export interface MaxiCodeDots {
+  width: number;
+  height: number;
+  runs: Int32Array;
+}
 
 /** The symbol's dots at `dpmm`, kept by content and density: a reprinted symbol is drawn from its runs alone. */
-export function maxiCodeDots(mode: number, data: string, append: { n: number; t: number } | undefined, dpmm: number): MaxiCodeDots {
-  return cachedEncoding('maxicode-dots', `${dpmm} ${maxiCodeKey(mode, data, append)}`,
-    () => dotsOf(maxiCodeBitmap(encodeMaxiCode(mode, data, append), dpmm)), (dots) => dots.runs.byteLength + 64);
+export function maxiCodeDots(
+  mode: number,
+  data: string,
+  append: { n: number; t: number } | undefined,
+  dpmm: number,
+): MaxiCodeDots {
+  return cachedEncoding(
+    'maxicode-dots',
+    `${dpmm} ${maxiCodeKey(mode, data, append)}`,
+    () => dotsOf(maxiCodeBitmap(encodeMaxiCode(mode, data, append), dpmm)),
+    (dots) => dots.runs.byteLength + 64,
+  );
 }
 
 function dotsOf(bmp: { width: number; height: number; bits: Uint8Array }): MaxiCodeDots {
@@ -62,7 +85,10 @@ function dotsOf(bmp: { width: number; height: number; bits: Uint8Array }): MaxiC
   for (let y = 0; y < bmp.height; y++) {
     let x = 0;
     while (x < bmp.width) {
-      if (!bmp.bits[y * bmp.width + x]) { x++; continue; }
+      if (!bmp.bits[y * bmp.width + x]) {
+        x++;
+        continue;
+      }
       let e = x + 1;
       while (e < bmp.width && bmp.bits[y * bmp.width + e]) e++;
       runs.push(y, x, e - x);
@@ -84,13 +110,19 @@ function bwipMaxiCode(mode: number, data: string, append?: { n: number; t: numbe
  * A density's drawing of the symbol, made once: the bitmap size, the bullseye's bits, and for each of the 990
  * hexagons the runs of dots it covers (`runs[starts[i]..starts[i + 1])`, pairs of first dot and length).
  */
-interface MaxiCodeStamps { width: number; height: number; bullseye: Uint8Array; starts: Int32Array; runs: Int32Array }
+interface MaxiCodeStamps {
+  width: number;
+  height: number;
+  bullseye: Uint8Array;
+  starts: Int32Array;
+  runs: Int32Array;
+}
 
 const stampsByDensity = new Map<number, MaxiCodeStamps>();
 
 function maxiCodeStamps(dpmm: number): MaxiCodeStamps {
   let stamps = stampsByDensity.get(dpmm);
-  if (!stamps) stampsByDensity.set(dpmm, stamps = makeStamps(dpmm));
+  if (!stamps) stampsByDensity.set(dpmm, (stamps = makeStamps(dpmm)));
   return stamps;
 }
 
@@ -117,7 +149,10 @@ function makeStamps(dpmm: number): MaxiCodeStamps {
           const dy = Math.abs(y + 0.5 - cy);
           const inside = x <= x1 && dx <= hw && dy + dx / Math.sqrt(3) <= rad;
           if (inside && first < 0) first = x;
-          if (!inside && first >= 0) { runs.push(y * width + first, x - first); first = -1; }
+          if (!inside && first >= 0) {
+            runs.push(y * width + first, x - first);
+            first = -1;
+          }
         }
       }
     }

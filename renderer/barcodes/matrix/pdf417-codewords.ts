@@ -20,12 +20,98 @@ const PUNCT = 8;
 
 // Sub-mode membership and value of the printable characters 32..126 (ISO/IEC 15438 Table 5).
 const TEXT_TABLES = [
-  7, 8, 8, 4, 12, 4, 4, 8, 8, 8, 12, 4, 12, 12, 12, 12, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 12, 8, 8, 4, 8, 8, 8,
-  ...Array<number>(26).fill(ALPHA), 8, 8, 8, 4, 8, 8, ...Array<number>(26).fill(LOWER), 8, 8, 8, 8,
+  7,
+  8,
+  8,
+  4,
+  12,
+  4,
+  4,
+  8,
+  8,
+  8,
+  12,
+  4,
+  12,
+  12,
+  12,
+  12,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  4,
+  12,
+  8,
+  8,
+  4,
+  8,
+  8,
+  8,
+  ...Array<number>(26).fill(ALPHA),
+  8,
+  8,
+  8,
+  4,
+  8,
+  8,
+  ...Array<number>(26).fill(LOWER),
+  8,
+  8,
+  8,
+  8,
 ];
 const TEXT_VALUES = [
-  26, 10, 20, 15, 18, 21, 10, 28, 23, 24, 22, 20, 13, 16, 17, 19, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 14, 0, 1, 23, 2, 25, 3,
-  ...Array.from({ length: 26 }, (_, i) => i), 4, 5, 6, 24, 7, 8, ...Array.from({ length: 26 }, (_, i) => i), 26, 21, 27, 9,
+  26,
+  10,
+  20,
+  15,
+  18,
+  21,
+  10,
+  28,
+  23,
+  24,
+  22,
+  20,
+  13,
+  16,
+  17,
+  19,
+  0,
+  1,
+  2,
+  3,
+  4,
+  5,
+  6,
+  7,
+  8,
+  9,
+  14,
+  0,
+  1,
+  23,
+  2,
+  25,
+  3,
+  ...Array.from({ length: 26 }, (_, i) => i),
+  4,
+  5,
+  6,
+  24,
+  7,
+  8,
+  ...Array.from({ length: 26 }, (_, i) => i),
+  26,
+  21,
+  27,
+  9,
 ];
 
 function textClass(c: number): [tables: number, value: number] {
@@ -59,9 +145,12 @@ export function compactionBlocks(data: Uint8Array): Block[] {
   for (const c of data) {
     const mode = modeOf(c);
     if (cur && cur.mode === mode && (mode !== 'num' || cur.length < MAX_NUMERIC_BLOCK)) cur.length++;
-    else blocks.push(cur = { mode, length: 1 });
+    else blocks.push((cur = { mode, length: 1 }));
   }
-  const around = (i: number): [BlockMode | undefined, BlockMode | undefined] => [blocks[i - 1]?.mode, blocks[i + 1]?.mode];
+  const around = (i: number): [BlockMode | undefined, BlockMode | undefined] => [
+    blocks[i - 1]?.mode,
+    blocks[i + 1]?.mode,
+  ];
   // Digits: a short run between text/byte blocks is cheaper in its neighbour's mode.
   blocks.forEach((b, i) => {
     if (b.mode !== 'num') return;
@@ -88,7 +177,7 @@ export function compactionBlocks(data: Uint8Array): Block[] {
       return;
     }
     if (last === 'byte' && next === 'byte' && b.length < 5) b.mode = 'byte';
-    if (((last === 'byte') !== (next === 'byte')) && b.length < 3) b.mode = 'byte';
+    if ((last === 'byte') !== (next === 'byte') && b.length < 3) b.mode = 'byte';
   });
   mergeBlocks(blocks);
   return blocks;
@@ -116,10 +205,19 @@ function textCodewords(chars: Uint8Array, latch: boolean): number[] {
   let table = ALPHA;
   for (let j = 0; j < cls.length; j++) {
     const [t, v] = cls[j];
-    if (t & table) { values.push(v); continue; }
+    if (t & table) {
+      values.push(v);
+      continue;
+    }
     const alone = j === cls.length - 1 || (t & cls[j + 1][0]) === 0;
-    if (alone && (t & ALPHA) && table === LOWER) { values.push(27, v); continue; }
-    if (alone && (t & PUNCT)) { values.push(29, v); continue; }
+    if (alone && t & ALPHA && table === LOWER) {
+      values.push(27, v);
+      continue;
+    }
+    if (alone && t & PUNCT) {
+      values.push(29, v);
+      continue;
+    }
     const next = alone ? t : t & cls[j + 1][0];
     const target = preferredTable(next);
     values.push(...(LATCH[table][target] ?? []), v);
@@ -139,7 +237,10 @@ function byteCodewords(bytes: Uint8Array, afterText: boolean): number[] {
     let v = 0n;
     for (let k = 0; k < 6; k++) v = (v << 8n) | BigInt(bytes[i + k]);
     const group: number[] = [];
-    for (let k = 0; k < 5; k++) { group.unshift(Number(v % 900n)); v /= 900n; }
+    for (let k = 0; k < 5; k++) {
+      group.unshift(Number(v % 900n));
+      v /= 900n;
+    }
     out.push(...group);
   }
   for (; i < bytes.length; i++) out.push(bytes[i]);
@@ -149,7 +250,10 @@ function byteCodewords(bytes: Uint8Array, afterText: boolean): number[] {
 function numericCodewords(digits: Uint8Array): number[] {
   let v = BigInt('1' + String.fromCharCode(...digits));
   const group: number[] = [];
-  do { group.unshift(Number(v % 900n)); v /= 900n; } while (v > 0n);
+  do {
+    group.unshift(Number(v % 900n));
+    v /= 900n;
+  } while (v > 0n);
   return [902, ...group];
 }
 

@@ -39,16 +39,27 @@ export function paddedSegment(segment: MacroSegment, room: number): number[] {
  * symbol (`fits` is asked a count of codewords). Null when a single byte does not fit. At most `maxSegments + 1`
  * segments are made (the caller refuses more than it has origins for).
  */
-export function macroSegments(data: Uint8Array, codewords: (part: Uint8Array) => number[], fits: (count: number) => boolean,
-  maxSegments: number): MacroSegment[] | null {
+export function macroSegments(
+  data: Uint8Array,
+  codewords: (part: Uint8Array) => number[],
+  fits: (count: number) => boolean,
+  maxSegments: number,
+): MacroSegment[] | null {
   const segments: MacroSegment[] = [];
   let start = 0;
   while (start < data.length && segments.length <= maxSegments) {
-    const segment = (end: number): MacroSegment => ({ data: codewords(data.subarray(start, end)), control: controlBlock(segments.length, end === data.length) });
-    const fit = (end: number): boolean => { const s = segment(end); return fits(s.data.length + s.control.length); };
+    const segment = (end: number): MacroSegment => ({
+      data: codewords(data.subarray(start, end)),
+      control: controlBlock(segments.length, end === data.length),
+    });
+    const fit = (end: number): boolean => {
+      const s = segment(end);
+      return fits(s.data.length + s.control.length);
+    };
     if (!fit(start + 1)) return null;
     // The longest prefix that fits: codewords grow with the data, so a binary search finds it.
-    let lo = start + 1, hi = data.length;
+    let lo = start + 1,
+      hi = data.length;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
       if (fit(mid)) lo = mid;

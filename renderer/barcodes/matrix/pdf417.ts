@@ -25,9 +25,14 @@ export function autoColumns(total: number): number {
   return Math.min(30, Math.max(1, Math.floor(Math.sqrt(total / 5))));
 }
 
-export interface Pdf417Size { columns: number; rows: number }
+export interface Pdf417Size {
+  columns: number;
+  rows: number;
+}
 
-const MIN_ROWS = 3, MAX_ROWS = 90, MAX_COLUMNS = 30;
+const MIN_ROWS = 3,
+  MAX_ROWS = 90,
+  MAX_COLUMNS = 30;
 
 /**
  * Columns and rows for `needed` codewords: both given and large enough are kept; one given derives the other as
@@ -69,7 +74,8 @@ function encodePdf417Codewords(cws: number[], o: Pdf417Options): ModuleGrid {
   const size = pdf417Size(needed, o.columns, o.rows);
   const base = { raw: true, eclevel: o.security, rowmult: 1, columns: size.columns };
   const text = rawCodewords(cws);
-  if (size.rows <= MAX_ROWS && size.columns * size.rows >= needed) return encodeGrid(bcid, text, { ...base, rows: size.rows });
+  if (size.rows <= MAX_ROWS && size.columns * size.rows >= needed)
+    return encodeGrid(bcid, text, { ...base, rows: size.rows });
   // More rows than a symbol has: bwip-js sizes it from the columns (or reports that the data does not fit).
   return encodeGrid(bcid, text, base);
 }
@@ -82,11 +88,26 @@ export function drawPdf417(field: FieldOf<'B7'>, env: DrawEnv, canvas: Canvas): 
   if (o.rows && o.rows < 3) o.rows = 3;
   const moduleHeight = h ?? field.barcode.height;
   if (field.origins) {
-    const series = macroSeries(env, field, '^B7', data, (part) => pdf417DataCodewords(part), (count) => fitsPdf417(count, o));
+    const series = macroSeries(
+      env,
+      field,
+      '^B7',
+      data,
+      (part) => pdf417DataCodewords(part),
+      (count) => fitsPdf417(count, o),
+    );
     series?.forEach((segment, i) => {
       const g = tryEncode(env, field, '^B7', () => encodePdf417Segment(segment, o));
       const at = field.origins![i];
-      if (g && at) drawGridField(canvas, { ...field, ...at, origin: 'FO' }, orientation, g, field.barcode.moduleWidth, moduleHeight);
+      if (g && at)
+        drawGridField(
+          canvas,
+          { ...field, ...at, origin: 'FO' },
+          orientation,
+          g,
+          field.barcode.moduleWidth,
+          moduleHeight,
+        );
     });
     return;
   }
@@ -97,10 +118,39 @@ export function drawPdf417(field: FieldOf<'B7'>, env: DrawEnv, canvas: Canvas): 
 
 /** ^BF modes 0..33: data columns and rows of the MicroPDF417 symbol (ZPL II guide table). */
 const MICRO_SIZES: ReadonlyArray<readonly [number, number]> = [
-  [1, 11], [1, 14], [1, 17], [1, 20], [1, 24], [1, 28],
-  [2, 8], [2, 11], [2, 14], [2, 17], [2, 20], [2, 23], [2, 26],
-  [3, 6], [3, 8], [3, 10], [3, 12], [3, 15], [3, 20], [3, 26], [3, 32], [3, 38], [3, 44],
-  [4, 6], [4, 8], [4, 10], [4, 12], [4, 15], [4, 20], [4, 26], [4, 32], [4, 38], [4, 44],
+  [1, 11],
+  [1, 14],
+  [1, 17],
+  [1, 20],
+  [1, 24],
+  [1, 28],
+  [2, 8],
+  [2, 11],
+  [2, 14],
+  [2, 17],
+  [2, 20],
+  [2, 23],
+  [2, 26],
+  [3, 6],
+  [3, 8],
+  [3, 10],
+  [3, 12],
+  [3, 15],
+  [3, 20],
+  [3, 26],
+  [3, 32],
+  [3, 38],
+  [3, 44],
+  [4, 6],
+  [4, 8],
+  [4, 10],
+  [4, 12],
+  [4, 15],
+  [4, 20],
+  [4, 26],
+  [4, 32],
+  [4, 38],
+  [4, 44],
   [4, 4],
 ];
 
@@ -117,11 +167,28 @@ export function drawMicroPdf417(field: FieldOf<'BF'>, env: DrawEnv, canvas: Canv
   if (field.origins) {
     const [columns, rows] = MICRO_SIZES[mode] ?? MICRO_SIZES[0];
     const room = microCapacity(columns, rows);
-    const series = macroSeries(env, field, '^BF', data, (part) => pdf417DataCodewords(part, true), (count) => count <= room);
+    const series = macroSeries(
+      env,
+      field,
+      '^BF',
+      data,
+      (part) => pdf417DataCodewords(part, true),
+      (count) => count <= room,
+    );
     series?.forEach((segment, i) => {
-      const g = tryEncode(env, field, '^BF', () => encodeMicroCodewords(paddedSegment(segment, room), { columns, rows }));
+      const g = tryEncode(env, field, '^BF', () =>
+        encodeMicroCodewords(paddedSegment(segment, room), { columns, rows }),
+      );
       const at = field.origins![i];
-      if (g && at) drawGridField(canvas, { ...field, ...at, origin: 'FO' }, orientation, g, field.barcode.moduleWidth, h ?? field.barcode.height);
+      if (g && at)
+        drawGridField(
+          canvas,
+          { ...field, ...at, origin: 'FO' },
+          orientation,
+          g,
+          field.barcode.moduleWidth,
+          h ?? field.barcode.height,
+        );
     });
     return;
   }
@@ -153,8 +220,16 @@ function microCapacity(columns: number, rows: number): number {
   const key = columns * 100 + rows;
   let room = microCapacities.get(key);
   if (room === undefined) {
-    const fits = (n: number): boolean => { try { encodeMicroCodewords(new Array<number>(n).fill(900), { columns, rows }); return true; } catch { return false; } };
-    let lo = 0, hi = 176; // the largest symbol, 4 columns x 44 rows, holds 176 codewords
+    const fits = (n: number): boolean => {
+      try {
+        encodeMicroCodewords(new Array<number>(n).fill(900), { columns, rows });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let lo = 0,
+      hi = 176; // the largest symbol, 4 columns x 44 rows, holds 176 codewords
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
       if (fits(mid)) lo = mid;
@@ -174,16 +249,34 @@ function encodeMicroCodewords(cws: readonly number[], size: Record<string, numbe
  * ^FM: the data cut into a structured-append series, one segment for each origin. The guide: with too few
  * origins for the series no symbol prints (said in a warning); more origins than symbols are left unused.
  */
-function macroSeries(env: DrawEnv, field: FieldBase, command: string, data: Uint8Array, codewords: (part: Uint8Array) => number[],
-  fits: (count: number) => boolean): MacroSegment[] | undefined {
+function macroSeries(
+  env: DrawEnv,
+  field: FieldBase,
+  command: string,
+  data: Uint8Array,
+  codewords: (part: Uint8Array) => number[],
+  fits: (count: number) => boolean,
+): MacroSegment[] | undefined {
   const origins = field.origins!.length;
   const series = macroSegments(data, codewords, fits, origins);
   if (!series) {
-    env.log?.add({ byteIndex: field.at, byteSize: 0, command, param: 0, message: 'Bar code data cannot be encoded; field not printed (a character does not fit one symbol)' });
+    env.log?.add({
+      byteIndex: field.at,
+      byteSize: 0,
+      command,
+      param: 0,
+      message: 'Bar code data cannot be encoded; field not printed (a character does not fit one symbol)',
+    });
     return undefined;
   }
   if (series.length > origins) {
-    env.log?.add({ byteIndex: field.at, byteSize: 0, command: '^FM', param: 0, message: `The data needs more symbols than the ${origins} ^FM origins; none printed` });
+    env.log?.add({
+      byteIndex: field.at,
+      byteSize: 0,
+      command: '^FM',
+      param: 0,
+      message: `The data needs more symbols than the ${origins} ^FM origins; none printed`,
+    });
     return undefined;
   }
   return series;

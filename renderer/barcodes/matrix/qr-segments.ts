@@ -9,10 +9,22 @@ export type QrMode = 'num' | 'alnum' | 'byte';
 
 /** Data codewords per version (1..40) and level (ISO/IEC 18004 Table 7). */
 export const DATA_CODEWORDS: Record<QrLevel, readonly number[]> = {
-  L: [19, 34, 55, 80, 108, 136, 156, 194, 232, 274, 324, 370, 428, 461, 523, 589, 647, 721, 795, 861, 932, 1006, 1094, 1174, 1276, 1370, 1468, 1531, 1631, 1735, 1843, 1955, 2071, 2191, 2306, 2434, 2566, 2702, 2812, 2956],
-  M: [16, 28, 44, 64, 86, 108, 124, 154, 182, 216, 254, 290, 334, 365, 415, 453, 507, 563, 627, 669, 714, 782, 860, 914, 1000, 1062, 1128, 1193, 1267, 1373, 1455, 1541, 1631, 1725, 1812, 1914, 1992, 2102, 2216, 2334],
-  Q: [13, 22, 34, 48, 62, 76, 88, 110, 132, 154, 180, 206, 244, 261, 295, 325, 367, 397, 445, 485, 512, 568, 614, 664, 718, 754, 808, 871, 911, 985, 1033, 1115, 1171, 1231, 1286, 1354, 1426, 1502, 1582, 1666],
-  H: [9, 16, 26, 36, 46, 60, 66, 86, 100, 122, 140, 158, 180, 197, 223, 253, 283, 313, 341, 385, 406, 442, 464, 514, 538, 596, 628, 661, 701, 745, 793, 845, 901, 961, 986, 1054, 1096, 1142, 1222, 1276],
+  L: [
+    19, 34, 55, 80, 108, 136, 156, 194, 232, 274, 324, 370, 428, 461, 523, 589, 647, 721, 795, 861, 932, 1006, 1094,
+    1174, 1276, 1370, 1468, 1531, 1631, 1735, 1843, 1955, 2071, 2191, 2306, 2434, 2566, 2702, 2812, 2956,
+  ],
+  M: [
+    16, 28, 44, 64, 86, 108, 124, 154, 182, 216, 254, 290, 334, 365, 415, 453, 507, 563, 627, 669, 714, 782, 860, 914,
+    1000, 1062, 1128, 1193, 1267, 1373, 1455, 1541, 1631, 1725, 1812, 1914, 1992, 2102, 2216, 2334,
+  ],
+  Q: [
+    13, 22, 34, 48, 62, 76, 88, 110, 132, 154, 180, 206, 244, 261, 295, 325, 367, 397, 445, 485, 512, 568, 614, 664,
+    718, 754, 808, 871, 911, 985, 1033, 1115, 1171, 1231, 1286, 1354, 1426, 1502, 1582, 1666,
+  ],
+  H: [
+    9, 16, 26, 36, 46, 60, 66, 86, 100, 122, 140, 158, 180, 197, 223, 253, 283, 313, 341, 385, 406, 442, 464, 514, 538,
+    596, 628, 661, 701, 745, 793, 845, 901, 961, 986, 1054, 1096, 1142, 1222, 1276,
+  ],
 };
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
@@ -28,7 +40,10 @@ function charMode(c: number): QrMode {
   return ALNUM.includes(String.fromCharCode(c)) ? 'alnum' : 'byte';
 }
 
-interface Run { mode: QrMode; length: number }
+interface Run {
+  mode: QrMode;
+  length: number;
+}
 
 function runsOf(modes: readonly QrMode[]): Run[] {
   const runs: Run[] = [];
@@ -45,10 +60,22 @@ function runsOf(modes: readonly QrMode[]): Run[] {
  * [plain, return]: "return" when the run is followed by the mode that came before it, so two switches are saved.
  * (The legacy service's encoder, as OkapiBarcode's QR encoder has done since February 2024.)
  */
-const MERGE_BELOW: Record<'alnumAfterByte' | 'numAfterByte' | 'numAfterAlnum', readonly [readonly number[], readonly number[]]> = {
-  alnumAfterByte: [[4, 5, 6], [7, 11, 12]],
-  numAfterByte: [[3, 3, 4], [4, 7, 7]],
-  numAfterAlnum: [[6, 9, 9], [9, 12, 15]],
+const MERGE_BELOW: Record<
+  'alnumAfterByte' | 'numAfterByte' | 'numAfterAlnum',
+  readonly [readonly number[], readonly number[]]
+> = {
+  alnumAfterByte: [
+    [4, 5, 6],
+    [7, 11, 12],
+  ],
+  numAfterByte: [
+    [3, 3, 4],
+    [4, 7, 7],
+  ],
+  numAfterAlnum: [
+    [6, 9, 9],
+    [9, 12, 15],
+  ],
 };
 
 function mergeBelow(rule: keyof typeof MERGE_BELOW, version: number, returns: boolean): number {
@@ -65,9 +92,12 @@ function optimise(version: number, modes: readonly QrMode[]): Run[] {
   const runs = runsOf(modes);
   const fold = (a: Run, b: Run, beyond: Run | undefined) => {
     const returns = beyond?.mode === a.mode;
-    if (a.mode === 'byte' && b.mode === 'alnum' && b.length < mergeBelow('alnumAfterByte', version, returns)) b.mode = 'byte';
-    else if (a.mode === 'byte' && b.mode === 'num' && b.length < mergeBelow('numAfterByte', version, returns)) b.mode = 'byte';
-    else if (a.mode === 'alnum' && b.mode === 'num' && b.length < mergeBelow('numAfterAlnum', version, returns)) b.mode = 'alnum';
+    if (a.mode === 'byte' && b.mode === 'alnum' && b.length < mergeBelow('alnumAfterByte', version, returns))
+      b.mode = 'byte';
+    else if (a.mode === 'byte' && b.mode === 'num' && b.length < mergeBelow('numAfterByte', version, returns))
+      b.mode = 'byte';
+    else if (a.mode === 'alnum' && b.mode === 'num' && b.length < mergeBelow('numAfterAlnum', version, returns))
+      b.mode = 'alnum';
   };
   for (let i = 0; i + 1 < runs.length; i++) fold(runs[i], runs[i + 1], runs[i + 2]);
   for (let i = runs.length - 1; i > 0; i--) fold(runs[i], runs[i - 1], runs[i - 2]);

@@ -5,13 +5,27 @@ import type { ModuleGrid } from './grid.js';
 import { DATA_CODEWORDS, type QrLevel } from './qr-segments.js';
 
 /** Total codewords per version, and error correction blocks per version and level (Tables 1 and 9). */
-const TOTAL_CODEWORDS = [26, 44, 70, 100, 134, 172, 196, 242, 292, 346, 404, 466, 532, 581, 655, 733, 815, 901, 991, 1085, 1156, 1258, 1364,
-  1474, 1588, 1706, 1828, 1921, 2051, 2185, 2323, 2465, 2611, 2761, 2876, 3034, 3196, 3362, 3532, 3706];
+const TOTAL_CODEWORDS = [
+  26, 44, 70, 100, 134, 172, 196, 242, 292, 346, 404, 466, 532, 581, 655, 733, 815, 901, 991, 1085, 1156, 1258, 1364,
+  1474, 1588, 1706, 1828, 1921, 2051, 2185, 2323, 2465, 2611, 2761, 2876, 3034, 3196, 3362, 3532, 3706,
+];
 const BLOCKS: Record<QrLevel, readonly number[]> = {
-  L: [1, 1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 4, 6, 6, 6, 6, 7, 8, 8, 9, 9, 10, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 19, 20, 21, 22, 24, 25],
-  M: [1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25, 26, 28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49],
-  Q: [1, 1, 2, 2, 4, 4, 6, 6, 8, 8, 8, 10, 12, 16, 12, 17, 16, 18, 21, 20, 23, 23, 25, 27, 29, 34, 34, 35, 38, 40, 43, 45, 48, 51, 53, 56, 59, 62, 65, 68],
-  H: [1, 1, 2, 4, 4, 4, 5, 6, 8, 8, 11, 11, 16, 16, 18, 16, 19, 21, 25, 25, 25, 34, 30, 32, 35, 37, 40, 42, 45, 48, 51, 54, 57, 60, 63, 66, 70, 74, 77, 81],
+  L: [
+    1, 1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 4, 6, 6, 6, 6, 7, 8, 8, 9, 9, 10, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 19,
+    20, 21, 22, 24, 25,
+  ],
+  M: [
+    1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25, 26, 28, 29, 31, 33,
+    35, 37, 38, 40, 43, 45, 47, 49,
+  ],
+  Q: [
+    1, 1, 2, 2, 4, 4, 6, 6, 8, 8, 8, 10, 12, 16, 12, 17, 16, 18, 21, 20, 23, 23, 25, 27, 29, 34, 34, 35, 38, 40, 43, 45,
+    48, 51, 53, 56, 59, 62, 65, 68,
+  ],
+  H: [
+    1, 1, 2, 4, 4, 4, 5, 6, 8, 8, 11, 11, 16, 16, 18, 16, 19, 21, 25, 25, 25, 34, 30, 32, 35, 37, 40, 42, 45, 48, 51,
+    54, 57, 60, 63, 66, 70, 74, 77, 81,
+  ],
 };
 const LEVEL_BITS: Record<QrLevel, number> = { L: 1, M: 0, Q: 3, H: 2 };
 
@@ -31,7 +45,10 @@ function generator(n: number): number[] {
   let g = [1];
   for (let i = 0; i < n; i++) {
     const next = new Array<number>(g.length + 1).fill(0);
-    g.forEach((c, j) => { next[j] ^= c; next[j + 1] ^= mul(c, EXP[i]); });
+    g.forEach((c, j) => {
+      next[j] ^= c;
+      next[j + 1] ^= mul(c, EXP[i]);
+    });
     g = next;
   }
   return g;
@@ -100,7 +117,7 @@ const framesByVersion = new Map<number, Frame>();
 
 function functionPatterns(version: number): Frame {
   let frame = framesByVersion.get(version);
-  if (!frame) framesByVersion.set(version, frame = makeFunctionPatterns(version));
+  if (!frame) framesByVersion.set(version, (frame = makeFunctionPatterns(version)));
   return frame;
 }
 
@@ -113,7 +130,11 @@ function makeFunctionPatterns(version: number): Frame {
     dark[y * size + x] = on ? 1 : 0;
     fixed[y * size + x] = 1;
   };
-  for (const [fx, fy] of [[0, 0], [size - 7, 0], [0, size - 7]]) {
+  for (const [fx, fy] of [
+    [0, 0],
+    [size - 7, 0],
+    [0, size - 7],
+  ]) {
     for (let dy = -1; dy <= 7; dy++) {
       for (let dx = -1; dx <= 7; dx++) {
         const ring = Math.max(Math.abs(dx - 3), Math.abs(dy - 3));
@@ -121,17 +142,27 @@ function makeFunctionPatterns(version: number): Frame {
       }
     }
   }
-  for (let i = 8; i < size - 8; i++) { set(i, 6, i % 2 === 0); set(6, i, i % 2 === 0); }
+  for (let i = 8; i < size - 8; i++) {
+    set(i, 6, i % 2 === 0);
+    set(6, i, i % 2 === 0);
+  }
   const centres = alignmentCentres(version);
   for (const cy of centres) {
     for (const cx of centres) {
       if ((cx === 6 && cy === 6) || (cx === 6 && cy === size - 7) || (cx === size - 7 && cy === 6)) continue;
-      for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) set(cx + dx, cy + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dx = -2; dx <= 2; dx++) set(cx + dx, cy + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
     }
   }
   // Format information areas (filled per mask) and the dark module.
-  for (let i = 0; i < 9; i++) { fixed[8 * size + i] = 1; fixed[i * size + 8] = 1; }
-  for (let i = 0; i < 8; i++) { fixed[8 * size + size - 1 - i] = 1; fixed[(size - 1 - i) * size + 8] = 1; }
+  for (let i = 0; i < 9; i++) {
+    fixed[8 * size + i] = 1;
+    fixed[i * size + 8] = 1;
+  }
+  for (let i = 0; i < 8; i++) {
+    fixed[8 * size + size - 1 - i] = 1;
+    fixed[(size - 1 - i) * size + 8] = 1;
+  }
   set(8, size - 8, true);
   if (version >= 7) {
     const info = bch(version, 0x1f25, 12);
@@ -179,7 +210,23 @@ export function qrSymbol(codewords: readonly number[], version: number, level: Q
     }
   }
   const format = bch((LEVEL_BITS[level] << 3) | mask, 0x537, 10) ^ 0x5412;
-  const first: Array<[number, number]> = [[8, 0], [8, 1], [8, 2], [8, 3], [8, 4], [8, 5], [8, 7], [8, 8], [7, 8], [5, 8], [4, 8], [3, 8], [2, 8], [1, 8], [0, 8]];
+  const first: Array<[number, number]> = [
+    [8, 0],
+    [8, 1],
+    [8, 2],
+    [8, 3],
+    [8, 4],
+    [8, 5],
+    [8, 7],
+    [8, 8],
+    [7, 8],
+    [5, 8],
+    [4, 8],
+    [3, 8],
+    [2, 8],
+    [1, 8],
+    [0, 8],
+  ];
   for (let i = 0; i < 15; i++) {
     const on = (format >> i) & 1;
     const [x, y] = first[i];

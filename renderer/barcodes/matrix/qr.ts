@@ -79,7 +79,10 @@ function linePenalty(line: Uint8Array, n: number): number {
   let score = 0;
   let run = 1;
   for (let j = 1; j <= n; j++) {
-    if (j < n && line[j + 4] === line[j + 3]) { run++; continue; }
+    if (j < n && line[j + 4] === line[j + 3]) {
+      run++;
+      continue;
+    }
     if (run >= 5) score += run - 2;
     run = 1;
   }
@@ -124,7 +127,12 @@ export function qrPenalty(g: ModuleGrid): number {
  * then the mask of lowest penalty (lowest mask number on ties).
  */
 export function encodeQr(q: QrData): ModuleGrid {
-  return cachedEncoding('qrcode', `${q.level}\u0000${q.text}`, () => buildQr(q), (g) => g.bits.length);
+  return cachedEncoding(
+    'qrcode',
+    `${q.level}\u0000${q.text}`,
+    () => buildQr(q),
+    (g) => g.bits.length,
+  );
 }
 
 function buildQr(q: QrData): ModuleGrid {
@@ -136,7 +144,10 @@ function buildQr(q: QrData): ModuleGrid {
   for (let mask = 0; mask < 8; mask++) {
     const g = qrSymbol(codewords, plan.version, plan.level, mask);
     const s = qrPenalty(g);
-    if (s < bestScore) { best = g; bestScore = s; }
+    if (s < bestScore) {
+      best = g;
+      bestScore = s;
+    }
   }
   return best!;
 }

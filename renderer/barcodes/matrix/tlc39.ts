@@ -34,18 +34,33 @@ function byDensity(dpmm: number, at8: number, at12: number, at24: number): numbe
 
 /** Code 39 element widths in modules (bar, space, ...; wide elements are 3), start/stop included. */
 function code39Elements(text: string): number[] {
-  const out = bwipjs.raw({ bcid: 'code39', text } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{ sbs?: number[] }>;
+  const out = bwipjs.raw({ bcid: 'code39', text } as Parameters<typeof bwipjs.raw>[0]) as unknown as Array<{
+    sbs?: number[];
+  }>;
   if (!out[0]?.sbs) throw new Error('code39: no bars');
   return out[0].sbs;
 }
 
 export function drawTlc39(field: FieldOf<'BT'>, env: DrawEnv, canvas: Canvas): void {
-  const { orientation: orientationParam, code39Width: w1, code39Ratio: r1, code39Height: h1, pdfWidth: w2, pdfRowHeight: h2 } = field.args;
+  const {
+    orientation: orientationParam,
+    code39Width: w1,
+    code39Ratio: r1,
+    code39Height: h1,
+    pdfWidth: w2,
+    pdfRowHeight: h2,
+  } = field.args;
   const parts = splitTlc39(byteString(field.data));
   if (!parts.eci) return;
   const encoded = tryEncode(env, field, '^BT', () => ({
     elements: code39Elements(parts.eci),
-    micro: parts.micro ? encodeMicroPdf417Columns(Uint8Array.from(parts.micro, (c) => c.charCodeAt(0)), 4, tlcMicroRows(parts.micro.length)) : undefined,
+    micro: parts.micro
+      ? encodeMicroPdf417Columns(
+          Uint8Array.from(parts.micro, (c) => c.charCodeAt(0)),
+          4,
+          tlcMicroRows(parts.micro.length),
+        )
+      : undefined,
   }));
   if (!encoded) return;
   const narrow = w1 ?? byDensity(env.dpmm, 2, 2, 4);
@@ -64,7 +79,8 @@ export function drawTlc39(field: FieldOf<'BT'>, env: DrawEnv, canvas: Canvas): v
   if (!micro) return;
   for (let y = 0; y < micro.height; y++) {
     for (let x = 0; x < micro.width; x++) {
-      if (micro.bits[y * micro.width + x]) fillFrameRect(canvas, frame, x * pdfModule, y * pdfRow, pdfModule, pdfRow, mode);
+      if (micro.bits[y * micro.width + x])
+        fillFrameRect(canvas, frame, x * pdfModule, y * pdfRow, pdfModule, pdfRow, mode);
     }
   }
 }

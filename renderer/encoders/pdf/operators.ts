@@ -21,34 +21,62 @@ export function polygon(out: string[], c: readonly number[], dx: number, dy: num
 /** Path data (see PathData) turned to an orientation, as path operators; quadratic segments become cubic ones. */
 export function curvePath(out: string[], o: Orientation, path: readonly number[]): void {
   let s = '';
-  let cx = 0, cy = 0;
-  const pt = (x: number, y: number) => { const [a, b] = turn(o, x, y); return `${n(a)} ${n(b)}`; };
-  for (let i = 0; i < path.length;) {
+  let cx = 0,
+    cy = 0;
+  const pt = (x: number, y: number) => {
+    const [a, b] = turn(o, x, y);
+    return `${n(a)} ${n(b)}`;
+  };
+  for (let i = 0; i < path.length; ) {
     const op = path[i++];
     if (op === 0 || op === 1) {
-      cx = path[i++]; cy = path[i++];
+      cx = path[i++];
+      cy = path[i++];
       s += `${pt(cx, cy)} ${op === 0 ? 'm' : 'l'} `;
     } else if (op === 2) {
-      const qx = path[i++], qy = path[i++], x = path[i++], y = path[i++];
+      const qx = path[i++],
+        qy = path[i++],
+        x = path[i++],
+        y = path[i++];
       s += `${pt(cx + (2 / 3) * (qx - cx), cy + (2 / 3) * (qy - cy))} ${pt(x + (2 / 3) * (qx - x), y + (2 / 3) * (qy - y))} ${pt(x, y)} c `;
-      cx = x; cy = y;
+      cx = x;
+      cy = y;
     } else {
-      const x1 = path[i++], y1 = path[i++], x2 = path[i++], y2 = path[i++], x = path[i++], y = path[i++];
+      const x1 = path[i++],
+        y1 = path[i++],
+        x2 = path[i++],
+        y2 = path[i++],
+        x = path[i++],
+        y = path[i++];
       s += `${pt(x1, y1)} ${pt(x2, y2)} ${pt(x, y)} c `;
-      cx = x; cy = y;
+      cx = x;
+      cy = y;
     }
   }
   out.push(s + 'h');
 }
 
 /** Set bits as rectangles (one per run of ink along a row), for clipping to a bitmap's ink. */
-export function bitmapRuns(out: string[], bits: Uint8Array, stride: number, w: number, h: number, x: number, y: number, sx: number, sy: number): void {
+export function bitmapRuns(
+  out: string[],
+  bits: Uint8Array,
+  stride: number,
+  w: number,
+  h: number,
+  x: number,
+  y: number,
+  sx: number,
+  sy: number,
+): void {
   for (let r = 0; r < h; r++) {
     let c = 0;
     while (c < w) {
-      if (!(bits[r * stride + (c >> 3)] & (0x80 >> (c & 7)))) { c++; continue; }
+      if (!(bits[r * stride + (c >> 3)] & (0x80 >> (c & 7)))) {
+        c++;
+        continue;
+      }
       let e = c + 1;
-      while (e < w && (bits[r * stride + (e >> 3)] & (0x80 >> (e & 7)))) e++;
+      while (e < w && bits[r * stride + (e >> 3)] & (0x80 >> (e & 7))) e++;
       out.push(`${n(x + c * sx)} ${n(y + r * sy)} ${n((e - c) * sx)} ${n(sy)} re`);
       c = e;
     }
@@ -75,14 +103,24 @@ export function simplify(c: readonly number[], tol: number): number[] {
   const stack: [number, number][] = [[0, count - 1]];
   while (stack.length) {
     const [a, b] = stack.pop()!;
-    const ax = c[2 * a], ay = c[2 * a + 1], dx = c[2 * b] - ax, dy = c[2 * b + 1] - ay;
+    const ax = c[2 * a],
+      ay = c[2 * a + 1],
+      dx = c[2 * b] - ax,
+      dy = c[2 * b + 1] - ay;
     const len = Math.hypot(dx, dy) || 1;
-    let worst = -1, far = 0;
+    let worst = -1,
+      far = 0;
     for (let i = a + 1; i < b; i++) {
       const d = Math.abs((c[2 * i] - ax) * dy - (c[2 * i + 1] - ay) * dx) / len;
-      if (d > far) { far = d; worst = i; }
+      if (d > far) {
+        far = d;
+        worst = i;
+      }
     }
-    if (worst >= 0 && far > tol) { keep[worst] = 1; stack.push([a, worst], [worst, b]); }
+    if (worst >= 0 && far > tol) {
+      keep[worst] = 1;
+      stack.push([a, worst], [worst, b]);
+    }
   }
   const out: number[] = [];
   for (let i = 0; i < count; i++) if (keep[i]) out.push(c[2 * i], c[2 * i + 1]);

@@ -5,7 +5,7 @@
 // is inked and every earlier element under it is painted again with ink and paper swapped.
 
 import type { Orientation } from '../../model.js';
-import { turn, type Box, type DisplayElement, type DisplayList, type GlyphRunElement } from '../../display/display-list.js';
+import type { Box, DisplayElement, DisplayList, GlyphRunElement } from '../../display/display-list.js';
 import { bitmapRuns, curvePath, n, polygon, simplify, turned } from './operators.js';
 import type { GlyphShape, PdfResources } from './resources.js';
 import { invisibleText } from './text-layer.js';
@@ -48,7 +48,10 @@ class Painter {
   replayed = 0;
   private fill = -1;
 
-  constructor(private readonly out: string[], private readonly pdf: PdfResources) {}
+  constructor(
+    private readonly out: string[],
+    private readonly pdf: PdfResources,
+  ) {}
 
   /**
    * Paints element i over the elements before it; `swapped` paints ink as paper and paper as ink. `within` is the
@@ -92,7 +95,8 @@ class Painter {
     const out = this.out;
     if (e.kind === 'bitmap') {
       const name = this.pdf.image(e.bits, e.stride, e.width, e.height);
-      const w = e.width * e.scaleX, h = e.height * e.scaleY;
+      const w = e.width * e.scaleX,
+        h = e.height * e.scaleY;
       out.push(`q ${n(w)} 0 0 ${n(-h)} ${n(e.x)} ${n(e.y + h)} cm /${name} Do Q`);
       return;
     }
@@ -102,7 +106,9 @@ class Painter {
         const outline = e.outlines[g.cp];
         if (!outline) continue;
         // One form per glyph and orientation, from its outline with the Bézier segments kept.
-        const name = this.pdf.glyph(e.font, g.cp, e.orientation, () => formOps(e.orientation, outline, e.curves?.[g.cp]));
+        const name = this.pdf.glyph(e.font, g.cp, e.orientation, () =>
+          formOps(e.orientation, outline, e.curves?.[g.cp]),
+        );
         out.push(`q 1 0 0 1 ${n(g.x)} ${n(g.y)} cm /${name} Do Q`);
       }
       return;
@@ -113,7 +119,10 @@ class Painter {
 
   private setFill(ink: boolean): void {
     const v = ink ? 0 : 1;
-    if (v !== this.fill) { this.out.push(`${v} g`); this.fill = v; }
+    if (v !== this.fill) {
+      this.out.push(`${v} g`);
+      this.fill = v;
+    }
   }
 
   /** The element's outline as a path (not yet filled or clipped). */
@@ -122,7 +131,8 @@ class Painter {
     switch (e.kind) {
       case 'rect': {
         // Whole dots, as the raster fills them.
-        const x0 = Math.floor(e.box.x), y0 = Math.floor(e.box.y);
+        const x0 = Math.floor(e.box.x),
+          y0 = Math.floor(e.box.y);
         out.push(`${x0} ${y0} ${Math.floor(e.box.x + e.box.width) - x0} ${Math.floor(e.box.y + e.box.height) - y0} re`);
         return;
       }
@@ -157,7 +167,12 @@ function formOps(o: Orientation, polygons: readonly number[][], curves: readonly
 }
 
 /** Whole dots [x0, x1) x [y0, y1). */
-interface Region { x0: number; y0: number; x1: number; y1: number }
+interface Region {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /** The dots an element's box can ink (the raster inks no dot outside them). */
 function pixels(b: Box): Region {

@@ -10,9 +10,15 @@ import type { Raster } from '../../raster/raster.js';
 import { rasterImage } from '../pdf.js';
 
 /** A glyph turned to its orientation: its polygons (for the box) and the path operators that fill it. */
-export interface GlyphShape { polygons: number[][]; ops: string[] }
+export interface GlyphShape {
+  polygons: number[][];
+  ops: string[];
+}
 
-interface GlyphForm { content: Uint8Array; bbox: number[] }
+interface GlyphForm {
+  content: Uint8Array;
+  bbox: number[];
+}
 
 /** Deflated glyph shapes by font and orientation (group) and code point: labels keep printing the same glyphs. */
 const glyphForms = new BoundedCache<GlyphForm>(8 * 1024 * 1024, 256 * 1024, (f) => f.content.byteLength + 4 * 8);
@@ -71,9 +77,14 @@ export class PdfResources {
 
   /** Helvetica, one of the standard 14 fonts (nothing embedded): the invisible text needs no shapes. */
   private font(): PDFRef {
-    return (this.helvetica ??= this.doc.context.register(this.doc.context.obj({
-      Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding',
-    })));
+    return (this.helvetica ??= this.doc.context.register(
+      this.doc.context.obj({
+        Type: 'Font',
+        Subtype: 'Type1',
+        BaseFont: 'Helvetica',
+        Encoding: 'WinAnsiEncoding',
+      }),
+    ));
   }
 
   /** Name of a stencil-mask image of 1-bit rows (set bits are ink). */
@@ -88,7 +99,13 @@ export class PdfResources {
         for (let y = 0; y < height; y++) rows.set(bits.subarray(y * stride, y * stride + rowBytes), y * rowBytes);
       }
       const stream = this.doc.context.stream(deflateSync(rows), {
-        Type: 'XObject', Subtype: 'Image', Width: width, Height: height, ImageMask: true, Decode: [1, 0], Filter: 'FlateDecode',
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: width,
+        Height: height,
+        ImageMask: true,
+        Decode: [1, 0],
+        Filter: 'FlateDecode',
       });
       this.refs.set(name, this.doc.context.register(stream));
       this.images.set(bits, name);
@@ -107,7 +124,12 @@ export class PdfResources {
     if (!name) {
       name = `G${this.glyphs.size}`;
       const form = glyphForm(font, cp, o, shape);
-      const stream = this.doc.context.stream(form.content, { Type: 'XObject', Subtype: 'Form', BBox: form.bbox, Filter: 'FlateDecode' });
+      const stream = this.doc.context.stream(form.content, {
+        Type: 'XObject',
+        Subtype: 'Form',
+        BBox: form.bbox,
+        Filter: 'FlateDecode',
+      });
       this.refs.set(name, this.doc.context.register(stream));
       this.glyphs.set(key, name);
     }

@@ -16,7 +16,8 @@ export function invisibleText(out: string[], run: GlyphRunElement, pdf: PdfResou
   const along = run.orientation === 'N' || run.orientation === 'I' ? run.box.width : run.box.height;
   const unit = shown.length * AVERAGE_ADVANCE;
   if (!(unit > 0) || !(along > 0)) return;
-  const a = along / unit, size = Math.max(1, across);
+  const a = along / unit,
+    size = Math.max(1, across);
   // Text space x along the writing direction, y up the glyphs; the page's y runs down.
   const [ux, uy] = turn(run.orientation, a, 0);
   const [vx, vy] = turn(run.orientation, 0, -size);
