@@ -334,6 +334,7 @@ export class Interpreter implements CommandContext {
     if ('object' in d) field.object = d.object;
     if ('data' in d) field.data = d.data;
     if ('dataAt' in d) field.dataAt = d.dataAt;
+    if (d.variable) field.variable = true;
     if ('block' in d) field.block = d.block;
     if ('textBlock' in d) field.textBlock = d.textBlock;
     if ('direction' in d) field.direction = d.direction;
@@ -353,6 +354,7 @@ type CopiedParts =
   | 'object'
   | 'data'
   | 'dataAt'
+  | 'variable'
   | 'block'
   | 'textBlock'
   | 'direction'

@@ -73,6 +73,8 @@ export interface FieldBase {
   data?: Uint8Array;
   /** Where the field data (^FD/^FV/^SN parameters) stands in the document, for diagnostics about it. */
   dataAt?: { offset: number; size: number };
+  /** ^FV: the data is variable, so the image ^MCN keeps for the next label leaves the field out. */
+  variable?: true;
   /** ^CI in force. */
   charset: number;
   /** ^CI remapping pairs in force (text only): byte -> the byte whose character prints instead. */

@@ -76,8 +76,8 @@ async function samePixels(zpl: string, other: string, req: Partial<RenderRequest
   expect(Buffer.compare(Buffer.from(a.gray), Buffer.from(b.gray)), `${zpl} draws as ${other}`).to.equal(0);
 }
 
-async function differentPixels(zpl: string, other: string): Promise<void> {
-  const [a, b] = [await png(zpl), await png(other)];
+async function differentPixels(zpl: string, other: string, req: Partial<RenderRequest> = {}): Promise<void> {
+  const [a, b] = [await png(zpl, req), await png(other, { ...req, index: 0 })];
   expect(Buffer.compare(Buffer.from(a.gray), Buffer.from(b.gray)), `${zpl} differs from ${other}`).to.not.equal(0);
 }
 
@@ -278,6 +278,21 @@ describe('legacy commands: ^MC map clear', () => {
     const page2 = rasterisePdf(pdf.body, 609, 609, 2);
     const inkAt = (x: number, y: number) => page2.grey[y * page2.width + x]! < 128;
     expect([inkAt(30, 40), inkAt(100, 40), inkAt(170, 40)]).to.deep.equal([true, true, false]);
+  });
+
+  it("leaves ^FV fields out of the kept image: the guide's example prints #2 over the box and FIXED DATA alone", async () => {
+    const box = '^FO20,20^GB400,200,4^FS';
+    const fixed = '^FO40,120^A0N,30,30^FDFIXED DATA^FS';
+    const variable = (n: number) => `^FO40,50^A0N,30,30^FVVARIABLE DATA #${n}^FS`;
+    const doc = `^XA${box}${variable(1)}${fixed}^MCN^XZ^XA${variable(2)}^MCY^XZ`;
+    await samePixels(doc, `^XA${box}${fixed}${variable(2)}^XZ`, { index: 1 });
+    await differentPixels(doc, `^XA${box}${fixed}${variable(1)}${variable(2)}^XZ`, { index: 1 });
+    await samePixels(doc, `^XA${box}${variable(1)}${fixed}^XZ`, { index: 0 });
+  });
+
+  it('keeps a field whose ^FV was replaced by ^FD, and drops one whose ^FD was replaced by ^FV', async () => {
+    const doc = '^XA^MCN^FO20,20^A0N,30,30^FVA^FDB^FS^FO20,80^A0N,30,30^FDC^FVD^FS^XZ^XA^FO200,20^GB10,10,10^FS^XZ';
+    await samePixels(doc, '^XA^FO20,20^A0N,30,30^FDB^FS^FO200,20^GB10,10,10^FS^XZ', { index: 1 });
   });
 
   it('^MCY, on every UPS label, changes nothing and warns nothing', async () => {

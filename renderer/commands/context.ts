@@ -61,6 +61,7 @@ export interface FieldDraft {
   font?: FontSelection;
   data?: Uint8Array;
   dataAt?: Field['dataAt'];
+  variable?: Field['variable'];
   hexIndicator?: number;
   reverse: boolean;
   block?: FieldBlock;

@@ -134,8 +134,20 @@ export const fieldCommands: CommandTable = {
     run: (ip, args, tok) => multipleOrigins(ip, args, tok),
   }),
   '^FS': { run: (ip) => ip.finishField() },
-  '^FD': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
-  '^FV': { syntax: 'raw', run: (ip, _a, tok) => setData(ip, tok) },
+  '^FD': {
+    syntax: 'raw',
+    run: (ip, _a, tok) => {
+      setData(ip, tok);
+      delete ip.field.variable;
+    },
+  },
+  '^FV': {
+    syntax: 'raw',
+    run: (ip, _a, tok) => {
+      setData(ip, tok);
+      ip.field.variable = true;
+    },
+  },
   '^FR': {
     run: (ip) => {
       ip.field.reverse = true;

@@ -146,6 +146,8 @@ function drawFields(
     const before = canvas.elements.length;
     try {
       draw(field, env, canvas);
+      // ^FV data is cleared after printing: the kept image loses its ink, the layout state it left stays.
+      if (under && placed.variable) canvas.elements.length = before;
     } catch (e) {
       if (stopsDocument(e)) throw e;
       canvas.elements.length = before; // a field that fails draws nothing, not half of itself
