@@ -12,7 +12,7 @@ export const encodeEpl: PrintJobEncoder = (labels, setup) => {
   let first = true;
   for (const label of labels) {
     if (first) {
-      // "Sending Commands": a line feed first ends any partial command left in the printer's buffer.
+      // N Clear Image Buffer, remarks: a line feed before it clears any partial command left in the printer's buffer.
       job.text('\n');
       // q Set Label Width: the label width in dots.
       job.text(`q${label.width}\n`);
@@ -26,7 +26,8 @@ export const encodeEpl: PrintJobEncoder = (labels, setup) => {
     job.text('N\n');
     const { top, bottom } = inkedRows(label);
     if (bottom > top) {
-      // GW Direct Graphic Write: x, y in dots, width in bytes, length in dot rows, then raw rows (1 = white dot).
+      // GW Direct Graphic Write: x, y in dots, width in bytes, length in dot rows, then raw rows; a 1 bit is a white
+      // dot, a 0 bit black (Zebra knowledge article "Details related to the GW EPL command").
       job.text(`GW0,${top},${label.stride},${bottom - top},`);
       const rows = label.bits.slice(top * label.stride, bottom * label.stride);
       for (let i = 0; i < rows.length; i++) rows[i] ^= 0xff;
