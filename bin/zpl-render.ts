@@ -1,16 +1,24 @@
 #!/usr/bin/env node
 // zpl-render: the HTTP API's renderer on the command line (same bytes for the same inputs).
-//   zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf|json|zpl]
+//   zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf|json|zpl|ipl|epl|dpl|sbpl|pcl5|pcl6]
 //              [--rotation 0|90|180|270] [--quality grayscale|bitonal] [--pdf vector|raster] [--lint] [-o out.png]
 //              [--target-dpmm 6|8|12|24] [--lossy-fields round|bitmap] [--formatter]
 //              (ZPL output: X-Target-Dpmm, X-Lossy-Fields, X-Formatter: On)
-// JSON and PDF without --index are every label (the all-labels path); what a density conversion cannot do
+// JSON, PDF and print jobs without --index are every label (the all-labels path); what a density conversion cannot do
 // faithfully goes to standard error, as the HTTP answer's X-Warnings says it.
 
 import fs from 'node:fs';
 import { render } from '../renderer/render.js';
 import { RenderError } from '../renderer/errors.js';
-import type { Dpmm, LossyFields, OutputFormat, PdfMode, Rotation } from '../renderer/api.js';
+import {
+  isPrinterLanguage,
+  OUTPUT_TYPES,
+  type Dpmm,
+  type LossyFields,
+  type PdfMode,
+  type RenderFormat,
+  type Rotation,
+} from '../renderer/api.js';
 import { lineColumn } from '../renderer/text-position.js';
 
 interface CliArgs {
@@ -19,7 +27,7 @@ interface CliArgs {
   widthIn: number;
   heightIn: number;
   index?: number;
-  format: OutputFormat;
+  format: RenderFormat;
   targetDpmm?: Dpmm;
   lossyFields?: LossyFields;
   formatter: boolean;
@@ -31,10 +39,10 @@ interface CliArgs {
 }
 
 const USAGE =
-  'usage: zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf|json|zpl] [--rotation 0|90|180|270] ' +
+  'usage: zpl-render <file.zpl | -> [--dpmm 8] [--size 4x6] [--index 0] [--format png|pdf|json|zpl|ipl|epl|dpl|sbpl|pcl5|pcl6] [--rotation 0|90|180|270] ' +
   '[--quality grayscale|bitonal] [--pdf vector|raster] [--target-dpmm 6|8|12|24] [--lossy-fields round|bitmap] [--formatter] [--lint] [-o out.png]';
 
-const FORMATS: readonly OutputFormat[] = ['png', 'pdf', 'json', 'zpl'];
+const FORMATS = Object.keys(OUTPUT_TYPES) as RenderFormat[];
 
 function density(v: string): Dpmm {
   const d = v.replace(/dpmm$/i, '');
@@ -89,7 +97,7 @@ function parseArgs(argv: string[]): CliArgs {
         break;
       }
       case '--format': {
-        const v = value(i++, arg).toLowerCase() as OutputFormat;
+        const v = value(i++, arg).toLowerCase() as RenderFormat;
         if (!FORMATS.includes(v)) throw new UsageError(`Invalid format: ${v}; valid values: ${FORMATS.join(', ')}`);
         a.format = v;
         break;
@@ -167,7 +175,7 @@ class WriteError extends Error {}
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  if (!args.out && process.stdout.isTTY && (args.format === 'png' || args.format === 'pdf')) {
+  if (!args.out && process.stdout.isTTY && args.format !== 'json' && args.format !== 'zpl') {
     throw new UsageError(`will not write ${args.format.toUpperCase()} bytes to a terminal; use -o FILE or a pipe`);
   }
   const zpl = args.input === '-' ? fs.readFileSync(0) : fs.readFileSync(args.input);
@@ -177,7 +185,7 @@ async function main(): Promise<void> {
     heightIn: args.heightIn,
     format: args.format,
     index: args.index,
-    rotation: args.format === 'png' ? args.rotation : 0,
+    rotation: args.format === 'png' || isPrinterLanguage(args.format) ? args.rotation : 0,
     quality: args.bitonal ? 'bitonal' : 'grayscale',
     pdf: args.pdf,
     ...(args.targetDpmm !== undefined && { targetDpmm: args.targetDpmm }),

@@ -5,8 +5,44 @@ import type { Diagnostic } from './diagnostics.js';
 export type Dpmm = 6 | 8 | 12 | 24;
 export type Rotation = 0 | 90 | 180 | 270;
 export type Quality = 'grayscale' | 'bitonal';
-/** `json` (label data) and `zpl` (the document, converted or laid out) are made from the interpreted document, not drawn. */
-export type OutputFormat = 'png' | 'pdf' | 'json' | 'zpl';
+/**
+ * Every output a render makes, with its media type and file extension: the one table the CLI and (later) the HTTP
+ * layer read. `json` (label data) and `zpl` (the document, converted or laid out) are made from the interpreted
+ * document, not drawn; the printer languages are print jobs of the bitonal PNG's dots, one print per label.
+ */
+export const OUTPUT_TYPES = {
+  png: { mediaType: 'image/png', extension: 'png' },
+  pdf: { mediaType: 'application/pdf', extension: 'pdf' },
+  json: { mediaType: 'application/json', extension: 'json' },
+  zpl: { mediaType: 'application/zpl', extension: 'zpl' },
+  ipl: { mediaType: 'application/ipl', extension: 'ipl' },
+  epl: { mediaType: 'application/epl', extension: 'epl' },
+  dpl: { mediaType: 'application/dpl', extension: 'dpl' },
+  sbpl: { mediaType: 'application/sbpl', extension: 'sbpl' },
+  pcl5: { mediaType: 'application/pcl5', extension: 'pcl' },
+  pcl6: { mediaType: 'application/pcl6', extension: 'pxl' },
+} as const satisfies Record<string, { mediaType: string; extension: string }>;
+
+/** Anything `render()` makes. */
+export type RenderFormat = keyof typeof OUTPUT_TYPES;
+/** Print jobs for non-Zebra printers (Intermec, Eltron, Datamax, SATO, HP PCL 5 and PCL XL). */
+export type PrinterLanguage = 'ipl' | 'epl' | 'dpl' | 'sbpl' | 'pcl5' | 'pcl6';
+export const PRINTER_LANGUAGES: readonly PrinterLanguage[] = ['ipl', 'epl', 'dpl', 'sbpl', 'pcl5', 'pcl6'];
+/**
+ * The formats the HTTP layer negotiates today. The printer languages join it when the middleware reads OUTPUT_TYPES
+ * instead of its own exhaustive tables (then this is RenderFormat).
+ */
+export type OutputFormat = Exclude<RenderFormat, PrinterLanguage>;
+export type MediaType = (typeof OUTPUT_TYPES)[RenderFormat]['mediaType'];
+
+export function isPrinterLanguage(format: RenderFormat): format is PrinterLanguage {
+  return (PRINTER_LANGUAGES as readonly string[]).includes(format);
+}
+
+/** Every label in one answer: a PDF or a print job asked for without an index (the all-labels path). */
+export function drawsEveryLabel(req: { format: RenderFormat; index?: number | undefined }): boolean {
+  return (req.format === 'pdf' || isPrinterLanguage(req.format)) && req.index === undefined;
+}
 /** `vector`: paths, glyph outlines and searchable text (default); `raster`: each label as one 1-bit image. */
 export type PdfMode = 'vector' | 'raster';
 
@@ -32,10 +68,10 @@ export interface RenderRequest extends RenderLimits, RenderClock {
   dpmm: Dpmm;
   widthIn: number;
   heightIn: number;
-  format: OutputFormat;
-  /** Zero-based label index; required for PNG. Omitted for PDF: every label, one page each. */
+  format: RenderFormat;
+  /** Zero-based label index; required for PNG. Omitted for PDF or a print job: every label, one page (print) each. */
   index?: number;
-  /** Clockwise; PNG only. */
+  /** Clockwise; PNG and print jobs. */
   rotation?: Rotation;
   /** PNG only: `bitonal` gives a 1-bit PNG. */
   quality?: Quality;
@@ -78,7 +114,7 @@ export interface PageComposition {
 export interface RenderPlan {
   /** Every label the document produces. */
   totalCount: number;
-  /** Labels this request will draw (1, or every label for an all-labels PDF). */
+  /** Labels this request will draw (1, or every label for an all-labels PDF or print job). */
   pages: number;
 }
 
@@ -97,7 +133,7 @@ export interface RenderHooks {
 
 export interface RenderResult {
   body: Uint8Array;
-  contentType: 'image/png' | 'application/pdf' | 'application/json' | 'application/zpl';
+  contentType: MediaType;
   /** Every label the document produces, ^PQ copies included. */
   totalCount: number;
   /** Labels actually rendered into `body`. */

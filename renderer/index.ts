@@ -5,6 +5,9 @@ export type {
   Rotation,
   Quality,
   OutputFormat,
+  RenderFormat,
+  PrinterLanguage,
+  MediaType,
   PdfMode,
   PageComposition,
   RenderLimits,
@@ -13,6 +16,7 @@ export type {
   RenderHooks,
   RenderPlan,
 } from './api.js';
+export { OUTPUT_TYPES, PRINTER_LANGUAGES, isPrinterLanguage, drawsEveryLabel } from './api.js';
 export type { Diagnostic } from './diagnostics.js';
 export { RenderError, ordinal } from './errors.js';
 export type { RenderErrorCode } from './errors.js';

@@ -1,10 +1,19 @@
 // ZPL bytes -> interpreter -> display lists -> raster -> PNG/PDF. The one call the HTTP layer and CLI use.
 
-import type { RenderHooks, RenderRequest, RenderResult } from './api.js';
+import {
+  drawsEveryLabel,
+  isPrinterLanguage,
+  OUTPUT_TYPES,
+  type RenderHooks,
+  type RenderRequest,
+  type RenderResult,
+  type Rotation,
+} from './api.js';
 import { encodePdf } from './encoders/pdf.js';
 import { encodeVectorPdf } from './encoders/pdf-vector.js';
 import { encodeSheets } from './encoders/pdf-sheet.js';
 import { encodePng } from './encoders/png.js';
+import { bitonalDots, PRINT_JOB_ENCODERS, type LabelDots } from './encoders/printer-jobs/index.js';
 import { renderDataOutput } from './outputs/index.js';
 import { rotateClockwise } from './encoders/rotate.js';
 import { RenderError } from './errors.js';
@@ -39,9 +48,10 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
   const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));
   const pixels = widthDots * heightDots;
-  // One label's raster at a time (PNG, raster PDF, or a vector page too full of XOR painted as pixels), its
+  // One label's raster at a time (PNG, raster PDF, print job, or a vector page too full of XOR painted as pixels), its
   // encoding rows and a turned copy are claimed before interpreting.
-  const turned = req.format === 'png' && (req.rotation ?? 0) !== 0;
+  const rotation = req.rotation ?? 0;
+  const turned = (req.format === 'png' || isPrinterLanguage(req.format)) && rotation !== 0;
   // Only vector pages draw glyph curves: a PNG or raster PDF is laid out without them.
   const output: OutputKind = req.format === 'pdf' && req.pdf !== 'raster' ? 'vector' : 'raster';
   const doc = openDocument(
@@ -52,7 +62,7 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
       ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
     },
   );
-  const all = req.format === 'pdf' && req.index === undefined;
+  const all = drawsEveryLabel(req);
   if (all && doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
   if (!all) checkIndex(req.index ?? 0, doc.totalCount);
   hooks.checkpoint?.();
@@ -86,10 +96,20 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
         : await encodeVectorPdf(lists(), { widthPt, heightPt, dotPt });
     return result(body, 'application/pdf', indices.length);
   }
+  if (isPrinterLanguage(req.format)) {
+    const indices = all ? Array.from({ length: doc.totalCount }, (_, i) => i) : [req.index ?? 0];
+    // The job describes the label as printed: turned a quarter, its width and height trade places.
+    const quarter = rotation === 90 || rotation === 270;
+    const body = PRINT_JOB_ENCODERS[req.format](eachLabelDots(indices, draw, rotation), {
+      dpmm: req.dpmm,
+      widthIn: quarter ? req.heightIn : req.widthIn,
+      heightIn: quarter ? req.widthIn : req.heightIn,
+    });
+    return result(body, OUTPUT_TYPES[req.format].mediaType, indices.length);
+  }
   // ^PM Y and ^PO I are left to the 8-bit encoder, which reads the rows in that order; a turned label settles first.
   const { raster, order } = paintRows(doc.label(req.index ?? 0), borrowInk(pixels));
   try {
-    const rotation = req.rotation ?? 0;
     const png =
       rotation === 0
         ? encodePng(raster, req.quality === 'bitonal', order)
@@ -103,6 +123,27 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
 /** Lays out labels one at a time as the PDF encoder asks for them, so only one is alive at once. */
 function* each<T>(indices: readonly number[], make: (i: number) => T): Generator<T> {
   for (const i of indices) yield make(i);
+}
+
+/**
+ * A print job's labels as bitonal dots, turned as a PNG is, drawn one at a time as the encoder asks for them (each
+ * raster's pixels go back for reuse once its dots are taken).
+ */
+function* eachLabelDots(
+  indices: readonly number[],
+  draw: (i: number) => Raster,
+  rotation: Rotation,
+): Generator<LabelDots> {
+  for (const i of indices) {
+    const raster = draw(i);
+    let dots: LabelDots;
+    try {
+      dots = bitonalDots(rotateClockwise(raster, rotation));
+    } finally {
+      returnInk(raster.ink);
+    }
+    yield dots;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Raster } from '../raster/raster.js';
 
 /**
  * Ink at or above this level is black in 1-bit output (the legacy service thresholds at mid-grey).
- * packRow tests the ink's top bit, which is this comparison only for 128.
+ * packBitonalRow tests the ink's top bit, which is this comparison only for 128.
  */
 export const BITONAL_THRESHOLD = 128;
 
@@ -121,7 +121,7 @@ export function bitonalRows(r: Raster): Uint8Array {
       out.fill(0, o + 1, o + 1 + bytes);
       continue;
     }
-    packRow(ink, y * width, width, cur);
+    packBitonalRow(ink, y * width, width, cur);
     for (let i = 0; i < bytes; i++) out[o + 1 + i] = cur[i] - prev[i];
     const t = prev;
     prev = cur;
@@ -130,8 +130,11 @@ export function bitonalRows(r: Raster): Uint8Array {
   return out;
 }
 
-/** Packs one row of ink MSB first, 1 = white (ink < 128, i.e. its top bit clear); padding bits 0. */
-function packRow(ink: Uint8Array, src: number, width: number, dst: Uint8Array): void {
+/**
+ * The bitonal threshold: packs one row of ink MSB first, 1 = white (ink < 128, i.e. its top bit clear); padding bits
+ * 0. The bitonal PNG, the raster PDF and the printer-language jobs all see a dot as this decides.
+ */
+export function packBitonalRow(ink: Uint8Array, src: number, width: number, dst: Uint8Array): void {
   const whole = width >> 3;
   for (let i = 0; i < whole; i++) {
     const p = src + (i << 3);

@@ -4,7 +4,7 @@
 // its next checkpoint; a worker that does not reach one within a grace period is terminated and replaced.
 
 import { availableParallelism } from 'node:os';
-import type { RenderHooks, RenderPlan, RenderRequest, RenderResult } from '../api.js';
+import { drawsEveryLabel, type RenderHooks, type RenderPlan, type RenderRequest, type RenderResult } from '../api.js';
 import type { FieldBoxes, LayoutOptions } from '../layout/inspect.js';
 import { RenderError } from '../errors.js';
 import { labelDots } from '../layout/dots.js';
@@ -183,10 +183,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const renderJob = (zpl: Uint8Array | string, req: WireRequest, hooks: RenderHooks): WorkerJob<RenderResult> => ({
     // Past its budget the worker stops itself at a checkpoint; the backstop only catches one stuck between
     // checkpoints, so it allows the most pages the request may have.
-    budgetMs:
-      req.format === 'pdf' && req.index === undefined
-        ? renderBudgetMs(timeoutMs, pageTimeoutMs, PAGES_WITH_OWN_BUDGET)
-        : timeoutMs,
+    budgetMs: drawsEveryLabel(req) ? renderBudgetMs(timeoutMs, pageTimeoutMs, PAGES_WITH_OWN_BUDGET) : timeoutMs,
     run: async (attempt) => {
       // A refused admission ends the render with the caller's own error.
       let refusal: { error: unknown } | undefined;
@@ -229,7 +226,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const render: RenderFn = async (zpl, req, hooks = {}) => {
     if (closing) throw new RenderError('failed', 'The renderer is shutting down');
     const { signal, tenant, ...wireReq } = req;
-    const small = !(req.format === 'pdf' && req.index === undefined) && isSmall(zpl, req);
+    const small = !drawsEveryLabel(req) && isSmall(zpl, req);
     return queue.run(
       tenant ?? '',
       signal,
