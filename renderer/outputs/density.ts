@@ -8,8 +8,8 @@ import { deflateSync } from 'node:zlib';
 import type { Dpmm } from '../api.js';
 import { defaultQrMagnification } from '../barcodes/matrix/qr.js';
 import type { CommandDef } from '../commands/context.js';
-import { FIELD_PARAMS } from '../commands/field-kinds.js';
-import { commandTable } from '../commands/index.js';
+import { barcodeTraits, isBarcodeKind } from '../commands/field-kinds.js';
+import { belongsToField, commandTable } from '../commands/index.js';
 import { payloadAfter } from '../commands/payload.js';
 import { decodeGraphic, crc16Xmodem } from '../decode/grf.js';
 import type { Diagnostic } from '../diagnostics.js';
@@ -43,9 +43,6 @@ interface Edit {
   text: string;
 }
 
-/** Barcode commands: a document that has one gets the ^BY defaults written out, so they scale too. */
-const BARCODE_KINDS = new Set(Object.keys(FIELD_PARAMS).filter((k) => k.startsWith('B')));
-
 /** The printer's ^BY and ^CF at power-up (the interpreter starts from the same values). */
 const BY_DEFAULTS = { moduleWidth: 2, ratio: 3, height: 10 };
 const CF_DEFAULTS = { name: 'A', height: 9, width: 5 };
@@ -56,26 +53,10 @@ export interface LabelSize {
   heightIn: number;
 }
 
-/**
- * Symbols whose readers sample a fixed grid from the symbol's edges: never drawn as bitmaps, where modules come out
- * 4 and 5 dots wide in turn (a Data Matrix scaled to 6 dpmm so stopped reading; QR codes, located by their finder
- * and alignment patterns, read).
- */
-const GRID_SYMBOLS = new Set(['BX', 'BO', 'BD']);
-
-/** Barcode commands whose symbol size does not come from ^BY's module width (each has its own parameter). */
-const OWN_MODULE = new Set(['BQ', 'BX', 'BD', 'BO', 'BR', 'BT']);
-
-/**
- * Commands that belong to the field they stand in (the rest inside a field, ^BY, ^FW, ^CF, ^CI..., set what later
- * fields use): a field drawn as a bitmap loses these and keeps those.
- */
+/** A command of the field (its barcode, ^FO, ^FD, ^A...), which the field's picture replaces. */
 function isFieldLocal(tok: Token): boolean {
-  if (tok.prefix !== '^') return false;
-  if (tok.name.startsWith('B')) return tok.name !== 'BY';
-  return ['FO', 'FT', 'FD', 'FV', 'FS', 'FH', 'FR', 'FB', 'TB', 'FP', 'FX', 'FN', 'SN', 'SF', 'FC', 'FM', 'A'].includes(
-    tok.name,
-  );
+  const def = commandTable[tok.prefix + tok.name];
+  return def !== undefined && belongsToField(def);
 }
 
 /** What converting may ask of its caller: memory for resampled bitmaps (claimed before allocating), a checkpoint. */
@@ -141,7 +122,7 @@ class Converter {
       );
       return { bytes: this.bytes, warnings: this.warnings };
     }
-    const firstBarcode = tokens.findIndex((t) => t.prefix === '^' && BARCODE_KINDS.has(t.name));
+    const firstBarcode = tokens.findIndex((t) => t.prefix === '^' && isBarcodeKind(t.name));
     const firstModule = tokens.findIndex(
       (t) => t.prefix === '^' && t.name === 'BY' && (splitParts(t, 0)[0]?.text.trim() ?? '') !== '',
     );
@@ -156,12 +137,8 @@ class Converter {
         continue;
       }
       if (key === '^FS') this.origin = undefined;
-      if (
-        tok.prefix === '^' &&
-        BARCODE_KINDS.has(tok.name) &&
-        !OWN_MODULE.has(tok.name) &&
-        this.moduleLoss !== undefined
-      )
+      // A barcode sized by a ^BY module width that is not whole at the target is lossy.
+      if (tok.prefix === '^' && barcodeTraits(tok.name)?.module === 'BY' && this.moduleLoss !== undefined)
         this.lossyAt.push(tok.start);
       const def = commandTable[key];
       if (!def) {
@@ -640,7 +617,7 @@ class Converter {
 
   /** Why a field cannot become a picture of itself: its data changes per copy or per recall, or it inverts ink. */
   private pictureless(field: Field, uses: number): string | undefined {
-    if (GRID_SYMBOLS.has(field.kind)) return 'its reader needs whole, equal modules (rounded instead)';
+    if (barcodeTraits(field.kind)?.grid) return 'its reader needs whole, equal modules (rounded instead)';
     if (field.reverse) return 'it prints in reverse (^FR, ^LR) over what lies under it';
     if (field.serial) return 'its data changes on every copy (^SN, ^SF)';
     if (field.fieldNumber !== undefined || uses > 1) return 'it is a field of a stored format, filled at each recall';
