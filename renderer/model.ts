@@ -41,7 +41,7 @@ export interface BarcodeDefaults {
   height: number;
 }
 
-export type { FieldArgs, FieldKind } from './commands/field-kinds.js';
+export type { BarcodeKind, FieldArgs, FieldKind, KindOf, UndrawnKind } from './commands/field-kinds.js';
 
 /**
  * One finished field (^FO/^FT ... ^FS) of kind K: `kind` names the command that decides how it is drawn (`text` for

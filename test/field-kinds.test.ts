@@ -6,6 +6,15 @@ import { interpret } from '../renderer/interpreter.js';
 import type { Field, FieldKind, FieldOf } from '../renderer/model.js';
 import type { DrawerTable } from '../renderer/display/drawer.js';
 import { drawCircle } from '../renderer/graphics/ellipse.js';
+import { linearDrawers } from '../renderer/barcodes/linear/index.js';
+import {
+  barcodeTraits,
+  FIELD_KIND_NAMES,
+  isBarcodeKind,
+  type FieldKindEntry,
+  type KindOf,
+} from '../renderer/commands/field-kinds.js';
+import { commandTable } from '../renderer/commands/index.js';
 
 function fields(zpl: string): Field[] {
   return interpret(new TextEncoder().encode(zpl), 8).labels.flatMap((l) => l.fields);
@@ -55,6 +64,37 @@ describe('field arguments as the drawers get them', () => {
   });
 });
 
+describe('the field kind table', () => {
+  it('gives every kind but text its command, named as the kind, and one for each alias, each making that kind', () => {
+    const makers = (kind: string) => Object.keys(commandTable).filter((key) => commandTable[key]!.makes === kind);
+    for (const kind of FIELD_KIND_NAMES.filter((k) => k !== 'text'))
+      expect(makers(kind), kind).to.have.members([
+        `^${kind}`,
+        ...(barcodeTraits(kind)?.aliases ?? []).map((a) => `^${a}`),
+      ]);
+    expect(makers('text')).to.deep.equal([]);
+  });
+
+  it('makes an Aztec field from ^B0 as from ^BO (an alias is a command of its own)', () => {
+    expect(only('^XA^FO10,10^B0N,4^FDabc^FS^XZ', 'BO').args).to.include({ magnification: 4 });
+    expect(isBarcodeKind('B0'), 'an alias is not a kind').to.equal(false);
+  });
+
+  it('has a barcode family for every barcode command and none for the others', () => {
+    const barcodes = Object.keys(commandTable).filter((key) => isBarcodeKind(commandTable[key]!.makes ?? ''));
+    expect(barcodes).to.include.members(['^BC', '^BQ', '^B0', '^BR', '^BT']);
+    expect(barcodes).to.not.include.members(['^BY', '^GB', '^FO', '^A']);
+  });
+});
+
 // Compile-time: a drawer table that leaves out a kind does not type-check (tsc fails on an unused expect-error).
 // @ts-expect-error ^GE has no drawer in this table
 export const missingDrawer: DrawerTable<'GC' | 'GE'> = { GC: drawCircle };
+
+// The family tables are typed from the kind table: leaving out one of its linear kinds does not type-check either.
+const { BC: _code128, ...withoutCode128 } = linearDrawers;
+// @ts-expect-error ^BC is a linear kind and has no drawer in this table
+export const missingLinearDrawer: DrawerTable<KindOf<'linear'>> = withoutCode128;
+
+// @ts-expect-error a barcode entry says where its module width comes from and whether its reader samples a grid
+export const barcodeWithoutTraits: FieldKindEntry = { family: 'matrix', params: [] };

@@ -8,7 +8,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { densityScore, scaleInk } from '../bench/density-fidelity.js';
 import { loadCorpus, readCorpusFile } from '../bench/corpus.js';
-import { FIELD_PARAMS } from '../renderer/commands/field-kinds.js';
+import { FIELD_KINDS } from '../renderer/commands/field-kinds.js';
 import { commandTable } from '../renderer/commands/index.js';
 import type { Dpmm } from '../renderer/api.js';
 import { interpret } from '../renderer/interpreter.js';
@@ -52,8 +52,8 @@ describe('extra outputs in the renderer', function () {
       for (const spec of def.params ?? [])
         if ((spec.kind === 'int' || spec.kind === 'float') && !spec.measure) unmarked.push(`${key} ${spec.name}`);
     }
-    for (const [kind, specs] of Object.entries(FIELD_PARAMS)) {
-      for (const spec of specs as readonly { kind: string; name: string; measure?: string }[])
+    for (const [kind, { params }] of Object.entries(FIELD_KINDS)) {
+      for (const spec of params as readonly { kind: string; name: string; measure?: string }[])
         if ((spec.kind === 'int' || spec.kind === 'float') && !spec.measure) unmarked.push(`${kind} ${spec.name}`);
     }
     expect(unmarked).to.deep.equal([]);

@@ -24,6 +24,7 @@ const offset = (name: string) => asCount(int(name, -32000, 32000, 0));
 
 export const clockCommands: CommandTable = {
   '^FC': command({
+    field: 'opens',
     params: [text('primary', '%'), text('secondary'), text('tertiary')],
     run: (ip, { primary, secondary, tertiary }) => {
       ip.field.clock = [indicator(primary), indicator(secondary), indicator(tertiary)];

@@ -13,7 +13,7 @@ import type {
   StoredObject,
   TextBlock,
 } from '../model.js';
-import type { FieldCommand } from './field-kinds.js';
+import type { FieldCommand, FieldKind } from './field-kinds.js';
 import type { Token } from '../zpl/lexer.js';
 import type { ArgsOf, ParamSpec } from '../zpl/params.js';
 
@@ -126,6 +126,14 @@ export interface CommandDef<P extends readonly ParamSpec[] = readonly ParamSpec[
   anywhere?: boolean;
   /** Accepted but has no effect on the picture (printer settings). */
   noop?: boolean;
+  /** The kind of field it makes (barcodes, graphics); its `params` are that kind's table in field-kinds.ts. */
+  makes?: FieldKind;
+  /**
+   * How it stands to the field around it, for a command that assembles one: `opens` a field (^FO, ^A, ^FD...: the
+   * formatter starts a line there), or only stands `inside` the one it is in (^FS, ^FX, ^FM). A field drawn as a
+   * bitmap drops both kinds; the rest inside a field (^BY, ^FW, ^CF, ^CI...) set what later fields use.
+   */
+  field?: 'opens' | 'inside';
   /** `args`: the parameters by name, typed by `params`; `length` ones already in dots. */
   run?(ip: CommandContext, args: ArgsOf<P>, tok: Token): void;
 }

@@ -2,7 +2,7 @@
 
 import type { CommandDef } from './context.js';
 import type { ParamSpec } from '../zpl/params.js';
-import { FIELD_PARAMS, fieldCommand, type FieldKind } from './field-kinds.js';
+import { FIELD_KINDS, fieldCommand, type FieldKind, type FieldParams } from './field-kinds.js';
 
 /** A command definition, its `run` typed by its parameter table. */
 export function command<const P extends readonly ParamSpec[] = readonly []>(def: CommandDef<P>): CommandDef<P> {
@@ -10,9 +10,10 @@ export function command<const P extends readonly ParamSpec[] = readonly []>(def:
 }
 
 /** A command that makes the current field a `kind` field (barcodes, graphics): its arguments are kept for the drawer. */
-export function fieldKind<K extends FieldKind>(kind: K): CommandDef<(typeof FIELD_PARAMS)[K]> {
+export function fieldKind<K extends FieldKind>(kind: K): CommandDef<FieldParams<K>> {
   return {
-    params: FIELD_PARAMS[kind],
+    makes: kind,
+    params: FIELD_KINDS[kind].params,
     run(ip, args, tok) {
       ip.field.command = fieldCommand(kind, args);
       ip.field.payload = tok.raw;

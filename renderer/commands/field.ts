@@ -119,22 +119,26 @@ const coordinate = (name: string) => inDots(float(name, 0, 32000, 0));
 
 export const fieldCommands: CommandTable = {
   '^FO': command({
+    field: 'opens',
     params: [coordinate('x'), coordinate('y'), asCount(int('justification', 0, 2))],
     run: (ip, { x, y, justification }, tok) => place(ip, 'FO', x, y, justification, tok),
   }),
   '^FT': command({
+    field: 'opens',
     params: [inDots(float('x', 0, 32000)), inDots(float('y', 0, 32000)), asCount(int('justification', 0, 2))],
     run: (ip, { x, y, justification }, tok) => place(ip, 'FT', x, y, justification, tok),
   }),
   '^FM': command({
+    field: 'inside',
     params: numberedPairs(
       FM_ORIGINS,
       (n) => [inDots(intOr(`x${n}`, 0, 32000, [EXCLUDE])), inDots(intOr(`y${n}`, 0, 32000, [EXCLUDE]))] as const,
     ),
     run: (ip, args, tok) => multipleOrigins(ip, args, tok),
   }),
-  '^FS': { run: (ip) => ip.finishField() },
+  '^FS': { field: 'inside', run: (ip) => ip.finishField() },
   '^FD': {
+    field: 'opens',
     syntax: 'raw',
     run: (ip, _a, tok) => {
       setData(ip, tok);
@@ -142,6 +146,7 @@ export const fieldCommands: CommandTable = {
     },
   },
   '^FV': {
+    field: 'opens',
     syntax: 'raw',
     run: (ip, _a, tok) => {
       setData(ip, tok);
@@ -149,23 +154,27 @@ export const fieldCommands: CommandTable = {
     },
   },
   '^FR': {
+    field: 'opens',
     run: (ip) => {
       ip.field.reverse = true;
     },
   },
   '^FH': {
+    field: 'opens',
     syntax: 'raw',
     run: (ip, _a, tok) => {
       ip.field.hexIndicator = tok.raw.length ? tok.raw[0] : 0x5f;
     },
   },
   '^FN': command({
+    field: 'opens',
     params: [asCount(int('number', 0, 9999, 0)), text('prompt')],
     run: (ip, { number }) => {
       ip.field.fieldNumber = number;
     },
   }),
   '^SN': command({
+    field: 'opens',
     params: [text('start'), asCount(int('increment', -999999999999, 999999999999, 1)), yesNo('leadingZeros', 'N')],
     run: (ip, { start, increment, leadingZeros }) => {
       ip.field.data = new TextEncoder().encode(start ?? '1');
@@ -173,12 +182,14 @@ export const fieldCommands: CommandTable = {
     },
   }),
   '^SF': command({
+    field: 'opens',
     params: [text('mask'), text('increment')],
     run: (ip, { mask, increment }) => {
       ip.field.serial = { increment: increment ?? '1', leadingZeros: true, mask, maskIncrement: increment };
     },
   }),
   '^FP': command({
+    field: 'opens',
     params: [oneOf('direction', 'HVR', 'H'), inDots(int('gap', 0, 9999, 0))],
     run: (ip, { direction, gap }) => {
       ip.field.direction = { mode: direction, gap };

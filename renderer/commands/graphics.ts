@@ -4,7 +4,7 @@ import { bitmapBytes, decodeGraphic } from '../decode/grf.js';
 import type { CommandTable } from './context.js';
 import { latin1 } from '../zpl/params.js';
 import { fieldKind } from './define.js';
-import { FIELD_PARAMS, fieldCommand } from './field-kinds.js';
+import { FIELD_KINDS, fieldCommand } from './field-kinds.js';
 import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter } from './payload.js';
 
 const SWALLOWED_FS = /\^FS/i;
@@ -17,7 +17,8 @@ export const graphicCommands: CommandTable = {
   '^GD': fieldKind('GD'),
   '^GS': fieldKind('GS'),
   '^GF': payloadCommand({
-    params: FIELD_PARAMS.GF,
+    makes: 'GF',
+    params: FIELD_KINDS.GF.params,
     run(ip, args, tok) {
       const { format, binaryCount, graphicCount, rowBytes } = args;
       const data = payloadAfter(tok, 4);

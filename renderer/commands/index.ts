@@ -1,14 +1,14 @@
 // The whole command table: every family contributes its own entries.
 
-import type { CommandTable } from './context.js';
-import { linearBarcodeCommands } from './barcodes-linear.js';
-import { matrixBarcodeCommands } from './barcodes-2d.js';
+import type { CommandDef, CommandTable } from './context.js';
+import { barcodeCommands } from './barcodes.js';
 import { clockCommands } from './clock.js';
 import { fieldCommands } from './field.js';
 import { graphicCommands } from './graphics.js';
 import { labelCommands } from './label.js';
 import { printerCommands } from './printer.js';
 import { storageCommands } from './storage.js';
+import { isBarcodeKind } from './field-kinds.js';
 import { textCommands } from './text.js';
 
 export const commandTable: CommandTable = {
@@ -19,6 +19,18 @@ export const commandTable: CommandTable = {
   ...textCommands,
   ...graphicCommands,
   ...storageCommands,
-  ...linearBarcodeCommands,
-  ...matrixBarcodeCommands,
+  ...barcodeCommands,
 };
+
+/** Commands that open a field: those that make a field kind, and those that assemble one marked `field: 'opens'`. */
+export function opensField(def: CommandDef): boolean {
+  return def.makes !== undefined || def.field === 'opens';
+}
+
+/**
+ * Commands that belong to the field they stand in (a field drawn as a bitmap drops them): the barcode commands and
+ * those marked `field`. The rest inside a field (^BY, ^FW, ^CF, ^CI...) set what later fields use.
+ */
+export function belongsToField(def: CommandDef): boolean {
+  return def.field !== undefined || (def.makes !== undefined && isBarcodeKind(def.makes));
+}

@@ -90,6 +90,6 @@ export const labelCommands: CommandTable = {
       ip.printer.mapClear = clear;
     },
   }),
-  '^FX': { syntax: 'text', anywhere: true },
+  '^FX': { field: 'inside', syntax: 'text', anywhere: true },
   '^XB': { noop: true },
 };

@@ -17,7 +17,7 @@ import type { StoredObject } from '../model.js';
 import type { CommandContext, CommandDef, CommandTable } from './context.js';
 import { asCount, inDots, int, oneOf, text, yesNo } from '../zpl/params.js';
 import { command, fieldKind } from './define.js';
-import { FIELD_PARAMS, fieldCommand } from './field-kinds.js';
+import { fieldCommand, type FieldParams } from './field-kinds.js';
 import type { Token } from '../zpl/lexer.js';
 import { loadOutlineFont } from '../decode/outline-font.js';
 import { decodeBitmapFont } from '../decode/bitmap-font.js';
@@ -276,8 +276,8 @@ const graphicField = fieldKind('XG');
 const imageField = fieldKind('IM');
 
 // A field whose object is not found forgets its name: a later download of the same name does not reach back to it.
-const recallGraphic: CommandDef<typeof FIELD_PARAMS.XG> = command({
-  params: FIELD_PARAMS.XG,
+const recallGraphic: CommandDef<FieldParams<'XG'>> = {
+  ...graphicField,
   run(ip, args, tok) {
     graphicField.run?.(ip, args, tok);
     if (!bindObject(ip, 'XG', args.name, tok)) ip.field.command = fieldCommand('XG', { ...args, name: undefined });
@@ -294,16 +294,16 @@ const recallGraphic: CommandDef<typeof FIELD_PARAMS.XG> = command({
     )
       forgetObject(ip);
   },
-});
+};
 
-const imageMove: CommandDef<typeof FIELD_PARAMS.IM> = command({
-  params: FIELD_PARAMS.IM,
+const imageMove: CommandDef<FieldParams<'IM'>> = {
+  ...imageField,
   run(ip, args, tok) {
     imageField.run?.(ip, args, tok);
     if (!bindObject(ip, 'IM', args.name, tok)) ip.field.command = fieldCommand('IM', { ...args, name: undefined });
     else if (placeSavedImage(ip, ip.field.object!, ip.field.x, ip.field.y, tok, '^IM', false)) forgetObject(ip);
   },
-});
+};
 
 /** ~EG / ^EG: every downloaded graphic (`*.GRF` on every drive) is erased, as `^ID*:*.GRF` would. */
 const eraseGraphics: CommandDef = command({

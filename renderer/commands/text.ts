@@ -38,6 +38,7 @@ function remapTable(charset: number, args: Readonly<Record<string, number | unde
 
 export const textCommands: CommandTable = {
   '^A': command({
+    field: 'opens',
     syntax: 'font',
     // 0 for height or width means "derived from the other" (common in generated ZPL: ^A0B,18,0).
     params: [
@@ -90,6 +91,7 @@ export const textCommands: CommandTable = {
     },
   }),
   '^FB': command({
+    field: 'opens',
     params: [
       inDots(int('width', 0, 9999, 0)),
       asCount(int('maxLines', 1, 9999, 1)),
@@ -102,6 +104,7 @@ export const textCommands: CommandTable = {
     },
   }),
   '^TB': command({
+    field: 'opens',
     params: [orientation(), inDots(int('width', 1, 32000)), inDots(int('height', 1, 32000))],
     run: (ip, { orientation: o, width, height }) => {
       ip.field.textBlock = { orientation: o ?? ip.printer.orientation, width: width ?? 0, height: height ?? 0 };

@@ -2,7 +2,7 @@
 // it records display-list elements on.
 
 import type { DiagnosticLog } from '../diagnostics.js';
-import type { Field, FieldKind, FieldOf, FontSelection, StoredObject } from '../model.js';
+import type { Field, FieldKind, FieldOf, FontSelection, StoredObject, UndrawnKind } from '../model.js';
 import type { Canvas } from './canvas.js';
 
 /**
@@ -56,5 +56,5 @@ export interface DrawEnv {
 /** Draws one finished field of kind K on the canvas (a field that fails throws; the layout drops what it drew). */
 export type Drawer<K extends FieldKind = FieldKind> = (field: FieldOf<K>, env: DrawEnv, canvas: Canvas) => void;
 
-/** One drawer for each kind in K. */
-export type DrawerTable<K extends FieldKind> = { readonly [P in K]: Drawer<P> };
+/** One drawer for each kind in K, except those field-kinds.ts marks `undrawn` (they have none). */
+export type DrawerTable<K extends FieldKind> = { readonly [P in Exclude<K, UndrawnKind>]: Drawer<P> };

@@ -3,6 +3,7 @@
 
 import type { DiagnosticLog } from '../diagnostics.js';
 import { RenderError } from '../errors.js';
+import { isDrawnKind } from '../commands/field-kinds.js';
 import type { Field, FieldKind, LabelPlan, StoredObject } from '../model.js';
 import { LayoutState, type DrawEnv, type Drawer, type DrawerTable } from '../display/drawer.js';
 import { fieldData } from '../serial-number.js';
@@ -12,30 +13,22 @@ import { barcodeDrawers } from '../barcodes/index.js';
 import { DisplayListBuilder } from '../display/canvas.js';
 import type { DisplayList, OutputKind } from '../display/display-list.js';
 
-/** Field kinds the interpreter makes that nothing draws yet (the known gaps): each is reported as not drawn. */
-const UNDRAWN_KINDS = [] as const satisfies readonly FieldKind[];
-type DrawnKind = Exclude<FieldKind, (typeof UNDRAWN_KINDS)[number]>;
-
-/** A drawer for every drawn kind: a kind without one does not compile. */
-const drawers: DrawerTable<DrawnKind> = {
+/** A drawer for every kind not marked `undrawn` in field-kinds.ts: a kind without one does not compile. */
+const drawers: DrawerTable<FieldKind> = {
   ...textDrawers,
   ...graphicDrawers,
   ...barcodeDrawers,
 };
-
-function isDrawn(kind: FieldKind): kind is DrawnKind {
-  return !(UNDRAWN_KINDS as readonly FieldKind[]).includes(kind);
-}
 
 /**
  * The drawer of a field's kind. The table gives each kind the drawer of its own field type; across the union
  * TypeScript cannot tie `field.kind` to that parameter type, hence the one cast here.
  */
 function drawerOf(field: Field): Drawer | undefined {
-  return isDrawn(field.kind) ? (drawers[field.kind] as Drawer) : undefined;
+  return isDrawnKind(field.kind) ? (drawers[field.kind] as Drawer) : undefined;
 }
 
-/** Fields in the plan that no drawer handles yet: their kind as `^` + command (e.g. `^BD`, see UNDRAWN_KINDS) and where they start. */
+/** Fields in the plan that no drawer handles yet (`undrawn` kinds): their kind as `^` + command (e.g. `^BD`) and where they start. */
 export function undrawableKinds(plans: readonly LabelPlan[]): Array<{ kind: string; at: number }> {
   const out = new Map<string, number>();
   for (const p of plans)

@@ -5,12 +5,13 @@ import type { RenderHooks, RenderRequest, RenderResult } from '../api.js';
 import { RenderError } from '../errors.js';
 import { checkIndex, openDocument } from '../layout/document.js';
 import { dotsPerInch, labelDots } from '../layout/dots.js';
-import { convertDensity } from './density.js';
+import { convertDensity } from './density/convert.js';
 import { fieldBitmaps } from './field-bitmap.js';
 import { documentData } from './label-data.js';
 import { layoutZpl } from './zpl-layout.js';
 
-export { convertDensity, resample } from './density.js';
+export { convertDensity } from './density/convert.js';
+export { resample } from './density/bitmap.js';
 export { documentData } from './label-data.js';
 export type { DocumentData, FieldData, LabelData } from './label-data.js';
 export { layoutZpl } from './zpl-layout.js';

@@ -3,31 +3,12 @@
 // closing no field stays on the line before it). Field data,
 // binary payloads and the prefix characters in force are kept byte for byte, so the labels re-parse the same.
 
-import { FIELD_PARAMS } from '../commands/field-kinds.js';
+import { commandTable, opensField } from '../commands/index.js';
 import { lex, type Token } from '../zpl/lexer.js';
 import { latin1 } from '../zpl/params.js';
 
 /** Commands that open a field: the field kinds' commands, and the field assembly and text commands. */
-const FIELD_OPENERS = new Set([
-  ...Object.keys(FIELD_PARAMS)
-    .filter((k) => k !== 'text')
-    .map((k) => `^${k}`),
-  '^B0',
-  '^FO',
-  '^FT',
-  '^FD',
-  '^FV',
-  '^FH',
-  '^FN',
-  '^SN',
-  '^SF',
-  '^FR',
-  '^FP',
-  '^FC',
-  '^A',
-  '^FB',
-  '^TB',
-]);
+const FIELD_OPENERS = new Set(Object.keys(commandTable).filter((key) => opensField(commandTable[key]!)));
 
 /** Commands whose parameter bytes are printed as they are, spaces included (data and comments). */
 const VERBATIM = new Set(['^FD', '^FV', '^FX', '^FC', '^SN', '^SF', '^FH']);

@@ -33,7 +33,7 @@ export interface ParamSpec<N extends string = string, V = unknown> {
   atLeast?: string;
   /** A length in ^MU units whose range is given in dots: it is checked after conversion (^MUM, ^MUI). */
   length?: boolean;
-  /** What a number measures: how it changes when a format is converted to another print density (outputs/density.ts). */
+  /** What a number measures: how it changes when a format is converted to another print density (outputs/density/). */
   measure?: Measure;
   /** Words a number may be instead (^FM's `e` for "exclude"), compared upper-case and read as written upper-case. */
   words?: readonly string[];

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
+import { isBarcodeKind } from '../../renderer/commands/field-kinds.js';
 import { commandTable } from '../../renderer/commands/index.js';
 import type { Dpmm, RenderRequest } from '../../renderer/index.js';
 import type { ParamSpec } from '../../renderer/zpl/params.js';
@@ -570,8 +571,9 @@ export function reportFailures(failures: Error[]): string {
 
 // ---- barcodes ------------------------------------------------------------------------------
 
+/** Every command that makes a barcode field (aliases such as ^B0 included). */
 export const BARCODE_COMMANDS = Object.keys(commandTable)
-  .filter((k) => /^\^B[0-9A-Z]$/.test(k) && k !== '^BY')
+  .filter((k) => isBarcodeKind(commandTable[k]!.makes ?? ''))
   .sort();
 
 /** A value for one parameter: what the table allows (edges included), or, when `hostile`, sometimes garbage. */

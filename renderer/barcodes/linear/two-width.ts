@@ -1,7 +1,7 @@
 // Symbologies of narrow and wide elements (and Code 93) that bwip-js encodes and we draw at ^BY widths:
 // ^B3 Code 39, ^BL LOGMARS, ^BA Code 93, ^B2 Interleaved 2 of 5, ^BI Industrial 2 of 5, ^BJ Standard 2 of 5,
-// ^BK Codabar, ^B1 Code 11, ^BM MSI. Each entry says how data becomes text, reading its options by the names
-// the command table (renderer/commands/barcodes-linear.ts) gives them.
+// ^BK Codabar, ^B1 Code 11, ^BM MSI. Each entry says how data becomes text, reading its options by the names their
+// parameter tables (renderer/commands/field-kinds.ts) give them.
 
 import type { FieldArgs, FieldOf } from '../../model.js';
 import type { DrawEnv, Drawer, DrawerTable } from '../../display/drawer.js';

@@ -6,6 +6,7 @@
 // aztec-bits.ts. QR Code has no raw input in bwip-js, so qr-segments.ts and qr-symbol.ts build it whole.
 
 import type { DrawerTable } from '../../display/drawer.js';
+import type { KindOf } from '../../model.js';
 import { drawAztec } from './aztec.js';
 import { drawCodablock } from './codablock.js';
 import { drawCode49 } from './code49.js';
@@ -15,9 +16,8 @@ import { drawMicroPdf417, drawPdf417 } from './pdf417.js';
 import { drawQr } from './qr.js';
 import { drawTlc39 } from './tlc39.js';
 
-export type MatrixKind = 'BQ' | 'BX' | 'B7' | 'BF' | 'BO' | 'BD' | 'BB' | 'B4' | 'BT';
-
-export const matrixDrawers: DrawerTable<MatrixKind> = {
+/** A drawer for every `matrix` kind of field-kinds.ts: a kind without one does not compile. */
+export const matrixDrawers: DrawerTable<KindOf<'matrix'>> = {
   BQ: drawQr,
   BX: drawDataMatrix,
   B7: drawPdf417,

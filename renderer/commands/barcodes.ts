@@ -1,11 +1,11 @@
-// Two-dimensional and stacked barcode commands (^BQ ^BX ^B7 ^BF ^BO ^B0 ^BD ^BB ^B4 ^BT): each makes the field a
-// barcode field drawn by renderer/barcodes/matrix; the parameter tables, from the ZPL II guide, are in
-// field-kinds.ts. Parameters whose default depends on ^FW, ^BY or the print density are left undefined there and
-// settled by the drawer.
+// Barcode commands (^BC ^B3 ... ^BQ ^BX ...): one for each barcode kind in field-kinds.ts, named as the kind, and one
+// for each of its aliases (^B0 for ^BO). Each makes the field a barcode field whose drawer (renderer/barcodes/)
+// reads its arguments. Parameters whose default depends on ^FW, ^BY or the print density are left undefined in the
+// tables and settled by the drawer.
 
 import type { CommandDef, CommandTable } from './context.js';
 import { fieldKind } from './define.js';
-import type { FIELD_PARAMS } from './field-kinds.js';
+import { barcodeTraits, FIELD_KIND_NAMES, isBarcodeKind, type FieldParams } from './field-kinds.js';
 
 const qrField = fieldKind('BQ');
 
@@ -15,7 +15,7 @@ const qrField = fieldKind('BQ');
  * ^BY", so it survives ^XA within a request, and this with it. ^BY does not change the default ^BQ magnification:
  * the guide fixes that by density (1, 2, 3, 6 at 150, 200, 300, 600 dpi).
  */
-const qrCode: CommandDef<typeof FIELD_PARAMS.BQ> = {
+const qrCode: CommandDef<FieldParams<'BQ'>> = {
   ...qrField,
   run(ip, args, tok) {
     qrField.run!(ip, args, tok);
@@ -24,15 +24,11 @@ const qrCode: CommandDef<typeof FIELD_PARAMS.BQ> = {
   },
 };
 
-export const matrixBarcodeCommands: CommandTable = {
+export const barcodeCommands: CommandTable = {
+  ...Object.fromEntries(
+    FIELD_KIND_NAMES.filter(isBarcodeKind).flatMap((kind) =>
+      [kind, ...(barcodeTraits(kind)?.aliases ?? [])].map((name) => [`^${name}`, fieldKind(kind)]),
+    ),
+  ),
   '^BQ': qrCode,
-  '^BX': fieldKind('BX'),
-  '^B7': fieldKind('B7'),
-  '^BF': fieldKind('BF'),
-  '^BO': fieldKind('BO'),
-  '^B0': fieldKind('BO'),
-  '^BD': fieldKind('BD'),
-  '^BB': fieldKind('BB'),
-  '^B4': fieldKind('B4'),
-  '^BT': fieldKind('BT'),
 };
