@@ -8,6 +8,7 @@ export type {
   PdfMode,
   PageComposition,
   RenderLimits,
+  RenderOptions,
   RenderRequest,
   RenderResult,
   RenderHooks,
