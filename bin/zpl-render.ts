@@ -10,15 +10,7 @@
 import fs from 'node:fs';
 import { render } from '../renderer/render.js';
 import { RenderError } from '../renderer/errors.js';
-import {
-  isPrinterLanguage,
-  OUTPUT_TYPES,
-  type Dpmm,
-  type LossyFields,
-  type PdfMode,
-  type RenderFormat,
-  type Rotation,
-} from '../renderer/api.js';
+import { OUTPUT_TYPES, type Dpmm, type RenderFormat, type RenderOptions, type Rotation } from '../renderer/api.js';
 import { lineColumn } from '../renderer/text-position.js';
 
 interface CliArgs {
@@ -27,13 +19,8 @@ interface CliArgs {
   widthIn: number;
   heightIn: number;
   index?: number;
-  format: RenderFormat;
-  targetDpmm?: Dpmm;
-  lossyFields?: LossyFields;
-  formatter: boolean;
-  rotation: Rotation;
-  bitonal: boolean;
-  pdf: PdfMode;
+  /** What the flags ask of the output, under the renderer's option names (the HTTP headers set the same ones). */
+  options: RenderOptions;
   lint: boolean;
   out?: string;
 }
@@ -54,15 +41,8 @@ function density(v: string): Dpmm {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): CliArgs {
-  const a: Partial<CliArgs> & { size?: string } = {
-    format: 'png',
-    rotation: 0,
-    bitonal: false,
-    pdf: 'vector',
-    lint: false,
-    dpmm: 8,
-    formatter: false,
-  };
+  const o: RenderOptions = { format: 'png', rotation: 0, quality: 'grayscale', pdf: 'vector', formatter: false };
+  const a: Partial<CliArgs> & { size?: string } = { options: o, lint: false, dpmm: 8 };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -75,16 +55,16 @@ function parseArgs(argv: string[]): CliArgs {
         a.dpmm = density(value(i++, arg));
         break;
       case '--target-dpmm':
-        a.targetDpmm = density(value(i++, arg));
+        o.targetDpmm = density(value(i++, arg));
         break;
       case '--formatter':
-        a.formatter = true;
+        o.formatter = true;
         break;
       case '--lossy-fields': {
         const v = value(i++, arg).toLowerCase();
         if (v !== 'round' && v !== 'bitmap')
           throw new UsageError(`Invalid lossy fields: ${v}; valid values: round, bitmap`);
-        a.lossyFields = v;
+        o.lossyFields = v;
         break;
       }
       case '--size':
@@ -99,28 +79,28 @@ function parseArgs(argv: string[]): CliArgs {
       case '--format': {
         const v = value(i++, arg).toLowerCase() as RenderFormat;
         if (!FORMATS.includes(v)) throw new UsageError(`Invalid format: ${v}; valid values: ${FORMATS.join(', ')}`);
-        a.format = v;
+        o.format = v;
         break;
       }
       case '--rotation': {
         const v = value(i++, arg);
         if (!['0', '90', '180', '270'].includes(v))
           throw new UsageError('Label rotation must be 0, 90, 180 or 270 degrees');
-        a.rotation = Number(v) as Rotation;
+        o.rotation = Number(v) as Rotation;
         break;
       }
       case '--quality': {
         const v = value(i++, arg).toLowerCase();
         if (v !== 'grayscale' && v !== 'bitonal')
           throw new UsageError(`Invalid quality: ${v}; valid values: grayscale, bitonal`);
-        a.bitonal = v === 'bitonal';
+        o.quality = v;
         break;
       }
       case '--pdf': {
         const v = value(i++, arg).toLowerCase();
         if (v !== 'vector' && v !== 'raster')
           throw new UsageError(`Invalid PDF mode: ${v}; valid values: vector, raster`);
-        a.pdf = v;
+        o.pdf = v;
         break;
       }
       case '--lint':
@@ -142,12 +122,12 @@ function parseArgs(argv: string[]): CliArgs {
     }
   }
   if (a.input === undefined) throw new UsageError(USAGE);
-  if ((a.targetDpmm !== undefined || a.formatter) && a.format !== 'zpl')
+  if ((o.targetDpmm !== undefined || o.formatter) && o.format !== 'zpl')
     throw new UsageError('--target-dpmm and --formatter need --format zpl');
-  if (a.lossyFields !== undefined && a.targetDpmm === undefined)
+  if (o.lossyFields !== undefined && o.targetDpmm === undefined)
     throw new UsageError('--lossy-fields needs --target-dpmm');
   const [w, h] = parseSize(a.size ?? '4x6');
-  return { ...(a as CliArgs), widthIn: w, heightIn: h, index: a.index ?? (a.format === 'png' ? 0 : undefined) };
+  return { ...(a as CliArgs), widthIn: w, heightIn: h, index: a.index ?? (o.format === 'png' ? 0 : undefined) };
 }
 
 function parseSize(s: string): [number, number] {
@@ -175,22 +155,17 @@ class WriteError extends Error {}
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  if (!args.out && process.stdout.isTTY && args.format !== 'json' && args.format !== 'zpl') {
-    throw new UsageError(`will not write ${args.format.toUpperCase()} bytes to a terminal; use -o FILE or a pipe`);
+  const { format } = args.options;
+  if (!args.out && process.stdout.isTTY && format !== 'json' && format !== 'zpl') {
+    throw new UsageError(`will not write ${format.toUpperCase()} bytes to a terminal; use -o FILE or a pipe`);
   }
   const zpl = args.input === '-' ? fs.readFileSync(0) : fs.readFileSync(args.input);
   const result = await render(zpl, {
     dpmm: args.dpmm,
     widthIn: args.widthIn,
     heightIn: args.heightIn,
-    format: args.format,
     index: args.index,
-    rotation: args.format === 'png' || isPrinterLanguage(args.format) ? args.rotation : 0,
-    quality: args.bitonal ? 'bitonal' : 'grayscale',
-    pdf: args.pdf,
-    ...(args.targetDpmm !== undefined && { targetDpmm: args.targetDpmm }),
-    ...(args.formatter && { formatter: true }),
-    ...(args.lossyFields === 'bitmap' && { lossyFields: 'bitmap' }),
+    ...args.options,
     now: new Date(),
   });
   for (const w of [...(args.lint ? result.warnings : []), ...(result.notices ?? [])]) {

@@ -1,23 +1,14 @@
 // parseLabelRequest: one render request read and validated, from the path, the headers and the body, into a
 // plain LabelRequest. Nothing is rendered, counted or forwarded here.
 
-import type { Dpmm, LossyFields, OutputFormat, PageComposition, Quality, Rotation } from '../renderer/index.js';
-import type { EndpointSpec, ExtraOutput, RequestHeaderName } from './api-table/index.js';
+import type { Dpmm } from '../renderer/index.js';
+import type { EndpointSpec, ExtraOutput, RequestHeaderName, RequestOptions } from './api-table/index.js';
 import { NOT_FOUND_MESSAGE, PlainHttpError } from './http-errors.js';
 import type { LegacyRequest } from './http.js';
-import { asksForPageComposition, pageComposition, validatePageHeaders } from './page-composition.js';
+import { readPageHeaders } from './page-composition.js';
 import { parseDensity, parseDimensions, parseIndex } from './path-params.js';
 import { readZplBody } from './request-body.js';
-import {
-  apiHeader,
-  isFormatterOn,
-  isLinterOn,
-  negotiateFormat,
-  parseLossyFields,
-  parseQuality,
-  parseRotation,
-  parseTargetDpmm,
-} from './request-headers.js';
+import { apiHeader, negotiateFormat, readHeaderOptions } from './request-headers.js';
 import type { LabelTarget } from './upstream/upstream-path.js';
 
 /** What one render endpoint takes from the path; the ZPL comes from the path or the raw query (GET) or the body (POST). */
@@ -34,19 +25,10 @@ export interface LabelRequest {
   heightIn: number;
   /** Absent for the all-labels endpoint. */
   index?: number;
-  format: OutputFormat;
-  rotation: Rotation;
-  quality: Quality;
-  /** PDF page-composition headers were sent. */
+  /** What the headers ask of the output (the api-table's request headers): the renderer takes it as it is. */
+  options: RequestOptions;
+  /** PDF page-composition headers were sent (options.page is there only when composition is applied). */
   composes: boolean;
-  /** The sheet to place labels on, when composition is applied. */
-  page?: PageComposition;
-  linter: boolean;
-  /** ZPL output: the density to convert to (X-Target-Dpmm), and one field a line (X-Formatter). */
-  targetDpmm?: Dpmm;
-  formatter?: boolean;
-  /** ZPL output converted: fields with no whole-dot form drawn as bitmaps (X-Lossy-Fields: bitmap). */
-  lossyFields?: LossyFields;
   /** The request rebuilt from the validated values: the only form the legacy service ever sees. */
   target: LabelTarget;
 }
@@ -61,6 +43,9 @@ export interface LabelRequestLimits {
 }
 
 const NO_BODY = Buffer.alloc(0);
+
+/** A request that is not for a PDF: its page headers are not read. */
+const NO_PAGE_HEADERS = { composes: false, options: {} } as const;
 
 /** The query string of a URL, undecoded ('' when there is none). */
 export function rawQuery(url: string): string {
@@ -117,14 +102,11 @@ export async function parseLabelRequest(
   const everyLabel = format === 'pdf' || format === 'json' || format === 'zpl';
   if (asked.allLabels && !everyLabel && !limits.lenientPaths) throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
   const endpoint = asked.allLabels && !everyLabel ? { ...asked, allLabels: false } : asked;
-  const targetDpmm = format === 'zpl' ? parseTargetDpmm(headerOf('X-Target-Dpmm')) : undefined;
-  const lossyFields = targetDpmm !== undefined ? parseLossyFields(headerOf('X-Lossy-Fields')) : undefined;
-  const rotation = parseRotation(headerOf('X-Rotation'));
-  if (format === 'pdf') validatePageHeaders(headerOf, size, rotation);
+  const headerOptions = readHeaderOptions(headerOf, format);
+  const pageHeaders =
+    format === 'pdf' ? readPageHeaders(headerOf, size, limits.pageComposition === 'apply') : NO_PAGE_HEADERS;
 
   const { zpl, received, zplSegments, zplQuery } = await readLabelDocument(endpoint, req, limits.maxBodyBytes);
-  const composes = format === 'pdf' && asksForPageComposition(headerOf);
-  const page = composes && limits.pageComposition === 'apply' ? pageComposition(headerOf) : undefined;
   return {
     endpoint,
     method: req.method ?? 'GET',
@@ -133,15 +115,8 @@ export async function parseLabelRequest(
     dpmm,
     ...size,
     ...(endpoint.allLabels ? {} : { index: index ?? 0 }),
-    format,
-    rotation,
-    quality: parseQuality(headerOf('X-Quality')),
-    composes,
-    ...(page && { page }),
-    linter: isLinterOn(headerOf('X-Linter')),
-    ...(targetDpmm !== undefined && { targetDpmm }),
-    ...(lossyFields === 'bitmap' && { lossyFields }),
-    ...(format === 'zpl' && { formatter: isFormatterOn(headerOf('X-Formatter')) }),
+    options: { format, ...headerOptions, ...pageHeaders.options },
+    composes: pageHeaders.composes,
     target: {
       dpmm,
       ...size,

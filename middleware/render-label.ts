@@ -40,7 +40,7 @@ export async function renderLabel(
 ): Promise<LabelOutcome> {
   const key = state.key!;
   const pages = await PageLedgerEntry.open(ctx, key, state.requestId);
-  if (ctx.canForward && label.composes && !label.page) {
+  if (ctx.canForward && label.composes && !label.options.page) {
     await pages.settlingOnFailure(() =>
       pages.reserveForwarded(
         ctx,
@@ -57,17 +57,12 @@ export async function renderLabel(
     result = await ctx.render(
       label.zpl,
       {
+        ...label.options,
+        pdf: ctx.pdf,
         dpmm: label.dpmm,
         widthIn: label.widthIn,
         heightIn: label.heightIn,
-        format: label.format,
         ...(label.index !== undefined && { index: label.index }),
-        ...(label.format === 'png' && { rotation: label.rotation, quality: label.quality }),
-        ...(label.format === 'pdf' && ctx.pdf !== undefined && { pdf: ctx.pdf }),
-        ...(label.targetDpmm !== undefined && { targetDpmm: label.targetDpmm }),
-        ...(label.formatter && { formatter: true }),
-        ...(label.lossyFields && { lossyFields: label.lossyFields }),
-        ...(label.page && { page: label.page }),
         maxLabels: ctx.maxLabels,
         ...(ctx.maxPixels !== undefined && { maxPixels: ctx.maxPixels }),
         signal,
@@ -94,7 +89,7 @@ export async function renderLabel(
     type: 'render',
     requestId: state.requestId,
     dpmm: label.dpmm,
-    format: label.format,
+    format: label.options.format,
     labels: result.totalCount,
     pages: result.pages,
     durationMs: times.renderMs,
@@ -105,7 +100,7 @@ export async function renderLabel(
   return { kind: 'rendered', result };
 }
 
-const DISPOSITION: Readonly<Record<LabelRequest['format'], string>> = {
+const DISPOSITION: Readonly<Record<LabelRequest['options']['format'], string>> = {
   png: 'inline; filename="label.png"',
   pdf: 'inline; filename="label.pdf"',
   json: 'inline; filename="label.json"',
@@ -117,10 +112,10 @@ export function sendLabel(res: ServerResponse, label: LabelRequest, result: Rend
   res.setHeader('Content-Type', result.contentType);
   res.setHeader('Content-Length', String(result.body.byteLength));
   // What a density conversion could not do faithfully is always said; the linter's diagnostics when asked for.
-  const warnings = [...(label.linter ? result.warnings : []), ...(result.notices ?? [])];
+  const warnings = [...(label.options.linter ? result.warnings : []), ...(result.notices ?? [])];
   setResponseHeaders(res, {
     'X-Total-Count': result.totalCount,
-    'Content-Disposition': DISPOSITION[label.format],
+    'Content-Disposition': DISPOSITION[label.options.format],
     'X-Renderer': 'local',
     'X-Warnings': warnings.length > 0 ? formatWarnings(warnings) : undefined,
   });

@@ -1,30 +1,35 @@
-// Output-selecting request headers: Accept, X-Rotation, X-Quality, X-Linter, X-Formatter, X-Target-Dpmm, X-Lossy-Fields.
+// Request headers read by the table (api-table/request-headers.ts): one reader for "one of these values", one for
+// a pattern, and Accept's content negotiation; the request's options record is read through them.
 
 import type { IncomingMessage } from 'node:http';
-import type { Dpmm, LossyFields, OutputFormat, Quality, Rotation } from '../renderer/index.js';
+import type { OutputFormat } from '../renderer/index.js';
 import {
-  CHOICE_HEADERS,
-  DPMM_VALUES,
+  COMPOSED_OPTIONS,
   EXTRA_OUTPUT_TYPES,
-  listedValue,
+  REQUEST_HEADERS,
   segmentPattern,
-  TARGET_DPMM_HEADER,
-  type ChoiceOf,
+  type ComposedOption,
   type ExtraOutput,
+  type HeaderValue,
+  type ReadSpec,
   type RequestHeaderName,
+  type RequestHeaderSpec,
+  type RequestOptions,
 } from './api-table/index.js';
 import { notAcceptableMessage, PlainHttpError } from './http-errors.js';
 import { header } from './http.js';
 
 /**
- * How the optional headers of the API table (REQUEST_HEADERS: Accept, X-Rotation, X-Quality, X-Linter, X-Formatter,
- * X-Target-Dpmm, X-Page-*, X-Label-Border) are read: a blank value is no header. The `labelary` Ruby gem sends `X-Rotation:` empty on every
- * request, and the legacy service serves it.
+ * How the API table's headers (REQUEST_HEADERS) are read: a blank value is no header. The `labelary` Ruby gem sends
+ * `X-Rotation:` empty on every request, and the legacy service serves it.
  */
 export function apiHeader(req: IncomingMessage, name: RequestHeaderName): string | undefined {
   const value = header(req, name);
   return value === undefined || value.trim() === '' ? undefined : value;
 }
+
+/** A request's header by name; blank values are absent (`apiHeader`). */
+export type HeaderLookup = (name: RequestHeaderName) => string | undefined;
 
 /**
  * Media ranges in an Accept header, in order, lower-cased, parameters dropped. A range with `q=0` says "not
@@ -91,54 +96,80 @@ export function negotiateFormat(accept: string | undefined, outputs: readonly Ex
   return format;
 }
 
-/** X-Target-Dpmm: absent is no conversion; anything but 6, 8, 12 or 24 (`dpmm` suffix optional) is a 400 naming the header. */
-export function parseTargetDpmm(value: string | undefined): Dpmm | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  const digits = TARGET_DPMM.exec(trimmed)?.[1];
-  const listed = DPMM_VALUES.find((value) => value === digits);
-  if (listed === undefined) throw new PlainHttpError(400, TARGET_DPMM_HEADER.refusal(trimmed));
-  return DENSITY[listed];
+/** Each pattern of the table compiled once. */
+const PATTERNS = new Map<string, RegExp>();
+
+function compiled(spec: { pattern: string }): RegExp {
+  let pattern = PATTERNS.get(spec.pattern);
+  if (pattern === undefined) PATTERNS.set(spec.pattern, (pattern = segmentPattern(spec)));
+  return pattern;
 }
 
-const TARGET_DPMM = segmentPattern(TARGET_DPMM_HEADER);
-
-/** The renderer's density for each listed value (the compiler checks every value has one). */
-const DENSITY = { 6: 6, 8: 8, 12: 12, 24: 24 } as const satisfies Record<(typeof DPMM_VALUES)[number], Dpmm>;
-
-/** X-Lossy-Fields: absent is `round`; a value it does not list is a 400 naming the header. */
-export function parseLossyFields(value: string | undefined): LossyFields {
-  if (value === undefined) return 'round';
-  const listed = listedValue(CHOICE_HEADERS.lossyFields.name, value.trim());
-  if (listed === undefined) throw new PlainHttpError(400, CHOICE_HEADERS.lossyFields.refusal(value.trim()));
-  return listed;
+/** A listed value as the option: what `means` gives it, or itself. */
+function meaning(spec: RequestHeaderSpec, listed: string | undefined): unknown {
+  return listed === undefined || spec.means === undefined ? listed : spec.means[listed];
 }
 
-/** X-Formatter: `On` (any case) lays the ZPL out one field a line; other values leave it as sent. */
-export function isFormatterOn(value: string | undefined): boolean {
-  return listedValue(CHOICE_HEADERS.formatter.name, value?.trim()) === 'On';
+/**
+ * A header's value read by its table entry: `oneOf` finds the listed value it names (any case; as a number when
+ * `numeric`), `pattern` matches; absent is the default (or no value), and anything else the entry's refusal (a 400),
+ * or the default for an entry that never refuses.
+ */
+export function readHeaderValue<S extends ReadSpec>(entry: S, text: string | undefined): HeaderValue<S> {
+  const spec: RequestHeaderSpec = entry; // every field of an entry, optional
+  if (spec.read === 'pattern') {
+    const match = text === undefined ? null : compiled(spec as { pattern: string }).exec(text);
+    if (text !== undefined && match === null && spec.refusal) throw new PlainHttpError(400, spec.refusal(text));
+    return (match === null ? undefined : spec.parse!(match)) as HeaderValue<S>;
+  }
+  if (text === undefined) return meaning(spec, spec.default) as HeaderValue<S>;
+  const asked = (spec.numeric ? String(Number(text)) : text).toLowerCase();
+  const listed = spec.values!.find((value) => value.toLowerCase() === asked);
+  if (listed === undefined && spec.refusal) throw new PlainHttpError(400, spec.refusal(text));
+  return meaning(spec, listed ?? spec.default) as HeaderValue<S>;
 }
 
-const { rotation: ROTATION } = CHOICE_HEADERS;
+/** The options the generic readers read here (Accept and the page headers have steps of their own). */
+export type HeaderOptions = Omit<RequestOptions, 'format' | ComposedOption>;
 
-/** The renderer's rotation for each listed X-Rotation value (the compiler checks every value has one). */
-const DEGREES = { 0: 0, 90: 90, 180: 180, 270: 270 } as const satisfies Record<ChoiceOf<'X-Rotation'>, Rotation>;
+const ENTRIES: readonly RequestHeaderSpec[] = REQUEST_HEADERS;
+const COMPOSED: readonly string[] = COMPOSED_OPTIONS;
+const readHere = (spec: RequestHeaderSpec): boolean =>
+  (spec.read === 'oneOf' || spec.read === 'pattern') && !COMPOSED.includes(spec.option!);
+/** Read only for some outputs. */
+const forSomeOutputs = (spec: RequestHeaderSpec): boolean =>
+  spec.output !== undefined || spec.pdfOnly === true || spec.requires !== undefined;
 
-/** X-Rotation as a number: `90`, ` 90 `, `90.0` and `090` are 90; absent is 0; anything else is a 400. */
-export function parseRotation(value: string | undefined): Rotation {
-  if (value === undefined) return 0;
-  const trimmed = value.trim();
-  const listed = trimmed === '' ? undefined : listedValue(ROTATION.name, String(Number(trimmed)));
-  if (listed === undefined) throw new PlainHttpError(400, ROTATION.refusal());
-  return DEGREES[listed];
+/**
+ * The entries read here, those only some outputs read first: a ZPL request's bad X-Target-Dpmm is the answer before
+ * its bad X-Rotation.
+ */
+const READ_HERE = [
+  ...ENTRIES.filter((spec) => readHere(spec) && forSomeOutputs(spec)),
+  ...ENTRIES.filter((spec) => readHere(spec) && !forSomeOutputs(spec)),
+] as readonly (RequestHeaderSpec & ReadSpec)[];
+
+/** Whether an output reads an entry, given the options read so far. */
+function reads(spec: RequestHeaderSpec, format: OutputFormat, options: Partial<Record<string, unknown>>): boolean {
+  return (
+    (spec.output === undefined || spec.output === format) &&
+    (!spec.pdfOnly || format === 'pdf') &&
+    (spec.requires === undefined || options[spec.requires] !== undefined)
+  );
 }
 
-/** `Bitonal` in any case gives a 1-bit PNG; any other value keeps the default, never an error. */
-export function parseQuality(value: string | undefined): Quality {
-  return listedValue(CHOICE_HEADERS.quality.name, value?.trim()) === 'Bitonal' ? 'bitonal' : 'grayscale';
-}
-
-/** `On` in any case; any other value is off. */
-export function isLinterOn(value: string | undefined): boolean {
-  return listedValue(CHOICE_HEADERS.linter.name, value?.trim()) === 'On';
+/**
+ * The options the headers set for an output: each entry read when the output reads it (and the option it
+ * `requires` is set), its option set when it has a value and `appliesTo` the output. A value is compared trimmed.
+ */
+export function readHeaderOptions(header: HeaderLookup, format: OutputFormat): HeaderOptions {
+  const options: Partial<Record<string, unknown>> = {};
+  for (const spec of READ_HERE) {
+    if (!reads(spec, format, options)) continue;
+    const value = readHeaderValue(spec, header(spec.name as RequestHeaderName)?.trim());
+    if (value !== undefined && (spec.appliesTo === undefined || spec.appliesTo === format)) {
+      options[spec.option!] = value;
+    }
+  }
+  return options as HeaderOptions;
 }

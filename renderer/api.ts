@@ -64,13 +64,12 @@ export interface RenderClock {
   now?: Date;
 }
 
-export interface RenderRequest extends RenderLimits, RenderClock {
-  dpmm: Dpmm;
-  widthIn: number;
-  heightIn: number;
+/**
+ * What a request asks of the output. The HTTP headers' table (middleware/api-table/request-headers.ts) names the
+ * option each header sets, and zpl-render's flags use the same names.
+ */
+export interface RenderOptions {
   format: RenderFormat;
-  /** Zero-based label index; required for PNG. Omitted for PDF or a print job: every label, one page (print) each. */
-  index?: number;
   /** Clockwise; PNG and print jobs. */
   rotation?: Rotation;
   /** PNG only: `bitonal` gives a 1-bit PNG. */
@@ -88,6 +87,14 @@ export interface RenderRequest extends RenderLimits, RenderClock {
   lossyFields?: LossyFields;
   /** ZPL only: one field a line, ^XA and ^XZ on lines of their own (X-Formatter: On). */
   formatter?: boolean;
+}
+
+export interface RenderRequest extends RenderLimits, RenderClock, RenderOptions {
+  dpmm: Dpmm;
+  widthIn: number;
+  heightIn: number;
+  /** Zero-based label index; required for PNG. Omitted for PDF or a print job: every label, one page (print) each. */
+  index?: number;
   /** Aborting it cancels the render: dropped while queued, stopped while running (RenderError 'cancelled'). */
   signal?: AbortSignal;
   /** Fair-scheduling key (the API key id): one tenant's backlog cannot delay another's beyond its share. */

@@ -11,6 +11,7 @@ export type {
   PdfMode,
   PageComposition,
   RenderLimits,
+  RenderOptions,
   RenderRequest,
   RenderResult,
   RenderHooks,

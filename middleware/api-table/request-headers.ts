@@ -1,7 +1,23 @@
-// Request headers the API reads, with their accepted values: validation, the typed readers, the forwarded-header
-// list, CORS preflights and the OpenAPI document all come from here.
+// Request headers the API reads, with their accepted values and the option each sets: validation, the options
+// record the renderer takes, the forwarded-header list, CORS preflights and the OpenAPI document all come from here.
 
+import type { Dpmm, OutputFormat, PageComposition, RenderOptions, Rotation } from '../../renderer/api.js';
 import type { Described } from './table-entry.js';
+
+/**
+ * How a header is read into the request's options (middleware/request-headers.ts): `oneOf` its `values`, any case;
+ * `pattern` its `pattern`; `accept` by content negotiation (the router's `outputs` decide what is on offer).
+ */
+export type HeaderReader = 'oneOf' | 'pattern' | 'accept';
+
+/** Options of the answer rather than of the drawing. */
+export interface AnswerOptions {
+  /** The renderer's diagnostics go in X-Warnings. */
+  linter?: boolean;
+}
+
+/** What a header can set: an option of the renderer (RenderOptions) or of the answer. */
+export type OptionName = keyof RenderOptions | keyof AnswerOptions;
 
 export interface RequestHeaderSpec extends Described {
   name: string;
@@ -18,6 +34,20 @@ export interface RequestHeaderSpec extends Described {
   /** Only this extra output reads it (and the OpenAPI document lists it only when that output is on). */
   output?: ExtraOutput;
   example?: string;
+  /** How it is read; a header without one sets no option (X-Request-Id is read where the id is given). */
+  read?: HeaderReader;
+  /** The option it sets. */
+  option?: OptionName;
+  /** `oneOf`: what each listed value sets the option to (`On` is true); without it, the listed value itself. */
+  means?: Readonly<Record<string, unknown>>;
+  /** `oneOf`: values compared as numbers (`90.0` and `090` are `90`). */
+  numeric?: boolean;
+  /** `pattern`: what a matching value sets the option to. */
+  parse?: (match: RegExpExecArray) => unknown;
+  /** Its option is set for this output only; the header is still read, and a bad value refused, for every output. */
+  appliesTo?: OutputFormat;
+  /** Read only when this option is set. */
+  requires?: OptionName;
 }
 
 export const API_KEY_HEADER = 'X-API-Key';
@@ -35,10 +65,16 @@ export const EXTRA_OUTPUT_TYPES: Readonly<Record<ExtraOutput, string>> = {
 
 export const DPMM_VALUES = ['6', '8', '12', '24'] as const;
 
+/** The renderer's density for each listed value (the compiler checks every value has one). */
+const DENSITY = { 6: 6, 8: 8, 12: 12, 24: 24 } as const satisfies Record<(typeof DPMM_VALUES)[number], Dpmm>;
+
 /** X-Target-Dpmm: the density a ZPL answer is converted to. */
 export const TARGET_DPMM_HEADER = {
   name: 'X-Target-Dpmm',
+  read: 'pattern',
+  option: 'targetDpmm',
   pattern: `^(${DPMM_VALUES.join('|')})(?:dpmm)?$`,
+  parse: (match) => DENSITY[match[1] as (typeof DPMM_VALUES)[number]],
   refusal: (value: string) => `Invalid X-Target-Dpmm ${value}; valid values: ${DPMM_VALUES.join(', ')}`,
   output: 'zpl',
   example: '12',
@@ -53,26 +89,47 @@ export type PageSizeName = (typeof PAGE_SIZE_NAMES)[number];
 
 export const ROTATION_VALUES = ['0', '90', '180', '270'] as const;
 
+/** The renderer's rotation for each listed X-Rotation value (the compiler checks every value has one). */
+const DEGREES = { 0: 0, 90: 90, 180: 180, 270: 270 } as const satisfies Record<
+  (typeof ROTATION_VALUES)[number],
+  Rotation
+>;
+
+/** Off and On as the option's boolean. */
+const SWITCH = { Off: false, On: true } as const;
+
 export const REQUEST_ID_PATTERN = '^[A-Za-z0-9._:\\-]{1,128}$';
 
 /** Headers whose values are a fixed list (case-insensitive). */
 export const CHOICE_HEADERS = {
   rotation: {
     name: 'X-Rotation',
+    read: 'oneOf',
+    option: 'rotation',
     values: ROTATION_VALUES,
+    numeric: true,
+    means: DEGREES,
     default: '0',
+    appliesTo: 'png',
     refusal: () => 'Label rotation must be 0, 90, 180 or 270 degrees',
     description: 'Clockwise rotation of a PNG in degrees; PDF is not rotated.',
   },
   quality: {
     name: 'X-Quality',
+    read: 'oneOf',
+    option: 'quality',
     values: ['Grayscale', 'Bitonal'],
+    means: { Grayscale: 'grayscale', Bitonal: 'bitonal' },
     default: 'Grayscale',
+    appliesTo: 'png',
     description: '`Bitonal` (any case) gives a 1-bit PNG. Any other value keeps the default, never an error.',
   },
   formatter: {
     name: 'X-Formatter',
+    read: 'oneOf',
+    option: 'formatter',
     values: ['Off', 'On'],
+    means: SWITCH,
     default: 'Off',
     output: 'zpl',
     description:
@@ -80,17 +137,23 @@ export const CHOICE_HEADERS = {
   },
   linter: {
     name: 'X-Linter',
+    read: 'oneOf',
+    option: 'linter',
     values: ['Off', 'On'],
+    means: SWITCH,
     default: 'Off',
     description:
       "`On` (any case) lists the renderer's diagnostics in `X-Warnings` (at most 20). Other values mean off.",
   },
   lossyFields: {
     name: 'X-Lossy-Fields',
+    read: 'oneOf',
+    option: 'lossyFields',
     values: ['round', 'bitmap'],
     default: 'round',
     refusal: (value: string) => `Invalid X-Lossy-Fields ${value}; valid values: round, bitmap`,
     output: 'zpl',
+    requires: 'targetDpmm',
     description:
       'With `X-Target-Dpmm`, not a header of the legacy service: how a field with no whole-dot form at the target is written ' +
       '(a module width of 3 dots is 4.5 at 12 dpmm; a device font between two cell multiples). `round` (the default) rounds it, the ' +
@@ -100,6 +163,8 @@ export const CHOICE_HEADERS = {
   },
   pageSize: {
     name: 'X-Page-Size',
+    read: 'oneOf',
+    option: 'page',
     values: PAGE_SIZE_NAMES,
     refusal: (value: string) => `Invalid page size: ${value}`,
     pdfOnly: true,
@@ -108,6 +173,8 @@ export const CHOICE_HEADERS = {
   },
   pageOrientation: {
     name: 'X-Page-Orientation',
+    read: 'oneOf',
+    option: 'page',
     values: ['portrait', 'landscape'],
     default: 'portrait',
     refusal: (value: string) => `Invalid page orientation: ${value}`,
@@ -117,6 +184,8 @@ export const CHOICE_HEADERS = {
   },
   pageAlign: {
     name: 'X-Page-Align',
+    read: 'oneOf',
+    option: 'page',
     values: ['justify', 'left', 'right', 'center'],
     default: 'justify',
     refusal: (value: string) => `Invalid alignment: ${value}`,
@@ -126,6 +195,8 @@ export const CHOICE_HEADERS = {
   },
   pageVerticalAlign: {
     name: 'X-Page-Vertical-Align',
+    read: 'oneOf',
+    option: 'page',
     values: ['justify', 'top', 'bottom', 'center'],
     default: 'justify',
     refusal: (value: string) => `Invalid vertical alignment: ${value}`,
@@ -135,6 +206,8 @@ export const CHOICE_HEADERS = {
   },
   labelBorder: {
     name: 'X-Label-Border',
+    read: 'oneOf',
+    option: 'page',
     values: ['dashed', 'solid', 'none'],
     default: 'dashed',
     refusal: (value: string) => `Invalid label border: ${value}`,
@@ -146,7 +219,13 @@ export const CHOICE_HEADERS = {
 
 export const PAGE_LAYOUT_HEADER = {
   name: 'X-Page-Layout',
+  read: 'pattern',
+  option: 'page',
   pattern: '^0*[1-9]\\d*x0*[1-9]\\d*$',
+  parse: (match) => {
+    const [columns, rows] = match[0].split(/x/i).map(Number) as [number, number];
+    return { columns, rows };
+  },
   refusal: (value: string) => `Invalid page layout: ${value}`,
   pdfOnly: true,
   example: '2x3',
@@ -156,6 +235,8 @@ export const PAGE_LAYOUT_HEADER = {
 
 export const ACCEPT_HEADER = {
   name: 'Accept',
+  read: 'accept',
+  option: 'format',
   values: ['image/png', 'application/pdf'],
   default: 'image/png',
   description:
@@ -203,40 +284,69 @@ export type RequestHeaderName = (typeof REQUEST_HEADERS)[number]['name'];
 export const BODY_HEADERS = ['Content-Type', 'Content-Length'] as const;
 
 // ---------------------------------------------------------------------------------------------------------
-// Typed reading of the choice headers, as the ZPL parameter table types ArgsOf (renderer/zpl/params.ts)
+// The options record, typed from the table as the ZPL parameter table types ArgsOf (renderer/zpl/params.ts)
 
-type ChoiceSpec = (typeof CHOICE_HEADERS)[keyof typeof CHOICE_HEADERS];
-type ChoiceSpecNamed<N> = Extract<ChoiceSpec, { name: N }>;
-export type ChoiceHeaderName = ChoiceSpec['name'];
+type OptionSpec = Extract<(typeof REQUEST_HEADERS)[number], { option: string }>;
 
-/** The values a choice header lists: `ChoiceOf<'X-Page-Align'>` is 'justify' | 'left' | 'right' | 'center'. */
-export type ChoiceOf<N extends ChoiceHeaderName> = ChoiceSpecNamed<N>['values'][number];
+/** A header the generic readers read (`oneOf`, `pattern`). */
+export type ReadSpec = Extract<OptionSpec, { read: 'oneOf' | 'pattern' }>;
 
-/** What reading a choice header gives: a listed value, or undefined for a header without a default. */
-export type HeaderValue<N extends ChoiceHeaderName> =
-  | ChoiceOf<N>
-  | (ChoiceSpecNamed<N> extends { default: string } ? never : undefined);
+/** Options several headers make together, in a step of their own: the sheet (X-Page-*, X-Label-Border). */
+export const COMPOSED_OPTIONS = ['page'] as const satisfies readonly OptionName[];
+export type ComposedOption = (typeof COMPOSED_OPTIONS)[number];
 
-const CHOICE_BY_NAME: ReadonlyMap<string, RequestHeaderSpec> = new Map(
-  Object.values(CHOICE_HEADERS).map((spec) => [spec.name, spec]),
-);
+/** What a header's value reads as: what `means` gives the listed value, the listed value, or what `parse` makes of a match. */
+export type ReadValue<S> = S extends { means: infer M; values: readonly (infer V)[] }
+  ? [V] extends [`${keyof M & (string | number)}`]
+    ? M[keyof M]
+    : 'means lacks a listed value'
+  : S extends { values: readonly (infer V)[] }
+    ? V
+    : S extends { parse: (match: RegExpExecArray) => infer T }
+      ? T
+      : never;
 
-/** A choice header's entry, typed by its name (TypeScript cannot follow N through a lookup: the table says what N lists). */
-function choiceSpec<N extends ChoiceHeaderName>(name: N): { values: readonly ChoiceOf<N>[]; default: HeaderValue<N> } {
-  return CHOICE_BY_NAME.get(name) as unknown as { values: readonly ChoiceOf<N>[]; default: HeaderValue<N> };
-}
+/** What reading a header gives: its value, or undefined for a header without a default. */
+export type HeaderValue<S> = ReadValue<S> | (S extends { default: string } ? never : undefined);
 
-/** The listed value a header's text names, in the table's spelling (compared without regard to case); undefined if none. */
-export function listedValue<N extends ChoiceHeaderName>(name: N, text: string | undefined): ChoiceOf<N> | undefined {
-  if (text === undefined) return undefined;
-  const lower = text.toLowerCase();
-  return choiceSpec(name).values.find((value) => value.toLowerCase() === lower);
-}
+type OptionValue<S> = S extends { read: 'accept' }
+  ? OutputFormat
+  : S extends { option: ComposedOption }
+    ? PageComposition
+    : ReadValue<S>;
 
-/** A choice header read through `lookup`: its listed value, else its default (none for X-Page-Size). */
-export function readHeader<N extends ChoiceHeaderName>(
-  lookup: (name: N) => string | undefined,
-  name: N,
-): HeaderValue<N> {
-  return listedValue(name, lookup(name)) ?? choiceSpec(name).default;
-}
+/** Every request has this option: the header is read for every output, sets it for every output, and has a default. */
+type Always<S> = S extends { read: 'accept' }
+  ? true
+  : S extends { output: string } | { pdfOnly: true } | { appliesTo: string } | { requires: string }
+    ? false
+    : S extends { default: string }
+      ? true
+      : false;
+
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/**
+ * The request's options, one record from the headers: `{ format: 'png', linter: false, rotation: 90, quality:
+ * 'grayscale' }`. It reaches the renderer as it is; X-Linter's is the answer's.
+ */
+export type RequestOptions = Flat<
+  { [S in OptionSpec as Always<S> extends true ? S['option'] : never]: OptionValue<S> } & {
+    [S in OptionSpec as Always<S> extends true ? never : S['option']]?: OptionValue<S>;
+  }
+>;
+
+/** The renderer option the router sets rather than a header (`pdf`: its vector or raster PDF). */
+export type RouterOption = 'pdf';
+
+/** Type-level `satisfies`: T must be assignable to U. */
+type Satisfies<T extends U, U> = T;
+
+/**
+ * Every renderer option but the router's is some header's, read as the renderer types it: a header's option
+ * dropped from the table, or a reader that gives another type, does not compile.
+ */
+export type RendererOptionsFromHeaders = Satisfies<
+  Required<Omit<RequestOptions, keyof AnswerOptions>>,
+  Required<Omit<RenderOptions, RouterOption>>
+>;

@@ -74,7 +74,7 @@ export async function forwardLabel(
     reason: why.reason,
     commands: why.commands,
   });
-  const accept = MEDIA_TYPE[label.format];
+  const accept = MEDIA_TYPE[label.options.format];
   await forwardCounted(forward, req, res, { path, body: label.received, accept }, why.pages, label.endpoint);
 }
 
@@ -140,7 +140,7 @@ export function shadowLabel(
   result: RenderResult,
   who: { requestId: string; owner: string },
 ): void {
-  if (label.format !== 'png') return;
+  if (label.options.format !== 'png') return;
   const path = tryLabelUpstreamPath(label.target);
   if (path === undefined) return;
   shadow.offer({
