@@ -206,7 +206,8 @@ describe('container: the Dockerfile replayed without Docker', function () {
       chownSync(host, uid, gid);
       const clean = { PATH: process.env.PATH ?? '', HOME: host, REDIS_URL: '', API_KEYS_FILE: '' };
       await run(...asUser(uid, gid, 'sh', ['-c', "echo '[]' > keys.json"]), { cwd: host, env: clean });
-      const keys = join(REPO, 'dist', 'bin', 'zpl-keys.js');
+      // zpl-keys from the replayed image's files: readable by any user, wherever this checkout is.
+      const keys = join(runtime.root, runtime.workdir, 'dist', 'bin', 'zpl-keys.js');
       const created = await run(
         ...asUser(uid, gid, process.execPath, [keys, '--file', 'keys.json', 'create', '--scope', 'png']),
         { cwd: host, env: clean },
