@@ -55,7 +55,7 @@ const FLAGS: Record<string, FlagSpec> = {
   namespace: { takes: "1 to 63 letters, digits, '.', '_', ':' or '-'" },
   scope: { takes: 'all, pdf or png' },
   key: { takes: `the key itself, at least ${MIN_KEY_LENGTH} characters` },
-  expires: { takes: `${ISO_DATE} still to come` },
+  expires: { takes: `${ISO_DATE} still to come (or never, with update)` },
   at: { takes: ISO_DATE },
   rps: { takes: 'a positive whole number (requests per second)' },
   'pages-per-day': { takes: 'a positive whole number' },
