@@ -28,6 +28,11 @@ export function shown(value: string): string {
   return value === '' || /[\s\p{Cc}"]/u.test(value) ? JSON.stringify(value) : value;
 }
 
+/** `a, b or c`: values as a flag's `takes` lists them. */
+export function orList(values: readonly string[]): string {
+  return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
+
 /** `--rps takes a positive whole number, not -3`. */
 export function badValue(flag: string, takes: string, value: string): UsageError {
   return new UsageError(`${flag} takes ${takes}, not ${shown(value)}`);

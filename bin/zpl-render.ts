@@ -11,6 +11,7 @@ import { lineColumn } from '../renderer/text-position.js';
 import {
   answeredHelpOrVersion,
   badValue,
+  orList,
   parseCommandLine,
   reportedUsageError,
   shown,
@@ -35,12 +36,14 @@ interface CliArgs {
   out?: string;
 }
 
+const FORMATS: readonly OutputFormat[] = ['png', 'pdf', 'json', 'zpl'];
+
 /** The flags, with what each takes: the usage line and every error are made from this table. */
 const FLAGS = {
   dpmm: { takes: '6, 8, 12 or 24 (dots per millimetre)' },
   size: { takes: 'WIDTHxHEIGHT in inches, each from 0.001 to 15' },
   index: { takes: 'a label index, 0 for the first' },
-  format: { takes: 'png, pdf, json or zpl' },
+  format: { takes: orList(FORMATS) },
   rotation: { takes: '0, 90, 180 or 270 (degrees)' },
   quality: { takes: 'grayscale or bitonal' },
   pdf: { takes: 'vector or raster' },
@@ -78,8 +81,6 @@ options
 type FlagName = keyof typeof FLAGS;
 /** The flags that take a value. */
 type ValueFlag = { [K in FlagName]: (typeof FLAGS)[K] extends { takes: string } ? K : never }[FlagName];
-
-const FORMATS: readonly OutputFormat[] = ['png', 'pdf', 'json', 'zpl'];
 
 /** The value of a flag among `allowed` (any case), or a UsageError saying what the flag takes. */
 function oneOf<T extends string>(name: ValueFlag, value: string, allowed: readonly T[]): T {

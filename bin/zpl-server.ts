@@ -2,6 +2,7 @@
 // zpl-server: the standalone server (`npm start`, the container, `npx zpl-server` from the installed package).
 // Its settings are environment variables (docs/configuration.md); the command line takes only --help and --version.
 
+import { EXTRA_OUTPUTS, LOG_LEVELS, UPSTREAM_MODES } from '../index.js';
 import { answeredHelpOrVersion, reportedUsageError, shown, UsageError } from './cli-args.js';
 
 /** The variables the server reads, by topic, each with its default or its values (what --help prints). */
@@ -32,7 +33,7 @@ const VARIABLES: readonly { topic: string; variables: readonly (readonly [name: 
   {
     topic: 'the legacy service',
     variables: [
-      ['UPSTREAM_MODE', 'off, fallback, shadow, proxy'],
+      ['UPSTREAM_MODE', `${UPSTREAM_MODES.join(', ')}; default off`],
       ['UPSTREAM_URL'],
       ['UPSTREAM_API_KEY'],
       ['UPSTREAM_TIMEOUT_MS', '10000'],
@@ -58,8 +59,8 @@ const VARIABLES: readonly { topic: string; variables: readonly (readonly [name: 
       ['ORG_REQUESTS_PER_SECOND', '100'],
       ['RENDER_THREADS', 'one per core'],
       ['RENDER_TIMEOUT_MS', '10000'],
-      ['PDF_MODE', 'vector, raster'],
-      ['EXTRA_OUTPUTS', 'json, zpl'],
+      ['PDF_MODE', 'vector, raster; default vector'],
+      ['EXTRA_OUTPUTS', EXTRA_OUTPUTS.join(', ')],
     ],
   },
   {
@@ -81,7 +82,7 @@ const VARIABLES: readonly { topic: string; variables: readonly (readonly [name: 
       ['REQUEST_TIMEOUT_MS', '30000'],
       ['SHUTDOWN_DELAY_MS', '5000'],
       ['SHUTDOWN_TIMEOUT_MS', '10000'],
-      ['LOG_LEVEL', 'info'],
+      ['LOG_LEVEL', `${LOG_LEVELS.join(', ')}; default info`],
     ],
   },
 ];
