@@ -1,4 +1,4 @@
-// Every relative link and #anchor in README.md, docs/*.md and bench/README.md resolves: the file or folder exists,
+// Every relative link and #anchor in README.md, docs/*.md, bench/README.md and CHANGELOG.md resolves: the file or folder exists,
 // and an anchor names a heading of the page it points into, as GitHub makes heading anchors.
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -82,6 +82,7 @@ const FILES = [
     .sort()
     .map((n) => `docs/${n}`),
   'bench/README.md',
+  'CHANGELOG.md',
 ];
 
 describe('links in the documentation', () => {

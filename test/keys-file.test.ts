@@ -3,7 +3,7 @@
 
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -61,6 +61,15 @@ describe('zpl-keys --file: the key file', function () {
     await rm(`${file}.lock`);
     await waiting;
     expect((await loadKeyFile(file)).map((r) => r.scope)).to.deep.equal(['png', 'pdf']);
+  });
+
+  it("keeps the file's owner and group when root changes it (a key file a container's user reads)", async function () {
+    if (process.getuid?.() !== 0) this.skip(); // only root may give a file to another user
+    await chown(file, 4242, 4343);
+    await run(process.execPath, [CLI, '--file', file, 'create', '--scope', 'png']);
+    const after = await stat(file);
+    expect([after.uid, after.gid, after.mode & 0o777]).to.deep.equal([4242, 4343, 0o600]);
+    expect(await loadKeyFile(file)).to.have.length(1);
   });
 
   it('leaves the file as it was when a change fails', async () => {

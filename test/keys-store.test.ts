@@ -221,7 +221,10 @@ describe('zpl-keys CLI', function () {
         (e: { code: number; stderr: string }) => e,
       );
     for (const [args, message] of [
-      [['--file', file, 'create', '--scope', 'all', '--key', 'x'], 'ERROR: --key must be at least 16 characters'],
+      [
+        ['--file', file, 'create', '--scope', 'all', '--key', 'x'],
+        'ERROR: --key takes the key itself, at least 16 characters',
+      ],
       [
         ['--file', file, 'create', '--scope', 'all', '--expires', '2020-01-01T00:00:00Z'],
         'ERROR: --expires 2020-01-01T00:00:00Z has already passed',
@@ -232,7 +235,7 @@ describe('zpl-keys CLI', function () {
       ],
       [
         ['--file', file, 'update', '0123456789abcdef', '--revoked', 'no'],
-        'ERROR: --revoked must be true or false, not no',
+        'ERROR: --revoked takes true or false, not no',
       ],
       [['--file', file, 'update', '0123456789abcdef'], 'ERROR: update needs at least one of'],
       [
@@ -241,7 +244,7 @@ describe('zpl-keys CLI', function () {
       ],
     ] as const) {
       const result = await failure(...args);
-      expect(result.code, args.join(' ')).to.equal(1);
+      expect(result.code, args.join(' ')).to.equal(2);
       expect(result.stderr, args.join(' ')).to.match(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     }
     expect(JSON.parse(await readFile(file, 'utf8'))).to.deep.equal([]);
@@ -270,13 +273,13 @@ describe('zpl-keys CLI', function () {
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
-    expect(failure?.code).to.equal(1);
-    expect(failure?.stderr).to.match(/^ERROR: key file \/nonexistent\/dir\/keys.json does not exist/);
+    expect(failure?.code).to.equal(2);
+    expect(failure?.stderr).to.match(/^ERROR: --file \/nonexistent\/dir\/keys.json does not exist/);
     const bogus = await run(process.execPath, [CLI, '--file', '/tmp/x.json', 'frobnicate']).then(
       () => undefined,
       (e: { code: number }) => e,
     );
-    expect(bogus?.code).to.equal(1);
+    expect(bogus?.code).to.equal(2);
   });
 
   describe('against Redis', () => {

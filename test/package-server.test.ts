@@ -38,6 +38,9 @@ describe('the packed package: `npx zpl-server` without Express', function () {
       true,
     );
     expect(existsSync(join(consumer, 'node_modules', 'express')), 'Express is not installed').to.equal(false);
+    expect(existsSync(join(consumer, 'node_modules', 'zpl-legacy-compat', 'CHANGELOG.md')), 'the changelog').to.equal(
+      true,
+    );
     // `npx zpl-legacy-compat` (the package's own name) runs the same server.
     expect(readlinkSync(join(consumer, 'node_modules', '.bin', 'zpl-legacy-compat'))).to.match(
       /zpl-legacy-compat\/dist\/bin\/zpl-server\.js$/,

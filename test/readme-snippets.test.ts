@@ -12,6 +12,8 @@
 // - ```json: parsed.
 // - A ```ts program that imports express runs a second time on Express 4 (the express4 dev dependency), with the
 //   shell blocks after it, and must print no deprecation line.
+// - A page whose first line is `<!-- readme-test: session (why) -->` (getting started) runs instead as one terminal
+//   session from an empty folder, with the package installed from this tree: test/helpers/doc-session.ts.
 // Blocks preceded by `<!-- readme-test: skip (why) -->` are reported as pending with that reason; blocks in no
 // language (diagrams, configuration excerpts) as pending, "not code".
 
@@ -33,7 +35,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createClient } from '@keyv/redis';
 import { expect } from 'chai';
-import { REDIS_URL, redisAnswers } from './helpers/http-redis.js';
+import { checkShellResults, DocSession, documentedPorts, SESSION_MARKER } from './helpers/doc-session.js';
+import { freePort, REDIS_URL, redisAnswers } from './helpers/http-redis.js';
 import { DATABASE_URL, dropSchema, postgresAnswers, uniqueSchema } from './helpers/postgres.js';
 
 const run = promisify(execFile);
@@ -197,14 +200,7 @@ async function runShell(code: string, server: Server, cwd: string): Promise<void
   let script = code.replaceAll(DOCUMENTED_ORIGIN, server.origin);
   if (server.key) script = script.replaceAll('<key>', server.key);
   const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd, timeout: 60_000 });
-  for (const [, file] of code.matchAll(/-o (\S+\.(?:png|pdf))/g)) {
-    const bytes = readFileSync(join(cwd, file!));
-    const magic = file!.endsWith('.png') ? '\x89PNG' : '%PDF';
-    expect(bytes.subarray(0, 4).toString('latin1'), `${file} is a ${magic.slice(-3)}`).to.equal(magic);
-  }
-  for (const [, shown] of code.matchAll(/#\s*(\{\S*\}|\[\S*\])/g)) {
-    expect(stdout, 'documented output').to.contain(shown!);
-  }
+  checkShellResults(code, stdout, cwd);
 }
 
 /** The standalone server the shell blocks of every file share when their section started none. */
@@ -267,10 +263,92 @@ async function prepareTs(code: string): Promise<string | undefined> {
   return code.replace(/namespace: '[^']*'/g, `namespace: '${namespace}'`);
 }
 
+/** The package packed from this tree (the built dist), once, for the session pages' `npm install`. */
+let packed: Promise<string> | undefined;
+function packedTarball(): Promise<string> {
+  packed ??= run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', root], { cwd: REPO }).then(
+    ({ stdout }) => join(root, (JSON.parse(stdout) as { filename: string }[])[0]!.filename),
+  );
+  return packed;
+}
+
+/** A page run as one terminal session, block after block, in a folder of its own (test/helpers/doc-session.ts). */
+function describeSession(file: string, markdown: string): void {
+  describe(`${file} as one terminal session`, function () {
+    this.timeout(600_000); // npm install from the tarball on a busy machine; the bound only ends a hang
+    const blocks = readBlocks(markdown);
+    const installs = blocks.some((b) => b.lang === 'sh' && !b.skip && /\bnpm install zpl-legacy-compat\b/.test(b.code));
+    let session: DocSession | undefined;
+    let redis = false;
+
+    before(async () => {
+      const dir = mkdtempSync(join(root, 'session-'));
+      const tarball = await packedTarball();
+      if (!installs) {
+        // A page that installs nothing starts where getting started left off: the package installed.
+        writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'session', private: true }));
+        await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: dir });
+      }
+      const ports = new Map<string, number>();
+      for (const port of documentedPorts(markdown)) ports.set(port, await freePort());
+      const namespace = `zpl-readme-${randomBytes(6).toString('hex')}`;
+      namespaces.push(namespace);
+      redis = await redisAnswers();
+      session = new DocSession({ dir, tarball, redisUrl: REDIS_URL, namespace, ports });
+    });
+    after(async () => {
+      try {
+        await session?.leave();
+      } finally {
+        session?.kill();
+      }
+    });
+
+    // Sections that need a Redis: every block of theirs is skipped, saying so, when none answers.
+    const needRedis = new Set(blocks.filter((b) => b.code.includes('redis://') && !b.skip).map((b) => b.section));
+    for (const block of blocks) {
+      const title = `block ${block.index} (${block.lang || 'no language'}, "${block.section}")`;
+      if (block.skip !== undefined) {
+        it(`${title} is skipped: ${block.skip}`);
+        continue;
+      }
+      if (block.lang === 'json') {
+        it(`${title} parses as JSON`, () => {
+          expect(() => JSON.parse(block.code) as unknown).to.not.throw();
+        });
+        continue;
+      }
+      if (!['sh', 'js', 'ts'].includes(block.lang)) {
+        it(`${title} is skipped: not code (a diagram or plain text)`);
+        continue;
+      }
+      it(`${title} ${block.lang === 'sh' ? 'runs' : 'is saved under the name on its first line'}`, async function () {
+        if (needRedis.has(block.section) && !redis) {
+          console.log(`      (no Redis at ${REDIS_URL}: skipping the section "${block.section}")`);
+          this.skip();
+        }
+        if (block.lang !== 'sh') {
+          expect(session!.save(block.code), 'the program names its file on its first line (// name.mjs)').to.equal(
+            true,
+          );
+          return;
+        }
+        await session!.leave(block.section);
+        await session!.run(block.code, block.section);
+      });
+    }
+  });
+}
+
 for (const file of documentationFiles()) {
+  const markdown = readFileSync(join(REPO, file), 'utf8');
+  if (SESSION_MARKER.test(markdown.split('\n')[0]!)) {
+    describeSession(file, markdown);
+    continue;
+  }
   describe(`${file} code blocks`, function () {
     this.timeout(60_000);
-    const blocks = readBlocks(readFileSync(join(REPO, file), 'utf8'));
+    const blocks = readBlocks(markdown);
     let sectionServer: { section: string; server: Server } | undefined;
 
     /**
@@ -321,6 +399,8 @@ for (const file of documentationFiles()) {
             return;
           }
           expect(await started.code, started.output()).to.equal(0);
+          // Exit status 0 is not enough: an error printed on the way out (a rejected promise logged) is a failure too.
+          expect(started.output(), 'no error stack in the output').to.not.match(/^\s+at .+:\d+:\d+\)?$/m);
           return;
         }
         await runShell(block.code, sectionServer?.server ?? (await standaloneServer()), root);
@@ -434,7 +514,7 @@ describe('README and docs facts', () => {
       .flatMap((b) => b.code.split('\n'))
       .filter(
         (line) =>
-          /^\s*(?:[A-Z_]+=\S+\s+)*zpl-(?:keys|render|server)\b/.test(line) ||
+          /^\s*(?:[A-Z_]+=(?:\$\([^)]*\)|(?!\$\()\S+)\s+)*zpl-(?:keys|render|server)\b/.test(line) ||
           /(?:&&|;)\s*zpl-(?:keys|render|server)\b/.test(line),
       );
     expect(commands).to.deep.equal([]);

@@ -1,7 +1,7 @@
 // API_KEYS_FILE: a JSON array of key records (see contract.md), used to seed a key store.
 
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { withFileLock } from './file-lock.js';
 import { hashKey, KEY_ID_LENGTH, validateKeyRecord, type KeyRecord } from './key-record.js';
 
@@ -54,7 +54,8 @@ export async function loadKeyFile(path: string): Promise<KeyRecord[]> {
 /**
  * Changes the key file: read, changed in place by `change`, and (if it changed) written to a temporary file renamed over it, all under the
  * file's lock, so concurrent writers lose no record and a reader never sees half a file. The file holds plain keys:
- * it is written readable by its owner only (mode 600).
+ * it is written readable by its owner only (mode 600), and keeps its owner and group where the writer may set them
+ * (root editing a file that a container's user reads).
  */
 export async function changeKeyFile<T>(path: string, change: (records: KeyRecord[]) => T | Promise<T>): Promise<T> {
   return withFileLock(path, async () => {
@@ -69,8 +70,11 @@ export async function changeKeyFile<T>(path: string, change: (records: KeyRecord
 /** Writes `text` to a temporary file beside `path` (mode 600, flushed to disk) and renames it over `path`. */
 async function writeWhole(path: string, text: string): Promise<void> {
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const owner = await stat(path).catch(() => undefined);
   const handle = await open(temporary, 'wx', 0o600);
   try {
+    // Only root may give a file away: anyone else's file stays theirs, as before.
+    if (owner) await handle.chown(owner.uid, owner.gid).catch(() => {});
     await handle.writeFile(text);
     await handle.sync();
   } finally {
