@@ -12,6 +12,7 @@ import { FIELD_PARAMS } from '../commands/field-kinds.js';
 import { commandTable } from '../commands/index.js';
 import { payloadAfter } from '../commands/payload.js';
 import { decodeGraphic, crc16Xmodem } from '../decode/grf.js';
+import { decodeMeter, type DecodeMeter } from '../decode/meter.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { deviceFonts, deviceMagnification } from '../fonts/device-fonts.js';
 import { font0Baseline } from '../fonts/font0.js';
@@ -118,7 +119,11 @@ class Converter {
   ) {
     this.scale = dotsPerInch(to) / dotsPerInch(from);
     this.moduleScale = to / from;
+    this.meter = decodeMeter(hooks.claim, hooks.checkpoint);
   }
+
+  /** What decoding the source graphics spends: their bitmaps claimed, their work checked. */
+  private readonly meter: DecodeMeter;
 
   /** Byte offsets of what was rounded for a field (a module width, a font's cells): the fields holding them are lossy. */
   private readonly lossyAt: number[] = [];
@@ -459,7 +464,8 @@ class Converter {
       return;
     }
     const data = payloadAfter(tok, 4);
-    const bits = decodeGraphic(data.bytes, total, rowBytes, format === 'B' || format === 'C');
+    const spec = { totalBytes: total, rowBytes, binary: format === 'B' || format === 'C', what: '^GF graphic' };
+    const bits = decodeGraphic(data.bytes, spec, this.meter);
     const out = encodeBits(this.resampled(bits, '^GF'));
     const binary = format === 'B' || format === 'C';
     this.edits.push({
@@ -484,7 +490,8 @@ class Converter {
       );
       return;
     }
-    const bits = decodeGraphic(payloadAfter(tok, 3).bytes, total, rowBytes, false);
+    const spec = { totalBytes: total, rowBytes, binary: false, what: '~DG graphic' };
+    const bits = decodeGraphic(payloadAfter(tok, 3).bytes, spec, this.meter);
     const out = encodeBits(this.resampled(bits, '~DG'));
     const name = latin1(tok.raw, parts[0].a, parts[0].b);
     this.edits.push({
@@ -511,7 +518,11 @@ class Converter {
       return;
     }
     const binary = format === 'B' || format === 'C';
-    const bits = decodeGraphic(payloadAfter(tok, 5).bytes, total, rowBytes, binary);
+    const bits = decodeGraphic(
+      payloadAfter(tok, 5).bytes,
+      { totalBytes: total, rowBytes, binary, what: '~DY graphic' },
+      this.meter,
+    );
     const out = encodeBits(this.resampled(bits, '~DY'));
     const name = latin1(tok.raw, parts[0].a, parts[0].b);
     const extension = latin1(tok.raw, parts[2]!.a, parts[2]!.b);
