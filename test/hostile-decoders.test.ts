@@ -1,18 +1,28 @@
 // Decoders that cannot loop (issue 50, item 3): each hole found in the decoders of bytes arriving in ZPL, with the
-// bytes that opened it. A malformed object is refused with a warning and the rest of the label drawn; no decoder
+// bytes that opened it (hostile fonts: helpers/hostile-fonts.ts). A malformed object is refused with a warning and the rest of the label drawn; no decoder
 // works or allocates past what the object's header and bytes justify (work counted by the meter, never timed).
 
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { decodeBmpToBitmap } from '../renderer/decode/bmp-decode.js';
 import { decodeGraphic, MAX_OBJECT_BYTES } from '../renderer/decode/grf.js';
+import { MAX_FONT_READS, readDownloadedFont, type OutlineFont } from '../renderer/decode/outline-font.js';
 import { render } from '../renderer/render.js';
 import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
 import { bmpFile, bmpSamples, countingMeter, pngFile } from './helpers/decoder-samples.js';
+import {
+  cffSquareFont,
+  doublingCompositeFont,
+  doublingSubrFont,
+  manyContourFont,
+  selfCompositeFont,
+  squareFont,
+} from './helpers/hostile-fonts.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -189,3 +199,75 @@ describe('hostile decoders: BMP headers', () => {
     expect(Buffer.from(a.data).equals(Buffer.from(b.data))).to.equal(true);
   });
 });
+
+describe('hostile decoders: downloaded TrueType and OpenType fonts', () => {
+  const download = (font: Buffer, ext = 'T') =>
+    Buffer.concat([
+      Buffer.from(`~DYR:F,B,${ext},${font.length},,`),
+      font,
+      Buffer.from(`^XA^A@N,60,60,R:F.${ext === 'O' ? 'OTF' : 'TTF'}^FO20,20^FDA^FS^FO300,300^GB40,40,40^FS^XZ`),
+    ]);
+  const inkIn = (png: Uint8Array, x0: number, y0: number, x1: number, y1: number): number => {
+    const img = decodePng(png);
+    let n = 0;
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (img.gray[y * img.width + x]! < 128) n++;
+    return n;
+  };
+
+  it('opens well-formed fonts (glyf with a composite, and CFF) and draws their glyphs with no warning', async () => {
+    for (const [font, ext] of [
+      [squareFont(), 'T'],
+      [cffSquareFont(), 'O'],
+    ] as const) {
+      const m = countingMeter();
+      const opened = readDownloadedFont(font, 'F', m);
+      expect(typeof opened, String(opened)).to.equal('object');
+      const outline = (opened as OutlineFont).glyph(0x41);
+      expect(outline?.contours.length, ext).to.equal(1);
+      expect(m.claimed).to.be.greaterThan(0);
+      const r = await render(download(font, ext), PNG);
+      expect(r.warnings, ext).to.deep.equal([]);
+      expect(inkIn(r.body, 20, 20, 80, 80), ext).to.be.greaterThan(500);
+    }
+    const composite = readDownloadedFont(squareFont(), 'F', countingMeter()) as OutlineFont;
+    expect(composite.glyph(0x43)?.contours.length).to.equal(2);
+  });
+
+  const refused: [string, () => Buffer, string][] = [
+    // Before: 2^30 points; the render never answered (30 s and 900 MB when stopped).
+    ['composites doubling 30 levels deep', () => doublingCompositeFont(30), 'glyph 16 has more than 65536 points'],
+    ['a composite that uses itself', selfCompositeFont, 'glyph 1 nests components more than 16 deep'],
+    // Before: 3.4 s for one 66 KB glyph (65,535 points, each looked up among 32,767 contour ends).
+    ['32,767 contour ends over 65,535 points', () => manyContourFont(32767), 'glyph 1 needs more than 16777216 steps'],
+    ['a WOFF file (fontkit allocates what its directory declares)', () => roboto(), 'it is a WOFF web font'],
+  ];
+  for (const [what, font, reason] of refused) {
+    it(`refuses ${what} when it arrives, with a warning; the text is drawn in font 0`, async () => {
+      const opened = readDownloadedFont(font(), 'F', countingMeter());
+      expect(opened).to.be.a('string').that.contains(reason);
+      const r = await render(download(font()), PNG);
+      expect(r.warnings.map((w) => [w.command, w.message])).to.deep.equal([
+        ['~DY', `Font R:F.TTF could not be read (${opened}); its text is drawn in font 0`],
+      ]);
+      expect(inkIn(r.body, 20, 20, 80, 80)).to.be.greaterThan(100);
+      expect(inkIn(r.body, 300, 300, 340, 340)).to.equal(1600);
+    });
+  }
+
+  it('stops CFF subroutines that call the next one twice at the glyph read limit: the glyph is missing', () => {
+    // Before: 2^40 line segments; the process ran out of memory and aborted.
+    const m = countingMeter();
+    const font = readDownloadedFont(doublingSubrFont(40), 'F', m) as OutlineFont;
+    const opened = m.charged;
+    expect(font.glyph(0x41)).to.equal(null);
+    expect(m.charged - opened).to.be.at.most(MAX_FONT_READS.glyph);
+    expect(m.claimed).to.equal(0);
+  });
+});
+
+/** A WOFF font of the package's own (read without checks as a built-in; refused as a download). */
+function roboto(): Buffer {
+  return readFileSync(
+    fileURLToPath(import.meta.resolve('@fontsource/roboto-condensed/files/roboto-condensed-latin-700-normal.woff')),
+  );
+}

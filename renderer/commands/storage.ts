@@ -20,16 +20,33 @@ import { asCount, inDots, int, oneOf, text, yesNo } from '../zpl/params.js';
 import { command, fieldKind } from './define.js';
 import { FIELD_PARAMS, fieldCommand } from './field-kinds.js';
 import type { Token } from '../zpl/lexer.js';
-import { loadOutlineFont } from '../decode/outline-font.js';
+import { readDownloadedFont } from '../decode/outline-font.js';
 import { decodeBitmapFont } from '../decode/bitmap-font.js';
 import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
 const objectPath = () => text('name');
 const byteCount = <N extends string>(name: N) => asCount(int(name, 0, 99999999));
 
-function store(ip: CommandContext, obj: StoredObject): void {
+/** Where a download's data is, for a warning about it. */
+interface DataAt {
+  data: Payload;
+  command: string;
+  param: number;
+}
+
+function store(ip: CommandContext, obj: StoredObject, at?: DataAt): void {
   // A font file is parsed once, when it arrives; its fields then draw from the parsed outlines.
-  if (obj.kind === 'font' && obj.bytes) obj.outlines = loadOutlineFont(obj.bytes, obj.name);
+  if (obj.kind === 'font' && obj.bytes) {
+    const font = readDownloadedFont(obj.bytes, obj.name, ip.meter);
+    obj.outlines = typeof font === 'string' ? null : font;
+    if (typeof font === 'string' && at)
+      payloadReporter(
+        ip,
+        at.data,
+        at.command,
+        at.param,
+      )(0, at.data.bytes.length, `Font ${obj.name} could not be read (${font}); its text is drawn in font 0`);
+  }
   ip.printer.objects.set(obj.name, obj);
 }
 
@@ -189,7 +206,7 @@ const downloadObject: CommandDef = payloadCommand({
       }
       return;
     }
-    store(ip, { name, kind: type.kind, bytes });
+    store(ip, { name, kind: type.kind, bytes }, { data, command: '~DY', param: 6 });
   },
 });
 
@@ -211,7 +228,7 @@ function downloadFont(command: string, ext: string): CommandDef {
       const bytes = downloadBytes(ip, data, true, { declared: expected, what: `Object ${name}` }, command, 3);
       checkObjectSize(bytes.length, `Object ${name}`);
       checkLength(ip, data, bytes.length, size, command, 3);
-      store(ip, { name, kind: 'font', bytes });
+      store(ip, { name, kind: 'font', bytes }, { data, command, param: 3 });
     },
   });
 }
