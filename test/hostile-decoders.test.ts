@@ -12,6 +12,8 @@ import request from 'supertest';
 import { decodeBmpToBitmap } from '../renderer/decode/bmp-decode.js';
 import { decodeGraphic, MAX_OBJECT_BYTES } from '../renderer/decode/grf.js';
 import { MAX_FONT_READS, readDownloadedFont, type OutlineFont } from '../renderer/decode/outline-font.js';
+import { CHECKPOINT_UNITS, decodeMeter } from '../renderer/decode/meter.js';
+import { RenderError } from '../renderer/errors.js';
 import { render } from '../renderer/render.js';
 import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
 import { bmpFile, bmpSamples, countingMeter, pngFile } from './helpers/decoder-samples.js';
@@ -271,3 +273,33 @@ function roboto(): Buffer {
     fileURLToPath(import.meta.resolve('@fontsource/roboto-condensed/files/roboto-condensed-latin-700-normal.woff')),
   );
 }
+
+describe('hostile decoders: the meter reaches the render checkpoint from inside decoder loops', () => {
+  it('calls the checkpoint once per CHECKPOINT_UNITS units charged, and forwards claims', () => {
+    let checkpoints = 0;
+    const claims: [number, string][] = [];
+    const meter = decodeMeter(
+      (bytes, what) => claims.push([bytes, what]),
+      () => checkpoints++,
+    );
+    for (let i = 0; i < 3 * CHECKPOINT_UNITS; i++) meter.charge(1);
+    meter.claim(7, 'Image R:A.PNG');
+    expect(checkpoints).to.equal(3);
+    expect(claims).to.deep.equal([[7, 'Image R:A.PNG']]);
+  });
+
+  it('stops a render inside one large graphic when its checkpoint says so', async () => {
+    // One ^GF of 2,000,000 bytes written as 20,000 rows of `,`: one command, so only the decoder can reach the checkpoint.
+    const zpl = `^XA^FO0,0^GFA,2000000,2000000,100,${','.repeat(20_000)}^FS^XZ`;
+    let calls = 0;
+    await render(zpl, PNG, { checkpoint: () => calls++ });
+    expect(calls).to.be.at.least((2 * 2_000_000) / CHECKPOINT_UNITS);
+    let left = 10;
+    const stopped = await render(zpl, PNG, {
+      checkpoint: () => {
+        if (--left < 0) throw new RenderError('timeout', 'stopped');
+      },
+    }).catch((e: RenderError) => e.code);
+    expect(stopped).to.equal('timeout');
+  });
+});

@@ -28,6 +28,8 @@ interface Table {
 interface GlyphCost {
   points: number;
   steps: number;
+  /** Levels of components below it (0 for a simple glyph). */
+  depth: number;
 }
 
 /**
@@ -84,28 +86,32 @@ export function checkFontTables(bytes: Uint8Array, meter: DecodeMeter): string |
   return checkGlyphs(view, glyf, starts, meter);
 }
 
-/** Every glyph's cost within bounds, composites expanded (each glyph's cost is worked out once). */
+/**
+ * Every glyph's cost within bounds, composites expanded. Costs are kept by glyph offset, not glyph id: loca may point
+ * any number of glyphs at one record, which is then read once (its components are looked up by id, also once each).
+ */
 function checkGlyphs(view: DataView, glyf: Table, starts: Uint32Array, meter: DecodeMeter): string | undefined {
   const numGlyphs = starts.length - 1;
-  const costs: (GlyphCost | undefined)[] = new Array(numGlyphs);
+  const costs = new Map<number, GlyphCost>();
   const end = glyf.offset + glyf.length;
-  const costOf = (g: number, depth: number): GlyphCost | string => {
-    const known = costs[g];
-    if (known) return known;
-    if (depth > MAX_COMPONENT_DEPTH) return `glyph ${g} nests components more than ${MAX_COMPONENT_DEPTH} deep`;
-    const at = glyf.offset + starts[g]!;
+  // `above`: components above this one on the way from the glyph being checked (a cycle runs past the limit).
+  const costOf = (g: number, above: number): GlyphCost | string => {
     // fontkit reads a glyph only when its loca entry differs from the next one's.
-    if (starts[g] === starts[g + 1]) return (costs[g] = { points: 0, steps: 1 });
+    if (starts[g] === starts[g + 1]) return EMPTY;
+    const at = glyf.offset + starts[g]!;
+    const known = costs.get(at);
+    if (known) return known;
+    if (above > MAX_COMPONENT_DEPTH) return `glyph ${g} nests components more than ${MAX_COMPONENT_DEPTH} deep`;
     if (at + 10 > end) return `glyph ${g} is truncated`;
     const contours = view.getInt16(at);
     let cost: GlyphCost;
     if (contours >= 0) {
       if (at + 10 + 2 * contours > end) return `glyph ${g} is truncated`;
       const points = contours ? view.getUint16(at + 10 + 2 * (contours - 1)) + 1 : 0;
-      meter.charge(10 + 2 * contours);
-      cost = { points, steps: points * (contours + 1) + contours };
+      meter.charge(1);
+      cost = { points, steps: points * (contours + 1) + contours, depth: 0 };
     } else {
-      cost = { points: 0, steps: 0 };
+      cost = { points: 0, steps: 0, depth: 0 };
       let p = at + 10;
       for (let more = true; more; ) {
         if (p + 4 > end) return `composite glyph ${g} runs past its glyf table`;
@@ -114,8 +120,9 @@ function checkGlyphs(view: DataView, glyf: Table, starts: Uint32Array, meter: De
         p += 4 + (flags & 0x0001 ? 4 : 2) + (flags & 0x0008 ? 2 : flags & 0x0040 ? 4 : flags & 0x0080 ? 8 : 0);
         more = (flags & 0x0020) !== 0;
         if (component >= numGlyphs) return `composite glyph ${g} uses glyph ${component}, which it does not have`;
-        const inner = costOf(component, depth + 1);
+        const inner = costOf(component, above + 1);
         if (typeof inner === 'string') return inner;
+        cost.depth = Math.max(cost.depth, inner.depth + 1);
         // fontkit decodes a component again for every use of it, and copies its points at every level.
         cost.points += inner.points;
         cost.steps += inner.steps + inner.points + 1;
@@ -124,9 +131,11 @@ function checkGlyphs(view: DataView, glyf: Table, starts: Uint32Array, meter: De
       if (p > end) return `composite glyph ${g} runs past its glyf table`;
       meter.charge(p - at);
     }
+    if (cost.depth > MAX_COMPONENT_DEPTH) return `glyph ${g} nests components more than ${MAX_COMPONENT_DEPTH} deep`;
     if (cost.points > MAX_GLYPH_POINTS) return `glyph ${g} has more than ${MAX_GLYPH_POINTS} points`;
     if (cost.steps > MAX_GLYPH_STEPS) return `glyph ${g} needs more than ${MAX_GLYPH_STEPS} steps to decode`;
-    return (costs[g] = cost);
+    costs.set(at, cost);
+    return cost;
   };
   for (let g = 0; g < numGlyphs; g++) {
     const cost = costOf(g, 0);
@@ -134,3 +143,5 @@ function checkGlyphs(view: DataView, glyf: Table, starts: Uint32Array, meter: De
   }
   return undefined;
 }
+
+const EMPTY: GlyphCost = { points: 0, steps: 1, depth: 0 };
