@@ -253,47 +253,47 @@ function decodeAsciiHex(
   let count = 0;
   let overflowAt = -1;
   let charged = 0; // input bytes read plus nibbles written, as charged so far
-  /** How many of `n` nibbles fit; the first code that does not fit is where the data overflows. */
-  const room = (n: number, at: number): number => {
-    if (n <= totalNibbles - pos) return n;
-    if (overflowAt < 0) overflowAt = at;
-    return totalNibbles - pos;
-  };
-  const fill = (v: number, n: number): void => {
-    if (v) for (const end = pos + n; pos < end; pos++) out[pos >> 1] |= pos & 1 ? v : v << 4;
-    else pos += n;
-  };
   for (let i = 0; i < d.length; i++) {
     if (i + pos - charged >= HEX_CHUNK) {
       meter.charge(i + pos - charged);
       charged = i + pos;
     }
-    const c = d[i];
+    const c = d[i]!;
     if (c === 0x20 || c === 0x0d || c === 0x0a || c === 0x09) continue;
     const h = hexValue(c);
-    if (h >= 0) {
-      const n = count || 1;
-      count = 0;
-      fill(h, room(n, i));
+    if (h >= 0 && count === 0 && pos < totalNibbles) {
+      // One digit, the common case.
+      if (h) out[pos >> 1]! |= pos & 1 ? h : h << 4;
+      pos++;
       continue;
     }
-    const r = repeatCount(c);
-    if (r) {
-      count += r;
-      continue;
+    let n: number; // nibbles this code writes
+    let v = 0; // their value; -1 repeats the row above
+    if (h >= 0) {
+      n = count || 1;
+      v = h;
+    } else {
+      const r = repeatCount(c);
+      if (r) {
+        count += r;
+        continue;
+      }
+      // `,` `!` `:` run to the end of the row; at the very start of a row they fill that whole row.
+      n = rowNibbles - (pos % rowNibbles);
+      if (c === 0x21) v = 15;
+      else if (c === 0x3a) v = -1;
+      else if (c !== 0x2c) {
+        count = 0;
+        report?.(i, 1, `Invalid character ${JSON.stringify(String.fromCharCode(c))} in graphic data; ignored`);
+        continue;
+      }
     }
     count = 0;
-    // A fill at the very start of a row fills that whole row.
-    if (c === 0x2c) fill(0, room(rowNibbles - (pos % rowNibbles), i));
-    else if (c === 0x21) fill(15, room(rowNibbles - (pos % rowNibbles), i));
-    else if (c === 0x3a) {
-      // Repeat the previous row (from where this row stands, to its end).
-      for (const end = pos + room(rowNibbles - (pos % rowNibbles), i); pos < end; pos++) {
-        const src = pos - rowNibbles;
-        const v = src < 0 ? 0 : (out[src >> 1] >> (src & 1 ? 0 : 4)) & 15;
-        if (v) out[pos >> 1] |= pos & 1 ? v : v << 4;
-      }
-    } else report?.(i, 1, `Invalid character ${JSON.stringify(String.fromCharCode(c))} in graphic data; ignored`);
+    if (n > totalNibbles - pos) {
+      if (overflowAt < 0) overflowAt = i;
+      n = totalNibbles - pos;
+    }
+    pos = v < 0 ? repeatRow(out, pos, n, rowNibbles) : fillNibbles(out, pos, n, v);
   }
   meter.charge(d.length + pos - charged);
   if (overflowAt >= 0)
@@ -303,6 +303,23 @@ function decodeAsciiHex(
       `Graphic data is longer than the ${totalBytes} bytes declared; the rest is ignored`,
     );
   else if (pos < totalNibbles) reportShort(bmp, Math.floor(pos / 2), totalBytes, d.length, report, short);
+}
+
+/** Writes nibble `v` `n` times from nibble `pos`; returns the position after them. */
+function fillNibbles(out: Uint8Array, pos: number, n: number, v: number): number {
+  const end = pos + n;
+  if (v) for (; pos < end; pos++) out[pos >> 1]! |= pos & 1 ? v : v << 4;
+  return end;
+}
+
+/** Copies `n` nibbles from the row above (zeros above the first row); returns the position after them. */
+function repeatRow(out: Uint8Array, pos: number, n: number, rowNibbles: number): number {
+  for (const end = pos + n; pos < end; pos++) {
+    const src = pos - rowNibbles;
+    const v = src < 0 ? 0 : (out[src >> 1]! >> (src & 1 ? 0 : 4)) & 15;
+    if (v) out[pos >> 1]! |= pos & 1 ? v : v << 4;
+  }
+  return pos;
 }
 
 function stripSpace(b: Uint8Array): Uint8Array {
