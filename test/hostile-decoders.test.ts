@@ -11,7 +11,12 @@ import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { decodeBmpToBitmap } from '../renderer/decode/bmp-decode.js';
 import { decodeGraphic, MAX_OBJECT_BYTES } from '../renderer/decode/grf.js';
-import { MAX_FONT_READS, readDownloadedFont, type OutlineFont } from '../renderer/decode/outline-font.js';
+import {
+  MAX_FONT_READS,
+  MAX_FONT_WORK,
+  readDownloadedFont,
+  type OutlineFont,
+} from '../renderer/decode/outline-font.js';
 import { CHECKPOINT_UNITS, decodeMeter } from '../renderer/decode/meter.js';
 import { RenderError } from '../renderer/errors.js';
 import { render } from '../renderer/render.js';
@@ -264,6 +269,26 @@ describe('hostile decoders: downloaded TrueType and OpenType fonts', () => {
     expect(font.glyph(0x41)).to.equal(null);
     expect(m.charged - opened).to.be.at.most(MAX_FONT_READS.glyph);
     expect(m.claimed).to.equal(0);
+  });
+
+  it('gives a font whose glyph spent its whole read limit no more glyphs: 60 such characters cost one', () => {
+    const m = countingMeter();
+    const font = readDownloadedFont(doublingSubrFont(40, 60), 'F', m) as OutlineFont;
+    const opened = m.charged;
+    for (let cp = 0x41; cp < 0x41 + 60; cp++) expect(font.glyph(cp)).to.equal(null);
+    expect(m.charged - opened).to.be.at.most(MAX_FONT_READS.glyph + 60);
+  });
+
+  it('stops a font after MAX_FONT_WORK of glyphs each just within their own limit', () => {
+    // Each glyph: 65,535 points looked up among 255 contour ends, 16.7 M steps (the limit is 16,777,216).
+    const m = countingMeter();
+    const font = readDownloadedFont(manyContourFont(255, 10), 'F', m) as OutlineFont;
+    const made = Array.from({ length: 10 }, (_, i) => font.glyph(0x41 + i) !== null);
+    const each = 65_535 * 256 + 255;
+    const count = made.filter(Boolean).length;
+    expect(made.slice(0, count).every(Boolean), 'the first glyphs asked for are made').to.equal(true);
+    expect(count).to.be.within(Math.floor(MAX_FONT_WORK / each), Math.ceil(MAX_FONT_WORK / each));
+    expect(count).to.be.lessThan(10);
   });
 });
 

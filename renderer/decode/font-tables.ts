@@ -32,11 +32,19 @@ interface GlyphCost {
   depth: number;
 }
 
+/** A font found safe to open: what decoding each of its glyphs costs (TrueType outlines; CFF glyphs cost their reads). */
+export interface FontCosts {
+  /** Steps fontkit takes to decode the glyph, its components expanded (0 when it cannot be known ahead). */
+  glyphSteps(glyphId: number): number;
+}
+
+const UNKNOWN_COSTS: FontCosts = { glyphSteps: () => 0 };
+
 /**
- * Why the font cannot be opened safely, or undefined when it can. Reads the table directory and head, hhea, maxp and
- * cmap, then (TrueType outlines) loca and every glyph header in glyf; charges the bytes it reads to `meter`.
+ * Why the font cannot be opened safely, or what its glyphs cost. Reads the table directory and head, hhea, maxp and
+ * cmap, then (TrueType outlines) loca and every glyph header in glyf; charges what it reads to `meter`.
  */
-export function checkFontTables(bytes: Uint8Array, meter: DecodeMeter): string | undefined {
+export function checkFontTables(bytes: Uint8Array, meter: DecodeMeter): string | FontCosts {
   if (bytes.length < 12) return 'the font file is truncated';
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(0);
@@ -68,7 +76,7 @@ export function checkFontTables(bytes: Uint8Array, meter: DecodeMeter): string |
   const numGlyphs = view.getUint16(m.offset + 4);
   if (numGlyphs === 0) return 'it has no glyphs';
   if (view.getUint16(hh.offset + 34) === 0) return 'its hhea table names no horizontal metrics';
-  if (tables.has('CFF ') || tables.has('CFF2')) return undefined; // CharStrings are bounded as they are read
+  if (tables.has('CFF ') || tables.has('CFF2')) return UNKNOWN_COSTS; // CharStrings are bounded as they are read
   const glyf = tables.get('glyf');
   const loca = tables.get('loca');
   if (!glyf || !loca) return 'it has neither TrueType (glyf, loca) nor CFF outlines';
@@ -90,7 +98,7 @@ export function checkFontTables(bytes: Uint8Array, meter: DecodeMeter): string |
  * Every glyph's cost within bounds, composites expanded. Costs are kept by glyph offset, not glyph id: loca may point
  * any number of glyphs at one record, which is then read once (its components are looked up by id, also once each).
  */
-function checkGlyphs(view: DataView, glyf: Table, starts: Uint32Array, meter: DecodeMeter): string | undefined {
+function checkGlyphs(view: DataView, glyf: Table, starts: Uint32Array, meter: DecodeMeter): string | FontCosts {
   const numGlyphs = starts.length - 1;
   const costs = new Map<number, GlyphCost>();
   const end = glyf.offset + glyf.length;
@@ -141,7 +149,9 @@ function checkGlyphs(view: DataView, glyf: Table, starts: Uint32Array, meter: De
     const cost = costOf(g, 0);
     if (typeof cost === 'string') return cost;
   }
-  return undefined;
+  return {
+    glyphSteps: (g) => (g < numGlyphs && starts[g] !== starts[g + 1] ? costs.get(glyf.offset + starts[g]!)!.steps : 0),
+  };
 }
 
 const EMPTY: GlyphCost = { points: 0, steps: 1, depth: 0 };

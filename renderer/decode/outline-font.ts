@@ -40,6 +40,13 @@ const CURVE_STEPS = 8;
 /** Reads fontkit may make from a downloaded font's bytes to open it, and to find and decode one glyph. */
 export const MAX_FONT_READS = { open: 1 << 16, glyph: 1 << 19 } as const;
 
+/**
+ * Work (reads, plus the steps checkFontTables counted for each glyph decoded) all the glyphs of one downloaded font may
+ * take; past it, and after any glyph that spent its whole read limit, the font has no more glyphs. A font costing
+ * near the limit on every glyph then stops after a few, not after every distinct character of the document.
+ */
+export const MAX_FONT_WORK = 1 << 26;
+
 /** Bytes a flattened glyph is taken to hold per number kept and per path command fontkit made (claimed per glyph). */
 const BYTES_PER_NUMBER = 8;
 const BYTES_PER_COMMAND = 96;
@@ -58,8 +65,14 @@ export function loadOutlineFont(bytes: Uint8Array, label = 'font'): OutlineFont 
  * glyph made is charged and claimed from `meter`, the document's.
  */
 export function readDownloadedFont(bytes: Uint8Array, label: string, meter: DecodeMeter): OutlineFont | string {
-  const refused = checkFontTables(bytes, meter);
-  return refused ?? openFont(bytes, label, meter);
+  const checked = checkFontTables(bytes, meter);
+  return typeof checked === 'string' ? checked : openFont(bytes, label, { meter, glyphSteps: checked.glyphSteps });
+}
+
+/** What bounds an untrusted font: the document's meter, and what checkFontTables found each glyph costs. */
+interface FontBudget {
+  meter: DecodeMeter;
+  glyphSteps(glyphId: number): number;
 }
 
 /** Whatever fontkit throws becomes a missing glyph or an unreadable font, except the budget's own refusals. */
@@ -67,7 +80,8 @@ function budgetError(e: unknown): boolean {
   return e instanceof RenderError;
 }
 
-function openFont(bytes: Uint8Array, label: string, meter?: DecodeMeter): OutlineFont | string {
+function openFont(bytes: Uint8Array, label: string, budget?: FontBudget): OutlineFont | string {
+  const meter = budget?.meter;
   let font: Font;
   let metrics: { unitsPerEm: number; ascent: number; descent: number; capHeight: number };
   let reads: ReadLimit | undefined;
@@ -88,15 +102,30 @@ function openFont(bytes: Uint8Array, label: string, meter?: DecodeMeter): Outlin
   }
   const byCodePoint = new Map<number, OutlineGlyph | null>();
   const byGlyph = new Map<number, OutlineGlyph | null>();
+  let workLeft = MAX_FONT_WORK;
   // One read limit for finding a glyph and decoding it; code points that share a glyph share its outline.
-  const make = (cp: number): OutlineGlyph | null =>
-    guarded(reads, MAX_FONT_READS.glyph, () => {
-      const glyph = font.glyphForCodePoint(cp);
-      if (!glyph?.id) return null;
-      let g = byGlyph.get(glyph.id);
-      if (g === undefined) byGlyph.set(glyph.id, (g = flattenGlyph(glyph, meter)));
-      return g;
-    });
+  const make = (cp: number): OutlineGlyph | null => {
+    if (workLeft <= 0) return null;
+    let steps = 0;
+    try {
+      return guarded(reads, MAX_FONT_READS.glyph, () => {
+        const glyph = font.glyphForCodePoint(cp);
+        if (!glyph?.id) return null;
+        let g = byGlyph.get(glyph.id);
+        if (g === undefined) {
+          steps = budget?.glyphSteps(glyph.id) ?? 0;
+          byGlyph.set(glyph.id, (g = flattenGlyph(glyph, meter)));
+        }
+        return g;
+      });
+    } catch (e) {
+      if (e instanceof ReadsSpent) workLeft = 0;
+      throw e;
+    } finally {
+      workLeft -= (reads?.made ?? 0) + steps;
+      meter?.charge(steps);
+    }
+  };
   const id = `${label}#${nextId++}`;
   const out: OutlineFont = {
     id,
@@ -124,6 +153,8 @@ function openFont(bytes: Uint8Array, label: string, meter?: DecodeMeter): Outlin
 interface ReadLimit {
   /** Reads left before the one under way is stopped. */
   left: number;
+  /** Reads made by the last guarded call. */
+  made: number;
   readonly meter: DecodeMeter;
 }
 
@@ -133,7 +164,7 @@ class ReadsSpent extends Error {}
 function limitReads(font: Font, meter: DecodeMeter): ReadLimit | undefined {
   const stream = (font as unknown as { stream?: object }).stream;
   if (!stream) return undefined;
-  const limit: ReadLimit = { left: Infinity, meter };
+  const limit: ReadLimit = { left: Infinity, made: 0, meter };
   const proto = Object.getPrototypeOf(stream) as Record<string, unknown>;
   for (const name of Object.getOwnPropertyNames(proto)) {
     const read = proto[name];
@@ -157,7 +188,8 @@ function guarded<T>(limit: ReadLimit | undefined, reads: number, work: () => T):
   try {
     return work();
   } finally {
-    limit.meter.charge(reads - Math.max(0, limit.left));
+    limit.made = reads - Math.max(0, limit.left);
+    limit.meter.charge(limit.made);
     limit.left = Infinity;
   }
 }

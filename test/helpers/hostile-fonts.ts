@@ -139,10 +139,11 @@ export function selfCompositeFont(): Buffer {
 }
 
 /**
- * `A` has `contours` contour ends, every one at the last of its 65,535 points: fontkit looks each point up among them
- * (contours x points steps) while the glyph is only ~2 x contours bytes long.
+ * `A` (and the `glyphs - 1` letters after it, each a glyph of its own) has `contours` contour ends, every one at the
+ * last of its 65,535 points: fontkit looks each point up among them (contours x points steps) while the glyph is only
+ * ~2 x contours bytes long.
  */
-export function manyContourFont(contours: number): Buffer {
+export function manyContourFont(contours: number, glyphs = 1): Buffer {
   const points = 65535;
   const repeats: number[] = [];
   // Flags: on curve, x and y the same as the last point (no coordinate bytes), repeated 255 times a byte pair.
@@ -150,7 +151,12 @@ export function manyContourFont(contours: number): Buffer {
   const ends = Buffer.alloc(2 * contours);
   for (let i = 0; i < contours; i++) ends.writeUInt16BE(points - 1, 2 * i);
   const glyph = Buffer.concat([u16(contours, 0, 0, 1000, 1000), ends, u16(0), Buffer.from(repeats)]);
-  return trueTypeFont([Buffer.alloc(0), glyph], new Map([[0x41, 1]]));
+  return trueTypeFont([Buffer.alloc(0), ...Array.from({ length: glyphs }, () => glyph)], letters(glyphs));
+}
+
+/** A, B, C... mapped to glyphs 1, 2, 3... */
+function letters(glyphs: number): Map<number, number> {
+  return new Map(Array.from({ length: glyphs }, (_, i) => [0x41 + i, 1 + i]));
 }
 
 /** A CFF INDEX of these items (offsets 4 bytes wide). */
@@ -186,13 +192,13 @@ function num(v: number): number[] {
   return [(v > 0 ? 247 : 251) + (w >> 8), w & 0xff];
 }
 
-/** An OpenType (CFF) font whose glyph 1 (`A`) runs `charstring`, with these global subroutines. */
-export function cffFont(charstring: Uint8Array, globalSubrs: readonly Uint8Array[]): Buffer {
+/** An OpenType (CFF) font whose glyph 1 (`A`, and `glyphs - 1` glyphs after it) runs `charstring`, with these subroutines. */
+export function cffFont(charstring: Uint8Array, globalSubrs: readonly Uint8Array[], glyphs = 1): Buffer {
   const header = Buffer.from([1, 0, 4, 4]);
   const names = cffIndex([Buffer.from('Hostile')]);
   const strings = cffIndex([]);
   const gsubrs = cffIndex(globalSubrs);
-  const charStrings = cffIndex([Buffer.from([14]), charstring]);
+  const charStrings = cffIndex([Buffer.from([14]), ...Array.from({ length: glyphs }, () => charstring)]);
   const priv = Buffer.from([small(0), 20]); // defaultWidthX 0
   // The top DICT's size does not depend on the offsets it holds (5-byte operands).
   const topSize = 2 * 5 + 1 + 5 + 1;
@@ -209,7 +215,7 @@ export function cffFont(charstring: Uint8Array, globalSubrs: readonly Uint8Array
   const cff = Buffer.concat([header, names, cffIndex([top]), strings, gsubrs, charStrings, priv]);
   const post = Buffer.alloc(32);
   post.writeUInt32BE(0x00030000, 0);
-  return sfnt({ ...commonTables(2, new Map([[0x41, 1]])), 'CFF ': cff, post }, 0x4f54544f);
+  return sfnt({ ...commonTables(1 + glyphs, letters(glyphs)), 'CFF ': cff, post }, 0x4f54544f);
 }
 
 /** A CFF rectangle as the TrueType squares are (100,0 to 500,700): move, three lines, end. */
@@ -218,10 +224,10 @@ export function cffSquareFont(): Buffer {
   return cffFont(Buffer.from(path.flatMap((op) => [...op.slice(0, -1).flatMap(num), op.at(-1)!])), []);
 }
 
-/** Global subroutine i calls subroutine i + 1 twice, `levels` deep: 2^levels line segments. */
-export function doublingSubrFont(levels: number): Buffer {
+/** Global subroutine i calls subroutine i + 1 twice, `levels` deep: 2^levels line segments (in `glyphs` glyphs). */
+export function doublingSubrFont(levels: number, glyphs = 1): Buffer {
   const subrs: Buffer[] = [];
   for (let i = 0; i < levels; i++) subrs.push(Buffer.from([small(i + 1 - 107), 29, small(i + 1 - 107), 29, 11]));
   subrs.push(Buffer.from([small(1), small(1), 5, 11]));
-  return cffFont(Buffer.from([small(0), small(0), 21, small(-107), 29, 14]), subrs);
+  return cffFont(Buffer.from([small(0), small(0), 21, small(-107), 29, 14]), subrs, glyphs);
 }
