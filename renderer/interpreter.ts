@@ -3,6 +3,7 @@
 
 import { DiagnosticLog } from './diagnostics.js';
 import { MemoryBudget } from './memory-budget.js';
+import { decodeMeter, type DecodeMeter } from './decode/meter.js';
 import { RenderError } from './errors.js';
 import type { Field, FontSelection, LabelPlan, StoredObject } from './model.js';
 import type {
@@ -48,6 +49,7 @@ export class Interpreter implements CommandContext {
   readonly dpmm: number;
   /** The document's memory budget: commands claim decoded graphics and objects here before allocating. */
   readonly memory: MemoryBudget;
+  readonly meter: DecodeMeter;
   readonly now: Date;
   readonly labels: LabelPlan[] = [];
   /** ^MCN: the image the next label is drawn over (the last label printed while the map was not cleared). */
@@ -68,6 +70,10 @@ export class Interpreter implements CommandContext {
     this.memory = context.memory ?? new MemoryBudget();
     this.log = context.log ?? new DiagnosticLog();
     this.checkpoint = context.checkpoint;
+    this.meter = decodeMeter(
+      (bytes, what) => this.memory.claim(bytes, what),
+      () => this.checkpoint?.(),
+    );
     this.now = context.now ?? new Date();
     this.table = table;
     this.printer = {

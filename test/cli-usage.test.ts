@@ -167,7 +167,10 @@ describe('CLIs: --help, --version and bad command lines', function () {
       [['label.zpl', '--dpmm', '9'], '--dpmm takes 6, 8, 12 or 24 (dots per millimetre), not 9'],
       [['label.zpl', '--index', '-1'], '--index takes a label index, 0 for the first, not -1'],
       [['label.zpl', '--size', '20x6'], '--size takes WIDTHxHEIGHT in inches, each from 0.001 to 15, not 20x6'],
-      [['label.zpl', '--format', 'gif'], '--format takes png, pdf, json, zpl, ipl, epl, dpl, sbpl, pcl5 or pcl6, not gif'],
+      [
+        ['label.zpl', '--format', 'gif'],
+        '--format takes png, pdf, json, zpl, ipl, epl, dpl, sbpl, pcl5 or pcl6, not gif',
+      ],
       [['label.zpl', '--rotation', '45'], '--rotation takes 0, 90, 180 or 270 (degrees), not 45'],
       [['label.zpl', '--lint=yes'], '--lint is a switch and takes no value, not yes'],
       [['missing.zpl', '-o', 'out.png'], 'cannot read missing.zpl: no such file'],

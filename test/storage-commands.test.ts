@@ -314,13 +314,15 @@ describe('~DY with extension B: BMP images', () => {
 
   it('claims the decoded bitmap before allocating it, and a claim refused stops the decoding', () => {
     const claims: number[] = [];
-    decodeBmpToBitmap(bmpOf(ROWS, 24), (n) => claims.push(n));
+    decodeBmpToBitmap(bmpOf(ROWS, 24), { claim: (n) => claims.push(n), charge() {} });
     expect(claims).to.deep.equal([2 * ROWS.length]);
-    expect(() =>
-      decodeBmpToBitmap(bmpOf(ROWS, 24), () => {
+    const spent = {
+      claim() {
         throw new Error('budget spent');
-      }),
-    ).to.throw('budget spent');
+      },
+      charge() {},
+    };
+    expect(() => decodeBmpToBitmap(bmpOf(ROWS, 24), spent)).to.throw('budget spent');
   });
 
   it('still decodes ~DY GRF (G) and stores TrueType (T) (PNG: storage-objects.test.ts)', async () => {

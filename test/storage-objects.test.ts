@@ -105,9 +105,11 @@ describe('stored graphics', () => {
     expect(got).to.deep.equal(['..........', '.########.', '.#......#.', '..........']);
   });
 
-  it('keeps downloaded TrueType fonts as font objects (drawn by the text work)', async () => {
+  it('keeps downloaded TrueType fonts as font objects (drawn by the text work); one it cannot read is said so', async () => {
     const r = await renderLabel('~DUR:MYFONT.TTF,4,00010000^XA^XZ');
-    expect(r.warnings).to.deep.equal([]);
+    expect(r.warnings.map((w) => [w.command, w.message])).to.deep.equal([
+      ['~DU', 'Font R:MYFONT.TTF could not be read (the font file is truncated); its text is drawn in font 0'],
+    ]);
   });
 
   it('refuses objects over 2 MB and images over 2,000 pixels as too-large errors', async () => {

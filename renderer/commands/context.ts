@@ -2,6 +2,7 @@
 // verbs. Commands see this narrow context, never the interpreter itself.
 
 import type { DiagnosticLog } from '../diagnostics.js';
+import type { DecodeMeter } from '../decode/meter.js';
 import type { MemoryBudget } from '../memory-budget.js';
 import type { ClockOffset } from '../zpl/clock.js';
 import type {
@@ -99,6 +100,8 @@ export interface CommandContext {
   readonly log: DiagnosticLog;
   /** The document's memory budget: decoded graphics and stored objects are claimed here before allocating. */
   readonly memory: MemoryBudget;
+  /** What decoders of downloaded bytes spend: their allocations (from `memory`) and their work (the checkpoint). */
+  readonly meter: DecodeMeter;
   /** The printer's real-time clock: the moment the document is rendered (^FC fields print it). */
   readonly now: Date;
   warn(byteIndex: number, byteSize: number, command: string, param: number, message: string): void;

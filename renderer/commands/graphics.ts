@@ -1,6 +1,6 @@
 // Graphic field commands: ^GB ^GC ^GE ^GD ^GS ^GF. Each makes the current field a graphic field.
 
-import { bitmapBytes, decodeGraphic } from '../decode/grf.js';
+import { decodeGraphic } from '../decode/grf.js';
 import type { CommandTable } from './context.js';
 import { latin1 } from '../zpl/params.js';
 import { fieldKind } from './define.js';
@@ -37,15 +37,18 @@ export const graphicCommands: CommandTable = {
         );
       }
       checkDeclaredSize(tok, graphicCount !== undefined ? 2 : 1, 'Graphic');
-      ip.memory.claim(bitmapBytes(total ?? 0, rowBytes ?? 1), 'Graphic');
       // A ^GF whose data stops short of its byte count draws nothing (the legacy service's rule).
       const bmp = decodeGraphic(
         data.bytes,
-        total ?? 0,
-        rowBytes ?? 1,
-        format === 'B' || format === 'C',
+        {
+          totalBytes: total ?? 0,
+          rowBytes: rowBytes ?? 1,
+          binary: format === 'B' || format === 'C',
+          short: 'draw-nothing',
+          what: 'Graphic',
+        },
+        ip.meter,
         payloadReporter(ip, data, '^GF', 5),
-        'draw-nothing',
       );
       f.graphic = bmp;
       // A ^GF ends its field (legacy rule, one observation): when its byte count swallowed the ^FS, what follows

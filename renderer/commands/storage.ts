@@ -3,13 +3,14 @@
 
 import { RenderError } from '../errors.js';
 import {
-  bitmapBytes,
   checkObjectSize,
   MAX_OBJECT_BYTES,
   decodeGraphic,
   decodeBase64Payload,
   type Bitmap,
+  type PayloadSpec,
 } from '../decode/grf.js';
+import type { DecodeMeter } from '../decode/meter.js';
 import { DRIVES, findObject, namePattern, objectName, transferPairs } from '../graphics/objects.js';
 import { decodePngToBitmap, isPng } from '../decode/png-decode.js';
 import { decodeBmpToBitmap, isBmp } from '../decode/bmp-decode.js';
@@ -19,16 +20,33 @@ import { asCount, inDots, int, oneOf, text, yesNo } from '../zpl/params.js';
 import { command, fieldKind } from './define.js';
 import { fieldCommand, type FieldParams } from './field-kinds.js';
 import type { Token } from '../zpl/lexer.js';
-import { loadOutlineFont } from '../decode/outline-font.js';
+import { readDownloadedFont } from '../decode/outline-font.js';
 import { decodeBitmapFont } from '../decode/bitmap-font.js';
 import { checkDeclaredSize, payloadAfter, payloadCommand, payloadReporter, type Payload } from './payload.js';
 
 const objectPath = () => text('name');
 const byteCount = <N extends string>(name: N) => asCount(int(name, 0, 99999999));
 
-function store(ip: CommandContext, obj: StoredObject): void {
+/** Where a download's data is, for a warning about it. */
+interface DataAt {
+  data: Payload;
+  command: string;
+  param: number;
+}
+
+function store(ip: CommandContext, obj: StoredObject, at?: DataAt): void {
   // A font file is parsed once, when it arrives; its fields then draw from the parsed outlines.
-  if (obj.kind === 'font' && obj.bytes) obj.outlines = loadOutlineFont(obj.bytes, obj.name);
+  if (obj.kind === 'font' && obj.bytes) {
+    const font = readDownloadedFont(obj.bytes, obj.name, ip.meter);
+    obj.outlines = typeof font === 'string' ? null : font;
+    if (typeof font === 'string' && at)
+      payloadReporter(
+        ip,
+        at.data,
+        at.command,
+        at.param,
+      )(0, at.data.bytes.length, `Font ${obj.name} could not be read (${font}); its text is drawn in font 0`);
+  }
   ip.printer.objects.set(obj.name, obj);
 }
 
@@ -47,19 +65,27 @@ const DY_EXTENSIONS: Record<string, { ext: string; kind: StoredObject['kind'] }>
 /** ~DY images decoded to bitmaps when they arrive, by file extension: their pixels are claimed from the memory budget. */
 const IMAGE_DECODERS: Record<
   string,
-  { is(b: Uint8Array): boolean; decode(b: Uint8Array, claim: (bytes: number) => void): Bitmap }
+  { is(b: Uint8Array): boolean; decode(b: Uint8Array, meter: DecodeMeter, what: string): Bitmap }
 > = {
   PNG: { is: isPng, decode: decodePngToBitmap },
   BMP: { is: isBmp, decode: decodeBmpToBitmap },
 };
 
 /** Data bytes of a download: base64 payloads decoded, ASCII hex (A) turned into bytes, binary as is. */
-function downloadBytes(ip: CommandContext, data: Payload, ascii: boolean, command: string, param: number): Uint8Array {
+function downloadBytes(
+  ip: CommandContext,
+  data: Payload,
+  ascii: boolean,
+  spec: PayloadSpec,
+  command: string,
+  param: number,
+): Uint8Array {
   const report = payloadReporter(ip, data, command, param);
   let i = 0;
   while (i < data.bytes.length && (data.bytes[i] === 0x20 || data.bytes[i] === 0x0d || data.bytes[i] === 0x0a)) i++;
   const tag = String.fromCharCode(...data.bytes.subarray(i, i + 5)).toUpperCase();
-  if (tag === ':Z64:' || tag === ':B64:') return decodeBase64Payload(data.bytes, i, report);
+  if (tag === ':Z64:' || tag === ':B64:') return decodeBase64Payload(data.bytes, i, spec, ip.meter, report);
+  ip.meter.charge(data.bytes.length);
   if (!ascii) return data.bytes.slice();
   // latin1 via Buffer: spreading a large payload into fromCharCode overflows the call stack.
   const hex = Buffer.from(Buffer.from(data.bytes.filter((c) => c > 0x20)).toString('latin1'), 'hex');
@@ -97,8 +123,12 @@ const downloadGraphic: CommandDef = payloadCommand({
     const { name } = objectName(rawName, 'GRF');
     const data = payloadAfter(tok, 3);
     checkDeclaredSize(tok, 1, 'Graphic');
-    ip.memory.claim(bitmapBytes(total ?? 0, row ?? 1), `Object ${name}`);
-    const bits = decodeGraphic(data.bytes, total ?? 0, row ?? 1, false, payloadReporter(ip, data, '~DG', 4));
+    const bits = decodeGraphic(
+      data.bytes,
+      { totalBytes: total ?? 0, rowBytes: row ?? 1, binary: false, what: `Object ${name}` },
+      ip.meter,
+      payloadReporter(ip, data, '~DG', 4),
+    );
     store(ip, { name, kind: 'graphic', bits });
   },
 });
@@ -124,20 +154,25 @@ const downloadObject: CommandDef = payloadCommand({
     const data = payloadAfter(tok, 5);
     checkDeclaredSize(tok, 3, `Object ${name}`);
     if (type.ext === 'GRF') {
-      ip.memory.claim(bitmapBytes(declared ?? 0, row || 1), `Object ${name}`);
       const bits = decodeGraphic(
         data.bytes,
-        declared ?? 0,
-        row || 1,
-        format === 'B' || format === 'C',
+        {
+          totalBytes: declared ?? 0,
+          rowBytes: row || 1,
+          binary: format === 'B' || format === 'C',
+          what: `Object ${name}`,
+        },
+        ip.meter,
         payloadReporter(ip, data, '~DY', 6),
       );
       store(ip, { name, kind: 'graphic', bits });
       return;
     }
     // A is hex, P is a PNG as hex (or base64); B and C are binary.
-    ip.memory.claim(Math.min(declared ?? MAX_OBJECT_BYTES, MAX_OBJECT_BYTES), `Object ${name}`);
-    const bytes = downloadBytes(ip, data, format === 'A' || format === 'P', '~DY', 6);
+    const expected = Math.min(declared ?? MAX_OBJECT_BYTES, MAX_OBJECT_BYTES);
+    ip.memory.claim(expected, `Object ${name}`);
+    const spec = { declared: expected, what: `Object ${name}` };
+    const bytes = downloadBytes(ip, data, format === 'A' || format === 'P', spec, '~DY', 6);
     checkObjectSize(bytes.length, `Object ${name}`);
     checkLength(ip, data, bytes.length, declared, '~DY', 6);
     const image = IMAGE_DECODERS[type.ext];
@@ -156,7 +191,7 @@ const downloadObject: CommandDef = payloadCommand({
         store(ip, {
           name,
           kind: 'graphic',
-          bits: image.decode(bytes, (n) => ip.memory.claim(n, `Image ${name}`)),
+          bits: image.decode(bytes, ip.meter, `Image ${name}`),
           bytes,
         });
       } catch (e) {
@@ -171,7 +206,7 @@ const downloadObject: CommandDef = payloadCommand({
       }
       return;
     }
-    store(ip, { name, kind: type.kind, bytes });
+    store(ip, { name, kind: type.kind, bytes }, { data, command: '~DY', param: 6 });
   },
 });
 
@@ -188,11 +223,12 @@ function downloadFont(command: string, ext: string): CommandDef {
       const { name } = objectName(rawName, ext);
       const data = payloadAfter(tok, 2);
       checkDeclaredSize(tok, 1, `Object ${name}`);
-      ip.memory.claim(Math.min(size ?? MAX_OBJECT_BYTES, MAX_OBJECT_BYTES), `Object ${name}`);
-      const bytes = downloadBytes(ip, data, true, command, 3);
+      const expected = Math.min(size ?? MAX_OBJECT_BYTES, MAX_OBJECT_BYTES);
+      ip.memory.claim(expected, `Object ${name}`);
+      const bytes = downloadBytes(ip, data, true, { declared: expected, what: `Object ${name}` }, command, 3);
       checkObjectSize(bytes.length, `Object ${name}`);
       checkLength(ip, data, bytes.length, size, command, 3);
-      store(ip, { name, kind: 'font', bytes });
+      store(ip, { name, kind: 'font', bytes }, { data, command, param: 3 });
     },
   });
 }
@@ -231,11 +267,15 @@ const downloadBitmapFont: CommandDef = payloadCommand({
       },
       data.bytes,
       payloadReporter(ip, data, '~DB', 9),
-      (bytes) => {
-        total += bytes;
-        checkObjectSize(total, `Object ${name}`);
-        ip.memory.claim(bytes, `Object ${name}`);
+      {
+        claim(bytes, what) {
+          total += bytes;
+          checkObjectSize(total, what);
+          ip.meter.claim(bytes, what);
+        },
+        charge: (units) => ip.meter.charge(units),
       },
+      `Object ${name}`,
     );
     store(ip, { name, kind: 'font', bitmapFont: font });
   },

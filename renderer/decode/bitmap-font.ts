@@ -3,6 +3,7 @@
 // pen's advance and data the rows as ASCII hex, each row padded to whole bytes.
 
 import type { Bitmap, DecodeReport } from './grf.js';
+import type { DecodeMeter } from './meter.js';
 
 export interface BitmapGlyph {
   bits: Bitmap;
@@ -58,14 +59,16 @@ function wholeNumber(s: string, signed = false): number {
 const MAX_SIDE = 32000;
 
 /**
- * Reads every glyph of `data` (the bytes after the header's copyright). `claim` is asked for each bitmap's bytes
- * before it is allocated; a malformed glyph is reported and skipped, never thrown.
+ * Reads every glyph of `data` (the bytes after the header's copyright). Each bitmap's bytes are claimed from `meter`
+ * (for `what`) before it is allocated, and each glyph's bytes and bitmap are charged; a malformed glyph is reported
+ * and skipped, never thrown.
  */
 export function decodeBitmapFont(
   header: BitmapFontHeader,
   data: Uint8Array,
   report: DecodeReport,
-  claim: (bytes: number) => void,
+  meter: DecodeMeter,
+  what = 'Bitmap font',
 ): BitmapFont {
   const glyphs = new Map<number, BitmapGlyph>();
   let i = data.indexOf(HASH);
@@ -85,6 +88,7 @@ export function decodeBitmapFont(
       k++;
     }
     i = next;
+    meter.charge(end - start);
     const code = fields.length === 6 && /^\s*[0-9A-Fa-f]{1,4}\s*$/.test(fields[0]) ? parseInt(fields[0], 16) : NaN;
     const [h, w, advance] = [fields[1], fields[2], fields[5]].map((f) => wholeNumber(f ?? ''));
     const [x, y] = [fields[3], fields[4]].map((f) => wholeNumber(f ?? '', true));
@@ -100,7 +104,8 @@ export function decodeBitmapFont(
       continue;
     }
     const stride = Math.ceil(w / 8);
-    claim(stride * h);
+    meter.claim(stride * h, what);
+    meter.charge(stride * h + h);
     const out = new Uint8Array(stride * h);
     let nibble = 0;
     for (let p = k; p < end && nibble < out.length * 2; p++) {

@@ -5,6 +5,7 @@
 import { RenderError } from '../errors.js';
 import { darkOnWhite, type Bitmap } from './grf.js';
 import { MAX_IMAGE_SIDE } from './png-decode.js';
+import type { DecodeMeter } from './meter.js';
 
 export function isBmp(b: Uint8Array): boolean {
   return b.length >= 2 && b[0] === 0x42 && b[1] === 0x4d;
@@ -14,33 +15,35 @@ const BI_RGB = 0,
   BI_BITFIELDS = 3,
   BI_ALPHABITFIELDS = 6;
 
-/** A channel mask: where its bits are and how many. */
+/** A channel mask: where its bits are and how many (a mask may hold all 32). */
 interface Mask {
   shift: number;
   bits: number;
 }
 
+/** The lowest run of set bits of a 32-bit mask (every loop stops at bit 32: `>>> 32` is `>>> 0` in JavaScript). */
 function maskOf(m: number): Mask | null {
   if (!m) return null;
   let shift = 0;
-  while (!((m >>> shift) & 1)) shift++;
+  while (shift < 32 && !((m >>> shift) & 1)) shift++;
   let bits = 0;
-  while ((m >>> (shift + bits)) & 1) bits++;
+  while (shift + bits < 32 && (m >>> (shift + bits)) & 1) bits++;
   return { shift, bits };
 }
 
-/** The channel of pixel value `v` under `m`, scaled to 0..255 (a missing mask is full). */
+/** The channel of pixel value `v` under `m`, scaled to 0..255 (a missing mask is full). Unsigned throughout. */
 function channel(v: number, m: Mask | null): number {
   if (!m) return 255;
   const max = 2 ** m.bits - 1;
-  return Math.round((((v >>> m.shift) & max) * 255) / max);
+  return Math.round((((v >>> m.shift) % 2 ** m.bits) * 255) / max);
 }
 
 /**
- * Decodes a BMP into ink bits. `claim` is asked for the decoded bitmap's bytes before they are allocated. Throws an
- * Error naming what is wrong with a file it cannot read; a RenderError ('too-large') for one over 2,000 pixels a side.
+ * Decodes a BMP into ink bits. Every header field is checked against the bytes there are before a loop uses it; the
+ * bitmap is claimed from `meter` (for `what`) before it is made, and each row is charged. Throws an Error naming what
+ * is wrong with a file it cannot read; a RenderError ('too-large') for one over 2,000 pixels a side.
  */
-export function decodeBmpToBitmap(bmp: Uint8Array, claim?: (bytes: number) => void): Bitmap {
+export function decodeBmpToBitmap(bmp: Uint8Array, meter: DecodeMeter, what = 'Image'): Bitmap {
   if (!isBmp(bmp)) throw new Error('not a BMP image');
   if (bmp.length < 26) throw new Error('BMP header is truncated');
   const view = new DataView(bmp.buffer, bmp.byteOffset, bmp.byteLength);
@@ -48,9 +51,11 @@ export function decodeBmpToBitmap(bmp: Uint8Array, claim?: (bytes: number) => vo
   const dib = view.getUint32(14, true);
   if (dib !== 12 && dib < 40) throw new Error(`BMP header of ${dib} bytes is not a known kind`);
   if (14 + dib > bmp.length) throw new Error('BMP header is truncated');
+  // BITMAPCOREHEADER: 16-bit unsigned width and height at 18 and 20, bits a pixel at 24; later headers: 32-bit signed
+  // sizes at 18 and 22 (a negative height is top-down), bits a pixel at 28.
   const core = dib === 12;
   const width = core ? view.getUint16(18, true) : view.getInt32(18, true);
-  const rawHeight = core ? view.getInt16(22, true) : view.getInt32(22, true);
+  const rawHeight = core ? view.getUint16(20, true) : view.getInt32(22, true);
   const bpp = view.getUint16(core ? 24 : 28, true);
   const compression = core ? BI_RGB : view.getUint32(30, true);
   const topDown = rawHeight < 0;
@@ -106,9 +111,10 @@ export function decodeBmpToBitmap(bmp: Uint8Array, claim?: (bytes: number) => vo
     throw new Error(`BMP pixel data is truncated: ${Math.max(0, bmp.length - pixelsAt)} of ${rowBytes * height} bytes`);
   }
   const stride = Math.ceil(width / 8);
-  claim?.(stride * height);
+  meter.claim(stride * height, what);
   const out = new Uint8Array(stride * height);
   for (let row = 0; row < height; row++) {
+    meter.charge(rowBytes + width);
     const y = topDown ? row : height - 1 - row;
     const base = pixelsAt + row * rowBytes;
     for (let x = 0; x < width; x++) {

@@ -3,6 +3,7 @@
 
 import { inflateSync, inflateRawSync } from 'node:zlib';
 import { RenderError } from '../errors.js';
+import type { DecodeMeter } from './meter.js';
 
 /** 1-bit rows, MSB first; set bits are ink. */
 export interface Bitmap {
@@ -26,12 +27,14 @@ export const MAX_OBJECT_BYTES = 2 * 1024 * 1024;
 
 /** Checks a declared or actual object size against the object budget. */
 export function checkObjectSize(bytes: number, what: string): void {
-  if (bytes > MAX_OBJECT_BYTES) {
-    throw new RenderError(
-      'too-large',
-      `${what} is ${bytes} bytes; the maximum object size is ${MAX_OBJECT_BYTES} bytes`,
-    );
-  }
+  if (bytes > MAX_OBJECT_BYTES) throw objectTooLarge(bytes, what);
+}
+
+function objectTooLarge(bytes: number, what: string): RenderError {
+  return new RenderError(
+    'too-large',
+    `${what} is ${bytes} bytes; the maximum object size is ${MAX_OBJECT_BYTES} bytes`,
+  );
 }
 
 /** Bytes decodeGraphic allocates for a graphic of `totalBytes` in rows of `rowBytes` (claim them first). */
@@ -41,10 +44,6 @@ export function bitmapBytes(totalBytes: number, rowBytes: number): number {
 }
 
 /**
- * Decodes graphic data of `totalBytes` bytes in rows of `rowBytes`. `binary` data (^GF B/C, ~DY B)
- * is taken byte for byte unless it is a base64 payload.
- */
-/**
  * What a graphic whose data stops short of its declared size draws: the rows that arrived (downloads), or
  * nothing (^GF in the legacy service). Compressed :Z64:/:B64: data keeps the rows that arrived either way: the
  * guide treats a CRC mismatch as an aborted download that the printer "can" invalidate, which the legacy
@@ -52,26 +51,42 @@ export function bitmapBytes(totalBytes: number, rowBytes: number): number {
  */
 export type ShortData = 'blank-rest' | 'draw-nothing';
 
-export function decodeGraphic(
-  data: Uint8Array,
-  totalBytes: number,
-  rowBytes: number,
-  binary: boolean,
-  report?: DecodeReport,
-  short: ShortData = 'blank-rest',
-): Bitmap {
+/** A graphic's header as its command declares it. */
+export interface GraphicSpec {
+  /** Bytes of the bitmap, and bytes a row (both as declared: they size the bitmap, never the data). */
+  totalBytes: number;
+  rowBytes: number;
+  /** ^GF B/C, ~DY B: bytes taken one for one unless they are a base64 payload. */
+  binary: boolean;
+  /** What data short of its declared size draws (default `blank-rest`). */
+  short?: ShortData;
+  /** Names the graphic where the budget refuses it (`Graphic`, `Object R:LOGO.GRF`). */
+  what: string;
+}
+
+/** Input bytes plus output nibbles between two charges of the meter while expanding ASCII hex. */
+const HEX_CHUNK = 4096;
+
+/**
+ * Decodes graphic data into a bitmap of the declared size: the bitmap is claimed from `meter` before it is made,
+ * and no run-length code or compressed stream writes (or spends work) past it.
+ */
+export function decodeGraphic(data: Uint8Array, spec: GraphicSpec, meter: DecodeMeter, report?: DecodeReport): Bitmap {
+  const { totalBytes, rowBytes, binary, short = 'blank-rest', what } = spec;
   checkObjectSize(totalBytes, 'Graphic');
   const stride = Math.max(1, rowBytes);
   const height = Math.ceil(Math.max(0, totalBytes) / stride);
+  meter.claim(stride * height, what);
   const bmp: Bitmap = { data: new Uint8Array(stride * height), stride, width: stride * 8, height };
   const lead = skipSpace(data, 0);
   if (isBase64Header(data, lead)) {
-    const bytes = decodeBase64Payload(data, lead, report);
+    const bytes = decodeBase64Payload(data, lead, { declared: totalBytes, what }, meter, report);
     copyBytes(bmp, bytes, totalBytes, data.length, report);
   } else if (binary) {
+    meter.charge(data.length);
     copyBytes(bmp, data, totalBytes, data.length, report, short);
   } else {
-    decodeAsciiHex(bmp, data, totalBytes, report, short);
+    decodeAsciiHex(bmp, data, totalBytes, meter, report, short);
   }
   return bmp;
 }
@@ -122,14 +137,31 @@ function isBase64Header(d: Uint8Array, i: number): boolean {
   return tag === 'Z64' || tag === 'B64';
 }
 
-/** `:Z64:<base64 of zlib data>:<crc>` or `:B64:<base64>:<crc>`; the CRC is CRC-16/XMODEM of the base64 text. */
-export function decodeBase64Payload(d: Uint8Array, start: number, report?: DecodeReport): Uint8Array {
+/** What a base64 payload is said to hold: its size once decoded, and a name for the budget's refusals. */
+export interface PayloadSpec {
+  declared: number;
+  what: string;
+}
+
+/**
+ * `:Z64:<base64 of zlib data>:<crc>` or `:B64:<base64>:<crc>`; the CRC is CRC-16/XMODEM of the base64 text.
+ * Compressed data is inflated to one byte past its declared size; only data that runs past it is inflated again,
+ * to the object limit, that bigger buffer claimed first (a report then says how long the data was).
+ */
+export function decodeBase64Payload(
+  d: Uint8Array,
+  start: number,
+  spec: PayloadSpec,
+  meter: DecodeMeter,
+  report?: DecodeReport,
+): Uint8Array {
   const zlib = String.fromCharCode(d[start + 1]).toUpperCase() === 'Z';
   const bodyStart = start + 5;
   let bodyEnd = bodyStart;
   while (bodyEnd < d.length && d[bodyEnd] !== 0x3a) bodyEnd++;
   const body = d.subarray(bodyStart, bodyEnd);
   const text = stripSpace(body);
+  meter.charge(d.length - start);
   if (bodyEnd < d.length) {
     const crcText = latin1(d.subarray(bodyEnd + 1)).trim();
     const expected = Number.parseInt(crcText, 16);
@@ -144,17 +176,36 @@ export function decodeBase64Payload(d: Uint8Array, start: number, report?: Decod
   }
   const raw = Buffer.from(latin1(text), 'base64');
   if (!zlib) return new Uint8Array(raw);
-  try {
-    return new Uint8Array(inflateSync(raw, { maxOutputLength: MAX_OBJECT_BYTES + 1 }));
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-      checkObjectSize(MAX_OBJECT_BYTES + 1, 'Decompressed graphic');
-    try {
-      return new Uint8Array(inflateRawSync(raw, { maxOutputLength: MAX_OBJECT_BYTES + 1 }));
-    } catch {
-      report?.(bodyStart, body.length, 'Z64 data could not be decompressed');
-      return new Uint8Array(0);
+  const bytes = inflateBounded(raw, spec, meter);
+  if (bytes) return bytes;
+  report?.(bodyStart, body.length, 'Z64 data could not be decompressed');
+  return new Uint8Array(0);
+}
+
+type Inflate = (raw: Buffer, options: { maxOutputLength: number }) => Buffer;
+
+/** zlib data, or failing that raw deflate data, inflated within the declared size (see decodeBase64Payload). */
+function inflateBounded(raw: Buffer, { declared, what }: PayloadSpec, meter: DecodeMeter): Uint8Array | undefined {
+  const fits = Math.min(Math.max(0, declared), MAX_OBJECT_BYTES) + 1;
+  for (const inflate of [inflateSync, inflateRawSync] as Inflate[]) {
+    let out = inflateWithin(inflate, raw, fits);
+    if (out === 'too-large' && fits <= MAX_OBJECT_BYTES) {
+      meter.claim(MAX_OBJECT_BYTES + 1, `${what} (data past its declared ${declared} bytes)`);
+      out = inflateWithin(inflate, raw, MAX_OBJECT_BYTES + 1);
     }
+    if (out === 'too-large') throw objectTooLarge(MAX_OBJECT_BYTES + 1, 'Decompressed graphic');
+    if (out === 'unreadable') continue;
+    meter.charge(out.length);
+    return new Uint8Array(out.buffer, out.byteOffset, out.length);
+  }
+  return undefined;
+}
+
+function inflateWithin(inflate: Inflate, raw: Buffer, limit: number): Buffer | 'too-large' | 'unreadable' {
+  try {
+    return inflate(raw, { maxOutputLength: limit });
+  } catch (e) {
+    return (e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'too-large' : 'unreadable';
   }
 }
 
@@ -185,11 +236,13 @@ function hexValue(c: number): number {
 /**
  * ASCII hex with compression: a repeat count before a digit repeats it; `,` ends the row with zeros,
  * `!` ends it with ones, `:` repeats the previous row. Rows are `stride` bytes (2 x stride digits).
+ * Every code writes at most what is left of the declared size: past it a code costs one step, not its expansion.
  */
 function decodeAsciiHex(
   bmp: Bitmap,
   d: Uint8Array,
   totalBytes: number,
+  meter: DecodeMeter,
   report?: DecodeReport,
   short: ShortData = 'blank-rest',
 ): void {
@@ -199,47 +252,50 @@ function decodeAsciiHex(
   let pos = 0; // nibble index into the bitmap
   let count = 0;
   let overflowAt = -1;
-  const put = (v: number, at: number): void => {
-    if (pos >= totalNibbles) {
-      if (overflowAt < 0) overflowAt = at;
-      return;
-    }
-    if (v) out[pos >> 1] |= pos & 1 ? v : v << 4;
-    pos++;
-  };
-  const endRow = (v: number, at: number): void => {
-    const rest = rowNibbles - (pos % rowNibbles);
-    // A fill at the very start of a row fills that whole row.
-    for (let k = 0; k < rest; k++) put(v, at);
-  };
+  let charged = 0; // input bytes read plus nibbles written, as charged so far
   for (let i = 0; i < d.length; i++) {
-    const c = d[i];
+    if (i + pos - charged >= HEX_CHUNK) {
+      meter.charge(i + pos - charged);
+      charged = i + pos;
+    }
+    const c = d[i]!;
     if (c === 0x20 || c === 0x0d || c === 0x0a || c === 0x09) continue;
     const h = hexValue(c);
-    if (h >= 0) {
-      const n = count || 1;
-      count = 0;
-      for (let k = 0; k < n; k++) put(h, i);
+    if (h >= 0 && count === 0 && pos < totalNibbles) {
+      // One digit, the common case.
+      if (h) out[pos >> 1]! |= pos & 1 ? h : h << 4;
+      pos++;
       continue;
     }
-    const r = repeatCount(c);
-    if (r) {
-      count += r;
-      continue;
+    let n: number; // nibbles this code writes
+    let v = 0; // their value; -1 repeats the row above
+    if (h >= 0) {
+      n = count || 1;
+      v = h;
+    } else {
+      const r = repeatCount(c);
+      if (r) {
+        count += r;
+        continue;
+      }
+      // `,` `!` `:` run to the end of the row; at the very start of a row they fill that whole row.
+      n = rowNibbles - (pos % rowNibbles);
+      if (c === 0x21) v = 15;
+      else if (c === 0x3a) v = -1;
+      else if (c !== 0x2c) {
+        count = 0;
+        report?.(i, 1, `Invalid character ${JSON.stringify(String.fromCharCode(c))} in graphic data; ignored`);
+        continue;
+      }
     }
     count = 0;
-    if (c === 0x2c) endRow(0, i);
-    else if (c === 0x21) endRow(15, i);
-    else if (c === 0x3a) {
-      // Repeat the previous row (from where this row stands, to its end).
-      const rest = rowNibbles - (pos % rowNibbles);
-      for (let k = 0; k < rest; k++) {
-        const src = pos - rowNibbles;
-        const v = src < 0 ? 0 : (out[src >> 1] >> (src & 1 ? 0 : 4)) & 15;
-        put(v, i);
-      }
-    } else report?.(i, 1, `Invalid character ${JSON.stringify(String.fromCharCode(c))} in graphic data; ignored`);
+    if (n > totalNibbles - pos) {
+      if (overflowAt < 0) overflowAt = i;
+      n = totalNibbles - pos;
+    }
+    pos = v < 0 ? repeatRow(out, pos, n, rowNibbles) : fillNibbles(out, pos, n, v);
   }
+  meter.charge(d.length + pos - charged);
   if (overflowAt >= 0)
     report?.(
       overflowAt,
@@ -247,6 +303,23 @@ function decodeAsciiHex(
       `Graphic data is longer than the ${totalBytes} bytes declared; the rest is ignored`,
     );
   else if (pos < totalNibbles) reportShort(bmp, Math.floor(pos / 2), totalBytes, d.length, report, short);
+}
+
+/** Writes nibble `v` `n` times from nibble `pos`; returns the position after them. */
+function fillNibbles(out: Uint8Array, pos: number, n: number, v: number): number {
+  const end = pos + n;
+  if (v) for (; pos < end; pos++) out[pos >> 1]! |= pos & 1 ? v : v << 4;
+  return end;
+}
+
+/** Copies `n` nibbles from the row above (zeros above the first row); returns the position after them. */
+function repeatRow(out: Uint8Array, pos: number, n: number, rowNibbles: number): number {
+  for (const end = pos + n; pos < end; pos++) {
+    const src = pos - rowNibbles;
+    const v = src < 0 ? 0 : (out[src >> 1]! >> (src & 1 ? 0 : 4)) & 15;
+    if (v) out[pos >> 1]! |= pos & 1 ? v : v << 4;
+  }
+  return pos;
 }
 
 function stripSpace(b: Uint8Array): Uint8Array {
@@ -257,7 +330,5 @@ function stripSpace(b: Uint8Array): Uint8Array {
 }
 
 function latin1(b: Uint8Array): string {
-  let s = '';
-  for (const c of b) s += String.fromCharCode(c);
-  return s;
+  return Buffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
 }

@@ -3,7 +3,8 @@
 
 import { inflateSync } from 'node:zlib';
 import { RenderError } from '../errors.js';
-import { darkOnWhite, MAX_OBJECT_BYTES, type Bitmap } from './grf.js';
+import { darkOnWhite, type Bitmap } from './grf.js';
+import type { DecodeMeter } from './meter.js';
 import { readImageHeader } from './image-header.js';
 
 /** The legacy service refuses embedded images wider or taller than this. */
@@ -18,9 +19,21 @@ export function isPng(b: Uint8Array): boolean {
 /** Channels per colour type. */
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
-/** Decodes a PNG into ink bits: a pixel is ink when its luminance, composited on white, is below half. */
-/** `claim` is asked for the bytes of the decoded pixels before they are allocated (the document's memory budget). */
-export function decodePngToBitmap(png: Uint8Array, claim?: (bytes: number) => void): Bitmap {
+/** Bit depths the PNG specification allows for each colour type. */
+const DEPTHS: Record<number, readonly number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
+
+/**
+ * Decodes a PNG into ink bits: a pixel is ink when its luminance, composited on white, is below half. The header is
+ * checked against the specification and the object limits before anything is inflated; the pixels are claimed from
+ * `meter` (for `what`) first, the inflated data stops at the size the header declares, and each row is charged.
+ */
+export function decodePngToBitmap(png: Uint8Array, meter: DecodeMeter, what = 'Image'): Bitmap {
   if (!isPng(png)) throw new Error('not a PNG image');
   // Every IHDR is read before anything is inflated: a second, larger one must not reach the decoder.
   const over = readImageHeader(png)?.sizes.find((size) => size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE);
@@ -30,11 +43,7 @@ export function decodePngToBitmap(png: Uint8Array, claim?: (bytes: number) => vo
       `Image is ${over.width}x${over.height} pixels; the maximum is ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`,
     );
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  let width = 0,
-    height = 0,
-    depth = 8,
-    colorType = 0,
-    interlace = 0;
+  let header: Uint8Array | undefined;
   let palette: Uint8Array | undefined;
   let alphaTable: Uint8Array | undefined;
   const idat: Uint8Array[] = [];
@@ -42,32 +51,35 @@ export function decodePngToBitmap(png: Uint8Array, claim?: (bytes: number) => vo
     const len = view.getUint32(p);
     const type = String.fromCharCode(png[p + 4], png[p + 5], png[p + 6], png[p + 7]);
     const body = png.subarray(p + 8, Math.min(png.length, p + 8 + len));
-    if (type === 'IHDR') {
-      width = view.getUint32(p + 8);
-      height = view.getUint32(p + 12);
-      depth = body[8];
-      colorType = body[9];
-      interlace = body[12];
-    } else if (type === 'PLTE') palette = body;
+    if (type === 'IHDR') header = body;
+    else if (type === 'PLTE') palette = body;
     else if (type === 'tRNS') alphaTable = body;
     else if (type === 'IDAT') idat.push(body);
     else if (type === 'IEND') break;
     p += 12 + len;
   }
+  meter.charge(png.length);
+  if (!header || header.length < 13) throw new Error('PNG header (IHDR) is missing or truncated');
+  const hv = new DataView(header.buffer, header.byteOffset, header.byteLength);
+  const width = hv.getUint32(0);
+  const height = hv.getUint32(4);
+  const [depth, colorType, compression, filter, interlace] = header.subarray(8, 13);
   const channels = CHANNELS[colorType];
   if (!width || !height || !channels) throw new Error('unsupported PNG header');
+  if (!DEPTHS[colorType].includes(depth))
+    throw new Error(`PNG images of colour type ${colorType} cannot have ${depth} bits a sample`);
+  if (compression !== 0 || filter !== 0) throw new Error('PNG header names an unknown compression or filter method');
   if (interlace) throw new Error('interlaced PNG images are not supported');
   const bpp = Math.max(1, (channels * depth) >> 3);
   const rowBytes = Math.ceil((width * channels * depth) / 8);
-  claim?.((rowBytes + 1) * height + Math.ceil(width / 8) * height);
-  const raw = inflateSync(Buffer.concat(idat), {
-    maxOutputLength: Math.max(MAX_OBJECT_BYTES, (rowBytes + 1) * height),
-  });
   const stride = Math.ceil(width / 8);
+  meter.claim((rowBytes + 1) * height + stride * height, what);
+  const raw = inflateImageData(Buffer.concat(idat), (rowBytes + 1) * height);
   const out = new Uint8Array(stride * height);
   let prev = new Uint8Array(rowBytes);
   let cur = new Uint8Array(rowBytes);
   for (let y = 0; y < height; y++) {
+    meter.charge(rowBytes + width);
     const off = y * (rowBytes + 1);
     unfilter(raw[off], raw.subarray(off + 1, off + 1 + rowBytes), prev, cur, bpp);
     for (let x = 0; x < width; x++) {
@@ -76,6 +88,17 @@ export function decodePngToBitmap(png: Uint8Array, claim?: (bytes: number) => vo
     [prev, cur] = [cur, prev];
   }
   return { data: out, stride, width, height };
+}
+
+/** The image data inflated, never past the `size` its header declares (more is a malformed file). */
+function inflateImageData(data: Buffer, size: number): Buffer {
+  try {
+    return inflateSync(data, { maxOutputLength: Math.max(1, size) });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new Error(`PNG image data is longer than the ${size} bytes its header declares`);
+    throw e;
+  }
 }
 
 function unfilter(filter: number, src: Uint8Array, prev: Uint8Array, cur: Uint8Array, bpp: number): void {

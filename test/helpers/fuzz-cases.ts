@@ -12,6 +12,7 @@ import { commandTable } from '../../renderer/commands/index.js';
 import type { Dpmm, RenderRequest } from '../../renderer/index.js';
 import type { ParamSpec } from '../../renderer/zpl/params.js';
 import { loadCorpus, readCorpusFile } from '../../bench/corpus.js';
+import { bmpSamples } from './decoder-samples.js';
 
 /** Runs per property: small under `npm test`, FUZZ_RUNS under `npm run fuzz`. */
 export function fuzzRuns(defaultRuns: number): number {
@@ -469,6 +470,42 @@ export function craftedAttack(): fc.Arbitrary<FuzzCase> {
         req: small(),
       };
     });
+  const hostileBmp = fc
+    .tuple(
+      fc.constantFrom(...bmpSamples()),
+      fc.array(fc.tuple(fc.nat(), fc.constantFrom(0, 1, 0x20, 0xff, 0x80000000, 0xffffffff), fc.boolean()), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+    )
+    .map(([sample, edits]) => {
+      // A real BMP whose header fields (sizes, bit counts, masks, palette sizes) are overwritten.
+      const bmp = Buffer.from(sample);
+      for (const [at, v, wide] of edits) {
+        const i = at % Math.min(70, bmp.length - 4);
+        if (wide) bmp.writeUInt32LE(v >>> 0, i);
+        else bmp[i] = v & 0xff;
+      }
+      return {
+        how: `~DY BMP with ${edits.length} header fields changed`,
+        zpl: concat(
+          enc(`~DYR:IMG,A,B,${bmp.length},,${bmp.toString('hex').toUpperCase()}`),
+          enc('^XA^FO10,10^IMR:IMG.BMP^FS^FO50,50^XGR:IMG.BMP,2,2^FS^FO5,5^GB50,50,2^FS^XZ'),
+        ),
+        req: small(),
+      };
+    });
+  const grfCodes = fc
+    .tuple(
+      fc.array(fc.constantFrom(...'0F,!:GYgz'.split(''), 'zzzzzzzzzz', '::::::::'), { maxLength: 200 }),
+      fc.integer({ min: 0, max: 2000 }),
+      fc.constantFrom(1, 7, 400, 99999),
+    )
+    .map(([codes, total, row]) => ({
+      how: `^GFA,${total},${total},${row} with ${codes.length} run-length codes`,
+      zpl: enc(`^XA^FO10,10^GFA,${total},${total},${row},${codes.join('')}^FS^FO5,5^GB50,50,2^FS^XZ`),
+      req: small(),
+    }));
   const z64Bomb = fc
     .tuple(fc.constantFrom(1, 4, 64), fc.constantFrom('Z64', 'B64'), fc.boolean())
     .map(([mb, kind, asGf]) => {
@@ -530,6 +567,8 @@ export function craftedAttack(): fc.Arbitrary<FuzzCase> {
     randomCommands,
     hostileFont,
     hostilePng,
+    hostileBmp,
+    grfCodes,
     z64Bomb,
     textField,
   );

@@ -3,6 +3,7 @@
 
 import { payloadAfter } from '../../commands/payload.js';
 import { decodeGraphic } from '../../decode/grf.js';
+import { decodeMeter } from '../../decode/meter.js';
 import type { Bits } from '../../model.js';
 import type { Token } from '../../zpl/lexer.js';
 import { latin1 } from '../../zpl/params.js';
@@ -11,6 +12,9 @@ import type { Conversion } from './conversion.js';
 import { dataEnd, intOf, splitParts } from './edits.js';
 
 type GraphicContext = Pick<Conversion, 'bytes' | 'scale' | 'hooks' | 'edits' | 'losses'>;
+
+/** What decoding a source graphic spends: its bitmap claimed, its work checked. */
+const meterOf = (ctx: GraphicContext) => decodeMeter(ctx.hooks.claim, ctx.hooks.checkpoint);
 
 /** ^GFa,b,c,d,data: the bitmap resampled, written as Z64 (ASCII), the byte counts and row width with it. */
 export function resampleGraphicField(ctx: GraphicContext, tok: Token): void {
@@ -23,7 +27,8 @@ export function resampleGraphicField(ctx: GraphicContext, tok: Token): void {
     return;
   }
   const data = payloadAfter(tok, 4);
-  const bits = decodeGraphic(data.bytes, total, rowBytes, format === 'B' || format === 'C');
+  const spec = { totalBytes: total, rowBytes, binary: format === 'B' || format === 'C', what: '^GF graphic' };
+  const bits = decodeGraphic(data.bytes, spec, meterOf(ctx));
   const out = encodeBits(resampled(ctx, bits, '^GF'));
   const binary = format === 'B' || format === 'C';
   ctx.edits.push({
@@ -42,7 +47,8 @@ export function resampleDownload(ctx: GraphicContext, tok: Token): void {
     unsized(ctx, tok, '~DG');
     return;
   }
-  const bits = decodeGraphic(payloadAfter(tok, 3).bytes, total, rowBytes, false);
+  const spec = { totalBytes: total, rowBytes, binary: false, what: '~DG graphic' };
+  const bits = decodeGraphic(payloadAfter(tok, 3).bytes, spec, meterOf(ctx));
   const out = encodeBits(resampled(ctx, bits, '~DG'));
   const name = latin1(tok.raw, parts[0].a, parts[0].b);
   ctx.edits.push({
@@ -68,7 +74,8 @@ export function resampleObject(ctx: GraphicContext, tok: Token): void {
     return;
   }
   const binary = format === 'B' || format === 'C';
-  const bits = decodeGraphic(payloadAfter(tok, 5).bytes, total, rowBytes, binary);
+  const spec = { totalBytes: total, rowBytes, binary, what: '~DY graphic' };
+  const bits = decodeGraphic(payloadAfter(tok, 5).bytes, spec, meterOf(ctx));
   const out = encodeBits(resampled(ctx, bits, '~DY'));
   const name = latin1(tok.raw, parts[0].a, parts[0].b);
   const extension = latin1(tok.raw, parts[2]!.a, parts[2]!.b);

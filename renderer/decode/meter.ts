@@ -1,0 +1,33 @@
+// What a decoder of bytes from outside may spend, passed in by its caller: memory claimed before it is allocated, and
+// work charged inside its loops (once per row, chunk or glyph). Decoders see only this seam, so the request's budget
+// (today the document's MemoryBudget and the render's checkpoint) plugs in without touching their insides.
+
+export interface DecodeMeter {
+  /** Claims `bytes` for `what` (e.g. `Image R:LOGO.PNG`) before they are allocated; throws a RenderError when spent. */
+  claim(bytes: number, what: string): void;
+  /** Charges `units` of work (about one per byte read or written) done since the last charge; throws to stop. */
+  charge(units: number): void;
+}
+
+/** Work charged between two calls of the caller's checkpoint: a few hundred microseconds of decoding. */
+export const CHECKPOINT_UNITS = 1 << 16;
+
+/**
+ * A meter over a claim callback and a checkpoint: the checkpoint (a clock read, a cancel flag) runs once every
+ * CHECKPOINT_UNITS units charged, so decoders may charge per row however narrow the rows are.
+ */
+export function decodeMeter(claim?: (bytes: number, what: string) => void, checkpoint?: () => void): DecodeMeter {
+  let due = CHECKPOINT_UNITS;
+  return {
+    claim: (bytes, what) => claim?.(bytes, what),
+    charge(units) {
+      due -= units;
+      if (due > 0) return;
+      due = CHECKPOINT_UNITS;
+      checkpoint?.();
+    },
+  };
+}
+
+/** A meter that allows everything (trusted bytes: the package's own fonts; tests). */
+export const UNMETERED: DecodeMeter = { claim() {}, charge() {} };
