@@ -20,7 +20,7 @@ import {
   type KeyRecord,
   type StoredKey,
 } from '../middleware/keys/key-record.js';
-import type { KeyChanges, KeyStore } from '../middleware/keys/key-store.js';
+import type { KeyChanges, KeyStore } from '../middleware/stores/key-store.js';
 import { changeKeyFile, loadKeyFile } from '../middleware/keys/key-file.js';
 import {
   answeredHelpOrVersion,

@@ -2,8 +2,8 @@
 // their stability are listed in README.md ("Stable API"); everything else is internal and may change.
 
 // The router and its migration modes.
-export { createLegacyRouter, LEGACY_MOUNT_PATH } from './router.js';
-export type { LegacyRouter, LegacyRouterOptions, RenderFunction } from './router.js';
+export { createLegacyRouter, LEGACY_MOUNT_PATH } from './router/router.js';
+export type { LegacyRouter, LegacyRouterOptions, RenderFunction } from './router/router.js';
 export { UPSTREAM_MODES } from './upstream/options.js';
 export type {
   UpstreamMode,
@@ -15,41 +15,41 @@ export type {
 export { EXTRA_OUTPUTS } from './api-table/index.js';
 export type { ExtraOutput } from './api-table/index.js';
 export { DEFAULT_FORWARD_HEADERS } from './upstream/outgoing-headers.js';
-export type { CorsOption } from './cors.js';
-export { parseCorsOrigins } from './cors.js';
+export type { CorsOption } from './http/cors.js';
+export { parseCorsOrigins } from './http/cors.js';
 
 // Stores: keys, usage counters and shadow cases, in memory, Redis or PostgreSQL.
-export { createMemoryStores, createRedisStores } from './stores.js';
-export type { Stores, OpenedStores, RedisStores, RedisStoresOptions } from './stores.js';
-export { createPostgresStores } from './postgres/stores.js';
-export type { PostgresStores, PostgresStoresOptions } from './postgres/stores.js';
+export { createMemoryStores, createRedisStores } from './stores/redis/stores.js';
+export type { Stores, OpenedStores, RedisStores, RedisStoresOptions } from './stores/redis/stores.js';
+export { createPostgresStores } from './stores/postgres/stores.js';
+export type { PostgresStores, PostgresStoresOptions } from './stores/postgres/stores.js';
 export { DEFAULT_STORE_NAMESPACE, STORE_NAMESPACE_PATTERN } from './stores/store-names.js';
 export type { StoreNames } from './stores/store-names.js';
-export { parseSentinel } from './redis-connection.js';
-export type { RedisConnection, RedisConnectionOptions, RedisTarget } from './redis-connection.js';
+export { parseSentinel } from './stores/redis/connection.js';
+export type { RedisConnection, RedisConnectionOptions, RedisTarget } from './stores/redis/connection.js';
 // Keys on any Keyv store, counters in this process: the recipe in docs/stores-and-fleets.md.
-export { KeyvKeyStore } from './keys/key-store.js';
-export type { KeyStore, KeyChanges } from './keys/key-store.js';
-export { MemoryUsageStore } from './usage/usage-store.js';
-export type { ReserveOp, UsageStore } from './usage/usage-store.js';
-export { FileShadowStore } from './upstream/shadow-file-store.js';
-export { RedisShadowStore } from './upstream/shadow-redis-store.js';
-export type { RedisShadowStoreOptions } from './upstream/shadow-redis-store.js';
-export { PostgresShadowStore } from './postgres/shadow-store.js';
+export { KeyvKeyStore } from './stores/key-store.js';
+export type { KeyStore, KeyChanges } from './stores/key-store.js';
+export { MemoryUsageStore } from './stores/usage-store.js';
+export type { ReserveOp, UsageStore } from './stores/usage-store.js';
+export { FileShadowStore } from './stores/shadow-file-store.js';
+export { RedisShadowStore } from './stores/redis/shadow-store.js';
+export type { RedisShadowStoreOptions } from './stores/redis/shadow-store.js';
+export { PostgresShadowStore } from './stores/postgres/shadow-store.js';
 export type {
   ShadowSummary,
   StoredShadowCase,
   ShadowCaseStore,
   ShadowCases,
   ShadowRetention,
-} from './upstream/shadow-store.js';
+} from './stores/shadow-store.js';
 
 // API keys.
 export { generateKey } from './keys/key-record.js';
 export type { KeyRecord, KeyScope, StoredKey } from './keys/key-record.js';
 export { loadKeyFile } from './keys/key-file.js';
-export { seedKeys } from './keys/seed.js';
-export type { SeedMarker } from './keys/seed-marker.js';
+export { seedKeys } from './stores/seed.js';
+export type { SeedMarker } from './stores/seed-marker.js';
 
 // Operations: health, metrics and OpenAPI router, events and logs, the preview page.
 export { createOpsRouter } from './ops/ops-router.js';
@@ -72,4 +72,4 @@ export type {
 } from './preview/router.js';
 
 // A bare Node host's edge: its 404, its answer to a route's failure, and answers cut off by shutdown.
-export { notFoundHandler, answerRouteError, markCutOffAtShutdown } from './host-edge.js';
+export { notFoundHandler, answerRouteError, markCutOffAtShutdown } from './router/host-edge.js';

@@ -15,7 +15,7 @@ import {
   RESPONSE_HEADERS,
   type RequestHeaderSpec,
 } from '../middleware/api-table/index.js';
-import { PAGE_COMPOSITION_HEADERS } from '../middleware/page-composition.js';
+import { PAGE_COMPOSITION_HEADERS } from '../middleware/label-route/page-composition.js';
 import { DEFAULT_FORWARD_HEADERS } from '../middleware/upstream/outgoing-headers.js';
 
 const read = (path: string): string => readFileSync(join(process.cwd(), path), 'utf8');

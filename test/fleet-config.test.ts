@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { readFleetConfig, type FleetConfig } from '../server/fleet-config.js';
-import { redisKind } from '../middleware/redis-connection.js';
+import { redisKind } from '../middleware/stores/redis/connection.js';
 import { sharedTopology, type Topology } from './helpers/redis-fleet.js';
 import { startServer, stopServer } from './helpers/server-process.js';
 

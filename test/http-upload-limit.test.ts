@@ -3,7 +3,7 @@
 
 import { expect } from 'chai';
 import http from 'node:http';
-import { MAX_DRAIN_BYTES } from '../middleware/request-body.js';
+import { MAX_DRAIN_BYTES } from '../middleware/http/request-body.js';
 import { buildApp, KEYS, labelsPath, recordingRender, listen, type Listening } from './helpers/http-app.js';
 import { openRaw, rawRequest } from './helpers/raw-http.js';
 import { startServer, stopServer } from './helpers/server-process.js';

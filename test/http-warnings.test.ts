@@ -3,7 +3,7 @@
 
 import { expect } from 'chai';
 import http from 'node:http';
-import { MAX_WARNINGS_HEADER_BYTES } from '../middleware/warnings.js';
+import { MAX_WARNINGS_HEADER_BYTES } from '../middleware/label-route/warnings.js';
 import { buildApp, KEYS, labelsPath, listen, type Listening } from './helpers/http-app.js';
 
 interface Answer {

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import express from 'express';
 import { Keyv } from 'keyv';
 import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, type Stores } from '../middleware/index.js';
-import { KeyvKeyStore } from '../middleware/keys/key-store.js';
+import { KeyvKeyStore } from '../middleware/stores/key-store.js';
 import { toStoredKey, type StoredKey } from '../middleware/keys/key-record.js';
 import { listen, recordingRender, type Listening } from './helpers/http-app.js';
 import {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { connectRedis } from '../middleware/redis-connection.js';
+import { connectRedis } from '../middleware/stores/redis/connection.js';
 import { storeNames } from '../middleware/stores/store-names.js';
 import { REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
 

@@ -18,7 +18,7 @@ import {
   type KeyRecord,
   type KeyStore,
 } from '../middleware/index.js';
-import { createMemoryKeyStore } from '../middleware/keys/key-store.js';
+import { createMemoryKeyStore } from '../middleware/stores/key-store.js';
 import { recordingRender } from './helpers/http-app.js';
 import {
   eventually,

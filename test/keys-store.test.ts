@@ -11,7 +11,7 @@ import request from 'supertest';
 import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, loadKeyFile } from '../middleware/index.js';
 import { hashKey } from '../middleware/keys/key-record.js';
 import { Keyv } from 'keyv';
-import { DEFAULT_FIND_CACHE_MS, KeyvKeyStore } from '../middleware/keys/key-store.js';
+import { DEFAULT_FIND_CACHE_MS, KeyvKeyStore } from '../middleware/stores/key-store.js';
 import type { StoredKey } from '../middleware/keys/key-record.js';
 import { recordingRender } from './helpers/http-app.js';
 import { eventually, freePort, REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';

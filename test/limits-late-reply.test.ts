@@ -3,9 +3,9 @@
 
 import { expect } from 'chai';
 import type { ReserveOp } from '../middleware/index.js';
-import { MemoryUsageStore } from '../middleware/usage/usage-store.js';
-import { StoreUnavailableError } from '../middleware/deadline.js';
-import { PageAccount } from '../middleware/rate-limits.js';
+import { MemoryUsageStore } from '../middleware/stores/usage-store.js';
+import { StoreUnavailableError } from '../middleware/stores/deadline.js';
+import { PageAccount } from '../middleware/limits/rate-limits.js';
 
 /** A memory store whose reservations are applied at once but answered only when the test says so. */
 function lateStore() {

@@ -4,8 +4,8 @@
 
 import { expect } from 'chai';
 import { toStoredKey } from '../middleware/keys/key-record.js';
-import { PageAccount } from '../middleware/rate-limits.js';
-import { MemoryUsageStore, type UsageStore } from '../middleware/usage/usage-store.js';
+import { PageAccount } from '../middleware/limits/rate-limits.js';
+import { MemoryUsageStore, type UsageStore } from '../middleware/stores/usage-store.js';
 
 const NOW = new Date(Date.UTC(2026, 5, 1, 12));
 

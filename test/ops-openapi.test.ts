@@ -11,9 +11,9 @@ import {
   PATH_PARAMETERS,
   REQUEST_HEADERS,
 } from '../middleware/api-table/index.js';
-import { RENDER_ERROR_STATUS } from '../middleware/http-errors.js';
+import { RENDER_ERROR_STATUS } from '../middleware/http/http-errors.js';
 import { createOpsRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
-import { createMemoryKeyStore } from '../middleware/keys/key-store.js';
+import { createMemoryKeyStore } from '../middleware/stores/key-store.js';
 import { RenderError, type RenderErrorCode } from '../renderer/index.js';
 import { BASE, buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
 import { Jimp } from 'jimp';

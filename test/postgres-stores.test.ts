@@ -14,10 +14,10 @@ import {
   type KeyRecord,
   type ShadowOutcome,
 } from '../middleware/index.js';
-import { DEFAULT_FIND_CACHE_MS } from '../middleware/keys/key-store.js';
-import { createPostgresStores, type PostgresStores } from '../middleware/postgres/stores.js';
-import { PostgresShadowStore } from '../middleware/postgres/shadow-store.js';
-import { POSTGRES_TABLES, postgresNames } from '../middleware/postgres/names.js';
+import { DEFAULT_FIND_CACHE_MS } from '../middleware/stores/key-store.js';
+import { createPostgresStores, type PostgresStores } from '../middleware/stores/postgres/stores.js';
+import { PostgresShadowStore } from '../middleware/stores/postgres/shadow-store.js';
+import { POSTGRES_TABLES, postgresNames } from '../middleware/stores/postgres/names.js';
 import { recordingRender } from './helpers/http-app.js';
 import { eventually, freePort, uniqueNamespace } from './helpers/http-redis.js';
 import { DATABASE_URL, dropSchema, requirePostgres, sql } from './helpers/postgres.js';

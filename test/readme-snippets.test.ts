@@ -616,7 +616,7 @@ describe('README and docs facts', () => {
   });
 
   it('says how Accept q-values are read, as the router reads them', async () => {
-    const { acceptedFormat } = await import('../middleware/request-headers.js');
+    const { acceptedFormat } = await import('../middleware/http/request-headers.js');
     expect(acceptedFormat('image/png;q=0, application/pdf')).to.equal('pdf');
     expect(acceptedFormat('image/png;q=0.1, application/pdf')).to.equal('png');
     const headers = section('Request headers', page('http-api.md'));

@@ -6,12 +6,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRedisStores, FileShadowStore, RedisShadowStore, type RedisStoresOptions } from '../middleware/index.js';
-import { createMemoryKeyStore } from '../middleware/keys/key-store.js';
-import { MemoryUsageStore } from '../middleware/usage/usage-store.js';
+import { createMemoryKeyStore } from '../middleware/stores/key-store.js';
+import { MemoryUsageStore } from '../middleware/stores/usage-store.js';
 import { storeNames } from '../middleware/stores/store-names.js';
-import { createPostgresStores, type PostgresStores } from '../middleware/postgres/stores.js';
-import { PostgresShadowStore } from '../middleware/postgres/shadow-store.js';
-import { POSTGRES_TABLES } from '../middleware/postgres/names.js';
+import { createPostgresStores, type PostgresStores } from '../middleware/stores/postgres/stores.js';
+import { PostgresShadowStore } from '../middleware/stores/postgres/shadow-store.js';
+import { POSTGRES_TABLES } from '../middleware/stores/postgres/names.js';
 import { keyStoreContract } from './helpers/key-store-contract.js';
 import { usageStoreContract } from './helpers/usage-store-contract.js';
 import { shadowStoreContract } from './helpers/shadow-store-contract.js';
@@ -173,7 +173,7 @@ usageStoreContract(
   async (now) => {
     const session = postgresSession(now);
     const stores = await session.open();
-    const usage = stores.usageStore as import('../middleware/postgres/usage-store.js').PostgresUsageStore;
+    const usage = stores.usageStore as import('../middleware/stores/postgres/usage-store.js').PostgresUsageStore;
     return {
       store: usage,
       other: async () => (await session.open()).usageStore,

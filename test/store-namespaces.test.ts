@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RedisConnection } from '../index.js';
-import { connectRedis } from '../middleware/redis-connection.js';
+import { connectRedis } from '../middleware/stores/redis/connection.js';
 import { sendRaw, type RawResponse } from './helpers/http-checks.js';
 import {
   eventually,

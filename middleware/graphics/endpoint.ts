@@ -3,10 +3,10 @@
 // Every size field of the image is checked here, before anything is decoded; decoding runs in a worker with
 // a time and a memory budget.
 
-import { PlainHttpError } from '../http-errors.js';
-import { header, sendBody, type LegacyRequest, type LegacyResponse } from '../http.js';
-import { readZplBody } from '../request-body.js';
-import { createTaskWorker, TaskRefusedError } from '../task-worker.js';
+import { PlainHttpError } from '../http/http-errors.js';
+import { header, sendBody, type LegacyRequest, type LegacyResponse } from '../http/http.js';
+import { readZplBody } from '../http/request-body.js';
+import { createTaskWorker, TaskRefusedError } from '../workers/task-worker.js';
 import type { ConvertReply, ConvertTask } from './graphics-worker.js';
 import { checkImageSize, graphicFieldZpl, ImageError, type Conversion } from './image-to-gf.js';
 

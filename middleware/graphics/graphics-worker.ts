@@ -1,7 +1,7 @@
 // Worker thread of POST /graphics: decodes the image and packs its ^GFA rows off the event loop that serves
 // requests (a legal 4096x4096 image takes seconds of CPU).
 
-import { serveTasks } from '../task-worker.js';
+import { serveTasks } from '../workers/task-worker.js';
 import { imageToGraphicField, ImageError, type Conversion, type GraphicField } from './image-to-gf.js';
 
 export interface ConvertTask {

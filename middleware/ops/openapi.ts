@@ -19,8 +19,8 @@ import {
   type RequestHeaderSpec,
   type ResponseHeaderSpec,
 } from '../api-table/index.js';
-import { RENDER_ERROR_STATUS } from '../http-errors.js';
-import { LEGACY_MOUNT_PATH } from '../router.js';
+import { RENDER_ERROR_STATUS } from '../http/http-errors.js';
+import { LEGACY_MOUNT_PATH } from '../router/router.js';
 
 type Json = Record<string, unknown>;
 

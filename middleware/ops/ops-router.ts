@@ -11,9 +11,9 @@ import {
   type LegacyRequest as Request,
   type LegacyResponse as Response,
   type NextFunction,
-} from '../http.js';
-import type { KeyStore } from '../keys/key-store.js';
-import { requestId } from '../request-id.js';
+} from '../http/http.js';
+import type { KeyStore } from '../stores/key-store.js';
+import { requestId } from '../http/request-id.js';
 import { createServiceMetrics, type ServiceMetrics } from './metrics.js';
 import { buildOpenApiDocument, type ApiFeatures } from './openapi.js';
 import { isSaturated, readPoolStats, type PoolStatsSource } from './pool-stats.js';

@@ -3,7 +3,7 @@
 // the renders in flight through it.
 
 import { sharedRenderPoolStats, type RenderPoolStats } from '../../renderer/pool/index.js';
-import type { RenderFunction } from '../router.js';
+import type { RenderFunction } from '../router/router.js';
 
 export type { RenderPoolStats };
 

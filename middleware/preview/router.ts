@@ -6,27 +6,31 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'router';
 import type { Dpmm, FieldBox, FieldBoxes } from '../../renderer/index.js';
 import { RenderError } from '../../renderer/errors.js';
-import { authorize, requestKey } from '../authorize.js';
-import { StoreUnavailableError } from '../deadline.js';
-import { PlainHttpError, sendPlainError, sendStoreUnavailable } from '../http-errors.js';
-import { sendRenderError } from '../render-errors.js';
+import { authorize, requestKey } from '../limits/authorize.js';
+import { StoreUnavailableError } from '../stores/deadline.js';
+import { PlainHttpError, sendPlainError, sendStoreUnavailable } from '../http/http-errors.js';
+import { sendRenderError } from '../label-route/render-errors.js';
 import {
   sendBody,
   setHeaders,
   type LegacyRequest as Request,
   type LegacyResponse as Response,
   type NextFunction,
-} from '../http.js';
+} from '../http/http.js';
 import type { Emit } from '../events/service-events.js';
-import type { KeyStore } from '../keys/key-store.js';
-import { parseDensity, parseDimensions, parseIndex } from '../path-params.js';
-import { limitRequestRate } from '../rate-limits.js';
-import { readRequestBody } from '../request-body.js';
-import { requestId } from '../request-id.js';
-import { LEGACY_MOUNT_PATH, DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND, DEFAULT_STORE_TIMEOUT_MS } from '../router.js';
-import type { UsageStore } from '../usage/usage-store.js';
-import { FileShadowStore } from '../upstream/shadow-file-store.js';
-import { shadowOwner, type ShadowCaseStore } from '../upstream/shadow-store.js';
+import type { KeyStore } from '../stores/key-store.js';
+import { parseDensity, parseDimensions, parseIndex } from '../label-route/path-params.js';
+import { limitRequestRate } from '../limits/rate-limits.js';
+import { readRequestBody } from '../http/request-body.js';
+import { requestId } from '../http/request-id.js';
+import {
+  LEGACY_MOUNT_PATH,
+  DEFAULT_ORGANIZATION_REQUESTS_PER_SECOND,
+  DEFAULT_STORE_TIMEOUT_MS,
+} from '../router/router.js';
+import type { UsageStore } from '../stores/usage-store.js';
+import { FileShadowStore } from '../stores/shadow-file-store.js';
+import { shadowOwner, type ShadowCaseStore } from '../stores/shadow-store.js';
 import { readShadowReport } from './shadow-report.js';
 
 export interface PreviewLayoutOptions {

@@ -1,6 +1,6 @@
 // Reads what shadow mode stored (see upstream/shadow-store.ts) for the report page: one owner's newest cases first.
 
-import type { ShadowCaseStore, ShadowSummary, StoredShadowCase } from '../upstream/shadow-store.js';
+import type { ShadowCaseStore, ShadowSummary, StoredShadowCase } from '../stores/shadow-store.js';
 
 export interface ShadowReport {
   summary: ShadowSummary;
@@ -9,7 +9,7 @@ export interface ShadowReport {
 }
 
 export const MAX_CASES = 200;
-export { SHADOW_IMAGE_NAME } from '../upstream/shadow-store.js';
+export { SHADOW_IMAGE_NAME } from '../stores/shadow-store.js';
 
 /** `owner`'s report; `unreadable` gets each stored case that could not be read (it is left out). */
 export async function readShadowReport(

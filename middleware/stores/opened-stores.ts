@@ -1,9 +1,9 @@
 // What every store backend opens (memory, Redis single node, Cluster or Sentinel, PostgreSQL): the key store, the
 // usage counters, the shadow store and the seed marker under one namespace, and whether the backend answers.
 
-import type { KeyStore } from '../keys/key-store.js';
-import type { UsageStore } from '../usage/usage-store.js';
-import type { ShadowCaseStore, ShadowRetention } from '../upstream/shadow-store.js';
+import type { KeyStore } from './key-store.js';
+import type { UsageStore } from './usage-store.js';
+import type { ShadowCaseStore, ShadowRetention } from './shadow-store.js';
 
 /** The two stores the router needs. */
 export interface Stores {

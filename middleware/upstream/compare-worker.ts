@@ -3,7 +3,7 @@
 
 import { inkF1 } from '../../compare/ink-f1.js';
 import { decodeGreyPng } from '../../compare/png.js';
-import { serveTasks } from '../task-worker.js';
+import { serveTasks } from '../workers/task-worker.js';
 import type { CompareTask } from './png-comparer.js';
 
 serveTasks(async ({ reference, rendered }: CompareTask) =>

@@ -9,9 +9,9 @@ import { Socket } from 'node:net';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { API_KEY_HEADER, RENDERER_HEADER, REQUEST_ID_HEADER, setResponseHeaders } from '../api-table/index.js';
 import type { Emit } from '../events/service-events.js';
-import { sendPlainError } from '../http-errors.js';
-import type { LegacyRequest as Request, LegacyResponse as Response } from '../http.js';
-import { requestState } from '../request-state.js';
+import { sendPlainError } from '../http/http-errors.js';
+import type { LegacyRequest as Request, LegacyResponse as Response } from '../http/http.js';
+import { requestState } from '../http/request-state.js';
 import type { UpstreamOptions } from './options.js';
 import { keepsHeader, type HeaderAllowlist } from './outgoing-headers.js';
 

@@ -1,9 +1,9 @@
 // How the router works with the legacy service during a migration: the modes and their settings.
 
-import type { ShadowCaseStore, ShadowOutcome } from './shadow-store.js';
+import type { ShadowCaseStore, ShadowOutcome } from '../stores/shadow-store.js';
 
 // What a comparison came to is the shadow store's vocabulary; re-exported here, where the options name it.
-export type { DivergenceEvent, ShadowOutcome } from './shadow-store.js';
+export type { DivergenceEvent, ShadowOutcome } from '../stores/shadow-store.js';
 
 /**
  * - `off`: render everything here.

@@ -3,7 +3,7 @@
 // being decoded, so a decompression bomb from upstream costs nothing. Each comparison has a time budget.
 
 import { readImageHeader } from '../../renderer/decode/image-header.js';
-import { createTaskWorker, TaskRefusedError } from '../task-worker.js';
+import { createTaskWorker, TaskRefusedError } from '../workers/task-worker.js';
 
 export interface CompareTask {
   reference: Uint8Array;

@@ -16,8 +16,8 @@ import {
 } from './options.js';
 import { upstreamHeaders, type HeaderAllowlist } from './outgoing-headers.js';
 import { createPngComparer, type ComparePngs, type PngComparer } from './png-comparer.js';
-import { FileShadowStore } from './shadow-file-store.js';
-import { caseEndpoint, type ShadowCaseStore } from './shadow-store.js';
+import { FileShadowStore } from '../stores/shadow-file-store.js';
+import { caseEndpoint, type ShadowCaseStore } from '../stores/shadow-store.js';
 import { BoundedWorkQueue } from './work-queue.js';
 
 /** One request we answered with a PNG, as the legacy service should see it. */

@@ -4,8 +4,8 @@
 // backslashes, absolute-form) before the upstream key goes anywhere.
 
 import type { Dpmm } from '../../renderer/index.js';
-import { PlainHttpError } from '../http-errors.js';
-import { fullyDecoded, isDotSegment } from '../normalise-path.js';
+import { PlainHttpError } from '../http/http-errors.js';
+import { fullyDecoded, isDotSegment } from '../http/normalise-path.js';
 
 export interface LabelTarget {
   dpmm: Dpmm;

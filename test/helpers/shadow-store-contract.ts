@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { basename } from 'node:path';
 import type { ShadowCaseStore, ShadowRetention, StoredShadowCase } from '../../middleware/index.js';
-import { SCORE_BUCKETS } from '../../middleware/upstream/shadow-store.js';
+import { SCORE_BUCKETS } from '../../middleware/stores/shadow-store.js';
 import type { ContractOptions } from './key-store-contract.js';
 
 export interface OpenedShadowStore {

@@ -1,0 +1,125 @@
+// The PostgreSQL backend of the store seam: keys (Keyv + @keyv/postgres), usage counters (atomic in SQL) and
+// shadow cases on one pool, every table in the namespace's schema (names.ts), ready whenever the server answers.
+
+import { StoreUnavailableError } from '../deadline.js';
+import type { KeyStore } from '../key-store.js';
+import type { ShadowCaseStore, ShadowRetention } from '../shadow-store.js';
+import type { UsageStore } from '../usage-store.js';
+import { connectPostgres, type PostgresConnection, type PostgresConnectionOptions } from './connection.js';
+import { openPostgresKeyStore } from './key-store.js';
+import { postgresNames } from './names.js';
+import { PostgresShadowStore } from './shadow-store.js';
+import { PostgresUsageStore } from './usage-store.js';
+
+export interface PostgresStoresOptions extends Omit<PostgresConnectionOptions, 'url'> {
+  /** `postgres://user:password@host:port/database`. */
+  url: string;
+  /** Names the schema holding every table (default `zpl`). */
+  namespace?: string;
+  /**
+   * Not ready (503) until the keys are seeded (a `seeded` row in the markers table), from the start. Default false:
+   * only after a seeding has been seen does a missing marker count as lost data.
+   */
+  requireSeed?: boolean;
+  /** How long `ready`, and each key management call made before the first connection, waits (default 10 s). */
+  readyTimeoutMs?: number;
+  /** The usage counters' clock in ms (default: the database's). */
+  now?: () => number;
+  /** How long the key store's find trusts a record it read (default DEFAULT_FIND_CACHE_MS). */
+  findCacheMs?: number;
+}
+
+/** What any backend opens (the store seam): the stores, the shadow store on the same backend, and its readiness. */
+export interface PostgresStores {
+  keyStore: KeyStore;
+  usageStore: UsageStore;
+  /** Resolves at the first connection; rejects (once) when that took longer than readyTimeoutMs. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+  /** The shadow store on this database, with these caps and retention, in the namespace's schema. */
+  openShadowStore(caps?: ShadowRetention): ShadowCaseStore;
+  /** Whether the database answers now; true again by itself once a lost server is back. */
+  isReady(): boolean;
+  /** Resolves the first time the database answers, however late; never rejects. */
+  connected: Promise<void>;
+  /** For logs and errors, without the password. */
+  description: string;
+  /** The pool and names, for tests and the key admin. */
+  connection: PostgresConnection;
+}
+
+export const DEFAULT_POSTGRES_READY_TIMEOUT_MS = 10_000;
+/** How often each shadow store deletes cases past their retention. */
+const SHADOW_SWEEP_MS = 600_000;
+
+/** `connected`, or a StoreUnavailableError once `ms` have passed (the connection goes on trying either way). */
+function within(connection: PostgresConnection, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const why = connection.lastError();
+      reject(
+        new StoreUnavailableError(
+          `${connection.description} did not accept a connection within ${ms} ms${why ? `: ${why}` : ''}`,
+        ),
+      );
+    }, ms);
+    timer.unref();
+  });
+  const settled = Promise.race([connection.connected, timeout]).finally(() => clearTimeout(timer));
+  settled.catch(() => {}); // awaiting it is optional: no unhandled rejection
+  return settled;
+}
+
+/**
+ * Keys, limits and shadow cases in PostgreSQL, shared by every instance on the same database and namespace.
+ * The schema and its tables are created at start-up (and after each reconnection) when missing.
+ */
+export function createPostgresStores(options: PostgresStoresOptions): PostgresStores {
+  const {
+    url,
+    namespace = 'zpl',
+    requireSeed,
+    readyTimeoutMs = DEFAULT_POSTGRES_READY_TIMEOUT_MS,
+    now,
+    findCacheMs,
+    ...rest
+  } = options;
+  const connection = connectPostgres(postgresNames(namespace), { url, ...rest });
+  const ready = within(connection, readyTimeoutMs);
+  // Key management waits for the first connection, each call afresh (a server that comes late is used); request-time
+  // look-ups never wait: the router answers 503 while the database is not ready.
+  const whenReady = (): Promise<void> =>
+    connection.isReady() ? Promise.resolve() : within(connection, readyTimeoutMs);
+  const keyStore = openPostgresKeyStore(connection, {
+    whenReady,
+    ...(requireSeed !== undefined && { requireSeed }),
+    ...(options.log && { log: options.log }),
+    ...(findCacheMs !== undefined && { findCacheMs }),
+  });
+  const usageStore = new PostgresUsageStore(connection, { ...(now && { now }) });
+  const sweepers: NodeJS.Timeout[] = [];
+  const close = async (): Promise<void> => {
+    for (const sweeper of sweepers) clearInterval(sweeper);
+    await usageStore.close(); // ends the pool the other stores share
+  };
+  return {
+    keyStore,
+    usageStore,
+    ready,
+    close,
+    openShadowStore: (caps = {}) => {
+      const store = new PostgresShadowStore(connection, caps);
+      const sweeper = setInterval(() => {
+        if (connection.isReady()) store.sweep().catch(() => undefined);
+      }, SHADOW_SWEEP_MS);
+      sweeper.unref();
+      sweepers.push(sweeper);
+      return store;
+    },
+    isReady: connection.isReady,
+    connected: connection.connected,
+    description: connection.description,
+    connection,
+  };
+}
