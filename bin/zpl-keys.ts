@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readStoreNamespace } from '../server/config.js';
-import { DEFAULT_STORE_NAMESPACE } from '../index.js';
+import { DEFAULT_STORE_NAMESPACE } from '../middleware/index.js';
 import {
   openSelectedStore,
   selectStore,

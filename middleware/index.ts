@@ -50,6 +50,11 @@ export { createOpsRouter } from './ops/ops-router.js';
 export type { OpsRouter, OpsRouterOptions } from './ops/ops-router.js';
 export type { ServiceMetrics, ServiceMetricsOptions } from './ops/metrics.js';
 export { observedRenderer } from './ops/pool-stats.js';
+// The render pool the router renders on (worker threads: the drawing code loads in them, never on this thread).
+export { createRenderPool, sharedRenderPoolStats } from '../renderer/pool/index.js';
+export type { PoolFieldBoxesFn, RenderPool, RenderPoolOptions } from '../renderer/pool/index.js';
+export { RenderError } from '../renderer/errors.js';
+export type { RenderErrorCode } from '../renderer/errors.js';
 export type { RenderPoolStats, PoolStatsSource } from './ops/pool-stats.js';
 export { createEventSink } from './events/service-events.js';
 export type { EventSink, ServiceEvent, ServiceEventType, Emit } from './events/service-events.js';

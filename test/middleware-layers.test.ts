@@ -43,7 +43,19 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   ops: ['api-table', 'http', 'stores', 'events', 'router', 'renderer'],
   preview: ['http', 'stores', 'events', 'limits', 'label-route', 'router', 'renderer'],
   // The router's entry (zpl-legacy-compat/router): never the Redis or PostgreSQL backend, which have entries of their own.
-  '.': ['api-table', 'http', 'keys', 'stores', 'stores/memory', 'events', 'upstream', 'router', 'ops', 'preview'],
+  '.': [
+    'api-table',
+    'http',
+    'keys',
+    'stores',
+    'stores/memory',
+    'events',
+    'upstream',
+    'router',
+    'ops',
+    'preview',
+    'renderer',
+  ],
 };
 
 /** The renderer modules middleware/ may load: request and error types, the render pool, the image-header reader. */
