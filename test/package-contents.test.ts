@@ -17,6 +17,7 @@ describe('npm package contents', function () {
     scripts: Record<string, string>;
     bin: Record<string, string>;
     license: string;
+    exports: Record<string, string | { types: string; default: string }>;
   };
 
   it('ships the library, CLIs, README and LICENSE, and no tests, benchmarks or corpus', async () => {
@@ -34,6 +35,12 @@ describe('npm package contents', function () {
       ...Object.values(manifest.bin),
       'dist/server/server.js',
     ]);
+    // Every subpath export (./router, ./renderer, ./stores/...) ships its module and its types.
+    const targets = Object.values(manifest.exports).flatMap((t) =>
+      typeof t === 'string' ? [t] : [t.types, t.default],
+    );
+    expect(targets.length).to.be.greaterThan(10);
+    expect(files).to.include.members(targets.map((t) => t.replace(/^\.\//, '')));
     const unwanted = files.filter((f) => /^(dist\/(test|bench|tools)\/|corpus\/|test\/|bench\/)/.test(f));
     expect(unwanted).to.deep.equal([]);
   });
