@@ -17,8 +17,6 @@ export type { Diagnostic } from './diagnostics.js';
 export { RenderError, ordinal } from './errors.js';
 export type { RenderErrorCode } from './errors.js';
 export { render, DEFAULT_MAX_LABELS } from './render.js';
-export { renderPng } from './render-png.js';
-export type { RenderPngOptions } from './render-png.js';
 export { fieldBoxes, layout } from './layout/inspect.js';
 export type {
   FieldBox,

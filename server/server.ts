@@ -148,9 +148,9 @@ export function buildApp(parts: ServiceParts): ServiceApp {
 // RENDER_THREADS=0 renders and lays out on this thread: the renderer (its drawing code, bwip-js, fontkit) loads on
 // the first label then, and never on this thread while workers render.
 const inlineRender: RenderFunction = async (zpl, req, hooks) =>
-  (await import('../renderer/index.js')).render(zpl, req, hooks);
+  (await import('../renderer/public-api.js')).render(zpl, req, hooks);
 const inlineFieldBoxes: PreviewLayoutFn = async (zpl, opts) =>
-  (await import('../renderer/index.js')).fieldBoxes(zpl, opts);
+  (await import('../renderer/public-api.js')).fieldBoxes(zpl, opts);
 
 /**
  * The render pool (RENDER_THREADS workers; 0 renders on the event loop, with the renderer's `render`) with its

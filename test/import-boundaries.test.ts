@@ -42,7 +42,7 @@ describe('import boundaries', () => {
     expect(publicEntries()).to.deep.equal([
       'index.ts',
       'middleware/index.ts',
-      'renderer/index.ts',
+      'renderer/public-api.ts',
       'middleware/stores/memory/index.ts',
       'middleware/stores/redis/index.ts',
       'middleware/stores/postgres/index.ts',
