@@ -3,6 +3,8 @@ import type { RenderHooks, RenderRequest, RenderResult } from './renderer/index.
 import type { RenderPngOptions } from './renderer/render-png.js';
 
 export * from './middleware/index.js';
+export * from './middleware/stores/redis/index.js';
+export * from './middleware/stores/postgres/index.js';
 // Routers stop the render workers they started with router.close(); createRenderPool() is for hosts that run their own.
 export { RenderError } from './renderer/errors.js';
 export { createRenderPool, sharedRenderPoolStats } from './renderer/pool/index.js';

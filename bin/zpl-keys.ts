@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { readStoreNamespace } from '../server/config.js';
-import { DEFAULT_STORE_NAMESPACE, STORE_NAMESPACE_PATTERN } from '../index.js';
+import { DEFAULT_STORE_NAMESPACE, STORE_NAMESPACE_PATTERN } from '../middleware/index.js';
 import {
   openSelectedStore,
   selectStore,

@@ -1,4 +1,5 @@
-// Public API of the Express layer: what a host app (and the standalone server, built as one) uses. The names and
+// Public API of the Express layer, `zpl-legacy-compat/router`: what a host app (and the standalone server, built as
+// one) uses, without the Redis and PostgreSQL backends (their own entries) and without drawing code. The names and
 // their stability are listed in README.md ("Stable API"); everything else is internal and may change.
 
 // The router and its migration modes.
@@ -18,24 +19,17 @@ export { DEFAULT_FORWARD_HEADERS } from './upstream/outgoing-headers.js';
 export type { CorsOption } from './http/cors.js';
 export { parseCorsOrigins } from './http/cors.js';
 
-// Stores: keys, usage counters and shadow cases, in memory, Redis or PostgreSQL.
-export { createMemoryStores, createRedisStores } from './stores/redis/stores.js';
-export type { Stores, OpenedStores, RedisStores, RedisStoresOptions } from './stores/redis/stores.js';
-export { createPostgresStores } from './stores/postgres/stores.js';
-export type { PostgresStores, PostgresStoresOptions } from './stores/postgres/stores.js';
+// Stores: the seam every backend fills (OpenedStores), and the memory backend. Redis and PostgreSQL have entries
+// of their own (stores/redis/index.ts, stores/postgres/index.ts), so that the router alone loads neither client.
+export type { Stores, OpenedStores } from './stores/opened-stores.js';
+export * from './stores/memory/index.js';
 export { DEFAULT_STORE_NAMESPACE, STORE_NAMESPACE_PATTERN } from './stores/store-names.js';
 export type { StoreNames } from './stores/store-names.js';
-export { parseSentinel } from './stores/redis/connection.js';
-export type { RedisConnection, RedisConnectionOptions, RedisTarget } from './stores/redis/connection.js';
 // Keys on any Keyv store, counters in this process: the recipe in docs/stores-and-fleets.md.
 export { KeyvKeyStore } from './stores/key-store.js';
 export type { KeyStore, KeyChanges } from './stores/key-store.js';
-export { MemoryUsageStore } from './stores/usage-store.js';
 export type { ReserveOp, UsageStore } from './stores/usage-store.js';
 export { FileShadowStore } from './stores/shadow-file-store.js';
-export { RedisShadowStore } from './stores/redis/shadow-store.js';
-export type { RedisShadowStoreOptions } from './stores/redis/shadow-store.js';
-export { PostgresShadowStore } from './stores/postgres/shadow-store.js';
 export type {
   ShadowSummary,
   StoredShadowCase,
@@ -56,6 +50,11 @@ export { createOpsRouter } from './ops/ops-router.js';
 export type { OpsRouter, OpsRouterOptions } from './ops/ops-router.js';
 export type { ServiceMetrics, ServiceMetricsOptions } from './ops/metrics.js';
 export { observedRenderer } from './ops/pool-stats.js';
+// The render pool the router renders on (worker threads: the drawing code loads in them, never on this thread).
+export { createRenderPool, sharedRenderPoolStats } from '../renderer/pool/index.js';
+export type { PoolFieldBoxesFn, RenderPool, RenderPoolOptions } from '../renderer/pool/index.js';
+export { RenderError } from '../renderer/errors.js';
+export type { RenderErrorCode } from '../renderer/errors.js';
 export type { RenderPoolStats, PoolStatsSource } from './ops/pool-stats.js';
 export { createEventSink } from './events/service-events.js';
 export type { EventSink, ServiceEvent, ServiceEventType, Emit } from './events/service-events.js';

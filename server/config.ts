@@ -9,9 +9,9 @@ import {
   UPSTREAM_MODES,
   type CorsOption,
   type ExtraOutput,
-  type PdfMode,
   type UpstreamMode,
-} from '../index.js';
+} from '../middleware/index.js';
+import type { PdfMode } from '../renderer/public-api.js';
 import { optionalNumber, optionalUrl } from './env-values.js';
 import { readFleetConfig, type FleetConfig } from './fleet-config.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';

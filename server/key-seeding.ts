@@ -2,7 +2,7 @@
 // and seeded again whenever it turns out to have lost them (restarted without persistence). Until then the
 // key store answers 503, never 401 for a key that is in the file.
 
-import { loadKeyFile, seedKeys, type Emit, type KeyRecord, type KeyStore } from '../index.js';
+import { loadKeyFile, seedKeys, type Emit, type KeyRecord, type KeyStore } from '../middleware/index.js';
 
 export interface KeySeeding {
   keyStore: KeyStore;

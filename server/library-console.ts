@@ -4,7 +4,7 @@
 // server once the reader was gone (EPIPE, an unhandled 'error' on process.stdout).
 
 import { format } from 'node:util';
-import type { ServiceEvent } from '../index.js';
+import type { ServiceEvent } from '../middleware/index.js';
 
 export type RoutedConsoleMethod = Extract<ServiceEvent, { type: 'library_output' }>['method'];
 

@@ -5,7 +5,7 @@
 
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { markCutOffAtShutdown, type Emit } from '../index.js';
+import { markCutOffAtShutdown, type Emit } from '../middleware/index.js';
 
 type State = 'starting' | 'ready' | 'stopping';
 

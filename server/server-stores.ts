@@ -12,7 +12,7 @@ import {
   type OpenedStores,
   type ServiceEvent,
   type ShadowCaseStore,
-} from '../index.js';
+} from '../middleware/index.js';
 import type { ServerConfig } from './config.js';
 import { keepKeysSeeded } from './key-seeding.js';
 import { openSelectedStore } from './store-backends.js';

@@ -15,11 +15,9 @@ import {
   createOpsRouter,
   createPreviewRouter,
   createRenderPool,
-  fieldBoxes,
   logEvents,
   notFoundHandler,
   observedRenderer,
-  render,
   type EventSink,
   type LegacyRouterOptions,
   type OpenedStores,
@@ -28,7 +26,7 @@ import {
   type RenderPool,
   type RenderPoolStats,
   type ShadowCaseStore,
-} from '../index.js';
+} from '../middleware/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { Lifecycle } from './lifecycle.js';
@@ -147,15 +145,22 @@ export function buildApp(parts: ServiceParts): ServiceApp {
   };
 }
 
+// RENDER_THREADS=0 renders and lays out on this thread: the renderer (its drawing code, bwip-js, fontkit) loads on
+// the first label then, and never on this thread while workers render.
+const inlineRender: RenderFunction = async (zpl, req, hooks) =>
+  (await import('../renderer/public-api.js')).render(zpl, req, hooks);
+const inlineFieldBoxes: PreviewLayoutFn = async (zpl, opts) =>
+  (await import('../renderer/public-api.js')).fieldBoxes(zpl, opts);
+
 /**
- * The render pool (RENDER_THREADS workers; 0 renders on the event loop, with the package's `render`) with its
+ * The render pool (RENDER_THREADS workers; 0 renders on the event loop, with the renderer's `render`) with its
  * stats for the ops routes. The preview page's field boxes are laid out on the same pool: a costly document cannot
  * stall the event loop.
  */
 function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer']; pool?: RenderPool } {
   const pool = config.render.threads === 0 ? undefined : createRenderPool(config.render);
-  const layout: PreviewLayoutFn = pool?.fieldBoxes ?? (async (zpl, opts) => fieldBoxes(zpl, opts));
-  return { renderer: { ...observedRenderer(pool, render), layout }, ...(pool && { pool }) };
+  const layout: PreviewLayoutFn = pool?.fieldBoxes ?? inlineFieldBoxes;
+  return { renderer: { ...observedRenderer(pool, inlineRender), layout }, ...(pool && { pool }) };
 }
 
 /**

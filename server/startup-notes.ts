@@ -1,6 +1,6 @@
 // The start-up lines that say what the environment turned on (one each), printed just before `listening on`.
 
-import { LEGACY_MOUNT_PATH } from '../index.js';
+import { LEGACY_MOUNT_PATH } from '../middleware/index.js';
 import type { ServerConfig } from './config.js';
 
 export function startupNotes(config: ServerConfig, opsPort: number | undefined): string[] {

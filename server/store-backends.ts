@@ -2,14 +2,10 @@
 // usage counters, the shadow store and the seed marker (OpenedStores). The server (server-stores.ts), the fleet
 // settings (fleet-config.ts) and zpl-keys all go through this table: a new backend is one new row.
 
-import {
-  createMemoryStores,
-  createPostgresStores,
-  createRedisStores,
-  parseSentinel,
-  type OpenedStores,
-  type RedisTarget,
-} from '../index.js';
+import type { OpenedStores } from '../middleware/index.js';
+import { createMemoryStores } from '../middleware/stores/memory/index.js';
+import { createPostgresStores } from '../middleware/stores/postgres/index.js';
+import { createRedisStores, parseSentinel, type RedisTarget } from '../middleware/stores/redis/index.js';
 import { optionalUrl } from './env-values.js';
 
 /** What every backend is opened with. */

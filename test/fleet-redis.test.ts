@@ -13,7 +13,7 @@ import {
   seedKeys,
   type KeyRecord,
   type RedisStoresOptions,
-} from '../middleware/index.js';
+} from '../index.js';
 import { recordingRender } from './helpers/http-app.js';
 import { eventually, uniqueNamespace } from './helpers/http-redis.js';
 import { killRedis, sentinelMasterPort, sharedTopology, startTopology, type Topology } from './helpers/redis-fleet.js';

@@ -22,7 +22,7 @@ import {
   type ShadowCaseStore,
   type ShadowOutcome,
   type Stores,
-} from '../middleware/index.js';
+} from '../index.js';
 import { recordingRender } from './helpers/http-app.js';
 import { REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
 import { startFakeUpstream, UPSTREAM_PNG, type FakeUpstream } from './helpers/upstream-fake.js';

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KeyStore, LegacyRouterOptions, ReserveOp, UsageStore } from '../middleware/index.js';
-import { MemoryUsageStore } from '../middleware/stores/usage-store.js';
+import { MemoryUsageStore } from '../middleware/stores/memory/usage-store.js';
 import { RenderError } from '../renderer/index.js';
 import { fuzzPool } from './helpers/fuzz-pool.js';
 import { BASE, buildApp, KEYS } from './helpers/http-app.js';

@@ -2,9 +2,10 @@
 // import back up except the ones listed in ALLOWED_UP, each with its reason.
 
 import { expect } from 'chai';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { importCycles } from './helpers/import-cycles.js';
+import { moduleImports, sourceFiles } from './helpers/module-graph.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', 'renderer');
 
@@ -33,20 +34,10 @@ const ALLOWED_UP: string[] = [];
 
 const layerOf = (f: string): number => LAYERS.findIndex((l) => l.files.test(f));
 
-function modules(dir = ROOT): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = path.join(dir, n);
-    return statSync(p).isDirectory() ? modules(p) : p.endsWith('.ts') ? [path.relative(ROOT, p)] : [];
-  });
-}
+const modules = (): string[] => sourceFiles(ROOT);
 
 /** Relative imports and re-exports of a module (type-only ones included: they tie the layers as much). */
-function imports(f: string): string[] {
-  const src = readFileSync(path.join(ROOT, f), 'utf8');
-  return [...src.matchAll(/^(?:import|export)[^'";]*from '(\.[^']+)'|import\('(\.[^']+)'\)/gm)].map((m) =>
-    path.normalize(path.join(path.dirname(f), (m[1] ?? m[2]).replace(/\.js$/, '.ts'))),
-  );
-}
+const imports = (f: string): string[] => moduleImports(ROOT, f).map((i) => i.path);
 
 /** The drawing path: from the command tables to the display list. */
 const DRAWING_PATH = /^(commands|barcodes|graphics|text|layout|display)\//;

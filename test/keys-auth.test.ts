@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
 import type { KeyStore } from '../middleware/index.js';
-import { createMemoryKeyStore } from '../middleware/stores/key-store.js';
+import { createMemoryKeyStore } from '../middleware/stores/memory/key-store.js';
 
 const path = labelsPath('8dpmm', '4x6', '0');
 const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';

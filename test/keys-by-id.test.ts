@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import express from 'express';
 import { Keyv } from 'keyv';
-import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, type Stores } from '../middleware/index.js';
+import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, type Stores } from '../index.js';
 import { KeyvKeyStore } from '../middleware/stores/key-store.js';
 import { toStoredKey, type StoredKey } from '../middleware/keys/key-record.js';
 import { listen, recordingRender, type Listening } from './helpers/http-app.js';

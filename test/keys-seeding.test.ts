@@ -17,8 +17,8 @@ import {
   seedKeys,
   type KeyRecord,
   type KeyStore,
-} from '../middleware/index.js';
-import { createMemoryKeyStore } from '../middleware/stores/key-store.js';
+} from '../index.js';
+import { createMemoryKeyStore } from '../middleware/stores/memory/key-store.js';
 import { recordingRender } from './helpers/http-app.js';
 import {
   eventually,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import express from 'express';
 import request from 'supertest';
-import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, loadKeyFile } from '../middleware/index.js';
+import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, loadKeyFile } from '../index.js';
 import { hashKey } from '../middleware/keys/key-record.js';
 import { Keyv } from 'keyv';
 import { DEFAULT_FIND_CACHE_MS, KeyvKeyStore } from '../middleware/stores/key-store.js';

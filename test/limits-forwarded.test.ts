@@ -15,7 +15,7 @@ import {
   type LegacyRouter,
   type RenderFunction,
   type Stores,
-} from '../middleware/index.js';
+} from '../index.js';
 import { toStoredKey } from '../middleware/keys/key-record.js';
 import { render } from '../renderer/index.js';
 import { listen, recordingRender, type Listening } from './helpers/http-app.js';

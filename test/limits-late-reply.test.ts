@@ -3,7 +3,7 @@
 
 import { expect } from 'chai';
 import type { ReserveOp } from '../middleware/index.js';
-import { MemoryUsageStore } from '../middleware/stores/usage-store.js';
+import { MemoryUsageStore } from '../middleware/stores/memory/usage-store.js';
 import { StoreUnavailableError } from '../middleware/stores/deadline.js';
 import { PageAccount } from '../middleware/limits/rate-limits.js';
 

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { ReserveOp } from '../middleware/index.js';
-import { MemoryUsageStore } from '../middleware/stores/usage-store.js';
+import { MemoryUsageStore } from '../middleware/stores/memory/usage-store.js';
 import { buildApp, labelsPath, recordingRender } from './helpers/http-app.js';
 
 /** Applies every reservation at once, but holds its answer while `holding` is set, until release(). */

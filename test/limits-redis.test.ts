@@ -5,13 +5,7 @@ import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import {
-  createLegacyRouter,
-  createRedisStores,
-  LEGACY_MOUNT_PATH,
-  type KeyRecord,
-  type UsageStore,
-} from '../middleware/index.js';
+import { createLegacyRouter, createRedisStores, LEGACY_MOUNT_PATH, type KeyRecord, type UsageStore } from '../index.js';
 import { recordingRender } from './helpers/http-app.js';
 import {
   eventually,

@@ -5,7 +5,8 @@
 import { expect } from 'chai';
 import { toStoredKey } from '../middleware/keys/key-record.js';
 import { PageAccount } from '../middleware/limits/rate-limits.js';
-import { MemoryUsageStore, type UsageStore } from '../middleware/stores/usage-store.js';
+import { MemoryUsageStore } from '../middleware/stores/memory/usage-store.js';
+import type { UsageStore } from '../middleware/stores/usage-store.js';
 
 const NOW = new Date(Date.UTC(2026, 5, 1, 12));
 

@@ -15,7 +15,7 @@ import {
   LEGACY_MOUNT_PATH,
   type KeyRecord,
   type Stores,
-} from '../middleware/index.js';
+} from '../index.js';
 import { createRenderPool, type RenderPool } from '../renderer/pool/index.js';
 import { eventually, REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
 

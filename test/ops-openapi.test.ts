@@ -13,7 +13,7 @@ import {
 } from '../middleware/api-table/index.js';
 import { RENDER_ERROR_STATUS } from '../middleware/http/http-errors.js';
 import { createOpsRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
-import { createMemoryKeyStore } from '../middleware/stores/key-store.js';
+import { createMemoryKeyStore } from '../middleware/stores/memory/key-store.js';
 import { RenderError, type RenderErrorCode } from '../renderer/index.js';
 import { BASE, buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
 import { Jimp } from 'jimp';

@@ -20,8 +20,8 @@ import {
   type RenderPoolStats,
   type ServiceEvent,
 } from '../middleware/index.js';
-import { createMemoryKeyStore } from '../middleware/stores/key-store.js';
-import { MemoryUsageStore } from '../middleware/stores/usage-store.js';
+import { createMemoryKeyStore } from '../middleware/stores/memory/key-store.js';
+import { MemoryUsageStore } from '../middleware/stores/memory/usage-store.js';
 import { RenderError } from '../renderer/index.js';
 import { KEY_RECORDS, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
 import { startFakeUpstream } from './helpers/upstream-fake.js';

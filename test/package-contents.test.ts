@@ -40,6 +40,7 @@ describe('npm package contents', function () {
     scripts: Record<string, string>;
     bin: Record<string, string>;
     license: string;
+    exports: Record<string, string | { types: string; default: string }>;
   };
 
   it('ships exactly the compiled sources, the preview page, README, LICENSE and CHANGELOG', async () => {
@@ -80,6 +81,12 @@ describe('npm package contents', function () {
       'dist/web/app.js',
       'CHANGELOG.md',
     ]);
+    // Every subpath export (./router, ./renderer, ./stores/...) ships its module and its types.
+    const targets = Object.values(manifest.exports).flatMap((t) =>
+      typeof t === 'string' ? [t] : [t.types, t.default],
+    );
+    expect(targets.length).to.be.greaterThan(10);
+    expect(files).to.include.members(targets.map((t) => t.replace(/^\.\//, '')));
     const unwanted = files.filter((f) =>
       /^(dist\/(test|bench|tools)\/|corpus\/|test\/|bench\/|docs\/)|\.tsbuildinfo$/.test(f),
     );

@@ -1,7 +1,8 @@
 // The packed package (`npm pack`) installed into throw-away TypeScript hosts outside the repository, as a
 // team would use it: the public types compile under `strict` with no @types/express, Express 4 and 5 hosts
 // accept the router in app.use(), a CommonJS host require()s the package (Node 20.19+) with
-// `module: nodenext` and gets TS1479 with `node16`, and `zpl-legacy-compat/package.json` resolves.
+// `module: nodenext` and gets TS1479 with `node16`, `zpl-legacy-compat/package.json` resolves, and a host
+// imports the router, the renderer and each store backend by their subpaths.
 // Offline: the tarball is unpacked into the host, and its dependencies are links into this repository's
 // node_modules (so nothing from a parent folder, @types/express included, leaks into the hosts).
 
@@ -120,6 +121,40 @@ const router = createLegacyRouter({ ...createMemoryStores() });
 router.close().then(() => console.log(JSON.stringify({ required: typeof router, close: typeof router.close })));
 `;
 
+/** A host importing each subpath export alone, types included: the router, the renderer and the store backends. */
+const SUBPATH_HOST = `
+import { createLegacyRouter, LEGACY_MOUNT_PATH, type LegacyRouter, type OpenedStores } from 'zpl-legacy-compat/router';
+import { layout, renderPng, type LayoutResult, type RenderRequest } from 'zpl-legacy-compat/renderer';
+import { createMemoryStores, MemoryUsageStore } from 'zpl-legacy-compat/stores/memory';
+import { createRedisStores, type RedisStoresOptions } from 'zpl-legacy-compat/stores/redis';
+import { createPostgresStores, type PostgresStoresOptions } from 'zpl-legacy-compat/stores/postgres';
+
+const zpl = '^XA^FO10,10^GB50,50,25^FS^XZ';
+const stores: OpenedStores = createMemoryStores();
+const router: LegacyRouter = createLegacyRouter({ ...stores, renderThreads: 1 });
+const png = await renderPng(zpl, { dpmm: 8, widthIn: 1, heightIn: 1 });
+const laid: LayoutResult = layout(zpl, { dpmm: 8, widthIn: 1, heightIn: 1 });
+await router.close();
+await stores.close();
+// Type checks only, never called: were the entries typed any, these expected errors would be missing.
+export const typeChecks = (): void => {
+  const redis: RedisStoresOptions = { url: 'redis://127.0.0.1:6379' };
+  const postgres: PostgresStoresOptions = { url: 'postgres://127.0.0.1:5432/labels' };
+  void [createRedisStores(redis), createPostgresStores(postgres)];
+  // @ts-expect-error a Redis URL is a string
+  createRedisStores({ url: 6379 });
+  // @ts-expect-error dpmm is 6, 8, 12 or 24
+  const request: RenderRequest = { dpmm: 7, widthIn: 1, heightIn: 1 };
+  void request;
+};
+console.log(JSON.stringify({
+  png: Buffer.from(png).subarray(1, 4).toString(),
+  elements: laid.elements.length,
+  mount: LEGACY_MOUNT_PATH,
+  backends: [typeof createRedisStores, typeof createPostgresStores, typeof MemoryUsageStore],
+}));
+`;
+
 describe('the packed package in TypeScript hosts without @types/express', function () {
   this.timeout(120_000);
   let root: string;
@@ -159,6 +194,28 @@ describe('the packed package in TypeScript hosts without @types/express', functi
       type: 'image/png',
       png: 'PNG',
       other: 418,
+    });
+  });
+
+  it('compiles and runs a strict host that imports the router, the renderer and each store backend by subpath', async () => {
+    const host = makeHost(
+      root,
+      tarball,
+      'subpaths',
+      {},
+      {
+        'package.json': JSON.stringify({ type: 'module' }),
+        'tsconfig.json': tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext' }),
+        'host.ts': SUBPATH_HOST,
+      },
+    );
+    expect(await compile(host)).to.equal('');
+    const { stdout } = await run(process.execPath, [join(host, 'out', 'host.js')], { cwd: host, timeout: 60_000 });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).to.deep.equal({
+      png: 'PNG',
+      elements: 1,
+      mount: '/compatibility/legacy/v1',
+      backends: ['function', 'function', 'function'],
     });
   });
 

@@ -29,4 +29,26 @@ describe('public API', () => {
   it("the Express layer's entry exports nothing the package does not", () => {
     expect(Object.keys(middleware).filter((name) => !(name in pkg))).to.deep.equal([]);
   });
+
+  it('each subpath export (router, renderer, store backends) exports only names of the package root', async () => {
+    const manifest = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    const subpaths = Object.keys(manifest.exports).filter((p) => p !== '.' && p !== './package.json');
+    expect(subpaths).to.include.members([
+      './router',
+      './renderer',
+      './stores/memory',
+      './stores/redis',
+      './stores/postgres',
+    ]);
+    for (const subpath of subpaths) {
+      const names = Object.keys(await import(`zpl-legacy-compat${subpath.slice(1)}`));
+      expect(names.length, subpath).to.be.above(0);
+      expect(
+        names.filter((name) => !(name in pkg)),
+        subpath,
+      ).to.deep.equal([]);
+    }
+  });
 });

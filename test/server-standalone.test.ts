@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { createRedisStores } from '../middleware/index.js';
+import { createRedisStores } from '../index.js';
 import { freePort, redisServerAvailable, startRedisServer, stopProcess } from './helpers/http-redis.js';
 import { spawnWatched, type WatchedProcess } from './helpers/server-process.js';
 

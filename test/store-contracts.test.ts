@@ -5,9 +5,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisStores, FileShadowStore, RedisShadowStore, type RedisStoresOptions } from '../middleware/index.js';
-import { createMemoryKeyStore } from '../middleware/stores/key-store.js';
-import { MemoryUsageStore } from '../middleware/stores/usage-store.js';
+import { createRedisStores, FileShadowStore, RedisShadowStore, type RedisStoresOptions } from '../index.js';
+import { createMemoryKeyStore } from '../middleware/stores/memory/key-store.js';
+import { MemoryUsageStore } from '../middleware/stores/memory/usage-store.js';
 import { storeNames } from '../middleware/stores/store-names.js';
 import { createPostgresStores, type PostgresStores } from '../middleware/stores/postgres/stores.js';
 import { PostgresShadowStore } from '../middleware/stores/postgres/shadow-store.js';

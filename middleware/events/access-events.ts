@@ -3,9 +3,8 @@
 
 import { performance } from 'node:perf_hooks';
 import { RENDERER_HEADER } from '../api-table/index.js';
-import { requestKeyLabel } from '../limits/authorize.js';
 import type { LegacyRequest as Request, LegacyResponse as Response, NextFunction } from '../http/http.js';
-import { requestState, type RenderedSummary } from '../http/request-state.js';
+import { requestKeyLabel, requestState, type RenderedSummary } from '../http/request-state.js';
 import type { Emit } from './service-events.js';
 
 export type { RenderedSummary };

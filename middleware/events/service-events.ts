@@ -1,7 +1,7 @@
 // The service's typed event sink: the routers say what happened as plain records; logging and metrics are
 // subscribers, so neither router knows pino or prom-client. Events never carry keys, bodies or HTTP objects.
 
-import type { DivergenceEvent } from '../upstream/options.js';
+import type { DivergenceEvent } from '../stores/shadow-store.js';
 
 /** One request answered (or abandoned by its client): the access line and the HTTP metrics. */
 export interface RequestDoneEvent {

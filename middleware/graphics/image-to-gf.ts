@@ -1,8 +1,7 @@
 // An image (PNG, JPEG, GIF, BMP) as a ZPL ^GFA field: decoded with jimp, flattened onto white, turned into
 // 1-bit rows by a threshold or by Floyd-Steinberg dithering, written as ASCII hex. No HTTP here; it runs in
-// graphics-worker.ts, and checkImageSize runs before, on the request's thread.
+// graphics-worker.ts, and checkImageSize runs before, on the request's thread (which never loads jimp).
 
-import { Jimp } from 'jimp';
 import { readImageHeader } from '../../renderer/decode/image-header.js';
 
 export type Conversion = 'threshold' | 'dither';
@@ -54,6 +53,7 @@ export async function imageToGraphicField(
   threshold = 128,
 ): Promise<GraphicField> {
   checkImageSize(bytes);
+  const { Jimp } = await import('jimp');
   let image: Awaited<ReturnType<typeof Jimp.read>>;
   try {
     image = await Jimp.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

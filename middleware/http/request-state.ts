@@ -36,3 +36,20 @@ type WithState = ServerResponse & { [STATE]?: RequestState };
 export function requestState(res: ServerResponse): RequestState {
   return ((res as WithState)[STATE] ??= { requestId: '', anonymous: false });
 }
+
+/** The key a request was authorized with (set by `authorize`). */
+export function requestKey(res: ServerResponse): StoredKey {
+  const { key } = requestState(res);
+  if (!key) throw new Error('requestKey() before authorize');
+  return key;
+}
+
+/** How logs name the request's key: its id, or `anonymous` when the anonymous key served it. Never the key itself. */
+export function requestKeyLabel(res: ServerResponse): string {
+  return keyLabel(requestKey(res), requestState(res).anonymous);
+}
+
+/** How logs and metrics name a key: its id, or `anonymous` for the anonymous key. Never the key itself. */
+export function keyLabel(key: StoredKey, anonymous: boolean): string {
+  return anonymous ? 'anonymous' : key.id;
+}

@@ -14,8 +14,7 @@ import type { LegacyRequest as Request, LegacyResponse as Response } from '../ht
 import { readRequestBody } from '../http/request-body.js';
 import type { ExtraOutput } from '../api-table/index.js';
 import { apiHeader, forwardedAccept, MEDIA_TYPE } from '../http/request-headers.js';
-import { requestState } from '../http/request-state.js';
-import { requestKey, requestKeyLabel } from '../limits/authorize.js';
+import { requestKey, requestKeyLabel, requestState } from '../http/request-state.js';
 import type { Forward } from '../upstream/forward.js';
 import type { ShadowTraffic } from '../upstream/shadow.js';
 import { labelUpstreamPath, proxiedPath, tryLabelUpstreamPath } from '../upstream/upstream-path.js';

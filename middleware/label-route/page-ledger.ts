@@ -7,14 +7,14 @@
 
 import type { Dpmm, RenderPlan } from '../../renderer/api.js';
 import { RenderError } from '../../renderer/errors.js';
+import type { RenderFn } from '../../renderer/pool/index.js';
 import type { Emit } from '../events/service-events.js';
 import type { StoredKey } from '../keys/key-record.js';
 import { PageAccount, PagesExceededError } from '../limits/rate-limits.js';
-import type { RenderFunction } from '../router/router-config.js';
 import type { UsageStore } from '../stores/usage-store.js';
 
 export interface LedgerContext {
-  render: RenderFunction;
+  render: RenderFn;
   usageStore: UsageStore;
   storeTimeoutMs: number;
   now: () => Date;

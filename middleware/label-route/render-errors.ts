@@ -3,11 +3,10 @@
 
 import type { RenderError } from '../../renderer/index.js';
 import { setResponseHeaders } from '../api-table/index.js';
-import { requestKeyLabel } from '../limits/authorize.js';
 import type { Emit } from '../events/service-events.js';
 import { OVERLOADED_RETRY_AFTER_SECONDS, RENDER_ERROR_STATUS, sendPlainError } from '../http/http-errors.js';
 import type { LegacyResponse } from '../http/http.js';
-import { requestState } from '../http/request-state.js';
+import { requestKeyLabel, requestState } from '../http/request-state.js';
 
 export function sendRenderError(res: LegacyResponse, err: RenderError, emit: Emit): void {
   if (err.code === 'cancelled') {

@@ -11,7 +11,7 @@ import { isExpired, type StoredKey } from '../keys/key-record.js';
 import type { KeyStore } from '../stores/key-store.js';
 import type { ExtraOutput } from '../api-table/index.js';
 import { apiHeader, scopeFormat } from '../http/request-headers.js';
-import { requestState } from '../http/request-state.js';
+import { keyLabel, requestState } from '../http/request-state.js';
 
 export interface AuthorizeOptions {
   keyStore: KeyStore;
@@ -29,18 +29,6 @@ export interface AuthorizeOptions {
   anyScope?: boolean;
   /** The extra outputs switched on: an Accept naming one of them first is that output, which counts as PNG. */
   outputs?: readonly ExtraOutput[];
-}
-
-/** The key a request was authorized with (set by `authorize`). */
-export function requestKey(res: LegacyResponse): StoredKey {
-  const { key } = requestState(res);
-  if (!key) throw new Error('requestKey() before authorize');
-  return key;
-}
-
-/** How logs name the request's key: its id, or `anonymous` when the anonymous key served it. Never the key itself. */
-export function requestKeyLabel(res: LegacyResponse): string {
-  return keyLabel(requestKey(res), requestState(res).anonymous);
 }
 
 function scopeAllows(key: StoredKey, format: OutputFormat): boolean {
@@ -83,11 +71,6 @@ function splitQueryKey(url: string): { url: string; key?: string } {
     key = keyPart.slice(4);
   }
   return { url: url.slice(0, q) + (rest.length > 0 ? `?${rest.join('&')}` : ''), key };
-}
-
-/** How logs and metrics name a key: its id, or `anonymous` for the anonymous key. Never the key itself. */
-function keyLabel(key: StoredKey, anonymous: boolean): string {
-  return anonymous ? 'anonymous' : key.id;
 }
 
 export function authorize({

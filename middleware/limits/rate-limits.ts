@@ -8,8 +8,7 @@ import { setResponseHeaders } from '../api-table/index.js';
 import { sendJsonError } from '../http/http-errors.js';
 import type { LegacyRequest, LegacyResponse, NextFunction } from '../http/http.js';
 import type { StoredKey } from '../keys/key-record.js';
-import { requestKey, requestKeyLabel } from './authorize.js';
-import { requestState } from '../http/request-state.js';
+import { requestKey, requestKeyLabel, requestState } from '../http/request-state.js';
 import type { UsageStore } from '../stores/usage-store.js';
 
 export type LimitType = 'requests_per_sec' | 'pages_per_day';

@@ -1,4 +1,4 @@
-// Reads what shadow mode stored (see upstream/shadow-store.ts) for the report page: one owner's newest cases first.
+// Reads what shadow mode stored (see stores/shadow-store.ts) for the report page: one owner's newest cases first.
 
 import type { ShadowCaseStore, ShadowSummary, StoredShadowCase } from '../stores/shadow-store.js';
 

@@ -11,7 +11,8 @@ import { createEventSink, type Emit, type EventSink } from '../events/service-ev
 import type { KeyStore } from '../stores/key-store.js';
 import type { DivergenceEvent, ShadowOptions, UpstreamMode, UpstreamOptions } from '../upstream/options.js';
 import { linkUpstream, type UpstreamLink } from '../upstream/upstream.js';
-import { MemoryUsageStore, type UsageStore } from '../stores/usage-store.js';
+import { MemoryUsageStore } from '../stores/memory/usage-store.js';
+import type { UsageStore } from '../stores/usage-store.js';
 
 export { DEFAULT_MAX_LABELS };
 

@@ -1,6 +1,6 @@
-// The key store: StoredKey records under the SHA-256 of their key, on any Keyv backend (memory, Redis).
+// The key store: StoredKey records under the SHA-256 of their key, on any Keyv backend (memory, Redis, PostgreSQL).
 
-import { Keyv } from 'keyv';
+import type { Keyv } from 'keyv';
 import {
   hashKey,
   KEY_ID_LENGTH,
@@ -280,9 +280,4 @@ export class KeyvKeyStore implements KeyStore {
       await Promise.all(keys.slice(i, i + INDEX_BATCH).map((key) => this.#entries.set(ID_ENTRY + key.id, key.hash)));
     }
   }
-}
-
-/** An in-memory key store (one process; the default). */
-export function createMemoryKeyStore(): KeyStore {
-  return new KeyvKeyStore(new Keyv<StoredKey>({ store: new Map(), namespace: 'zpl-keys', throwOnErrors: true }));
 }

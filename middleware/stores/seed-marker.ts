@@ -25,14 +25,15 @@ export interface SeedMarker {
 
 const CONFIRM_INTERVAL_MS = 1000;
 
-export interface RedisSeedMarkerOptions {
+export interface StoreSeedMarkerOptions {
   /** Expect a seeding from the start (the store is not ready until one is seen or made); default: only after one. */
   requireSeed?: boolean;
   log?: (message: string) => void;
 }
 
-/** The marker as a Redis key, checked on every (re)connection and, at most once a second, after a key miss. */
-export class RedisSeedMarker implements SeedMarker {
+/** The marker as a named cell (a Redis key, a PostgreSQL row), checked on every (re)connection and, at most once a
+ * second, after a key miss. */
+export class StoreSeedMarker implements SeedMarker {
   readonly #connection: MarkerConnection;
   readonly #key: string;
   readonly #log: (message: string) => void;
@@ -45,7 +46,7 @@ export class RedisSeedMarker implements SeedMarker {
   /** Bumped by mark(): a check that started before a mark must not undo it. */
   #generation = 0;
 
-  constructor(connection: MarkerConnection, key: string, options: RedisSeedMarkerOptions = {}) {
+  constructor(connection: MarkerConnection, key: string, options: StoreSeedMarkerOptions = {}) {
     this.#connection = connection;
     this.#key = key;
     this.#expected = options.requireSeed ?? false;

@@ -1,6 +1,6 @@
 // What shadow mode keeps of its comparisons: each divergent case (a record and both PNGs) and a running summary,
-// per owner (a key's organization, or the key itself when it has none). Two stores: files in one folder on one
-// machine (shadow-file-store.ts) and Redis, shared by every replica (shadow-redis-store.ts).
+// per owner (a key's organization, or the key itself when it has none). Files in one folder on one machine
+// (shadow-file-store.ts), or the shared backend's, seen by every replica (redis/shadow-store.ts, postgres/shadow-store.ts).
 
 /** One label the two renderers drew differently (or only one of them drew). */
 export interface DivergenceEvent {

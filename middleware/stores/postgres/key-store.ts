@@ -5,7 +5,7 @@ import KeyvPostgres, { type KeyvPostgresOptions } from '@keyv/postgres';
 import { Keyv } from 'keyv';
 import { KeyvKeyStore, type KeyChanges, type KeyPatch } from '../key-store.js';
 import type { StoredKey } from '../../keys/key-record.js';
-import { RedisSeedMarker, type MarkerConnection } from '../seed-marker.js';
+import { StoreSeedMarker, type MarkerConnection } from '../seed-marker.js';
 import { POSTGRES_TABLES, quoteIdentifier } from './names.js';
 import type { PostgresConnection } from './connection.js';
 
@@ -120,7 +120,7 @@ export function openPostgresKeyStore(connection: PostgresConnection, options: Po
   const adapter = new PooledKeyvPostgres(run, connection.names.schemaName, POSTGRES_TABLES.keys);
   // No key prefix: the table is the namespace's; a row's key is the SHA-256 of the API key, as in Redis.
   const keyv = new Keyv<StoredKey>({ store: adapter, namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
-  const seedMarker = new RedisSeedMarker(markerCell(connection), SEED_MARKER, {
+  const seedMarker = new StoreSeedMarker(markerCell(connection), SEED_MARKER, {
     ...(options.requireSeed !== undefined && { requireSeed: options.requireSeed }),
     ...(options.log && { log: options.log }),
   });

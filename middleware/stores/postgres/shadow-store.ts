@@ -1,11 +1,11 @@
 // Shadow cases in PostgreSQL, shared by every replica on the same database and namespace: one row per case with
-// both images (bytea), one summary row per owner. The caps and the retention are Redis's (shadow-redis-store.ts):
+// both images (bytea), one summary row per owner. The caps and the retention are Redis's (redis/shadow-store.ts):
 // saving a case drops the owner's expired cases, then the oldest while over the case or byte cap, in one call;
 // bytes count as stored (here the PNGs themselves). Rows past the retention are swept.
 
-import type { ShadowOutcome } from '../../upstream/options.js';
 import {
   emptySummary,
+  type ShadowOutcome,
   retention,
   SCORE_BUCKETS,
   SHADOW_IMAGE_NAME,
