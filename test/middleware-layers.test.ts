@@ -17,7 +17,8 @@ const BACKEND = 'stores/<backend>';
  * the renderer's entries below; `compare` the ink comparison, run by the shadow comparer's worker thread.
  */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
-  'api-table': [],
+  // The header table names the renderer option each header sets (RenderOptions' keys and value types).
+  'api-table': ['renderer'],
   keys: [],
   workers: [],
   stores: ['keys'],
