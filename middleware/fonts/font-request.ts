@@ -32,7 +32,10 @@ function unicodeRanges(text: string): Array<[number, number]> {
   });
 }
 
-export function readFontRequest(parts: readonly FormPart[]): FontRequest {
+/** The font and its order from the form (undefined: the body was no multipart form). */
+export function readFontRequest(parts: readonly FormPart[] | undefined): FontRequest {
+  if (parts === undefined)
+    throw new PlainHttpError(400, "Send the font as multipart/form-data, the file in the field 'file'");
   const file = parts.find((p) => p.name === FONT_FORM_FIELDS.file.name);
   if (file === undefined || file.value.length === 0)
     throw new PlainHttpError(400, "No font: send the TrueType file as the multipart field 'file'");

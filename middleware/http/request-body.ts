@@ -177,13 +177,11 @@ export interface FormPart {
 
 /**
  * The parts of a multipart/form-data body (at most `maxBytes`, 413 beyond), in the order they came; the first part
- * of a name is the one that counts. Any other type of body is a 400 that names the form's `file` field.
+ * of a name is the one that counts. Undefined for any other type of body (read all the same).
  */
-export async function readMultipartForm(req: Request, maxBytes: number): Promise<FormPart[]> {
+export async function readMultipartForm(req: Request, maxBytes: number): Promise<FormPart[] | undefined> {
   const received = await readRequestBody(req, maxBytes);
-  if (mediaType(req) !== 'multipart/form-data')
-    throw new PlainHttpError(400, "Send the font as multipart/form-data, the file in the field 'file'");
-  return multipartParts(req, received);
+  return mediaType(req) === 'multipart/form-data' ? multipartParts(req, received) : undefined;
 }
 
 /** The parts of a multipart body already read in full. */
