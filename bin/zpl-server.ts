@@ -72,6 +72,7 @@ const VARIABLES: readonly { topic: string; variables: readonly (readonly [name: 
       ['ALLOW_QUERY_KEY', '1/0'],
       ['LENIENT_PATHS', '1/0'],
       ['GRAPHICS_ENDPOINT', '1/0'],
+      ['FONTS_ENDPOINT', '1/0'],
       ['CORS_ORIGINS'],
     ],
   },

@@ -63,7 +63,9 @@ export interface ClientOptions {
   lenientPaths: boolean;
   /** GRAPHICS_ENDPOINT=1: POST {path}/graphics converts images to ^GFA. */
   graphicsEndpoint: boolean;
-  /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths, POST /graphics and `?key=`, in one switch. */
+  /** FONTS_ENDPOINT=1: POST {path}/fonts turns TrueType fonts into the ZPL that stores them. */
+  fontsEndpoint: boolean;
+  /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths, POST /graphics, POST /fonts and `?key=`, in one switch. */
   legacyClients: boolean;
   /** EXTRA_OUTPUTS=json,zpl: the legacy service's JSON and ZPL outputs (router option `outputs`); unset, both are a 406. */
   outputs: ExtraOutput[];
@@ -94,6 +96,7 @@ export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientO
     allowQueryKey: legacyClients || flag(env, 'ALLOW_QUERY_KEY'),
     lenientPaths: legacyClients || flag(env, 'LENIENT_PATHS'),
     graphicsEndpoint: legacyClients || flag(env, 'GRAPHICS_ENDPOINT'),
+    fontsEndpoint: legacyClients || flag(env, 'FONTS_ENDPOINT'),
     legacyClients,
     outputs: extraOutputs(env.EXTRA_OUTPUTS),
   };

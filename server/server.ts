@@ -94,9 +94,15 @@ function asHandler(router: ReturnType<typeof Router>, events: EventSink): Handle
 /** Every route of the standalone server: the ops router at the root, the legacy router(s) on their paths. */
 export function buildApp(parts: ServiceParts): ServiceApp {
   const { config, stores, events, renderer } = parts;
-  const { legacyPaths, anonymousKey, allowQueryKey, graphicsEndpoint, outputs } = config.clients;
-  // The OpenAPI document describes the API as these options make it (optional key, ?key=, /graphics, JSON and ZPL).
-  const api = { ...(anonymousKey !== undefined && { anonymousKey: true }), allowQueryKey, graphicsEndpoint, outputs };
+  const { legacyPaths, anonymousKey, allowQueryKey, graphicsEndpoint, fontsEndpoint, outputs } = config.clients;
+  // The OpenAPI document describes the API as these options make it (optional key, ?key=, /graphics, /fonts, outputs).
+  const api = {
+    ...(anonymousKey !== undefined && { anonymousKey: true }),
+    allowQueryKey,
+    graphicsEndpoint,
+    fontsEndpoint,
+    outputs,
+  };
   const opsRouter = createOpsRouter({
     keyStore: stores.keyStore,
     pool: renderer,

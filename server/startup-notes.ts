@@ -8,7 +8,7 @@ export function startupNotes(config: ServerConfig, opsPort: number | undefined):
   const notes: string[] = [];
   if (legacyClients) {
     notes.push(
-      `LEGACY_CLIENTS=1: legacy API also at /v1 (${legacyPaths.join(', ')}), lenient paths, POST /graphics, ?key=; ` +
+      `LEGACY_CLIENTS=1: legacy API also at /v1 (${legacyPaths.join(', ')}), lenient paths, POST /graphics, POST /fonts, ?key=; ` +
         (anonymousKey === undefined
           ? 'it does not turn on key-less access: clients that cannot send a key need ANONYMOUS_KEY_ID (a key id from `npx zpl-keys list`)'
           : `clients that cannot send a key are served as key ${anonymousKey} (ANONYMOUS_KEY_ID)`),

@@ -10,6 +10,7 @@ import {
   BODY_HEADERS,
   EXPOSED_RESPONSE_HEADERS,
   EXTRA_OUTPUT_TYPES,
+  FONT_FORM_FIELDS,
   OPTION_HEADERS,
   REQUEST_HEADERS,
   RESPONSE_HEADERS,
@@ -100,6 +101,25 @@ describe('Docs: header lists come from the HTTP table', () => {
         expect(marked).to.deep.equal(spec.default === undefined ? [] : [spec.default.toLowerCase()]);
       });
     }
+  });
+
+  describe('docs/http-api.md, POST /fonts', () => {
+    const rows = tableAfter(httpApi, '## `POST /fonts`: a TrueType font as ZPL');
+
+    it("lists the form's fields in the table's order, each pattern as the legacy service writes it", () => {
+      expect(rows.map((row) => codeSpans(row[0]!)[0])).to.deep.equal(Object.keys(FONT_FORM_FIELDS));
+      const cell = (name: string) => rows.find((row) => row[0] === `\`${name}\``)![1]!;
+      expect(codeSpans(cell('path'))[0]).to.equal(FONT_FORM_FIELDS.path.pattern.slice(1, -1).replace('\\.', '.'));
+      expect(codeSpans(cell('name')).join('')).to.equal(/\[(\w+)\]/.exec(FONT_FORM_FIELDS.name.pattern)![1]);
+      expect(cell('file')).to.include('(required)');
+    });
+
+    it("quotes each field's refusal as the table words it", () => {
+      const quoted = between(httpApi, '| a bad field |', '\n');
+      expect(quoted).to.include(`\`ERROR: ${FONT_FORM_FIELDS.path.refusal('R:FONT.OTF')}\``);
+      expect(quoted).to.include(`\`ERROR: ${FONT_FORM_FIELDS.name.refusal('A')}\``);
+      expect(quoted).to.include(`\`ERROR: ${FONT_FORM_FIELDS.unicodes.refusal('0039-0030')}\``);
+    });
   });
 
   it('docs/mounting.md: the forwardHeaders default is DEFAULT_FORWARD_HEADERS', () => {

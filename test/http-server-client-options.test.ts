@@ -180,7 +180,7 @@ describe('standalone server: options for clients that cannot change', function (
     });
     after(() => stopServer(server.child));
 
-    it('answers no key 401, /v1 404, ignores ?key= and has no /graphics', async () => {
+    it('answers no key 401, /v1 404, ignores ?key= and has no /graphics or /fonts', async () => {
       expect((await post(`${server.base}/compatibility/legacy/v1/printers/8dpmm/labels/4x6/0`)).status).to.equal(401);
       expect((await post(`${server.base}/v1/printers/8dpmm/labels/4x6/0/`, { 'X-API-Key': pngKey })).status).to.equal(
         404,
@@ -197,6 +197,11 @@ describe('standalone server: options for clients that cannot change', function (
         headers: { 'X-API-Key': pngKey },
       });
       expect(graphics.status).to.equal(404);
+      const fonts = await fetch(`${server.base}/compatibility/legacy/v1/fonts`, {
+        method: 'POST',
+        headers: { 'X-API-Key': pngKey },
+      });
+      expect(fonts.status).to.equal(404);
     });
   });
 

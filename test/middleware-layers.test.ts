@@ -29,6 +29,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   limits: ['api-table', 'http', 'keys', 'stores', 'events', 'renderer'],
   upstream: ['api-table', 'http', 'stores', 'events', 'workers', 'renderer', 'compare'],
   graphics: ['http', 'workers', 'renderer'],
+  fonts: ['api-table', 'http', 'workers', 'renderer'],
   'label-route': ['api-table', 'http', 'keys', 'stores', 'events', 'limits', 'upstream', 'renderer'],
   router: [
     'api-table',
@@ -40,6 +41,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'limits',
     'upstream',
     'graphics',
+    'fonts',
     'label-route',
     'renderer',
   ],
@@ -61,12 +63,16 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-/** The renderer modules middleware/ may load: request and error types, the render pool, the image-header reader. */
+/**
+ * The renderer modules middleware/ may load: request and error types, the render pool, the image-header reader, and
+ * the font-table checker (POST /fonts' worker thread refuses the fonts the renderer would not open).
+ */
 const RENDERER_ENTRIES = [
   'renderer/api.ts',
   'renderer/errors.ts',
   'renderer/pool/index.ts',
   'renderer/decode/image-header.ts',
+  'renderer/decode/font-tables.ts',
 ];
 /** The renderer's own entry, for its types only: it loads the drawing code. */
 const RENDERER_TYPES = 'renderer/index.ts';

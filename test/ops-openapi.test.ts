@@ -17,6 +17,7 @@ import { createMemoryKeyStore } from '../middleware/stores/memory/key-store.js';
 import { RenderError, type RenderErrorCode } from '../renderer/index.js';
 import { BASE, buildApp, KEYS, labelsPath, recordingRender } from './helpers/http-app.js';
 import { Jimp } from 'jimp';
+import { squareFont } from './helpers/hostile-fonts.js';
 import { answers, checkerFor, OpenApiChecker } from './helpers/openapi-check.js';
 
 const ZPL = '^XA^FO10,10^GB50,50,50^FS^XZ';
@@ -278,8 +279,15 @@ describe('OpenAPI document', () => {
   describe('with the client options on, the document describes the API they make (and every answer matches it)', () => {
     const graphics = checkerFor({ graphicsEndpoint: true });
 
-    it('lists POST /graphics, ?key= and the optional key only when they are on', () => {
+    it('lists POST /graphics, POST /fonts, ?key= and the optional key only when they are on', () => {
       expect(checker.doc.paths).to.not.have.property('/graphics');
+      expect(checker.doc.paths).to.not.have.property('/fonts');
+      expect(graphics.doc.paths).to.not.have.property('/fonts');
+      const fonts = checkerFor({ fontsEndpoint: true }).doc;
+      expect(fonts.paths['/fonts'].post.operationId).to.equal('convertFontToZpl');
+      expect(
+        Object.keys(fonts.paths['/fonts'].post.requestBody.content['multipart/form-data'].schema.properties),
+      ).to.deep.equal(['file', 'path', 'name', 'chars', 'unicodes']);
       expect(checker.doc.security).to.deep.equal([{ apiKey: [] }]);
       expect(graphics.doc.paths['/graphics'].post.operationId).to.equal('convertImageToGraphicField');
       const all = checkerFor({ graphicsEndpoint: true, allowQueryKey: true, anonymousKey: true }).doc;
@@ -314,6 +322,34 @@ describe('OpenAPI document', () => {
       expect(seen).to.deep.equal([
         [200, 'text/plain'],
         [200, 'application/json'],
+        [400, 'text/plain'],
+        [401, 'application/json'],
+        [403, 'application/json'],
+        [413, 'text/plain'],
+      ]);
+    });
+
+    it('POST /fonts: every documented status and content type comes from a real request', async () => {
+      const fonts = checkerFor({ fontsEndpoint: true });
+      const { app } = await buildApp({ fontsEndpoint: true, maxBodyBytes: 4096 }, [
+        { key: KEYS.all, scope: 'all' },
+        { key: KEYS.pdf, scope: 'pdf' },
+      ]);
+      const path = `${BASE}/fonts`;
+      const font = squareFont();
+      const send = (test: request.Test) => checked(fonts, test, 'POST', path);
+      const post = () => request(app).post(path);
+      const seen: Array<[number, string]> = [];
+      const note = (res: request.Response) => {
+        seen.push([res.status, String(res.headers['content-type']).split(';')[0]!]);
+      };
+      note(await send(post().set('X-API-Key', KEYS.all).attach('file', font, 'a.ttf').field('name', 'Z')));
+      note(await send(post().set('X-API-Key', KEYS.all).attach('file', Buffer.from('no font'), 'a.ttf')));
+      note(await send(post().attach('file', font, 'a.ttf')));
+      note(await send(post().set('X-API-Key', KEYS.pdf).attach('file', font, 'a.ttf')));
+      note(await send(post().set('X-API-Key', KEYS.all).attach('file', Buffer.alloc(8192, 1), 'big.ttf')));
+      expect(seen).to.deep.equal([
+        [200, 'text/plain'],
         [400, 'text/plain'],
         [401, 'application/json'],
         [403, 'application/json'],

@@ -67,13 +67,14 @@ describe('standalone server environment', () => {
     expect(readServerConfig({})).to.not.have.property('opsPort');
   });
 
-  it('LEGACY_CLIENTS=1: /v1 beside the mount path, lenient paths, POST /graphics and ?key=, never key-less access', () => {
+  it('LEGACY_CLIENTS=1: /v1 beside the mount path, lenient paths, POST /graphics, POST /fonts and ?key=, never key-less access', () => {
     const on = readServerConfig({ LEGACY_CLIENTS: '1' }).clients;
     expect(on).to.deep.equal({
       legacyPaths: ['/compatibility/legacy/v1', '/v1'],
       allowQueryKey: true,
       lenientPaths: true,
       graphicsEndpoint: true,
+      fontsEndpoint: true,
       legacyClients: true,
       outputs: [], // the extra outputs are a switch of their own (EXTRA_OUTPUTS)
     });
@@ -83,12 +84,17 @@ describe('standalone server environment', () => {
       '/v1',
     ]);
     const off = readServerConfig({}).clients;
-    expect([off.legacyPaths, off.lenientPaths, off.graphicsEndpoint, off.allowQueryKey]).to.deep.equal([
-      ['/compatibility/legacy/v1'],
-      false,
-      false,
-      false,
-    ]);
+    expect([
+      off.legacyPaths,
+      off.lenientPaths,
+      off.graphicsEndpoint,
+      off.fontsEndpoint,
+      off.allowQueryKey,
+    ]).to.deep.equal([['/compatibility/legacy/v1'], false, false, false, false]);
+    expect(readServerConfig({ FONTS_ENDPOINT: '1' }).clients).to.deep.include({
+      fontsEndpoint: true,
+      graphicsEndpoint: false,
+    });
   });
 
   it('a bad value stops the server with one ERROR line naming the variable', async () => {

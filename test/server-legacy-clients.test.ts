@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderPng } from '../index.js';
 import { hashKey } from '../middleware/keys/key-record.js';
+import { squareFont } from './helpers/hostile-fonts.js';
 import { decodePng, inkCount } from './helpers/png.js';
 import { spawnWatched, type WatchedProcess } from './helpers/server-process.js';
 
@@ -183,7 +184,7 @@ describe('LEGACY_CLIENTS=1: unchanged legacy clients get labels', function () {
       expect(
         server!.lines.some((l) =>
           l.includes(
-            `"msg":"LEGACY_CLIENTS=1: legacy API also at /v1 (/compatibility/legacy/v1, /v1), lenient paths, POST /graphics, ?key=; clients that cannot send a key are served as key ${ANONYMOUS_ID} (ANONYMOUS_KEY_ID)"`,
+            `"msg":"LEGACY_CLIENTS=1: legacy API also at /v1 (/compatibility/legacy/v1, /v1), lenient paths, POST /graphics, POST /fonts, ?key=; clients that cannot send a key are served as key ${ANONYMOUS_ID} (ANONYMOUS_KEY_ID)"`,
           ),
         ),
       ).to.equal(true);
@@ -231,6 +232,14 @@ describe('LEGACY_CLIENTS=1: unchanged legacy clients get labels', function () {
       const res = await send(port, 'POST', '/v1/graphics', headers, body);
       expect(res.status, res.body.toString()).to.equal(200);
       expect(res.body.toString()).to.match(/\^GFA,\d+,\d+,\d+,/);
+    });
+
+    it('POST /v1/fonts answers the ~DU that stores a TrueType font', async () => {
+      const font = squareFont();
+      const { headers, body } = multipart('file', 'square.ttf', font);
+      const res = await send(port, 'POST', '/v1/fonts', headers, body);
+      expect(res.status, res.body.toString()).to.equal(200);
+      expect(res.body.toString()).to.equal(`^XA~DUR:FONT.TTF,${font.length},${font.toString('hex').toUpperCase()}^XZ`);
     });
 
     it('the anonymous key keeps its scope: a PDF is refused', async () => {

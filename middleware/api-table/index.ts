@@ -8,3 +8,4 @@ export * from './request-headers.js';
 export * from './response-headers.js';
 export * from './routes.js';
 export * from './errors.js';
+export * from './form-fields.js';

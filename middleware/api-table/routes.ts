@@ -77,6 +77,19 @@ export const GRAPHICS_ENDPOINT: OperationSpec = {
     '`?dither=true` diffuses greys (Floyd-Steinberg). Images over 4096x4096 pixels are a 413, read from the header before decoding.',
 };
 
+/** POST /fonts (router option `fontsEndpoint`, off by default): the legacy service's font conversion. */
+export const FONTS_ENDPOINT: OperationSpec = {
+  id: 'convertFontToZpl',
+  method: 'post',
+  template: '/fonts',
+  summary: 'Convert a TrueType font to the ZPL that stores it (off by default)',
+  description:
+    'A TrueType font as the multipart field `file`, with the optional fields `path`, `name`, `chars` and `unicodes`; ' +
+    'the answer is ZPL text, one format that stores the font with `~DU` (its bytes as hex) and, with `name`, assigns ' +
+    'that letter to it with `^CW`. With `chars` or `unicodes` the font is cut down to those characters first. ' +
+    'A font whose OS/2 fsType forbids embedding (or subsetting, when asked) is a 400.',
+};
+
 /** The path parameters of a template, in order. */
 export function templateParameters(template: string): PathParameterSpec[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((m) => PARAMETER_BY_NAME[m[1]!]!);

@@ -161,7 +161,31 @@ export class BodyAlreadyReadError extends PlainHttpError {
 }
 
 /** The `file` field of a multipart body already read in full. */
-function multipartFile(req: Request, body: Buffer): Promise<Uint8Array> {
+async function multipartFile(req: Request, body: Buffer): Promise<Uint8Array> {
+  const file = (await multipartParts(req, body)).find((part) => part.name === 'file');
+  if (file === undefined) throw new PlainHttpError(400, "Multipart request has no 'file' field");
+  return file.value;
+}
+
+/** One part of a multipart form: a file's bytes, or a plain field's text as UTF-8. */
+export interface FormPart {
+  name: string;
+  value: Buffer;
+  /** It came as a file (with a filename), not as a plain field. */
+  file: boolean;
+}
+
+/**
+ * The parts of a multipart/form-data body (at most `maxBytes`, 413 beyond), in the order they came; the first part
+ * of a name is the one that counts. Undefined for any other type of body (read all the same).
+ */
+export async function readMultipartForm(req: Request, maxBytes: number): Promise<FormPart[] | undefined> {
+  const received = await readRequestBody(req, maxBytes);
+  return mediaType(req) === 'multipart/form-data' ? multipartParts(req, received) : undefined;
+}
+
+/** The parts of a multipart body already read in full. */
+function multipartParts(req: Request, body: Buffer): Promise<FormPart[]> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -170,29 +194,23 @@ function multipartFile(req: Request, body: Buffer): Promise<Uint8Array> {
       reject(new PlainHttpError(400, 'Malformed multipart/form-data request'));
       return;
     }
-    let document: Buffer | undefined;
-
+    const parts: FormPart[] = [];
+    // A file's place is taken when it starts, so parts keep the order they came in, whenever their bytes end.
     parser.on('file', (name, stream) => {
-      if (name !== 'file' || document !== undefined) {
-        stream.resume();
-        return;
-      }
+      const part: FormPart = { name, value: Buffer.alloc(0), file: true };
+      parts.push(part);
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        document = Buffer.concat(chunks);
+        part.value = Buffer.concat(chunks);
       });
     });
     // `curl -F file='^XA...'` sends the document as a plain field.
     parser.on('field', (name, value) => {
-      if (name !== 'file' || document !== undefined) return;
-      document = Buffer.from(value, 'utf8');
+      parts.push({ name, value: Buffer.from(value, 'utf8'), file: false });
     });
     parser.on('error', () => reject(new PlainHttpError(400, 'Malformed multipart/form-data request')));
-    parser.on('close', () => {
-      if (document === undefined) reject(new PlainHttpError(400, "Multipart request has no 'file' field"));
-      else resolve(document);
-    });
+    parser.on('close', () => resolve(parts));
     parser.end(body);
   });
 }

@@ -5,6 +5,8 @@ import {
   API_KEY_HEADER,
   ENDPOINTS,
   EXTRA_OUTPUT_TYPES,
+  FONT_FORM_FIELDS,
+  FONTS_ENDPOINT,
   GRAPHICS_ENDPOINT,
   JSON_ERRORS,
   LABEL_RESPONSE_HEADERS,
@@ -32,6 +34,8 @@ export interface ApiFeatures {
   allowQueryKey?: boolean;
   /** `graphicsEndpoint`: POST /graphics. */
   graphicsEndpoint?: boolean;
+  /** `fontsEndpoint`: POST /fonts. */
+  fontsEndpoint?: boolean;
   /** `outputs`: the extra outputs switched on (JSON label data, ZPL). */
   outputs?: readonly ExtraOutput[];
 }
@@ -353,6 +357,57 @@ function graphicsOperation(errors: Record<string, Json>): Json {
   };
 }
 
+/** POST /fonts: a TrueType font and the form's fields in, the ZPL that stores it out; the errors it can answer. */
+function fontsOperation(errors: Record<string, Json>): Json {
+  const keep = ['400', '401', '403', '408', '413', '429', '431', '500', '503'];
+  const fields = Object.values(FONT_FORM_FIELDS).map((f) => [
+    f.name,
+    {
+      type: 'string',
+      description: f.description,
+      ...('file' in f && { contentMediaType: 'font/ttf' }),
+      ...('pattern' in f && { pattern: anyCasePattern(f.pattern) }),
+      ...('example' in f && { examples: [f.example] }),
+    },
+  ]);
+  return {
+    operationId: FONTS_ENDPOINT.id,
+    summary: FONTS_ENDPOINT.summary,
+    description: FONTS_ENDPOINT.description,
+    parameters: [{ $ref: `#/components/parameters/${headerComponentName(REQUEST_ID_HEADER.name)}` }],
+    requestBody: {
+      required: true,
+      description:
+        'A multipart form: the font as the file `file`, the other fields as text. An empty field is one not sent.',
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: Object.values(FONT_FORM_FIELDS)
+              .filter((f) => 'required' in f && f.required)
+              .map((f) => f.name),
+            properties: Object.fromEntries(fields),
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description:
+          'ZPL, one format: `^XA~DU{path},{bytes},{hex}^XZ`, with `^CW{name},{path}` before `^XZ` when `name` was given. ' +
+          'Send it before the labels that use the font (`^A@N,h,w,{path}` or `^A{name}`).',
+        headers: responseHeaders([]),
+        content: {
+          'text/plain': {
+            schema: { type: 'string', pattern: '^\\^XA~DU[REBA]:[A-Z0-9]{1,16}\\.TTF,[0-9]+,[0-9A-F]' },
+          },
+        },
+      },
+      ...Object.fromEntries(Object.entries(errors).filter(([status]) => keep.includes(status))),
+    },
+  };
+}
+
 function headerComponentName(header: string): string {
   return `header.${header}`;
 }
@@ -369,6 +424,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
   const api = options.api ?? {};
   if (api.graphicsEndpoint)
     paths[GRAPHICS_ENDPOINT.template] = { [GRAPHICS_ENDPOINT.method]: graphicsOperation(errors) };
+  if (api.fontsEndpoint) paths[FONTS_ENDPOINT.template] = { [FONTS_ENDPOINT.method]: fontsOperation(errors) };
   // Who may call: the X-API-Key header; with the options, `?key=` too, or no key at all (the anonymous key).
   const security = [
     { apiKey: [] },

@@ -88,6 +88,11 @@ export interface LegacyRouterOptions {
   lenientPaths?: boolean;
   /** `POST /graphics`: an image in, ZPL with one ^GFA field out (default false; not part of the legacy API spec). */
   graphicsEndpoint?: boolean;
+  /**
+   * `POST /fonts`: a TrueType font in, the ZPL that stores it (`~DU`, `^CW`) out, subset on request, as the legacy
+   * service offers it (default false: 404).
+   */
+  fontsEndpoint?: boolean;
   /** Clock (tests). */
   now?: () => Date;
   /** How PDF pages are drawn: `vector` paths and searchable text (default), or `raster`, each label one 1-bit image. */
@@ -128,6 +133,7 @@ export interface RouterConfig {
   allowQueryKey: boolean;
   lenientPaths: boolean;
   graphicsEndpoint: boolean;
+  fontsEndpoint: boolean;
   pdf: PdfMode | undefined;
   pageComposition: 'validate' | 'apply';
   outputs: readonly ExtraOutput[];
@@ -179,6 +185,7 @@ export function resolveOptions(options: LegacyRouterOptions): RouterConfig {
     allowQueryKey: options.allowQueryKey ?? false,
     lenientPaths: options.lenientPaths ?? false,
     graphicsEndpoint: options.graphicsEndpoint ?? false,
+    fontsEndpoint: options.fontsEndpoint ?? false,
     pdf: options.pdf,
     pageComposition: options.pageComposition ?? 'validate',
     outputs: extraOutputs(options.outputs),

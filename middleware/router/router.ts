@@ -6,10 +6,11 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'router';
-import { ENDPOINTS, expressPath, GRAPHICS_ENDPOINT, routeMatcher } from '../api-table/index.js';
+import { ENDPOINTS, expressPath, FONTS_ENDPOINT, GRAPHICS_ENDPOINT, routeMatcher } from '../api-table/index.js';
 import { authorize } from '../limits/authorize.js';
 import { corsMiddleware } from '../http/cors.js';
 import { accessEvents } from '../events/access-events.js';
+import { fontsEndpoint } from '../fonts/endpoint.js';
 import { graphicsEndpoint } from '../graphics/endpoint.js';
 import { inFlightRequests } from './in-flight.js';
 import { NOT_FOUND_MESSAGE, sendPlainError } from '../http/http-errors.js';
@@ -53,9 +54,16 @@ export interface LegacyRouter {
 
 type Handler = (req: Request, res: Response, next: NextFunction) => Promise<void>;
 
-/** `/printers/...` below the mount point: the legacy API's namespace (matched raw and case-insensitively, as routes are). */
-function isLegacyPath(url: string, graphics: boolean): boolean {
-  return /^\/printers\//i.test(url) || (graphics && /^\/graphics\/?(?:\?|$)/i.test(url));
+/**
+ * `/printers/...` below the mount point, and the conversion endpoints switched on: the legacy API's namespace
+ * (matched raw and case-insensitively, as routes are).
+ */
+function isLegacyPath(url: string, config: { graphicsEndpoint: boolean; fontsEndpoint: boolean }): boolean {
+  return (
+    /^\/printers\//i.test(url) ||
+    (config.graphicsEndpoint && /^\/graphics\/?(?:\?|$)/i.test(url)) ||
+    (config.fontsEndpoint && /^\/fonts\/?(?:\?|$)/i.test(url))
+  );
 }
 
 /** The path of a request URL (below the mount point), without its query. */
@@ -100,14 +108,18 @@ function labelHandlers(
 
 export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   const config = resolveOptions(options);
-  // The operations served: the render endpoints, and POST /graphics when it is on (routes, access lines).
-  const operations = config.graphicsEndpoint ? [...ENDPOINTS, GRAPHICS_ENDPOINT] : ENDPOINTS;
+  // The operations served: the render endpoints, and POST /graphics and POST /fonts when on (routes, access lines).
+  const operations = [
+    ...ENDPOINTS,
+    ...(config.graphicsEndpoint ? [GRAPHICS_ENDPOINT] : []),
+    ...(config.fontsEndpoint ? [FONTS_ENDPOINT] : []),
+  ];
   const router = Router();
   // Normalised once, before routes, access lines and limits see the path (a refusal is answered after authorize).
   router.use((req: Request, res: Response, next: (to?: 'router') => void) => {
     const normal = normaliseTarget(req.url ?? '/', config.lenientPaths);
     // Not a legacy path under `fallthrough`: it leaves the router, and the host's next handler gets it as it came.
-    if (config.fallthrough && !isLegacyPath('url' in normal ? normal.url : (req.url ?? '/'), config.graphicsEndpoint))
+    if (config.fallthrough && !isLegacyPath('url' in normal ? normal.url : (req.url ?? '/'), config))
       return next('router');
     if ('refusal' in normal) requestState(res).pathRefusal = normal.refusal;
     else if (normal.url !== req.url) {
@@ -132,6 +144,8 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   for (const endpoint of ENDPOINTS) router[endpoint.method](expressPath(endpoint.template), handlers.route(endpoint));
   const graphics = config.graphicsEndpoint ? graphicsEndpoint(config.maxBodyBytes) : undefined;
   if (graphics) router.post(GRAPHICS_ENDPOINT.template, graphics.handle);
+  const fonts = config.fontsEndpoint ? fontsEndpoint(config.maxBodyBytes) : undefined;
+  if (fonts) router.post(FONTS_ENDPOINT.template, fonts.handle);
   router.use(handlers.other);
   router.use(answerErrors(config.emit));
 
@@ -140,7 +154,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   const close = (): Promise<void> =>
     (closing ??= inFlight
       .idle()
-      .then(() => Promise.all([config.lease?.release(), config.upstream.close(), graphics?.close()]))
+      .then(() => Promise.all([config.lease?.release(), config.upstream.close(), graphics?.close(), fonts?.close()]))
       .then(() => {}));
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {

@@ -16,8 +16,18 @@ declare module 'fontkit' {
     descent: number;
     capHeight: number;
     postscriptName?: string;
+    /** Every code point the font's cmap maps (POST /fonts subsets from it). */
+    characterSet: number[];
     hasGlyphForCodePoint(cp: number): boolean;
     glyphForCodePoint(cp: number): Glyph;
+    createSubset(): Subset;
+  }
+  /** A TrueType subset: glyph 0 first, then each glyph included (components follow their composites on encode). */
+  export interface Subset {
+    /** The glyph's id in the subset. */
+    includeGlyph(glyph: number | Glyph): number;
+    /** The subset as an sfnt with head, hhea, maxp, hmtx, loca, glyf and the hinting tables (no cmap). */
+    encode(): Uint8Array;
   }
   export function create(buffer: Uint8Array, postscriptName?: string): Font;
 }

@@ -98,6 +98,7 @@ export async function buildApp(
         anonymousKey: options.anonymousKey !== undefined,
         allowQueryKey: options.allowQueryKey ?? false,
         graphicsEndpoint: options.graphicsEndpoint ?? false,
+        fontsEndpoint: options.fontsEndpoint ?? false,
         outputs: options.outputs ?? [],
       }),
     );

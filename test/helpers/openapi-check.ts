@@ -119,14 +119,20 @@ const checkers = new Map<string, OpenApiChecker>();
 
 /** The checker of the document that describes a router with these options (one per combination). */
 export function checkerFor(api: ApiFeatures): OpenApiChecker {
-  const key = JSON.stringify([!!api.anonymousKey, !!api.allowQueryKey, !!api.graphicsEndpoint, api.outputs ?? []]);
-  if (key === JSON.stringify([false, false, false, []])) return answers.checker;
+  const key = JSON.stringify([
+    !!api.anonymousKey,
+    !!api.allowQueryKey,
+    !!api.graphicsEndpoint,
+    !!api.fontsEndpoint,
+    api.outputs ?? [],
+  ]);
+  if (key === JSON.stringify([false, false, false, false, []])) return answers.checker;
   let checker = checkers.get(key);
   if (!checker) checkers.set(key, (checker = new OpenApiChecker(buildOpenApiDocument({ version: 'test', api }))));
   return checker;
 }
 
-/** checkAnswers against the document of a router with these options (the optional key, ?key=, POST /graphics). */
+/** checkAnswers against the document of a router with these options (the optional key, ?key=, POST /graphics, /fonts). */
 export function checkAnswersFor(api: ApiFeatures) {
   const checker = checkerFor(api);
   return (req: { method: string; url: string }, res: ServerResponseLike, next: () => void): void =>
