@@ -65,7 +65,7 @@ export interface ClientOptions {
   graphicsEndpoint: boolean;
   /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths, POST /graphics and `?key=`, in one switch. */
   legacyClients: boolean;
-  /** EXTRA_OUTPUTS=json,zpl: the legacy service's JSON and ZPL outputs (router option `outputs`); unset, both are a 406. */
+  /** EXTRA_OUTPUTS=json,zpl,epl,...: the legacy service's other outputs (router option `outputs`); unset, each is a 406. */
   outputs: ExtraOutput[];
 }
 
@@ -99,7 +99,7 @@ export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientO
   };
 }
 
-/** EXTRA_OUTPUTS: comma-separated `json`, `zpl` (any case); anything else stops the server at start-up. */
+/** EXTRA_OUTPUTS: comma-separated names of EXTRA_OUTPUTS (any case); anything else stops the server at start-up. */
 function extraOutputs(text: string | undefined): ExtraOutput[] {
   const names = (text ?? '')
     .split(',')

@@ -4,7 +4,7 @@
 import {
   API_KEY_HEADER,
   ENDPOINTS,
-  EXTRA_OUTPUT_TYPES,
+  EXTRA_OUTPUTS,
   GRAPHICS_ENDPOINT,
   JSON_ERRORS,
   LABEL_RESPONSE_HEADERS,
@@ -20,6 +20,7 @@ import {
   type ResponseHeaderSpec,
 } from '../api-table/index.js';
 import { RENDER_ERROR_STATUS } from '../http/http-errors.js';
+import { mediaTypeOf } from '../http/request-headers.js';
 import { LEGACY_MOUNT_PATH } from '../router/router.js';
 
 type Json = Record<string, unknown>;
@@ -241,19 +242,39 @@ const LABEL_DATA_JSON = {
   },
 };
 
+/** A print job's bytes, in the printer language its media type names. */
+function printJob(printer: string): Json {
+  return {
+    schema: {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: `A print job for ${printer}: the label's size and density set up, each label as a graphic, one print per label.`,
+    },
+  };
+}
+
+/** Each extra output's 200 content (the compiler checks every output has one). */
+const EXTRA_CONTENT: Readonly<Record<ExtraOutput, Json>> = {
+  json: { schema: LABEL_DATA_JSON },
+  zpl: {
+    schema: {
+      type: 'string',
+      description: 'The ZPL document, converted (`X-Target-Dpmm`) and laid out (`X-Formatter`) when asked.',
+    },
+  },
+  ipl: printJob('Intermec printers (IPL)'),
+  epl: printJob('Eltron and Zebra EPL2 printers'),
+  dpl: printJob('Datamax printers (DPL)'),
+  sbpl: printJob('SATO printers (SBPL)'),
+  pcl5: printJob('HP PCL 5 printers'),
+  pcl6: printJob('HP PCL 6 (PCL XL) printers'),
+};
+
 /** A 200's content by media type: the picture formats, and the extra outputs switched on. */
 function labelContent(formats: readonly string[], outputs: readonly ExtraOutput[]): Json {
   return {
     ...Object.fromEntries(formats.map((f) => [f, { schema: { type: 'string', contentMediaType: f } }])),
-    ...(outputs.includes('json') && { [EXTRA_OUTPUT_TYPES.json]: { schema: LABEL_DATA_JSON } }),
-    ...(outputs.includes('zpl') && {
-      [EXTRA_OUTPUT_TYPES.zpl]: {
-        schema: {
-          type: 'string',
-          description: 'The ZPL document, converted (`X-Target-Dpmm`) and laid out (`X-Formatter`) when asked.',
-        },
-      },
-    }),
+    ...Object.fromEntries(outputs.map((o) => [mediaTypeOf(o), EXTRA_CONTENT[o]])),
   };
 }
 
@@ -359,11 +380,13 @@ function headerComponentName(header: string): string {
 
 export function buildOpenApiDocument(options: OpenApiOptions): Json {
   const errors = errorResponses();
+  // The outputs switched on, in the table's order (a name the router would refuse documents nothing).
+  const outputs = EXTRA_OUTPUTS.filter((o) => options.api?.outputs?.includes(o));
   const paths: Record<string, Json> = {};
   for (const endpoint of ENDPOINTS) {
     paths[endpoint.template] = {
       ...paths[endpoint.template],
-      [endpoint.method]: operation(endpoint, errors, options.api?.outputs ?? []),
+      [endpoint.method]: operation(endpoint, errors, outputs),
     };
   }
   const api = options.api ?? {};
@@ -422,9 +445,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
       },
       parameters: {
         ...pathParameters,
-        ...Object.fromEntries(
-          documentedHeaders(api.outputs ?? []).map((h) => [headerComponentName(h.name), headerParameter(h)]),
-        ),
+        ...Object.fromEntries(documentedHeaders(outputs).map((h) => [headerComponentName(h.name), headerParameter(h)])),
       },
       schemas: jsonErrorSchemas(),
     },
