@@ -5,6 +5,12 @@ import type { Diagnostic } from './diagnostics.js';
 export type Dpmm = 6 | 8 | 12 | 24;
 export type Rotation = 0 | 90 | 180 | 270;
 export type Quality = 'grayscale' | 'bitonal';
+
+/** Dots per inch as the legacy service computes it: floor(dpmm x 25.4) (a label is trunc(inches x this) dots a side). */
+export function dotsPerInch(dpmm: Dpmm): number {
+  return Math.floor(dpmm * 25.4);
+}
+
 /**
  * Every output a render makes, with its media type and file extension: the one table the CLI and the HTTP layer
  * (Accept, Content-Type, Content-Disposition, the Accept forwarded upstream) read. `json` (label data) and `zpl` (the

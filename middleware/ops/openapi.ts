@@ -6,6 +6,7 @@ import {
   ENDPOINTS,
   EXTRA_OUTPUTS,
   GRAPHICS_ENDPOINT,
+  GRAPHICS_QUERY,
   JSON_ERRORS,
   LABEL_RESPONSE_HEADERS,
   PLAIN_ERRORS,
@@ -16,6 +17,7 @@ import {
   type EndpointSpec,
   type ExtraOutput,
   type JsonErrorSpec,
+  type QueryParameterSpec,
   type RequestHeaderSpec,
   type ResponseHeaderSpec,
 } from '../api-table/index.js';
@@ -322,28 +324,26 @@ const GRAPHIC_FIELD_JSON = {
   additionalProperties: false,
 };
 
-/** POST /graphics: an image in, ZPL (or JSON) out; the errors it can answer. */
-function graphicsOperation(errors: Record<string, Json>): Json {
+/** POST /graphics: an image in, ZPL (or JSON, or with the outputs on a print job) out; the errors it can answer. */
+function graphicsOperation(errors: Record<string, Json>, outputs: readonly ExtraOutput[]): Json {
   const keep = ['400', '401', '403', '408', '413', '429', '431', '500', '503'];
+  // What it answers beyond ZPL text and JSON: ZPL as application/zpl and the print jobs switched on.
+  const extra = outputs.filter((o) => o !== 'json');
+  // `?dpmm=` is read for print jobs only.
+  const { threshold, dither, dpmm } = GRAPHICS_QUERY;
+  const query: QueryParameterSpec[] = [threshold, dither, ...(extra.some((o) => o !== 'zpl') ? [dpmm] : [])];
   return {
     operationId: GRAPHICS_ENDPOINT.id,
     summary: GRAPHICS_ENDPOINT.summary,
     description: GRAPHICS_ENDPOINT.description,
     parameters: [
-      {
-        name: 'threshold',
+      ...query.map((p) => ({
+        name: p.name,
         in: 'query',
         required: false,
-        description: 'Ink below this grey level (1..255; default 128). Others are a 400.',
-        schema: { type: 'string' },
-      },
-      {
-        name: 'dither',
-        in: 'query',
-        required: false,
-        description: '`true` (or 1, yes, on) diffuses greys instead of thresholding.',
-        schema: { type: 'string' },
-      },
+        description: p.description,
+        schema: { type: 'string', ...(p.pattern !== undefined && { pattern: anyCasePattern(p.pattern) }) },
+      })),
       { $ref: `#/components/parameters/${headerComponentName(REQUEST_ID_HEADER.name)}` },
     ],
     requestBody: {
@@ -362,11 +362,20 @@ function graphicsOperation(errors: Record<string, Json>): Json {
     responses: {
       200: {
         description:
-          'ZPL with one ^GFA field at the label home (`^XA^FO0,0^GFA,...^FS^XZ`), or the same data as JSON for `Accept: application/json`.',
+          'ZPL with one ^GFA field at the label home (`^XA^FO0,0^GFA,...^FS^XZ`), or the same data as JSON for `Accept: application/json`' +
+          (extra.length > 0
+            ? '; with the outputs switched on, that ZPL as `application/zpl`, or drawn as a print job of one label the size of the image.'
+            : '.'),
         headers: responseHeaders([]),
         content: {
           'text/plain': { schema: { type: 'string', pattern: '^\\^XA\\^FO0,0\\^GFA,' } },
           'application/json': { schema: GRAPHIC_FIELD_JSON },
+          ...Object.fromEntries(
+            extra.map((o) => [
+              mediaTypeOf(o),
+              o === 'zpl' ? { schema: { type: 'string', pattern: '^\\^XA\\^FO0,0\\^GFA,' } } : EXTRA_CONTENT[o],
+            ]),
+          ),
         },
       },
       ...Object.fromEntries(Object.entries(errors).filter(([status]) => keep.includes(status))),
@@ -391,7 +400,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
   }
   const api = options.api ?? {};
   if (api.graphicsEndpoint)
-    paths[GRAPHICS_ENDPOINT.template] = { [GRAPHICS_ENDPOINT.method]: graphicsOperation(errors) };
+    paths[GRAPHICS_ENDPOINT.template] = { [GRAPHICS_ENDPOINT.method]: graphicsOperation(errors, outputs) };
   // Who may call: the X-API-Key header; with the options, `?key=` too, or no key at all (the anonymous key).
   const security = [
     { apiKey: [] },

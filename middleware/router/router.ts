@@ -130,7 +130,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   router.use(limitRequestRate(config));
   const handlers = labelHandlers(config, config.upstream);
   for (const endpoint of ENDPOINTS) router[endpoint.method](expressPath(endpoint.template), handlers.route(endpoint));
-  const graphics = config.graphicsEndpoint ? graphicsEndpoint(config.maxBodyBytes) : undefined;
+  const graphics = config.graphicsEndpoint ? graphicsEndpoint(config) : undefined;
   if (graphics) router.post(GRAPHICS_ENDPOINT.template, graphics.handle);
   router.use(handlers.other);
   router.use(answerErrors(config.emit));
