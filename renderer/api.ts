@@ -5,10 +5,17 @@ import type { Diagnostic } from './diagnostics.js';
 export type Dpmm = 6 | 8 | 12 | 24;
 export type Rotation = 0 | 90 | 180 | 270;
 export type Quality = 'grayscale' | 'bitonal';
+
+/** Dots per inch as the legacy service computes it: floor(dpmm x 25.4) (a label is trunc(inches x this) dots a side). */
+export function dotsPerInch(dpmm: Dpmm): number {
+  return Math.floor(dpmm * 25.4);
+}
+
 /**
- * Every output a render makes, with its media type and file extension: the one table the CLI and (later) the HTTP
- * layer read. `json` (label data) and `zpl` (the document, converted or laid out) are made from the interpreted
- * document, not drawn; the printer languages are print jobs of the bitonal PNG's dots, one print per label.
+ * Every output a render makes, with its media type and file extension: the one table the CLI and the HTTP layer
+ * (Accept, Content-Type, Content-Disposition, the Accept forwarded upstream) read. `json` (label data) and `zpl` (the
+ * document, converted or laid out) are made from the interpreted document, not drawn; the printer languages are print
+ * jobs of the bitonal PNG's dots, one print per label.
  */
 export const OUTPUT_TYPES = {
   png: { mediaType: 'image/png', extension: 'png' },
@@ -28,11 +35,8 @@ export type RenderFormat = keyof typeof OUTPUT_TYPES;
 /** Print jobs for non-Zebra printers (Intermec, Eltron, Datamax, SATO, HP PCL 5 and PCL XL). */
 export type PrinterLanguage = 'ipl' | 'epl' | 'dpl' | 'sbpl' | 'pcl5' | 'pcl6';
 export const PRINTER_LANGUAGES: readonly PrinterLanguage[] = ['ipl', 'epl', 'dpl', 'sbpl', 'pcl5', 'pcl6'];
-/**
- * The formats the HTTP layer negotiates today. The printer languages join it when the middleware reads OUTPUT_TYPES
- * instead of its own exhaustive tables (then this is RenderFormat).
- */
-export type OutputFormat = Exclude<RenderFormat, PrinterLanguage>;
+/** RenderFormat by its earlier name (a stable export): every format the HTTP layer negotiates is one render() makes. */
+export type OutputFormat = RenderFormat;
 export type MediaType = (typeof OUTPUT_TYPES)[RenderFormat]['mediaType'];
 
 export function isPrinterLanguage(format: RenderFormat): format is PrinterLanguage {

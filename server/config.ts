@@ -14,6 +14,7 @@ import {
 import type { PdfMode } from '../renderer/public-api.js';
 import { optionalNumber, optionalUrl } from './env-values.js';
 import { readFleetConfig, type FleetConfig } from './fleet-config.js';
+import type { ServerEnv, ServerVariable } from './variables.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
 export interface ServerConfig {
@@ -46,6 +47,8 @@ export interface ServerConfig {
   storeNamespace?: string;
   /** PDF_MODE: `vector` (default) or `raster`. */
   pdf?: PdfMode;
+  /** PAGE_COMPOSITION: `apply` composes PDF sheets from X-Page-* (router option `pageComposition`); unset, `validate`. */
+  pageComposition?: 'validate' | 'apply';
   /** Options for clients that cannot change (docs/legacy-clients.md). */
   clients: ClientOptions;
   /** Which store backend, and where shadow cases live (fleet-config.ts). */
@@ -67,7 +70,7 @@ export interface ClientOptions {
   fontsEndpoint: boolean;
   /** LEGACY_CLIENTS=1: /v1 beside the mount paths, lenient paths, POST /graphics, POST /fonts and `?key=`, in one switch. */
   legacyClients: boolean;
-  /** EXTRA_OUTPUTS=json,zpl: the legacy service's JSON and ZPL outputs (router option `outputs`); unset, both are a 406. */
+  /** EXTRA_OUTPUTS=json,zpl,epl,...: the legacy service's other outputs (router option `outputs`); unset, each is a 406. */
   outputs: ExtraOutput[];
 }
 
@@ -76,7 +79,7 @@ export const LEGACY_CLIENTS_PATH = '/v1';
 
 const DEFAULT_LEGACY_PATH = '/compatibility/legacy/v1';
 
-export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientOptions {
+export function readClientOptions(env: ServerEnv = process.env): ClientOptions {
   const legacyPaths = (env.LEGACY_PATHS || DEFAULT_LEGACY_PATH)
     .split(',')
     .map((p) => p.trim())
@@ -102,7 +105,7 @@ export function readClientOptions(env: NodeJS.ProcessEnv = process.env): ClientO
   };
 }
 
-/** EXTRA_OUTPUTS: comma-separated `json`, `zpl` (any case); anything else stops the server at start-up. */
+/** EXTRA_OUTPUTS: comma-separated names of EXTRA_OUTPUTS (any case); anything else stops the server at start-up. */
 function extraOutputs(text: string | undefined): ExtraOutput[] {
   const names = (text ?? '')
     .split(',')
@@ -115,14 +118,14 @@ function extraOutputs(text: string | undefined): ExtraOutput[] {
 }
 
 /** `1`, `true`, `yes` or `on` turn an option on; unset, empty, `0`, `false`, `no`, `off` leave it off. */
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+function flag(env: ServerEnv, name: ServerVariable): boolean {
   const text = (env[name] ?? '').trim().toLowerCase();
   if (text === '' || ['0', 'false', 'no', 'off'].includes(text)) return false;
   if (['1', 'true', 'yes', 'on'].includes(text)) return true;
   throw new Error(`${name} must be 1 or 0, not ${env[name]}`);
 }
 
-export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function readServerConfig(env: ServerEnv = process.env): ServerConfig {
   const tcpPort = (n: number): boolean => n <= 65535;
   const port = optionalNumber(env, 'PORT', tcpPort, 'a TCP port (0 to 65535)') ?? 3000;
   const opsPort = optionalNumber(env, 'OPS_PORT', tcpPort, 'a TCP port (0 to 65535)');
@@ -187,8 +190,13 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const shutdownDelayMs = optionalNumber(env, 'SHUTDOWN_DELAY_MS', wholeOrZero, 'a whole number of milliseconds');
   const pdf = (env.PDF_MODE || 'vector').toLowerCase();
   if (pdf !== 'vector' && pdf !== 'raster') throw new Error(`PDF_MODE must be vector or raster, not ${env.PDF_MODE}`);
+  const pageComposition = (env.PAGE_COMPOSITION ?? '').trim().toLowerCase() || undefined;
+  if (pageComposition !== undefined && pageComposition !== 'validate' && pageComposition !== 'apply') {
+    throw new Error(`PAGE_COMPOSITION must be validate or apply, not ${env.PAGE_COMPOSITION}`);
+  }
   return {
     pdf,
+    ...(pageComposition !== undefined && { pageComposition }),
     port,
     host: env.HOST || '127.0.0.1',
     ...(env.API_KEYS_FILE ? { apiKeysFile: env.API_KEYS_FILE } : {}),
@@ -233,15 +241,17 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
 }
 
 /** STORE_NAMESPACE, or REDIS_NAMESPACE (its earlier name); both set to different values is an error naming both. */
-export function readStoreNamespace(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const given = [
-    ['STORE_NAMESPACE', env.STORE_NAMESPACE],
-    ['REDIS_NAMESPACE', env.REDIS_NAMESPACE],
-  ]
-    .map(([name, text]) => [name!, (text ?? '').trim()] as const)
+export function readStoreNamespace(env: ServerEnv = process.env): string | undefined {
+  const given = (
+    [
+      ['STORE_NAMESPACE', env.STORE_NAMESPACE],
+      ['REDIS_NAMESPACE', env.REDIS_NAMESPACE],
+    ] as const
+  )
+    .map(([name, text]) => [name, (text ?? '').trim()] as const)
     .filter(([, value]) => value !== '');
   if (given.length === 0) return undefined;
-  const [[name, value], other] = given as [readonly [string, string], (readonly [string, string])?];
+  const [[name, value], other] = given as [readonly [ServerVariable, string], (readonly [string, string])?];
   if (other !== undefined && other[1] !== value) {
     throw new Error(
       `${name} (${value}) and ${other[0]} (${other[1]}) differ: set one (REDIS_NAMESPACE is STORE_NAMESPACE's earlier name)`,
@@ -257,7 +267,7 @@ export function readStoreNamespace(env: NodeJS.ProcessEnv = process.env): string
 export const DEFAULT_SHUTDOWN_DELAY_MS = 5000;
 
 /** A share between 0 and 1 in plain decimal notation (0, 1, 0.25). */
-function optionalShare(env: NodeJS.ProcessEnv, name: string): number | undefined {
+function optionalShare(env: ServerEnv, name: ServerVariable): number | undefined {
   const text = env[name]?.trim();
   if (text === undefined || text === '') return undefined;
   const value = /^\d+(?:\.\d+)?$/.test(text) ? Number(text) : NaN;

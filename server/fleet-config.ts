@@ -4,6 +4,7 @@
 
 import { optionalNumber } from './env-values.js';
 import { familyVariables, selectStore, STORE_BACKENDS, type SelectedStore } from './store-backends.js';
+import type { ServerEnv } from './variables.js';
 
 export interface FleetConfig {
   /** The backend whose variable is set (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS, DATABASE_URL), else memory. */
@@ -23,7 +24,7 @@ export interface FleetConfig {
 const SHADOW_STORE_VALUES = [...new Set(STORE_BACKENDS.filter((b) => b.shared).map((b) => b.family)), 'files'];
 
 /** The fleet's variables; bad values throw naming the variable. */
-export function readFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
+export function readFleetConfig(env: ServerEnv = process.env): FleetConfig {
   const store = selectStore(env);
   const { family, shared } = store.backend;
   const named = (env.SHADOW_STORE ?? '').trim().toLowerCase() || (shared ? family : 'files');

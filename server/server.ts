@@ -65,6 +65,7 @@ function legacyRouterOptions({ config, stores, events, renderer, shadowStore }: 
     ...(config.cors && { cors: config.cors }),
     ...(config.forwardHeaders && { forwardHeaders: config.forwardHeaders }),
     ...(config.pdf !== undefined && { pdf: config.pdf }),
+    ...(config.pageComposition !== undefined && { pageComposition: config.pageComposition }),
     ...clientOptions,
   };
 }

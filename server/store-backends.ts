@@ -6,7 +6,8 @@ import type { OpenedStores } from '../middleware/index.js';
 import { createMemoryStores } from '../middleware/stores/memory/index.js';
 import { createPostgresStores } from '../middleware/stores/postgres/index.js';
 import { createRedisStores, parseSentinel, type RedisTarget } from '../middleware/stores/redis/index.js';
-import { optionalUrl } from './env-values.js';
+import { checkedUrl } from './env-values.js';
+import type { ServerEnv, ServerVariable } from './variables.js';
 
 /** What every backend is opened with. */
 export interface OpenStoreOptions {
@@ -28,13 +29,13 @@ export interface StoreBackend<Target = unknown> {
   /** Its data outlives the process and is shared by every instance that points at it. */
   shared: boolean;
   /** The variable that selects it; none for the default. */
-  variable?: string;
+  variable?: ServerVariable;
   /** Variables that only mean something with `variable` (REDIS_SENTINEL_MASTER). */
-  companions?: readonly string[];
+  companions?: readonly ServerVariable[];
   /** `zpl-keys --<keysFlag> VALUE` manages the keys of this backend (the value read as the variable's). */
   keysFlag?: string;
   /** Where the store is, from the variable's value (and its companions); throws naming the variable. */
-  target(value: string, env: NodeJS.ProcessEnv, name: string): Target;
+  target(value: string, env: ServerEnv, name: string): Target;
   open(target: Target, options: OpenStoreOptions): OpenedStores;
 }
 
@@ -51,12 +52,7 @@ function list(text: string): string[] {
 }
 
 const redisUrl = (value: string, name: string): string =>
-  optionalUrl(
-    { [name]: value },
-    name,
-    ['redis:', 'rediss:'],
-    'a redis:// or rediss:// URL like redis://127.0.0.1:6379',
-  )!;
+  checkedUrl(value, name, ['redis:', 'rediss:'], 'a redis:// or rediss:// URL like redis://127.0.0.1:6379');
 
 const openRedis = (target: RedisTarget, options: OpenStoreOptions): OpenedStores =>
   createRedisStores({ ...target, ...options });
@@ -128,12 +124,12 @@ export const STORE_BACKENDS: readonly StoreBackend[] = [
     variable: 'DATABASE_URL',
     keysFlag: 'database',
     target: (value, _env, name) => ({
-      url: optionalUrl(
-        { [name]: value },
+      url: checkedUrl(
+        value,
         name,
         ['postgres:', 'postgresql:'],
         'a postgres:// or postgresql:// URL like postgres://user@127.0.0.1:5432/labels',
-      )!,
+      ),
     }),
     open: (target, options) => createPostgresStores({ url: target.url, ...options }),
   }),
@@ -145,13 +141,13 @@ export interface SelectedStore {
   target: unknown;
 }
 
-const isSet = (env: NodeJS.ProcessEnv, name: string): boolean => (env[name] ?? '').trim() !== '';
+const isSet = (env: ServerEnv, name: ServerVariable): boolean => (env[name] ?? '').trim() !== '';
 
 /**
  * The backend the environment selects: the one whose variable is set, else memory. Two set is an error naming
  * both (`REDIS_URL and DATABASE_URL cannot both be set: choose one store`), and so is a companion without its variable.
  */
-export function selectStore(env: NodeJS.ProcessEnv = process.env): SelectedStore {
+export function selectStore(env: ServerEnv = process.env): SelectedStore {
   const set = STORE_BACKENDS.filter((b) => b.variable !== undefined && isSet(env, b.variable));
   if (set.length > 1) {
     const [a, b] = set as [StoreBackend, StoreBackend];
@@ -174,7 +170,7 @@ export function selectStore(env: NodeJS.ProcessEnv = process.env): SelectedStore
 }
 
 /** The backend a zpl-keys flag names (`--redis URL`, `--database URL`), its value read as its variable's. */
-export function storeFromFlag(flag: string, value: string, env: NodeJS.ProcessEnv = process.env): SelectedStore {
+export function storeFromFlag(flag: string, value: string, env: ServerEnv = process.env): SelectedStore {
   const backend = STORE_BACKENDS.find((b) => b.keysFlag === flag);
   if (!backend) throw new Error(`no store backend takes --${flag}`);
   return { backend, target: backend.target(value.trim(), env, `--${flag}`) };

@@ -9,6 +9,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STORE_BACKENDS } from '../server/store-backends.js';
+import { SERVER_VARIABLE_NAMES } from '../server/variables.js';
 
 const REPO = process.cwd();
 const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
@@ -129,13 +130,15 @@ describe('CLIs: --help, --version and bad command lines', function () {
     });
   }
 
-  it('zpl-server --help names every variable the server reads, and no other', async () => {
+  it("zpl-server --help names every variable of the server's table and no other, and the server reads each", async () => {
     const usage = (await runCli('zpl-server', ['--help'], env, dir)).stdout;
+    const named = new Set([...usage.matchAll(/\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT|HOST)\b/g)].map((m) => m[1]!));
+    expect([...named].sort()).to.deep.equal([...SERVER_VARIABLE_NAMES].sort());
+    // The readers are typed by the table (reading a variable it lacks does not compile); none of its rows is unread.
     const read = serverVariables();
     expect(read.size).to.be.greaterThan(35);
-    for (const name of read) expect(usage, name).to.match(new RegExp(`\\b${name}\\b`));
-    const named = new Set([...usage.matchAll(/\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT|HOST)\b/g)].map((m) => m[1]!));
-    expect([...named].filter((name) => !read.has(name))).to.deep.equal([]);
+    expect(SERVER_VARIABLE_NAMES.filter((name) => !read.has(name))).to.deep.equal([]);
+    expect([...read].filter((name) => !(SERVER_VARIABLE_NAMES as readonly string[]).includes(name))).to.deep.equal([]);
   });
 
   it('zpl-keys --help names the variables it reads and says what a key file keeps', async () => {

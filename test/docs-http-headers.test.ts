@@ -9,13 +9,14 @@ import {
   API_KEY_HEADER,
   BODY_HEADERS,
   EXPOSED_RESPONSE_HEADERS,
-  EXTRA_OUTPUT_TYPES,
+  EXTRA_OUTPUTS,
   FONT_FORM_FIELDS,
   OPTION_HEADERS,
   REQUEST_HEADERS,
   RESPONSE_HEADERS,
   type RequestHeaderSpec,
 } from '../middleware/api-table/index.js';
+import { OUTPUT_TYPES } from '../renderer/api.js';
 import { PAGE_COMPOSITION_HEADERS } from '../middleware/label-route/page-composition.js';
 import { DEFAULT_FORWARD_HEADERS } from '../middleware/upstream/outgoing-headers.js';
 
@@ -95,7 +96,7 @@ describe('Docs: header lists come from the HTTP table', () => {
           .map((v) => v.toLowerCase())
           .sort();
         // Accept lists the extra outputs' types too (router option `outputs`).
-        const extra = spec.name === 'Accept' ? Object.values(EXTRA_OUTPUT_TYPES) : [];
+        const extra = spec.name === 'Accept' ? EXTRA_OUTPUTS.map((o) => OUTPUT_TYPES[o].mediaType) : [];
         expect(listed).to.deep.equal([...spec.values!, ...extra].map((v) => v.toLowerCase()).sort());
         const marked = [...valuesCell.matchAll(/`([^`]+)` \(default\)/g)].map((m) => m[1]!.toLowerCase());
         expect(marked).to.deep.equal(spec.default === undefined ? [] : [spec.default.toLowerCase()]);

@@ -28,7 +28,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   events: ['api-table', 'http', 'stores'],
   limits: ['api-table', 'http', 'keys', 'stores', 'events', 'renderer'],
   upstream: ['api-table', 'http', 'stores', 'events', 'workers', 'renderer', 'compare'],
-  graphics: ['http', 'workers', 'renderer'],
+  graphics: ['api-table', 'http', 'workers', 'renderer'],
   fonts: ['api-table', 'http', 'workers', 'renderer'],
   'label-route': ['api-table', 'http', 'keys', 'stores', 'events', 'limits', 'upstream', 'renderer'],
   router: [

@@ -23,107 +23,7 @@ import { RenderError } from '../renderer/errors.js';
 import { createRenderPool } from '../renderer/pool/index.js';
 import { render } from '../renderer/render.js';
 import { decodePng, type DecodedPng } from './helpers/png.js';
-import type { PrintedDots } from './helpers/printer-jobs/printed.js';
-import { readDpl } from './helpers/printer-jobs/read-dpl.js';
-import { readEpl } from './helpers/printer-jobs/read-epl.js';
-import { readIpl } from './helpers/printer-jobs/read-ipl.js';
-import { readPcl5 } from './helpers/printer-jobs/read-pcl5.js';
-import { readPcl6 } from './helpers/printer-jobs/read-pcl6.js';
-import { readSbpl } from './helpers/printer-jobs/read-sbpl.js';
-
-/** The label as it prints (turned with the request): size in inches and in dots, and its density. */
-interface Printed {
-  dpmm: Dpmm;
-  widthIn: number;
-  heightIn: number;
-  width: number;
-  height: number;
-}
-
-/** floor(dpmm x 25.4): the dots per inch the legacy service draws at. */
-const DPI: Record<Dpmm, number> = { 6: 152, 8: 203, 12: 304, 24: 609 };
-/** PCL 5's Raster Resolution takes 75, 100, 150, 200, 300 or 600: the nearest. */
-const PCL5_DPI: Record<Dpmm, number> = { 6: 150, 8: 200, 12: 300, 24: 600 };
-
-/** Each language's reader, and what its set-up must say for the label; returns the labels it prints. */
-const READ: Record<PrinterLanguage, (job: Uint8Array, p: Printed) => PrintedDots[]> = {
-  epl(job, p) {
-    const j = readEpl(job);
-    expect([j.labelWidth, j.formLength, j.printDirection], 'EPL q, Q, Z').to.deep.equal([p.width, p.height, 'T']);
-    return j.labels;
-  },
-  sbpl(job, p) {
-    const j = readSbpl(job);
-    expect(j.media, 'SBPL <ESC>A1').to.deep.equal({ height: p.height, width: p.width });
-    return j.labels;
-  },
-  ipl(job, p) {
-    const j = readIpl(job);
-    expect([j.advancedMode, j.labelWidth, j.maxLabelLength], 'IPL <ESC>C, <SI>W, <SI>L').to.deep.equal([
-      true,
-      p.width,
-      p.height,
-    ]);
-    return j.labels;
-  },
-  dpl(job, p) {
-    const j = readDpl(job, p.dpmm);
-    expect([j.units, j.printableWidth, j.maxLength, j.dotSize], 'DPL <STX>m, KW, M, D').to.deep.equal([
-      'metric',
-      Math.round(p.widthIn * 254),
-      Math.round(p.heightIn * 254),
-      '11',
-    ]);
-    return j.labels;
-  },
-  pcl5(job, p) {
-    const j = readPcl5(job);
-    expect(j.pjl, 'PJL paper size').to.deep.equal({
-      PAPERWIDTH: String(Math.round(p.widthIn * 720)),
-      PAPERLENGTH: String(Math.round(p.heightIn * 720)),
-    });
-    expect([j.pageSize, j.orientation, j.resolution], 'PCL &l#A, &l#O, *t#R').to.deep.equal([101, 0, PCL5_DPI[p.dpmm]]);
-    for (const page of j.pages) expect([page.x, page.y], 'raster at the page origin').to.deep.equal([0, 0]);
-    return j.pages;
-  },
-  pcl6(job, p) {
-    const j = readPcl6(job);
-    expect([j.unitsPerMeasure, j.measure], 'BeginSession units').to.deep.equal([[DPI[p.dpmm], DPI[p.dpmm]], 0]);
-    for (const page of j.pages) {
-      expect([page.orientation, page.customMediaSize, page.customMediaSizeUnits, page.copies]).to.deep.equal([
-        0,
-        [Math.fround(p.widthIn), Math.fround(p.heightIn)],
-        0,
-        1,
-      ]);
-      expect(page.image, 'one dot per unit at the origin').to.deep.equal({
-        x: 0,
-        y: 0,
-        sourceWidth: p.width,
-        sourceHeight: p.height,
-        destination: [p.width, p.height],
-      });
-    }
-    return j.pages;
-  },
-};
-
-/** Dots that differ from the PNG (black is grey below 128), and black dots outside it. */
-function differences(printed: PrintedDots, png: DecodedPng): number {
-  const { width, height, gray } = png;
-  let n = 0;
-  for (let y = 0; y < height; y++) {
-    const ours = y * printed.width,
-      theirs = y * width;
-    const inside = y < printed.height ? Math.min(width, printed.width) : 0;
-    for (let x = 0; x < inside; x++) if (printed.dots[ours + x]! !== (gray[theirs + x]! < 128 ? 1 : 0)) n++;
-    for (let x = inside; x < width; x++) if (gray[theirs + x]! < 128) n++;
-  }
-  // Black past the PNG's right or bottom edge.
-  for (let y = 0; y < printed.height; y++)
-    for (let x = y < height ? width : 0; x < printed.width; x++) n += printed.dots[y * printed.width + x]!;
-  return n;
-}
+import { dotsUnlike, DPI, expectJobPrints, printedLabel, READ_JOB } from './helpers/printer-jobs/expect-job.js';
 
 async function bitonalPng(zpl: Uint8Array | string, req: Omit<RenderRequest, 'format'>): Promise<DecodedPng> {
   return decodePng((await render(zpl, { ...req, format: 'png', index: req.index ?? 0, quality: 'bitonal' })).body);
@@ -140,19 +40,7 @@ async function expectSameDots(
   const result = await render(zpl, { ...req, format: language });
   expect(result.contentType, `${what} ${language}`).to.equal(OUTPUT_TYPES[language].mediaType);
   expect(result.pages, `${what} ${language}: pages`).to.equal(pngs.length);
-  const quarter = req.rotation === 90 || req.rotation === 270;
-  const printed: Printed = {
-    dpmm: req.dpmm,
-    widthIn: quarter ? req.heightIn : req.widthIn,
-    heightIn: quarter ? req.widthIn : req.heightIn,
-    width: pngs[0]!.width,
-    height: pngs[0]!.height,
-  };
-  const labels = READ[language](result.body, printed);
-  expect(labels.length, `${what} ${language}: prints`).to.equal(pngs.length);
-  labels.forEach((label, i) => {
-    expect(differences(label, pngs[i]!), `${what} ${language}, label ${i + 1}: dots unlike the PNG`).to.equal(0);
-  });
+  expectJobPrints(language, result.body, printedLabel(req, pngs[0]!), pngs, what);
 }
 
 const carrier = loadLabels('carrier');
@@ -308,7 +196,7 @@ function expectEncoded(language: PrinterLanguage, labels: LabelDots[], dpmm: Dpm
   const first = labels[0]!;
   const setup = { dpmm, widthIn: first.width / DPI[dpmm], heightIn: first.height / DPI[dpmm] };
   const job = PRINT_JOB_ENCODERS[language](labels, setup);
-  const printed = READ[language](job, { ...setup, width: first.width, height: first.height });
+  const printed = READ_JOB[language](job, { ...setup, width: first.width, height: first.height });
   expect(printed.length, language).to.equal(labels.length);
   printed.forEach((p, i) => {
     const l = labels[i]!;
@@ -316,6 +204,6 @@ function expectEncoded(language: PrinterLanguage, labels: LabelDots[], dpmm: Dpm
     for (let y = 0; y < l.height; y++)
       for (let x = 0; x < l.width; x++)
         gray[y * l.width + x] = l.bits[y * l.stride + (x >> 3)]! & (0x80 >> (x & 7)) ? 0 : 255;
-    expect(differences(p, { width: l.width, height: l.height, bitDepth: 1, colorType: 0, gray }), language).to.equal(0);
+    expect(dotsUnlike(p, { width: l.width, height: l.height, bitDepth: 1, colorType: 0, gray }), language).to.equal(0);
   });
 }

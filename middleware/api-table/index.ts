@@ -7,5 +7,6 @@ export * from './paths.js';
 export * from './request-headers.js';
 export * from './response-headers.js';
 export * from './routes.js';
+export * from './graphics-query.js';
 export * from './errors.js';
 export * from './form-fields.js';

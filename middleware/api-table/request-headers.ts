@@ -1,7 +1,15 @@
 // Request headers the API reads, with their accepted values and the option each sets: validation, the options
 // record the renderer takes, the forwarded-header list, CORS preflights and the OpenAPI document all come from here.
 
-import type { Dpmm, OutputFormat, PageComposition, RenderOptions, Rotation } from '../../renderer/api.js';
+import {
+  OUTPUT_TYPES,
+  PRINTER_LANGUAGES,
+  type Dpmm,
+  type OutputFormat,
+  type PageComposition,
+  type RenderOptions,
+  type Rotation,
+} from '../../renderer/api.js';
 import type { Described } from './table-entry.js';
 
 /**
@@ -44,24 +52,30 @@ export interface RequestHeaderSpec extends Described {
   numeric?: boolean;
   /** `pattern`: what a matching value sets the option to. */
   parse?: (match: RegExpExecArray) => unknown;
-  /** Its option is set for this output only; the header is still read, and a bad value refused, for every output. */
-  appliesTo?: OutputFormat;
+  /** Its option is set for these outputs only; the header is still read, and a bad value refused, for every output. */
+  appliesTo?: readonly OutputFormat[];
   /** Read only when this option is set. */
   requires?: OptionName;
 }
 
 export const API_KEY_HEADER = 'X-API-Key';
 
+/** The outputs always served (the spec's two). */
+const SPEC_OUTPUTS = ['png', 'pdf'] as const satisfies readonly OutputFormat[];
+export type ExtraOutput = Exclude<OutputFormat, (typeof SPEC_OUTPUTS)[number]>;
+
 /**
  * The legacy service's outputs besides PNG and PDF, each off by default (router option `outputs`, EXTRA_OUTPUTS):
- * `json` the label data, `zpl` the document itself (laid out, or converted to another density). Off, they are a 406.
+ * `json` the label data, `zpl` the document (laid out, or converted to another density), and a print job in each
+ * printer language (`ipl`, `epl`, `dpl`, `sbpl`, `pcl5`, `pcl6`). Off, they are a 406. Every format of the renderer's
+ * OUTPUT_TYPES but the two, in its order: their media types and file extensions are that table's.
  */
-export const EXTRA_OUTPUTS = ['json', 'zpl'] as const;
-export type ExtraOutput = (typeof EXTRA_OUTPUTS)[number];
-export const EXTRA_OUTPUT_TYPES: Readonly<Record<ExtraOutput, string>> = {
-  json: 'application/json',
-  zpl: 'application/zpl',
-};
+export const EXTRA_OUTPUTS: readonly ExtraOutput[] = (Object.keys(OUTPUT_TYPES) as OutputFormat[]).filter(
+  (format): format is ExtraOutput => !(SPEC_OUTPUTS as readonly string[]).includes(format),
+);
+
+/** The outputs drawn as dots that X-Rotation turns: PNG and the print jobs. */
+const TURNED_OUTPUTS = ['png', ...PRINTER_LANGUAGES] as const satisfies readonly OutputFormat[];
 
 export const DPMM_VALUES = ['6', '8', '12', '24'] as const;
 
@@ -110,9 +124,9 @@ export const CHOICE_HEADERS = {
     numeric: true,
     means: DEGREES,
     default: '0',
-    appliesTo: 'png',
+    appliesTo: TURNED_OUTPUTS,
     refusal: () => 'Label rotation must be 0, 90, 180 or 270 degrees',
-    description: 'Clockwise rotation of a PNG in degrees; PDF is not rotated.',
+    description: 'Clockwise rotation of a PNG or a print job in degrees; PDF is not rotated.',
   },
   quality: {
     name: 'X-Quality',
@@ -121,7 +135,7 @@ export const CHOICE_HEADERS = {
     values: ['Grayscale', 'Bitonal'],
     means: { Grayscale: 'grayscale', Bitonal: 'bitonal' },
     default: 'Grayscale',
-    appliesTo: 'png',
+    appliesTo: ['png'],
     description: '`Bitonal` (any case) gives a 1-bit PNG. Any other value keeps the default, never an error.',
   },
   formatter: {
@@ -242,8 +256,11 @@ export const ACCEPT_HEADER = {
   description:
     'Output format: `image/png` (also `image/*`, `*/*`, or no header) or `application/pdf` (also `application/*`). ' +
     'Nothing else offered is a 406. The all-labels endpoint answers PDF only. With the router option `outputs` (EXTRA_OUTPUTS), ' +
-    'also `application/json` (the label data: every label at the all-labels path, the one asked for elsewhere) and `application/zpl` ' +
-    '(the document, see X-Formatter and X-Target-Dpmm); for key scopes both count as PNG.',
+    'also `application/json` (the label data: every label at the all-labels path, the one asked for elsewhere), `application/zpl` ' +
+    '(the document, see X-Formatter and X-Target-Dpmm) and a print job for a printer of another language: `application/ipl` ' +
+    '(Intermec), `application/epl` (Eltron/Zebra EPL2), `application/dpl` (Datamax), `application/sbpl` (SATO), ' +
+    '`application/pcl5` and `application/pcl6` (HP), the label at its size and density, one print per label (every label at the ' +
+    'all-labels path), turned by X-Rotation; for key scopes all of them count as PNG.',
 } as const satisfies RequestHeaderSpec;
 
 export const REQUEST_ID_HEADER = {
@@ -318,7 +335,7 @@ type OptionValue<S> = S extends { read: 'accept' }
 /** Every request has this option: the header is read for every output, sets it for every output, and has a default. */
 type Always<S> = S extends { read: 'accept' }
   ? true
-  : S extends { output: string } | { pdfOnly: true } | { appliesTo: string } | { requires: string }
+  : S extends { output: string } | { pdfOnly: true } | { appliesTo: readonly string[] } | { requires: string }
     ? false
     : S extends { default: string }
       ? true

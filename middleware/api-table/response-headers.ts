@@ -1,6 +1,7 @@
 // Response headers the API writes: the OpenAPI document, CORS exposure and the writers (setResponseHeaders) read
 // this one table, so a header is named, typed and documented once.
 
+import { OUTPUT_TYPES } from '../../renderer/api.js';
 import { REQUEST_ID_PATTERN } from './request-headers.js';
 import type { Described } from './table-entry.js';
 
@@ -28,7 +29,9 @@ export const RESPONSE_HEADERS = {
     name: 'Content-Disposition',
     type: 'string',
     required: true,
-    pattern: '^inline; filename="label\\.(png|pdf|json|zpl)"$',
+    pattern: `^inline; filename="label\\.(${Object.values(OUTPUT_TYPES)
+      .map((t) => t.extension)
+      .join('|')})"$`,
     description: 'Suggested file name, inline form.',
   },
   warnings: {

@@ -73,8 +73,11 @@ export const GRAPHICS_ENDPOINT: OperationSpec = {
   summary: 'Convert an image to ZPL with one ^GFA field (off by default)',
   description:
     'A PNG, JPEG, GIF or BMP as the multipart field `file`; the answer is ZPL text with one `^GFA` field at the label ' +
-    'home, or the same data as JSON with `Accept: application/json`. `?threshold=1..255` (default 128) sets the ink threshold, ' +
-    '`?dither=true` diffuses greys (Floyd-Steinberg). Images over 4096x4096 pixels are a 413, read from the header before decoding.',
+    'home, or the same data as JSON with `Accept: application/json`. With the router option `outputs`, also the type asked ' +
+    'for of those switched on: `application/zpl` (the same ZPL) and the print jobs (`application/ipl`, `epl`, `dpl`, `sbpl`, ' +
+    '`pcl5`, `pcl6`: that ZPL drawn as one label the size of the image, at `?dpmm=`). `?threshold=1..255` (default 128) sets ' +
+    'the ink threshold, `?dither=true` diffuses greys (Floyd-Steinberg). Images over 4096x4096 pixels are a 413, read from ' +
+    'the header before decoding.',
 };
 
 /** POST /fonts (router option `fontsEndpoint`, off by default): the legacy service's font conversion. */

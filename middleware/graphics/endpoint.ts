@@ -1,14 +1,21 @@
-// POST /graphics (off by default): a multipart `file` image in, ZPL text with one ^GFA field out, or the same
-// data as JSON (`Accept: application/json`). `?dither=true` diffuses greys; otherwise a 50% threshold.
-// Every size field of the image is checked here, before anything is decoded; decoding runs in a worker with
-// a time and a memory budget.
+// POST /graphics (off by default): a multipart `file` image in, ZPL text with one ^GFA field out, the same data as
+// JSON (`Accept: application/json`), or with the outputs switched on, ZPL as `application/zpl` and a print job in a
+// printer language (`Accept: application/epl`...): the ZPL drawn by the renderer as one label of the image's size.
+// `?dither=true` diffuses greys; otherwise a 50% threshold. Every size field of the image is checked here, before
+// anything is decoded; decoding runs in a worker with a time and a memory budget.
 
+import { dotsPerInch, type Dpmm, type PrinterLanguage } from '../../renderer/api.js';
+import type { RenderFn } from '../../renderer/pool/index.js';
+import { GRAPHICS_QUERY, graphicsDensity, type ExtraOutput } from '../api-table/index.js';
 import { PlainHttpError } from '../http/http-errors.js';
 import { header, sendBody, type LegacyRequest, type LegacyResponse } from '../http/http.js';
 import { readZplBody } from '../http/request-body.js';
+import { mediaTypeOf } from '../http/request-headers.js';
+import { requestState } from '../http/request-state.js';
 import { createTaskWorker, TaskRefusedError } from '../workers/task-worker.js';
+import { graphicsAnswer } from './answer-type.js';
 import type { ConvertReply, ConvertTask } from './graphics-worker.js';
-import { checkImageSize, graphicFieldZpl, ImageError, type Conversion } from './image-to-gf.js';
+import { checkImageSize, graphicFieldZpl, ImageError, type Conversion, type GraphicField } from './image-to-gf.js';
 
 const YES = /^(1|true|yes|on|floyd-steinberg)$/i;
 const WORKER_URL = new URL('./graphics-worker.js', import.meta.url);
@@ -18,15 +25,39 @@ export const GRAPHICS_TIMEOUT_MS = 10_000;
 /** Conversions that may wait for the worker; more are a 503. */
 export const GRAPHICS_MAX_WAITING = 8;
 
-function conversionOf(url: string): { conversion: Conversion; threshold: number } {
-  const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
-  const dither = query.get('dither');
-  const thresholdText = query.get('threshold');
+function queryOf(url: string): URLSearchParams {
+  return new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
+}
+
+function conversionOf(query: URLSearchParams): { conversion: Conversion; threshold: number } {
+  const dither = query.get(GRAPHICS_QUERY.dither.name);
+  const thresholdText = query.get(GRAPHICS_QUERY.threshold.name);
   const threshold = thresholdText === null ? 128 : Number(thresholdText);
   if (!Number.isInteger(threshold) || threshold < 1 || threshold > 255) {
     throw new PlainHttpError(400, `Invalid threshold ${thresholdText}; expected a whole number from 1 to 255`);
   }
   return { conversion: dither !== null && YES.test(dither) ? 'dither' : 'threshold', threshold };
+}
+
+/** A print job's density: `?dpmm=`, or the default. */
+function densityOf(query: URLSearchParams): Dpmm {
+  const text = query.get(GRAPHICS_QUERY.dpmm.name);
+  if (text === null) return GRAPHICS_QUERY.dpmm.default;
+  const dpmm = graphicsDensity(text);
+  if (dpmm === undefined) throw new PlainHttpError(400, `Unknown print density ${text}; valid values: 6, 8, 12, 24`);
+  return dpmm;
+}
+
+export interface GraphicsOptions {
+  maxBodyBytes: number;
+  /** The outputs switched on (router option `outputs`): `zpl` and the printer languages are answered when asked for. */
+  outputs: readonly ExtraOutput[];
+  /** The router's renderer, which draws a print job. */
+  render: RenderFn;
+  /** Most pixels one label may have (the router's maxPixels; default the renderer's). */
+  maxPixels?: number | undefined;
+  /** Time one image conversion may take in the worker. */
+  timeoutMs?: number;
 }
 
 export interface GraphicsEndpoint {
@@ -35,7 +66,13 @@ export interface GraphicsEndpoint {
   close(): Promise<void>;
 }
 
-export function graphicsEndpoint(maxBodyBytes: number, timeoutMs = GRAPHICS_TIMEOUT_MS): GraphicsEndpoint {
+export function graphicsEndpoint({
+  maxBodyBytes,
+  outputs,
+  render,
+  maxPixels,
+  timeoutMs = GRAPHICS_TIMEOUT_MS,
+}: GraphicsOptions): GraphicsEndpoint {
   const worker = createTaskWorker<ConvertTask, ConvertReply>(WORKER_URL, {
     timeoutMs,
     maxWaiting: GRAPHICS_MAX_WAITING,
@@ -56,8 +93,37 @@ export function graphicsEndpoint(maxBodyBytes: number, timeoutMs = GRAPHICS_TIME
       throw new PlainHttpError(400, `The image could not be decoded (${err.message})`);
     }
   };
+  /** The field's ZPL drawn as one label of its size at `dpmm`, as a print job in `language`. */
+  const printJob = async (
+    gf: GraphicField,
+    language: PrinterLanguage,
+    dpmm: Dpmm,
+    res: LegacyResponse,
+  ): Promise<Uint8Array> => {
+    // A client that hangs up cancels the render.
+    const hangUp = new AbortController();
+    res.once('close', () => {
+      if (!res.writableEnded) hangUp.abort();
+    });
+    const dpi = dotsPerInch(dpmm);
+    const key = requestState(res).key;
+    const job = await render(graphicFieldZpl(gf), {
+      format: language,
+      dpmm,
+      widthIn: gf.width / dpi,
+      heightIn: gf.height / dpi,
+      index: 0,
+      signal: hangUp.signal,
+      ...(key && { tenant: key.id }),
+      ...(maxPixels !== undefined && { maxPixels }),
+    });
+    return job.body;
+  };
   const handle = async (req: LegacyRequest, res: LegacyResponse): Promise<void> => {
-    const { conversion, threshold } = conversionOf(req.url ?? '/');
+    const query = queryOf(req.url ?? '/');
+    const { conversion, threshold } = conversionOf(query);
+    const answer = graphicsAnswer(header(req, 'Accept'), outputs);
+    const dpmm = answer.kind === 'job' ? densityOf(query) : undefined;
     const { zpl: image } = await readZplBody(req, maxBodyBytes);
     if (image.length === 0) throw new PlainHttpError(400, "No image: send it as the multipart field 'file'");
     try {
@@ -69,7 +135,7 @@ export function graphicsEndpoint(maxBodyBytes: number, timeoutMs = GRAPHICS_TIME
     const reply = await convert({ image, conversion, threshold });
     if ('refused' in reply) throw new PlainHttpError(reply.refused.status, reply.refused.message);
     const gf = reply.field;
-    if (/application\/json/i.test(header(req, 'Accept') ?? '')) {
+    if (answer.kind === 'json') {
       const json = {
         totalBytes: gf.totalBytes,
         rowBytes: gf.rowBytes,
@@ -78,9 +144,12 @@ export function graphicsEndpoint(maxBodyBytes: number, timeoutMs = GRAPHICS_TIME
         data: gf.data,
       };
       sendBody(res, 200, 'application/json; charset=utf-8', JSON.stringify(json));
-      return;
+    } else if (answer.kind === 'job') {
+      const job = await printJob(gf, answer.language, dpmm!, res);
+      sendBody(res, 200, mediaTypeOf(answer.language), Buffer.from(job.buffer, job.byteOffset, job.byteLength));
+    } else {
+      sendBody(res, 200, answer.kind === 'zpl' ? mediaTypeOf('zpl') : 'text/plain; charset=utf-8', graphicFieldZpl(gf));
     }
-    sendBody(res, 200, 'text/plain; charset=utf-8', graphicFieldZpl(gf));
   };
   return { handle, close: () => worker.close() };
 }

@@ -1,10 +1,10 @@
 // The two error shapes of the API: plain text `ERROR: ...` for render errors, JSON for key and limit errors.
 
 import type { ServerResponse } from 'node:http';
+import { OUTPUT_TYPES } from '../../renderer/api.js';
 import type { RenderErrorCode } from '../../renderer/index.js';
-import { setResponseHeaders } from '../api-table/index.js';
+import { setResponseHeaders, type ExtraOutput } from '../api-table/index.js';
 import { sendBody } from './http.js';
-import { EXTRA_OUTPUT_TYPES, type ExtraOutput } from '../api-table/index.js';
 
 /** A request the service refuses with a plain-text `ERROR: <message>` body. */
 export class PlainHttpError extends Error {
@@ -22,7 +22,7 @@ export const NOT_ACCEPTABLE_MESSAGE = 'HTTP 406 Not Acceptable\nimage/png, appli
 
 /** The 406 text: the spec's, the extra outputs switched on listed after PNG and PDF. */
 export function notAcceptableMessage(outputs: readonly ExtraOutput[] = []): string {
-  return [NOT_ACCEPTABLE_MESSAGE, ...outputs.map((o) => EXTRA_OUTPUT_TYPES[o])].join(', ');
+  return [NOT_ACCEPTABLE_MESSAGE, ...outputs.map((o) => OUTPUT_TYPES[o].mediaType)].join(', ');
 }
 
 /** HTTP status of each renderer failure (`cancelled` has none: the client has gone, nothing is sent). */

@@ -2,10 +2,9 @@
 // a pattern, and Accept's content negotiation; the request's options record is read through them.
 
 import type { IncomingMessage } from 'node:http';
-import type { OutputFormat } from '../../renderer/index.js';
+import { OUTPUT_TYPES, type OutputFormat } from '../../renderer/api.js';
 import {
   COMPOSED_OPTIONS,
-  EXTRA_OUTPUT_TYPES,
   REQUEST_HEADERS,
   segmentPattern,
   type ComposedOption,
@@ -35,7 +34,7 @@ export type HeaderLookup = (name: RequestHeaderName) => string | undefined;
  * Media ranges in an Accept header, in order, lower-cased, parameters dropped. A range with `q=0` says "not
  * this one" and is left out; other q-values do not reorder: the first range we can produce decides.
  */
-function mediaRanges(accept: string): string[] {
+export function mediaRanges(accept: string): string[] {
   return accept
     .split(',')
     .map((range) => range.split(';'))
@@ -44,17 +43,15 @@ function mediaRanges(accept: string): string[] {
     .filter((range) => range.length > 0);
 }
 
-/** Each output format's media type. */
-export const MEDIA_TYPE: Readonly<Record<OutputFormat, string>> = {
-  png: 'image/png',
-  pdf: 'application/pdf',
-  ...EXTRA_OUTPUT_TYPES,
-};
+/** An output format's media type (the renderer's OUTPUT_TYPES). */
+export function mediaTypeOf(format: OutputFormat): string {
+  return OUTPUT_TYPES[format].mediaType;
+}
 
 /** The Accept sent to the legacy service: the one type we authorized (and would produce), or the client's when none fits. */
 export function forwardedAccept(accept: string | undefined, outputs: readonly ExtraOutput[] = []): string | undefined {
   const format = acceptedFormat(accept, outputs);
-  return format ? MEDIA_TYPE[format] : accept;
+  return format ? mediaTypeOf(format) : accept;
 }
 
 const FORMAT_OF_RANGE: Readonly<Record<string, OutputFormat>> = {
@@ -66,8 +63,8 @@ const FORMAT_OF_RANGE: Readonly<Record<string, OutputFormat>> = {
 };
 
 /** The extra output a media range names, when it is switched on (router option `outputs`). */
-function extraFormat(range: string, outputs: readonly ExtraOutput[]): ExtraOutput | undefined {
-  return outputs.find((o) => EXTRA_OUTPUT_TYPES[o] === range);
+export function extraFormat(range: string, outputs: readonly ExtraOutput[]): ExtraOutput | undefined {
+  return outputs.find((o) => mediaTypeOf(o) === range);
 }
 
 /** The output format the Accept header asks for: PNG when absent, undefined when nothing offered fits. */
@@ -84,7 +81,7 @@ export function acceptedFormat(
   return undefined;
 }
 
-/** The output format for scope checks: PDF when asked for, PNG for anything else (JSON and ZPL included). */
+/** The output format for scope checks: PDF when asked for, PNG for anything else (JSON, ZPL and print jobs included). */
 export function scopeFormat(accept: string | undefined, outputs: readonly ExtraOutput[] = []): 'png' | 'pdf' {
   return acceptedFormat(accept, outputs) === 'pdf' ? 'pdf' : 'png';
 }
@@ -167,7 +164,7 @@ export function readHeaderOptions(header: HeaderLookup, format: OutputFormat): H
   for (const spec of READ_HERE) {
     if (!reads(spec, format, options)) continue;
     const value = readHeaderValue(spec, header(spec.name as RequestHeaderName)?.trim());
-    if (value !== undefined && (spec.appliesTo === undefined || spec.appliesTo === format)) {
+    if (value !== undefined && (spec.appliesTo === undefined || spec.appliesTo.includes(format))) {
       options[spec.option!] = value;
     }
   }

@@ -98,8 +98,8 @@ export async function parseLabelRequest(
   const index = asked.allLabels ? undefined : parseIndex(params.index as string);
   const headerOf = (name: RequestHeaderName): string | undefined => apiHeader(req, name);
   const format = negotiateFormat(headerOf('Accept'), limits.outputs);
-  // JSON and ZPL answer every label at the all-labels path; a PNG there is a 404, or label 0 with lenient paths.
-  const everyLabel = format === 'pdf' || format === 'json' || format === 'zpl';
+  // Every output but PNG answers every label at the all-labels path; a PNG there is a 404, or label 0 with lenient paths.
+  const everyLabel = format !== 'png';
   if (asked.allLabels && !everyLabel && !limits.lenientPaths) throw new PlainHttpError(404, NOT_FOUND_MESSAGE);
   const endpoint = asked.allLabels && !everyLabel ? { ...asked, allLabels: false } : asked;
   const headerOptions = readHeaderOptions(headerOf, format);

@@ -13,7 +13,7 @@ import { parseDensity } from './path-params.js';
 import type { LegacyRequest as Request, LegacyResponse as Response } from '../http/http.js';
 import { readRequestBody } from '../http/request-body.js';
 import type { ExtraOutput } from '../api-table/index.js';
-import { apiHeader, forwardedAccept, MEDIA_TYPE } from '../http/request-headers.js';
+import { apiHeader, forwardedAccept, mediaTypeOf } from '../http/request-headers.js';
 import { requestKey, requestKeyLabel, requestState } from '../http/request-state.js';
 import type { Forward } from '../upstream/forward.js';
 import type { ShadowTraffic } from '../upstream/shadow.js';
@@ -73,7 +73,7 @@ export async function forwardLabel(
     reason: why.reason,
     commands: why.commands,
   });
-  const accept = MEDIA_TYPE[label.options.format];
+  const accept = mediaTypeOf(label.options.format);
   await forwardCounted(forward, req, res, { path, body: label.received, accept }, why.pages, label.endpoint);
 }
 

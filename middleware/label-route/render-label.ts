@@ -3,6 +3,7 @@
 // reserved, when fallback mode sends it upstream. sendLabel writes the rendered label as the answer.
 
 import type { ServerResponse } from 'node:http';
+import { OUTPUT_TYPES, type OutputFormat } from '../../renderer/api.js';
 import type { RenderResult } from '../../renderer/index.js';
 import { renderTiming } from '../events/access-events.js';
 import type { LabelRequest } from './label-request.js';
@@ -100,12 +101,10 @@ export async function renderLabel(
   return { kind: 'rendered', result };
 }
 
-const DISPOSITION: Readonly<Record<LabelRequest['options']['format'], string>> = {
-  png: 'inline; filename="label.png"',
-  pdf: 'inline; filename="label.pdf"',
-  json: 'inline; filename="label.json"',
-  zpl: 'inline; filename="label.zpl"',
-};
+/** The answer's suggested file name: `label.` and the format's extension (the renderer's OUTPUT_TYPES). */
+function disposition(format: OutputFormat): string {
+  return `inline; filename="label.${OUTPUT_TYPES[format].extension}"`;
+}
 
 export function sendLabel(res: ServerResponse, label: LabelRequest, result: RenderResult): void {
   res.statusCode = 200;
@@ -115,7 +114,7 @@ export function sendLabel(res: ServerResponse, label: LabelRequest, result: Rend
   const warnings = [...(label.options.linter ? result.warnings : []), ...(result.notices ?? [])];
   setResponseHeaders(res, {
     'X-Total-Count': result.totalCount,
-    'Content-Disposition': DISPOSITION[label.options.format],
+    'Content-Disposition': disposition(label.options.format),
     'X-Renderer': 'local',
     'X-Warnings': warnings.length > 0 ? formatWarnings(warnings) : undefined,
   });

@@ -4,10 +4,11 @@
 import {
   API_KEY_HEADER,
   ENDPOINTS,
-  EXTRA_OUTPUT_TYPES,
+  EXTRA_OUTPUTS,
   FONT_FORM_FIELDS,
   FONTS_ENDPOINT,
   GRAPHICS_ENDPOINT,
+  GRAPHICS_QUERY,
   JSON_ERRORS,
   LABEL_RESPONSE_HEADERS,
   PLAIN_ERRORS,
@@ -18,10 +19,12 @@ import {
   type EndpointSpec,
   type ExtraOutput,
   type JsonErrorSpec,
+  type QueryParameterSpec,
   type RequestHeaderSpec,
   type ResponseHeaderSpec,
 } from '../api-table/index.js';
 import { RENDER_ERROR_STATUS } from '../http/http-errors.js';
+import { mediaTypeOf } from '../http/request-headers.js';
 import { LEGACY_MOUNT_PATH } from '../router/router.js';
 
 type Json = Record<string, unknown>;
@@ -245,19 +248,39 @@ const LABEL_DATA_JSON = {
   },
 };
 
+/** A print job's bytes, in the printer language its media type names. */
+function printJob(printer: string): Json {
+  return {
+    schema: {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: `A print job for ${printer}: the label's size and density set up, each label as a graphic, one print per label.`,
+    },
+  };
+}
+
+/** Each extra output's 200 content (the compiler checks every output has one). */
+const EXTRA_CONTENT: Readonly<Record<ExtraOutput, Json>> = {
+  json: { schema: LABEL_DATA_JSON },
+  zpl: {
+    schema: {
+      type: 'string',
+      description: 'The ZPL document, converted (`X-Target-Dpmm`) and laid out (`X-Formatter`) when asked.',
+    },
+  },
+  ipl: printJob('Intermec printers (IPL)'),
+  epl: printJob('Eltron and Zebra EPL2 printers'),
+  dpl: printJob('Datamax printers (DPL)'),
+  sbpl: printJob('SATO printers (SBPL)'),
+  pcl5: printJob('HP PCL 5 printers'),
+  pcl6: printJob('HP PCL 6 (PCL XL) printers'),
+};
+
 /** A 200's content by media type: the picture formats, and the extra outputs switched on. */
 function labelContent(formats: readonly string[], outputs: readonly ExtraOutput[]): Json {
   return {
     ...Object.fromEntries(formats.map((f) => [f, { schema: { type: 'string', contentMediaType: f } }])),
-    ...(outputs.includes('json') && { [EXTRA_OUTPUT_TYPES.json]: { schema: LABEL_DATA_JSON } }),
-    ...(outputs.includes('zpl') && {
-      [EXTRA_OUTPUT_TYPES.zpl]: {
-        schema: {
-          type: 'string',
-          description: 'The ZPL document, converted (`X-Target-Dpmm`) and laid out (`X-Formatter`) when asked.',
-        },
-      },
-    }),
+    ...Object.fromEntries(outputs.map((o) => [mediaTypeOf(o), EXTRA_CONTENT[o]])),
   };
 }
 
@@ -305,28 +328,26 @@ const GRAPHIC_FIELD_JSON = {
   additionalProperties: false,
 };
 
-/** POST /graphics: an image in, ZPL (or JSON) out; the errors it can answer. */
-function graphicsOperation(errors: Record<string, Json>): Json {
+/** POST /graphics: an image in, ZPL (or JSON, or with the outputs on a print job) out; the errors it can answer. */
+function graphicsOperation(errors: Record<string, Json>, outputs: readonly ExtraOutput[]): Json {
   const keep = ['400', '401', '403', '408', '413', '429', '431', '500', '503'];
+  // What it answers beyond ZPL text and JSON: ZPL as application/zpl and the print jobs switched on.
+  const extra = outputs.filter((o) => o !== 'json');
+  // `?dpmm=` is read for print jobs only.
+  const { threshold, dither, dpmm } = GRAPHICS_QUERY;
+  const query: QueryParameterSpec[] = [threshold, dither, ...(extra.some((o) => o !== 'zpl') ? [dpmm] : [])];
   return {
     operationId: GRAPHICS_ENDPOINT.id,
     summary: GRAPHICS_ENDPOINT.summary,
     description: GRAPHICS_ENDPOINT.description,
     parameters: [
-      {
-        name: 'threshold',
+      ...query.map((p) => ({
+        name: p.name,
         in: 'query',
         required: false,
-        description: 'Ink below this grey level (1..255; default 128). Others are a 400.',
-        schema: { type: 'string' },
-      },
-      {
-        name: 'dither',
-        in: 'query',
-        required: false,
-        description: '`true` (or 1, yes, on) diffuses greys instead of thresholding.',
-        schema: { type: 'string' },
-      },
+        description: p.description,
+        schema: { type: 'string', ...(p.pattern !== undefined && { pattern: anyCasePattern(p.pattern) }) },
+      })),
       { $ref: `#/components/parameters/${headerComponentName(REQUEST_ID_HEADER.name)}` },
     ],
     requestBody: {
@@ -345,11 +366,20 @@ function graphicsOperation(errors: Record<string, Json>): Json {
     responses: {
       200: {
         description:
-          'ZPL with one ^GFA field at the label home (`^XA^FO0,0^GFA,...^FS^XZ`), or the same data as JSON for `Accept: application/json`.',
+          'ZPL with one ^GFA field at the label home (`^XA^FO0,0^GFA,...^FS^XZ`), or the same data as JSON for `Accept: application/json`' +
+          (extra.length > 0
+            ? '; with the outputs switched on, that ZPL as `application/zpl`, or drawn as a print job of one label the size of the image.'
+            : '.'),
         headers: responseHeaders([]),
         content: {
           'text/plain': { schema: { type: 'string', pattern: '^\\^XA\\^FO0,0\\^GFA,' } },
           'application/json': { schema: GRAPHIC_FIELD_JSON },
+          ...Object.fromEntries(
+            extra.map((o) => [
+              mediaTypeOf(o),
+              o === 'zpl' ? { schema: { type: 'string', pattern: '^\\^XA\\^FO0,0\\^GFA,' } } : EXTRA_CONTENT[o],
+            ]),
+          ),
         },
       },
       ...Object.fromEntries(Object.entries(errors).filter(([status]) => keep.includes(status))),
@@ -414,16 +444,18 @@ function headerComponentName(header: string): string {
 
 export function buildOpenApiDocument(options: OpenApiOptions): Json {
   const errors = errorResponses();
+  // The outputs switched on, in the table's order (a name the router would refuse documents nothing).
+  const outputs = EXTRA_OUTPUTS.filter((o) => options.api?.outputs?.includes(o));
   const paths: Record<string, Json> = {};
   for (const endpoint of ENDPOINTS) {
     paths[endpoint.template] = {
       ...paths[endpoint.template],
-      [endpoint.method]: operation(endpoint, errors, options.api?.outputs ?? []),
+      [endpoint.method]: operation(endpoint, errors, outputs),
     };
   }
   const api = options.api ?? {};
   if (api.graphicsEndpoint)
-    paths[GRAPHICS_ENDPOINT.template] = { [GRAPHICS_ENDPOINT.method]: graphicsOperation(errors) };
+    paths[GRAPHICS_ENDPOINT.template] = { [GRAPHICS_ENDPOINT.method]: graphicsOperation(errors, outputs) };
   if (api.fontsEndpoint) paths[FONTS_ENDPOINT.template] = { [FONTS_ENDPOINT.method]: fontsOperation(errors) };
   // Who may call: the X-API-Key header; with the options, `?key=` too, or no key at all (the anonymous key).
   const security = [
@@ -478,9 +510,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
       },
       parameters: {
         ...pathParameters,
-        ...Object.fromEntries(
-          documentedHeaders(api.outputs ?? []).map((h) => [headerComponentName(h.name), headerParameter(h)]),
-        ),
+        ...Object.fromEntries(documentedHeaders(outputs).map((h) => [headerComponentName(h.name), headerParameter(h)])),
       },
       schemas: jsonErrorSchemas(),
     },

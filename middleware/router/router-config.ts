@@ -100,9 +100,11 @@ export interface LegacyRouterOptions {
   /** X-Page-* and X-Label-Border: `validate` only (default, as the spec says) or `apply` (labels placed on sheets). */
   pageComposition?: 'validate' | 'apply';
   /**
-   * The legacy service's other outputs (default none: both are a 406, as the spec says): `json` answers
+   * The legacy service's other outputs (default none: each is a 406, as the spec says): `json` answers
    * `Accept: application/json` with the label data, `zpl` answers `Accept: application/zpl` with the document
-   * (X-Formatter, X-Target-Dpmm). For scope both count as PNG.
+   * (X-Formatter, X-Target-Dpmm), `ipl`, `epl`, `dpl`, `sbpl`, `pcl5` and `pcl6` answer `Accept: application/<name>`
+   * with a print job in that printer language (and POST /graphics answers each type switched on). For scope all count
+   * as PNG.
    */
   outputs?: readonly ExtraOutput[];
 }

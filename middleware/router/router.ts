@@ -142,7 +142,7 @@ export function createLegacyRouter(options: LegacyRouterOptions): LegacyRouter {
   router.use(limitRequestRate(config));
   const handlers = labelHandlers(config, config.upstream);
   for (const endpoint of ENDPOINTS) router[endpoint.method](expressPath(endpoint.template), handlers.route(endpoint));
-  const graphics = config.graphicsEndpoint ? graphicsEndpoint(config.maxBodyBytes) : undefined;
+  const graphics = config.graphicsEndpoint ? graphicsEndpoint(config) : undefined;
   if (graphics) router.post(GRAPHICS_ENDPOINT.template, graphics.handle);
   const fonts = config.fontsEndpoint ? fontsEndpoint(config.maxBodyBytes) : undefined;
   if (fonts) router.post(FONTS_ENDPOINT.template, fonts.handle);

@@ -1,12 +1,9 @@
 // Label size in dots, as the legacy service computes it: read by layout and by the render pool's lane choice, which
 // must not load the renderer to make it.
 
-import type { Dpmm } from '../api.js';
+import { dotsPerInch, type Dpmm } from '../api.js';
 
-/** Dots per inch as the legacy service computes it: floor(dpmm x 25.4). */
-export function dotsPerInch(dpmm: Dpmm): number {
-  return Math.floor(dpmm * 25.4);
-}
+export { dotsPerInch };
 
 /** Label size in dots: trunc(inches x dpi) per axis (4x6 at 8 dpmm = 812x1218). */
 export function labelDots(inches: number, dpmm: Dpmm): number {
