@@ -1,5 +1,6 @@
 // What `npm pack` ships: the built library, CLIs, the standalone server and examples with README and LICENSE; never the tests,
-// benchmarks, font measuring scripts or the reference corpus. No install-time scripts for consumers.
+// benchmarks, font measuring scripts or the reference corpus. No install-time scripts for consumers (`prepare`, which
+// installs a clone's commit hook, runs only on the clone's own install).
 
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -46,10 +47,12 @@ describe('npm package contents', function () {
       /^MIT License\n\nCopyright \(c\) \d{4} zpl-legacy-compat contributors\n/,
     );
     expect(
-      Object.keys(manifest.scripts).filter((name) =>
-        ['prepare', 'preinstall', 'install', 'postinstall'].includes(name),
-      ),
+      Object.keys(manifest.scripts).filter((name) => ['preinstall', 'install', 'postinstall'].includes(name)),
     ).to.deep.equal([]);
+    // `prepare` runs on a clone's own `npm install`, never on a consumer's: it installs the clone's commit hook,
+    // from a folder the package does not ship.
+    expect(manifest.scripts.prepare).to.contain('.githooks/install.mjs');
+    expect(manifest.files.filter((f) => f.includes('.githooks'))).to.deep.equal([]);
     expect(manifest.scripts.prepack).to.contain('tsc -p tsconfig.json');
   });
 });
