@@ -28,6 +28,13 @@ suiteProto.emit = function (this: Mocha.Suite, event: string, ...args: unknown[]
   if (event === 'pre-require' && this.root) loading = args[1] as string;
   return emit.call(this, event, ...args);
 };
+const createHook = suiteProto._createHook;
+suiteProto._createHook = function (this: Mocha.Suite, title: string, fn: unknown) {
+  const hook = createHook.call(this, title, fn);
+  if (this.root && hook.file === undefined) hook.file = loading;
+  return hook;
+};
+
 // The test or hook running: from the runner's events (a wrapper of Runnable#run would sit in every failure's stack).
 const runnerProto = Mocha.Runner.prototype as unknown as { run(...args: unknown[]): unknown };
 const runnerRun = runnerProto.run;
@@ -39,14 +46,8 @@ runnerProto.run = function (this: Mocha.Runner, ...args: unknown[]) {
   this.on(Mocha.Runner.constants.EVENT_TEST_BEGIN, named);
   return runnerRun.apply(this, args);
 };
-const createHook = suiteProto._createHook;
-suiteProto._createHook = function (this: Mocha.Suite, title: string, fn: unknown) {
-  const hook = createHook.call(this, title, fn);
-  if (this.root && hook.file === undefined) hook.file = loading;
-  return hook;
-};
 
-/** The test file (dist/test/NAME.test.js, shortened to NAME.test.js) whose suites are running, if any. */
+/** The path of the test file (dist/test/NAME.test.js) whose suites are running, if any. */
 export function runningFile(): string | undefined {
   return running;
 }
