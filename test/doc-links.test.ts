@@ -77,6 +77,7 @@ export function brokenLinks(
 
 const FILES = [
   'README.md',
+  'CONTRIBUTING.md',
   ...readdirSync(join(REPO, 'docs'))
     .filter((n) => n.endsWith('.md'))
     .sort()
@@ -117,6 +118,13 @@ describe('links in the documentation', () => {
       expect(brokenLinks(file)).to.deep.equal([]);
     });
   }
+
+  it('CONTRIBUTING.md names only files that exist', () => {
+    const page = readFileSync(join(REPO, 'CONTRIBUTING.md'), 'utf8');
+    const named = [...page.matchAll(/`((?:test|middleware|renderer|server|\.githooks)\/[\w./-]+)`/g)].map((m) => m[1]!);
+    expect(named.length).to.be.above(5);
+    expect(named.filter((path) => !existsSync(join(REPO, path)))).to.deep.equal([]);
+  });
 
   it('links every page of docs/ from the README', () => {
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');

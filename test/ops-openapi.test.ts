@@ -45,18 +45,13 @@ async function checked(
   return res;
 }
 
-// Root hook: after every test file has run, every answer the helper-built apps sent matched the document.
-after(() => {
-  expect(answers.checked, 'answers checked against the document').to.be.above(0);
-  if (process.env.OPENAPI_CHECK_REPORT)
-    console.log(`    (${answers.checked} answers checked against the OpenAPI document)`);
-  expect(
-    answers.problems.slice(0, 20),
-    `${answers.problems.length} of ${answers.checked} answers do not match the OpenAPI document`,
-  ).to.deep.equal([]);
-});
-
 describe('OpenAPI document', () => {
+  // Every answer of a helper-built app is checked as it is sent; test/setup/openapi-answers.ts fails the run on one
+  // that does not match. This file's apps answered before this case (mocha runs cases in order).
+  after(() => {
+    expect(answers.checked, 'answers checked against the document').to.be.above(0);
+  });
+
   const checker = new OpenApiChecker();
 
   it('is served by the ops router as OpenAPI 3.1, one path per endpoint of the table', async () => {

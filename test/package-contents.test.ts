@@ -1,6 +1,7 @@
 // What `npm pack` ships, exactly: the compiled library, CLIs, standalone server and examples (each from a source file
 // of this tree, never a test, benchmark or measuring script, nor a stale file of an earlier build), the preview
-// page's files, README, LICENSE and CHANGELOG; never the corpus, the sources or the docs. No install-time scripts.
+// page's files, README, LICENSE and CHANGELOG; never the corpus, the sources or the docs. No install-time scripts for
+// consumers (`prepare`, which installs a clone's commit hook, runs only on the clone's own install).
 
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -109,10 +110,12 @@ describe('npm package contents', function () {
       /^MIT License\n\nCopyright \(c\) \d{4} zpl-legacy-compat contributors\n/,
     );
     expect(
-      Object.keys(manifest.scripts).filter((name) =>
-        ['prepare', 'preinstall', 'install', 'postinstall'].includes(name),
-      ),
+      Object.keys(manifest.scripts).filter((name) => ['preinstall', 'install', 'postinstall'].includes(name)),
     ).to.deep.equal([]);
+    // `prepare` runs on a clone's own `npm install`, never on a consumer's: it installs the clone's commit hook,
+    // from a folder the package does not ship.
+    expect(manifest.scripts.prepare).to.contain('.githooks/install.mjs');
+    expect(manifest.files.filter((f) => f.includes('.githooks'))).to.deep.equal([]);
     expect(manifest.scripts.prepack).to.contain('tsc -p tsconfig.json');
     expect(manifest.scripts.prepack, 'prepack empties dist first').to.match(
       /^node -e "require\('fs'\)\.rmSync\('dist'/,

@@ -78,8 +78,6 @@ class PoolWorker {
       workerData: { control: this.control.buffer as SharedArrayBuffer } satisfies WorkerData,
       ...(options.resourceLimits && { resourceLimits: options.resourceLimits }),
     });
-    // An idle pool does not keep the process alive; a task refs its worker while it runs.
-    this.thread.unref();
     this.thread.on('message', (message: FromWorker) => {
       if (message.type !== 'ready') this.#onMessage(message);
       else {
@@ -96,6 +94,9 @@ class PoolWorker {
       events.exit(this, code);
       running?.settle({ gone: new WorkerGone(code, this.error, running.asked, this.stopped) });
     });
+    // An idle pool does not keep the process alive; a task refs its worker while it runs. After the listeners:
+    // adding a 'message' listener refs the worker's port again.
+    this.thread.unref();
   }
 
   post(task: Task): void {
