@@ -2,112 +2,38 @@
 // playwright-core), against real servers on loopback: the legacy API, the preview router, a fake legacy service.
 
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import express from 'express';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { LEGACY_MOUNT_PATH } from '../index.js';
 import {
-  createLegacyRouter,
-  createMemoryStores,
-  createPreviewRouter,
-  LEGACY_MOUNT_PATH,
-  fieldBoxes,
-  type LegacyRouterOptions,
-  type ShadowOutcome,
-} from '../index.js';
+  BROWSER_KEY as KEY,
+  cspRefusals,
+  labelShown,
+  launchChromium,
+  type Site,
+  startSite,
+  stopSite,
+  typeLabel,
+} from './helpers/browser.js';
+import { decodePng, px } from './helpers/png.js';
 import { greyPng } from './helpers/upstream-png.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/upstream-fake.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const KEY = 'k_browser_preview';
 const SCREENSHOT = new URL('../../docs/preview.png', import.meta.url);
-
-interface Site {
-  url: string;
-  server: Server;
-  outcomes: ShadowOutcome[];
-}
-
-async function startSite(router: Partial<LegacyRouterOptions> = {}, shadowDir?: string): Promise<Site> {
-  const stores = createMemoryStores();
-  await stores.keyStore.add({ key: KEY, scope: 'all' });
-  const outcomes: ShadowOutcome[] = [];
-  const app = express();
-  app.use(
-    LEGACY_MOUNT_PATH,
-    createLegacyRouter({
-      ...stores,
-      ...router,
-      ...(router.shadow && {
-        shadow: {
-          ...router.shadow,
-          onSettled: (outcome) => {
-            outcomes.push(outcome);
-          },
-        },
-      }),
-    }),
-  );
-  app.use(
-    createPreviewRouter({
-      keyStore: stores.keyStore,
-      layout: fieldBoxes,
-      ...(shadowDir !== undefined && { shadowDir }),
-    }),
-  );
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, outcomes };
-}
-
-function stopSite(site: Site | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (!site) return resolve();
-    site.server.closeAllConnections();
-    site.server.close(() => resolve());
-  });
-}
-
-/** Types the key and the ZPL as a person would, then waits for the picture of exactly this text. */
-async function typeLabel(page: Page, zpl: string): Promise<void> {
-  await page.getByTestId('zpl-editor').fill(zpl);
-  // `ready` is set only by the render of the editor's current text; every edit resets it.
-  await page.waitForFunction((text) => {
-    const editor = document.querySelector<HTMLTextAreaElement>('[data-testid=zpl-editor]')!;
-    const image = document.querySelector<HTMLImageElement>('[data-testid=label-image]')!;
-    return editor.value === text && image.dataset.state === 'ready' && image.complete && image.naturalWidth > 0;
-  }, zpl);
-}
 
 describe('preview page and shadow report in Chromium', function () {
   this.timeout(60_000);
   let browser: Browser;
   let page: Page;
   let site: Site | undefined;
+  let refused: string[];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`      (skipped: no Chromium at ${CHROMIUM}; apt-get install chromium, or set CHROMIUM_PATH)`);
-      this.skip();
-    }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Fresh profile per launch (playwright's default); no sandbox as root; nothing fetched from outside.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const launched = await launchChromium();
+    if (!launched) this.skip();
+    browser = launched;
   });
   after(async () => {
     await browser?.close();
@@ -117,11 +43,14 @@ describe('preview page and shadow report in Chromium', function () {
     page = await (
       await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } })
     ).newPage();
+    refused = cspRefusals(page);
   });
   afterEach(async () => {
     await page?.context().close();
     await stopSite(site);
     site = undefined;
+    // The pages' Content-Security-Policy refused nothing they do.
+    expect(refused).to.deep.equal([]);
   });
 
   describe('the preview page', () => {
@@ -201,6 +130,19 @@ describe('preview page and shadow report in Chromium', function () {
       for (const [start, end] of spans) expect(zpl.slice(start, end)).to.contain('^FDHello');
     });
 
+    it('downloads the label shown as a PNG', async () => {
+      const zpl = '^XA^FO50,50^GB100,100,10^FS^XZ^XA^FO80,80^GB100,100,10^FS^XZ';
+      await typeLabel(page, zpl);
+      await page.getByTestId('label-index').selectOption({ value: '1' });
+      await labelShown(page, zpl);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-png').click()]);
+      expect(download.suggestedFilename()).to.equal('label-2.png');
+      const png = decodePng(await readFile((await download.path())!));
+      expect([png.width, png.height]).to.deep.equal([812, 1218]);
+      expect(px(png, 85, 85)).to.equal(0); // the second label's box
+      expect(px(png, 55, 55)).to.equal(255);
+    });
+
     it('downloads every label as one PDF', async () => {
       await typeLabel(page, '^XA^FO50,50^GB100,100,10^FS^XZ^XA^FO80,80^GB100,100,10^FS^XZ');
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-pdf').click()]);
@@ -209,14 +151,39 @@ describe('preview page and shadow report in Chromium', function () {
       expect(pdf.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
       expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).to.equal(2);
     });
+  });
 
-    it('takes the screenshot docs/preview.md shows', async () => {
-      await page.getByTestId('zpl-editor').evaluate((e: HTMLTextAreaElement) => e.dispatchEvent(new Event('input')));
-      const zpl = await page.getByTestId('zpl-editor').inputValue();
-      await typeLabel(page, zpl);
+  describe('the screenshot docs/preview.md shows', () => {
+    beforeEach(async () => {
+      site = await startSite({ graphicsEndpoint: true, fontsEndpoint: true });
+    });
+
+    it('opens a permalink in mm, adds a logo through POST /graphics and points at a field', async () => {
+      const sample =
+        '^XA\n^FO50,50^GB300,120,4^FS\n^FO70,80^A0N,50,50^FDHello, label^FS\n^FO70,220^BY3^BCN,100,Y,N,N^FD12345678^FS\n^XZ';
+      const link = `density=8&quality=grayscale&width=100&height=60&units=mm&index=0&rotation=0&zpl=${encodeURIComponent(sample)}`;
+      await page.goto(`${site!.url}/?${link}`);
+      await page.getByTestId('api-key').fill(KEY);
+      const editor = page.getByTestId('zpl-editor');
+      // The logo goes on its own line before the ^XZ, then moves to the right of the box.
+      await editor.evaluate((e: HTMLTextAreaElement, at: number) => e.setSelectionRange(at, at), sample.indexOf('^XZ'));
+      const ring = (x: number, y: number): boolean => {
+        const r = Math.hypot(x - 32, y - 32);
+        return (r < 31 && r > 22) || (Math.abs(x - 32) < 6 && Math.abs(y - 32) < 16);
+      };
+      await page
+        .getByTestId('add-image')
+        .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: greyPng(64, 64, ring) });
+      await page.getByTestId('add-status').filter({ hasText: 'added at the caret' }).waitFor();
+      const added = (await editor.inputValue()).replace('^FO0,0^GFA', '^FO500,40^GFA');
+      await typeLabel(page, added);
+      await editor.evaluate((e: HTMLTextAreaElement) => {
+        e.scrollTop = 0;
+        e.dispatchEvent(new Event('scroll'));
+      });
       // Point at the text field of the sample label, as a person trying the page would.
       await page
-        .locator(`[data-testid=element-box][data-start="${zpl.indexOf('^FO70,80')}"]`)
+        .locator(`[data-testid=element-box][data-start="${added.indexOf('^FO70,80')}"]`)
         .first()
         .hover();
       await page.getByTestId('zpl-highlight').waitFor();

@@ -46,7 +46,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'renderer',
   ],
   ops: ['api-table', 'http', 'stores', 'events', 'router', 'renderer'],
-  preview: ['http', 'stores', 'events', 'limits', 'label-route', 'router', 'renderer'],
+  preview: ['api-table', 'http', 'stores', 'events', 'limits', 'label-route', 'router', 'renderer'],
   // The router's entry (zpl-legacy-compat/router): never the Redis or PostgreSQL backend, which have entries of their own.
   '.': [
     'api-table',

@@ -16,6 +16,8 @@ export interface FormFieldSpec extends Described {
 }
 
 const HEX = '[0-9A-F]{1,6}';
+/** The one-letter font names `^CW` may assign (the `name` field; the preview page offers them). */
+export const FONT_NAME_LETTERS = 'IKMOWXYZ';
 const RANGE = `${HEX}(?:-${HEX})?`;
 
 export const FONT_FORM_FIELDS = {
@@ -37,8 +39,8 @@ export const FONT_FORM_FIELDS = {
   },
   name: {
     name: 'name',
-    pattern: '^[IKMOWXYZ]$',
-    refusal: (v) => `Invalid name ${v}; expected one letter of I, K, M, O, W, X, Y, Z`,
+    pattern: `^[${FONT_NAME_LETTERS}]$`,
+    refusal: (v) => `Invalid name ${v}; expected one letter of ${[...FONT_NAME_LETTERS].join(', ')}`,
     example: 'Z',
     description:
       'A one-letter font name: the ZPL also assigns it to the font with `^CW`, so `^A<name>` draws with it. ' +

@@ -20,6 +20,7 @@ import {
 } from '../http/http.js';
 import type { Emit } from '../events/service-events.js';
 import type { KeyStore } from '../stores/key-store.js';
+import { FONT_NAME_LETTERS, MAX_LABEL_INCHES, MIN_LABEL_INCHES } from '../api-table/index.js';
 import { parseDensity, parseDimensions, parseIndex } from '../label-route/path-params.js';
 import { limitRequestRate } from '../limits/rate-limits.js';
 import { readRequestBody } from '../http/request-body.js';
@@ -94,6 +95,19 @@ const WEB_DIR = new URL('../../../web/', import.meta.url);
 const SCRIPT_DIR = new URL('../../web/', import.meta.url);
 const SCRIPT_NAME = /^[a-z-]+\.js$/;
 
+/**
+ * The pages' own headers: scripts, styles and requests from this origin only (the page holds a key, so no inline
+ * script, no other origin, no framing), pictures from here or the page's own blobs, and no Referer: a permalink's
+ * address carries the label's ZPL.
+ */
+export const PAGE_SECURITY_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; " +
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
 /** A Connect-style handler: mount it at the root of an Express 4 or 5 app (or any Connect host). */
 export type PreviewRouter = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -119,20 +133,33 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
       ]
     : [];
 
+  // What the pages are told by the server: where the API is, and the API's own limits, so the page states them.
+  const pageValues: Record<string, string> = {
+    API_PATH: apiPath,
+    LABEL_INCHES: `${MIN_LABEL_INCHES} ${MAX_LABEL_INCHES}`,
+    FONT_NAMES: FONT_NAME_LETTERS,
+  };
   const page =
     (file: string) =>
     async (_req: Request, res: Response): Promise<void> => {
       const html = await readFile(new URL(file, WEB_DIR), 'utf8');
-      res.setHeader('Cache-Control', 'no-store');
-      sendBody(res, 200, 'text/html; charset=utf-8', html.replaceAll('{{API_PATH}}', apiPath));
+      setHeaders(res, { 'Cache-Control': 'no-store', ...PAGE_SECURITY_HEADERS });
+      sendBody(
+        res,
+        200,
+        'text/html; charset=utf-8',
+        html.replace(/\{\{([A-Z_]+)\}\}/g, (whole, name: string) => pageValues[name] ?? whole),
+      );
     };
   router.get('/', page('index.html'));
   router.get('/preview/style.css', async (_req: Request, res: Response) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     sendBody(res, 200, 'text/css; charset=utf-8', await readFile(new URL('style.css', WEB_DIR)));
   });
   router.get('/preview/:script', async (req: Request, res: Response, next: NextFunction) => {
     const name = String(req.params.script);
     if (!SCRIPT_NAME.test(name)) return next();
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     sendBody(res, 200, 'text/javascript; charset=utf-8', await readFile(new URL(name, SCRIPT_DIR)));
   });
 
