@@ -131,8 +131,12 @@ export function numberedPairs<V>(
   count: number,
   make: (n: number) => readonly [ParamSpec<string, V>, ParamSpec<string, V>],
 ): ParamSpec<string, V>[] {
-  return Array.from({ length: count }, (_, k) => make(k + 1)).flat();
+  const specs = Array.from({ length: count }, (_, k) => make(k + 1)).flat();
+  for (const spec of specs) PAIRED.add(spec);
+  return specs;
 }
+/** Specs made by `numberedPairs`: a table's trailing pairs are read only as far as they are written. */
+const PAIRED = new WeakSet<ParamSpec>();
 export function orientation(): ParamSpec<'orientation', CharsOf<'NRIB'> | undefined>;
 export function orientation<N extends string>(name: N): ParamSpec<N, CharsOf<'NRIB'> | undefined>;
 export function orientation(name = 'orientation'): ParamSpec<string, CharsOf<'NRIB'> | undefined> {
@@ -161,9 +165,8 @@ export type ParamValue = number | string | boolean | undefined;
 /** Values read by `readParams`, by the names `specs` gives them. */
 export function namedArgs<P extends readonly ParamSpec[]>(specs: P, values: readonly ParamValue[]): ArgsOf<P> {
   const out: Record<string, ParamValue> = {};
-  specs.forEach((s, i) => {
-    if (i < values.length) out[s.name] = values[i];
-  });
+  const n = Math.min(specs.length, values.length);
+  for (let i = 0; i < n; i++) out[specs[i].name] = values[i];
   return out as ArgsOf<P>;
 }
 
@@ -213,7 +216,11 @@ export function readParams(
 ): ParamValue[] {
   const firstParamNumber = context.firstParamNumber ?? 1;
   const unitScale = context.unitScale ?? 1;
-  const values: ParamValue[] = new Array(specs.length).fill(undefined);
+  const { order, pairsFrom } = tableShape(specs);
+  // Pairs past the last parameter written are left out (their names read undefined, as their values would be):
+  // ^CI's 256 pairs cost a render 16 % when each was read, defaulted and named on every ^CI28.
+  const count = Math.max(pairsFrom, Math.min(parts.length, specs.length));
+  const values: ParamValue[] = new Array(count).fill(undefined);
   // One reporter for all the parameters (a closure a parameter was the reader's main garbage).
   const where = (k: number, msg: string) =>
     log?.add({
@@ -223,7 +230,7 @@ export function readParams(
       param: k + firstParamNumber,
       message: msg,
     });
-  for (const k of evaluationOrder(specs)) {
+  for (const k of count === specs.length ? order : order.slice(0, count)) {
     const spec = specs[k];
     const part = parts[k];
     const text = part?.text.trim() ?? '';
@@ -257,6 +264,27 @@ export function readParams(
 
 /** 0..n-1, by n: the evaluation order of every table without dependencies (most), made once. */
 const TABLE_ORDER: number[][] = [];
+
+/** What reading a table needs besides its specs, worked out once per table. */
+interface TableShape {
+  order: readonly number[];
+  /** Where the trailing numbered pairs with no default begin (the table's length when it has none). */
+  pairsFrom: number;
+}
+const TABLE_SHAPES = new WeakMap<readonly ParamSpec[], TableShape>();
+
+function tableShape(specs: readonly ParamSpec[]): TableShape {
+  let shape = TABLE_SHAPES.get(specs);
+  if (shape) return shape;
+  const order = evaluationOrder(specs);
+  let pairsFrom = specs.length;
+  // Only in table order (a pair never bounds another parameter), and only pairs whose absent value is undefined.
+  if (order === TABLE_ORDER[specs.length])
+    while (pairsFrom > 0 && PAIRED.has(specs[pairsFrom - 1]) && specs[pairsFrom - 1].def === undefined) pairsFrom--;
+  shape = { order, pairsFrom };
+  TABLE_SHAPES.set(specs, shape);
+  return shape;
+}
 
 /** Table order, each parameter preceded by the one its range depends on. */
 function evaluationOrder(specs: readonly ParamSpec[]): readonly number[] {
