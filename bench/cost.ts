@@ -31,7 +31,7 @@ export interface LabelCost {
 }
 
 /** One process measuring the build in `dist` (see cost-child.ts). */
-function measure(dist: string, rounds: number, phases: boolean): Promise<CostSamples[]> {
+export function measure(dist: string, rounds: number, phases: boolean): Promise<CostSamples[]> {
   return new Promise((done, fail) => {
     const child = spawn(
       process.execPath,

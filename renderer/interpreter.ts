@@ -181,10 +181,12 @@ export class Interpreter implements CommandContext {
 
   /** Values by parameter name, `length` ones turned from ^MU units into dots. */
   private args(specs: readonly ParamSpec[], values: ParamValue[]): ArgsOf<readonly ParamSpec[]> {
-    specs.forEach((s, i) => {
+    // Only the values read: a table's trailing pairs may be left out (readParams).
+    const n = Math.min(specs.length, values.length);
+    for (let i = 0; i < n; i++) {
       const v = values[i];
-      if (s.length && typeof v === 'number') values[i] = this.dots(v);
-    });
+      if (specs[i].length && typeof v === 'number') values[i] = this.dots(v);
+    }
     return namedArgs(specs, values);
   }
 

@@ -13,7 +13,6 @@ import {
   numberedPairs,
   oneOf,
   orientation,
-  splitParams,
   text,
   yesNo,
 } from '../zpl/params.js';
@@ -22,9 +21,16 @@ import { clockData } from './clock.js';
 
 /** Whether a ^FO/^FT gave a usable coordinate (missing and non-numeric ones do not; `B50` is 50). */
 function hasCoordinates(tok: Token): boolean {
-  return splitParams(tok)
-    .slice(0, 2)
-    .some((p) => /\d/.test(p.text));
+  // A digit before the second delimiter, read from the bytes rather than splitting the parameters a second time.
+  const raw = tok.raw;
+  let delimiters = 0;
+  for (let k = 0; k < raw.length; k++) {
+    const c = raw[k];
+    if (c === tok.delimiter) {
+      if (++delimiters === 2) return false;
+    } else if (c >= 0x30 && c <= 0x39) return true;
+  }
+  return false;
 }
 
 function place(

@@ -49,6 +49,25 @@ type ValueOf<S> = S extends ParamSpec<string, infer V> ? V : never;
 /** A table's values by parameter name, typed by the table (a drawer reads `args.width`, not `params[0]`). */
 export type ArgsOf<P extends readonly ParamSpec[]> = { readonly [S in P[number] as S['name']]: ValueOf<S> };
 
+/**
+ * The spec with every property present, in one order: specs made here share one hidden class, so the reader's loads
+ * stay monomorphic (with `measured`'s spread copies and optional fields they were megamorphic and missed V8's cache).
+ */
+function spec<N extends string, V>(s: ParamSpec<N, V>): ParamSpec<N, V> {
+  return {
+    name: s.name,
+    kind: s.kind,
+    min: s.min,
+    max: s.max,
+    values: s.values,
+    def: s.def,
+    atLeast: s.atLeast,
+    length: s.length,
+    measure: s.measure,
+    words: s.words,
+  };
+}
+
 /** Numbers, defaulted or not. */
 export function int<N extends string>(name: N, min: number, max: number): ParamSpec<N, number | undefined>;
 export function int<N extends string>(name: N, min: number, max: number, def: number): ParamSpec<N, number>;
@@ -58,7 +77,7 @@ export function int<N extends string>(
   max: number,
   def?: number,
 ): ParamSpec<N, number | undefined> {
-  return { name, kind: 'int', min, max, def };
+  return spec({ name, kind: 'int', min, max, def });
 }
 export function float<N extends string>(name: N, min: number, max: number): ParamSpec<N, number | undefined>;
 export function float<N extends string>(name: N, min: number, max: number, def: number): ParamSpec<N, number>;
@@ -68,7 +87,7 @@ export function float<N extends string>(
   max: number,
   def?: number,
 ): ParamSpec<N, number | undefined> {
-  return { name, kind: 'float', min, max, def };
+  return spec({ name, kind: 'float', min, max, def });
 }
 /** A length in ^MU units (fractions allowed for inches and millimetres) whose range is given in dots. */
 export function length<N extends string>(name: N, min: number, max: number): ParamSpec<N, number | undefined>;
@@ -79,11 +98,11 @@ export function length<N extends string>(
   max: number,
   def?: number,
 ): ParamSpec<N, number | undefined> {
-  return { name, kind: 'float', min, max, def, length: true, measure: 'dots' };
+  return spec({ name, kind: 'float', min, max, def, length: true, measure: 'dots' });
 }
 /** The same spec, saying what its number measures (see Measure). */
-export function measured<S extends ParamSpec>(measure: Measure, spec: S): S {
-  return { ...spec, measure };
+export function measured<S extends ParamSpec>(measure: Measure, s: S): S {
+  return spec({ ...s, measure }) as S;
 }
 export const inDots = <S extends ParamSpec>(spec: S): S => measured('dots', spec);
 export const inModules = <S extends ParamSpec>(spec: S): S => measured('module', spec);
@@ -101,18 +120,18 @@ export function oneOf<N extends string, S extends string>(
   values: S,
   def?: string,
 ): ParamSpec<N, CharsOf<S> | undefined> {
-  return { name, kind: 'enum', values: values.split(''), def };
+  return spec({ name, kind: 'enum', values: values.split(''), def });
 }
 /** `Y` or `N`, read as true or false. */
 export function yesNo<N extends string>(name: N): ParamSpec<N, boolean | undefined>;
 export function yesNo<N extends string>(name: N, def: 'Y' | 'N'): ParamSpec<N, boolean>;
 export function yesNo<N extends string>(name: N, def?: 'Y' | 'N'): ParamSpec<N, boolean | undefined> {
-  return { name, kind: 'bool', def };
+  return spec({ name, kind: 'bool', def });
 }
 export function text<N extends string>(name: N): ParamSpec<N, string | undefined>;
 export function text<N extends string>(name: N, def: string): ParamSpec<N, string>;
 export function text<N extends string>(name: N, def?: string): ParamSpec<N, string | undefined> {
-  return { name, kind: 'text', def };
+  return spec({ name, kind: 'text', def });
 }
 /** An integer, or one of `words` (upper-case) instead: ^FM's `x1` may be `e`. */
 export function intOr<N extends string, W extends string>(
@@ -121,7 +140,7 @@ export function intOr<N extends string, W extends string>(
   max: number,
   words: readonly W[],
 ): ParamSpec<N, number | W | undefined> {
-  return { name, kind: 'int', min, max, words };
+  return spec({ name, kind: 'int', min, max, words });
 }
 /**
  * `count` numbered pairs (`x1,y1,x2,y2...`, ^FM origins and ^CI remapping pairs): `make(n)` gives the n-th pair's
@@ -131,8 +150,12 @@ export function numberedPairs<V>(
   count: number,
   make: (n: number) => readonly [ParamSpec<string, V>, ParamSpec<string, V>],
 ): ParamSpec<string, V>[] {
-  return Array.from({ length: count }, (_, k) => make(k + 1)).flat();
+  const specs = Array.from({ length: count }, (_, k) => make(k + 1)).flat();
+  for (const spec of specs) PAIRED.add(spec);
+  return specs;
 }
+/** Specs made by `numberedPairs`: a table's trailing pairs are read only as far as they are written. */
+const PAIRED = new WeakSet<ParamSpec>();
 export function orientation(): ParamSpec<'orientation', CharsOf<'NRIB'> | undefined>;
 export function orientation<N extends string>(name: N): ParamSpec<N, CharsOf<'NRIB'> | undefined>;
 export function orientation(name = 'orientation'): ParamSpec<string, CharsOf<'NRIB'> | undefined> {
@@ -161,9 +184,8 @@ export type ParamValue = number | string | boolean | undefined;
 /** Values read by `readParams`, by the names `specs` gives them. */
 export function namedArgs<P extends readonly ParamSpec[]>(specs: P, values: readonly ParamValue[]): ArgsOf<P> {
   const out: Record<string, ParamValue> = {};
-  specs.forEach((s, i) => {
-    if (i < values.length) out[s.name] = values[i];
-  });
+  const n = Math.min(specs.length, values.length);
+  for (let i = 0; i < n; i++) out[specs[i].name] = values[i];
   return out as ArgsOf<P>;
 }
 
@@ -213,7 +235,11 @@ export function readParams(
 ): ParamValue[] {
   const firstParamNumber = context.firstParamNumber ?? 1;
   const unitScale = context.unitScale ?? 1;
-  const values: ParamValue[] = new Array(specs.length).fill(undefined);
+  const { order, pairsFrom } = tableShape(specs);
+  // Pairs past the last parameter written are left out (their names read undefined, as their values would be):
+  // ^CI's 256 pairs cost a render 16 % when each was read, defaulted and named on every ^CI28.
+  const count = Math.max(pairsFrom, Math.min(parts.length, specs.length));
+  const values: ParamValue[] = new Array(count).fill(undefined);
   // One reporter for all the parameters (a closure a parameter was the reader's main garbage).
   const where = (k: number, msg: string) =>
     log?.add({
@@ -223,7 +249,7 @@ export function readParams(
       param: k + firstParamNumber,
       message: msg,
     });
-  for (const k of evaluationOrder(specs)) {
+  for (const k of count === specs.length ? order : order.slice(0, count)) {
     const spec = specs[k];
     const part = parts[k];
     const text = part?.text.trim() ?? '';
@@ -257,6 +283,27 @@ export function readParams(
 
 /** 0..n-1, by n: the evaluation order of every table without dependencies (most), made once. */
 const TABLE_ORDER: number[][] = [];
+
+/** What reading a table needs besides its specs, worked out once per table. */
+interface TableShape {
+  order: readonly number[];
+  /** Where the trailing numbered pairs with no default begin (the table's length when it has none). */
+  pairsFrom: number;
+}
+const TABLE_SHAPES = new WeakMap<readonly ParamSpec[], TableShape>();
+
+function tableShape(specs: readonly ParamSpec[]): TableShape {
+  let shape = TABLE_SHAPES.get(specs);
+  if (shape) return shape;
+  const order = evaluationOrder(specs);
+  let pairsFrom = specs.length;
+  // Only in table order (a pair never bounds another parameter), and only pairs whose absent value is undefined.
+  if (order === TABLE_ORDER[specs.length])
+    while (pairsFrom > 0 && PAIRED.has(specs[pairsFrom - 1]) && specs[pairsFrom - 1].def === undefined) pairsFrom--;
+  shape = { order, pairsFrom };
+  TABLE_SHAPES.set(specs, shape);
+  return shape;
+}
 
 /** Table order, each parameter preceded by the one its range depends on. */
 function evaluationOrder(specs: readonly ParamSpec[]): readonly number[] {
