@@ -27,6 +27,7 @@ import {
   type RenderPoolStats,
   type ShadowCaseStore,
 } from '../middleware/index.js';
+import { createPrinterListener, type PrinterFeed, type PrinterListener } from '../middleware/printer/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { Lifecycle } from './lifecycle.js';
@@ -171,6 +172,25 @@ function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer
 }
 
 /**
+ * The printer port (PRINTER_PORT): drawn on the server's render pool, kept in the stores' printer feed when the
+ * backend has one (shared by the replicas), else in this process's memory.
+ */
+function startPrinter(
+  config: ServerConfig,
+  stores: OpenedStores,
+  render: RenderFunction,
+  events: EventSink,
+): PrinterListener {
+  const { printerFeed } = stores as OpenedStores & { printerFeed?: PrinterFeed };
+  return createPrinterListener({
+    ...config.printer!,
+    render,
+    emit: events.emit,
+    ...(printerFeed && { feed: printerFeed }),
+  });
+}
+
+/**
  * Runs the standalone server from the environment until SIGTERM or SIGINT; its log lines go through `logWriter`,
  * and so do the lines libraries print with console.log, info, debug and warn (it owns the process).
  */
@@ -202,6 +222,8 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   const opsServer = config.opsPort === undefined ? undefined : createHttpServer(service.ops, config.timeouts);
   const apiPort = await lifecycle.listen(api, config.port, config.host);
   const opsPort = opsServer && (await lifecycle.listen(opsServer, config.opsPort!, config.host));
+  const printer = config.printer && startPrinter(config, stores, renderer.render, events);
+  const printerPort = printer && (await printer.listen()).port;
   if (backend.shared)
     note(
       `accepting connections on http://${config.host}:${apiPort}; /readyz answers 503 until ${backend.label} answers and the keys are seeded`,
@@ -221,6 +243,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
         })
         // The routers stop what they started (upstream connections, the shadow queue); the pool and stores are ours.
         .then(() => service.close())
+        .then(() => printer?.close())
         .then(() => Promise.allSettled([stores.close(), pool?.close()]))
         // The last lines (the drain's, the cut-off requests') go out unless standard output is not being read.
         .then(() => logWriter.flush(LOG_FLUSH_MS))
@@ -238,7 +261,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
         `the dev API key is stored in ${backend.label} until ${devKey.expiresAt}; set API_KEYS_FILE for lasting keys`,
       );
   }
-  for (const line of startupNotes(config, opsPort)) note(line);
+  for (const line of startupNotes(config, opsPort, printerPort)) note(line);
   // Printed once the stores answer and the keys are seeded: the first request after it is served. Through the log
   // writer, like every line before it, so that it comes after them.
   logWriter.write(`listening on http://${config.host}:${apiPort}\n`);
