@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { once } from 'node:events';
+import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { ServiceEvent } from '../middleware/index.js';
@@ -204,6 +205,89 @@ describe('printer port', function () {
     } finally {
       await listener.close();
       printer.close();
+    }
+  });
+
+  it('paused or out of paper, holds jobs, says so in ~HS and ~HQES, and prints them when cleared', async () => {
+    const listener = createPrinterListener({ render: pool.render, port: 0, pdf: false });
+    try {
+      const { port } = await listener.listen();
+      const kept = jobs(listener);
+      listener.setConditions({ paperOut: true });
+      const socket = await connect(port);
+      const answer = answers(socket, 4);
+      socket.write('^XA^LL600^FO10,10^GB50,50,25^FS^PQ3^XZ~HS~HQES');
+      const fields = (await answer)
+        .split('\r\n')
+        .filter((l) => l.includes(','))[0]!
+        .slice(1)
+        .split(',');
+      expect({ paperOut: fields[1], paused: fields[2], length: fields[3], formats: fields[4] }).to.deep.equal({
+        paperOut: '1',
+        paused: '0',
+        length: '0600',
+        formats: '001',
+      });
+      expect(listener.status().labelsRemaining).to.equal(3);
+      expect(await answer).to.match(/ERRORS:\s+1 00000000 00000001/);
+      expect(kept.records).to.have.length(0);
+      // ~PP from the host pauses too; clearing the paper leaves it paused.
+      const paused = answers(socket, 3);
+      socket.write('~PP~HS');
+      expect((await paused).split(',')[2]).to.equal('1');
+      listener.setConditions({ paperOut: false });
+      expect(kept.records).to.have.length(0);
+      socket.end('~PS');
+      await kept.until(1);
+      expect(kept.records[0]!.labels).to.equal(3);
+      expect(listener.status()).to.include({ paused: false, paperOut: false, formatsInBuffer: 0, labelLength: 600 });
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it("posts each job's summary to the webhook as JSON, retrying a failed answer", async () => {
+    const bodies: unknown[] = [];
+    let calls = 0;
+    const hook = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        calls++;
+        if (calls === 1) {
+          res.writeHead(503).end();
+          return;
+        }
+        bodies.push(JSON.parse(Buffer.concat(chunks).toString()));
+        res.writeHead(204).end();
+      });
+    });
+    hook.listen(0, '127.0.0.1');
+    await once(hook, 'listening');
+    const events: ServiceEvent[] = [];
+    const listener = createPrinterListener({
+      render: pool.render,
+      port: 0,
+      pdf: false,
+      webhook: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/jobs`,
+      retry: { retryDelayMs: 1 },
+      emit: (e) => events.push(e),
+    });
+    try {
+      const { port } = await listener.listen();
+      const kept = jobs(listener);
+      (await connect(port)).end('^XA^FO10,10^FDHOOK^FS^XZ');
+      await kept.until(1);
+      await listener.settled();
+      expect(calls).to.equal(2);
+      expect(bodies).to.have.length(1);
+      expect(bodies[0]).to.include({ id: kept.records[0]!.id, labels: 1, bytes: 24 });
+      expect(JSON.stringify(bodies[0])).to.not.include('HOOK');
+      const statuses = events.flatMap((e) => (e.type === 'printer_forward' ? [`${e.target}:${e.status}`] : []));
+      expect(statuses).to.deep.equal(['webhook:retrying', 'webhook:sent']);
+    } finally {
+      await listener.close();
+      hook.close();
     }
   });
 

@@ -140,6 +140,7 @@ class Printer
   readonly #sockets = new Set<net.Socket>();
   readonly #dpmm: Dpmm;
   #conditions: Required<PrinterConditions> = { paused: false, paperOut: false };
+  #closed = false;
   #resume: (() => void)[] = [];
   /** Jobs received and not yet drawn, with the labels they hold (held while paused: ~HS's buffer and remaining). */
   #waiting = new Map<string, number>();
@@ -213,7 +214,7 @@ class Printer
     for (const socket of this.#sockets) socket.destroy();
     this.#forwarder?.close();
     // Held jobs are given up: a closing printer prints nothing more.
-    this.#conditions.paused = true;
+    this.#closed = true;
     for (const go of this.#resume.splice(0)) go();
     await closed;
     await this.settled();
@@ -353,9 +354,11 @@ class Printer
   }
 
   async #print(a: AcceptedJob): Promise<void> {
-    if (!this.#printing()) await new Promise<void>((resolve) => this.#resume.push(resolve));
+    if (!this.#printing() && !this.#closed) await new Promise<void>((resolve) => this.#resume.push(resolve));
     this.#waiting.delete(a.id);
-    const { labels, warnings, error } = await this.#draw(a);
+    const { labels, warnings, error } = this.#closed
+      ? { labels: [], warnings: [], error: 'not drawn: the printer port closed while the job was held' }
+      : await this.#draw(a);
     const record: PrinterJobRecord = {
       id: a.id,
       time: a.time,
