@@ -377,7 +377,13 @@ class Printer
       warnings: record.warnings.length,
       ...(error !== undefined && { error }),
     });
-    await this.feed.add(record, labels).catch(() => undefined);
+    await this.feed.add(record, labels).catch((e: unknown) =>
+      this.#emit({
+        type: 'notice',
+        level: 'warn',
+        message: `print job ${a.id} not kept in the feed: ${(e as Error).message}`,
+      }),
+    );
     this.emit('job', record);
     if (this.#forwarder) this.#pass(a.job, record);
   }
@@ -390,7 +396,15 @@ class Printer
       if (target !== 'printer') return;
       record.forward = { status: r.status, attempts: r.attempts, ...(r.error !== undefined && { error: r.error }) };
       const copy = { ...record, forward: { ...record.forward } };
-      this.#track(this.feed.update(copy));
+      this.#track(
+        this.feed.update(copy).catch((e: unknown) =>
+          this.#emit({
+            type: 'notice',
+            level: 'warn',
+            message: `print job ${record.id}: forward ${r.status} not kept in the feed: ${(e as Error).message}`,
+          }),
+        ),
+      );
       this.emit('forward', copy);
     });
     this.#track(sent);
