@@ -49,6 +49,8 @@ export interface ServiceParts {
   unready?: () => string | undefined;
   /** Shadow mode's cases: in the shared store (SHADOW_STORE=redis, postgres) or SHADOW_DIR; none without either. */
   shadowStore?: ShadowCaseStore;
+  /** The printer port (PRINTER_PORT): the ops routes read its status and set its pause and paper-out. */
+  printer?: PrinterListener;
 }
 
 /** The legacy router's options from the config: new router options and their env vars go here. */
@@ -113,6 +115,7 @@ export function buildApp(parts: ServiceParts): ServiceApp {
     api,
     readyWhenSaturated: config.readyWhenSaturated,
     ...(parts.unready && { unready: parts.unready }),
+    ...(parts.printer && { printer: parts.printer }),
   });
   const app = Router();
   // With OPS_PORT the ops routes (metrics above all) are not on the API port at all. Label requests, nearly all the
@@ -208,6 +211,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   const { renderer, pool } = startRenderer(config);
   const lifecycle = new Lifecycle();
   const shadowStore = openShadowStore(config, stores);
+  const printer = config.printer && startPrinter(config, stores, renderer.render, events);
   const service = buildApp({
     config,
     stores,
@@ -215,6 +219,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
     renderer,
     unready: () => lifecycle.unready(),
     ...(shadowStore && { shadowStore }),
+    ...(printer && { printer }),
   });
 
   // Listening comes first, so that /healthz answers (and /readyz says 503) while the stores come up.
@@ -222,7 +227,6 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   const opsServer = config.opsPort === undefined ? undefined : createHttpServer(service.ops, config.timeouts);
   const apiPort = await lifecycle.listen(api, config.port, config.host);
   const opsPort = opsServer && (await lifecycle.listen(opsServer, config.opsPort!, config.host));
-  const printer = config.printer && startPrinter(config, stores, renderer.render, events);
   const printerPort = printer && (await printer.listen()).port;
   if (backend.shared)
     note(

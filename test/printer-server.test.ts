@@ -1,5 +1,6 @@
 // The standalone server with PRINTER_PORT: the port it names at start-up takes a job over TCP, answers ~HS with
-// the logo a first job stored, forwards each job unchanged to PRINTER_FORWARD, and counts the job in /metrics;
+// the logo a first job stored, forwards each job unchanged to PRINTER_FORWARD, counts the job in /metrics, and
+// takes its paper out from the ops side (/printer/status);
 // a PRINTER_* mistake stops it at start-up naming the variable.
 
 import { expect } from 'chai';
@@ -62,6 +63,21 @@ describe('standalone server: printer port', function () {
       const jobLines = lines.filter((l) => l.includes('"event":"printer_job"'));
       expect(jobLines).to.have.length(2);
       for (const l of jobLines) expect(l).to.not.include('LOGO');
+
+      // The ops side takes the paper out: ~HQES and /printer/status say so; a bad value is a 400.
+      const set = await fetch(`${base}/printer/status?paperOut=1`, { method: 'POST' });
+      expect(set.status).to.equal(200);
+      expect(await set.json()).to.include({ paperOut: true, paused: false, graphics: 1 });
+      const query = net.connect({ port: printerPort(lines), host: '127.0.0.1' });
+      let status = '';
+      query.on('data', (c: Buffer) => {
+        status += c.toString('latin1');
+      });
+      query.end('~HQES');
+      await once(query, 'close');
+      expect(status).to.match(/ERRORS:\s+1 00000000 00000001/);
+      expect((await fetch(`${base}/printer/status?paused=maybe`, { method: 'POST' })).status).to.equal(400);
+      expect(await (await fetch(`${base}/printer/status`)).json()).to.include({ paperOut: true });
     } finally {
       expect(await stopServer(child)).to.equal(0);
       printer.close();
