@@ -89,7 +89,7 @@ describe('printer memory', () => {
     const memory = new PrinterMemory(200);
     expect(memory.apply(enc('~DGLOGO,1,1,80^XA^DFR:SHIP^FS^FO1,1^FN1^FS^XZ^XA^PW400^LL300^MMP^XZ'))).to.deep.equal([]);
     expect(memory.names()).to.deep.equal(['R:LOGO.GRF', 'R:SHIP.ZPL']);
-    expect(memory.prefix().toString()).to.equal('~DGLOGO,1,1,80^XA^DFR:SHIP^FS^FO1,1^FN1^FS^XZ');
+    expect(Buffer.concat(memory.prefix()).toString()).to.equal('~DGLOGO,1,1,80^XA^DFR:SHIP^FS^FO1,1^FN1^FS^XZ');
     expect(memory.settings).to.include({ printWidth: 400, labelLength: 300, printMode: 'P' });
     expect(memory.graphics).to.equal(1);
     memory.apply(enc('^XA^IDR:SHIP.ZPL^XZ'));

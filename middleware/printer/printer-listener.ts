@@ -254,7 +254,8 @@ class Printer
     let queued = 0;
 
     const cut = (end: number): Uint8Array => {
-      const all = Buffer.concat(pending);
+      // One buffer is sliced, not copied: a chunk of many small jobs is cut in place.
+      const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
       const job = all.subarray(0, end - pendingStart);
       pending = end - pendingStart < all.length ? [all.subarray(end - pendingStart)] : [];
       pendingStart = end;
@@ -413,7 +414,8 @@ class Printer
   /** Every label of the job: PNG (and PDF) one render each, at the printer's density and size. */
   async #draw(a: AcceptedJob): Promise<{ labels: PrintedLabel[]; warnings: string[]; error?: string }> {
     const dpi = dotsPerInch(this.#dpmm);
-    const doc = Buffer.concat([a.prefix, a.job]);
+    const doc = Buffer.concat([...a.prefix, a.job]);
+    const prefixLength = doc.length - a.job.length;
     const req = {
       dpmm: this.#dpmm,
       widthIn: a.settings.printWidth ? a.settings.printWidth / dpi : (this.#o.widthIn ?? 4),
@@ -428,7 +430,7 @@ class Printer
       for (let index = 0; index < total; index++) {
         const png = await this.#o.render(doc, { ...req, format: 'png', index });
         total = png.totalCount;
-        if (index === 0) warnings = jobWarnings(png.warnings, a.prefix.length);
+        if (index === 0) warnings = jobWarnings(png.warnings, prefixLength);
         const pdf = this.#o.pdf === false ? undefined : await this.#o.render(doc, { ...req, format: 'pdf', index });
         labels.push({ index, png: png.body, ...(pdf && { pdf: pdf.body }) });
       }
@@ -446,7 +448,7 @@ interface AcceptedJob {
   time: string;
   client: string;
   job: Uint8Array;
-  prefix: Uint8Array;
+  prefix: Uint8Array[];
   settings: PrinterSettings;
   memoryWarnings: string[];
 }

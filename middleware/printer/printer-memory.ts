@@ -74,9 +74,12 @@ export class PrinterMemory {
     return [...this.#records.keys()];
   }
 
-  /** What a job is drawn after: the commands that stored every kept object. */
-  prefix(): Uint8Array {
-    return Buffer.concat([...this.#records.values()]);
+  /**
+   * What a job is drawn after: the commands that stored every kept object, as the kept (never changed) arrays, so a
+   * queued job holds references, not a copy of the memory.
+   */
+  prefix(): Uint8Array[] {
+    return [...this.#records.values()];
   }
 
   /** Keeps what `job` stores and deletes, and its settings; returns warnings (objects not kept for lack of memory). */
