@@ -231,15 +231,18 @@ describe('printer port', function () {
       expect(listener.status().labelsRemaining).to.equal(3);
       expect(await answer).to.match(/ERRORS:\s+1 00000000 00000001/);
       expect(kept.records).to.have.length(0);
-      // ~PP from the host pauses too; clearing the paper leaves it paused.
+      // ~PP from the host pauses too; clearing the paper leaves it paused. Held jobs leave ~HS answered.
       const paused = answers(socket, 3);
+      socket.write('^XA^FO10,10^FDheld^FS^XZ');
+      socket.write('^XA^FO10,10^FDheld too^FS^XZ');
       socket.write('~PP~HS');
-      expect((await paused).split(',')[2]).to.equal('1');
+      const held = (await paused).split('\r\n')[0]!.split(',');
+      expect({ paused: held[2], formats: held[4] }).to.deep.equal({ paused: '1', formats: '003' });
       listener.setConditions({ paperOut: false });
       expect(kept.records).to.have.length(0);
       socket.end('~PS');
-      await kept.until(1);
-      expect(kept.records[0]!.labels).to.equal(3);
+      await kept.until(3);
+      expect(kept.records.map((r) => r.labels)).to.deep.equal([3, 1, 1]);
       expect(listener.status()).to.include({ paused: false, paperOut: false, formatsInBuffer: 0, labelLength: 600 });
     } finally {
       await listener.close();

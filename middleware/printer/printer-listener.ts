@@ -249,9 +249,12 @@ class Printer
     let pendingStart = 0;
     let received = 0;
     let ended = false;
-    // Jobs of one connection are drawn in order; reading pauses while two wait, so a fast sender cannot queue more.
+    // Jobs of one connection are drawn in order. Reading pauses while a job's worth of bytes (or 64 jobs) waits, as
+    // a printer's receive buffer fills: a fast sender queues no more, and ~HS behind a few held jobs is still read.
     let chain: Promise<void> = Promise.resolve();
     let queued = 0;
+    let queuedBytes = 0;
+    const full = (): boolean => queued >= 64 || queuedBytes >= maxJobBytes;
 
     const cut = (end: number): Uint8Array => {
       // One buffer is sliced, not copied: a chunk of many small jobs is cut in place.
@@ -264,12 +267,14 @@ class Printer
     const submit = (job: Uint8Array): void => {
       const accepted = this.#accept(job, client);
       queued++;
-      if (queued >= 2) socket.pause();
+      queuedBytes += job.length;
+      if (full()) socket.pause();
       chain = chain
         .then(() => this.#print(accepted))
         .finally(() => {
           queued--;
-          if (queued < 2 && !ended) socket.resume();
+          queuedBytes -= job.length;
+          if (!full() && !ended) socket.resume();
         });
       this.#track(chain);
     };
