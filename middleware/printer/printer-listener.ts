@@ -292,10 +292,17 @@ class Printer
       pending = [];
     };
 
-    socket.setTimeout(this.#o.idleMs ?? DEFAULT_PRINTER_IDLE_MS, () => {
+    const idleMs = this.#o.idleMs ?? DEFAULT_PRINTER_IDLE_MS;
+    const onIdle = (): void => {
+      // Silent because reading is paused (the receive buffer is full): the sender is waiting on us, not idle.
+      if (full()) {
+        socket.setTimeout(idleMs, onIdle);
+        return;
+      }
       finish();
       socket.end();
-    });
+    };
+    socket.setTimeout(idleMs, onIdle);
     socket.on('data', (chunk: Buffer) => {
       if (ended) return;
       received += chunk.length;
@@ -315,7 +322,8 @@ class Printer
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {
-      ended = true;
+      // A connection reset after a job's bytes came: what arrived is printed, as a printer prints what it received.
+      finish();
       this.#sockets.delete(socket);
     });
   }
