@@ -32,6 +32,8 @@ export const POSTGRES_TABLES = {
   markers: 'markers',
   /** Usage counters: bucket -> count, until expires_at (ms since the epoch). */
   counters: 'counters',
+  /** Corrections applied (usage-store.ts correct): id -> until when a retry of it is recognised. */
+  corrections: 'corrections',
   /** Shadow cases: one row per case with both images (bytea), per owner. */
   shadowCases: 'shadow_cases',
   /** Shadow summaries: one row per owner. */
@@ -43,6 +45,10 @@ export const POSTGRES_FUNCTIONS = {
   reserve: 'usage_reserve',
   /** UsageStore.add (and hit) in one call. */
   add: 'usage_add',
+  /** A page bucket's holds changed (their lifetime never moved by a later change). */
+  hold: 'usage_hold',
+  /** UsageStore.correct: a give-back or settlement applied at most once. */
+  correct: 'usage_correct',
   /** ShadowCaseStore.saveCase with its caps in one call (shadow-store.ts). */
   saveCase: 'shadow_save_case',
 } as const;
