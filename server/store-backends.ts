@@ -4,8 +4,7 @@
 
 import type { OpenedStores } from '../middleware/index.js';
 import { createMemoryStores } from '../middleware/stores/memory/index.js';
-import { createPostgresStores } from '../middleware/stores/postgres/index.js';
-import { postgresNamespaceProblem } from '../middleware/stores/postgres/names.js';
+import { createPostgresStores, postgresNamespaceProblem } from '../middleware/stores/postgres/index.js';
 import { createRedisStores, parseSentinel, type RedisTarget } from '../middleware/stores/redis/index.js';
 import { checkedUrl } from './env-values.js';
 import type { ServerEnv, ServerVariable } from './variables.js';
