@@ -2,12 +2,13 @@
 // as a function) may pause its clock while it connects. Waits end on timers ordered after the deadline's own.
 
 import { expect } from 'chai';
-import { currentDeadline, StoreUnavailableError, withDeadline } from '../middleware/stores/deadline.js';
+import { currentDeadline, StoreUnavailableError, trackDeadlines, withDeadline } from '../middleware/stores/deadline.js';
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('the store deadline', () => {
+  before(() => trackDeadlines()); // as a PostgreSQL connection does
   it('rejects work that does not answer within it', async () => {
     const never = new Promise<never>(() => {});
     const outcome = await withDeadline(() => never, 5, 'key store').catch((err: unknown) => err);

@@ -22,6 +22,16 @@ export interface StoreDeadline {
 }
 
 const running = new AsyncLocalStorage<StoreDeadline>();
+/** Whether work runs in the deadline's context: on once a store that pauses deadlines is opened (trackDeadlines). */
+let tracking = false;
+
+/**
+ * Called by a store that pauses deadlines (PostgreSQL's connection): from then on work given as a function runs
+ * in its deadline's context. Off until then, so processes with other stores never turn on Node's promise hooks.
+ */
+export function trackDeadlines(): void {
+  tracking = true;
+}
 
 /** The deadline of the withDeadline call this code runs in (given `work` as a function), or undefined. */
 export function currentDeadline(): StoreDeadline | undefined {
@@ -69,7 +79,7 @@ export function withDeadline<T>(work: Promise<T> | (() => Promise<T>), ms: numbe
     arm();
     let promise: Promise<T>;
     try {
-      promise = typeof work === 'function' ? running.run(deadline, work) : work;
+      promise = typeof work !== 'function' ? work : tracking ? running.run(deadline, work) : work();
     } catch (err) {
       promise = Promise.reject(err);
     }

@@ -3,7 +3,7 @@
 // heartbeat makes the connection not ready (callers answer 503 at once) and starts the probe again.
 
 import pg from 'pg';
-import { currentDeadline, StoreUnavailableError, type StoreName } from '../deadline.js';
+import { currentDeadline, StoreUnavailableError, trackDeadlines, type StoreName } from '../deadline.js';
 import { createSchema } from './schema.js';
 import type { PostgresNames } from './names.js';
 import { redactUrl } from '../redact-url.js';
@@ -71,6 +71,7 @@ export function meansUnavailable(err: unknown): boolean {
 }
 
 export function connectPostgres(names: PostgresNames, options: PostgresConnectionOptions): PostgresConnection {
+  trackDeadlines(); // opening a connection pauses the deadline of the request it is opened for
   const log = options.log ?? (() => {});
   const description = `PostgreSQL at ${redactUrl(options.url, 'PostgreSQL')} (schema ${names.schema})`;
   const maxDelay = options.maxReconnectDelayMs ?? 1000;
