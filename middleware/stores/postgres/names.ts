@@ -4,6 +4,21 @@
 /** What a namespace may be (as REDIS_NAMESPACE allows), short enough for a PostgreSQL identifier (63 bytes). */
 export const POSTGRES_NAMESPACE = /^[A-Za-z0-9._:-]{1,63}$/;
 
+/**
+ * Why PostgreSQL would refuse `namespace` as our schema, or undefined. The pattern's characters are all fine in a
+ * quoted identifier; what it allows and PostgreSQL refuses is the `pg_` prefix (reserved for system schemas,
+ * case-sensitively), and `information_schema` is a system schema that exists already.
+ */
+export function postgresNamespaceProblem(namespace: string): string | undefined {
+  if (!POSTGRES_NAMESPACE.test(namespace))
+    return `a store namespace must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${JSON.stringify(namespace)}`;
+  if (namespace.startsWith('pg_'))
+    return `PostgreSQL reserves schema names starting with pg_ for itself: choose another namespace than ${JSON.stringify(namespace)}`;
+  if (namespace === 'information_schema')
+    return 'information_schema is a PostgreSQL system schema: choose another namespace';
+  return undefined;
+}
+
 /** `name` as a quoted SQL identifier: any character is safe inside, case is kept. */
 export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -17,6 +32,8 @@ export const POSTGRES_TABLES = {
   markers: 'markers',
   /** Usage counters: bucket -> count, until expires_at (ms since the epoch). */
   counters: 'counters',
+  /** Corrections applied (usage-store.ts correct): id -> until when a retry of it is recognised. */
+  corrections: 'corrections',
   /** Shadow cases: one row per case with both images (bytea), per owner. */
   shadowCases: 'shadow_cases',
   /** Shadow summaries: one row per owner. */
@@ -28,6 +45,10 @@ export const POSTGRES_FUNCTIONS = {
   reserve: 'usage_reserve',
   /** UsageStore.add (and hit) in one call. */
   add: 'usage_add',
+  /** A page bucket's holds changed (their lifetime never moved by a later change). */
+  hold: 'usage_hold',
+  /** UsageStore.correct: a give-back or settlement applied at most once. */
+  correct: 'usage_correct',
   /** ShadowCaseStore.saveCase with its caps in one call (shadow-store.ts). */
   saveCase: 'shadow_save_case',
 } as const;
@@ -43,11 +64,8 @@ export type PostgresNames = {
 
 /** The quoted, schema-qualified names of `namespace`; throws naming the rule when the namespace breaks it. */
 export function postgresNames(namespace: string): PostgresNames {
-  if (!POSTGRES_NAMESPACE.test(namespace)) {
-    throw new Error(
-      `a store namespace must be 1 to 63 letters, digits, '.', '_', ':' or '-', not ${JSON.stringify(namespace)}`,
-    );
-  }
+  const problem = postgresNamespaceProblem(namespace);
+  if (problem !== undefined) throw new Error(problem);
   const schema = quoteIdentifier(namespace);
   const qualified = (name: string): string => `${schema}.${quoteIdentifier(name)}`;
   const tables = Object.fromEntries(Object.entries(POSTGRES_TABLES).map(([k, v]) => [k, qualified(v)]));

@@ -16,6 +16,7 @@ CREATE TABLE IF NOT EXISTS ${n.keys} (key VARCHAR(255) PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS ${n.markers} (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS ${n.counters} (bucket TEXT PRIMARY KEY, count BIGINT NOT NULL, expires_at BIGINT NOT NULL);
 CREATE INDEX IF NOT EXISTS counters_expires_at ON ${n.counters} (expires_at);
+CREATE TABLE IF NOT EXISTS ${n.corrections} (id TEXT PRIMARY KEY, expires_at BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS ${n.shadowCases} (
   owner TEXT NOT NULL, id TEXT NOT NULL, time_ms BIGINT NOT NULL, record TEXT NOT NULL,
   bytes BIGINT NOT NULL, local BYTEA, upstream BYTEA, PRIMARY KEY (owner, id));
@@ -72,13 +73,46 @@ BEGIN
     used := ${n.add}(p_used, p_used_delta, p_ttl, v_now);
   END IF;
   IF p_held_delta <> 0 THEN
-    -- A hold lives p_held_ttl from its last change (as in Redis: PEXPIRE on every change).
-    INSERT INTO ${n.counters} AS c (bucket, count, expires_at) VALUES (p_held, p_held_delta, v_now + p_held_ttl)
-    ON CONFLICT (bucket) DO UPDATE SET
-      count = CASE WHEN c.expires_at <= v_now THEN excluded.count ELSE c.count + excluded.count END,
-      expires_at = excluded.expires_at;
+    PERFORM ${n.hold}(p_held, p_held_delta, p_held_ttl, v_now);
   END IF;
   taken := TRUE;
+END
+$fn$;
+
+-- The holds of a page bucket: a lifetime of p_ttl starts when the counter starts from nothing (new, expired or
+-- back to 0) and is never moved, so a hold leaked by a lost reply goes with it however busy the key; never below
+-- 0 (a hold given back after it expired counts nothing).
+CREATE OR REPLACE FUNCTION ${n.hold}(p_held TEXT, p_delta BIGINT, p_ttl BIGINT, p_now BIGINT) RETURNS VOID
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  INSERT INTO ${n.counters} AS c (bucket, count, expires_at) VALUES (p_held, GREATEST(0, p_delta), p_now + p_ttl)
+  ON CONFLICT (bucket) DO UPDATE SET
+    count = CASE WHEN c.expires_at <= p_now OR c.count <= 0 THEN excluded.count ELSE GREATEST(0, c.count + p_delta) END,
+    expires_at = CASE WHEN c.expires_at <= p_now OR c.count <= 0 THEN excluded.expires_at ELSE c.expires_at END;
+END
+$fn$;
+
+-- UsageStore.correct (usage-store.ts): a give-back or settlement applied at most once, however often it is
+-- retried (a retry after a lost reply must not give back twice): p_id is remembered for a day.
+CREATE OR REPLACE FUNCTION ${n.correct}(p_id TEXT, p_used TEXT, p_held TEXT, p_used_delta BIGINT, p_held_delta BIGINT,
+  p_ttl BIGINT, p_held_ttl BIGINT, p_now BIGINT) RETURNS BOOLEAN
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_now BIGINT := COALESCE(p_now, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT);
+BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true);
+  INSERT INTO ${n.corrections} (id, expires_at) VALUES (p_id, v_now + 86400000) ON CONFLICT (id) DO NOTHING;
+  IF NOT FOUND THEN
+    RETURN FALSE;
+  END IF;
+  PERFORM pg_advisory_xact_lock(hashtextextended(p_used, 0));
+  IF p_used_delta <> 0 THEN
+    PERFORM ${n.add}(p_used, p_used_delta, p_ttl, v_now);
+  END IF;
+  IF p_held_delta <> 0 THEN
+    PERFORM ${n.hold}(p_held, p_held_delta, p_held_ttl, v_now);
+  END IF;
+  RETURN TRUE;
 END
 $fn$;
 

@@ -97,7 +97,10 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
     ...(options.log && { log: options.log }),
     ...(findCacheMs !== undefined && { findCacheMs }),
   });
-  const usageStore = new PostgresUsageStore(connection, { ...(now && { now }) });
+  const usageStore = new PostgresUsageStore(connection, {
+    ...(now && { now }),
+    ...(options.log && { log: options.log }),
+  });
   const sweepers: NodeJS.Timeout[] = [];
   const close = async (): Promise<void> => {
     for (const sweeper of sweepers) clearInterval(sweeper);
