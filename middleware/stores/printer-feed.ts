@@ -61,3 +61,21 @@ export const DEFAULT_PRINTER_FEED_LIMITS: PrinterFeedLimits = {
   maxBytes: 64 * 1024 * 1024,
   ttlMs: 24 * 60 * 60 * 1000,
 };
+
+/** Bytes a job's images take against `maxBytes`. */
+export function printedLabelBytes(labels: readonly PrintedLabel[]): number {
+  let bytes = 0;
+  for (const label of labels) bytes += label.png.byteLength + (label.pdf?.byteLength ?? 0);
+  return bytes;
+}
+
+/** Calls every listener; one that throws does not keep the others or the writer from going on. */
+export function notifyPrinterFeed(listeners: Iterable<(event: PrinterFeedEvent) => void>, event: PrinterFeedEvent) {
+  for (const listener of listeners) {
+    try {
+      listener(event);
+    } catch {
+      // a listener's failure is its own (a closed stream); the job is kept all the same
+    }
+  }
+}

@@ -5,9 +5,10 @@
 
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { notifyPrinterFeed, printedLabelBytes } from '../memory/printer-feed.js';
 import {
   DEFAULT_PRINTER_FEED_LIMITS,
+  notifyPrinterFeed,
+  printedLabelBytes,
   type PrintedLabel,
   type PrinterFeed,
   type PrinterFeedEvent,

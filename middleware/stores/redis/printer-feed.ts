@@ -4,9 +4,10 @@
 // to this replica's listeners at once and to the others' over pub/sub, on a connection of their own.
 
 import { randomUUID } from 'node:crypto';
-import { notifyPrinterFeed, printedLabelBytes } from '../memory/printer-feed.js';
 import {
   DEFAULT_PRINTER_FEED_LIMITS,
+  notifyPrinterFeed,
+  printedLabelBytes,
   type PrintedLabel,
   type PrinterFeed,
   type PrinterFeedEvent,
