@@ -37,7 +37,6 @@ export type {
   ShadowCases,
   ShadowRetention,
 } from './stores/shadow-store.js';
-export { DEFAULT_PRINTER_FEED_LIMITS } from './stores/printer-feed.js';
 export type {
   PrintedLabel,
   PrinterFeed,

@@ -4,5 +4,4 @@
 export { createPostgresStores } from './stores.js';
 export type { PostgresStores, PostgresStoresOptions } from './stores.js';
 export { PostgresShadowStore } from './shadow-store.js';
-export { PostgresPrinterFeed } from './printer-feed.js';
-export type { PostgresPrinterFeedOptions } from './printer-feed.js';
+export type { PostgresPrinterFeed, PostgresPrinterFeedOptions } from './printer-feed.js';
