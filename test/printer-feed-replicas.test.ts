@@ -18,7 +18,7 @@ import {
 } from '../index.js';
 import { storeNames } from '../middleware/stores/store-names.js';
 import { eventually, REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
-import { DATABASE_URL, dropSchema, requirePostgres } from './helpers/postgres.js';
+import { DATABASE_URL, dropSchema, requirePostgres, sql } from './helpers/postgres.js';
 
 const KEY = 'k_printer_replicas';
 
@@ -64,6 +64,16 @@ function blocks(res: Response): () => Promise<string | undefined> {
       buffered += decoder.decode(value, { stream: true });
     }
   };
+}
+
+/** What a replica's stream says of the next job event, skipping heartbeats. */
+async function nextJob(next: () => Promise<string | undefined>): Promise<PrinterJobRecord> {
+  for (;;) {
+    const block = await next();
+    if (block === undefined) throw new Error('the stream ended');
+    if (block.startsWith('event: job\n'))
+      return JSON.parse(block.slice(block.indexOf('data: ') + 6)) as PrinterJobRecord;
+  }
 }
 
 const backends: Array<{
@@ -141,3 +151,52 @@ for (const backend of backends) {
     });
   });
 }
+
+describe('printer feed on PostgreSQL, its LISTEN connection lost', function () {
+  this.timeout(60_000);
+  const namespace = uniqueNamespace();
+  const replicas: Replica[] = [];
+  before(async function () {
+    await requirePostgres(this);
+  });
+  after(async () => {
+    for (const replica of replicas.splice(0)) await stopReplica(replica);
+    await dropSchema(namespace);
+  });
+
+  it('listens again, and the open stream hears the other replica once more', async () => {
+    const listeners = async (): Promise<number[]> =>
+      (
+        await sql<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE query = $1 AND datname = current_database() ORDER BY pid`,
+          [`LISTEN "printer:${namespace}"`],
+        )
+      ).map((row) => row.pid);
+    replicas.push(
+      await startReplica(createPostgresStores({ url: DATABASE_URL, namespace })),
+      await startReplica(createPostgresStores({ url: DATABASE_URL, namespace })),
+    );
+    const [a, b] = replicas as [Replica, Replica];
+    await a.stores.keyStore.add({ key: KEY, scope: 'all' });
+    for (const replica of replicas) expect(await eventually(() => replica.stores.keyStore.isReady())).to.equal(true);
+    const res = await fetch(`${b.url}/printer/events`, { headers: { 'X-API-Key': KEY } });
+    const next = blocks(res);
+    expect(await next()).to.equal(': connected');
+    const [lost] = await listeners();
+    expect(lost, "B's LISTEN connection").to.be.a('number');
+
+    await sql('SELECT pg_terminate_backend($1)', [lost]);
+    expect(await eventually(async () => (await listeners()).some((pid) => pid !== lost))).to.equal(true);
+    const job: PrinterJobRecord = {
+      id: `${Date.now()}-0002`,
+      time: new Date().toISOString(),
+      client: '127.0.0.1:40001',
+      bytes: 10,
+      labels: 0,
+      warnings: [],
+    };
+    await a.feed.add(job, []);
+    expect(await nextJob(next)).to.deep.equal(job);
+    res.body?.cancel().catch(() => undefined);
+  });
+});
