@@ -3,12 +3,17 @@
 // open; a forward's status changes in place; jobs kept before the page opened are listed. Waits end on the DOM.
 
 import { expect } from 'chai';
+import { writeFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { createMemoryPrinterFeed, type PrinterFeed, type PrinterJobRecord, renderPng } from '../index.js';
+import { createMemoryPrinterFeed, type PrinterFeed, type PrinterJobRecord, render, renderPng } from '../index.js';
 import { BROWSER_KEY as KEY, cspRefusals, launchChromium, type Site, startSite, stopSite } from './helpers/browser.js';
 import { decodePng } from './helpers/png.js';
 
 const ZPL = '^XA^FO20,20^GB200,80,80^FS^FO20,120^A0N,40,40^FDPrinted^FS^XZ';
+/** A label with a field past its right edge: the linter says so. */
+const OFF_LABEL = '^XA^FO20,20^A0N,50,50^FDShip to:^FS^FO20,90^BY2^BCN,60,Y,N,N^FD0012345^FS^FO500,20^FDlost^FS^XZ';
+/** With UPDATE_SCREENSHOT=1 the test writes the picture docs/preview.md shows. */
+const SCREENSHOT = new URL('../../docs/printer-view.png', import.meta.url);
 
 let sequence = 0;
 function job(overrides: Partial<PrinterJobRecord> = {}): PrinterJobRecord {
@@ -63,7 +68,7 @@ describe('printer view, in Chromium', function () {
   beforeEach(async () => {
     feed = createMemoryPrinterFeed();
     site = await startSite({}, undefined, { printerFeed: feed });
-    page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
+    page = await (await browser.newContext({ viewport: { width: 1200, height: 660 } })).newPage();
     refused = cspRefusals(page);
   });
   afterEach(async () => {
@@ -85,21 +90,25 @@ describe('printer view, in Chromium', function () {
     await labelShown(page, kept.id);
     await page.waitForSelector('[data-testid=printer-state][data-state=live]');
 
+    const drawnOff = await render(OFF_LABEL, { dpmm: 8, widthIn: 2, heightIn: 1, index: 0, format: 'png' });
+    const warnings = drawnOff.warnings.map((w) => w.message);
+    expect(warnings.join()).to.contain('outside');
     const arrived = job({
       labels: 2,
-      warnings: ['^FO: field origin 900,20 is outside the label (406 x 203 dots)'],
+      bytes: OFF_LABEL.length * 2,
+      warnings,
       forward: { status: 'retrying', attempts: 1, error: 'ECONNREFUSED' },
     });
     await feed.add(arrived, [
-      { index: 0, png },
-      { index: 1, png },
+      { index: 0, png: drawnOff.body },
+      { index: 1, png: drawnOff.body },
     ]);
     const size = await labelShown(page, arrived.id, 1);
-    const drawn = decodePng(png);
+    const drawn = decodePng(drawnOff.body);
     expect(size).to.deep.equal({ width: drawn.width, height: drawn.height });
     expect(await shownIds(page)).to.deep.equal([arrived.id, kept.id]);
     const view = page.locator(`[data-testid=printer-job][data-id="${arrived.id}"]`);
-    expect(await view.getByTestId('job-warnings').textContent()).to.contain('outside the label');
+    expect(await view.getByTestId('job-warnings').textContent()).to.equal(warnings.join(''));
     expect(await view.getByTestId('job-forward').textContent()).to.contain('retrying');
 
     // The forward succeeds: the job's summary changes in place.
@@ -108,5 +117,6 @@ describe('printer view, in Chromium', function () {
       `[data-testid=printer-job][data-id="${arrived.id}"] [data-testid=job-forward][data-status=sent]`,
     );
     expect(await shownIds(page)).to.deep.equal([arrived.id, kept.id]);
+    if (process.env.UPDATE_SCREENSHOT === '1') await writeFile(SCREENSHOT, await page.screenshot());
   });
 });
