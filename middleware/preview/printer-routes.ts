@@ -101,7 +101,7 @@ export function addPrinterRoutes(router: ReturnType<typeof Router>, options: Pri
     }
     res.once('close', end);
     // Events from other replicas reach this stream from here on: the page lists the jobs once it is open.
-    await (feed as { whenSubscribed?: () => Promise<void> }).whenSubscribed?.().catch(() => undefined);
+    await feed.whenSubscribed?.().catch(() => undefined);
     if (ended) return;
     setHeaders(res, {
       'Cache-Control': 'no-store',

@@ -53,6 +53,11 @@ export interface PrinterFeed {
   label(id: string, index: number, type: 'png' | 'pdf'): Promise<Uint8Array | undefined>;
   /** Calls `listener` for every event on this feed, from any replica sharing the backend; returns the unsubscribe. */
   subscribe(listener: (event: PrinterFeedEvent) => void): () => void;
+  /**
+   * Resolves once other replicas' events reach this feed's subscribers (Redis: the channel subscribed; PostgreSQL:
+   * LISTEN done). Absent where there are no other replicas (memory).
+   */
+  whenSubscribed?(): Promise<void>;
   close(): Promise<void>;
 }
 
