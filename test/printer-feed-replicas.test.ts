@@ -31,7 +31,7 @@ interface Replica {
 
 async function startReplica(stores: OpenedStores): Promise<Replica> {
   await stores.ready;
-  const feed = stores.openPrinterFeed();
+  const feed = stores.printerFeed;
   const app = express();
   app.use(createPreviewRouter({ keyStore: stores.keyStore, layout: fieldBoxes, printerFeed: feed }));
   const server: Server = await new Promise((resolve) => {

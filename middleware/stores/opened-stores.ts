@@ -27,6 +27,8 @@ export interface OpenedStores extends Stores {
    * this process on memory, shared by every replica on Redis and PostgreSQL. Closing the stores closes it.
    */
   openPrinterFeed(limits?: Partial<PrinterFeedLimits>, clock?: () => number): PrinterFeed;
+  /** The printer feed with DEFAULT_PRINTER_FEED_LIMITS (connects nothing until subscribed); closed with the stores. */
+  printerFeed: PrinterFeed;
   /** Whether the backend answers now; goes back to true by itself when a lost backend returns (keyStore.isReady adds the seeding). */
   isReady(): boolean;
   /** Resolves the first time the backend answers, however late; it never rejects. */

@@ -12,6 +12,11 @@ export function createMemoryStores(): OpenedStores {
   const keyStore = createMemoryKeyStore();
   const usageStore = new MemoryUsageStore();
   const feeds: PrinterFeed[] = [];
+  const openPrinterFeed: OpenedStores['openPrinterFeed'] = (limits, clock) => {
+    const feed = createMemoryPrinterFeed(limits, clock);
+    feeds.push(feed);
+    return feed;
+  };
   return {
     keyStore,
     usageStore,
@@ -19,11 +24,8 @@ export function createMemoryStores(): OpenedStores {
     connected: Promise.resolve(),
     isReady: () => true,
     description: 'memory',
-    openPrinterFeed: (limits, clock) => {
-      const feed = createMemoryPrinterFeed(limits, clock);
-      feeds.push(feed);
-      return feed;
-    },
+    openPrinterFeed,
+    printerFeed: openPrinterFeed(),
     close: async () => {
       for (const feed of feeds.splice(0)) await feed.close();
       await usageStore.close();

@@ -43,6 +43,8 @@ export interface PostgresStores {
   openShadowStore(caps?: ShadowRetention): ShadowCaseStore;
   /** The printer feed in the namespace's schema, shared by every replica on this database (LISTEN/NOTIFY). */
   openPrinterFeed(limits?: Partial<PrinterFeedLimits>, clock?: () => number): PostgresPrinterFeed;
+  /** The printer feed with the default limits, closed with the stores. */
+  printerFeed: PostgresPrinterFeed;
   /** Whether the database answers now; true again by itself once a lost server is back. */
   isReady(): boolean;
   /** Resolves the first time the database answers, however late; never rejects. */
@@ -105,6 +107,15 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
   const usageStore = new PostgresUsageStore(connection, { ...(now && { now }) });
   const sweepers: NodeJS.Timeout[] = [];
   const feeds: PostgresPrinterFeed[] = [];
+  const openPrinterFeed = (limits?: Partial<PrinterFeedLimits>, clock?: () => number): PostgresPrinterFeed => {
+    const feed = new PostgresPrinterFeed(connection, {
+      ...(limits && { limits }),
+      ...(clock && { clock }),
+      ...(options.log && { log: options.log }),
+    });
+    feeds.push(feed);
+    return feed;
+  };
   const close = async (): Promise<void> => {
     for (const sweeper of sweepers) clearInterval(sweeper);
     for (const feed of feeds.splice(0)) await feed.close();
@@ -124,15 +135,8 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
       sweepers.push(sweeper);
       return store;
     },
-    openPrinterFeed: (limits, clock) => {
-      const feed = new PostgresPrinterFeed(connection, {
-        ...(limits && { limits }),
-        ...(clock && { clock }),
-        ...(options.log && { log: options.log }),
-      });
-      feeds.push(feed);
-      return feed;
-    },
+    openPrinterFeed,
+    printerFeed: openPrinterFeed(),
     isReady: connection.isReady,
     connected: connection.connected,
     description: connection.description,

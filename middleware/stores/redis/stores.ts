@@ -36,6 +36,7 @@ export interface RedisStores extends OpenedStores {
   connection: RedisConnection;
   openShadowStore(caps?: ShadowRetention): ShadowCaseStore;
   openPrinterFeed(limits?: Partial<PrinterFeedLimits>, clock?: () => number): RedisPrinterFeed;
+  printerFeed: RedisPrinterFeed;
 }
 
 /**
@@ -54,6 +55,16 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   });
   const usageStore = new RedisUsageStore(connection, names.namespace);
   const feeds: RedisPrinterFeed[] = [];
+  const openPrinterFeed = (limits?: Partial<PrinterFeedLimits>, clock?: () => number): RedisPrinterFeed => {
+    const feed = new RedisPrinterFeed(connection, {
+      names: names.printerFeed,
+      ...(limits && { limits }),
+      ...(clock && { clock }),
+      ...(options.log && { log: options.log }),
+    });
+    feeds.push(feed);
+    return feed;
+  };
   return {
     keyStore,
     usageStore,
@@ -67,15 +78,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     isReady: connection.isReady,
     description: connection.description,
     openShadowStore: (caps = {}) => new RedisShadowStore(connection, { ...caps, namespace: names.namespace }),
-    openPrinterFeed: (limits, clock) => {
-      const feed = new RedisPrinterFeed(connection, {
-        names: names.printerFeed,
-        ...(limits && { limits }),
-        ...(clock && { clock }),
-        ...(options.log && { log: options.log }),
-      });
-      feeds.push(feed);
-      return feed;
-    },
+    openPrinterFeed,
+    printerFeed: openPrinterFeed(),
   };
 }
