@@ -38,6 +38,10 @@ export const POSTGRES_TABLES = {
   shadowCases: 'shadow_cases',
   /** Shadow summaries: one row per owner. */
   shadowSummaries: 'shadow_summaries',
+  /** The printer feed: one row per job (its JSON record), newest by id. */
+  printerJobs: 'printer_jobs',
+  /** The printer feed's label images (bytea), one row per label of a job that keeps its images. */
+  printerLabels: 'printer_labels',
 } as const;
 
 export const POSTGRES_FUNCTIONS = {
@@ -51,6 +55,8 @@ export const POSTGRES_FUNCTIONS = {
   correct: 'usage_correct',
   /** ShadowCaseStore.saveCase with its caps in one call (shadow-store.ts). */
   saveCase: 'shadow_save_case',
+  /** PrinterFeed.add with its caps, retention and notification in one call (printer-feed.ts). */
+  printerAdd: 'printer_add',
 } as const;
 
 export type PostgresNames = {
@@ -60,6 +66,8 @@ export type PostgresNames = {
   schemaName: string;
   /** The quoted schema. */
   schema: string;
+  /** The printer feed's LISTEN/NOTIFY channel, unquoted (at most 63 bytes: a long namespace is cut, the payload names it). */
+  printerChannel: string;
 } & { [T in keyof typeof POSTGRES_TABLES]: string } & { [F in keyof typeof POSTGRES_FUNCTIONS]: string };
 
 /** The quoted, schema-qualified names of `namespace`; throws naming the rule when the namespace breaks it. */
@@ -70,5 +78,6 @@ export function postgresNames(namespace: string): PostgresNames {
   const qualified = (name: string): string => `${schema}.${quoteIdentifier(name)}`;
   const tables = Object.fromEntries(Object.entries(POSTGRES_TABLES).map(([k, v]) => [k, qualified(v)]));
   const functions = Object.fromEntries(Object.entries(POSTGRES_FUNCTIONS).map(([k, v]) => [k, qualified(v)]));
-  return { namespace, schemaName: namespace, schema, ...tables, ...functions } as PostgresNames;
+  const printerChannel = `printer:${namespace}`.slice(0, 63);
+  return { namespace, schemaName: namespace, schema, printerChannel, ...tables, ...functions } as PostgresNames;
 }

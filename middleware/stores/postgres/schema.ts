@@ -25,6 +25,12 @@ CREATE TABLE IF NOT EXISTS ${n.shadowSummaries} (
   owner TEXT PRIMARY KEY, compared BIGINT NOT NULL DEFAULT 0, matched BIGINT NOT NULL DEFAULT 0,
   diverged BIGINT NOT NULL DEFAULT 0, upstream_errors BIGINT NOT NULL DEFAULT 0, scores JSONB NOT NULL DEFAULT '{}',
   updated_at TEXT, expires_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS ${n.printerJobs} (
+  id TEXT COLLATE "C" PRIMARY KEY, kept_at BIGINT NOT NULL, record TEXT NOT NULL, bytes BIGINT NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS printer_jobs_kept_at ON ${n.printerJobs} (kept_at);
+CREATE TABLE IF NOT EXISTS ${n.printerLabels} (
+  job_id TEXT COLLATE "C" NOT NULL REFERENCES ${n.printerJobs} (id) ON DELETE CASCADE, label INT NOT NULL,
+  png BYTEA NOT NULL, pdf BYTEA, PRIMARY KEY (job_id, label));
 
 -- Counter updates commit without waiting for the WAL flush (synchronous_commit off, for their transaction only):
 -- six to ten times the updates a second, and a crash of the server loses at most its last fraction of a second of
@@ -138,6 +144,35 @@ BEGIN
   UPDATE ${n.shadowSummaries} SET expires_at = p_summary_expires WHERE owner = p_owner;
   SELECT count(*) INTO v_left FROM ${n.shadowCases} WHERE owner = p_owner;
   RETURN v_left;
+END
+$fn$;
+
+-- PrinterFeed.add (printer-feed.ts): the job and its labels, then jobs past the retention and the oldest over the
+-- job cap dropped, then the oldest jobs' images while over the byte cap (the records stay), serialised so two
+-- replicas adding at once never leave the feed over a cap; the other replicas are told on commit.
+CREATE OR REPLACE FUNCTION ${n.printerAdd}(p_id TEXT, p_kept_at BIGINT, p_record TEXT, p_bytes BIGINT,
+  p_labels INT[], p_pngs BYTEA[], p_pdfs BYTEA[], p_max_jobs BIGINT, p_max_bytes BIGINT, p_cutoff BIGINT,
+  p_channel TEXT, p_payload TEXT)
+RETURNS BOOLEAN LANGUAGE plpgsql AS $fn$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('printer:${n.schemaName}', 0));
+  DELETE FROM ${n.printerLabels} WHERE job_id = p_id;
+  INSERT INTO ${n.printerJobs} (id, kept_at, record, bytes) VALUES (p_id, p_kept_at, p_record, p_bytes)
+  ON CONFLICT (id) DO UPDATE SET kept_at = excluded.kept_at, record = excluded.record, bytes = excluded.bytes;
+  INSERT INTO ${n.printerLabels} (job_id, label, png, pdf)
+  SELECT p_id, l.label, l.png, l.pdf FROM unnest(p_labels, p_pngs, p_pdfs) AS l(label, png, pdf);
+  DELETE FROM ${n.printerJobs} WHERE kept_at <= p_cutoff;
+  DELETE FROM ${n.printerJobs} j USING (
+    SELECT id, row_number() OVER (ORDER BY id DESC) AS rank FROM ${n.printerJobs}) r
+  WHERE j.id = r.id AND r.rank > p_max_jobs;
+  WITH over AS (
+    SELECT id FROM (SELECT id, sum(bytes) OVER (ORDER BY id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+      AS running FROM ${n.printerJobs} WHERE bytes > 0) r WHERE r.running > p_max_bytes),
+  gone AS (DELETE FROM ${n.printerLabels} l USING over WHERE l.job_id = over.id)
+  UPDATE ${n.printerJobs} j SET bytes = 0 FROM over WHERE j.id = over.id;
+  IF NOT EXISTS (SELECT 1 FROM ${n.printerJobs} WHERE id = p_id) THEN RETURN FALSE; END IF;
+  PERFORM pg_notify(p_channel, p_payload);
+  RETURN TRUE;
 END
 $fn$;
 `;
