@@ -37,6 +37,13 @@ export type {
   ShadowCases,
   ShadowRetention,
 } from './stores/shadow-store.js';
+export type {
+  PrintedLabel,
+  PrinterFeed,
+  PrinterFeedEvent,
+  PrinterFeedLimits,
+  PrinterJobRecord,
+} from './stores/printer-feed.js';
 
 // API keys.
 export { generateKey } from './keys/key-record.js';

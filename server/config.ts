@@ -5,6 +5,7 @@ import {
   EXTRA_OUTPUTS,
   LOG_LEVELS,
   parseCorsOrigins,
+  DEFAULT_STORE_NAMESPACE,
   STORE_NAMESPACE_PATTERN,
   UPSTREAM_MODES,
   type CorsOption,
@@ -139,6 +140,10 @@ export function readServerConfig(env: ServerEnv = process.env): ServerConfig {
     "the legacy service's http(s) base URL, before /printers/...",
   );
   const storeNamespace = readStoreNamespace(env);
+  const fleet = readFleetConfig(env);
+  // A namespace the backend refuses (PostgreSQL: a `pg_` schema) stops the start here, not as an endless 503 starting.
+  const namespaceProblem = fleet.store.backend.namespaceProblem?.(storeNamespace ?? DEFAULT_STORE_NAMESPACE);
+  if (namespaceProblem !== undefined) throw new Error(`STORE_NAMESPACE: ${namespaceProblem}`);
   const upstreamMode = (env.UPSTREAM_MODE || 'off').toLowerCase() as UpstreamMode;
   if (!UPSTREAM_MODES.includes(upstreamMode)) {
     throw new Error(`UPSTREAM_MODE must be off, fallback, shadow or proxy, not ${env.UPSTREAM_MODE}`);
@@ -240,7 +245,7 @@ export function readServerConfig(env: ServerEnv = process.env): ServerConfig {
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
     shutdownDelayMs: shutdownDelayMs ?? DEFAULT_SHUTDOWN_DELAY_MS,
     clients: readClientOptions(env),
-    fleet: readFleetConfig(env),
+    fleet,
     ...(printer && { printer }),
   };
 }

@@ -27,7 +27,7 @@ import {
   type RenderPoolStats,
   type ShadowCaseStore,
 } from '../middleware/index.js';
-import { createPrinterListener, type PrinterFeed, type PrinterListener } from '../middleware/printer/index.js';
+import { createPrinterListener, type PrinterListener } from '../middleware/printer/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { Lifecycle } from './lifecycle.js';
@@ -142,6 +142,8 @@ export function buildApp(parts: ServiceParts): ServiceApp {
         organizationRequestsPerSecond: config.limits.organizationRequestsPerSecond,
       }),
       ...(parts.shadowStore && { shadowStore: parts.shadowStore }),
+      // With a printer port, the printer view (/printer) and its jobs, labels and events, from the port's feed.
+      ...(parts.printer && { printerFeed: parts.printer.feed }),
       ...(config.limits.maxLabels !== undefined && { maxLabels: config.limits.maxLabels }),
     }),
   );
@@ -175,8 +177,8 @@ function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer
 }
 
 /**
- * The printer port (PRINTER_PORT): drawn on the server's render pool, kept in the stores' printer feed when the
- * backend has one (shared by the replicas), else in this process's memory.
+ * The printer port (PRINTER_PORT): drawn on the server's render pool, kept in the stores' printer feed (in memory,
+ * or shared by the replicas on Redis and PostgreSQL).
  */
 function startPrinter(
   config: ServerConfig,
@@ -184,12 +186,11 @@ function startPrinter(
   render: RenderFunction,
   events: EventSink,
 ): PrinterListener {
-  const { printerFeed } = stores as OpenedStores & { printerFeed?: PrinterFeed };
   return createPrinterListener({
     ...config.printer!,
     render,
     emit: events.emit,
-    ...(printerFeed && { feed: printerFeed }),
+    feed: stores.printerFeed,
   });
 }
 

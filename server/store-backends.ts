@@ -4,7 +4,7 @@
 
 import type { OpenedStores } from '../middleware/index.js';
 import { createMemoryStores } from '../middleware/stores/memory/index.js';
-import { createPostgresStores } from '../middleware/stores/postgres/index.js';
+import { createPostgresStores, postgresNamespaceProblem } from '../middleware/stores/postgres/index.js';
 import { createRedisStores, parseSentinel, type RedisTarget } from '../middleware/stores/redis/index.js';
 import { checkedUrl } from './env-values.js';
 import type { ServerEnv, ServerVariable } from './variables.js';
@@ -37,6 +37,8 @@ export interface StoreBackend<Target = unknown> {
   /** Where the store is, from the variable's value (and its companions); throws naming the variable. */
   target(value: string, env: ServerEnv, name: string): Target;
   open(target: Target, options: OpenStoreOptions): OpenedStores;
+  /** Why this backend cannot use `namespace` (PostgreSQL: a schema it refuses), or undefined. */
+  namespaceProblem?(namespace: string): string | undefined;
 }
 
 /** A row with its own target type, as the table holds it. */
@@ -132,6 +134,7 @@ export const STORE_BACKENDS: readonly StoreBackend[] = [
       ),
     }),
     open: (target, options) => createPostgresStores({ url: target.url, ...options }),
+    namespaceProblem: postgresNamespaceProblem,
   }),
 ];
 

@@ -103,4 +103,21 @@ describe('standalone server', () => {
     );
     expect(error?.message).to.contain('server exited with 1').and.to.contain('ERROR: key file');
   });
+
+  it('refuses to start on a namespace PostgreSQL refuses as a schema, naming STORE_NAMESPACE', async () => {
+    // Nothing listens on port 9: the check comes before any connection, where it used to retry forever.
+    const error = await startServer({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:9/test',
+      STORE_NAMESPACE: 'pg_x',
+    }).then(
+      (s) => {
+        s.child.kill();
+        return undefined;
+      },
+      (e: Error) => e,
+    );
+    expect(error?.message)
+      .to.contain('server exited with 1')
+      .and.to.match(/ERROR: STORE_NAMESPACE: PostgreSQL reserves schema names starting with pg_[^\n]*$/m);
+  });
 });

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { ReserveOp } from '../middleware/index.js';
 import { MemoryUsageStore } from '../middleware/stores/memory/usage-store.js';
+import type { CorrectionOp } from '../middleware/stores/usage-store.js';
 import { buildApp, labelsPath, recordingRender } from './helpers/http-app.js';
 
 /** Applies every reservation at once, but holds its answer while `holding` is set, until release(). */
@@ -22,11 +23,19 @@ class LateStore extends MemoryUsageStore {
 
   override async add(bucket: string, amount: number, ttlMs: number): Promise<number> {
     const value = await super.add(bucket, amount, ttlMs);
-    if (amount < 0 && bucket.endsWith(':held')) {
-      this.gaveBack = true;
-      for (const wake of this.#givenBack.splice(0)) wake();
-    }
+    if (amount < 0 && bucket.endsWith(':held')) this.#gaveBack();
     return value;
+  }
+
+  /** The router gives back through correct() where the store has it. */
+  override async correct(op: CorrectionOp): Promise<void> {
+    await super.correct(op);
+    if (op.heldDelta < 0) this.#gaveBack();
+  }
+
+  #gaveBack(): void {
+    this.gaveBack = true;
+    for (const wake of this.#givenBack.splice(0)) wake();
   }
 
   release(): void {

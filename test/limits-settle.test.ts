@@ -18,7 +18,7 @@ function interleaved(store: UsageStore, after: () => Promise<void>): UsageStore 
       if (typeof value !== 'function') return value;
       return async (...args: unknown[]) => {
         const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        if (wrapped.watching && (name === 'add' || name === 'reserve')) {
+        if (wrapped.watching && (name === 'add' || name === 'reserve' || name === 'correct')) {
           wrapped.watching = false; // the other request's own calls are not watched
           await after();
           wrapped.watching = true;

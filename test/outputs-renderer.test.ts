@@ -175,6 +175,29 @@ describe('extra outputs in the renderer', function () {
       expect(differing(asRounded)).to.be.greaterThan(1000);
     });
 
+    it("X-Lossy-Fields: bitmap keeps the power-up defaults before a first field it draws, and drops that field's ^GB", async () => {
+      const convertBitmap = async (zpl: string) =>
+        text(
+          (
+            await render(zpl, {
+              dpmm: 8,
+              widthIn: 2,
+              heightIn: 1,
+              format: 'zpl',
+              targetDpmm: 12,
+              lossyFields: 'bitmap',
+            })
+          ).body,
+        );
+      // The second symbol leans on the power-up ^BY2, written as ^BY3 at 12 dpmm right after ^XA.
+      const first = await convertBitmap('^XA^FO10,10^ADN,18,10^FDab^FS^FO10,40^BCN,40^FD12^FS^XZ');
+      expect(first).to.match(/^\^XA\^CFA,9,5\^BY3,3,15\^LH0,0\^FO\d+,\d+,0\^GFA,/);
+      expect(interpret(latin1(first), 12).labels[0]!.fields.map((f) => f.kind)).to.deep.equal(['GF', 'BC']);
+      // A ^GB in a field drawn as a picture is part of that picture: no ^GB left behind without its ^FO and ^FS.
+      const box = await convertBitmap('^XA^BY3^FO10,10^BCN,50^GB20,20,2^FD12^FS^XZ');
+      expect(box).to.include('^GFA').and.not.include('^GB');
+    });
+
     it('X-Lossy-Fields: bitmap keeps commands, and says why, where a picture would be wrong', async () => {
       const convertBitmap = async (zpl: string) => {
         const out = await render(zpl, {

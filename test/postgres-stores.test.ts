@@ -223,6 +223,9 @@ describe('two namespaces on one PostgreSQL', function () {
     await Promise.all([prod.stores.ready, staging.stores.ready]);
     await prod.stores.keyStore.add({ key: 'k_prod_only', scope: 'all' });
     await prod.stores.keyStore.markSeeded!();
+    // The printer feed's two tables: a job with one label.
+    const printed = { id: '1', time: new Date().toISOString(), client: '127.0.0.1', bytes: 9, labels: 1, warnings: [] };
+    await prod.stores.openPrinterFeed().add(printed, [{ index: 0, png: Uint8Array.of(1, 2, 3) }]);
     for (const inst of [prod, staging])
       await inst.stores.keyStore.add({ key: 'k_both', scope: 'all', organization: 'acme', pagesPerDay: 2 });
 

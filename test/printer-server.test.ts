@@ -1,6 +1,6 @@
 // The standalone server with PRINTER_PORT: the port it names at start-up takes a job over TCP, answers ~HS with
 // the logo a first job stored, forwards each job unchanged to PRINTER_FORWARD, counts the job in /metrics, and
-// takes its paper out from the ops side (/printer/status);
+// takes its paper out from the ops side (/printer/status), and shows its jobs on the preview router (/printer/jobs);
 // a PRINTER_* mistake stops it at start-up naming the variable.
 
 import { expect } from 'chai';
@@ -36,7 +36,7 @@ describe('standalone server: printer port', function () {
     });
     printer.listen(0, '127.0.0.1');
     await once(printer, 'listening');
-    const { child, base, lines } = await startServer({
+    const { child, base, lines, devKey } = await startServer({
       PRINTER_PORT: '0',
       RENDER_THREADS: '1',
       PRINTER_FORWARD: `tcp://127.0.0.1:${(printer.address() as AddressInfo).port}`,
@@ -60,6 +60,21 @@ describe('standalone server: printer port', function () {
       expect(metrics).to.match(/^zpl_printer_jobs_total\{outcome="printed"\} 2$/m);
       expect(metrics).to.match(/^zpl_printer_labels_total 3$/m);
       expect(metrics).to.match(/^zpl_printer_forwards_total\{target="printer",status="sent"\} 2$/m);
+      // The printer view's routes serve the port's feed: both jobs, and the two-copy label's PNG.
+      const listed = (await (await fetch(`${base}/printer/jobs`, { headers: { 'X-API-Key': devKey! } })).json()) as {
+        jobs: { id: string; labels: number; bytes: number }[];
+      };
+      expect(listed.jobs.map((j) => j.labels)).to.deep.equal([2, 1]);
+      expect(listed.jobs.reduce((n, j) => n + j.bytes, 0)).to.equal(job.length);
+      const png = await fetch(`${base}/printer/jobs/${listed.jobs[0]!.id}/labels/1.png`, {
+        headers: { 'X-API-Key': devKey! },
+      });
+      expect(png.status).to.equal(200);
+      expect(
+        Buffer.from(await png.arrayBuffer())
+          .subarray(1, 4)
+          .toString(),
+      ).to.equal('PNG');
       const jobLines = lines.filter((l) => l.includes('"event":"printer_job"'));
       expect(jobLines).to.have.length(2);
       for (const l of jobLines) expect(l).to.not.include('LOGO');

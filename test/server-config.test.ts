@@ -43,6 +43,15 @@ describe('standalone server environment', () => {
         'STORE_NAMESPACE (prod) and REDIS_NAMESPACE (staging) differ: set one',
       ],
       [{ LEGACY_CLIENTS: 'maybe' }, 'LEGACY_CLIENTS must be 1 or 0, not maybe'],
+      // PostgreSQL refuses these schemas: said at start, not an endless `503 starting`.
+      [
+        { DATABASE_URL: 'postgres://127.0.0.1:5432/labels', STORE_NAMESPACE: 'pg_x' },
+        'STORE_NAMESPACE: PostgreSQL reserves schema names starting with pg_',
+      ],
+      [
+        { DATABASE_URL: 'postgres://127.0.0.1:5432/labels', REDIS_NAMESPACE: 'information_schema' },
+        'STORE_NAMESPACE: information_schema is a PostgreSQL system schema',
+      ],
     ] as const) {
       expect(() => readServerConfig(env), JSON.stringify(env)).to.throw(message);
     }

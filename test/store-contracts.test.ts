@@ -1,4 +1,4 @@
-// The key, usage and shadow contracts (test/helpers/*-contract.ts) on every backend: memory (files for shadow
+// The key, usage, shadow and printer feed contracts (test/helpers/*-contract.ts) on every backend: memory (files for shadow
 // cases), Redis single node, Redis Cluster, Redis Sentinel and PostgreSQL. A backend that is not there is skipped,
 // saying so.
 
@@ -15,6 +15,8 @@ import { POSTGRES_TABLES } from '../middleware/stores/postgres/names.js';
 import { keyStoreContract } from './helpers/key-store-contract.js';
 import { usageStoreContract } from './helpers/usage-store-contract.js';
 import { shadowStoreContract } from './helpers/shadow-store-contract.js';
+import { printerFeedContract } from './helpers/printer-feed-contract.js';
+import { createMemoryPrinterFeed } from '../middleware/stores/memory/printer-feed.js';
 import { REDIS_URL, requireRedis, uniqueNamespace } from './helpers/http-redis.js';
 import { sharedTopology, type Topology } from './helpers/redis-fleet.js';
 import { DATABASE_URL, dropSchema, requirePostgres, sql } from './helpers/postgres.js';
@@ -35,6 +37,10 @@ usageStoreContract(
 shadowStoreContract('files', async (options) => {
   const dir = await mkdtemp(join(tmpdir(), 'zpl-shadow-contract-'));
   return { store: new FileShadowStore(dir, options), close: () => rm(dir, { recursive: true, force: true }) };
+});
+printerFeedContract('memory', async (limits, clock) => {
+  const feed = createMemoryPrinterFeed(limits, clock);
+  return { feed, close: () => feed.close() };
 });
 
 // Redis: one node, a Cluster (3 masters) and a Sentinel setup, each under a namespace of its own per case.
@@ -124,6 +130,25 @@ for (const form of redisForms) {
     },
     { require: form.require },
   );
+  printerFeedContract(
+    form.name,
+    async (limits, clock) => {
+      const namespace = uniqueNamespace();
+      const replicas = [await openRedis(namespace)];
+      return {
+        feed: replicas[0]!.openPrinterFeed(limits, clock),
+        other: async () => {
+          const more = await openRedis(namespace);
+          replicas.push(more);
+          return more.openPrinterFeed(limits, clock);
+        },
+        close: async () => {
+          for (const replica of replicas) await replica.close();
+        },
+      };
+    },
+    { require: form.require },
+  );
 }
 
 // PostgreSQL: a schema of its own per case, dropped afterwards.
@@ -194,6 +219,19 @@ shadowStoreContract(
       store: new PostgresShadowStore(stores.connection, options),
       // A replica of its own: its pool opens beside the first one's.
       other: async () => new PostgresShadowStore((await session.open()).connection, options),
+      close: session.close,
+    };
+  },
+  { require: requirePostgres },
+);
+printerFeedContract(
+  'PostgreSQL',
+  async (limits, clock) => {
+    const session = postgresSession();
+    const stores = await session.open();
+    return {
+      feed: stores.openPrinterFeed(limits, clock),
+      other: async () => (await session.open()).openPrinterFeed(limits, clock),
       close: session.close,
     };
   },

@@ -25,6 +25,15 @@ describe('store names', () => {
       images: 'zpl:shadow:{org%3Aacme}:images',
       summary: 'zpl:shadow:{org%3Aacme}:summary',
     });
+    expect(names.printerFeed).to.deep.equal({
+      index: 'zpl:printer:{zpl}:index',
+      times: 'zpl:printer:{zpl}:times',
+      jobs: 'zpl:printer:{zpl}:jobs',
+      images: 'zpl:printer:{zpl}:images',
+      sizes: 'zpl:printer:{zpl}:sizes',
+      bytes: 'zpl:printer:{zpl}:bytes',
+      channel: 'zpl:printer:events',
+    });
   });
 
   it('puts every name under its namespace, with one slot per script in a Cluster', () => {
@@ -33,6 +42,7 @@ describe('store names', () => {
     expect(names.usageCounter('pages:k1:d')).to.equal('zpl-staging:usage:{pages:k1:d}');
     expect(names.usageCounter('pages:k1:d:held')).to.equal('zpl-staging:usage:{pages:k1:d}:held');
     expect(names.shadow('key:0123').index).to.equal('zpl-staging:shadow:{key%3A0123}:index');
+    expect(names.printerFeed.jobs).to.equal('zpl-staging:printer:{zpl-staging}:jobs');
   });
 
   it('refuses a namespace that is empty, too long, or has spaces, braces or slashes', () => {

@@ -1,5 +1,5 @@
 // The GitHub Actions workflows, checked here since they cannot run here: they parse, CI runs `.ci/run` on Node 20,
-// 22 and 24 (a job each), and a version tag publishes the npm package with provenance and a multi-architecture
+// 22, 24 and 26 (a job each), and a version tag publishes the npm package with provenance and a multi-architecture
 // image on ghcr.io with an SBOM and a provenance attestation, each after checking the tag against package.json and
 // with the permissions it needs. Every npm script and repository file a step calls exists.
 
@@ -116,7 +116,7 @@ describe('GitHub Actions workflows', () => {
     }
   });
 
-  it('CI: .ci/run on every push and pull request, on Node 20, 22 and 24, a job each, with read-only contents', () => {
+  it('CI: .ci/run on every push and pull request, on Node 20, 22, 24 and 26, a job each, with read-only contents', () => {
     const ci = workflow('ci.yml');
     expect(ci.on).to.have.all.keys('push', 'pull_request', 'workflow_call');
     expect(ci.on.push).to.deep.equal({ branches: ['**'] }); // every branch; tags go through the release workflow
@@ -124,7 +124,10 @@ describe('GitHub Actions workflows', () => {
     const jobs = Object.values(ci.jobs);
     expect(jobs).to.have.length(1);
     const [test] = jobs as [Job];
-    expect(test.strategy?.matrix?.node).to.deep.equal(['20', '22', '24']);
+    expect(test.strategy?.matrix?.node).to.deep.equal(['20', '22', '24', '26']);
+    // The container image's line (the current LTS) is tested like the rest.
+    const imageLine = /^FROM node:(\d+)\./m.exec(readFileSync(join(REPO, 'Dockerfile'), 'utf8'))![1]!;
+    expect(test.strategy?.matrix?.node).to.include(imageLine);
     expect(test.strategy?.['fail-fast'], 'each Node line runs to its end').to.equal(false);
     expect(test.container?.image).to.equal(`node:${gh('matrix.node')}-trixie`);
     expect(test.steps!.map((s) => s.run?.trim()).filter(Boolean)).to.include('.ci/run');

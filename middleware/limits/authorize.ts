@@ -99,7 +99,7 @@ export function authorize({
   let missedAt = -Infinity;
   const findAnonymous = async (): Promise<StoredKey | undefined> => {
     if (anonymousHash === undefined && performance.now() - missedAt < ANONYMOUS_RECHECK_MS) return undefined;
-    const key = await withDeadline(keyStore.get(anonymousHash ?? anonymousKey!), storeTimeoutMs, 'key store');
+    const key = await withDeadline(() => keyStore.get(anonymousHash ?? anonymousKey!), storeTimeoutMs, 'key store');
     if (key) anonymousHash = key.hash;
     else if (anonymousHash === undefined) missedAt = performance.now();
     return key;
@@ -125,7 +125,7 @@ export function authorize({
     const anonymous = plainKey === undefined;
     const key = anonymous
       ? await findAnonymous()
-      : await withDeadline(keyStore.find(plainKey), storeTimeoutMs, 'key store');
+      : await withDeadline(() => keyStore.find(plainKey), storeTimeoutMs, 'key store');
     if (!key || key.revoked) {
       refuse(
         res,

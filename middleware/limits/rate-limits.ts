@@ -108,7 +108,7 @@ export function limitRequestRate({
     for (const { bucket, limit, scope, who } of windows) {
       const budget = Math.max(1, deadline - Date.now());
       const count = await withDeadline(
-        usageStore.hit(`${bucket}:${second}`, SECOND_WINDOW_TTL_MS),
+        () => usageStore.hit(`${bucket}:${second}`, SECOND_WINDOW_TTL_MS),
         budget,
         'usage store',
       );
@@ -169,6 +169,8 @@ export class PageAccount {
   readonly #nowSeconds: number;
   #holding = false;
   #reserved = 0;
+  /** The give-back of a reservation whose answer came too late, while it waits for that answer; settle goes after it. */
+  #undoing: Promise<void> | undefined;
 
   constructor(usageStore: UsageStore, key: StoredKey, now: Date, storeTimeoutMs: number) {
     this.#usageStore = usageStore;
@@ -217,27 +219,36 @@ export class PageAccount {
     this.#reserved = 0;
     this.#holding = false;
     if (!holding && delta === 0) return undefined;
+    // The hold goes and the pages come in one step: between two steps another request would see neither, and
+    // slip in past the limit.
+    const op = { ...this.#names(), usedDelta: delta, heldDelta: holding ? -1 : 0 };
+    const correct = this.#usageStore.correct?.bind(this.#usageStore);
+    if (correct && this.#undoing) {
+      // After the give-back, in this request's order: a hold given back before the late reservation that took it
+      // would count nothing (holds never go below 0), and the give-back would then hold it again for good.
+      void this.#undoing.then(() => correct(op));
+      return undefined;
+    }
     try {
-      // The hold goes and the pages come in one step: between two steps another request would see neither, and
-      // slip in past the limit.
-      await withDeadline(
-        this.#usageStore.reserve({
-          used: this.#bucket,
-          held: this.#holds,
-          usedDelta: delta,
-          heldDelta: holding ? -1 : 0,
-          limit: Number.MAX_SAFE_INTEGER,
-          countHeld: false,
-          ttlMs: this.#ttlMs,
-          heldTtlMs: HOLD_TTL_MS,
-        }),
-        this.#storeTimeoutMs,
-        'usage store',
-      );
+      if (correct) {
+        // Kept and retried by the store until it answers: past the deadline it is late, not lost.
+        await withDeadline(correct(op), this.#storeTimeoutMs, 'usage store');
+      } else {
+        await withDeadline(
+          this.#usageStore.reserve({ ...op, limit: Number.MAX_SAFE_INTEGER, countHeld: false }),
+          this.#storeTimeoutMs,
+          'usage store',
+        );
+      }
       return undefined;
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));
     }
+  }
+
+  /** The account's buckets and their lifetimes, as every reservation and correction names them. */
+  #names(): { used: string; held: string; ttlMs: number; heldTtlMs: number } {
+    return { used: this.#bucket, held: this.#holds, ttlMs: this.#ttlMs, heldTtlMs: HOLD_TTL_MS };
   }
 
   /** One atomic reservation; undefined when the key has no daily limit. */
@@ -246,37 +257,37 @@ export class PageAccount {
     if (limit === undefined) return undefined;
     if (!this.#usageStore.isReady())
       throw new StoreUnavailableError('usage store is not ready', { store: 'usage store' });
-    const work = this.#usageStore.reserve({
-      used: this.#bucket,
-      held: this.#holds,
-      usedDelta,
-      heldDelta,
-      limit,
-      countHeld,
-      ttlMs: this.#ttlMs,
-      heldTtlMs: HOLD_TTL_MS,
-    });
+    const op = { ...this.#names(), usedDelta, heldDelta, limit, countHeld };
+    let work: Promise<{ taken: boolean }> | undefined;
     try {
-      return (await withDeadline(work, this.#storeTimeoutMs, 'usage store')).taken;
+      return (await withDeadline(() => (work = this.#usageStore.reserve(op)), this.#storeTimeoutMs, 'usage store'))
+        .taken;
     } catch (err) {
-      this.#undoIfLate(work, usedDelta, heldDelta);
+      if (work) this.#undoIfLate(work, usedDelta, heldDelta);
       throw err;
     }
   }
 
   /**
    * The client got a 503 for this reservation; should the store still apply it (its answer came after the
-   * deadline, e.g. during a failover), it is given back as soon as that answer arrives, so no pages stay booked
-   * for a request that was refused. (A reply lost with its connection cannot be told apart: the hold expires.)
+   * deadline, e.g. during a stall or a failover), it is given back as soon as that answer arrives, so no pages stay
+   * booked for a request that was refused. A store with `correct` keeps the give-back until it answers. (A reply
+   * lost with its connection cannot be told apart: the hold expires.)
    */
   #undoIfLate(work: Promise<{ taken: boolean }>, usedDelta: number, heldDelta: number): void {
-    work
+    const previous = this.#undoing ?? Promise.resolve();
+    this.#undoing = previous
+      .then(() => work)
       .then(async ({ taken }) => {
         if (!taken) return;
+        if (this.#usageStore.correct) {
+          await this.#usageStore.correct({ ...this.#names(), usedDelta: -usedDelta, heldDelta: -heldDelta });
+          return;
+        }
         if (usedDelta !== 0) await this.#usageStore.add(this.#bucket, -usedDelta, this.#ttlMs);
         if (heldDelta !== 0) await this.#usageStore.add(this.#holds, -heldDelta, HOLD_TTL_MS);
       })
-      .catch(() => {}); // the store failed again: nothing more can be done here
+      .catch(() => {}); // a store without `correct` failed again: its hold expires (HOLD_TTL_MS)
   }
 
   #exceeded(): LimitExceeded {

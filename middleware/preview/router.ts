@@ -1,5 +1,5 @@
-// createPreviewRouter: the label preview page and the shadow report, outside the legacy prefix.
-// Pages and scripts need no key; what shows a label (layout, stored shadow cases) asks for one, like the API.
+// createPreviewRouter: the label preview page, the shadow report and the printer view, outside the legacy prefix.
+// Pages and scripts need no key; what shows a label (layout, stored shadow cases, printed jobs) asks for one.
 
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -34,6 +34,8 @@ import type { UsageStore } from '../stores/usage-store.js';
 import { FileShadowStore } from '../stores/shadow-file-store.js';
 import { shadowOwner, type ShadowCaseStore } from '../stores/shadow-store.js';
 import { readShadowReport } from './shadow-report.js';
+import type { PrinterFeed } from '../stores/printer-feed.js';
+import { addPrinterRoutes } from './printer-routes.js';
 
 export interface PreviewLayoutOptions {
   dpmm: Dpmm;
@@ -71,6 +73,13 @@ export interface PreviewRouterOptions {
   shadowDir?: string;
   /** Shadow mode's `store` (e.g. in Redis), in place of `shadowDir`: serves the shadow report at /shadow. */
   shadowStore?: ShadowCaseStore;
+  /**
+   * The printer port's job feed: serves the printer view at /printer, the jobs at /printer/jobs, each label's PNG
+   * and PDF, and the feed's events at /printer/events (server-sent events).
+   */
+  printerFeed?: PrinterFeed;
+  /** How often the printer event stream sends a comment line while quiet (default 15 s). */
+  printerHeartbeatMs?: number;
   /** Largest ZPL document the layout endpoint reads (default 256 KiB). */
   maxBodyBytes?: number;
   maxLabels?: number;
@@ -217,6 +226,20 @@ export function createPreviewRouter(options: PreviewRouterOptions): PreviewRoute
       if (!png) return next();
       res.setHeader('Cache-Control', 'no-store');
       sendBody(res, 200, 'image/png', Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+    });
+  }
+
+  if (options.printerFeed) {
+    // Any key may watch the printer; each read, and each stream opened, counts against its requests per second.
+    addPrinterRoutes(router, {
+      feed: options.printerFeed,
+      withKey: [
+        requestId,
+        authorize({ keyStore: options.keyStore, storeTimeoutMs, now, emit, anyScope: true }),
+        ...counted,
+      ],
+      page: page('printer.html'),
+      ...(options.printerHeartbeatMs !== undefined && { heartbeatMs: options.printerHeartbeatMs }),
     });
   }
 

@@ -87,6 +87,8 @@ export class KeyvKeyStore implements KeyStore {
   readonly #patch: KeyPatch | undefined;
   /** Records `find` read lately, by hash, with when they were read (by #clock). */
   readonly #found = new Map<string, { key: StoredKey; at: number }>();
+  /** Look-ups on their way to the store, by hash: a burst with one key asks the store once, not once per request. */
+  readonly #finding = new Map<string, Promise<StoredKey | undefined>>();
   readonly #cacheMs: number;
   readonly #clock: () => number;
   /** Index entries and tombstones share the records' Keyv (and so its namespace and backend). */
@@ -132,6 +134,24 @@ export class KeyvKeyStore implements KeyStore {
     const now = this.#clock();
     const seen = this.#found.get(hash);
     if (seen && now - seen.at < this.#cacheMs) return seen.key;
+    const running = this.#finding.get(hash);
+    if (running) return running;
+    const lookup = this.#lookUp(hash, now);
+    this.#finding.set(hash, lookup);
+    const done = (): void => {
+      if (this.#finding.get(hash) === lookup) this.#finding.delete(hash);
+    };
+    lookup.then(done, done);
+    return lookup;
+  }
+
+  /** Forgets what find read of `hash` (cached or on its way): the next find reads the store again. */
+  #forget(hash: string): void {
+    this.#found.delete(hash);
+    this.#finding.delete(hash);
+  }
+
+  async #lookUp(hash: string, now: number): Promise<StoredKey | undefined> {
     const stored = await this.#keyv.get(hash);
     if (stored !== undefined && sameHash(stored.hash, hash)) {
       this.#remember(hash, stored, now);
@@ -153,12 +173,12 @@ export class KeyvKeyStore implements KeyStore {
 
   async add(record: KeyRecord, options: { ttlMs?: number } = {}): Promise<StoredKey> {
     const stored = toStoredKey(validateKeyRecord(record));
-    this.#found.delete(stored.hash);
+    this.#forget(stored.hash);
     await this.#whenReady();
     await this.#keyv.set(stored.hash, stored, options.ttlMs);
     await this.#entries.set(ID_ENTRY + stored.id, stored.hash, options.ttlMs);
     await this.#entries.delete(REMOVED_ENTRY + stored.hash); // made again on purpose: seeding may keep it
-    this.#found.delete(stored.hash); // a find that raced the write may have kept the old record
+    this.#forget(stored.hash); // a find that raced the write may have kept the old record
     return stored;
   }
 
@@ -181,18 +201,18 @@ export class KeyvKeyStore implements KeyStore {
     const hash = await this.#resolve(ref);
     // Atomically where the store can: a revocation made meanwhile by another process is never written over.
     if (this.#patch && hash !== undefined) {
-      this.#found.delete(hash);
+      this.#forget(hash);
       return this.#patch(hash, changes);
     }
     const stored = hash === undefined ? undefined : await this.#keyv.get(hash);
     if (!stored) return undefined;
-    this.#found.delete(stored.hash);
+    this.#forget(stored.hash);
     const updated: StoredKey = { ...stored, ...changes };
     for (const field of Object.keys(updated) as (keyof StoredKey)[]) {
       if (updated[field] === undefined) delete updated[field];
     }
     await this.#keyv.set(stored.hash, updated);
-    this.#found.delete(stored.hash);
+    this.#forget(stored.hash);
     return updated;
   }
 
@@ -208,7 +228,7 @@ export class KeyvKeyStore implements KeyStore {
     const hash = await this.#resolve(ref);
     if (hash === undefined) return false;
     const removed = await this.#keyv.delete(hash);
-    this.#found.delete(hash);
+    this.#forget(hash);
     await this.#entries.delete(ID_ENTRY + hash.slice(0, KEY_ID_LENGTH));
     if (removed) await this.#entries.set(REMOVED_ENTRY + hash, new Date().toISOString());
     return removed;

@@ -4,6 +4,7 @@
 import type { KeyStore } from './key-store.js';
 import type { UsageStore } from './usage-store.js';
 import type { ShadowCaseStore, ShadowRetention } from './shadow-store.js';
+import type { PrinterFeed, PrinterFeedLimits } from './printer-feed.js';
 
 /** The two stores the router needs. */
 export interface Stores {
@@ -21,6 +22,13 @@ export interface OpenedStores extends Stores {
    * where the backend keeps nothing beyond the process (memory: shadow cases go to SHADOW_DIR, if anywhere).
    */
   openShadowStore?(caps?: ShadowRetention): ShadowCaseStore;
+  /**
+   * The printer port's job feed on this backend, with these limits (DEFAULT_PRINTER_FEED_LIMITS for the rest): in
+   * this process on memory, shared by every replica on Redis and PostgreSQL. Closing the stores closes it.
+   */
+  openPrinterFeed(limits?: Partial<PrinterFeedLimits>, clock?: () => number): PrinterFeed;
+  /** The printer feed with DEFAULT_PRINTER_FEED_LIMITS (connects nothing until subscribed); closed with the stores. */
+  printerFeed: PrinterFeed;
   /** Whether the backend answers now; goes back to true by itself when a lost backend returns (keyStore.isReady adds the seeding). */
   isReady(): boolean;
   /** Resolves the first time the backend answers, however late; it never rejects. */

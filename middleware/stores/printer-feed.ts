@@ -53,6 +53,11 @@ export interface PrinterFeed {
   label(id: string, index: number, type: 'png' | 'pdf'): Promise<Uint8Array | undefined>;
   /** Calls `listener` for every event on this feed, from any replica sharing the backend; returns the unsubscribe. */
   subscribe(listener: (event: PrinterFeedEvent) => void): () => void;
+  /**
+   * Resolves once other replicas' events reach this feed's subscribers (Redis: the channel subscribed; PostgreSQL:
+   * LISTEN done). Absent where there are no other replicas (memory).
+   */
+  whenSubscribed?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,3 +66,21 @@ export const DEFAULT_PRINTER_FEED_LIMITS: PrinterFeedLimits = {
   maxBytes: 64 * 1024 * 1024,
   ttlMs: 24 * 60 * 60 * 1000,
 };
+
+/** Bytes a job's images take against `maxBytes`. */
+export function printedLabelBytes(labels: readonly PrintedLabel[]): number {
+  let bytes = 0;
+  for (const label of labels) bytes += label.png.byteLength + (label.pdf?.byteLength ?? 0);
+  return bytes;
+}
+
+/** Calls every listener; one that throws does not keep the others or the writer from going on. */
+export function notifyPrinterFeed(listeners: Iterable<(event: PrinterFeedEvent) => void>, event: PrinterFeedEvent) {
+  for (const listener of listeners) {
+    try {
+      listener(event);
+    } catch {
+      // a listener's failure is its own (a closed stream); the job is kept all the same
+    }
+  }
+}

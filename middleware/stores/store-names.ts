@@ -22,6 +22,25 @@ export interface StoreNames {
   usageCounter(bucket: string): string;
   /** One owner's shadow names: case index, records, images and summary. */
   shadow(owner: string): { index: string; records: string; images: string; summary: string };
+  /** The printer feed's names (one hash tag: one script uses them all) and its pub/sub channel. */
+  printerFeed: PrinterFeedNames;
+}
+
+export interface PrinterFeedNames {
+  /** Sorted set, job ids at score 0: read by id (lex), newest first reversed. */
+  index: string;
+  /** Sorted set, job id by the ms it was kept at (retention). */
+  times: string;
+  /** Hash, job id -> JSON record. */
+  jobs: string;
+  /** Hash, `<id>/<index>.png|pdf` -> image (base64). */
+  images: string;
+  /** Hash, job id -> JSON of its kept images' bytes and fields. */
+  sizes: string;
+  /** Counter: bytes of the images kept over all jobs. */
+  bytes: string;
+  /** Pub/sub channel of the feed's events (not a key). */
+  channel: string;
 }
 
 const HELD_SUFFIX = ':held';
@@ -64,5 +83,20 @@ export function storeNames(
         summary: `${prefix}:summary`,
       };
     },
+    // The namespace is the hash tag on every form: a Cluster keeps the feed in one slot.
+    printerFeed: printerFeedNames(namespace),
+  };
+}
+
+function printerFeedNames(namespace: string): PrinterFeedNames {
+  const prefix = `${namespace}:printer:{${namespace}}`;
+  return {
+    index: `${prefix}:index`,
+    times: `${prefix}:times`,
+    jobs: `${prefix}:jobs`,
+    images: `${prefix}:images`,
+    sizes: `${prefix}:sizes`,
+    bytes: `${prefix}:bytes`,
+    channel: `${namespace}:printer:events`,
   };
 }

@@ -20,6 +20,13 @@ export interface UsageStore {
   reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }>;
   /** Adds `amount` (negative gives back) to `bucket` and returns the new usage. */
   add(bucket: string, amount: number, ttlMs: number): Promise<number>;
+  /**
+   * Applies a correction that must not be lost: a reservation given back (a render that failed, a reservation that
+   * came too late) or a settlement. Never refused; when the store cannot take it now it is kept and tried again
+   * until the store answers (never dropped), and applied once however often it is tried. Resolves once applied.
+   * Optional: without it, the router applies corrections with reserve() and add(), once.
+   */
+  correct?(op: CorrectionOp): Promise<void>;
   /** Current usage of `bucket` (0 when unused). */
   used(bucket: string): Promise<number>;
   close(): Promise<void>;
@@ -34,6 +41,12 @@ export interface ReserveOp {
   countHeld: boolean;
   /** Lifetime of `used` when it is new. */
   ttlMs: number;
-  /** Lifetime of `held` from its last change: a hold lost with its process does not outlive it by much. */
+  /**
+   * Lifetime of `held` from when it starts from nothing (new, expired or back to 0), never moved by later changes:
+   * a hold lost with its process or its reply goes within this, however busy the key.
+   */
   heldTtlMs: number;
 }
+
+/** A change to a page bucket and its holds that is never refused (UsageStore.correct). */
+export type CorrectionOp = Pick<ReserveOp, 'used' | 'held' | 'usedDelta' | 'heldDelta' | 'ttlMs' | 'heldTtlMs'>;

@@ -8,7 +8,6 @@ import { graphicCommands } from './graphics.js';
 import { labelCommands } from './label.js';
 import { printerCommands } from './printer.js';
 import { storageCommands } from './storage.js';
-import { isBarcodeKind } from './field-kinds.js';
 import { textCommands } from './text.js';
 
 export const commandTable: CommandTable = {
@@ -28,9 +27,9 @@ export function opensField(def: CommandDef): boolean {
 }
 
 /**
- * Commands that belong to the field they stand in (a field drawn as a bitmap drops them): the barcode commands and
- * those marked `field`. The rest inside a field (^BY, ^FW, ^CF, ^CI...) set what later fields use.
+ * Commands that belong to the field they stand in (a field drawn as a bitmap drops them): those that make a field
+ * kind (barcodes, ^GB...) and those marked `field`. The rest inside a field (^BY, ^FW, ^CF, ^CI...) set what later fields use.
  */
 export function belongsToField(def: CommandDef): boolean {
-  return def.field !== undefined || (def.makes !== undefined && isBarcodeKind(def.makes));
+  return def.field !== undefined || def.makes !== undefined;
 }

@@ -13,6 +13,7 @@ import {
   fieldBoxes,
   LEGACY_MOUNT_PATH,
   type LegacyRouterOptions,
+  type PreviewRouterOptions,
   type ShadowOutcome,
 } from '../../index.js';
 
@@ -47,7 +48,11 @@ export interface Site {
 }
 
 /** The legacy router at its mount path and the preview router at the root, as a host app mounts them. */
-export async function startSite(router: Partial<LegacyRouterOptions> = {}, shadowDir?: string): Promise<Site> {
+export async function startSite(
+  router: Partial<LegacyRouterOptions> = {},
+  shadowDir?: string,
+  preview: Partial<PreviewRouterOptions> = {},
+): Promise<Site> {
   const stores = createMemoryStores();
   await stores.keyStore.add({ key: BROWSER_KEY, scope: 'all' });
   const outcomes: ShadowOutcome[] = [];
@@ -70,6 +75,7 @@ export async function startSite(router: Partial<LegacyRouterOptions> = {}, shado
       keyStore: stores.keyStore,
       layout: fieldBoxes,
       ...(shadowDir !== undefined && { shadowDir }),
+      ...preview,
     }),
   );
   const server: Server = await new Promise((resolve) => {

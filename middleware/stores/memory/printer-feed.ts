@@ -3,6 +3,8 @@
 
 import {
   DEFAULT_PRINTER_FEED_LIMITS,
+  notifyPrinterFeed,
+  printedLabelBytes,
   type PrintedLabel,
   type PrinterFeed,
   type PrinterFeedEvent,
@@ -18,29 +20,11 @@ interface KeptJob {
   keptAt: number;
 }
 
-/** Bytes a job's images take against `maxBytes`. */
-export function printedLabelBytes(labels: readonly PrintedLabel[]): number {
-  let bytes = 0;
-  for (const label of labels) bytes += label.png.byteLength + (label.pdf?.byteLength ?? 0);
-  return bytes;
-}
-
 /** Copies a record so that callers can change neither what is kept nor what another caller got. */
 function copyJob(job: PrinterJobRecord): PrinterJobRecord {
   const copy: PrinterJobRecord = { ...job, warnings: [...job.warnings] };
   if (job.forward) copy.forward = { ...job.forward };
   return copy;
-}
-
-/** Calls every listener; one that throws does not keep the others or the writer from going on. */
-export function notifyPrinterFeed(listeners: Iterable<(event: PrinterFeedEvent) => void>, event: PrinterFeedEvent) {
-  for (const listener of listeners) {
-    try {
-      listener(event);
-    } catch {
-      // a listener's failure is its own (a closed stream); the job is kept all the same
-    }
-  }
 }
 
 /** The feed in this process: nothing shared between instances, nothing outlives the process. */

@@ -1,14 +1,22 @@
-// The memory backend: keys and usage counters in this process, opened as every backend opens them (OpenedStores).
+// The memory backend: keys, usage counters and the printer feed in this process, opened as every backend opens them (OpenedStores).
 // Nothing is shared between instances and nothing outlives the process; shadow cases go to SHADOW_DIR, if anywhere.
 
 import type { OpenedStores } from '../opened-stores.js';
 import { createMemoryKeyStore } from './key-store.js';
+import { createMemoryPrinterFeed } from './printer-feed.js';
 import { MemoryUsageStore } from './usage-store.js';
+import type { PrinterFeed } from '../printer-feed.js';
 
 /** Keys and limits in this process (the default): nothing shared between instances. */
 export function createMemoryStores(): OpenedStores {
   const keyStore = createMemoryKeyStore();
   const usageStore = new MemoryUsageStore();
+  const feeds: PrinterFeed[] = [];
+  const openPrinterFeed: OpenedStores['openPrinterFeed'] = (limits, clock) => {
+    const feed = createMemoryPrinterFeed(limits, clock);
+    feeds.push(feed);
+    return feed;
+  };
   return {
     keyStore,
     usageStore,
@@ -16,7 +24,10 @@ export function createMemoryStores(): OpenedStores {
     connected: Promise.resolve(),
     isReady: () => true,
     description: 'memory',
+    openPrinterFeed,
+    printerFeed: openPrinterFeed(),
     close: async () => {
+      for (const feed of feeds.splice(0)) await feed.close();
       await usageStore.close();
     },
   };

@@ -1,6 +1,6 @@
 // Usage counters in this process: the memory backend's, and the router's when it is given none.
 
-import type { ReserveOp, UsageStore } from '../usage-store.js';
+import type { CorrectionOp, ReserveOp, UsageStore } from '../usage-store.js';
 
 interface Counter {
   count: number;
@@ -34,13 +34,22 @@ export class MemoryUsageStore implements UsageStore {
 
   async reserve(op: ReserveOp): Promise<{ taken: boolean; used: number }> {
     const used = this.#current(op.used)?.count ?? 0;
-    const held = Math.max(0, this.#current(op.held)?.count ?? 0); // a hold given back after it expired counts nothing
+    const held = Math.max(0, this.#current(op.held)?.count ?? 0); // add() may take a hold below 0: that counts nothing
     if (used + (op.countHeld ? held : 0) >= op.limit) return { taken: false, used };
-    if (op.heldDelta !== 0) {
-      this.#bump(op.held, op.heldDelta, op.heldTtlMs);
-      this.#counters.get(op.held)!.expiresAt = this.#now() + op.heldTtlMs;
-    }
+    if (op.heldDelta !== 0) this.#hold(op.held, op.heldDelta, op.heldTtlMs);
     return { taken: true, used: op.usedDelta !== 0 ? this.#bump(op.used, op.usedDelta, op.ttlMs) : used };
+  }
+
+  async correct(op: CorrectionOp): Promise<void> {
+    if (op.heldDelta !== 0) this.#hold(op.held, op.heldDelta, op.heldTtlMs);
+    if (op.usedDelta !== 0) this.#bump(op.used, op.usedDelta, op.ttlMs);
+  }
+
+  /** Holds live `ttlMs` from when they start from nothing, never moved by later changes; never below 0. */
+  #hold(bucket: string, delta: number, ttlMs: number): void {
+    const counter = this.#current(bucket);
+    if (counter && counter.count > 0) counter.count = Math.max(0, counter.count + delta);
+    else this.#counters.set(bucket, { count: Math.max(0, delta), expiresAt: this.#now() + ttlMs });
   }
 
   async add(bucket: string, amount: number, ttlMs: number): Promise<number> {

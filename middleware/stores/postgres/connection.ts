@@ -3,7 +3,7 @@
 // heartbeat makes the connection not ready (callers answer 503 at once) and starts the probe again.
 
 import pg from 'pg';
-import { StoreUnavailableError, type StoreName } from '../deadline.js';
+import { currentDeadline, StoreUnavailableError, trackDeadlines, type StoreName } from '../deadline.js';
 import { createSchema } from './schema.js';
 import type { PostgresNames } from './names.js';
 import { redactUrl } from '../redact-url.js';
@@ -21,6 +21,14 @@ export interface PostgresConnectionOptions {
   heartbeatMs?: number;
   /** Connections in the pool (default 10). */
   maxConnections?: number;
+  /**
+   * Connections opened at each (re)connection and kept open however long they idle (default: maxConnections). A
+   * connection opened for a request costs more than the 75 ms store deadline on a loaded host, so a burst after a
+   * quiet spell must find them open; above this many, idle ones close after 10 s.
+   */
+  warmConnections?: number;
+  /** Idle connections above warmConnections close after this long (default 10 s). */
+  idleTimeoutMs?: number;
   /** Told once per outage, and once on recovery. */
   log?: (message: string) => void;
 }
@@ -63,16 +71,21 @@ export function meansUnavailable(err: unknown): boolean {
 }
 
 export function connectPostgres(names: PostgresNames, options: PostgresConnectionOptions): PostgresConnection {
+  trackDeadlines(); // opening a connection pauses the deadline of the request it is opened for
   const log = options.log ?? (() => {});
   const description = `PostgreSQL at ${redactUrl(options.url, 'PostgreSQL')} (schema ${names.schema})`;
   const maxDelay = options.maxReconnectDelayMs ?? 1000;
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+  const max = options.maxConnections ?? 10;
+  const warmCount = Math.min(max, options.warmConnections ?? max);
+  // pg's `min`: idle connections up to this many are never closed (pg does not open them: warm() does).
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.maxConnections ?? 10,
+    max,
+    min: warmCount,
     connectionTimeoutMillis: connectTimeoutMs,
     query_timeout: options.queryTimeoutMs ?? 10_000,
-    idleTimeoutMillis: 10_000,
+    idleTimeoutMillis: options.idleTimeoutMs ?? 10_000,
     keepAlive: true,
     allowExitOnIdle: true,
   });
@@ -98,8 +111,60 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
     ready = false;
     probe();
   };
-  // An idle client's connection dropped (the server restarted): without a listener pg would crash the process.
-  pool.on('error', down);
+  // An idle client's connection dropped: without a listener pg would crash the process. One warm connection closed
+  // by the server (idle_session_timeout, pg_terminate_backend) is not the server gone: a query decides.
+  pool.on('error', (err) => {
+    if (closed || !ready) return;
+    pool.query({ text: 'SELECT 1', query_timeout: connectTimeoutMs } as pg.QueryConfig).then(warm, () => down(err));
+  });
+
+  /** Opens connections up to warmCount (kept open by `min`); a failure to open one is left to the next beat. */
+  async function warm(): Promise<void> {
+    const missing = warmCount - pool.totalCount;
+    if (missing <= 0 || closed) return;
+    const opened = await Promise.allSettled(Array.from({ length: missing }, () => pool.connect()));
+    for (const result of opened) if (result.status === 'fulfilled') result.value.release();
+  }
+
+  /** Whether a query now would wait for a connection the pool opens for it (none idle, room to open one). */
+  const opensConnection = (): boolean => pool.idleCount === 0 && pool.totalCount < max;
+
+  /**
+   * One statement on a pooled connection. Opening a connection for it pauses the caller's store deadline
+   * (connecting has its own wait, connectTimeoutMs): the deadline judges the query, not the connect.
+   */
+  async function run<Row extends pg.QueryResultRow>(sql: string, values: unknown[]): Promise<pg.QueryResult<Row>> {
+    const resume = opensConnection() ? currentDeadline()?.pause() : undefined;
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } finally {
+      resume?.();
+    }
+    // As pool.query: a connection that failed mid-query is destroyed, not returned to the pool.
+    return new Promise((resolve, reject) => {
+      let released = false;
+      const finish = (err: Error | undefined): boolean => {
+        client.removeListener('error', onError);
+        if (released) return false;
+        released = true;
+        client.release(err);
+        return true;
+      };
+      const onError = (err: Error): void => {
+        if (finish(err)) reject(err);
+      };
+      client.once('error', onError);
+      client.query<Row>(sql, values).then(
+        (result) => {
+          if (finish(undefined)) resolve(result);
+        },
+        (err: Error) => {
+          if (finish(err)) reject(err);
+        },
+      );
+    });
+  }
 
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
@@ -118,6 +183,7 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
             client.off('error', ignore);
             client.release(true); // a fresh connection for queries; this one may have seen the server restart
           }
+          await warm().catch(() => undefined); // requests after start-up or an outage find connections open
           if (closed) return;
           if (outageLogged) log(`${description} available again`);
           outageLogged = false;
@@ -150,10 +216,13 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
       if (closed) return;
       if (!ready) return beat();
       // Bounded like a connection attempt: a server that hangs (stopped, not gone) is noticed as soon.
-      pool.query({ text: 'SELECT 1', query_timeout: connectTimeoutMs } as pg.QueryConfig).then(beat, (err: unknown) => {
-        down(err);
-        beat();
-      });
+      pool
+        .query({ text: 'SELECT 1', query_timeout: connectTimeoutMs } as pg.QueryConfig)
+        .then(warm) // connections the server closed are opened again before a burst needs them
+        .then(beat, (err: unknown) => {
+          down(err);
+          beat();
+        });
     }, options.heartbeatMs ?? 1000);
     heartbeat.unref();
   };
@@ -179,7 +248,7 @@ export function connectPostgres(names: PostgresNames, options: PostgresConnectio
       if (closed) throw new StoreUnavailableError(`${description}: the connection is closed`, { store });
       if (!ready) throw new StoreUnavailableError(`${description} is not available`, { store });
       try {
-        return await pool.query<Row>(sql, values);
+        return await run<Row>(sql, values);
       } catch (err) {
         if (!meansUnavailable(err)) throw err;
         down(err);

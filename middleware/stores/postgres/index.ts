@@ -4,3 +4,5 @@
 export { createPostgresStores } from './stores.js';
 export type { PostgresStores, PostgresStoresOptions } from './stores.js';
 export { PostgresShadowStore } from './shadow-store.js';
+export { postgresNamespaceProblem } from './names.js';
+export type { PostgresPrinterFeed, PostgresPrinterFeedOptions } from './printer-feed.js';

@@ -16,6 +16,7 @@ CREATE TABLE IF NOT EXISTS ${n.keys} (key VARCHAR(255) PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS ${n.markers} (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS ${n.counters} (bucket TEXT PRIMARY KEY, count BIGINT NOT NULL, expires_at BIGINT NOT NULL);
 CREATE INDEX IF NOT EXISTS counters_expires_at ON ${n.counters} (expires_at);
+CREATE TABLE IF NOT EXISTS ${n.corrections} (id TEXT PRIMARY KEY, expires_at BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS ${n.shadowCases} (
   owner TEXT NOT NULL, id TEXT NOT NULL, time_ms BIGINT NOT NULL, record TEXT NOT NULL,
   bytes BIGINT NOT NULL, local BYTEA, upstream BYTEA, PRIMARY KEY (owner, id));
@@ -24,6 +25,12 @@ CREATE TABLE IF NOT EXISTS ${n.shadowSummaries} (
   owner TEXT PRIMARY KEY, compared BIGINT NOT NULL DEFAULT 0, matched BIGINT NOT NULL DEFAULT 0,
   diverged BIGINT NOT NULL DEFAULT 0, upstream_errors BIGINT NOT NULL DEFAULT 0, scores JSONB NOT NULL DEFAULT '{}',
   updated_at TEXT, expires_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS ${n.printerJobs} (
+  id TEXT COLLATE "C" PRIMARY KEY, kept_at BIGINT NOT NULL, record TEXT NOT NULL, bytes BIGINT NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS printer_jobs_kept_at ON ${n.printerJobs} (kept_at);
+CREATE TABLE IF NOT EXISTS ${n.printerLabels} (
+  job_id TEXT COLLATE "C" NOT NULL REFERENCES ${n.printerJobs} (id) ON DELETE CASCADE, label INT NOT NULL,
+  png BYTEA NOT NULL, pdf BYTEA, PRIMARY KEY (job_id, label));
 
 -- Counter updates commit without waiting for the WAL flush (synchronous_commit off, for their transaction only):
 -- six to ten times the updates a second, and a crash of the server loses at most its last fraction of a second of
@@ -72,13 +79,46 @@ BEGIN
     used := ${n.add}(p_used, p_used_delta, p_ttl, v_now);
   END IF;
   IF p_held_delta <> 0 THEN
-    -- A hold lives p_held_ttl from its last change (as in Redis: PEXPIRE on every change).
-    INSERT INTO ${n.counters} AS c (bucket, count, expires_at) VALUES (p_held, p_held_delta, v_now + p_held_ttl)
-    ON CONFLICT (bucket) DO UPDATE SET
-      count = CASE WHEN c.expires_at <= v_now THEN excluded.count ELSE c.count + excluded.count END,
-      expires_at = excluded.expires_at;
+    PERFORM ${n.hold}(p_held, p_held_delta, p_held_ttl, v_now);
   END IF;
   taken := TRUE;
+END
+$fn$;
+
+-- The holds of a page bucket: a lifetime of p_ttl starts when the counter starts from nothing (new, expired or
+-- back to 0) and is never moved, so a hold leaked by a lost reply goes with it however busy the key; never below
+-- 0 (a hold given back after it expired counts nothing).
+CREATE OR REPLACE FUNCTION ${n.hold}(p_held TEXT, p_delta BIGINT, p_ttl BIGINT, p_now BIGINT) RETURNS VOID
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  INSERT INTO ${n.counters} AS c (bucket, count, expires_at) VALUES (p_held, GREATEST(0, p_delta), p_now + p_ttl)
+  ON CONFLICT (bucket) DO UPDATE SET
+    count = CASE WHEN c.expires_at <= p_now OR c.count <= 0 THEN excluded.count ELSE GREATEST(0, c.count + p_delta) END,
+    expires_at = CASE WHEN c.expires_at <= p_now OR c.count <= 0 THEN excluded.expires_at ELSE c.expires_at END;
+END
+$fn$;
+
+-- UsageStore.correct (usage-store.ts): a give-back or settlement applied at most once, however often it is
+-- retried (a retry after a lost reply must not give back twice): p_id is remembered for a day.
+CREATE OR REPLACE FUNCTION ${n.correct}(p_id TEXT, p_used TEXT, p_held TEXT, p_used_delta BIGINT, p_held_delta BIGINT,
+  p_ttl BIGINT, p_held_ttl BIGINT, p_now BIGINT) RETURNS BOOLEAN
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_now BIGINT := COALESCE(p_now, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT);
+BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true);
+  INSERT INTO ${n.corrections} (id, expires_at) VALUES (p_id, v_now + 86400000) ON CONFLICT (id) DO NOTHING;
+  IF NOT FOUND THEN
+    RETURN FALSE;
+  END IF;
+  PERFORM pg_advisory_xact_lock(hashtextextended(p_used, 0));
+  IF p_used_delta <> 0 THEN
+    PERFORM ${n.add}(p_used, p_used_delta, p_ttl, v_now);
+  END IF;
+  IF p_held_delta <> 0 THEN
+    PERFORM ${n.hold}(p_held, p_held_delta, p_held_ttl, v_now);
+  END IF;
+  RETURN TRUE;
 END
 $fn$;
 
@@ -104,6 +144,35 @@ BEGIN
   UPDATE ${n.shadowSummaries} SET expires_at = p_summary_expires WHERE owner = p_owner;
   SELECT count(*) INTO v_left FROM ${n.shadowCases} WHERE owner = p_owner;
   RETURN v_left;
+END
+$fn$;
+
+-- PrinterFeed.add (printer-feed.ts): the job and its labels, then jobs past the retention and the oldest over the
+-- job cap dropped, then the oldest jobs' images while over the byte cap (the records stay), serialised so two
+-- replicas adding at once never leave the feed over a cap; the other replicas are told on commit.
+CREATE OR REPLACE FUNCTION ${n.printerAdd}(p_id TEXT, p_kept_at BIGINT, p_record TEXT, p_bytes BIGINT,
+  p_labels INT[], p_pngs BYTEA[], p_pdfs BYTEA[], p_max_jobs BIGINT, p_max_bytes BIGINT, p_cutoff BIGINT,
+  p_channel TEXT, p_payload TEXT)
+RETURNS BOOLEAN LANGUAGE plpgsql AS $fn$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('printer:${n.schemaName}', 0));
+  DELETE FROM ${n.printerLabels} WHERE job_id = p_id;
+  INSERT INTO ${n.printerJobs} (id, kept_at, record, bytes) VALUES (p_id, p_kept_at, p_record, p_bytes)
+  ON CONFLICT (id) DO UPDATE SET kept_at = excluded.kept_at, record = excluded.record, bytes = excluded.bytes;
+  INSERT INTO ${n.printerLabels} (job_id, label, png, pdf)
+  SELECT p_id, l.label, l.png, l.pdf FROM unnest(p_labels, p_pngs, p_pdfs) AS l(label, png, pdf);
+  DELETE FROM ${n.printerJobs} WHERE kept_at <= p_cutoff;
+  DELETE FROM ${n.printerJobs} j USING (
+    SELECT id, row_number() OVER (ORDER BY id DESC) AS rank FROM ${n.printerJobs}) r
+  WHERE j.id = r.id AND r.rank > p_max_jobs;
+  WITH over AS (
+    SELECT id FROM (SELECT id, sum(bytes) OVER (ORDER BY id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+      AS running FROM ${n.printerJobs} WHERE bytes > 0) r WHERE r.running > p_max_bytes),
+  gone AS (DELETE FROM ${n.printerLabels} l USING over WHERE l.job_id = over.id)
+  UPDATE ${n.printerJobs} j SET bytes = 0 FROM over WHERE j.id = over.id;
+  IF NOT EXISTS (SELECT 1 FROM ${n.printerJobs} WHERE id = p_id) THEN RETURN FALSE; END IF;
+  PERFORM pg_notify(p_channel, p_payload);
+  RETURN TRUE;
 END
 $fn$;
 `;

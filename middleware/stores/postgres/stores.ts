@@ -1,5 +1,6 @@
-// The PostgreSQL backend of the store seam: keys (Keyv + @keyv/postgres), usage counters (atomic in SQL) and
-// shadow cases on one pool, every table in the namespace's schema (names.ts), ready whenever the server answers.
+// The PostgreSQL backend of the store seam: keys (Keyv + @keyv/postgres), usage counters (atomic in SQL), shadow
+// cases and the printer feed on one pool, every table in the namespace's schema (names.ts), ready whenever the
+// server answers.
 
 import { StoreUnavailableError } from '../deadline.js';
 import type { KeyStore } from '../key-store.js';
@@ -9,6 +10,8 @@ import { connectPostgres, type PostgresConnection, type PostgresConnectionOption
 import { openPostgresKeyStore } from './key-store.js';
 import { postgresNames } from './names.js';
 import { PostgresShadowStore } from './shadow-store.js';
+import { PostgresPrinterFeed } from './printer-feed.js';
+import type { PrinterFeedLimits } from '../printer-feed.js';
 import { PostgresUsageStore } from './usage-store.js';
 
 export interface PostgresStoresOptions extends Omit<PostgresConnectionOptions, 'url'> {
@@ -38,6 +41,10 @@ export interface PostgresStores {
   close(): Promise<void>;
   /** The shadow store on this database, with these caps and retention, in the namespace's schema. */
   openShadowStore(caps?: ShadowRetention): ShadowCaseStore;
+  /** The printer feed in the namespace's schema, shared by every replica on this database (LISTEN/NOTIFY). */
+  openPrinterFeed(limits?: Partial<PrinterFeedLimits>, clock?: () => number): PostgresPrinterFeed;
+  /** The printer feed with the default limits, closed with the stores. */
+  printerFeed: PostgresPrinterFeed;
   /** Whether the database answers now; true again by itself once a lost server is back. */
   isReady(): boolean;
   /** Resolves the first time the database answers, however late; never rejects. */
@@ -97,10 +104,24 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
     ...(options.log && { log: options.log }),
     ...(findCacheMs !== undefined && { findCacheMs }),
   });
-  const usageStore = new PostgresUsageStore(connection, { ...(now && { now }) });
+  const usageStore = new PostgresUsageStore(connection, {
+    ...(now && { now }),
+    ...(options.log && { log: options.log }),
+  });
   const sweepers: NodeJS.Timeout[] = [];
+  const feeds: PostgresPrinterFeed[] = [];
+  const openPrinterFeed = (limits?: Partial<PrinterFeedLimits>, clock?: () => number): PostgresPrinterFeed => {
+    const feed = new PostgresPrinterFeed(connection, {
+      ...(limits && { limits }),
+      ...(clock && { clock }),
+      ...(options.log && { log: options.log }),
+    });
+    feeds.push(feed);
+    return feed;
+  };
   const close = async (): Promise<void> => {
     for (const sweeper of sweepers) clearInterval(sweeper);
+    for (const feed of feeds.splice(0)) await feed.close();
     await usageStore.close(); // ends the pool the other stores share
   };
   return {
@@ -117,6 +138,8 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
       sweepers.push(sweeper);
       return store;
     },
+    openPrinterFeed,
+    printerFeed: openPrinterFeed(),
     isReady: connection.isReady,
     connected: connection.connected,
     description: connection.description,

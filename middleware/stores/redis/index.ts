@@ -7,3 +7,4 @@ export { parseSentinel } from './connection.js';
 export type { RedisConnection, RedisConnectionOptions, RedisTarget } from './connection.js';
 export { RedisShadowStore } from './shadow-store.js';
 export type { RedisShadowStoreOptions } from './shadow-store.js';
+export type { RedisPrinterFeed, RedisPrinterFeedOptions } from './printer-feed.js';

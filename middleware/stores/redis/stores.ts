@@ -1,13 +1,15 @@
-// The Redis backend: keys (Keyv + @keyv/redis), usage counters (Lua scripts) and shadow cases on one connection
+// The Redis backend: keys (Keyv + @keyv/redis), usage counters (Lua scripts), shadow cases and the printer feed on one connection
 // (a single node, a Cluster or a master behind Sentinels), opened as every backend opens them (OpenedStores), their
 // names built by storeNames.
 
 import type { OpenedStores } from '../opened-stores.js';
 import type { ShadowCaseStore, ShadowRetention } from '../shadow-store.js';
+import type { PrinterFeedLimits } from '../printer-feed.js';
 import { storeNames } from '../store-names.js';
 import { connectRedis, firstConnection, type RedisConnection, type RedisConnectionOptions } from './connection.js';
 import { openRedisKeyStore } from './key-store.js';
 import { RedisShadowStore } from './shadow-store.js';
+import { RedisPrinterFeed } from './printer-feed.js';
 import { RedisUsageStore } from './usage-store.js';
 
 export type { Stores, OpenedStores } from '../opened-stores.js';
@@ -33,6 +35,8 @@ export const DEFAULT_REDIS_READY_TIMEOUT_MS = 10_000;
 export interface RedisStores extends OpenedStores {
   connection: RedisConnection;
   openShadowStore(caps?: ShadowRetention): ShadowCaseStore;
+  openPrinterFeed(limits?: Partial<PrinterFeedLimits>, clock?: () => number): RedisPrinterFeed;
+  printerFeed: RedisPrinterFeed;
 }
 
 /**
@@ -50,15 +54,31 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     ...(options.log && { log: options.log }),
   });
   const usageStore = new RedisUsageStore(connection, names.namespace);
+  const feeds: RedisPrinterFeed[] = [];
+  const openPrinterFeed = (limits?: Partial<PrinterFeedLimits>, clock?: () => number): RedisPrinterFeed => {
+    const feed = new RedisPrinterFeed(connection, {
+      names: names.printerFeed,
+      ...(limits && { limits }),
+      ...(clock && { clock }),
+      ...(options.log && { log: options.log }),
+    });
+    feeds.push(feed);
+    return feed;
+  };
   return {
     keyStore,
     usageStore,
     connection,
     ready,
-    close: connection.close,
+    close: async () => {
+      for (const feed of feeds.splice(0)) await feed.close();
+      await connection.close();
+    },
     connected: connection.connected,
     isReady: connection.isReady,
     description: connection.description,
     openShadowStore: (caps = {}) => new RedisShadowStore(connection, { ...caps, namespace: names.namespace }),
+    openPrinterFeed,
+    printerFeed: openPrinterFeed(),
   };
 }

@@ -31,8 +31,11 @@ if tonumber(ARGV[1]) ~= 0 then
   if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
 end
 if tonumber(ARGV[2]) ~= 0 then
-  redis.call('INCRBY', KEYS[2], ARGV[2])
-  redis.call('PEXPIRE', KEYS[2], ARGV[6])
+  -- Holds live heldTtl from when they start from nothing, never moved (INCRBY keeps the expiry); never below 0.
+  local n = math.max(0, held + tonumber(ARGV[2]))
+  if held <= 0 then redis.call('SET', KEYS[2], n, 'PX', ARGV[6])
+  elseif n == 0 then redis.call('SET', KEYS[2], 0, 'PX', ARGV[6])
+  else redis.call('INCRBY', KEYS[2], ARGV[2]) end
 end
 return {1, used}`;
 

@@ -12,7 +12,7 @@ import type { Token } from '../../zpl/lexer.js';
 import type { PlacedBits } from '../field-bitmap.js';
 import { encodeBits } from './bitmap.js';
 import type { Conversion } from './conversion.js';
-import { prefixOf } from './edits.js';
+import { type Edit, prefixOf } from './edits.js';
 import type { Placing } from './placement.js';
 
 type LossyFieldContext = Pick<Conversion, 'bytes' | 'scale' | 'label' | 'edits' | 'losses'>;
@@ -43,8 +43,7 @@ export function drawLossyAsBitmaps(
       const shown = ctx.label && place && fieldBitmap(field);
       if (!shown || !origin || !place) continue;
       const local = own.filter(isFieldLocal);
-      const removed = (p: number): boolean => local.some((t) => t.start <= p && p < t.end);
-      for (let i = edits.length - 1; i >= 0; i--) if (removed(edits[i]!.start)) edits.splice(i, 1);
+      for (let i = edits.length - 1; i >= 0; i--) if (local.some((t) => editsToken(edits[i]!, t))) edits.splice(i, 1);
       for (const t of local) edits.push({ start: t.start, end: t.end, text: '' });
       const p = prefixOf(bytes, origin, '^'),
         d = String.fromCharCode(origin.delimiter);
@@ -70,6 +69,12 @@ export function drawLossyAsBitmaps(
       );
     }
   }
+}
+
+/** Whether an edit rewrites `tok`: an insertion at its first byte stands before it (the power-up defaults after ^XA). */
+function editsToken(edit: Edit, tok: Token): boolean {
+  if (edit.start === edit.end) return tok.start < edit.start && edit.start < tok.end;
+  return edit.start < tok.end && tok.start < edit.end;
 }
 
 /** A command of the field (its barcode, ^FO, ^FD, ^A...), which the field's picture replaces. */
