@@ -5,6 +5,7 @@ import type { RenderPngOptions } from './renderer/render-png.js';
 export * from './middleware/index.js';
 export * from './middleware/stores/redis/index.js';
 export * from './middleware/stores/postgres/index.js';
+export * from './middleware/printer/index.js';
 // Routers stop the render workers they started with router.close(); createRenderPool() is for hosts that run their own.
 export { RenderError } from './renderer/errors.js';
 export { createRenderPool, sharedRenderPoolStats } from './renderer/pool/index.js';

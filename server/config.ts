@@ -15,6 +15,7 @@ import {
 import type { PdfMode } from '../renderer/public-api.js';
 import { optionalNumber, optionalUrl } from './env-values.js';
 import { readFleetConfig, type FleetConfig } from './fleet-config.js';
+import { readPrinterConfig, type PrinterConfig } from './printer-config.js';
 import type { ServerEnv, ServerVariable } from './variables.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type HttpTimeouts } from './http-server.js';
 
@@ -54,6 +55,8 @@ export interface ServerConfig {
   clients: ClientOptions;
   /** Which store backend, and where shadow cases live (fleet-config.ts). */
   fleet: FleetConfig;
+  /** PRINTER_PORT and the rest (printer-config.ts): the raw ZPL printer port; absent, none. */
+  printer?: PrinterConfig;
 }
 
 export interface ClientOptions {
@@ -196,6 +199,7 @@ export function readServerConfig(env: ServerEnv = process.env): ServerConfig {
   const pdf = (env.PDF_MODE || 'vector').toLowerCase();
   if (pdf !== 'vector' && pdf !== 'raster') throw new Error(`PDF_MODE must be vector or raster, not ${env.PDF_MODE}`);
   const pageComposition = (env.PAGE_COMPOSITION ?? '').trim().toLowerCase() || undefined;
+  const printer = readPrinterConfig(env);
   if (pageComposition !== undefined && pageComposition !== 'validate' && pageComposition !== 'apply') {
     throw new Error(`PAGE_COMPOSITION must be validate or apply, not ${env.PAGE_COMPOSITION}`);
   }
@@ -242,6 +246,7 @@ export function readServerConfig(env: ServerEnv = process.env): ServerConfig {
     shutdownDelayMs: shutdownDelayMs ?? DEFAULT_SHUTDOWN_DELAY_MS,
     clients: readClientOptions(env),
     fleet,
+    ...(printer && { printer }),
   };
 }
 

@@ -27,6 +27,7 @@ import {
   type RenderPoolStats,
   type ShadowCaseStore,
 } from '../middleware/index.js';
+import { createPrinterListener, type PrinterListener } from '../middleware/printer/index.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { createHttpServer } from './http-server.js';
 import { Lifecycle } from './lifecycle.js';
@@ -48,6 +49,8 @@ export interface ServiceParts {
   unready?: () => string | undefined;
   /** Shadow mode's cases: in the shared store (SHADOW_STORE=redis, postgres) or SHADOW_DIR; none without either. */
   shadowStore?: ShadowCaseStore;
+  /** The printer port (PRINTER_PORT): the ops routes read its status and set its pause and paper-out. */
+  printer?: PrinterListener;
 }
 
 /** The legacy router's options from the config: new router options and their env vars go here. */
@@ -112,6 +115,7 @@ export function buildApp(parts: ServiceParts): ServiceApp {
     api,
     readyWhenSaturated: config.readyWhenSaturated,
     ...(parts.unready && { unready: parts.unready }),
+    ...(parts.printer && { printer: parts.printer }),
   });
   const app = Router();
   // With OPS_PORT the ops routes (metrics above all) are not on the API port at all. Label requests, nearly all the
@@ -138,6 +142,8 @@ export function buildApp(parts: ServiceParts): ServiceApp {
         organizationRequestsPerSecond: config.limits.organizationRequestsPerSecond,
       }),
       ...(parts.shadowStore && { shadowStore: parts.shadowStore }),
+      // With a printer port, the printer view (/printer) and its jobs, labels and events, from the port's feed.
+      ...(parts.printer && { printerFeed: parts.printer.feed }),
       ...(config.limits.maxLabels !== undefined && { maxLabels: config.limits.maxLabels }),
     }),
   );
@@ -171,6 +177,24 @@ function startRenderer(config: ServerConfig): { renderer: ServiceParts['renderer
 }
 
 /**
+ * The printer port (PRINTER_PORT): drawn on the server's render pool, kept in the stores' printer feed (in memory,
+ * or shared by the replicas on Redis and PostgreSQL).
+ */
+function startPrinter(
+  config: ServerConfig,
+  stores: OpenedStores,
+  render: RenderFunction,
+  events: EventSink,
+): PrinterListener {
+  return createPrinterListener({
+    ...config.printer!,
+    render,
+    emit: events.emit,
+    feed: stores.printerFeed,
+  });
+}
+
+/**
  * Runs the standalone server from the environment until SIGTERM or SIGINT; its log lines go through `logWriter`,
  * and so do the lines libraries print with console.log, info, debug and warn (it owns the process).
  */
@@ -188,6 +212,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   const { renderer, pool } = startRenderer(config);
   const lifecycle = new Lifecycle();
   const shadowStore = openShadowStore(config, stores);
+  const printer = config.printer && startPrinter(config, stores, renderer.render, events);
   const service = buildApp({
     config,
     stores,
@@ -195,6 +220,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
     renderer,
     unready: () => lifecycle.unready(),
     ...(shadowStore && { shadowStore }),
+    ...(printer && { printer }),
   });
 
   // Listening comes first, so that /healthz answers (and /readyz says 503) while the stores come up.
@@ -202,6 +228,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
   const opsServer = config.opsPort === undefined ? undefined : createHttpServer(service.ops, config.timeouts);
   const apiPort = await lifecycle.listen(api, config.port, config.host);
   const opsPort = opsServer && (await lifecycle.listen(opsServer, config.opsPort!, config.host));
+  const printerPort = printer && (await printer.listen()).port;
   if (backend.shared)
     note(
       `accepting connections on http://${config.host}:${apiPort}; /readyz answers 503 until ${backend.label} answers and the keys are seeded`,
@@ -221,6 +248,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
         })
         // The routers stop what they started (upstream connections, the shadow queue); the pool and stores are ours.
         .then(() => service.close())
+        .then(() => printer?.close())
         .then(() => Promise.allSettled([stores.close(), pool?.close()]))
         // The last lines (the drain's, the cut-off requests') go out unless standard output is not being read.
         .then(() => logWriter.flush(LOG_FLUSH_MS))
@@ -238,7 +266,7 @@ export async function runServer(logWriter: LineWriter = createLineWriter()): Pro
         `the dev API key is stored in ${backend.label} until ${devKey.expiresAt}; set API_KEYS_FILE for lasting keys`,
       );
   }
-  for (const line of startupNotes(config, opsPort)) note(line);
+  for (const line of startupNotes(config, opsPort, printerPort)) note(line);
   // Printed once the stores answer and the keys are seeded: the first request after it is served. Through the log
   // writer, like every line before it, so that it comes after them.
   logWriter.write(`listening on http://${config.host}:${apiPort}\n`);

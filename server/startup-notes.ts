@@ -3,7 +3,7 @@
 import { LEGACY_MOUNT_PATH } from '../middleware/index.js';
 import type { ServerConfig } from './config.js';
 
-export function startupNotes(config: ServerConfig, opsPort: number | undefined): string[] {
+export function startupNotes(config: ServerConfig, opsPort: number | undefined, printerPort?: number): string[] {
   const { legacyPaths, legacyClients, anonymousKey } = config.clients;
   const notes: string[] = [];
   if (legacyClients) {
@@ -22,7 +22,18 @@ export function startupNotes(config: ServerConfig, opsPort: number | undefined):
     notes.push(
       `OPS_PORT: /healthz, /readyz, /metrics and /openapi.json on http://${config.host}:${opsPort}, not on the API port`,
     );
+  if (config.printer && printerPort !== undefined) {
+    const { host, allow } = config.printer;
+    notes.push(
+      `PRINTER_PORT: raw ZPL printer on tcp://${host}:${printerPort}` +
+        (allow ? ` for ${allow.join(', ')}` : !isLoopback(host) ? '; any address may print: set PRINTER_ALLOW' : ''),
+    );
+  }
   return notes;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 /** The URL without credentials, for the log. */

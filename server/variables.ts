@@ -82,6 +82,22 @@ export const SERVER_VARIABLES = [
     ],
   },
   {
+    topic: 'the printer port (raw ZPL on TCP, docs/printer-port.md)',
+    variables: [
+      ['PRINTER_PORT', 'e.g. 9100; unset, no printer port'],
+      ['PRINTER_HOST', '127.0.0.1'],
+      ['PRINTER_ALLOW', 'addresses and CIDRs; unset, any'],
+      ['PRINTER_IDLE_MS', '30000'],
+      ['PRINTER_DPMM', '6, 8, 12, 24; default 8'],
+      ['PRINTER_SIZE', '4x6 (inches)'],
+      ['PRINTER_FORWARD', 'tcp://host:port of a real printer'],
+      ['PRINTER_WEBHOOK', "http(s) URL each job's summary is POSTed to"],
+      ['PRINTER_MAX_CONNECTIONS', '32'],
+      ['PRINTER_MAX_JOB_BYTES', '8388608'],
+      ['PRINTER_MAX_CONNECTION_BYTES', '67108864'],
+    ],
+  },
+  {
     topic: 'timeouts, shutdown and logs',
     variables: [
       ['HEADERS_TIMEOUT_MS', '10000'],

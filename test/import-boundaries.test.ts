@@ -46,6 +46,7 @@ describe('import boundaries', () => {
       'middleware/stores/memory/index.ts',
       'middleware/stores/redis/index.ts',
       'middleware/stores/postgres/index.ts',
+      'middleware/printer/index.ts',
     ]);
     // Every import it found names a file that is there (a typo in the pattern would make the checks below vacuous).
     const missing = [...graph].flatMap(([f, deps]) =>

@@ -47,6 +47,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   ],
   ops: ['api-table', 'http', 'stores', 'events', 'router', 'renderer'],
   preview: ['api-table', 'http', 'stores', 'events', 'limits', 'label-route', 'router', 'renderer'],
+  // The printer port (zpl-legacy-compat/printer): its feed's seam and the memory feed, events, X-Warnings' records.
+  printer: ['stores', 'stores/memory', 'events', 'label-route', 'renderer'],
   // The router's entry (zpl-legacy-compat/router): never the Redis or PostgreSQL backend, which have entries of their own.
   '.': [
     'api-table',

@@ -101,6 +101,24 @@ function logLine(event: ServiceEvent, { outage, dropped }: Tallies): LogLine | u
     }
     case 'render':
       return { level: 'debug', message: 'rendered', fields: { event: 'render', ...omitType(event) } };
+    case 'printer_job':
+      return {
+        level: event.error === undefined ? 'info' : 'warn',
+        message: event.error === undefined ? 'print job drawn' : `print job not drawn: ${event.error}`,
+        fields: { event: 'printer_job', ...omitType(event) },
+      };
+    case 'printer_refused':
+      return {
+        level: 'warn',
+        message: `printer connection refused: ${event.reason}`,
+        fields: { event: 'printer_refused', ...omitType(event) },
+      };
+    case 'printer_forward':
+      return {
+        level: event.status === 'sent' ? 'info' : 'warn',
+        message: `print job ${event.target === 'printer' ? 'forward' : 'webhook'} ${event.status}`,
+        fields: { event: 'printer_forward', ...omitType(event) },
+      };
     case 'refused':
       return {
         level: 'info',

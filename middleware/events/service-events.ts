@@ -191,6 +191,34 @@ export interface LibraryOutputEvent {
   message: string;
 }
 
+/** A job the printer port received, drawn (`labels`) or not (`error`); no label data, only its size and counts. */
+export interface PrinterJobEvent {
+  type: 'printer_job';
+  jobId: string;
+  client: string;
+  bytes: number;
+  labels: number;
+  warnings: number;
+  error?: string;
+}
+
+/** A printer-port connection or job refused: an address outside PRINTER_ALLOW, too many connections, over a byte cap. */
+export interface PrinterRefusedEvent {
+  type: 'printer_refused';
+  client: string;
+  reason: 'not-allowed' | 'connections' | 'job-bytes' | 'connection-bytes';
+}
+
+/** A received job passed on to the real printer (PRINTER_FORWARD) or its summary to the webhook: sent, retried, given up. */
+export interface PrinterForwardEvent {
+  type: 'printer_forward';
+  jobId: string;
+  target: 'printer' | 'webhook';
+  status: 'sent' | 'retrying' | 'failed';
+  attempts: number;
+  error?: string;
+}
+
 export type ServiceEvent =
   | RequestDoneEvent
   | RenderEvent
@@ -211,7 +239,10 @@ export type ServiceEvent =
   | KeySeedingEvent
   | StoreStateEvent
   | NoticeEvent
-  | LibraryOutputEvent;
+  | LibraryOutputEvent
+  | PrinterJobEvent
+  | PrinterRefusedEvent
+  | PrinterForwardEvent;
 
 export type ServiceEventType = ServiceEvent['type'];
 export type EventListener = (event: ServiceEvent) => void;

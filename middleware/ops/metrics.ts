@@ -85,6 +85,34 @@ export function createServiceMetrics(options: ServiceMetricsOptions): ServiceMet
     labelNames: ['status', 'error'] as const,
     registers,
   });
+  const printerJobs = new Counter({
+    name: 'zpl_printer_jobs_total',
+    help: 'Jobs the printer port received, by outcome (printed, failed).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const printerLabels = new Counter({
+    name: 'zpl_printer_labels_total',
+    help: 'Labels the printer port drew (^PQ copies included).',
+    registers,
+  });
+  const printerBytes = new Counter({
+    name: 'zpl_printer_bytes_total',
+    help: 'Bytes of the jobs the printer port received.',
+    registers,
+  });
+  const printerRefusals = new Counter({
+    name: 'zpl_printer_refusals_total',
+    help: 'Printer-port connections or jobs refused, by reason.',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const printerForwards = new Counter({
+    name: 'zpl_printer_forwards_total',
+    help: 'Jobs passed on to the real printer or the webhook, by target and status (sent, retrying, failed).',
+    labelNames: ['target', 'status'] as const,
+    registers,
+  });
   const rateLimited = new Counter({
     name: 'zpl_rate_limited_total',
     help: '429 answers, by limit type and scope.',
@@ -217,6 +245,17 @@ export function createServiceMetrics(options: ServiceMetricsOptions): ServiceMet
         break;
       case 'shadow_dropped':
         shadowDropped.inc(event.dropped);
+        break;
+      case 'printer_job':
+        printerJobs.inc({ outcome: event.error === undefined ? 'printed' : 'failed' });
+        printerLabels.inc(event.labels);
+        printerBytes.inc(event.bytes);
+        break;
+      case 'printer_refused':
+        printerRefusals.inc({ reason: event.reason });
+        break;
+      case 'printer_forward':
+        printerForwards.inc({ target: event.target, status: event.status });
         break;
       case 'fallback_forward':
         for (const command of new Set(event.commands.map(commandFamily))) fallbackForwards.inc({ command });

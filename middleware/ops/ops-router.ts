@@ -1,5 +1,6 @@
 // createOpsRouter: the operations routes, mounted at the root beside (never under) the legacy prefix, no key:
-// GET /healthz, /readyz, /metrics (Prometheus text) and /openapi.json (OpenAPI 3.1 of the legacy API).
+// GET /healthz, /readyz, /metrics (Prometheus text) and /openapi.json (OpenAPI 3.1 of the legacy API); with a printer
+// port, GET /printer/status and POST /printer/status?paused=1&paperOut=1 (to test software's error handling).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
@@ -43,6 +44,23 @@ export interface OpsRouterOptions {
   readyWhenSaturated?: boolean;
   /** Why /readyz must answer 503 besides the key store and pool (the host starting or shutting down); undefined when serving. */
   unready?: () => string | undefined;
+  /** The printer port (createPrinterListener): its status read and its pause and paper-out set on /printer/status. */
+  printer?: PrinterControl;
+}
+
+/** What the ops routes use of a printer listener. */
+export interface PrinterControl {
+  status(): object;
+  setConditions(conditions: { paused?: boolean; paperOut?: boolean }): void;
+}
+
+/** `1`/`true` or `0`/`false` of a query parameter; undefined when absent, null when neither. */
+function switchParam(params: URLSearchParams, name: string): boolean | undefined | null {
+  const value = params.get(name);
+  if (value === null) return undefined;
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  return null;
 }
 
 /** A Connect/Express middleware (`app.use(opsRouter)`), typed with Node's own request and response only. */
@@ -134,6 +152,24 @@ export function createOpsRouter(options: OpsRouterOptions): OpsRouter {
     );
     sendBody(res, 200, 'application/json; charset=utf-8', openapi);
   });
+  const printer = options.printer;
+  if (printer) {
+    router.get(...common('/printer/status'), (_req: Request, res: Response) => sendJson(res, 200, printer.status()));
+    router.post(...common('/printer/status'), (req: Request, res: Response) => {
+      const params = new URL(req.url ?? '/', 'http://ops').searchParams;
+      const paused = switchParam(params, 'paused');
+      const paperOut = switchParam(params, 'paperOut');
+      if (paused === null || paperOut === null) {
+        sendJson(res, 400, { error: 'paused and paperOut must be 1, 0, true or false' });
+        return;
+      }
+      printer.setConditions({
+        ...(paused !== undefined && { paused }),
+        ...(paperOut !== undefined && { paperOut }),
+      });
+      sendJson(res, 200, printer.status());
+    });
+  }
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
       router(req, res, next);
