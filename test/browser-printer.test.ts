@@ -1,11 +1,21 @@
 // The printer view in a real headless Chromium against the real preview router on loopback: a job added to the
 // feed the site uses appears, newest first, with its label as drawn and the linter's warnings, while the page is
-// open; a forward's status changes in place; jobs kept before the page opened are listed. Waits end on the DOM.
+// open; a forward's status changes in place; jobs kept before the page opened are listed; a job sent to the printer
+// port over TCP shows its label. Waits end on the DOM.
 
 import { expect } from 'chai';
+import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { createMemoryPrinterFeed, type PrinterFeed, type PrinterJobRecord, render, renderPng } from '../index.js';
+import {
+  createMemoryPrinterFeed,
+  createPrinterListener,
+  type PrinterFeed,
+  type PrinterJobRecord,
+  render,
+  renderPng,
+} from '../index.js';
 import { BROWSER_KEY as KEY, cspRefusals, launchChromium, type Site, startSite, stopSite } from './helpers/browser.js';
 import { decodePng } from './helpers/png.js';
 
@@ -118,5 +128,37 @@ describe('printer view, in Chromium', function () {
     );
     expect(await shownIds(page)).to.deep.equal([arrived.id, kept.id]);
     if (process.env.UPDATE_SCREENSHOT === '1') await writeFile(SCREENSHOT, await page.screenshot());
+  });
+
+  it('shows a label sent to the printer port over TCP, drawn as the API draws it', async () => {
+    const listener = createPrinterListener({
+      render: (zpl, options) => render(zpl, options),
+      feed,
+      port: 0,
+      dpmm: 8,
+      widthIn: 2,
+      heightIn: 1,
+      pdf: false,
+    });
+    try {
+      const { port } = await listener.listen();
+      await page.goto(`${site!.url}/printer`);
+      await page.getByTestId('api-key').fill(KEY);
+      await page.waitForSelector('[data-testid=printer-state][data-state=live]');
+      const socket = net.connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      const sent = Date.now();
+      socket.end(ZPL);
+      const [printed] = (await once(listener, 'job')) as [PrinterJobRecord];
+      const size = await labelShown(page, printed.id);
+      // A figure for the issue's "within 1 s", printed rather than asserted (the machine may be loaded).
+      console.log(`      job to label shown: ${Date.now() - sent} ms`);
+      const drawn = decodePng(png);
+      expect(size).to.deep.equal({ width: drawn.width, height: drawn.height });
+      expect(printed.labels).to.equal(1);
+      expect(Buffer.from((await feed.label(printed.id, 0, 'png'))!).equals(Buffer.from(png))).to.equal(true);
+    } finally {
+      await listener.close();
+    }
   });
 });
