@@ -55,6 +55,10 @@ function wholeNumber(s: string, signed = false): number {
   return (signed ? /^\s*-?\d{1,5}\s*$/ : /^\s*\d{1,5}\s*$/).test(s) ? Number(s) : NaN;
 }
 
+const MALFORMED = 'Bitmap font character is not #code.height.width.x.y.advance.data; skipped';
+/** What reading one glyph's header charges beyond its bytes (its fields and checks: about a microsecond). */
+const GLYPH_UNITS = 64;
+
 /** Largest glyph side accepted: the guide's cell limit. */
 const MAX_SIDE = 32000;
 
@@ -88,7 +92,11 @@ export function decodeBitmapFont(
       k++;
     }
     i = next;
-    meter.charge(end - start);
+    meter.charge(end - start + GLYPH_UNITS);
+    if (fields.length < 6) {
+      report(start, end - start, MALFORMED);
+      continue;
+    }
     const code = fields.length === 6 && /^\s*[0-9A-Fa-f]{1,4}\s*$/.test(fields[0]) ? parseInt(fields[0], 16) : NaN;
     const [h, w, advance] = [fields[1], fields[2], fields[5]].map((f) => wholeNumber(f ?? ''));
     const [x, y] = [fields[3], fields[4]].map((f) => wholeNumber(f ?? '', true));
@@ -100,7 +108,7 @@ export function decodeBitmapFont(
       h > MAX_SIDE ||
       w > MAX_SIDE
     ) {
-      report(start, end - start, 'Bitmap font character is not #code.height.width.x.y.advance.data; skipped');
+      report(start, end - start, MALFORMED);
       continue;
     }
     const stride = Math.ceil(w / 8);

@@ -3,7 +3,8 @@
 
 import type { RenderHooks, RenderRequest, RenderResult } from '../api.js';
 import { RenderError } from '../errors.js';
-import { checkIndex, openDocument } from '../layout/document.js';
+import { checkIndex, openDocument, requestMeter } from '../layout/document.js';
+import type { WorkMeter } from '../work-meter.js';
 import { dotsPerInch, labelDots } from '../layout/dots.js';
 import { convertDensity } from './density/convert.js';
 import { fieldBitmaps } from './field-bitmap.js';
@@ -25,20 +26,17 @@ export async function renderDataOutput(
   zpl: Uint8Array | string,
   req: RenderRequest,
   hooks: RenderHooks = {},
+  meter: WorkMeter = requestMeter(req, hooks.checkpoint),
 ): Promise<RenderResult> {
   hooks.started?.();
   const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
   // Laid out as the raster backend draws: a field drawn as a bitmap is the PNG's picture of it.
-  const doc = openDocument(
-    bytes,
-    { ...req, output: 'raster' },
-    { ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) },
-  );
+  const doc = openDocument(bytes, { ...req, output: 'raster' }, { meter });
   const total = doc.totalCount;
   if (req.index !== undefined) checkIndex(req.index, total);
   else if (req.format === 'json' && total === 0) throw new RenderError('no-labels', 'no labels generated');
   const pages = req.format === 'json' && req.index !== undefined ? 1 : total;
-  hooks.checkpoint?.();
+  meter.checkpoint();
   await hooks.admit?.({ totalCount: total, pages });
   const result = (
     body: Uint8Array,
@@ -54,12 +52,17 @@ export async function renderDataOutput(
     unsupported: doc.unsupported(),
   });
   if (req.format === 'json') {
-    return result(new TextEncoder().encode(JSON.stringify(documentData(doc.plan, req.index))), 'application/json');
+    return result(
+      new TextEncoder().encode(JSON.stringify(documentData(doc.plan, req.index, meter))),
+      'application/json',
+    );
   }
   const to = req.targetDpmm;
   const memory = {
-    claim: (n: number, what: string) => doc.memory.claim(n, what),
-    ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
+    claim: (n: number, what: string) => meter.claim(n, what),
+    checkpoint: () => meter.checkpoint(),
+    meter,
+    ...(req.maxPixels !== undefined && { maxPixels: req.maxPixels }),
   };
   const fieldBitmap =
     to !== undefined &&
@@ -68,7 +71,7 @@ export async function renderDataOutput(
       doc,
       { width: labelDots(req.widthIn, to), height: labelDots(req.heightIn, to) },
       dotsPerInch(to) / dotsPerInch(req.dpmm),
-      { ...memory, release: (n) => doc.memory.release(n) },
+      { ...memory, release: (n) => meter.release(n) },
     );
   const converted =
     to === undefined
@@ -77,6 +80,6 @@ export async function renderDataOutput(
           ...memory,
           ...(fieldBitmap && { fieldBitmap }),
         });
-  hooks.checkpoint?.();
+  meter.checkpoint();
   return result(req.formatter ? layoutZpl(converted.bytes) : converted.bytes, 'application/zpl', converted.warnings);
 }

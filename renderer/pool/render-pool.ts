@@ -4,7 +4,14 @@
 // its next checkpoint; a worker that does not reach one within a grace period is terminated and replaced.
 
 import { availableParallelism } from 'node:os';
-import { drawsEveryLabel, type RenderHooks, type RenderPlan, type RenderRequest, type RenderResult } from '../api.js';
+import {
+  DEFAULT_RENDER_TIMEOUT_MS,
+  drawsEveryLabel,
+  type RenderHooks,
+  type RenderPlan,
+  type RenderRequest,
+  type RenderResult,
+} from '../api.js';
 import type { FieldBoxes, LayoutOptions } from '../layout/inspect.js';
 import { RenderError } from '../errors.js';
 import { labelDots } from '../layout/dots.js';
@@ -20,8 +27,7 @@ import {
 } from './wire.js';
 import { WorkerGone, WorkerSet, type TaskCall } from './worker-set.js';
 
-/** Time one render may take, from the moment a worker starts it. */
-export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
+export { DEFAULT_RENDER_TIMEOUT_MS } from '../api.js';
 /** Renders that may wait for a thread, all tenants together. */
 export const DEFAULT_QUEUE_LIMIT = 128;
 /** How long past its budget (or its cancellation) a render may run before its worker is terminated. */
