@@ -11,6 +11,11 @@ export function dotsPerInch(dpmm: Dpmm): number {
   return Math.floor(dpmm * 25.4);
 }
 
+/** Label size in dots: trunc(inches x dpi) per axis (4x6 at 8 dpmm = 812x1218). */
+export function labelDots(inches: number, dpmm: Dpmm): number {
+  return Math.floor(inches * dotsPerInch(dpmm) + 1e-9);
+}
+
 /**
  * Every output a render makes, with its media type and file extension: the one table the CLI and the HTTP layer
  * (Accept, Content-Type, Content-Disposition, the Accept forwarded upstream) read. `json` (label data) and `zpl` (the

@@ -2,6 +2,7 @@
 // ZPL itself, converted to another density (X-Target-Dpmm) and laid out one field a line (X-Formatter) on request.
 
 import type { RenderHooks, RenderRequest, RenderResult } from '../api.js';
+import { checkEstimate, estimateCost } from '../cost-estimate.js';
 import { RenderError } from '../errors.js';
 import { checkIndex, openDocument, requestMeter } from '../layout/document.js';
 import type { WorkMeter } from '../work-meter.js';
@@ -30,6 +31,8 @@ export async function renderDataOutput(
 ): Promise<RenderResult> {
   hooks.started?.();
   const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
+  // A conversion's resampled bitmaps are known from their headers: one too large is refused before any work.
+  if (req.targetDpmm !== undefined) checkEstimate(estimateCost(bytes, req, Infinity), req);
   // Laid out as the raster backend draws: a field drawn as a bitmap is the PNG's picture of it.
   const doc = openDocument(bytes, { ...req, output: 'raster' }, { meter });
   const total = doc.totalCount;

@@ -14,7 +14,7 @@ import {
 } from '../api.js';
 import type { FieldBoxes, LayoutOptions } from '../layout/inspect.js';
 import { RenderError } from '../errors.js';
-import { labelDots } from '../layout/dots.js';
+import { checkEstimate, estimateCost } from '../cost-estimate.js';
 import { FairQueue } from './fair-queue.js';
 import {
   errorFromWire,
@@ -41,24 +41,7 @@ export type PoolFieldBoxesFn = (
   req: LayoutOptions & { signal?: AbortSignal; tenant?: string },
 ) => Promise<FieldBoxes>;
 
-/** Labels up to this many pixels (4x6 in at 12 dpmm is 2.2 million), one at a time, may use the express threads. */
-export const EXPRESS_MAX_PIXELS = 3_000_000;
-/**
- * ...and documents of up to this many bytes (carrier labels are 2-10 KB): 1 MiB of QR codes on a 4x6 label takes
- * seconds, and in the express lane it kept small labels of other keys waiting for a worker.
- */
-export const EXPRESS_MAX_BYTES = 32 * 1024;
-
-/** One label, small in pixels and in ZPL: it may take an express thread. */
-function isSmall(
-  zpl: Uint8Array | string,
-  label: { dpmm: RenderRequest['dpmm']; widthIn: number; heightIn: number },
-): boolean {
-  return (
-    zpl.length <= EXPRESS_MAX_BYTES &&
-    labelDots(label.widthIn, label.dpmm) * labelDots(label.heightIn, label.dpmm) <= EXPRESS_MAX_PIXELS
-  );
-}
+export { EXPRESS_MAX_BYTES, EXPRESS_MAX_PIXELS } from '../cost-estimate.js';
 
 export interface RenderPoolOptions {
   /** Worker threads for any render (default: one per core). */
@@ -232,7 +215,10 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const render: RenderFn = async (zpl, req, hooks = {}) => {
     if (closing) throw new RenderError('failed', 'The renderer is shutting down');
     const { signal, tenant, ...wireReq } = req;
-    const small = !drawsEveryLabel(req) && isSmall(zpl, req);
+    // Known before any work: a request over a budget is refused without a thread, and only small work goes express.
+    const estimate = estimateCost(zpl, req);
+    checkEstimate(estimate, req);
+    const small = estimate.small;
     return queue.run(
       tenant ?? '',
       signal,
@@ -251,7 +237,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       tenant ?? '',
       signal,
       (release) => runOnWorker(fieldBoxesJob(zpl, options), signal, release),
-      isSmall(zpl, req),
+      estimateCost(zpl, { ...req, format: 'png', index: 0 }).small,
     );
   };
 

@@ -4,8 +4,8 @@
 import { payloadAfter } from '../../commands/payload.js';
 import { decodeGraphic } from '../../decode/grf.js';
 import { decodeMeter } from '../../decode/meter.js';
-import { RenderError } from '../../errors.js';
 import { DEFAULT_MAX_PIXELS } from '../../api.js';
+import { tooLargeAtTarget } from '../../cost-estimate.js';
 import type { Bits } from '../../model.js';
 import type { Token } from '../../zpl/lexer.js';
 import { latin1 } from '../../zpl/params.js';
@@ -118,12 +118,7 @@ function resampled(ctx: GraphicContext, bits: Bits, what: string): Bits {
   const width = Math.max(1, Math.round(bits.width * scale)),
     height = Math.max(1, Math.round(bits.height * scale));
   const maxPixels = ctx.hooks.maxPixels ?? DEFAULT_MAX_PIXELS;
-  if (width * height > maxPixels) {
-    throw new RenderError(
-      'too-large',
-      `${what} resampled to ${ctx.scale.to} dpmm would be ${width}x${height} dots, over the limit of ${maxPixels} pixels`,
-    );
-  }
+  if (width * height > maxPixels) throw tooLargeAtTarget(what, ctx.scale.to, width, height, maxPixels);
   ctx.hooks.claim?.(Math.ceil(width / 8) * height * 2, `${what} resampled to ${width}x${height} dots`);
   ctx.hooks.checkpoint?.();
   return resample(bits, scale, ctx.hooks.meter);
