@@ -75,7 +75,11 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   await hooks.admit?.({ totalCount: doc.totalCount, pages });
   extendForPages(meter, req, pages);
 
-  const draw = (i: number): Raster => paint(doc.label(i), borrowInk(pixels), meter);
+  // Each label drawn for a raster PDF or a print job: painted (charged per element), then encoded (charged here).
+  const draw = (i: number): Raster => {
+    meter.charge(pixels);
+    return paint(doc.label(i), borrowInk(pixels), meter);
+  };
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult => ({
     body,
     contentType,

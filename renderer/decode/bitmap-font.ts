@@ -56,8 +56,6 @@ function wholeNumber(s: string, signed = false): number {
 }
 
 const MALFORMED = 'Bitmap font character is not #code.height.width.x.y.advance.data; skipped';
-/** What reading one glyph's header charges beyond its bytes (its fields and checks: about a microsecond). */
-const GLYPH_UNITS = 64;
 
 /** Largest glyph side accepted: the guide's cell limit. */
 const MAX_SIDE = 32000;
@@ -92,7 +90,7 @@ export function decodeBitmapFont(
       k++;
     }
     i = next;
-    meter.charge(end - start + GLYPH_UNITS);
+    meter.charge(end - start);
     if (fields.length < 6) {
       report(start, end - start, MALFORMED);
       continue;

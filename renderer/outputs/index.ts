@@ -84,5 +84,9 @@ export async function renderDataOutput(
           ...(fieldBitmap && { fieldBitmap }),
         });
   meter.checkpoint();
-  return result(req.formatter ? layoutZpl(converted.bytes) : converted.bytes, 'application/zpl', converted.warnings);
+  return result(
+    req.formatter ? layoutZpl(converted.bytes, meter) : converted.bytes,
+    'application/zpl',
+    converted.warnings,
+  );
 }
