@@ -11,6 +11,11 @@ export function dotsPerInch(dpmm: Dpmm): number {
   return Math.floor(dpmm * 25.4);
 }
 
+/** Label size in dots: trunc(inches x dpi) per axis (4x6 at 8 dpmm = 812x1218). */
+export function labelDots(inches: number, dpmm: Dpmm): number {
+  return Math.floor(inches * dotsPerInch(dpmm) + 1e-9);
+}
+
 /**
  * Every output a render makes, with its media type and file extension: the one table the CLI and the HTTP layer
  * (Accept, Content-Type, Content-Disposition, the Accept forwarded upstream) read. `json` (label data) and `zpl` (the
@@ -60,6 +65,13 @@ export interface RenderLimits {
    * and encoding buffers; claimed before allocating, more is a `memory` error. Default 256 MiB.
    */
   maxDocumentBytes?: number;
+  /**
+   * Milliseconds the render may take once started, read at every checkpoint of its work meter; more is a `timeout`
+   * error. Default DEFAULT_RENDER_TIMEOUT_MS, the render pool's, so `zpl-render`, render() and a pool stop alike.
+   */
+  timeoutMs?: number;
+  /** What each page after the first of a document drawing up to PAGES_WITH_OWN_BUDGET pages adds (default timeoutMs / 10). */
+  pageTimeoutMs?: number;
 }
 
 /** The printer's real-time clock, as a render request sets it. */
@@ -161,6 +173,19 @@ export interface RenderResult {
    * e.g. `["^BD"]`. Empty when the picture is complete; proxy fallback forwards otherwise.
    */
   unsupported: string[];
+}
+
+/** Time one render may take, from the moment it starts (the render pool's, render()'s and zpl-render's). */
+export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
+/** Documents of up to this many pages (the largest legal document) get a time budget per page. */
+export const PAGES_WITH_OWN_BUDGET = 50;
+
+/**
+ * The time budget of a render drawing `pages` pages: the base budget, plus `pageBudgetMs` for each page after
+ * the first of a document of up to PAGES_WITH_OWN_BUDGET pages (larger ones, allowed by a raised label limit, get the base).
+ */
+export function renderBudgetMs(budgetMs: number, pageBudgetMs: number, pages: number): number {
+  return pages <= PAGES_WITH_OWN_BUDGET ? budgetMs + Math.max(0, pages - 1) * pageBudgetMs : budgetMs;
 }
 
 /** Labels one document may hold unless a request says otherwise (RenderRequest.maxLabels). */

@@ -17,21 +17,58 @@ export interface Diagnostic {
   feature?: string;
 }
 
+/** Diagnostics kept in full: more than any answer shows (X-Warnings and the preview show 20). */
+export const MAX_KEPT_DIAGNOSTICS = 100;
+/** Kinds (commands) counted one by one past the kept entries; the rest are counted together under `*`. */
+const MAX_COUNTED_KINDS = 64;
+/** A kept message is cut here (a message may quote an object name as long as its command). */
+const MAX_MESSAGE_CHARS = 4096;
+/** What meeting one diagnostic charges the request's meter: a few hundred nanoseconds of work. */
+const DIAGNOSTIC_UNITS = 64;
+
+/**
+ * The linter's log, bounded whatever the document: the first MAX_KEPT_DIAGNOSTICS distinct diagnostics in full (their
+ * de-duplication keys with them), then only a count per kind; every one met is charged to the request's meter.
+ */
 export class DiagnosticLog {
   readonly entries: Diagnostic[] = [];
+  /** Diagnostics met past the kept ones, by command (`*` for kinds past MAX_COUNTED_KINDS). */
+  readonly omitted = new Map<string, number>();
   private readonly seen = new Set<string>();
+  private readonly featureSet = new Set<string>();
+  private readonly meter: { charge(units: number): void } | undefined;
+
+  constructor(meter?: { charge(units: number): void }) {
+    this.meter = meter;
+  }
 
   /** Records a diagnostic once: drawing every copy of a label (or recalling a format again) meets the same fault again. */
   add(d: Diagnostic): void {
+    this.meter?.charge(DIAGNOSTIC_UNITS);
+    if (d.feature !== undefined) this.featureSet.add(d.feature);
+    if (this.entries.length >= MAX_KEPT_DIAGNOSTICS) {
+      const kind = this.omitted.has(d.command) || this.omitted.size < MAX_COUNTED_KINDS ? d.command : '*';
+      this.omitted.set(kind, (this.omitted.get(kind) ?? 0) + 1);
+      return;
+    }
     const key = `${d.byteIndex}|${d.byteSize}|${d.command}|${d.param}|${d.message}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.entries.push(d);
+    this.entries.push(
+      d.message.length > MAX_MESSAGE_CHARS ? { ...d, message: `${d.message.slice(0, MAX_MESSAGE_CHARS - 3)}...` } : d,
+    );
+  }
+
+  /** Diagnostics met past the kept entries (copies met again counted too). */
+  get omittedCount(): number {
+    let n = 0;
+    for (const c of this.omitted.values()) n += c;
+    return n;
   }
 
   /** Features not drawn (see Diagnostic.feature), each once, in the order first met. */
   features(): string[] {
-    return [...new Set(this.entries.flatMap((d) => (d.feature === undefined ? [] : [d.feature])))];
+    return [...this.featureSet];
   }
 }
 

@@ -2,8 +2,8 @@
 // Command semantics live in the family modules under commands/; this file only runs the table.
 
 import { DiagnosticLog } from './diagnostics.js';
-import { MemoryBudget } from './memory-budget.js';
-import { decodeMeter, type DecodeMeter } from './decode/meter.js';
+import { WorkMeter } from './work-meter.js';
+import { CHECKPOINT_UNITS } from './decode/meter.js';
 import { RenderError } from './errors.js';
 import type { Field, FontSelection, LabelPlan, StoredObject } from './model.js';
 import type {
@@ -47,9 +47,10 @@ export class Interpreter implements CommandContext {
   readonly log: DiagnosticLog;
   readonly printer: PrinterState;
   readonly dpmm: number;
-  /** The document's memory budget: commands claim decoded graphics and objects here before allocating. */
-  readonly memory: MemoryBudget;
-  readonly meter: DecodeMeter;
+  /** The request's work meter: commands claim decoded graphics and objects here before allocating. */
+  readonly memory: WorkMeter;
+  /** The same meter, as decoders see it (claim, charge). */
+  readonly meter: WorkMeter;
   readonly now: Date;
   readonly labels: LabelPlan[] = [];
   /** ^MCN: the image the next label is drawn over (the last label printed while the map was not cleared). */
@@ -59,21 +60,14 @@ export class Interpreter implements CommandContext {
   private readonly table: CommandTable;
   private replayDepth = 0;
   private replayed = 0;
-  /** Called every CHECKPOINT_TOKENS commands run (replays included): 1 MiB of ZPL takes a second to interpret. */
-  private readonly checkpoint?: () => void;
-  private tokensRun = 0;
   /** End of the token being run: where a field that it finishes ends. */
   private tokenEnd = 0;
 
   constructor(dpmm: number, context: InterpretContext = {}, table: CommandTable = commandTable) {
     this.dpmm = dpmm;
-    this.memory = context.memory ?? new MemoryBudget();
-    this.log = context.log ?? new DiagnosticLog();
-    this.checkpoint = context.checkpoint;
-    this.meter = decodeMeter(
-      (bytes, what) => this.memory.claim(bytes, what),
-      () => this.checkpoint?.(),
-    );
+    this.memory = context.meter ?? new WorkMeter({ checkpoint: context.checkpoint });
+    this.meter = this.memory;
+    this.log = context.log ?? new DiagnosticLog(this.meter);
     this.now = context.now ?? new Date();
     this.table = table;
     this.printer = {
@@ -100,7 +94,7 @@ export class Interpreter implements CommandContext {
 
   /** Runs a whole document. */
   run(bytes: Uint8Array): DocumentPlan {
-    const tokens = lex(bytes);
+    const tokens = lex(bytes, this.meter);
     this.runTokens(tokens);
     if (this.label) {
       this.warn(this.label.start, 0, '', 0, 'Missing ^XZ; label ended at end of input');
@@ -118,7 +112,7 @@ export class Interpreter implements CommandContext {
   /** Runs tokens in order (also used to replay a stored format for ^XF). */
   runTokens(tokens: readonly Token[]): void {
     for (const tok of tokens) {
-      if (++this.tokensRun % CHECKPOINT_TOKENS === 0) this.checkpoint?.();
+      this.meter.charge(TOKEN_UNITS);
       this.step(tok);
     }
   }
@@ -386,15 +380,15 @@ function hasContent(d: FieldDraft): boolean {
   return d.command !== undefined || d.data !== undefined || d.fieldNumber !== undefined;
 }
 
-/** Commands between checkpoints: a few milliseconds of interpreting. */
-const CHECKPOINT_TOKENS = 1024;
+/** What running one command charges (replays included): a checkpoint every 1024 commands, a few milliseconds. */
+const TOKEN_UNITS = CHECKPOINT_UNITS / 1024;
 
 export interface InterpretContext {
   log?: DiagnosticLog;
-  /** The document's memory budget (decoded graphics, stored objects). */
-  memory?: MemoryBudget;
-  /** Called now and then while interpreting; throwing stops it (a cancelled or overdue render). */
-  checkpoint?: () => void;
+  /** The request's work meter (decoded graphics, stored objects, the work of every command). */
+  meter?: WorkMeter;
+  /** Without a meter: called now and then while interpreting; throwing stops it (a cancelled or overdue render). */
+  checkpoint?: (() => void) | undefined;
   /** The real-time clock's reading for ^FC fields; default the current time. */
   now?: Date;
 }

@@ -1,9 +1,11 @@
 // ZPL bytes -> interpreter -> display lists -> raster -> PNG/PDF. The one call the HTTP layer and CLI use.
 
 import {
+  DEFAULT_RENDER_TIMEOUT_MS,
   drawsEveryLabel,
   isPrinterLanguage,
   OUTPUT_TYPES,
+  renderBudgetMs,
   type RenderHooks,
   type RenderRequest,
   type RenderResult,
@@ -17,7 +19,8 @@ import { bitonalDots, PRINT_JOB_ENCODERS, type LabelDots } from './encoders/prin
 import { renderDataOutput } from './outputs/index.js';
 import { rotateClockwise } from './encoders/rotate.js';
 import { RenderError } from './errors.js';
-import { checkIndex, dotsPerInch, labelDots, openDocument } from './layout/document.js';
+import { checkIndex, dotsPerInch, labelDots, openDocument, requestMeter } from './layout/document.js';
+import type { WorkMeter } from './work-meter.js';
 import type { DisplayList, OutputKind } from './display/display-list.js';
 import type { Raster } from './raster/raster.js';
 import { paint, paintRows } from './raster/paint.js';
@@ -43,7 +46,9 @@ export async function render(
 }
 
 async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks): Promise<RenderResult> {
-  if (req.format === 'json' || req.format === 'zpl') return renderDataOutput(zpl, req, hooks);
+  // One meter for the whole request, started now: its deadline is the render pool's, wherever this runs.
+  const meter = requestMeter(req, hooks.checkpoint);
+  if (req.format === 'json' || req.format === 'zpl') return renderDataOutput(zpl, req, hooks, meter);
   hooks.started?.();
   const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
   const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));
@@ -59,16 +64,22 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
     { ...req, output },
     {
       reserveBytes: { bytes: pixels * (turned ? 3 : 2) + heightDots, what: `A ${widthDots}x${heightDots} dot label` },
-      ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
+      meter,
     },
   );
   const all = drawsEveryLabel(req);
   if (all && doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
   if (!all) checkIndex(req.index ?? 0, doc.totalCount);
-  hooks.checkpoint?.();
-  await hooks.admit?.({ totalCount: doc.totalCount, pages: all ? doc.totalCount : 1 });
+  meter.checkpoint();
+  const pages = all ? doc.totalCount : 1;
+  await hooks.admit?.({ totalCount: doc.totalCount, pages });
+  extendForPages(meter, req, pages);
 
-  const draw = (i: number): Raster => paint(doc.label(i), borrowInk(pixels));
+  // Each label drawn for a raster PDF or a print job: painted (charged per element), then encoded (charged here).
+  const draw = (i: number): Raster => {
+    meter.charge(pixels);
+    return paint(doc.label(i), borrowInk(pixels), meter);
+  };
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult => ({
     body,
     contentType,
@@ -83,7 +94,7 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
     const widthPt = req.widthIn * 72,
       heightPt = req.heightIn * 72;
     const dotPt = 72 / dotsPerInch(req.dpmm);
-    const lists = (): Generator<DisplayList> => each(indices, (i) => doc.label(i));
+    const lists = (): Generator<DisplayList> => each(indices, (i) => metered(doc.label(i), meter));
     const body = req.page
       ? await encodeSheets(lists(), req.page, {
           labelWidthPt: widthPt,
@@ -108,8 +119,9 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
     return result(body, OUTPUT_TYPES[req.format].mediaType, indices.length);
   }
   // ^PM Y and ^PO I are left to the 8-bit encoder, which reads the rows in that order; a turned label settles first.
-  const { raster, order } = paintRows(doc.label(req.index ?? 0), borrowInk(pixels));
+  const { raster, order } = paintRows(doc.label(req.index ?? 0), borrowInk(pixels), meter);
   try {
+    meter.charge(pixels); // the encoder's pass over every row
     const png =
       rotation === 0
         ? encodePng(raster, req.quality === 'bitonal', order)
@@ -118,6 +130,22 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   } finally {
     returnInk(raster.ink);
   }
+}
+
+/** A page of a PDF charged before its encoder walks it: each element's work, about. */
+function metered(list: DisplayList, meter: WorkMeter): DisplayList {
+  meter.charge(list.elements.length * ELEMENT_UNITS);
+  return list;
+}
+
+/** What encoding one display element charges (a PDF operator string or two). */
+const ELEMENT_UNITS = 256;
+
+/** A document drawing many pages gets the time the render pool gives it (renderBudgetMs), once their count is known. */
+export function extendForPages(meter: WorkMeter, req: RenderRequest, pages: number): void {
+  if (pages <= 1) return;
+  const base = req.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  meter.setTimeout(renderBudgetMs(base, req.pageTimeoutMs ?? base / 10, pages));
 }
 
 /** Lays out labels one at a time as the PDF encoder asks for them, so only one is alive at once. */

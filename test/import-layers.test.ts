@@ -16,7 +16,8 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..', 'renderer');
 const LAYERS: Array<{ name: string; files: RegExp }> = [
   {
     name: 'shared',
-    files: /^(api|errors|diagnostics|memory-budget|bounded-cache|text-position)\.ts$|^decode\/|^text\/charset\.ts$/,
+    files:
+      /^(api|errors|diagnostics|work-meter|cost-estimate|bounded-cache|text-position)\.ts$|^decode\/|^text\/charset\.ts$/,
   },
   { name: 'zpl', files: /^zpl\// },
   { name: 'interpret', files: /^(interpreter|model|serial-number)\.ts$|^commands\/|^graphics\/objects\.ts$/ },

@@ -17,8 +17,8 @@ const DRAWING_PACKAGES = ['bwip-js', 'fontkit', 'pdf-lib', 'jimp', '@fontsource/
 /** The shared stores' clients. */
 const REDIS_PACKAGES = ['@redis/client', '@keyv/redis'];
 const POSTGRES_PACKAGES = ['pg', '@keyv/postgres'];
-/** What the router and the server load of the renderer: the pool (which starts the workers), its types and errors. */
-const ROUTER_RENDERER = /^renderer\/(api|errors|pool\/[a-z-]+|decode\/image-header|layout\/dots)\.js$/;
+/** What the router and the server load of the renderer: the pool (which starts the workers), its cost estimate, types and errors. */
+const ROUTER_RENDERER = /^renderer\/(api|errors|cost-estimate|pool\/[a-z-]+|decode\/image-header|layout\/dots)\.js$/;
 
 interface Loaded {
   /** Installed packages, by name. */

@@ -2,8 +2,7 @@
 // verbs. Commands see this narrow context, never the interpreter itself.
 
 import type { DiagnosticLog } from '../diagnostics.js';
-import type { DecodeMeter } from '../decode/meter.js';
-import type { MemoryBudget } from '../memory-budget.js';
+import type { WorkMeter } from '../work-meter.js';
 import type { ClockOffset } from '../zpl/clock.js';
 import type {
   BarcodeDefaults,
@@ -99,9 +98,9 @@ export interface CommandContext {
   readonly dpmm: number;
   readonly log: DiagnosticLog;
   /** The document's memory budget: decoded graphics and stored objects are claimed here before allocating. */
-  readonly memory: MemoryBudget;
-  /** What decoders of downloaded bytes spend: their allocations (from `memory`) and their work (the checkpoint). */
-  readonly meter: DecodeMeter;
+  readonly memory: WorkMeter;
+  /** The same request meter: what decoders of downloaded bytes and every command's loops spend (claim, charge). */
+  readonly meter: WorkMeter;
   /** The printer's real-time clock: the moment the document is rendered (^FC fields print it). */
   readonly now: Date;
   warn(byteIndex: number, byteSize: number, command: string, param: number, message: string): void;

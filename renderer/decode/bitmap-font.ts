@@ -55,6 +55,8 @@ function wholeNumber(s: string, signed = false): number {
   return (signed ? /^\s*-?\d{1,5}\s*$/ : /^\s*\d{1,5}\s*$/).test(s) ? Number(s) : NaN;
 }
 
+const MALFORMED = 'Bitmap font character is not #code.height.width.x.y.advance.data; skipped';
+
 /** Largest glyph side accepted: the guide's cell limit. */
 const MAX_SIDE = 32000;
 
@@ -89,6 +91,10 @@ export function decodeBitmapFont(
     }
     i = next;
     meter.charge(end - start);
+    if (fields.length < 6) {
+      report(start, end - start, MALFORMED);
+      continue;
+    }
     const code = fields.length === 6 && /^\s*[0-9A-Fa-f]{1,4}\s*$/.test(fields[0]) ? parseInt(fields[0], 16) : NaN;
     const [h, w, advance] = [fields[1], fields[2], fields[5]].map((f) => wholeNumber(f ?? ''));
     const [x, y] = [fields[3], fields[4]].map((f) => wholeNumber(f ?? '', true));
@@ -100,7 +106,7 @@ export function decodeBitmapFont(
       h > MAX_SIDE ||
       w > MAX_SIDE
     ) {
-      report(start, end - start, 'Bitmap font character is not #code.height.width.x.y.advance.data; skipped');
+      report(start, end - start, MALFORMED);
       continue;
     }
     const stride = Math.ceil(w / 8);

@@ -1,6 +1,6 @@
 // What a decoder of bytes from outside may spend, passed in by its caller: memory claimed before it is allocated, and
 // work charged inside its loops (once per row, chunk or glyph). Decoders see only this seam, so the request's budget
-// (today the document's MemoryBudget and the render's checkpoint) plugs in without touching their insides.
+// (the request's WorkMeter, renderer/work-meter.ts: its bytes, its work and its deadline) plugs in without touching their insides.
 
 export interface DecodeMeter {
   /** Claims `bytes` for `what` (e.g. `Image R:LOGO.PNG`) before they are allocated; throws a RenderError when spent. */

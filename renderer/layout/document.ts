@@ -5,7 +5,7 @@ import type { Dpmm, RenderClock, RenderLimits } from '../api.js';
 import { labelDots } from './dots.js';
 import { ordinal, RenderError } from '../errors.js';
 import { interpret, type DocumentPlan } from '../interpreter.js';
-import { MemoryBudget } from '../memory-budget.js';
+import { WorkMeter } from '../work-meter.js';
 import type { LabelPlan } from '../model.js';
 import type { DisplayList, OutputKind } from '../display/display-list.js';
 import { layoutLabel, undrawableKinds } from './layout.js';
@@ -29,13 +29,20 @@ export interface DocumentHooks {
   /** Claimed from the document's budget before interpreting (e.g. the raster a backend will paint into). */
   reserveBytes?: { bytes: number; what: string };
   /** Called before each label and each field; throwing stops the document (cancel, time budget). */
-  checkpoint?: () => void;
+  checkpoint?: (() => void) | undefined;
+  /** The request's work meter, when the caller made it (a render meters its painting and encoding too). */
+  meter?: WorkMeter;
+}
+
+/** The request's work meter: its byte budget and deadline from the request, the caller's checkpoint in it. */
+export function requestMeter(req: RenderLimits, checkpoint?: () => void): WorkMeter {
+  return new WorkMeter({ maxBytes: req.maxDocumentBytes, timeoutMs: req.timeoutMs, checkpoint });
 }
 
 export interface LaidOutDocument {
   plan: DocumentPlan;
-  /** The document's memory budget (maxDocumentBytes): interpreting claimed its graphics and objects here. */
-  memory: MemoryBudget;
+  /** The request's work meter (maxDocumentBytes, timeoutMs): interpreting claimed its graphics and objects here. */
+  memory: WorkMeter;
   widthDots: number;
   heightDots: number;
   totalCount: number;
@@ -64,13 +71,9 @@ export function openDocument(
       `Label size ${widthDots}x${heightDots} dots exceeds the limit of ${maxPixels} pixels`,
     );
   }
-  const memory = new MemoryBudget(req.maxDocumentBytes);
+  const memory = hooks.meter ?? requestMeter(req, hooks.checkpoint);
   if (hooks.reserveBytes) memory.claim(hooks.reserveBytes.bytes, hooks.reserveBytes.what);
-  const plan = interpret(bytes, req.dpmm, {
-    memory,
-    ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
-    ...(req.now && { now: req.now }),
-  });
+  const plan = interpret(bytes, req.dpmm, { meter: memory, ...(req.now && { now: req.now }) });
   const maxLabels = req.maxLabels ?? DEFAULT_MAX_LABELS;
   if (plan.totalCount > maxLabels) {
     throw new RenderError(
@@ -100,7 +103,7 @@ export function openDocument(
     heightDots,
     objects: plan.objects,
     log: plan.log,
-    checkpoint: hooks.checkpoint,
+    checkpoint: () => memory.checkpoint(),
     output: req.output,
     claim,
   };
@@ -112,7 +115,7 @@ export function openDocument(
     totalCount: plan.totalCount,
     unsupported: () => plan.log.features(),
     label(i) {
-      hooks.checkpoint?.();
+      memory.checkpoint();
       memory.release(heldByLastLabel);
       heldByLastLabel = 0;
       const { label, copy } = locate(plan, i);

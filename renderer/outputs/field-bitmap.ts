@@ -2,6 +2,7 @@
 // device font between two cells) is drawn as it prints at the source density and scaled by its ink's edges, so
 // the converted label keeps the source's geometry; ^GF carries the result.
 
+import type { DecodeMeter } from '../decode/meter.js';
 import type { DisplayList } from '../display/display-list.js';
 import type { LaidOutDocument } from '../layout/document.js';
 import type { Bits, Field } from '../model.js';
@@ -89,6 +90,8 @@ export interface FieldInkHooks {
   claim?: (bytes: number, what: string) => void;
   release?: (bytes: number) => void;
   checkpoint?: () => void;
+  /** The request's meter: each field's painting, ink scan and scaling charged before they run. */
+  meter?: DecodeMeter;
 }
 
 /**
@@ -122,6 +125,8 @@ export function fieldBitmaps(
     const bytes = list.width * list.height;
     hooks.claim?.(bytes, 'A field drawn for its bitmap');
     try {
+      // Painted, scanned for ink and scaled by edges: about three passes over the label and one over the target.
+      hooks.meter?.charge(bytes * 3 + Math.ceil(bytes * scale * scale));
       hooks.checkpoint?.();
       // Unturned: the converted label is turned by its own ^PM and ^PO.
       const raster = paint({

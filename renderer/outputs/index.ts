@@ -2,8 +2,10 @@
 // ZPL itself, converted to another density (X-Target-Dpmm) and laid out one field a line (X-Formatter) on request.
 
 import type { RenderHooks, RenderRequest, RenderResult } from '../api.js';
+import { checkEstimate, estimateCost } from '../cost-estimate.js';
 import { RenderError } from '../errors.js';
-import { checkIndex, openDocument } from '../layout/document.js';
+import { checkIndex, openDocument, requestMeter } from '../layout/document.js';
+import type { WorkMeter } from '../work-meter.js';
 import { dotsPerInch, labelDots } from '../layout/dots.js';
 import { convertDensity } from './density/convert.js';
 import { fieldBitmaps } from './field-bitmap.js';
@@ -25,20 +27,19 @@ export async function renderDataOutput(
   zpl: Uint8Array | string,
   req: RenderRequest,
   hooks: RenderHooks = {},
+  meter: WorkMeter = requestMeter(req, hooks.checkpoint),
 ): Promise<RenderResult> {
   hooks.started?.();
   const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
+  // A conversion's resampled bitmaps are known from their headers: one too large is refused before any work.
+  if (req.targetDpmm !== undefined) checkEstimate(estimateCost(bytes, req, Infinity), req);
   // Laid out as the raster backend draws: a field drawn as a bitmap is the PNG's picture of it.
-  const doc = openDocument(
-    bytes,
-    { ...req, output: 'raster' },
-    { ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }) },
-  );
+  const doc = openDocument(bytes, { ...req, output: 'raster' }, { meter });
   const total = doc.totalCount;
   if (req.index !== undefined) checkIndex(req.index, total);
   else if (req.format === 'json' && total === 0) throw new RenderError('no-labels', 'no labels generated');
   const pages = req.format === 'json' && req.index !== undefined ? 1 : total;
-  hooks.checkpoint?.();
+  meter.checkpoint();
   await hooks.admit?.({ totalCount: total, pages });
   const result = (
     body: Uint8Array,
@@ -54,12 +55,17 @@ export async function renderDataOutput(
     unsupported: doc.unsupported(),
   });
   if (req.format === 'json') {
-    return result(new TextEncoder().encode(JSON.stringify(documentData(doc.plan, req.index))), 'application/json');
+    return result(
+      new TextEncoder().encode(JSON.stringify(documentData(doc.plan, req.index, meter))),
+      'application/json',
+    );
   }
   const to = req.targetDpmm;
   const memory = {
-    claim: (n: number, what: string) => doc.memory.claim(n, what),
-    ...(hooks.checkpoint && { checkpoint: hooks.checkpoint }),
+    claim: (n: number, what: string) => meter.claim(n, what),
+    checkpoint: () => meter.checkpoint(),
+    meter,
+    ...(req.maxPixels !== undefined && { maxPixels: req.maxPixels }),
   };
   const fieldBitmap =
     to !== undefined &&
@@ -68,7 +74,7 @@ export async function renderDataOutput(
       doc,
       { width: labelDots(req.widthIn, to), height: labelDots(req.heightIn, to) },
       dotsPerInch(to) / dotsPerInch(req.dpmm),
-      { ...memory, release: (n) => doc.memory.release(n) },
+      { ...memory, release: (n) => meter.release(n) },
     );
   const converted =
     to === undefined
@@ -77,6 +83,10 @@ export async function renderDataOutput(
           ...memory,
           ...(fieldBitmap && { fieldBitmap }),
         });
-  hooks.checkpoint?.();
-  return result(req.formatter ? layoutZpl(converted.bytes) : converted.bytes, 'application/zpl', converted.warnings);
+  meter.checkpoint();
+  return result(
+    req.formatter ? layoutZpl(converted.bytes, meter) : converted.bytes,
+    'application/zpl',
+    converted.warnings,
+  );
 }

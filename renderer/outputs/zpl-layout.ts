@@ -3,6 +3,7 @@
 // closing no field stays on the line before it). Field data,
 // binary payloads and the prefix characters in force are kept byte for byte, so the labels re-parse the same.
 
+import type { DecodeMeter } from '../decode/meter.js';
 import { commandTable, opensField } from '../commands/index.js';
 import { lex, type Token } from '../zpl/lexer.js';
 import { latin1 } from '../zpl/params.js';
@@ -13,14 +14,16 @@ const FIELD_OPENERS = new Set(Object.keys(commandTable).filter((key) => opensFie
 /** Commands whose parameter bytes are printed as they are, spaces included (data and comments). */
 const VERBATIM = new Set(['^FD', '^FV', '^FX', '^FC', '^SN', '^SF', '^FH']);
 
-export function layoutZpl(bytes: Uint8Array): Uint8Array {
+export function layoutZpl(bytes: Uint8Array, meter?: DecodeMeter): Uint8Array {
   const lines: string[] = [];
   let line: string | undefined;
   const flush = (): void => {
     if (line !== undefined) lines.push(line);
     line = undefined;
   };
-  for (const tok of lex(bytes)) {
+  // Lexed again and written out: both charged per token by the lexer, the output claimed with the input's size.
+  meter?.claim(bytes.length * 2, 'The laid-out ZPL');
+  for (const tok of lex(bytes, meter)) {
     const key = tok.prefix + tok.name;
     const text = tok.stray ? latin1(tok.raw) : commandText(bytes, tok, key);
     if (tok.stray || key === '^XA' || key === '^XZ') {

@@ -4,10 +4,17 @@
 // its next checkpoint; a worker that does not reach one within a grace period is terminated and replaced.
 
 import { availableParallelism } from 'node:os';
-import { drawsEveryLabel, type RenderHooks, type RenderPlan, type RenderRequest, type RenderResult } from '../api.js';
+import {
+  DEFAULT_RENDER_TIMEOUT_MS,
+  drawsEveryLabel,
+  type RenderHooks,
+  type RenderPlan,
+  type RenderRequest,
+  type RenderResult,
+} from '../api.js';
 import type { FieldBoxes, LayoutOptions } from '../layout/inspect.js';
 import { RenderError } from '../errors.js';
-import { labelDots } from '../layout/dots.js';
+import { checkEstimate, estimateCost } from '../cost-estimate.js';
 import { FairQueue } from './fair-queue.js';
 import {
   errorFromWire,
@@ -20,8 +27,7 @@ import {
 } from './wire.js';
 import { WorkerGone, WorkerSet, type TaskCall } from './worker-set.js';
 
-/** Time one render may take, from the moment a worker starts it. */
-export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
+export { DEFAULT_RENDER_TIMEOUT_MS } from '../api.js';
 /** Renders that may wait for a thread, all tenants together. */
 export const DEFAULT_QUEUE_LIMIT = 128;
 /** How long past its budget (or its cancellation) a render may run before its worker is terminated. */
@@ -35,24 +41,7 @@ export type PoolFieldBoxesFn = (
   req: LayoutOptions & { signal?: AbortSignal; tenant?: string },
 ) => Promise<FieldBoxes>;
 
-/** Labels up to this many pixels (4x6 in at 12 dpmm is 2.2 million), one at a time, may use the express threads. */
-export const EXPRESS_MAX_PIXELS = 3_000_000;
-/**
- * ...and documents of up to this many bytes (carrier labels are 2-10 KB): 1 MiB of QR codes on a 4x6 label takes
- * seconds, and in the express lane it kept small labels of other keys waiting for a worker.
- */
-export const EXPRESS_MAX_BYTES = 32 * 1024;
-
-/** One label, small in pixels and in ZPL: it may take an express thread. */
-function isSmall(
-  zpl: Uint8Array | string,
-  label: { dpmm: RenderRequest['dpmm']; widthIn: number; heightIn: number },
-): boolean {
-  return (
-    zpl.length <= EXPRESS_MAX_BYTES &&
-    labelDots(label.widthIn, label.dpmm) * labelDots(label.heightIn, label.dpmm) <= EXPRESS_MAX_PIXELS
-  );
-}
+export { EXPRESS_MAX_BYTES, EXPRESS_MAX_PIXELS } from '../cost-estimate.js';
 
 export interface RenderPoolOptions {
   /** Worker threads for any render (default: one per core). */
@@ -226,7 +215,10 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const render: RenderFn = async (zpl, req, hooks = {}) => {
     if (closing) throw new RenderError('failed', 'The renderer is shutting down');
     const { signal, tenant, ...wireReq } = req;
-    const small = !drawsEveryLabel(req) && isSmall(zpl, req);
+    // Known before any work: a request over a budget is refused without a thread, and only small work goes express.
+    const estimate = estimateCost(zpl, req);
+    checkEstimate(estimate, req);
+    const small = estimate.small;
     return queue.run(
       tenant ?? '',
       signal,
@@ -245,7 +237,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       tenant ?? '',
       signal,
       (release) => runOnWorker(fieldBoxesJob(zpl, options), signal, release),
-      isSmall(zpl, req),
+      estimateCost(zpl, { ...req, format: 'png', index: 0 }).small,
     );
   };
 

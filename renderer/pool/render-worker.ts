@@ -105,7 +105,9 @@ async function renderOne(task: RenderTask): Promise<RenderReply> {
     },
   };
   try {
-    const { body, ...rest } = await render(task.zpl, task.req, hooks);
+    // The render's own meter reads the same deadline as this thread's checkpoint (the pool's budget, per page too).
+    const req = { ...task.req, timeoutMs: task.budgetMs, pageTimeoutMs: task.pageBudgetMs };
+    const { body, ...rest } = await render(task.zpl, req, hooks);
     return { ok: true, result: { ...rest, body: ownBuffer(body) } };
   } catch (err) {
     return { ok: false, error: errorToWire(err) };

@@ -13,7 +13,7 @@ import {
 } from './render-pool.js';
 
 export interface SharedRendererOptions {
-  /** Worker threads (default: one per core); 0 renders on the calling thread, without a time budget. */
+  /** Worker threads (default: one per core); 0 renders on the calling thread, stopped at the same time budget. */
   threads?: number;
   /** Time budget of one render (default 10 s). */
   timeoutMs?: number;
@@ -33,8 +33,21 @@ function poolKey(options: SharedRendererOptions): string {
   return `${options.threads ?? 'cores'}/${options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS}`;
 }
 
-/** Rendering on this thread (threads: 0): the renderer is loaded on the first call, so a process whose workers render never loads it. */
-const renderInline: RenderFn = async (zpl, req, hooks) => (await import('../render.js')).render(zpl, req, hooks);
+/**
+ * Rendering on this thread (threads: 0): the renderer is loaded on the first call, so a process whose workers render
+ * never loads it. Its meter stops it at the pool's deadline; between interpreting and drawing it gives the event loop a
+ * turn (health checks, other sockets) before drawing.
+ */
+const renderInline =
+  (timeoutMs: number | undefined): RenderFn =>
+  async (zpl, req, hooks = {}) =>
+    (await import('../render.js')).render(zpl, timeoutMs === undefined ? req : { timeoutMs, ...req }, {
+      ...hooks,
+      admit: async (plan) => {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await hooks.admit?.(plan);
+      },
+    });
 
 function acquire(key: string, options: SharedRendererOptions, holder: object): RenderPool {
   let shared = pools.get(key);
@@ -54,7 +67,7 @@ export interface RendererLease {
 
 /** The shared renderer for `options`, started on first use; after release() renders fail as shutting down. */
 export function leaseSharedRenderer(options: SharedRendererOptions = {}): RendererLease {
-  if (options.threads === 0) return { render: renderInline, release: async () => {} };
+  if (options.threads === 0) return { render: renderInline(options.timeoutMs), release: async () => {} };
   const key = poolKey(options);
   const holder = {};
   let released = false;
@@ -75,7 +88,7 @@ export function leaseSharedRenderer(options: SharedRendererOptions = {}): Render
 
 /** A process-wide renderer that is never released (its workers start now); closeSharedRenderPools() stops it. */
 export function sharedRenderer(options: SharedRendererOptions = {}): RenderFn {
-  if (options.threads === 0) return renderInline;
+  if (options.threads === 0) return renderInline(options.timeoutMs);
   const key = poolKey(options);
   acquire(key, options, PERMANENT); // workers start loading the renderer now, not on the first request
   let renderer = renderers.get(key);

@@ -30,16 +30,7 @@ export interface FieldBoxesTask {
 
 export type PoolTask = RenderTask | FieldBoxesTask;
 
-/** Documents of up to this many pages (the largest legal document) get a time budget per page. */
-export const PAGES_WITH_OWN_BUDGET = 50;
-
-/**
- * The time budget of a render drawing `pages` pages: the base budget, plus `pageBudgetMs` for each page after
- * the first of a document of up to PAGES_WITH_OWN_BUDGET pages (larger ones, allowed by a raised label limit, get the base).
- */
-export function renderBudgetMs(budgetMs: number, pageBudgetMs: number, pages: number): number {
-  return pages <= PAGES_WITH_OWN_BUDGET ? budgetMs + Math.max(0, pages - 1) * pageBudgetMs : budgetMs;
-}
+export { PAGES_WITH_OWN_BUDGET, renderBudgetMs } from '../api.js';
 
 /**
  * Each worker's control word, shared with the calling thread (its workerData): slot CONTROL_STOP turns

@@ -1,5 +1,6 @@
 // The raster backend: a display list painted into an 8-bit coverage raster, element by element in order.
 
+import type { DecodeMeter } from '../decode/meter.js';
 import { modeOf, type DisplayElement, type DisplayList, type PrintArea } from '../display/display-list.js';
 import { fillPath } from './fill-path.js';
 import { glyphMask, maskGroup } from './glyph-mask.js';
@@ -7,17 +8,38 @@ import { Raster } from './raster.js';
 import { rowOrder, settle, type RowOrder } from './row-order.js';
 
 /** `ink`, when given, is `width * height` zeros to paint on (a reused buffer, raster/scratch.ts); default a fresh one. */
-export function paint(list: DisplayList, ink?: Uint8Array): Raster {
-  const { raster, order } = paintRows(list, ink);
+export function paint(list: DisplayList, ink?: Uint8Array, meter?: DecodeMeter): Raster {
+  const { raster, order } = paintRows(list, ink, meter);
   return settle(raster, order);
 }
 
 /** The label drawn but not yet mirrored or turned (^PM Y, ^PO I): `order` says how to read its rows. */
-export function paintRows(list: DisplayList, ink?: Uint8Array): { raster: Raster; order: RowOrder } {
+export function paintRows(
+  list: DisplayList,
+  ink?: Uint8Array,
+  meter?: DecodeMeter,
+): { raster: Raster; order: RowOrder } {
   const raster = new Raster(list.width, list.height, ink, true); // rows' painted ranges kept for the encoder
-  for (const el of list.elements) paintElement(raster, el);
+  for (const el of list.elements) {
+    meter?.charge(elementUnits(el));
+    paintElement(raster, el);
+  }
   if (list.printArea) clearOutside(raster, list.printArea);
   return { raster, order: rowOrder(list.mirror, list.invert) };
+}
+
+/** About the pixels an element's painting touches (a glyph run: its glyphs' boxes), charged before it is painted. */
+function elementUnits(el: DisplayElement): number {
+  switch (el.kind) {
+    case 'rect':
+      return el.box.width * el.box.height;
+    case 'bitmap':
+      return el.width * el.height * el.scaleX * el.scaleY;
+    case 'glyphRun':
+      return el.glyphs.length * 64;
+    default:
+      return 256;
+  }
 }
 
 function paintElement(r: Raster, el: DisplayElement): void {

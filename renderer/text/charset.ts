@@ -57,17 +57,41 @@ function decoder(label: string): TextDecoder {
   return d;
 }
 
-function decodeCp850(bytes: Uint8Array, national: string): string {
-  let s = '';
-  for (const b of bytes) {
-    if (b >= 0x80) s += CP850_HIGH[b - 0x80];
-    else if (b === CP850_EURO) s += '€';
-    else {
-      const k = NATIONAL_POSITIONS.indexOf(b);
-      s += k >= 0 ? national[k] : String.fromCharCode(b);
-    }
+/** Each byte's UTF-16 code unit under a national set (its characters are all single code units), made once a set. */
+const cp850Tables = new Map<string, Uint16Array>();
+
+function cp850Table(national: string): Uint16Array {
+  let table = cp850Tables.get(national);
+  if (table) return table;
+  table = new Uint16Array(256);
+  for (let b = 0; b < 256; b++) {
+    const k = NATIONAL_POSITIONS.indexOf(b);
+    const ch =
+      b >= 0x80 ? CP850_HIGH[b - 0x80]! : b === CP850_EURO ? '€' : k >= 0 ? national[k]! : String.fromCharCode(b);
+    table[b] = ch.charCodeAt(0);
   }
-  return s;
+  cp850Tables.set(national, table);
+  return table;
+}
+
+/** Code units turned into a string a chunk at a time (one fromCharCode call a chunk, no string built a character at a time). */
+const CHUNK = 4096;
+
+function decodeCp850(bytes: Uint8Array, national: string): string {
+  const table = cp850Table(national);
+  if (bytes.length <= CHUNK) {
+    const units = new Array<number>(bytes.length);
+    for (let i = 0; i < bytes.length; i++) units[i] = table[bytes[i]!]!;
+    return String.fromCharCode(...units);
+  }
+  const parts: string[] = [];
+  for (let a = 0; a < bytes.length; a += CHUNK) {
+    const b = Math.min(bytes.length, a + CHUNK);
+    const units = new Array<number>(b - a);
+    for (let i = a; i < b; i++) units[i - a] = table[bytes[i]!]!;
+    parts.push(String.fromCharCode(...units));
+  }
+  return parts.join('');
 }
 
 /** Decodes field data under ^CI `charset`; `remap` (^CI's pairs, sets 0-13) says which byte's character each byte prints. */

@@ -2,6 +2,8 @@
 // Knows the few commands whose payload is not comma-separated text (field data, comments,
 // binary downloads) and the prefix-changing commands, which affect tokenizing itself.
 
+import type { DecodeMeter } from '../decode/meter.js';
+
 export interface Token {
   /** `^` or `~` (the canonical prefix, whatever character the document currently uses). */
   prefix: '^' | '~';
@@ -49,7 +51,10 @@ interface LexState {
 }
 
 /** Tokenizes a whole document. Stray bytes outside commands become `stray` tokens, never errors. */
-export function lex(bytes: Uint8Array): Token[] {
+export function lex(bytes: Uint8Array, meter?: DecodeMeter): Token[] {
+  // One pass over the bytes, charged before it and per token. The payload slab (5 bytes an input byte) is bounded by
+  // the upload limit; the tokens are claimed past the first UNCLAIMED_TOKENS (a carrier label has a few hundred).
+  meter?.charge(bytes.length);
   const st: LexState = { caret: 0x5e, tilde: 0x7e, delim: 0x2c };
   const slab = new PayloadSlab(bytes.length);
   const tokens: Token[] = [];
@@ -108,12 +113,24 @@ export function lex(bytes: Uint8Array): Token[] {
     } else if (counted) end = countedPayloadEnd(bytes, i, st, counted);
     else end = nextPrefix(bytes, i, st);
     const { raw, offsets } = slab.payload(bytes, paramStart, end, !counted);
+    meter?.charge(TOKEN_UNITS);
     tokens.push({ prefix, name, start, paramStart, end, raw, offsets, delimiter: st.delim });
     i = end;
   }
   flushStray(n);
+  if (tokens.length > UNCLAIMED_TOKENS)
+    meter?.claim((tokens.length - UNCLAIMED_TOKENS) * TOKEN_BYTES, `${tokens.length} commands`);
   return tokens;
 }
+
+/** What making one token charges (its object and views): a checkpoint every 1024 tokens. */
+const TOKEN_UNITS = 64;
+
+/** Tokens any document may have without claiming them: budgets of ordinary documents stay as they were. */
+const UNCLAIMED_TOKENS = 8192;
+
+/** What one token object holds on the heap, about (its fields and two typed-array views). */
+const TOKEN_BYTES = 160;
 
 /** The first prefix character at or after `j` (or the end of input): where a text payload stops. */
 function nextPrefix(bytes: Uint8Array, j: number, st: LexState): number {
@@ -190,6 +207,9 @@ function isBase64Tag(bytes: Uint8Array, j: number): boolean {
  * The document's payloads, each a view of two arrays made once per document (payloads never overlap, so they fit
  * in the document's length): hundreds of small typed arrays a label were most of the lexer's garbage.
  */
+/** The payload of a command without parameters (never written to: a view of length 0). */
+const NO_PAYLOAD = { raw: new Uint8Array(0), offsets: new Int32Array(0) };
+
 class PayloadSlab {
   readonly #raw: Uint8Array;
   readonly #offsets: Int32Array;
@@ -201,6 +221,8 @@ class PayloadSlab {
 
   /** Bytes [a, b) of the document, line breaks left out when `stripLineBreaks`. */
   payload(bytes: Uint8Array, a: number, b: number, stripLineBreaks: boolean): { raw: Uint8Array; offsets: Int32Array } {
+    // Commands without parameters share one empty payload: two typed-array views a token were most of lexing's time.
+    if (a >= b) return NO_PAYLOAD;
     const raw = this.#raw,
       offsets = this.#offsets,
       start = this.#used;

@@ -1,6 +1,7 @@
 // What the parts of one density conversion share: the source document, the scale, the edits made so far and what
 // was lost; and what the caller may give it (the label size, memory and checkpoint hooks, field bitmaps).
 
+import type { DecodeMeter } from '../../decode/meter.js';
 import type { Field } from '../../model.js';
 import type { PlacedBits } from '../field-bitmap.js';
 import type { Edit } from './edits.js';
@@ -17,6 +18,10 @@ export interface LabelSize {
 export interface ConversionHooks {
   claim?: (bytes: number, what: string) => void;
   checkpoint?: () => void;
+  /** The request's meter: resampling charges its rows here (claims and checkpoints go through the hooks above). */
+  meter?: DecodeMeter;
+  /** Pixels one bitmap may have at the target (the request's maxPixels): more is a `too-large` error before resampling. */
+  maxPixels?: number;
   /**
    * X-Lossy-Fields: bitmap. A field's drawing at the source density scaled to the target (label dots, ^PW's shift
    * included): given, fields with no whole-dot form are written as ^GF graphics of it instead of rounded.

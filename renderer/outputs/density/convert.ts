@@ -47,7 +47,7 @@ export function convertDensity(
     edits: [],
     losses: new LossReport(),
   };
-  return convert(conversion, lex(bytes), plan);
+  return convert(conversion, lex(bytes, hooks.meter), plan);
 }
 
 function convert(conversion: Conversion, tokens: Token[], plan: DocumentPlan): DensityConversion {

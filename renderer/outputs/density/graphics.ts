@@ -4,6 +4,8 @@
 import { payloadAfter } from '../../commands/payload.js';
 import { decodeGraphic } from '../../decode/grf.js';
 import { decodeMeter } from '../../decode/meter.js';
+import { DEFAULT_MAX_PIXELS } from '../../api.js';
+import { tooLargeAtTarget } from '../../cost-estimate.js';
 import type { Bits } from '../../model.js';
 import type { Token } from '../../zpl/lexer.js';
 import { latin1 } from '../../zpl/params.js';
@@ -14,7 +16,7 @@ import { dataEnd, intOf, splitParts } from './edits.js';
 type GraphicContext = Pick<Conversion, 'bytes' | 'scale' | 'hooks' | 'edits' | 'losses'>;
 
 /** What decoding a source graphic spends: its bitmap claimed, its work checked. */
-const meterOf = (ctx: GraphicContext) => decodeMeter(ctx.hooks.claim, ctx.hooks.checkpoint);
+const meterOf = (ctx: GraphicContext) => ctx.hooks.meter ?? decodeMeter(ctx.hooks.claim, ctx.hooks.checkpoint);
 
 /** ^GFa,b,c,d,data: the bitmap resampled, written as Z64 (ASCII), the byte counts and row width with it. */
 export function resampleGraphicField(ctx: GraphicContext, tok: Token): void {
@@ -107,12 +109,17 @@ function unsized(ctx: GraphicContext, tok: Token, key: string): void {
   );
 }
 
-/** A bitmap at the target density, its bytes claimed first (a logo grows 16 times from 6 to 24 dpmm). */
+/**
+ * A bitmap at the target density: its size known before any work (a logo grows 16 times from 6 to 24 dpmm), refused
+ * past the pixels a label may have, its bytes claimed and its rows charged as they are resampled.
+ */
 function resampled(ctx: GraphicContext, bits: Bits, what: string): Bits {
   const scale = ctx.scale.dots;
   const width = Math.max(1, Math.round(bits.width * scale)),
     height = Math.max(1, Math.round(bits.height * scale));
+  const maxPixels = ctx.hooks.maxPixels ?? DEFAULT_MAX_PIXELS;
+  if (width * height > maxPixels) throw tooLargeAtTarget(what, ctx.scale.to, width, height, maxPixels);
   ctx.hooks.claim?.(Math.ceil(width / 8) * height * 2, `${what} resampled to ${width}x${height} dots`);
   ctx.hooks.checkpoint?.();
-  return resample(bits, scale);
+  return resample(bits, scale, ctx.hooks.meter);
 }
