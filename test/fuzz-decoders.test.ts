@@ -2,7 +2,7 @@
 // TrueType/OpenType, image headers) on random input and on valid samples with their headers mutated: each either
 // decodes within the bounds its header declares or refuses with an Error (a RenderError for the object limit),
 // and the work it charges to its meter is proportional to its input and declared size. `npm test` runs few
-// cases from fixed seeds; `npm run fuzz` sets FUZZ_RUNS and FUZZ_SEED.
+// cases from fixed seeds; `npm run fuzz:suites` sets FUZZ_RUNS and FUZZ_SEED.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
