@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
-import { type RequestHeaderSpec, REQUEST_HEADERS } from '../../middleware/api-table/request-headers.js';
+import { API_KEY_HEADER, type RequestHeaderSpec, REQUEST_HEADERS } from '../../middleware/api-table/request-headers.js';
 import { OUTPUT_TYPES, type RenderFormat } from '../../renderer/api.js';
 import type { CommandDef, CommandTable } from '../../renderer/commands/context.js';
 import { commandFamilies, opensField } from '../../renderer/commands/index.js';
@@ -542,25 +542,29 @@ export function multipart(
   ]);
 }
 
+/** Mostly a valid value, so most requests get past validation to the converter. */
+const mostly = <T>(valid: fc.Arbitrary<T>, garbage: fc.Arbitrary<T>): fc.Arbitrary<T> =>
+  fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: garbage });
+
 const GIF_HEAD = enc(
   'GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;',
 );
 const JPEG_HEAD = Buffer.from('ffd8ffe000104a46494600010100000100010000ffc0000b080001000101011100ffd9', 'hex');
 
 function graphicsSurface(): FuzzSurface {
+  const files = [...pngSamples(), ...bmpSamples(), GIF_HEAD, JPEG_HEAD, twoHeaderPng(60_000, 60_000)];
   const image = fc.oneof(
-    fc
-      .constantFrom(...pngSamples(), ...bmpSamples(), GIF_HEAD, JPEG_HEAD, twoHeaderPng(60_000, 60_000))
-      .chain((f) => edited(f, 64)),
-    fc.uint8Array({ maxLength: 500 }).map((b) => Buffer.from(b)),
+    { weight: 2, arbitrary: fc.constantFrom(...files) },
+    { weight: 3, arbitrary: fc.constantFrom(...files).chain((f) => edited(f, 64)) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 500 }).map((b) => Buffer.from(b)) },
   );
   const arbitrary = fc
     .record({
       image,
-      field: fc.constantFrom('file', 'file', 'file', 'image', ''),
-      threshold: fc.option(fc.oneof(fc.integer({ min: 0, max: 256 }).map(String), garbage), { nil: undefined }),
+      field: mostly(fc.constant('file'), fc.constantFrom('image', '')),
+      threshold: fc.option(mostly(fc.integer({ min: 0, max: 256 }).map(String), garbage), { nil: undefined }),
       dither: fc.option(fc.constantFrom('true', '1', 'yes', 'on', 'false', 'maybe'), { nil: undefined }),
-      dpmm: fc.option(fc.oneof(fc.constantFrom('6', '8dpmm', '12', '24', '7'), garbage), { nil: undefined }),
+      dpmm: fc.option(mostly(fc.constantFrom('6', '8dpmm', '12', '24', '7'), garbage), { nil: undefined }),
       accept: fc.option(fc.constantFrom(...MEDIA_TYPES, '*/*', 'text/plain'), { nil: undefined }),
     })
     .map((c) => {
@@ -584,18 +588,22 @@ function graphicsSurface(): FuzzSurface {
 }
 
 function fontsSurface(): FuzzSurface {
-  const field = (valid: string[]): fc.Arbitrary<string | undefined> =>
-    fc.option(fc.oneof(fc.constantFrom(...valid), garbage.map(printable)), { nil: undefined });
+  const field = (valid: string[], invalid: string[]): fc.Arbitrary<string | undefined> =>
+    fc.option(mostly(fc.constantFrom(...valid), fc.oneof(fc.constantFrom(...invalid), garbage.map(printable))), {
+      nil: undefined,
+      freq: 2,
+    });
   const arbitrary = fc
     .record({
       font: fc.oneof(
-        fc.constantFrom(...fontFiles()).chain((f) => edited(f, 512)),
-        fc.uint8Array({ maxLength: 500 }).map((b) => Buffer.from(b)),
+        { weight: 2, arbitrary: fc.constantFrom(squareFont(), realFont()) },
+        { weight: 3, arbitrary: fc.constantFrom(...fontFiles()).chain((f) => edited(f, 512)) },
+        { weight: 1, arbitrary: fc.uint8Array({ maxLength: 500 }).map((b) => Buffer.from(b)) },
       ),
-      path: field(['R:MYFONT.TTF', 'E:A.TTF', 'r:x.ttf', 'R:../../ETC.TTF']),
-      name: field(['Z', 'I', 'A', 'ZZ']),
-      chars: field(['0123456789', 'Hello \u00c5\u20ac', '', '\ud83d\ude00']),
-      unicodes: field(['0030-0039,0041-005A', '10FFFF', '0-10FFFF', 'FFFFFF', '41-40']),
+      path: field(['R:MYFONT.TTF', 'E:A.TTF', 'r:x.ttf'], ['R:../../ETC.TTF', 'R:.TTF']),
+      name: field(['Z', 'I', 'x'], ['A', 'ZZ']),
+      chars: field(['0123456789', 'Hello \u00c5\u20ac', 'A'], ['', '\ud83d\ude00']),
+      unicodes: field(['0030-0039,0041-005A', '0-10FFFF', '41'], ['10FFFF0', 'FFFFFFF', '41-40']),
     })
     .map((c) => {
       const parts = [{ name: 'file', value: c.font, filename: 'font.ttf' }];
@@ -628,6 +636,8 @@ export function fuzzSurfaces(): FuzzSurface[] {
     bitmapFontSurface(),
     ...FORMATS.map(outputSurface),
     ...REQUEST_HEADERS.map((h) => headerSurface(h)),
+    // The key itself (a security scheme, not in the table): unknown, malformed and oversized keys.
+    headerSurface({ name: API_KEY_HEADER, example: 'k_0123456789abcdef', description: 'the API key' }),
     graphicsSurface(),
     fontsSurface(),
   ];
