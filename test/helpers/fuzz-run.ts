@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { OUTPUT_TYPES } from '../../renderer/api.js';
 import { DEFAULT_MAX_DOCUMENT_BYTES } from '../../renderer/memory-budget.js';
+import { ENGINE_ERROR } from './fuzz-outcome.js';
 import { type FuzzRequest, type FuzzSurface, warmUpRequests } from './fuzz-surfaces.js';
 import { type RawResponse, responseProblems, sendRaw } from './http-checks.js';
 
@@ -106,6 +107,10 @@ export function answerProblems(res: RawResponse, req: FuzzRequest): string[] {
   }
   if (!/^[A-Za-z0-9._:-]{1,128}$/.test(String(res.headers['x-request-id'] ?? '')))
     problems.push('no usable X-Request-Id');
+  // A field or command that failed on a JavaScript error is drawn around, but it is a bug all the same.
+  const warnings = String(res.headers['x-warnings'] ?? '');
+  if (/(Field not drawn|Command failed): /.test(warnings) && ENGINE_ERROR.test(warnings))
+    problems.push(`an internal error in X-Warnings: ${warnings.slice(0, 300)}`);
   return problems.map((p) => `${p} [${what}]`);
 }
 
