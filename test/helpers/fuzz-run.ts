@@ -93,7 +93,16 @@ export function answerProblems(res: RawResponse, req: FuzzRequest): string[] {
     .trim();
   const problems: string[] = [];
   if (!MEDIA_TYPES.has(type) && type !== 'text/plain') problems.push(`200 with content type "${type}"`);
-  if (res.body.length === 0) problems.push('200 with an empty body');
+  // A ZPL answer neither converted nor laid out is the document as sent, an empty one included.
+  const echoes =
+    type === 'application/zpl' &&
+    req.path.startsWith('/printers/') &&
+    !req.headers['X-Target-Dpmm']?.trim() &&
+    !/^on$/i.test(req.headers['X-Formatter']?.trim() ?? '');
+  if (echoes && req.body && !res.body.equals(req.body)) problems.push('the ZPL answer is not the document as sent');
+  // An empty document's ZPL, converted or laid out, is empty too.
+  const zplOfNothing = type === 'application/zpl' && req.body?.length === 0;
+  if (res.body.length === 0 && !zplOfNothing) problems.push('200 with an empty body');
   if (type === 'image/png' && res.body.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a')
     problems.push('200 image/png is not a PNG');
   if (type === 'application/pdf' && res.body.subarray(0, 5).toString('latin1') !== '%PDF-')
