@@ -521,7 +521,7 @@ function headerSurface(h: RequestHeaderSpec): FuzzSurface {
     ? fc.constant('pdf')
     : h.output
       ? fc.constant(h.output)
-      : 'appliesTo' in h && h.appliesTo
+      : h.appliesTo
         ? fc.constantFrom(...h.appliesTo)
         : fc.constantFrom(...FORMATS);
   const fixtures = loadFixtures();
