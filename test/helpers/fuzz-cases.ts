@@ -1,7 +1,7 @@
 // Hostile ZPL for the fuzz suites: the 600 corpus documents (corpus/manifest.json) mutated
 // (truncated, spliced, numbers blown up, bytes injected) plus hand-shaped attacks on the parts of ZPL
 // that carry lengths, recursion or encodings. `npm test` runs them with a fixed seed and few runs;
-// `npm run fuzz` sets FUZZ_RUNS and FUZZ_SEED for a longer, differently seeded run.
+// `npm run fuzz:suites` sets FUZZ_RUNS and FUZZ_SEED for a longer, differently seeded run.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import type { ParamSpec } from '../../renderer/zpl/params.js';
 import { loadCorpus, readCorpusFile } from '../../bench/corpus.js';
 import { bmpSamples } from './decoder-samples.js';
 
-/** Runs per property: small under `npm test`, FUZZ_RUNS under `npm run fuzz`. */
+/** Runs per property: small under `npm test`, FUZZ_RUNS under `npm run fuzz:suites`. */
 export function fuzzRuns(defaultRuns: number): number {
   const n = Number(process.env.FUZZ_RUNS);
   return Number.isInteger(n) && n > 0 ? n : defaultRuns;
@@ -616,7 +616,7 @@ export const BARCODE_COMMANDS = Object.keys(commandTable)
   .sort();
 
 /** A value for one parameter: what the table allows (edges included), or, when `hostile`, sometimes garbage. */
-function paramValue(spec: ParamSpec, hostile: boolean): fc.Arbitrary<string> {
+export function paramValue(spec: ParamSpec, hostile: boolean): fc.Arbitrary<string> {
   const valid: fc.Arbitrary<string>[] = [];
   if (spec.kind === 'enum' && spec.values?.length) valid.push(fc.constantFrom(...spec.values));
   if (spec.kind === 'bool') valid.push(fc.constantFrom('Y', 'N'));
@@ -639,7 +639,7 @@ function paramValue(spec: ParamSpec, hostile: boolean): fc.Arbitrary<string> {
 }
 
 /** Field data: digits and text the symbologies expect, control and high bytes they do not. */
-const fieldData = fc.oneof(
+export const fieldData = fc.oneof(
   { weight: 3, arbitrary: fc.stringMatching(/^[0-9]{1,20}$/) },
   { weight: 2, arbitrary: fc.stringMatching(/^[0-9A-Z\-. $/+%]{1,30}$/) },
   { weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 120 }) },

@@ -17,8 +17,8 @@ const PNG_SIGNATURE = '89504e470d0a1a0a';
 
 /** A field or command whose failure the renderer turned into a diagnostic: fine when it names a ZPL problem,
  * a bug when the message is a JavaScript engine error. */
-const SWALLOWED = /^(Field not drawn|Command failed): /;
-const ENGINE_ERROR =
+export const SWALLOWED = /^(Field not drawn|Command failed): /;
+export const ENGINE_ERROR =
   /Cannot (read|set) propert|is not a function|is not iterable|is not defined|Invalid (array|string|typed array) length|Maximum call stack|out of bounds|Array buffer allocation failed|Cannot convert|before initialization/;
 
 /** Render failures are fine; crashes (any other error) and timeouts are not. */
