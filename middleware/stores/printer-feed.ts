@@ -74,13 +74,31 @@ export function printedLabelBytes(labels: readonly PrintedLabel[]): number {
   return bytes;
 }
 
-/** Calls every listener; one that throws does not keep the others or the writer from going on. */
-export function notifyPrinterFeed(listeners: Iterable<(event: PrinterFeedEvent) => void>, event: PrinterFeedEvent) {
-  for (const listener of listeners) {
-    try {
-      listener(event);
-    } catch {
-      // a listener's failure is its own (a closed stream); the job is kept all the same
+/** A feed's listeners in this process: each subscription its own entry (one listener may subscribe twice). */
+export class PrinterFeedListeners {
+  readonly #listeners = new Set<(event: PrinterFeedEvent) => void>();
+
+  /** Adds `listener`; returns its unsubscribe. */
+  add(listener: (event: PrinterFeedEvent) => void): () => void {
+    const own = (event: PrinterFeedEvent) => listener(event);
+    this.#listeners.add(own);
+    return () => {
+      this.#listeners.delete(own);
+    };
+  }
+
+  /** Calls every listener; one that throws does not keep the others or the writer from going on. */
+  notify(event: PrinterFeedEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // a listener's failure is its own (a closed stream); the job is kept all the same
+      }
     }
+  }
+
+  clear(): void {
+    this.#listeners.clear();
   }
 }

@@ -3,11 +3,10 @@
 
 import {
   DEFAULT_PRINTER_FEED_LIMITS,
-  notifyPrinterFeed,
+  PrinterFeedListeners,
   printedLabelBytes,
   type PrintedLabel,
   type PrinterFeed,
-  type PrinterFeedEvent,
   type PrinterFeedLimits,
   type PrinterJobRecord,
 } from '../printer-feed.js';
@@ -34,7 +33,7 @@ export function createMemoryPrinterFeed(
 ): PrinterFeed {
   const { maxJobs, maxBytes, ttlMs } = { ...DEFAULT_PRINTER_FEED_LIMITS, ...limits };
   const jobs = new Map<string, KeptJob>();
-  const listeners = new Set<(event: PrinterFeedEvent) => void>();
+  const listeners = new PrinterFeedListeners();
   let closed = false;
 
   const newestFirst = () => [...jobs.values()].sort((a, b) => (a.job.id < b.job.id ? 1 : a.job.id > b.job.id ? -1 : 0));
@@ -60,13 +59,13 @@ export function createMemoryPrinterFeed(
       const kept = labels.map((label) => ({ index: label.index, png: label.png, pdf: label.pdf }));
       jobs.set(job.id, { job: copyJob(job), labels: kept, bytes: printedLabelBytes(labels), keptAt: clock() });
       prune();
-      if (jobs.has(job.id)) notifyPrinterFeed(listeners, { type: 'job', job: copyJob(job) });
+      if (jobs.has(job.id)) listeners.notify({ type: 'job', job: copyJob(job) });
     },
     async update(job) {
       const kept = jobs.get(job.id);
       if (!kept || closed) return;
       kept.job = copyJob(job);
-      notifyPrinterFeed(listeners, { type: 'job', job: copyJob(job) });
+      listeners.notify({ type: 'job', job: copyJob(job) });
     },
     async list(limit) {
       return newestFirst()
@@ -82,9 +81,7 @@ export function createMemoryPrinterFeed(
       return type === 'png' ? label?.png : label?.pdf;
     },
     subscribe(listener) {
-      const own = (event: PrinterFeedEvent) => listener(event);
-      listeners.add(own);
-      return () => listeners.delete(own);
+      return listeners.add(listener);
     },
     async close() {
       closed = true;

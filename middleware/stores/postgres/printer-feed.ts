@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import {
   DEFAULT_PRINTER_FEED_LIMITS,
-  notifyPrinterFeed,
+  PrinterFeedListeners,
   printedLabelBytes,
   type PrintedLabel,
   type PrinterFeed,
@@ -49,7 +49,7 @@ export class PostgresPrinterFeed implements PrinterFeed {
   readonly #clock: () => number;
   readonly #log: (message: string) => void;
   readonly #id = randomUUID();
-  readonly #listeners = new Set<(event: PrinterFeedEvent) => void>();
+  readonly #listeners = new PrinterFeedListeners();
   #listener: pg.Client | undefined;
   #subscribed: Promise<void> | undefined;
   #retry: NodeJS.Timeout | undefined;
@@ -88,7 +88,7 @@ export class PostgresPrinterFeed implements PrinterFeed {
       ],
       STORE,
     );
-    if (result.rows[0]?.kept) notifyPrinterFeed(this.#listeners, { type: 'job', job });
+    if (result.rows[0]?.kept) this.#listeners.notify({ type: 'job', job });
   }
 
   async update(job: PrinterJobRecord): Promise<void> {
@@ -99,7 +99,7 @@ export class PostgresPrinterFeed implements PrinterFeed {
       [job.id, JSON.stringify(job), names.printerChannel, this.#notice(job.id)],
       STORE,
     );
-    if (result.rowCount) notifyPrinterFeed(this.#listeners, { type: 'job', job });
+    if (result.rowCount) this.#listeners.notify({ type: 'job', job });
   }
 
   async list(limit: number): Promise<PrinterJobRecord[]> {
@@ -133,12 +133,9 @@ export class PostgresPrinterFeed implements PrinterFeed {
   }
 
   subscribe(listener: (event: PrinterFeedEvent) => void): () => void {
-    const own = (event: PrinterFeedEvent) => listener(event);
-    this.#listeners.add(own);
+    const unsubscribe = this.#listeners.add(listener);
     this.whenSubscribed().catch(() => undefined);
-    return () => {
-      this.#listeners.delete(own);
-    };
+    return unsubscribe;
   }
 
   /** Resolves once other replicas' events reach this feed's listeners (LISTEN has run). */
@@ -185,7 +182,7 @@ export class PostgresPrinterFeed implements PrinterFeed {
       if (notice.ns !== names.namespace || notice.from === this.#id) return;
       this.get(notice.id).then(
         (job) => {
-          if (job) notifyPrinterFeed(this.#listeners, { type: 'job', job });
+          if (job) this.#listeners.notify({ type: 'job', job });
         },
         () => undefined, // the job is read again by the views when they connect
       );

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_PRINTER_FEED_LIMITS,
-  notifyPrinterFeed,
+  PrinterFeedListeners,
   printedLabelBytes,
   type PrintedLabel,
   type PrinterFeed,
@@ -93,7 +93,7 @@ export class RedisPrinterFeed implements PrinterFeed {
   readonly #clock: () => number;
   readonly #log: (message: string) => void;
   readonly #id = randomUUID();
-  readonly #listeners = new Set<(event: PrinterFeedEvent) => void>();
+  readonly #listeners = new PrinterFeedListeners();
   #unlisten: (() => Promise<void>) | undefined;
   #subscribed: Promise<void> | undefined;
   #closed = false;
@@ -171,12 +171,9 @@ export class RedisPrinterFeed implements PrinterFeed {
   }
 
   subscribe(listener: (event: PrinterFeedEvent) => void): () => void {
-    const own = (event: PrinterFeedEvent) => listener(event);
-    this.#listeners.add(own);
+    const unsubscribe = this.#listeners.add(listener);
     this.whenSubscribed().catch(() => undefined);
-    return () => {
-      this.#listeners.delete(own);
-    };
+    return unsubscribe;
   }
 
   /** Resolves once other replicas' events reach this feed's listeners (the channel is subscribed). */
@@ -194,7 +191,7 @@ export class RedisPrinterFeed implements PrinterFeed {
   }
 
   async #emit(event: PrinterFeedEvent): Promise<void> {
-    notifyPrinterFeed(this.#listeners, event);
+    this.#listeners.notify(event);
     const message: Message = { from: this.#id, event };
     // The job is kept whether or not other replicas hear of it now: their views read the list when they connect.
     await this.#redis.client.publish(this.#names.channel, JSON.stringify(message)).catch((err: unknown) => {
@@ -217,7 +214,7 @@ export class RedisPrinterFeed implements PrinterFeed {
         return;
       }
       if (message.from === this.#id || message.event?.type !== 'job') return;
-      notifyPrinterFeed(this.#listeners, message.event);
+      this.#listeners.notify(message.event);
     };
     if (this.#redis.kind === 'sentinel') {
       const { client } = this.#redis;
