@@ -9,10 +9,12 @@ let spare: Uint8Array | undefined;
 
 /** A zero-filled buffer of `size` bytes for one raster; give it back with `returnInk` when the label is encoded. */
 export function borrowInk(size: number): Uint8Array {
-  const buf = spare && spare.length >= size ? spare : new Uint8Array(size);
+  const reused = spare !== undefined && spare.length >= size;
+  const buf = reused ? spare! : new Uint8Array(size);
   spare = undefined;
   const ink = buf.subarray(0, size);
-  ink.fill(0);
+  // A fresh buffer is zeros already, its pages not yet touched: filling it would fault in all of them (an 83 MB label: most of a second under load).
+  if (reused) ink.fill(0);
   return ink;
 }
 
