@@ -89,7 +89,9 @@ function stopCheck(budgetMs: () => number): () => void {
 
 function fieldBoxesOne(task: FieldBoxesTask): FieldBoxesReply {
   try {
-    return { ok: true, boxes: fieldBoxes(task.zpl, task.req, { checkpoint: stopCheck(() => task.budgetMs) }) };
+    // The pool's budget is the layout's deadline too (the meter would otherwise stop it at the default 10 s).
+    const req = { ...task.req, timeoutMs: task.budgetMs };
+    return { ok: true, boxes: fieldBoxes(task.zpl, req, { checkpoint: stopCheck(() => task.budgetMs) }) };
   } catch (err) {
     return { ok: false, error: errorToWire(err) };
   }
