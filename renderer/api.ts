@@ -152,6 +152,12 @@ export interface RenderHooks {
   checkpoint?: () => void;
   /** Called once when rendering begins: on a render pool, when a thread takes the render after its wait in the queue. */
   started?: () => void;
+  /**
+   * Milliseconds of work before the render gives the event loop a turn (between commands, labels and display
+   * elements). Default DEFAULT_SLICE_MS on the main thread, so a server rendering there keeps answering; none on a
+   * worker thread (a render pool's threads run each render through).
+   */
+  sliceMs?: number;
 }
 
 export interface RenderResult {
@@ -177,6 +183,9 @@ export interface RenderResult {
 
 /** Time one render may take, from the moment it starts (the render pool's, render()'s and zpl-render's). */
 export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
+
+/** Work a render on the main thread does between two turns of the event loop (RenderHooks.sliceMs). */
+export const DEFAULT_SLICE_MS = 10;
 /** Documents of up to this many pages (the largest legal document) get a time budget per page. */
 export const PAGES_WITH_OWN_BUDGET = 50;
 

@@ -5,6 +5,7 @@ import { DiagnosticLog } from './diagnostics.js';
 import { WorkMeter } from './work-meter.js';
 import { CHECKPOINT_UNITS } from './decode/meter.js';
 import { RenderError } from './errors.js';
+import { finish, type Steps } from './steps.js';
 import type { Field, FontSelection, LabelPlan, StoredObject } from './model.js';
 import type {
   CommandContext,
@@ -14,7 +15,7 @@ import type {
   LabelDraft,
   PrinterState,
 } from './commands/context.js';
-import { lex, type Token } from './zpl/lexer.js';
+import { lexSteps, type Token } from './zpl/lexer.js';
 import {
   latin1,
   namedArgs,
@@ -92,10 +93,14 @@ export class Interpreter implements CommandContext {
     this.field = this.newField(0);
   }
 
-  /** Runs a whole document. */
-  run(bytes: Uint8Array): DocumentPlan {
-    const tokens = lex(bytes, this.meter);
-    this.runTokens(tokens);
+  /** Runs a whole document, pausing between commands when the meter's slice is spent. */
+  *run(bytes: Uint8Array): Steps<DocumentPlan> {
+    const tokens = yield* lexSteps(bytes, this.meter);
+    for (const tok of tokens) {
+      this.meter.charge(TOKEN_UNITS);
+      this.step(tok);
+      if (this.meter.sliceDue) yield;
+    }
     if (this.label) {
       this.warn(this.label.start, 0, '', 0, 'Missing ^XZ; label ended at end of input');
       this.endLabel();
@@ -395,5 +400,10 @@ export interface InterpretContext {
 
 /** Interprets a document into label plans (no drawing yet). */
 export function interpret(bytes: Uint8Array, dpmm: number, context: InterpretContext = {}): DocumentPlan {
+  return finish(interpretSteps(bytes, dpmm, context));
+}
+
+/** interpret() as steps: it may pause between commands when the meter's slice is spent. */
+export function interpretSteps(bytes: Uint8Array, dpmm: number, context: InterpretContext = {}): Steps<DocumentPlan> {
   return new Interpreter(dpmm, context).run(bytes);
 }

@@ -1,7 +1,9 @@
 // ZPL bytes -> interpreter -> display lists -> raster -> PNG/PDF. The one call the HTTP layer and CLI use.
 
+import { isMainThread } from 'node:worker_threads';
 import {
   DEFAULT_RENDER_TIMEOUT_MS,
+  DEFAULT_SLICE_MS,
   drawsEveryLabel,
   isPrinterLanguage,
   OUTPUT_TYPES,
@@ -19,11 +21,12 @@ import { bitonalDots, PRINT_JOB_ENCODERS, type LabelDots } from './encoders/prin
 import { renderDataOutput } from './outputs/index.js';
 import { rotateClockwise } from './encoders/rotate.js';
 import { RenderError } from './errors.js';
-import { checkIndex, dotsPerInch, labelDots, openDocument, requestMeter } from './layout/document.js';
+import { checkIndex, dotsPerInch, labelDots, openDocumentSteps, requestMeter } from './layout/document.js';
+import { finishSliced, pauseIfDue } from './steps.js';
 import type { WorkMeter } from './work-meter.js';
 import type { DisplayList, OutputKind } from './display/display-list.js';
 import type { Raster } from './raster/raster.js';
-import { paint, paintRows } from './raster/paint.js';
+import { paintRowsSteps, paintSteps } from './raster/paint.js';
 import { settle } from './raster/row-order.js';
 import { borrowInk, returnInk, trimInk } from './raster/scratch.js';
 
@@ -47,7 +50,7 @@ export async function render(
 
 async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hooks: RenderHooks): Promise<RenderResult> {
   // One meter for the whole request, started now: its deadline is the render pool's, wherever this runs.
-  const meter = requestMeter(req, hooks.checkpoint);
+  const meter = requestMeter(req, hooks.checkpoint, hooks.sliceMs ?? (isMainThread ? DEFAULT_SLICE_MS : undefined));
   if (req.format === 'json' || req.format === 'zpl') return renderDataOutput(zpl, req, hooks, meter);
   hooks.started?.();
   const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
@@ -59,13 +62,16 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   const turned = (req.format === 'png' || isPrinterLanguage(req.format)) && rotation !== 0;
   // Only vector pages draw glyph curves: a PNG or raster PDF is laid out without them.
   const output: OutputKind = req.format === 'pdf' && req.pdf !== 'raster' ? 'vector' : 'raster';
-  const doc = openDocument(
-    zpl,
-    { ...req, output },
-    {
-      reserveBytes: { bytes: pixels * (turned ? 3 : 2) + heightDots, what: `A ${widthDots}x${heightDots} dot label` },
-      meter,
-    },
+  const doc = await finishSliced(
+    openDocumentSteps(
+      zpl,
+      { ...req, output },
+      {
+        reserveBytes: { bytes: pixels * (turned ? 3 : 2) + heightDots, what: `A ${widthDots}x${heightDots} dot label` },
+        meter,
+      },
+    ),
+    meter,
   );
   const all = drawsEveryLabel(req);
   if (all && doc.totalCount === 0) throw new RenderError('no-labels', 'no labels generated');
@@ -76,9 +82,11 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   extendForPages(meter, req, pages);
 
   // Each label drawn for a raster PDF or a print job: painted (charged per element), then encoded (charged here).
-  const draw = (i: number): Raster => {
+  const draw = async (i: number): Promise<Raster> => {
     meter.charge(pixels);
-    return paint(doc.label(i), borrowInk(pixels), meter);
+    const list = await finishSliced(doc.labelSteps(i), meter);
+    await pauseIfDue(meter);
+    return finishSliced(paintSteps(list, borrowInk(pixels), meter), meter);
   };
   const result = (body: Uint8Array, contentType: RenderResult['contentType'], pages: number): RenderResult => ({
     body,
@@ -94,7 +102,8 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
     const widthPt = req.widthIn * 72,
       heightPt = req.heightIn * 72;
     const dotPt = 72 / dotsPerInch(req.dpmm);
-    const lists = (): Generator<DisplayList> => each(indices, (i) => metered(doc.label(i), meter));
+    const lists = (): AsyncGenerator<DisplayList> =>
+      each(indices, async (i) => metered(await finishSliced(doc.labelSteps(i), meter), meter), meter);
     const body = req.page
       ? await encodeSheets(lists(), req.page, {
           labelWidthPt: widthPt,
@@ -111,7 +120,7 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
     const indices = all ? Array.from({ length: doc.totalCount }, (_, i) => i) : [req.index ?? 0];
     // The job describes the label as printed: turned a quarter, its width and height trade places.
     const quarter = rotation === 90 || rotation === 270;
-    const body = PRINT_JOB_ENCODERS[req.format](eachLabelDots(indices, draw, rotation), {
+    const body = await PRINT_JOB_ENCODERS[req.format](eachLabelDots(indices, draw, rotation), {
       dpmm: req.dpmm,
       widthIn: quarter ? req.heightIn : req.widthIn,
       heightIn: quarter ? req.widthIn : req.heightIn,
@@ -119,8 +128,11 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
     return result(body, OUTPUT_TYPES[req.format].mediaType, indices.length);
   }
   // ^PM Y and ^PO I are left to the 8-bit encoder, which reads the rows in that order; a turned label settles first.
-  const { raster, order } = paintRows(doc.label(req.index ?? 0), borrowInk(pixels), meter);
+  const list = await finishSliced(doc.labelSteps(req.index ?? 0), meter);
+  await pauseIfDue(meter);
+  const { raster, order } = await finishSliced(paintRowsSteps(list, borrowInk(pixels), meter), meter);
   try {
+    await pauseIfDue(meter);
     meter.charge(pixels); // the encoder's pass over every row
     const png =
       rotation === 0
@@ -149,21 +161,28 @@ export function extendForPages(meter: WorkMeter, req: RenderRequest, pages: numb
 }
 
 /** Lays out labels one at a time as the PDF encoder asks for them, so only one is alive at once. */
-function* each<T>(indices: readonly number[], make: (i: number) => T): Generator<T> {
-  for (const i of indices) yield make(i);
+async function* each<T>(
+  indices: readonly number[],
+  make: (i: number) => Promise<T>,
+  meter: WorkMeter,
+): AsyncGenerator<T> {
+  for (const i of indices) {
+    await pauseIfDue(meter);
+    yield await make(i);
+  }
 }
 
 /**
  * A print job's labels as bitonal dots, turned as a PNG is, drawn one at a time as the encoder asks for them (each
  * raster's pixels go back for reuse once its dots are taken).
  */
-function* eachLabelDots(
+async function* eachLabelDots(
   indices: readonly number[],
-  draw: (i: number) => Raster,
+  draw: (i: number) => Promise<Raster>,
   rotation: Rotation,
-): Generator<LabelDots> {
+): AsyncGenerator<LabelDots> {
   for (const i of indices) {
-    const raster = draw(i);
+    const raster = await draw(i);
     let dots: LabelDots;
     try {
       dots = bitonalDots(rotateClockwise(raster, rotation));
@@ -178,9 +197,9 @@ function* eachLabelDots(
  * Draws labels one at a time as the PDF encoder asks for them; each raster's pixels go back for reuse when the
  * encoder asks for the next (it has encoded this one by then).
  */
-function* eachRaster(indices: readonly number[], draw: (i: number) => Raster): Generator<Raster> {
+async function* eachRaster(indices: readonly number[], draw: (i: number) => Promise<Raster>): AsyncGenerator<Raster> {
   for (const i of indices) {
-    const raster = draw(i);
+    const raster = await draw(i);
     try {
       yield raster;
     } finally {

@@ -17,6 +17,11 @@ export interface WorkMeterOptions {
   timeoutMs?: number | undefined;
   /** The caller's own check (a cancelled request), run at every checkpoint; throwing stops the work. */
   checkpoint?: (() => void) | undefined;
+  /**
+   * Milliseconds of work between yields to the event loop (a render on the server's own thread); default none: a render
+   * thread runs to the end.
+   */
+  sliceMs?: number | undefined;
 }
 
 export class WorkMeter implements DecodeMeter {
@@ -27,12 +32,17 @@ export class WorkMeter implements DecodeMeter {
   readonly #started = performance.now();
   #timeoutMs: number;
   readonly #hook: (() => void) | undefined;
+  readonly #sliceMs: number;
+  #sliceStarted = this.#started;
+  /** The slice is spent: a stage written as steps yields at its next resumable point (read in hot loops: a field). */
+  sliceDue = false;
 
   constructor(options: WorkMeterOptions | number = {}) {
     const o = typeof options === 'number' ? { maxBytes: options } : options;
     this.limit = o.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
     this.#timeoutMs = o.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
     this.#hook = o.checkpoint;
+    this.#sliceMs = o.sliceMs ?? Number.POSITIVE_INFINITY;
   }
 
   /** Bytes claimed and not given back. */
@@ -74,8 +84,21 @@ export class WorkMeter implements DecodeMeter {
   /** Stops the work when the caller says so or the deadline has passed. */
   checkpoint(): void {
     this.#hook?.();
-    if (performance.now() - this.#started > this.#timeoutMs)
+    const now = performance.now();
+    if (now - this.#started > this.#timeoutMs)
       throw new RenderError('timeout', `Rendering took longer than ${this.#timeoutMs} ms and was stopped`);
+    if (now - this.#sliceStarted >= this.#sliceMs) this.sliceDue = true;
+  }
+
+  /** Whether the work yields to the event loop now and then (a sliceMs was given). */
+  get sliced(): boolean {
+    return this.#sliceMs !== Number.POSITIVE_INFINITY;
+  }
+
+  /** A new slice begins: the work has just had the event loop back. */
+  resumed(): void {
+    this.sliceDue = false;
+    this.#sliceStarted = performance.now();
   }
 
   /** A new deadline, from the start (a PDF of many pages gets more time once its page count is known). */

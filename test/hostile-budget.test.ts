@@ -10,7 +10,8 @@ import { RenderError } from '../renderer/errors.js';
 import { closeSharedRenderPools, sharedRenderPoolStats } from '../renderer/pool/index.js';
 import { render } from '../renderer/render.js';
 import type { RenderRequest } from '../renderer/api.js';
-import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
+import { binaryBody, buildApp, KEYS, labelsPath, listen } from './helpers/http-app.js';
+import type { RenderFunction } from '../middleware/router/router-config.js';
 import {
   bitmapFontInput,
   conversionInput,
@@ -91,6 +92,57 @@ describe('hostile inputs against the work meter (issue 50)', function () {
       const err = await failure(render(h.zpl, { ...requestOf(h), timeoutMs: 0 }));
       expect(err.code).to.equal('timeout');
       expect(err.message).to.equal('Rendering took longer than 0 ms and was stopped');
+    });
+  });
+
+  describe('on the event loop (RENDER_THREADS=0, the library on the main thread)', () => {
+    it('gives the event loop turns while it renders, and draws the same label', async () => {
+      const h = unknownCommandsInput();
+      let turns = 0;
+      let done = false;
+      const count = (): void => {
+        turns++;
+        if (!done) setImmediate(count);
+      };
+      setImmediate(count);
+      const result = await render(h.zpl, requestOf(h));
+      done = true;
+      const atEnd = turns;
+      // A render run through at once lets one queued callback in at most (the turn before it started); a sliced one
+      // lets the chain in between its slices.
+      expect(atEnd).to.be.greaterThan(2);
+      const whole = await render(h.zpl, requestOf(h), { sliceMs: Number.POSITIVE_INFINITY });
+      expect(Buffer.from(result.body).equals(Buffer.from(whole.body))).to.equal(true);
+    });
+
+    it('answers another request on the same server while a render runs on its thread', async () => {
+      const h = unknownCommandsInput();
+      let rendering!: () => void;
+      const started = new Promise<void>((resolve) => (rendering = resolve));
+      const inline: RenderFunction = (zpl, req, hooks) => render(zpl, req, { ...hooks, started: () => rendering() });
+      const { app } = await buildApp({ render: inline });
+      app.get('/healthz', (_req, res) => res.send('ok'));
+      const served = await listen(app);
+      try {
+        let settled = false;
+        const label = fetch(`http://127.0.0.1:${served.port}${labelsPath('8dpmm', '4x6', '0')}`, {
+          method: 'POST',
+          headers: { 'X-API-Key': KEYS.all },
+          body: new Uint8Array(h.zpl),
+        }).then(async (res) => {
+          settled = true;
+          return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
+        });
+        await started;
+        const health = await fetch(`http://127.0.0.1:${served.port}/healthz`);
+        expect(await health.text()).to.equal('ok');
+        expect(settled, 'the label was still rendering when /healthz answered').to.equal(false);
+        const answer = await label;
+        expect(answer.status).to.equal(200);
+        expect(decodePng(answer.body).width).to.equal(812);
+      } finally {
+        served.close();
+      }
     });
   });
 

@@ -17,7 +17,7 @@ const LAYERS: Array<{ name: string; files: RegExp }> = [
   {
     name: 'shared',
     files:
-      /^(api|errors|diagnostics|work-meter|cost-estimate|bounded-cache|text-position)\.ts$|^decode\/|^text\/charset\.ts$/,
+      /^(api|errors|diagnostics|work-meter|steps|cost-estimate|bounded-cache|text-position)\.ts$|^decode\/|^text\/charset\.ts$/,
   },
   { name: 'zpl', files: /^zpl\// },
   { name: 'interpret', files: /^(interpreter|model|serial-number)\.ts$|^commands\/|^graphics\/objects\.ts$/ },

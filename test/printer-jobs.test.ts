@@ -115,18 +115,18 @@ describe('print jobs in printer languages', function () {
     expect((err as Error).message).to.match(/IPL addresses at most 8192 dots a side; this label is 609x8526 dots/);
   });
 
-  it('any dots, any size (a width off the byte, blank and full rows, wider than one DPL or SBPL image) round-trip', () => {
+  it('any dots, any size (a width off the byte, blank and full rows, wider than one DPL or SBPL image) round-trip', async () => {
     const dots = fc
       .record({ width: fc.integer({ min: 1, max: 90 }), height: fc.integer({ min: 1, max: 40 }), seed: fc.integer() })
       .map(({ width, height, seed }) => randomDots(width, height, seed));
-    fc.assert(
-      fc.property(dots, fc.constantFrom(...PRINTER_LANGUAGES), (label, language) => {
-        expectEncoded(language, [label, invert(label)]);
+    await fc.assert(
+      fc.asyncProperty(dots, fc.constantFrom(...PRINTER_LANGUAGES), async (label, language) => {
+        await expectEncoded(language, [label, invert(label)]);
       }),
       { numRuns: 300, seed: 51 },
     );
     // Wider than a DPL record (2040 dots) and an SBPL graphic (999 bytes).
-    for (const language of PRINTER_LANGUAGES) expectEncoded(language, [randomDots(8100, 20, 7)], 24);
+    for (const language of PRINTER_LANGUAGES) await expectEncoded(language, [randomDots(8100, 20, 7)], 24);
   });
 
   it('a render pool answers the same job bytes, all labels admitted as pages', async () => {
@@ -192,10 +192,10 @@ function invert(l: LabelDots): LabelDots {
 }
 
 /** Encodes the labels directly and reads them back: every dot as given. */
-function expectEncoded(language: PrinterLanguage, labels: LabelDots[], dpmm: Dpmm = 8): void {
+async function expectEncoded(language: PrinterLanguage, labels: LabelDots[], dpmm: Dpmm = 8): Promise<void> {
   const first = labels[0]!;
   const setup = { dpmm, widthIn: first.width / DPI[dpmm], heightIn: first.height / DPI[dpmm] };
-  const job = PRINT_JOB_ENCODERS[language](labels, setup);
+  const job = await PRINT_JOB_ENCODERS[language](labels, setup);
   const printed = READ_JOB[language](job, { ...setup, width: first.width, height: first.height });
   expect(printed.length, language).to.equal(labels.length);
   printed.forEach((p, i) => {

@@ -7,6 +7,11 @@ export interface DecodeMeter {
   claim(bytes: number, what: string): void;
   /** Charges `units` of work (about one per byte read or written) done since the last charge; throws to stop. */
   charge(units: number): void;
+  /**
+   * Set when the caller's event loop has waited long enough: a stage written as steps (renderer/steps.ts) yields at
+   * its next resumable point. Never set on a render thread.
+   */
+  readonly sliceDue?: boolean;
 }
 
 /** Work charged between two calls of the caller's checkpoint: a few hundred microseconds of decoding. */

@@ -21,7 +21,7 @@ const BORDER_WIDTH = 0.5;
 const DASH = '[3 2] 0 d';
 
 export async function encodeSheets(
-  labels: Iterable<DisplayList>,
+  labels: AsyncIterable<DisplayList> | Iterable<DisplayList>,
   page: PageComposition,
   opts: SheetOptions,
 ): Promise<Uint8Array> {
@@ -53,7 +53,7 @@ export async function encodeSheets(
   let sheet = doc.addPage([sheetW, sheetH]);
   let content: string[] = [];
   let cell = 0;
-  for (const list of labels) {
+  for await (const list of labels) {
     if (cell === perSheet) {
       pdf.finishPage(sheet, content.join('\n'));
       sheet = doc.addPage([sheetW, sheetH]);

@@ -10,10 +10,13 @@ import { PdfResources } from './pdf/resources.js';
 
 export type VectorPdfOptions = LabelFrame;
 
-export async function encodeVectorPdf(labels: Iterable<DisplayList>, opts: VectorPdfOptions): Promise<Uint8Array> {
+export async function encodeVectorPdf(
+  labels: AsyncIterable<DisplayList> | Iterable<DisplayList>,
+  opts: VectorPdfOptions,
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const pdf = new PdfResources(doc);
-  for (const list of labels) {
+  for await (const list of labels) {
     const page = doc.addPage([opts.widthPt, opts.heightPt]);
     const content = pageContent(list, opts, pdf);
     if (content === null) {

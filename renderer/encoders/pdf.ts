@@ -18,10 +18,15 @@ import { bitonalRows, DEFLATE_OPTIONS } from './png.js';
 const PNG_UP_PREDICTOR = 12;
 
 /** `widthPt`/`heightPt`: the label size in points (72 per inch), e.g. 288x432 for 4x6. */
-export async function encodePdf(labels: Iterable<Raster>, widthPt: number, heightPt: number): Promise<Uint8Array> {
+export async function encodePdf(
+  labels: AsyncIterable<Raster> | Iterable<Raster>,
+  widthPt: number,
+  heightPt: number,
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   let n = 0;
-  for (const r of labels) encodeRasterPage(doc, doc.addPage([widthPt, heightPt]), r, widthPt, heightPt, `Im${n++}`);
+  for await (const r of labels)
+    encodeRasterPage(doc, doc.addPage([widthPt, heightPt]), r, widthPt, heightPt, `Im${n++}`);
   return doc.save({ useObjectStreams: false });
 }
 

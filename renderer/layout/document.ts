@@ -4,11 +4,12 @@
 import type { Dpmm, RenderClock, RenderLimits } from '../api.js';
 import { labelDots } from './dots.js';
 import { ordinal, RenderError } from '../errors.js';
-import { interpret, type DocumentPlan } from '../interpreter.js';
+import { interpretSteps, type DocumentPlan } from '../interpreter.js';
+import { finish, type Steps } from '../steps.js';
 import { WorkMeter } from '../work-meter.js';
 import type { LabelPlan } from '../model.js';
 import type { DisplayList, OutputKind } from '../display/display-list.js';
-import { layoutLabel, undrawableKinds } from './layout.js';
+import { layoutLabelSteps, undrawableKinds } from './layout.js';
 
 import { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS } from '../api.js';
 
@@ -35,8 +36,8 @@ export interface DocumentHooks {
 }
 
 /** The request's work meter: its byte budget and deadline from the request, the caller's checkpoint in it. */
-export function requestMeter(req: RenderLimits, checkpoint?: () => void): WorkMeter {
-  return new WorkMeter({ maxBytes: req.maxDocumentBytes, timeoutMs: req.timeoutMs, checkpoint });
+export function requestMeter(req: RenderLimits, checkpoint?: () => void, sliceMs?: number): WorkMeter {
+  return new WorkMeter({ maxBytes: req.maxDocumentBytes, timeoutMs: req.timeoutMs, checkpoint, sliceMs });
 }
 
 export interface LaidOutDocument {
@@ -53,6 +54,8 @@ export interface LaidOutDocument {
   unsupported(): string[];
   /** The i-th printed label's display list (0-based; the caller checks the index first), valid until the next call. */
   label(i: number): DisplayList;
+  /** label() as steps: laying out may pause between fields when the meter's slice is spent. */
+  labelSteps(i: number): Steps<DisplayList>;
 }
 
 /** Interprets a document and checks its limits; labels are laid out one at a time when asked for. */
@@ -61,6 +64,15 @@ export function openDocument(
   req: DocumentRequest,
   hooks: DocumentHooks = {},
 ): LaidOutDocument {
+  return finish(openDocumentSteps(zpl, req, hooks));
+}
+
+/** openDocument() as steps: interpreting may pause between commands when the meter's slice is spent. */
+export function* openDocumentSteps(
+  zpl: Uint8Array | string,
+  req: DocumentRequest,
+  hooks: DocumentHooks = {},
+): Steps<LaidOutDocument> {
   const bytes = typeof zpl === 'string' ? new TextEncoder().encode(zpl) : zpl;
   const widthDots = Math.max(1, labelDots(req.widthIn, req.dpmm));
   const heightDots = Math.max(1, labelDots(req.heightIn, req.dpmm));
@@ -73,7 +85,7 @@ export function openDocument(
   }
   const memory = hooks.meter ?? requestMeter(req, hooks.checkpoint);
   if (hooks.reserveBytes) memory.claim(hooks.reserveBytes.bytes, hooks.reserveBytes.what);
-  const plan = interpret(bytes, req.dpmm, { meter: memory, ...(req.now && { now: req.now }) });
+  const plan = yield* interpretSteps(bytes, req.dpmm, { meter: memory, ...(req.now && { now: req.now }) });
   const maxLabels = req.maxLabels ?? DEFAULT_MAX_LABELS;
   if (plan.totalCount > maxLabels) {
     throw new RenderError(
@@ -104,8 +116,16 @@ export function openDocument(
     objects: plan.objects,
     log: plan.log,
     checkpoint: () => memory.checkpoint(),
+    slices: memory,
     output: req.output,
     claim,
+  };
+  const labelSteps = (i: number): Steps<DisplayList> => {
+    memory.checkpoint();
+    memory.release(heldByLastLabel);
+    heldByLastLabel = 0;
+    const { label, copy } = locate(plan, i);
+    return layoutLabelSteps(label, copy, opts);
   };
   return {
     plan,
@@ -114,13 +134,8 @@ export function openDocument(
     heightDots,
     totalCount: plan.totalCount,
     unsupported: () => plan.log.features(),
-    label(i) {
-      memory.checkpoint();
-      memory.release(heldByLastLabel);
-      heldByLastLabel = 0;
-      const { label, copy } = locate(plan, i);
-      return layoutLabel(label, copy, opts);
-    },
+    label: (i) => finish(labelSteps(i)),
+    labelSteps,
   };
 }
 

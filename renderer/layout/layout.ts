@@ -1,6 +1,7 @@
 // From a label plan to a display list: every field goes to the drawer registered for its kind, which
 // records its shapes, glyph runs and images on a canvas.
 
+import { finish, type Steps } from '../steps.js';
 import type { DiagnosticLog } from '../diagnostics.js';
 import { RenderError } from '../errors.js';
 import { isDrawnKind } from '../commands/field-kinds.js';
@@ -53,15 +54,22 @@ export interface LayoutLabelOptions {
   checkpoint?: () => void;
   /** Takes the bytes of each display-list record before it is made; throws a `memory` RenderError when spent. */
   claim?: (bytes: number) => void;
+  /** Says when the work should pause for the event loop (the request's meter, read after each checkpoint). */
+  slices?: { readonly sliceDue: boolean };
 }
 
 /** Lays out copy `copy` of a label. Problems in one field never stop the others. */
 export function layoutLabel(plan: LabelPlan, copy: number, opts: LayoutLabelOptions): DisplayList {
+  return finish(layoutLabelSteps(plan, copy, opts));
+}
+
+/** layoutLabel() as steps: it may pause between fields when `opts.slices` says the slice is spent. */
+export function* layoutLabelSteps(plan: LabelPlan, copy: number, opts: LayoutLabelOptions): Steps<DisplayList> {
   const canvas = new DisplayListBuilder(opts.widthDots, opts.heightDots, {
     ...(opts.output && { output: opts.output }),
     ...(opts.claim && { claim: opts.claim }),
   });
-  drawFields(plan, copy, canvas, opts, false);
+  yield* drawFields(plan, copy, canvas, opts, false);
   // A ^PW narrower than the label is centred on it, as the legacy service places it.
   const dx = printShift(plan, opts.widthDots);
   const list: DisplayList = {
@@ -93,14 +101,14 @@ export function printShift(plan: Pick<LabelPlan, 'printWidth'>, widthDots: numbe
  * Draws copy `copy` of a label's fields, over the image ^MCN kept of the label before (`under`: that image, whose
  * diagnostics its own layout gave already).
  */
-function drawFields(
+function* drawFields(
   plan: LabelPlan,
   copy: number,
   canvas: DisplayListBuilder,
   opts: LayoutLabelOptions,
   under: boolean,
-): void {
-  if (plan.background) drawFields(plan.background.label, plan.background.copy, canvas, opts, true);
+): Steps<void> {
+  if (plan.background) yield* drawFields(plan.background.label, plan.background.copy, canvas, opts, true);
   const log = under ? undefined : opts.log;
   const env: DrawEnv = {
     dpmm: opts.dpmm,
@@ -114,6 +122,7 @@ function drawFields(
   const dx = printShift(plan, opts.widthDots);
   for (const placed of plan.fields) {
     opts.checkpoint?.();
+    if (opts.slices?.sliceDue) yield;
     const draw = drawerOf(placed);
     if (!draw) continue;
     // Drawers see the copy's own data (^SN/^SF), so none of them needs to know about serialisation.

@@ -4,7 +4,8 @@
 import type { RenderHooks, RenderRequest, RenderResult } from '../api.js';
 import { checkEstimate, estimateCost } from '../cost-estimate.js';
 import { RenderError } from '../errors.js';
-import { checkIndex, openDocument, requestMeter } from '../layout/document.js';
+import { checkIndex, openDocumentSteps, requestMeter } from '../layout/document.js';
+import { finishSliced } from '../steps.js';
 import type { WorkMeter } from '../work-meter.js';
 import { dotsPerInch, labelDots } from '../layout/dots.js';
 import { convertDensity } from './density/convert.js';
@@ -34,7 +35,7 @@ export async function renderDataOutput(
   // A conversion's resampled bitmaps are known from their headers: one too large is refused before any work.
   if (req.targetDpmm !== undefined) checkEstimate(estimateCost(bytes, req, Infinity), req);
   // Laid out as the raster backend draws: a field drawn as a bitmap is the PNG's picture of it.
-  const doc = openDocument(bytes, { ...req, output: 'raster' }, { meter });
+  const doc = await finishSliced(openDocumentSteps(bytes, { ...req, output: 'raster' }, { meter }), meter);
   const total = doc.totalCount;
   if (req.index !== undefined) checkIndex(req.index, total);
   else if (req.format === 'json' && total === 0) throw new RenderError('no-labels', 'no labels generated');

@@ -6,10 +6,16 @@ import { fillPath } from './fill-path.js';
 import { glyphMask, maskGroup } from './glyph-mask.js';
 import { Raster } from './raster.js';
 import { rowOrder, settle, type RowOrder } from './row-order.js';
+import { finish, type Steps } from '../steps.js';
 
 /** `ink`, when given, is `width * height` zeros to paint on (a reused buffer, raster/scratch.ts); default a fresh one. */
 export function paint(list: DisplayList, ink?: Uint8Array, meter?: DecodeMeter): Raster {
-  const { raster, order } = paintRows(list, ink, meter);
+  return finish(paintSteps(list, ink, meter));
+}
+
+/** paint() as steps: it may pause between elements when the meter's slice is spent. */
+export function* paintSteps(list: DisplayList, ink?: Uint8Array, meter?: DecodeMeter): Steps<Raster> {
+  const { raster, order } = yield* paintRowsSteps(list, ink, meter);
   return settle(raster, order);
 }
 
@@ -19,10 +25,20 @@ export function paintRows(
   ink?: Uint8Array,
   meter?: DecodeMeter,
 ): { raster: Raster; order: RowOrder } {
+  return finish(paintRowsSteps(list, ink, meter));
+}
+
+/** paintRows() as steps: it may pause between elements when the meter's slice is spent. */
+export function* paintRowsSteps(
+  list: DisplayList,
+  ink?: Uint8Array,
+  meter?: DecodeMeter,
+): Steps<{ raster: Raster; order: RowOrder }> {
   const raster = new Raster(list.width, list.height, ink, true); // rows' painted ranges kept for the encoder
   for (const el of list.elements) {
     meter?.charge(elementUnits(el));
     paintElement(raster, el);
+    if (meter?.sliceDue) yield;
   }
   if (list.printArea) clearOutside(raster, list.printArea);
   return { raster, order: rowOrder(list.mirror, list.invert) };

@@ -3,6 +3,7 @@
 // binary downloads) and the prefix-changing commands, which affect tokenizing itself.
 
 import type { DecodeMeter } from '../decode/meter.js';
+import { finish, type Steps } from '../steps.js';
 
 export interface Token {
   /** `^` or `~` (the canonical prefix, whatever character the document currently uses). */
@@ -52,6 +53,11 @@ interface LexState {
 
 /** Tokenizes a whole document. Stray bytes outside commands become `stray` tokens, never errors. */
 export function lex(bytes: Uint8Array, meter?: DecodeMeter): Token[] {
+  return finish(lexSteps(bytes, meter));
+}
+
+/** lex() as steps: it may pause after any token when the meter's slice is spent. */
+export function* lexSteps(bytes: Uint8Array, meter?: DecodeMeter): Steps<Token[]> {
   // One pass over the bytes, charged before it and per token. The payload slab (5 bytes an input byte) is bounded by
   // the upload limit; the tokens are claimed past the first UNCLAIMED_TOKENS (a carrier label has a few hundred).
   meter?.charge(bytes.length);
@@ -116,6 +122,7 @@ export function lex(bytes: Uint8Array, meter?: DecodeMeter): Token[] {
     meter?.charge(TOKEN_UNITS);
     tokens.push({ prefix, name, start, paramStart, end, raw, offsets, delimiter: st.delim });
     i = end;
+    if (meter?.sliceDue) yield;
   }
   flushStray(n);
   if (tokens.length > UNCLAIMED_TOKENS)

@@ -12,10 +12,10 @@ const STRIP_BYTES = 255;
 /** Duplicates one repeat record can stand for (two hex digits). */
 const MAX_REPEAT = 255;
 
-export const encodeDpl: PrintJobEncoder = (labels, setup) => {
+export const encodeDpl: PrintJobEncoder = async (labels, setup) => {
   const job = new JobBytes();
   let first = true;
-  for (const label of labels) {
+  for await (const label of labels) {
     if (first) {
       // <STX>m Set Printer to Metric Mode: lengths below in tenths of a millimetre.
       job.text(`${STX}m${CR}`);

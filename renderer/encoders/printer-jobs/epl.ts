@@ -7,10 +7,10 @@ import { inkedRows, type PrintJobEncoder } from './label-dots.js';
 /** The gap between labels the Q command declares: 3 mm, within its 16-240 dot range at every density. */
 const GAP_MM = 3;
 
-export const encodeEpl: PrintJobEncoder = (labels, setup) => {
+export const encodeEpl: PrintJobEncoder = async (labels, setup) => {
   const job = new JobBytes();
   let first = true;
-  for (const label of labels) {
+  for await (const label of labels) {
     if (first) {
       // N Clear Image Buffer, remarks: a line feed before it clears any partial command left in the printer's buffer.
       job.text('\n');

@@ -24,10 +24,10 @@ const END_OF_BITMAP = 0x28;
 /** Appendix E: data values are 13 bits at most (a high-order byte of 6 bits and a low-order byte of 7). */
 const MAX_VALUE = 8191;
 
-export const encodeIpl: PrintJobEncoder = (labels) => {
+export const encodeIpl: PrintJobEncoder = async (labels) => {
   const job = new JobBytes();
   let first = true;
-  for (const label of labels) {
+  for await (const label of labels) {
     if (first) {
       if (label.width - 1 > MAX_VALUE || label.height - 1 > MAX_VALUE)
         throw new RenderError(

@@ -21,8 +21,11 @@ export interface PrintJobSetup {
   heightIn: number;
 }
 
-/** Labels in print order, each consumed before the next is asked for. */
-export type PrintJobEncoder = (labels: Iterable<LabelDots>, setup: PrintJobSetup) => Uint8Array;
+/** Labels in print order, each consumed before the next is asked for (drawn as asked: a sliced render pauses between). */
+export type PrintJobEncoder = (
+  labels: AsyncIterable<LabelDots> | Iterable<LabelDots>,
+  setup: PrintJobSetup,
+) => Promise<Uint8Array>;
 
 /** The label's dots, 1 = black: the bitonal PNG's threshold (packBitonalRow, 1 = white) inverted. */
 export function bitonalDots(r: Raster): LabelDots {

@@ -12,7 +12,7 @@ const UEL = `${ESC}%-12345X`;
 /** Raster Resolution values the Technical Reference lists; the label's density is sent as the nearest. */
 const RASTER_DPI = [75, 100, 150, 200, 300, 600];
 
-export const encodePcl5: PrintJobEncoder = (labels, setup) => {
+export const encodePcl5: PrintJobEncoder = async (labels, setup) => {
   const job = new JobBytes();
   const decipoints = (inches: number): number => Math.round(inches * 720);
   const dpi = dotsPerInch(setup.dpmm);
@@ -25,7 +25,7 @@ export const encodePcl5: PrintJobEncoder = (labels, setup) => {
   // Raster Graphics Resolution, dots per inch.
   job.text(`${ESC}*t${resolution}R`);
   let first = true;
-  for (const label of labels) {
+  for await (const label of labels) {
     // Form Feed between labels: one page per label.
     if (!first) job.text('\f');
     first = false;

@@ -69,7 +69,7 @@ const eRLECompression = 1;
 /** Rows per ReadImage block. */
 const BLOCK_ROWS = 256;
 
-export const encodePcl6: PrintJobEncoder = (labels, setup) => {
+export const encodePcl6: PrintJobEncoder = async (labels, setup) => {
   const job = new JobBytes();
   const dpi = dotsPerInch(setup.dpmm);
   // PJL ENTER LANGUAGE = PCLXL, then the stream header: binding ")" (binary, low byte first), class 2.0.
@@ -80,7 +80,7 @@ export const encodePcl6: PrintJobEncoder = (labels, setup) => {
   // OpenDataSource: the image data is embedded in the stream, little-endian.
   ops.ubyte(eDefaultDataSource, SourceType).ubyte(eBinaryLowByteFirst, DataOrg).op(OpenDataSource);
   job.bytes(ops.take());
-  for (const label of labels) {
+  for await (const label of labels) {
     // BeginPage: portrait, a custom medium the label's size in inches.
     ops.ubyte(ePortraitOrientation, Orientation);
     ops.real32xy(setup.widthIn, setup.heightIn, CustomMediaSize).ubyte(eInch, CustomMediaSizeUnits).op(BeginPage);

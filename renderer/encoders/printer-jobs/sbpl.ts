@@ -8,10 +8,10 @@ const ESC = '\x1b';
 /** <ESC>GB takes its width in bytes and its height in 8-row blocks, three digits each. */
 const MAX_BLOCKS = 999;
 
-export const encodeSbpl: PrintJobEncoder = (labels) => {
+export const encodeSbpl: PrintJobEncoder = async (labels) => {
   const job = new JobBytes();
   let first = true;
-  for (const label of labels) {
+  for await (const label of labels) {
     if (first) {
       // [ESC+A1] Media Size, variable-digit form: label height (V) and width (H) in dots, a data stream of its own.
       job.text(`${ESC}A${ESC}A1V${label.height}H${label.width}${ESC}Z`);
