@@ -9,7 +9,7 @@ export * from './middleware/printer/index.js';
 // Routers stop the render workers they started with router.close(); createRenderPool() is for hosts that run their own.
 export { RenderError } from './renderer/errors.js';
 export { createRenderPool, sharedRenderPoolStats } from './renderer/pool/index.js';
-export { fieldBoxes, layout } from './renderer/layout/inspect.js';
+export { fieldBoxes, fieldBoxesAsync, layout } from './renderer/layout/inspect.js';
 export type {
   FieldBox,
   FieldBoxes,

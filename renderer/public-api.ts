@@ -7,7 +7,7 @@ export { renderPng } from './render-png.js';
 export type { RenderPngOptions } from './render-png.js';
 export { RenderError } from './errors.js';
 export type { RenderErrorCode } from './errors.js';
-export { fieldBoxes, layout } from './layout/inspect.js';
+export { fieldBoxes, fieldBoxesAsync, layout } from './layout/inspect.js';
 export type { FieldBox, FieldBoxes, LayoutElement, LayoutOptions, LayoutResult } from './layout/inspect.js';
 export { createRenderPool, sharedRenderPoolStats } from './pool/index.js';
 export type { PoolFieldBoxesFn, RenderPool, RenderPoolOptions, RenderPoolStats } from './pool/index.js';

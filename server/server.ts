@@ -163,7 +163,7 @@ export function buildApp(parts: ServiceParts): ServiceApp {
 const inlineRender: RenderFunction = async (zpl, req, hooks) =>
   (await import('../renderer/public-api.js')).render(zpl, req, hooks);
 const inlineFieldBoxes: PreviewLayoutFn = async (zpl, opts) =>
-  (await import('../renderer/public-api.js')).fieldBoxes(zpl, opts);
+  (await import('../renderer/public-api.js')).fieldBoxesAsync(zpl, opts);
 
 /**
  * The render pool (RENDER_THREADS workers; 0 renders on the event loop, with the renderer's `render`) with its

@@ -13,6 +13,7 @@ import {
   createPreviewRouter,
   createRenderPool,
   fieldBoxes,
+  fieldBoxesAsync,
   layout,
   type RenderPool,
   type ServiceEvent,
@@ -187,5 +188,21 @@ describe('fieldBoxes', () => {
       mirror: false,
       invert: false,
     });
+  });
+
+  it('lays out in slices on the event loop (RENDER_THREADS=0): the same boxes, other callbacks run meanwhile', async () => {
+    const costly = qrCodesDocument(150);
+    let turns = 0;
+    let done = false;
+    const count = (): void => {
+      turns++;
+      if (!done) setImmediate(count);
+    };
+    setImmediate(count);
+    const sliced = await fieldBoxesAsync(costly, options, { sliceMs: 1 });
+    done = true;
+    // Run through at once, only the turn queued before it could have come in.
+    expect(turns).to.be.greaterThan(2);
+    expect(sliced).to.deep.equal(fieldBoxes(costly, options));
   });
 });

@@ -1,10 +1,18 @@
 // `layout()`: one label's display list as JSON-ready data; `fieldBoxes()`: its fields as boxes (the preview page
-// connects what it shows to the ZPL bytes that made it). Synchronous and in process; errors are RenderErrors
-// exactly as render() throws them.
+// connects what it shows to the ZPL bytes that made it). Synchronous and in process (`fieldBoxesAsync` gives the event
+// loop turns); errors are RenderErrors exactly as render() throws them.
 
-import type { Dpmm, RenderClock } from '../api.js';
+import { DEFAULT_SLICE_MS, type Dpmm, type RenderClock } from '../api.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { checkIndex, openDocument, type DocumentHooks, type LaidOutDocument } from './document.js';
+import {
+  checkIndex,
+  openDocument,
+  openDocumentSteps,
+  requestMeter,
+  type DocumentHooks,
+  type LaidOutDocument,
+} from './document.js';
+import { finishSliced } from '../steps.js';
 import type {
   BitmapElement,
   Box,
@@ -107,6 +115,26 @@ export interface FieldBox {
  */
 export function fieldBoxes(zpl: Uint8Array | string, options: LayoutOptions, hooks: LayoutHooks = {}): FieldBoxes {
   const { doc, index, list } = laidOutLabel(zpl, { ...options, output: 'raster' }, hooks); // boxes only: no curves
+  return boxesOf(doc, index, list);
+}
+
+/**
+ * fieldBoxes() on the caller's event loop, giving it a turn between commands and fields every `sliceMs` (default
+ * DEFAULT_SLICE_MS): how a server that renders on its own thread lays out a costly document and keeps answering.
+ */
+export async function fieldBoxesAsync(
+  zpl: Uint8Array | string,
+  options: LayoutOptions,
+  hooks: LayoutHooks & { sliceMs?: number } = {},
+): Promise<FieldBoxes> {
+  const meter = requestMeter(options, hooks.checkpoint, hooks.sliceMs ?? DEFAULT_SLICE_MS);
+  const doc = await finishSliced(openDocumentSteps(zpl, { ...options, output: 'raster' }, { meter }), meter);
+  const index = options.index ?? 0;
+  checkIndex(index, doc.totalCount);
+  return boxesOf(doc, index, await finishSliced(doc.labelSteps(index), meter));
+}
+
+function boxesOf(doc: LaidOutDocument, index: number, list: DisplayList): FieldBoxes {
   return {
     totalCount: doc.totalCount,
     index,
