@@ -16,7 +16,7 @@ import {
 import { encodePdf } from './encoders/pdf.js';
 import { encodeVectorPdf } from './encoders/pdf-vector.js';
 import { encodeSheets } from './encoders/pdf-sheet.js';
-import { encodePng } from './encoders/png.js';
+import { encodePngSteps } from './encoders/png.js';
 import { bitonalDots, PRINT_JOB_ENCODERS, type LabelDots } from './encoders/printer-jobs/index.js';
 import { renderDataOutput } from './outputs/index.js';
 import { rotateClockwise } from './encoders/rotate.js';
@@ -27,7 +27,7 @@ import type { WorkMeter } from './work-meter.js';
 import type { DisplayList, OutputKind } from './display/display-list.js';
 import type { Raster } from './raster/raster.js';
 import { paintRowsSteps, paintSteps } from './raster/paint.js';
-import { settle } from './raster/row-order.js';
+import { settle, UPRIGHT } from './raster/row-order.js';
 import { borrowInk, returnInk, trimInk } from './raster/scratch.js';
 
 export { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS, dotsPerInch, labelDots } from './layout/document.js';
@@ -133,12 +133,13 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   const { raster, order } = await finishSliced(paintRowsSteps(list, borrowInk(pixels), meter), meter);
   try {
     await pauseIfDue(meter);
-    meter.charge(pixels); // the encoder's pass over every row
-    const png =
+    const bitonal = req.quality === 'bitonal';
+    // The encoder charges its pass row by row, and may pause between rows.
+    const encoding =
       rotation === 0
-        ? encodePng(raster, req.quality === 'bitonal', order)
-        : encodePng(rotateClockwise(settle(raster, order), rotation), req.quality === 'bitonal');
-    return result(png, 'image/png', 1);
+        ? encodePngSteps(raster, bitonal, order, meter)
+        : encodePngSteps(rotateClockwise(settle(raster, order), rotation), bitonal, UPRIGHT, meter);
+    return result(await finishSliced(encoding, meter), 'image/png', 1);
   } finally {
     returnInk(raster.ink);
   }

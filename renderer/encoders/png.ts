@@ -9,6 +9,8 @@ import type { Raster } from '../raster/raster.js';
 import { settle, UPRIGHT, type RowOrder } from '../raster/row-order.js';
 import { MAX_DISTANCE, RunDeflater } from './deflate.js';
 import { bitonalRows, FILTER_UP, sameAsRowAbove } from './png-rows.js';
+import type { DecodeMeter } from '../decode/meter.js';
+import { finish, type Steps } from '../steps.js';
 
 export { BITONAL_THRESHOLD, bitonalRows, DEFLATE_OPTIONS, FILTER_UP, MAX_REUSED_ROWS_BYTES } from './png-rows.js';
 
@@ -17,17 +19,53 @@ const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 /** Token buffers above this many entries (4 bytes each) are not kept between labels. */
 const KEEP_TOKENS = 1 << 20;
 
-/** One deflater per thread: encoding is synchronous, so labels take turns with its buffers. */
-const deflater = new RunDeflater();
+/** A deflater and its row copies, reused by one label's encoding at a time. */
+interface EncoderScratch {
+  deflater: RunDeflater;
+  rows: RowCopies;
+}
+
+/** One per thread; a label encoded while another's encoding is paused (a sliced render) gets its own. */
+const shared: EncoderScratch = { deflater: new RunDeflater(), rows: rowCopies(0) };
+let sharedBusy = false;
 
 /**
  * `readAs` says how the raster's rows make the label (^PM Y, ^PO I left to the encoder, raster/paint.ts): the 8-bit
  * encoder reads them so, in one pass; 1-bit output turns the raster in place first.
  */
 export function encodePng(r: Raster, bitonal = false, readAs: RowOrder = UPRIGHT): Uint8Array {
+  return finish(encodePngSteps(r, bitonal, readAs));
+}
+
+/** encodePng() as steps: each row is charged to `meter`, and the work may pause between rows when its slice is spent. */
+export function* encodePngSteps(
+  r: Raster,
+  bitonal = false,
+  readAs: RowOrder = UPRIGHT,
+  meter?: DecodeMeter,
+): Steps<Uint8Array> {
+  const own = sharedBusy;
+  const scratch = own ? { deflater: new RunDeflater(), rows: rowCopies(0) } : shared;
+  sharedBusy = true;
+  try {
+    return yield* encodeWith(scratch, r, bitonal, readAs, meter);
+  } finally {
+    if (!own) sharedBusy = false;
+  }
+}
+
+function* encodeWith(
+  scratch: EncoderScratch,
+  r: Raster,
+  bitonal: boolean,
+  readAs: RowOrder,
+  meter: DecodeMeter | undefined,
+): Steps<Uint8Array> {
+  const { deflater } = scratch;
   deflater.reset();
-  if (bitonal) deflateFilteredRows(deflater, bitonalRows(settle(r, readAs)), ((r.width + 7) >> 3) + 1, r.height);
-  else deflateGreyRows(deflater, r, readAs);
+  // 1-bit rows are built in a buffer the thread reuses (png-rows.ts): they are deflated without a pause.
+  if (bitonal) deflateFilteredRows(deflater, bitonalRows(settle(r, readAs)), ((r.width + 7) >> 3) + 1, r.height, meter);
+  else yield* deflateGreyRows(scratch, r, readAs, meter);
   const idatLength = deflater.prepare();
   // Its own ArrayBuffer (never the shared pool slab), so a worker thread can transfer it without a copy.
   const out = Buffer.allocUnsafeSlow(SIGNATURE.length + 12 + 13 + 12 + idatLength + 12);
@@ -64,11 +102,24 @@ function writeChunkTail(out: Buffer, dataAt: number, length: number): number {
   return dataAt + length + 4;
 }
 
-// Row copies for widths that are not whole words (reused; grown, never shrunk below a label's row).
-let aboveWords = new Int32Array(0);
-let rowWords = new Int32Array(0);
-let aboveBytes = new Uint8Array(aboveWords.buffer);
-let rowBytes = new Uint8Array(rowWords.buffer);
+/** Row copies for widths that are not whole words (reused; grown, never shrunk below a label's row). */
+interface RowCopies {
+  aboveWords: Int32Array;
+  rowWords: Int32Array;
+  aboveBytes: Uint8Array;
+  rowBytes: Uint8Array;
+}
+
+function rowCopies(words: number): RowCopies {
+  const aboveWords = new Int32Array(words);
+  const rowWords = new Int32Array(words);
+  return {
+    aboveWords,
+    rowWords,
+    aboveBytes: new Uint8Array(aboveWords.buffer),
+    rowBytes: new Uint8Array(rowWords.buffer),
+  };
+}
 
 /**
  * Tracks blank filtered rows ([FILTER_UP, 0 ... 0]): from the second in a row on, each is a copy of the one before,
@@ -110,7 +161,13 @@ class BlankRows {
 }
 
 /** 8-bit grey rows (255 - ink), Up-filtered, straight into the deflater; rows read as `readAs` says. */
-function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
+function* deflateGreyRows(
+  scratch: EncoderScratch,
+  r: Raster,
+  readAs: RowOrder,
+  meter: DecodeMeter | undefined,
+): Steps<void> {
+  const d = scratch.deflater;
   const { width, height } = r;
   const { flipX, flipY } = readAs;
   const ink = Buffer.from(r.ink.buffer, r.ink.byteOffset, r.ink.byteLength);
@@ -142,21 +199,20 @@ function deflateGreyRows(d: RunDeflater, r: Raster, readAs: RowOrder): void {
       ? new Int32Array(r.ink.buffer, r.ink.byteOffset, (width * height) >> 2)
       : undefined;
   const backwards = whole !== undefined && flipX;
-  if (!whole && aboveWords.length < words + 1) {
-    aboveWords = new Int32Array(words + 1);
-    rowWords = new Int32Array(words + 1);
-    aboveBytes = new Uint8Array(aboveWords.buffer);
-    rowBytes = new Uint8Array(rowWords.buffer);
-  }
-  let above = aboveWords,
-    cur = rowWords,
-    aboveB = aboveBytes,
-    curB = rowBytes;
+  if (!whole && scratch.rows.aboveWords.length < words + 1) scratch.rows = rowCopies(words + 1);
+  let above = scratch.rows.aboveWords,
+    cur = scratch.rows.rowWords,
+    aboveB = scratch.rows.aboveBytes,
+    curB = scratch.rows.rowBytes;
   if (!whole) copyRow(ink, first, width, flipX, aboveB);
   // Where the painter kept each row's drawn columns, two rows differ only within the union of theirs: two blank rows
   // are equal without a look, and in-place rows are scanned over that union's words alone (the rest are zeros).
   const painted = r.painted;
   for (let y = 1; y < height; y++) {
+    if (meter) {
+      meter.charge(width);
+      if (meter.sliceDue) yield;
+    }
     const at = rowOf(y),
       atAbove = rowOf(y - 1);
     let from = 0,
@@ -199,10 +255,17 @@ function copyRow(ink: Buffer, start: number, width: number, reversed: boolean, d
 }
 
 /** Rows already filtered (`stride` bytes each, filter byte first; an unchanged row all zeros), into the deflater. */
-function deflateFilteredRows(d: RunDeflater, rows: Uint8Array, stride: number, height: number): void {
+function deflateFilteredRows(
+  d: RunDeflater,
+  rows: Uint8Array,
+  stride: number,
+  height: number,
+  meter: DecodeMeter | undefined,
+): void {
   const buf = Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength);
   const blank = new BlankRows(d, stride);
   for (let y = 0; y < height; y++) {
+    meter?.charge(stride);
     const o = y * stride;
     if (y > 0 && isZero(buf, o + 1, o + stride)) {
       blank.add();
