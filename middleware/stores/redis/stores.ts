@@ -2,7 +2,7 @@
 // (a single node, a Cluster or a master behind Sentinels), opened as every backend opens them (OpenedStores), their
 // names built by storeNames.
 
-import type { OpenedStores } from '../opened-stores.js';
+import { storesAnswer, type OpenedStores } from '../opened-stores.js';
 import type { ShadowCaseStore, ShadowRetention } from '../shadow-store.js';
 import type { PrinterFeedLimits } from '../printer-feed.js';
 import { storeNames } from '../store-names.js';
@@ -47,12 +47,14 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const connection = connectRedis(options);
   const names = storeNames(options.namespace, { hashTags: connection.hashTags });
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_REDIS_READY_TIMEOUT_MS;
-  const ready = firstConnection(connection, readyTimeoutMs);
   const keyStore = openRedisKeyStore(connection, names, {
     readyTimeoutMs,
     ...(options.requireSeed !== undefined && { requireSeed: options.requireSeed }),
     ...(options.log && { log: options.log }),
   });
+  // Ready once the key store has checked the first connection too: a request right after it is not a 503.
+  const connected = storesAnswer(connection.connected, keyStore);
+  const ready = firstConnection(connection, readyTimeoutMs, connected);
   const usageStore = new RedisUsageStore(connection, names.namespace);
   const feeds: RedisPrinterFeed[] = [];
   const openPrinterFeed = (limits?: Partial<PrinterFeedLimits>, clock?: () => number): RedisPrinterFeed => {
@@ -74,7 +76,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
       for (const feed of feeds.splice(0)) await feed.close();
       await connection.close();
     },
-    connected: connection.connected,
+    connected,
     isReady: connection.isReady,
     description: connection.description,
     openShadowStore: (caps = {}) => new RedisShadowStore(connection, { ...caps, namespace: names.namespace }),
