@@ -3,12 +3,11 @@
 // back by a lock on the markers table (taken by the test), so that check is still running when the connection is up.
 
 import { expect } from 'chai';
-import express from 'express';
 import pg from 'pg';
 import request from 'supertest';
-import { createLegacyRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
+import { LEGACY_MOUNT_PATH } from '../middleware/index.js';
 import { createPostgresStores, type PostgresStores } from '../middleware/stores/postgres/stores.js';
-import { recordingRender } from './helpers/http-app.js';
+import { recordingRender, storesApp } from './helpers/http-app.js';
 import { eventually, uniqueNamespace } from './helpers/http-redis.js';
 import { DATABASE_URL, dropSchema, requirePostgres, sql } from './helpers/postgres.js';
 
@@ -51,16 +50,7 @@ describe('PostgreSQL stores: ready means the key store can answer', function () 
 
     const opened = createPostgresStores({ url: DATABASE_URL, namespace, heartbeatMs: 60_000 });
     stores = opened;
-    const app = express();
-    app.use(
-      LEGACY_MOUNT_PATH,
-      createLegacyRouter({
-        keyStore: opened.keyStore,
-        usageStore: opened.usageStore,
-        log: () => {},
-        render: recordingRender({}),
-      }),
-    );
+    const app = storesApp(opened, { render: recordingRender({}) });
     const send = () =>
       request(app).post(png).set('X-API-Key', KEY.key).set('Accept', 'image/png').type('form').send('^XA^XZ');
     // The request goes out the moment ready resolves, whenever that is.

@@ -55,7 +55,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   // Ready once the key store has checked the first connection too: a request right after it is not a 503.
   const connected = storesAnswer(connection.connected, keyStore);
   const ready = firstConnection(connection, readyTimeoutMs, connected);
-  const usageStore = new RedisUsageStore(connection, names.namespace);
+  const usageStore = new RedisUsageStore(connection, names.namespace, { ...(options.log && { log: options.log }) });
   const feeds: RedisPrinterFeed[] = [];
   const openPrinterFeed = (limits?: Partial<PrinterFeedLimits>, clock?: () => number): RedisPrinterFeed => {
     const feed = new RedisPrinterFeed(connection, {
@@ -74,7 +74,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     ready,
     close: async () => {
       for (const feed of feeds.splice(0)) await feed.close();
-      await connection.close();
+      await usageStore.close(); // applies the corrections it can, then closes the connection the stores share
     },
     connected,
     isReady: connection.isReady,
