@@ -4,9 +4,9 @@
 // and nothing is held once the holds' lifetime has passed on the counters' clock.
 
 import { expect } from 'chai';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import request from 'supertest';
-import { createLegacyRouter, LEGACY_MOUNT_PATH } from '../middleware/index.js';
+import { LEGACY_MOUNT_PATH } from '../middleware/index.js';
 import { withDeadline } from '../middleware/stores/deadline.js';
 import {
   createPostgresStores,
@@ -14,7 +14,7 @@ import {
   type PostgresStoresOptions,
 } from '../middleware/stores/postgres/stores.js';
 import type { PostgresUsageStore } from '../middleware/stores/postgres/usage-store.js';
-import { recordingRender } from './helpers/http-app.js';
+import { storesApp } from './helpers/http-app.js';
 import { eventually, uniqueNamespace } from './helpers/http-redis.js';
 import { DATABASE_URL, dropSchema, requirePostgres } from './helpers/postgres.js';
 import { startTcpProxy, throughProxy, type TcpProxy } from './helpers/tcp-proxy.js';
@@ -68,21 +68,8 @@ describe('PostgreSQL through a stalled connection', function () {
     return stores;
   };
 
-  const app = (opened: PostgresStores, storeTimeoutMs: number): Express => {
-    const server = express();
-    server.use(
-      LEGACY_MOUNT_PATH,
-      createLegacyRouter({
-        keyStore: opened.keyStore,
-        usageStore: opened.usageStore,
-        log: () => {},
-        now: () => new Date(FIXED),
-        storeTimeoutMs,
-        render: recordingRender({}, undefined, { admits: true }),
-      }),
-    );
-    return server;
-  };
+  const app = (opened: PostgresStores, storeTimeoutMs: number): Express =>
+    storesApp(opened, { now: () => new Date(FIXED), storeTimeoutMs });
   const send = (server: Express) =>
     request(server).post(png).set('X-API-Key', KEY.key).set('Accept', 'image/png').type('form').send(ZPL);
 

@@ -350,7 +350,6 @@ describe('PostgreSQL late and lost', function () {
     expect(stores.isReady()).to.equal(true);
     expect(Date.now() - createdAt).to.be.at.least(15_000);
     await stores.keyStore.add(record);
-    expect(await eventually(() => stores!.keyStore.isReady())).to.equal(true);
     expect((await send(app, record.key)).status).to.equal(200);
 
     await server.stop();
@@ -396,7 +395,6 @@ describe('PostgreSQL hung', function () {
     );
     await stores.connected;
     await stores.keyStore.add({ key: 'k_hang', scope: 'all', requestsPerSecond: 1000 });
-    expect(await eventually(() => stores!.keyStore.isReady())).to.equal(true);
     expect((await send(app, 'k_hang')).status).to.equal(200);
 
     await server.freeze('SIGSTOP');

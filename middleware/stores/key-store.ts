@@ -20,6 +20,11 @@ export type KeyChanges = Partial<
 export interface KeyStore {
   /** False while the backing store is connecting or unreachable: callers answer 503 instead of waiting. */
   isReady(): boolean;
+  /**
+   * Resolves once the store has checked its first connection (a seed marker read): until then it answers not ready
+   * however soon the connection is up. Never rejects. Absent: nothing to check.
+   */
+  checked?(): Promise<void>;
   /** The key matching `plainKey` (revoked and expired ones included), or undefined when unknown. */
   find(plainKey: string): Promise<StoredKey | undefined>;
   /**
@@ -127,6 +132,10 @@ export class KeyvKeyStore implements KeyStore {
 
   isReady(): boolean {
     return this.#ready() && !(this.#marker?.blocking() ?? false);
+  }
+
+  checked(): Promise<void> {
+    return this.#marker?.checked?.() ?? Promise.resolve();
   }
 
   async find(plainKey: string): Promise<StoredKey | undefined> {

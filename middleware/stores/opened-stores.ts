@@ -1,6 +1,7 @@
 // What every store backend opens (memory, Redis single node, Cluster or Sentinel, PostgreSQL): the key store, the
 // usage counters, the shadow store and the seed marker under one namespace, and whether the backend answers.
 
+import { StoreUnavailableError } from './deadline.js';
 import type { KeyStore } from './key-store.js';
 import type { UsageStore } from './usage-store.js';
 import type { ShadowCaseStore, ShadowRetention } from './shadow-store.js';
@@ -10,7 +11,10 @@ import type { PrinterFeed, PrinterFeedLimits } from './printer-feed.js';
 export interface Stores {
   keyStore: KeyStore;
   usageStore: UsageStore;
-  /** Resolves once the stores can be used (at once in memory; Redis: its first connection, bounded by readyTimeoutMs). */
+  /**
+   * Resolves once every store can answer: the backend's first connection and the key store's first check of it (its
+   * seed marker), bounded by readyTimeoutMs; at once in memory. A request sent then is not refused as not ready.
+   */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -31,8 +35,29 @@ export interface OpenedStores extends Stores {
   printerFeed: PrinterFeed;
   /** Whether the backend answers now; goes back to true by itself when a lost backend returns (keyStore.isReady adds the seeding). */
   isReady(): boolean;
-  /** Resolves the first time the backend answers, however late; it never rejects. */
+  /** Resolves the first time the backend answers and the key store has checked it, however late; it never rejects. */
   connected: Promise<void>;
   /** Where the backend is, for log lines and errors, credentials redacted. */
   description: string;
+}
+
+/** `connected` (the backend's first answer), then the key store's first check of it: when every store can answer. */
+export function storesAnswer(connected: Promise<void>, keyStore: KeyStore): Promise<void> {
+  return connected.then(() => keyStore.checked?.());
+}
+
+/**
+ * `answered`, or a StoreUnavailableError saying `failure()` once `ms` have passed (the backend goes on trying either
+ * way). Each call waits anew: a backend that comes up after one wait gave up is used by the next. Awaiting it is
+ * optional: it never makes an unhandled rejection, and its timer never keeps the process alive.
+ */
+export function answeredWithin(answered: Promise<void>, ms: number, failure: () => string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoreUnavailableError(failure())), ms);
+    timer.unref();
+  });
+  const settled = Promise.race([answered, timeout]).finally(() => clearTimeout(timer));
+  settled.catch(() => {});
+  return settled;
 }

@@ -21,6 +21,8 @@ export interface SeedMarker {
   mark(): Promise<void>;
   /** `listener` runs whenever the marker is found missing while a seeding is expected. */
   onMissing(listener: () => void): void;
+  /** Resolves once the check of the first connection is over (the store answers, or says it lost its data); never rejects. */
+  checked?(): Promise<void>;
 }
 
 const CONFIRM_INTERVAL_MS = 1000;
@@ -45,20 +47,30 @@ export class StoreSeedMarker implements SeedMarker {
   #inFlight: Promise<boolean> | undefined;
   /** Bumped by mark(): a check that started before a mark must not undo it. */
   #generation = 0;
+  readonly #firstCheck: Promise<void>;
 
   constructor(connection: MarkerConnection, key: string, options: StoreSeedMarkerOptions = {}) {
     this.#connection = connection;
     this.#key = key;
     this.#expected = options.requireSeed ?? false;
     this.#log = options.log ?? (() => {});
+    let firstChecked!: () => void;
+    this.#firstCheck = new Promise((resolve) => {
+      firstChecked = resolve;
+    });
     connection.onReady(() => {
       this.#checking = true;
       this.#check()
         .catch(() => {}) // the connection reports its own failures
         .finally(() => {
           this.#checking = false;
+          firstChecked();
         });
     });
+  }
+
+  checked(): Promise<void> {
+    return this.#firstCheck;
   }
 
   blocking(): boolean {

@@ -20,6 +20,8 @@ export interface StoreNames {
   seeded: string;
   /** A usage counter (rate-limit and daily buckets; `<bucket>:held` is its page reservation's companion). */
   usageCounter(bucket: string): string;
+  /** Marks correction `id` of the counter `bucket` applied (in a cluster: in its slot, one script changes both). */
+  usageCorrection(bucket: string, id: string): string;
   /** One owner's shadow names: case index, records, images and summary. */
   shadow(owner: string): { index: string; records: string; images: string; summary: string };
   /** The printer feed's names (one hash tag: one script uses them all) and its pub/sub channel. */
@@ -63,16 +65,18 @@ export function storeNames(
   const base = hashTags ? `{${namespace}}` : namespace;
   const keys = `${base}:keys`;
   const usage = `${namespace}:usage:`;
+  const usageCounter = (bucket: string): string => {
+    if (!hashTags) return usage + bucket;
+    const tag = bucket.endsWith(HELD_SUFFIX) ? bucket.slice(0, -HELD_SUFFIX.length) : bucket;
+    return `${usage}{${tag}}${bucket.slice(tag.length)}`;
+  };
   return {
     namespace,
     keys,
     keyRecord: (hash) => `${keys}::${hash}`,
     seeded: `${base}:seeded`,
-    usageCounter: (bucket) => {
-      if (!hashTags) return usage + bucket;
-      const tag = bucket.endsWith(HELD_SUFFIX) ? bucket.slice(0, -HELD_SUFFIX.length) : bucket;
-      return `${usage}{${tag}}${bucket.slice(tag.length)}`;
-    },
+    usageCounter,
+    usageCorrection: (bucket, id) => `${usageCounter(bucket)}:correction:${id}`,
     // The owner, URI-encoded (no braces), is the hash tag everywhere: one script may use all four.
     shadow: (owner) => {
       const prefix = `${namespace}:shadow:{${encodeURIComponent(owner)}}`;

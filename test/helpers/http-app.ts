@@ -107,6 +107,28 @@ export async function buildApp(
   return { app, stores };
 }
 
+/**
+ * The legacy router on a shared backend's stores, mounted as a host mounts it, rendering with `render` (default: a
+ * recording stand-in that asks for admission); for tests of the stores behind it.
+ */
+export function storesApp(
+  stores: Pick<Stores, 'keyStore' | 'usageStore'>,
+  options: Partial<LegacyRouterOptions> = {},
+): Express {
+  const app = express();
+  app.use(
+    BASE,
+    createLegacyRouter({
+      keyStore: stores.keyStore,
+      usageStore: stores.usageStore,
+      log: () => {},
+      render: recordingRender({}, undefined, { admits: true }),
+      ...options,
+    }),
+  );
+  return app;
+}
+
 /** A supertest parser that collects the raw response body whatever its type. */
 export function binaryBody(res: request.Response, cb: (err: Error | null, body: Buffer) => void): void {
   const chunks: Buffer[] = [];

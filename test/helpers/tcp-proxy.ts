@@ -1,5 +1,6 @@
-// A TCP proxy between a client and a server (PostgreSQL at 127.0.0.1:5432) that a test can stall and resume: a
-// stall stops every byte both ways, as a stopped server would, without touching the server others share.
+// A TCP proxy between a client and a server (PostgreSQL, Redis) that a test can stall, resume and cut: a stall stops
+// the bytes as a stopped server would, a cut drops the connections as a failover would, without touching the server
+// others share.
 
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { EventEmitter } from 'node:events';
@@ -13,10 +14,15 @@ export interface TcpProxy {
   readonly open: number;
   /** 'connection' on each accepted connection. */
   readonly events: EventEmitter;
-  /** Stops every byte both ways, on open connections and on those accepted while stalled. */
-  stall(): void;
+  /**
+   * Stops every byte both ways, on open connections and on those accepted while stalled; with `requests` only the
+   * clients' bytes stop (a stopped server: what it sent before it stopped still arrives).
+   */
+  stall(only?: 'requests'): void;
   /** Lets the bytes flow again (what was held is delivered). */
   resume(): void;
+  /** Drops every open connection, and what was held for it: clients must connect again. */
+  cut(): void;
   close(): Promise<void>;
 }
 
@@ -25,7 +31,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   /** Bytes read while stalled, per destination, delivered on resume in order. */
   const held = new Map<Socket, Buffer[]>();
   const events = new EventEmitter();
-  let stalled = false;
+  /** Whether bytes towards the server, and towards the client, are held. */
+  let stalled = { requests: false, replies: false };
   let opened = 0;
   const server: Server = createServer((client) => {
     opened++;
@@ -33,12 +40,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
     // By hand, not pipe(): pipe resumes a source on its destination's 'drain', which would end a stall.
-    const forward = (to: Socket) => (chunk: Buffer) => {
-      if (stalled) held.set(to, [...(held.get(to) ?? []), chunk]);
+    const forward = (to: Socket, way: keyof typeof stalled) => (chunk: Buffer) => {
+      if (stalled[way]) held.set(to, [...(held.get(to) ?? []), chunk]);
       else to.write(chunk);
     };
-    client.on('data', forward(upstream));
-    upstream.on('data', forward(client));
+    client.on('data', forward(upstream, 'requests'));
+    upstream.on('data', forward(client, 'replies'));
     const end = (): void => {
       pairs.delete(pair);
       held.delete(client);
@@ -62,13 +69,21 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return pairs.size;
     },
     events,
-    stall() {
-      stalled = true;
+    stall(only) {
+      stalled = { requests: true, replies: only !== 'requests' };
     },
     resume() {
-      stalled = false;
+      stalled = { requests: false, replies: false };
       for (const [to, chunks] of held) for (const chunk of chunks) to.write(chunk);
       held.clear();
+    },
+    cut() {
+      held.clear();
+      for (const [client, upstream] of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
+      pairs.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {

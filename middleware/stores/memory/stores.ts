@@ -1,7 +1,7 @@
 // The memory backend: keys, usage counters and the printer feed in this process, opened as every backend opens them (OpenedStores).
 // Nothing is shared between instances and nothing outlives the process; shadow cases go to SHADOW_DIR, if anywhere.
 
-import type { OpenedStores } from '../opened-stores.js';
+import { storesAnswer, type OpenedStores } from '../opened-stores.js';
 import { createMemoryKeyStore } from './key-store.js';
 import { createMemoryPrinterFeed } from './printer-feed.js';
 import { MemoryUsageStore } from './usage-store.js';
@@ -17,11 +17,12 @@ export function createMemoryStores(): OpenedStores {
     feeds.push(feed);
     return feed;
   };
+  const answering = storesAnswer(Promise.resolve(), keyStore);
   return {
     keyStore,
     usageStore,
-    ready: Promise.resolve(),
-    connected: Promise.resolve(),
+    ready: answering,
+    connected: answering,
     isReady: () => true,
     description: 'memory',
     openPrinterFeed,

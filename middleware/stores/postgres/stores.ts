@@ -2,8 +2,8 @@
 // cases and the printer feed on one pool, every table in the namespace's schema (names.ts), ready whenever the
 // server answers.
 
-import { StoreUnavailableError } from '../deadline.js';
 import type { KeyStore } from '../key-store.js';
+import { answeredWithin, storesAnswer } from '../opened-stores.js';
 import type { ShadowCaseStore, ShadowRetention } from '../shadow-store.js';
 import type { UsageStore } from '../usage-store.js';
 import { connectPostgres, type PostgresConnection, type PostgresConnectionOptions } from './connection.js';
@@ -36,7 +36,7 @@ export interface PostgresStoresOptions extends Omit<PostgresConnectionOptions, '
 export interface PostgresStores {
   keyStore: KeyStore;
   usageStore: UsageStore;
-  /** Resolves at the first connection; rejects (once) when that took longer than readyTimeoutMs. */
+  /** Resolves once the stores answer (OpenedStores.ready); rejects (once) when that took longer than readyTimeoutMs. */
   ready: Promise<void>;
   close(): Promise<void>;
   /** The shadow store on this database, with these caps and retention, in the namespace's schema. */
@@ -47,7 +47,7 @@ export interface PostgresStores {
   printerFeed: PostgresPrinterFeed;
   /** Whether the database answers now; true again by itself once a lost server is back. */
   isReady(): boolean;
-  /** Resolves the first time the database answers, however late; never rejects. */
+  /** Resolves the first time the database answers and the key store has checked it, however late; never rejects. */
   connected: Promise<void>;
   /** For logs and errors, without the password. */
   description: string;
@@ -59,23 +59,12 @@ export const DEFAULT_POSTGRES_READY_TIMEOUT_MS = 10_000;
 /** How often each shadow store deletes cases past their retention. */
 const SHADOW_SWEEP_MS = 600_000;
 
-/** `connected`, or a StoreUnavailableError once `ms` have passed (the connection goes on trying either way). */
-function within(connection: PostgresConnection, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const why = connection.lastError();
-      reject(
-        new StoreUnavailableError(
-          `${connection.description} did not accept a connection within ${ms} ms${why ? `: ${why}` : ''}`,
-        ),
-      );
-    }, ms);
-    timer.unref();
+/** `answered`, or a StoreUnavailableError once `ms` have passed (the connection goes on trying either way). */
+function within(connection: PostgresConnection, ms: number, answered = connection.connected): Promise<void> {
+  return answeredWithin(answered, ms, () => {
+    const why = connection.lastError();
+    return `${connection.description} did not accept a connection within ${ms} ms${why ? `: ${why}` : ''}`;
   });
-  const settled = Promise.race([connection.connected, timeout]).finally(() => clearTimeout(timer));
-  settled.catch(() => {}); // awaiting it is optional: no unhandled rejection
-  return settled;
 }
 
 /**
@@ -93,7 +82,6 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
     ...rest
   } = options;
   const connection = connectPostgres(postgresNames(namespace), { url, ...rest });
-  const ready = within(connection, readyTimeoutMs);
   // Key management waits for the first connection, each call afresh (a server that comes late is used); request-time
   // look-ups never wait: the router answers 503 while the database is not ready.
   const whenReady = (): Promise<void> =>
@@ -104,6 +92,9 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
     ...(options.log && { log: options.log }),
     ...(findCacheMs !== undefined && { findCacheMs }),
   });
+  // Ready once the key store has checked the first connection too: a request right after it is not a 503.
+  const connected = storesAnswer(connection.connected, keyStore);
+  const ready = within(connection, readyTimeoutMs, connected);
   const usageStore = new PostgresUsageStore(connection, {
     ...(now && { now }),
     ...(options.log && { log: options.log }),
@@ -141,7 +132,7 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
     openPrinterFeed,
     printerFeed: openPrinterFeed(),
     isReady: connection.isReady,
-    connected: connection.connected,
+    connected,
     description: connection.description,
     connection,
   };

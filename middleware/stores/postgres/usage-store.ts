@@ -2,9 +2,9 @@
 // call of a function of schema.ts (an upsert, or the reservation), so concurrent requests never lose an increment
 // and a limit is never passed by two requests that each saw room. Expired windows are deleted by sweep().
 
-import { randomUUID } from 'node:crypto';
+import { CorrectionQueue } from '../correction-queue.js';
 import type { CorrectionOp, ReserveOp, UsageStore } from '../usage-store.js';
-import { meansUnavailable, type PostgresConnection } from './connection.js';
+import type { PostgresConnection } from './connection.js';
 
 /** How often expired counters are deleted (each instance sweeps; a sweep is one indexed DELETE). */
 export const COUNTER_SWEEP_MS = 60_000;
@@ -16,18 +16,8 @@ export interface PostgresUsageStoreOptions {
   now?: () => number;
   /** Sweep expired counters every this many ms (default COUNTER_SWEEP_MS; 0: only when sweep() is called). */
   sweepMs?: number;
-  /** Told when a correction fails for another reason than the database being away (it is tried again). */
+  /** Told when a correction fails while the database answers otherwise (it is tried again). */
   log?: (message: string) => void;
-}
-
-/** A correction refused for another reason than the database being away is tried again after this long. */
-const CORRECTION_RETRY_MS = 1000;
-
-interface PendingCorrection {
-  /** Applied at most once under this id, however often it is sent. */
-  id: string;
-  op: CorrectionOp;
-  applied: () => void;
 }
 
 export class PostgresUsageStore implements UsageStore {
@@ -40,17 +30,12 @@ export class PostgresUsageStore implements UsageStore {
   readonly #sweep: string;
   readonly #sweepCorrections: string;
   readonly #correct: string;
-  readonly #log: (message: string) => void;
-  /** Corrections not yet applied, oldest first: applied whenever the database answers (and at each (re)connection). */
-  readonly #pending = new Map<string, PendingCorrection>();
-  #flushing = false;
-  #retry: NodeJS.Timeout | undefined;
-  #closed = false;
+  /** Corrections not yet applied: applied whenever the database answers (and at each (re)connection), once each. */
+  readonly #corrections: CorrectionQueue;
 
   constructor(connection: PostgresConnection, options: PostgresUsageStoreOptions = {}) {
     this.#connection = connection;
     this.#now = options.now;
-    this.#log = options.log ?? (() => {});
     const { counters, reserve, add, correct, corrections } = connection.names;
     this.#correct = `SELECT ${correct}($1, $2, $3, $4, $5, $6, $7, $8) AS applied`;
     this.#add = `SELECT ${add}($1, $2, $3, $4) AS count`;
@@ -61,8 +46,26 @@ export class PostgresUsageStore implements UsageStore {
     this.#used = `SELECT count FROM ${counters} WHERE bucket = $1 AND expires_at > ${now(2)}`;
     this.#sweep = `DELETE FROM ${counters} WHERE bucket IN (SELECT bucket FROM ${counters} WHERE expires_at <= ${now(1)} LIMIT ${SWEEP_BATCH})`;
     this.#sweepCorrections = `DELETE FROM ${corrections} WHERE id IN (SELECT id FROM ${corrections} WHERE expires_at <= ${now(1)} LIMIT ${SWEEP_BATCH})`;
-    // Corrections made while the database was away are applied as soon as it answers again, and at start-up.
-    connection.onReady(() => this.#flush());
+    this.#corrections = new CorrectionQueue({
+      apply: (id, op) =>
+        connection.query(
+          this.#correct,
+          [
+            id,
+            op.used,
+            op.held,
+            Math.trunc(op.usedDelta),
+            Math.trunc(op.heldDelta),
+            Math.ceil(op.ttlMs),
+            Math.ceil(op.heldTtlMs),
+            this.#clock(),
+          ],
+          'usage store',
+        ),
+      isReady: connection.isReady,
+      onReady: (listener) => connection.onReady(listener),
+      ...(options.log && { log: options.log }),
+    });
     const every = options.sweepMs ?? COUNTER_SWEEP_MS;
     if (every > 0) {
       this.#sweeper = setInterval(() => {
@@ -128,61 +131,12 @@ export class PostgresUsageStore implements UsageStore {
   }
 
   correct(op: CorrectionOp): Promise<void> {
-    return new Promise((applied) => {
-      const id = randomUUID();
-      this.#pending.set(id, { id, op, applied });
-      this.#flush();
-    });
+    return this.#corrections.add(op);
   }
 
   /** Corrections waiting for the database (for tests, benches and logs). */
   get pendingCorrections(): number {
-    return this.#pending.size;
-  }
-
-  /** Applies the pending corrections in order while the database answers; stops at the first failure. */
-  #flush(): void {
-    if (this.#flushing || this.#closed) return;
-    this.#flushing = true;
-    clearTimeout(this.#retry);
-    this.#retry = undefined;
-    void (async () => {
-      try {
-        for (;;) {
-          const next = this.#pending.values().next();
-          if (next.done || this.#closed || !this.#connection.isReady()) return; // onReady starts the next round
-          const { id, op, applied } = next.value;
-          try {
-            await this.#connection.query(
-              this.#correct,
-              [
-                id,
-                op.used,
-                op.held,
-                Math.trunc(op.usedDelta),
-                Math.trunc(op.heldDelta),
-                Math.ceil(op.ttlMs),
-                Math.ceil(op.heldTtlMs),
-                this.#clock(),
-              ],
-              'usage store',
-            );
-          } catch (err) {
-            // The database went away (not ready: onReady retries), or refused this statement: try again later.
-            if (!meansUnavailable(err) || this.#connection.isReady()) {
-              this.#log(`usage store: a correction failed, retrying: ${(err as Error).message}`);
-              this.#retry = setTimeout(() => this.#flush(), CORRECTION_RETRY_MS);
-              this.#retry.unref();
-            }
-            return;
-          }
-          this.#pending.delete(id);
-          applied();
-        }
-      } finally {
-        this.#flushing = false;
-      }
-    })();
+    return this.#corrections.size;
   }
 
   /** Deletes counters whose window is over (and corrections too old to be retried); returns how many counters went. */
@@ -194,10 +148,7 @@ export class PostgresUsageStore implements UsageStore {
 
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
-    this.#closed = true;
-    clearTimeout(this.#retry);
-    if (this.#pending.size > 0)
-      this.#log(`usage store: closed with ${this.#pending.size} corrections the database has not taken`);
+    await this.#corrections.close();
     await this.#connection.close();
   }
 

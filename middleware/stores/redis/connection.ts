@@ -3,7 +3,7 @@
 // short connect timeout) and to reconnect endlessly, so service resumes by itself after an outage or failover.
 
 import { createClient, createCluster, createSentinel, type RedisClientType } from '@keyv/redis';
-import { StoreUnavailableError } from '../deadline.js';
+import { answeredWithin } from '../opened-stores.js';
 import { redactUrl } from '../redact-url.js';
 
 /** Where Redis is: exactly one of the three forms. */
@@ -217,19 +217,13 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
 }
 
 /**
- * The first connection, or a clear error once `ms` have passed (the client goes on retrying either way). Each call
- * waits anew: a Redis that comes up after one wait has given up is used by the next.
+ * The first connection (or `answered`: the stores answering), or a clear error once `ms` have passed (the client goes
+ * on retrying either way). Each call waits anew: a Redis that comes up after one wait has given up is used by the next.
  */
-export function firstConnection(connection: RedisConnection, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new StoreUnavailableError(`${connection.description} did not accept a connection within ${ms} ms`)),
-      ms,
-    );
-    timer.unref(); // waiting for Redis never keeps the process alive
-  });
-  const ready = Promise.race([connection.connected, timeout]).finally(() => clearTimeout(timer));
-  ready.catch(() => {}); // awaiting it is optional: no unhandled rejection
-  return ready;
+export function firstConnection(
+  connection: RedisConnection,
+  ms: number,
+  answered: Promise<void> = connection.connected,
+): Promise<void> {
+  return answeredWithin(answered, ms, () => `${connection.description} did not accept a connection within ${ms} ms`);
 }

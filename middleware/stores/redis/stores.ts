@@ -2,7 +2,7 @@
 // (a single node, a Cluster or a master behind Sentinels), opened as every backend opens them (OpenedStores), their
 // names built by storeNames.
 
-import type { OpenedStores } from '../opened-stores.js';
+import { storesAnswer, type OpenedStores } from '../opened-stores.js';
 import type { ShadowCaseStore, ShadowRetention } from '../shadow-store.js';
 import type { PrinterFeedLimits } from '../printer-feed.js';
 import { storeNames } from '../store-names.js';
@@ -47,13 +47,15 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const connection = connectRedis(options);
   const names = storeNames(options.namespace, { hashTags: connection.hashTags });
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_REDIS_READY_TIMEOUT_MS;
-  const ready = firstConnection(connection, readyTimeoutMs);
   const keyStore = openRedisKeyStore(connection, names, {
     readyTimeoutMs,
     ...(options.requireSeed !== undefined && { requireSeed: options.requireSeed }),
     ...(options.log && { log: options.log }),
   });
-  const usageStore = new RedisUsageStore(connection, names.namespace);
+  // Ready once the key store has checked the first connection too: a request right after it is not a 503.
+  const connected = storesAnswer(connection.connected, keyStore);
+  const ready = firstConnection(connection, readyTimeoutMs, connected);
+  const usageStore = new RedisUsageStore(connection, names.namespace, { ...(options.log && { log: options.log }) });
   const feeds: RedisPrinterFeed[] = [];
   const openPrinterFeed = (limits?: Partial<PrinterFeedLimits>, clock?: () => number): RedisPrinterFeed => {
     const feed = new RedisPrinterFeed(connection, {
@@ -72,9 +74,9 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     ready,
     close: async () => {
       for (const feed of feeds.splice(0)) await feed.close();
-      await connection.close();
+      await usageStore.close(); // applies the corrections it can, then closes the connection the stores share
     },
-    connected: connection.connected,
+    connected,
     isReady: connection.isReady,
     description: connection.description,
     openShadowStore: (caps = {}) => new RedisShadowStore(connection, { ...caps, namespace: names.namespace }),
