@@ -321,7 +321,8 @@ describe('printer port', function () {
       port: 0,
       maxConnections: 8,
       maxJobBytes: 1024 * 1024,
-      idleMs: 100,
+      // Long enough that no served connection goes idle while the 50 connect (a loaded machine takes its time).
+      idleMs: 2000,
       pdf: false,
       emit: record,
     });
