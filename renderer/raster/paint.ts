@@ -54,7 +54,8 @@ function elementUnits(el: DisplayElement): number {
     case 'glyphRun':
       return el.glyphs.length * 64;
     default:
-      return 256;
+      // A path is filled over its box, row by row.
+      return el.box.width * el.box.height;
   }
 }
 
