@@ -1,6 +1,6 @@
 // The renderer's public surface: one call from ZPL bytes to encoded output.
 
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic, DiagnosticsOmitted } from './diagnostics.js';
 
 export type Dpmm = 6 | 8 | 12 | 24;
 export type Rotation = 0 | 90 | 180 | 270;
@@ -161,8 +161,13 @@ export interface RenderResult {
   totalCount: number;
   /** Labels actually rendered into `body`. */
   pages: number;
-  /** Diagnostics in evaluation order (all of them; callers cap for X-Warnings). */
+  /**
+   * Diagnostics in evaluation order: the first MAX_KEPT_DIAGNOSTICS distinct ones (callers cap for X-Warnings);
+   * those met past them are counted in `warningsOmitted`.
+   */
   warnings: Diagnostic[];
+  /** Diagnostics met past `warnings`, counted by command; absent when `warnings` holds every one met. */
+  warningsOmitted?: DiagnosticsOmitted;
   /**
    * ZPL output: what the density conversion could not do faithfully (a module width that is not whole at the target,
    * a device font between magnifications), in the linter's format; reported whether or not the linter is on.

@@ -3,6 +3,7 @@
 
 import type { RenderHooks, RenderRequest, RenderResult } from '../api.js';
 import { checkEstimate, estimateCost } from '../cost-estimate.js';
+import { withOmitted } from '../diagnostics.js';
 import { RenderError } from '../errors.js';
 import { checkIndex, openDocument, requestMeter } from '../layout/document.js';
 import type { WorkMeter } from '../work-meter.js';
@@ -51,6 +52,7 @@ export async function renderDataOutput(
     totalCount: total,
     pages,
     warnings: doc.plan.log.entries,
+    ...withOmitted(doc.plan.log),
     notices,
     unsupported: doc.unsupported(),
   });
