@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { render } from '../renderer/render.js';
 import { RenderError } from '../renderer/errors.js';
 import { OUTPUT_TYPES, type Dpmm, type RenderFormat, type RenderOptions, type Rotation } from '../renderer/api.js';
+import type { DiagnosticsOmitted } from '../renderer/diagnostics.js';
 import { lineColumn } from '../renderer/text-position.js';
 import {
   answeredHelpOrVersion,
@@ -68,7 +69,7 @@ options
   --target-dpmm N      ${FLAGS['target-dpmm'].takes}: ZPL converted to that density; needs --format zpl
   --lossy-fields L     ${FLAGS['lossy-fields'].takes}: what a conversion cannot keep exact; needs --target-dpmm
   --formatter          ZPL output laid out one command a line (X-Formatter: On); needs --format zpl
-  --lint               also print the linter's warnings (X-Linter: On)
+  --lint               also print the linter's warnings (X-Linter: On); past 100, a count by command
   -o, --output FILE    ${FLAGS.output.takes} to write; default standard output (never a terminal for PNG or PDF)
   -h, --help           this text
   --version            the package version`;
@@ -169,6 +170,12 @@ const WRITE_FAILURES: Record<string, string> = {
 
 class WriteError extends Error {}
 
+/** Diagnostics past the ones the renderer keeps, counted by command: `and 299900 more: ^QQ 299900`, most first. */
+function omittedLine(omitted: DiagnosticsOmitted): string {
+  const byCommand = Object.entries(omitted.byCommand).sort((a, b) => b[1] - a[1]);
+  return `and ${omitted.total} more: ${byCommand.map(([command, n]) => `${command || '(none)'} ${n}`).join(', ')}`;
+}
+
 async function main(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
   const { format } = args.options;
@@ -188,6 +195,7 @@ async function main(argv: string[]): Promise<void> {
     const { line, column } = lineColumn(zpl, w.byteIndex);
     process.stderr.write(`${line}:${column} ${w.byteIndex}|${w.byteSize}|${w.command}|${w.param || ''}|${w.message}\n`);
   }
+  if (args.lint && result.warningsOmitted) process.stderr.write(`${omittedLine(result.warningsOmitted)}\n`);
   if (args.out) {
     try {
       fs.writeFileSync(args.out, result.body);
