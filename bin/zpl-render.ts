@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { render } from '../renderer/render.js';
 import { RenderError } from '../renderer/errors.js';
 import { OUTPUT_TYPES, type Dpmm, type RenderFormat, type RenderOptions, type Rotation } from '../renderer/api.js';
-import type { DiagnosticsOmitted } from '../renderer/diagnostics.js';
+import { omittedLine } from '../renderer/diagnostics.js';
 import { lineColumn } from '../renderer/text-position.js';
 import {
   answeredHelpOrVersion,
@@ -169,12 +169,6 @@ const WRITE_FAILURES: Record<string, string> = {
 };
 
 class WriteError extends Error {}
-
-/** Diagnostics past the ones the renderer keeps, counted by command: `and 299900 more: ^QQ 299900`, most first. */
-function omittedLine(omitted: DiagnosticsOmitted): string {
-  const byCommand = Object.entries(omitted.byCommand).sort((a, b) => b[1] - a[1]);
-  return `and ${omitted.total} more: ${byCommand.map(([command, n]) => `${command || '(none)'} ${n}`).join(', ')}`;
-}
 
 async function main(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
