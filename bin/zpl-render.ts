@@ -6,8 +6,14 @@
 import fs from 'node:fs';
 import { render } from '../renderer/render.js';
 import { RenderError } from '../renderer/errors.js';
-import { OUTPUT_TYPES, type Dpmm, type RenderFormat, type RenderOptions, type Rotation } from '../renderer/api.js';
-import { omittedLine } from '../renderer/diagnostics.js';
+import {
+  omittedLine,
+  OUTPUT_TYPES,
+  type Dpmm,
+  type RenderFormat,
+  type RenderOptions,
+  type Rotation,
+} from '../renderer/api.js';
 import { lineColumn } from '../renderer/text-position.js';
 import {
   answeredHelpOrVersion,

@@ -180,6 +180,14 @@ export interface RenderResult {
   unsupported: string[];
 }
 
+/**
+ * What was counted past the kept diagnostics, as one line of text, most first (zpl-render --lint, the printer port's
+ * job warnings; here so the middleware reaches it through a light entry): `and 35 more: ^QQ 30, ^QZ 5`. */
+export function omittedLine(omitted: DiagnosticsOmitted): string {
+  const ranked = Object.entries(omitted.byCommand).sort((a, b) => b[1] - a[1]);
+  return `and ${omitted.total} more: ${ranked.map(([command, n]) => `${command || '(none)'} ${n}`).join(', ')}`;
+}
+
 /** Time one render may take, from the moment it starts (the render pool's, render()'s and zpl-render's). */
 export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
 /** Documents of up to this many pages (the largest legal document) get a time budget per page. */

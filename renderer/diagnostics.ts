@@ -97,12 +97,6 @@ export function withOmitted(log: DiagnosticLog): { warningsOmitted?: Diagnostics
   return summary ? { warningsOmitted: summary } : NOTHING_OMITTED;
 }
 
-/** What was counted past the kept diagnostics, as one line of text, most first: `and 35 more: ^QQ 30, ^QZ 5`. */
-export function omittedLine(omitted: DiagnosticsOmitted): string {
-  const ranked = Object.entries(omitted.byCommand).sort((a, b) => b[1] - a[1]);
-  return `and ${omitted.total} more: ${ranked.map(([command, n]) => `${command || '(none)'} ${n}`).join(', ')}`;
-}
-
 /** Where a field's data stands in the document (its ^FD), or its first command when it has none. */
 export function fieldDataSpan(field: { at: number; dataAt?: { offset: number; size: number } }): {
   byteIndex: number;

@@ -6,8 +6,8 @@
 
 import { EventEmitter } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
-import { dotsPerInch, type Dpmm } from '../../renderer/api.js';
-import { omittedLine, type DiagnosticsOmitted } from '../../renderer/diagnostics.js';
+import { dotsPerInch, omittedLine, type Dpmm } from '../../renderer/api.js';
+import type { DiagnosticsOmitted } from '../../renderer/index.js';
 import { RenderError } from '../../renderer/errors.js';
 import type { RenderFn } from '../../renderer/pool/index.js';
 import type { ServiceEvent } from '../events/service-events.js';
