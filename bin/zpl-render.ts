@@ -6,7 +6,14 @@
 import fs from 'node:fs';
 import { render } from '../renderer/render.js';
 import { RenderError } from '../renderer/errors.js';
-import { OUTPUT_TYPES, type Dpmm, type RenderFormat, type RenderOptions, type Rotation } from '../renderer/api.js';
+import {
+  omittedLine,
+  OUTPUT_TYPES,
+  type Dpmm,
+  type RenderFormat,
+  type RenderOptions,
+  type Rotation,
+} from '../renderer/api.js';
 import { lineColumn } from '../renderer/text-position.js';
 import {
   answeredHelpOrVersion,
@@ -68,7 +75,7 @@ options
   --target-dpmm N      ${FLAGS['target-dpmm'].takes}: ZPL converted to that density; needs --format zpl
   --lossy-fields L     ${FLAGS['lossy-fields'].takes}: what a conversion cannot keep exact; needs --target-dpmm
   --formatter          ZPL output laid out one command a line (X-Formatter: On); needs --format zpl
-  --lint               also print the linter's warnings (X-Linter: On)
+  --lint               also print the linter's warnings (X-Linter: On); past 100, a count by command
   -o, --output FILE    ${FLAGS.output.takes} to write; default standard output (never a terminal for PNG or PDF)
   -h, --help           this text
   --version            the package version`;
@@ -188,6 +195,7 @@ async function main(argv: string[]): Promise<void> {
     const { line, column } = lineColumn(zpl, w.byteIndex);
     process.stderr.write(`${line}:${column} ${w.byteIndex}|${w.byteSize}|${w.command}|${w.param || ''}|${w.message}\n`);
   }
+  if (args.lint && result.warningsOmitted) process.stderr.write(`${omittedLine(result.warningsOmitted)}\n`);
   if (args.out) {
     try {
       fs.writeFileSync(args.out, result.body);

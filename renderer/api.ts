@@ -1,6 +1,6 @@
 // The renderer's public surface: one call from ZPL bytes to encoded output.
 
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic, DiagnosticsOmitted } from './diagnostics.js';
 
 export type Dpmm = 6 | 8 | 12 | 24;
 export type Rotation = 0 | 90 | 180 | 270;
@@ -167,8 +167,13 @@ export interface RenderResult {
   totalCount: number;
   /** Labels actually rendered into `body`. */
   pages: number;
-  /** Diagnostics in evaluation order (all of them; callers cap for X-Warnings). */
+  /**
+   * Diagnostics in evaluation order: the first MAX_KEPT_DIAGNOSTICS distinct ones (callers cap for X-Warnings);
+   * those met past them are counted in `warningsOmitted`.
+   */
   warnings: Diagnostic[];
+  /** Diagnostics met past `warnings`, counted by command; absent when `warnings` holds every one met. */
+  warningsOmitted?: DiagnosticsOmitted;
   /**
    * ZPL output: what the density conversion could not do faithfully (a module width that is not whole at the target,
    * a device font between magnifications), in the linter's format; reported whether or not the linter is on.
@@ -179,6 +184,14 @@ export interface RenderResult {
    * e.g. `["^BD"]`. Empty when the picture is complete; proxy fallback forwards otherwise.
    */
   unsupported: string[];
+}
+
+/**
+ * What was counted past the kept diagnostics, as one line of text, most first (zpl-render --lint, the printer port's
+ * job warnings; here so the middleware reaches it through a light entry): `and 35 more: ^QQ 30, ^QZ 5`. */
+export function omittedLine(omitted: DiagnosticsOmitted): string {
+  const ranked = Object.entries(omitted.byCommand).sort((a, b) => b[1] - a[1]);
+  return `and ${omitted.total} more: ${ranked.map(([command, n]) => `${command || '(none)'} ${n}`).join(', ')}`;
 }
 
 /** Time one render may take, from the moment it starts (the render pool's, render()'s and zpl-render's). */

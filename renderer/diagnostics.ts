@@ -17,6 +17,17 @@ export interface Diagnostic {
   feature?: string;
 }
 
+/**
+ * Diagnostics met past the kept ones (RenderResult.warnings): counted, not kept. Plain data, so it crosses the render
+ * pool's thread boundary as it is; a render has it only when something was left out.
+ */
+export interface DiagnosticsOmitted {
+  /** How many were met past the kept ones (copies met again counted too). */
+  total: number;
+  /** The same by command (`^QQ`), in the order first met; `*` counts kinds past the ones named one by one. */
+  byCommand: Record<string, number>;
+}
+
 /** Diagnostics kept in full: more than any answer shows (X-Warnings and the preview show 20). */
 export const MAX_KEPT_DIAGNOSTICS = 100;
 /** Kinds (commands) counted one by one past the kept entries; the rest are counted together under `*`. */
@@ -66,10 +77,24 @@ export class DiagnosticLog {
     return n;
   }
 
+  /** What was met past the kept entries, as plain data; undefined when nothing was (the usual case costs nothing). */
+  omittedSummary(): DiagnosticsOmitted | undefined {
+    if (this.omitted.size === 0) return undefined;
+    return { total: this.omittedCount, byCommand: Object.fromEntries(this.omitted) };
+  }
+
   /** Features not drawn (see Diagnostic.feature), each once, in the order first met. */
   features(): string[] {
     return [...this.featureSet];
   }
+}
+
+const NOTHING_OMITTED: { warningsOmitted?: DiagnosticsOmitted } = Object.freeze({});
+
+/** A result's `warningsOmitted`, to spread into it: nothing at all when the log kept every diagnostic. */
+export function withOmitted(log: DiagnosticLog): { warningsOmitted?: DiagnosticsOmitted } {
+  const summary = log.omittedSummary();
+  return summary ? { warningsOmitted: summary } : NOTHING_OMITTED;
 }
 
 /** Where a field's data stands in the document (its ^FD), or its first command when it has none. */

@@ -18,7 +18,7 @@ export type {
   RenderPlan,
 } from './api.js';
 export { OUTPUT_TYPES, PRINTER_LANGUAGES, isPrinterLanguage, drawsEveryLabel } from './api.js';
-export type { Diagnostic } from './diagnostics.js';
+export type { Diagnostic, DiagnosticsOmitted } from './diagnostics.js';
 export { RenderError, ordinal } from './errors.js';
 export type { RenderErrorCode } from './errors.js';
 export { render, DEFAULT_MAX_LABELS } from './render.js';

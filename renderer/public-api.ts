@@ -24,4 +24,4 @@ export type {
   RenderResult,
   Rotation,
 } from './api.js';
-export type { Diagnostic } from './diagnostics.js';
+export type { Diagnostic, DiagnosticsOmitted } from './diagnostics.js';

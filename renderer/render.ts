@@ -20,6 +20,7 @@ import { encodePngSteps } from './encoders/png.js';
 import { bitonalDots, PRINT_JOB_ENCODERS, type LabelDots } from './encoders/printer-jobs/index.js';
 import { renderDataOutput } from './outputs/index.js';
 import { rotateClockwise } from './encoders/rotate.js';
+import { withOmitted } from './diagnostics.js';
 import { RenderError } from './errors.js';
 import { checkIndex, dotsPerInch, labelDots, openDocumentSteps, requestMeter } from './layout/document.js';
 import { finishSliced, pauseIfDue } from './steps.js';
@@ -94,6 +95,7 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
     totalCount: doc.totalCount,
     pages,
     warnings: doc.plan.log.entries,
+    ...withOmitted(doc.plan.log),
     unsupported: doc.unsupported(),
   });
 

@@ -95,6 +95,19 @@ describe('preview page and shadow report in Chromium', function () {
       expect(zpl.slice(selection[0], selection[1])).to.match(/^[0-9]+$/);
     });
 
+    it('ends the warnings with how many the answer leaves out, by command', async () => {
+      // 1,300 unknown commands: 20 listed, 80 more kept and 1,200 counted by the renderer.
+      await typeLabel(page, `^XA${'^QQ'.repeat(1300)}^XZ`);
+      const items = page.getByTestId('warnings').locator('li');
+      await page.getByTestId('warnings-omitted').waitFor();
+      expect(await items.count()).to.equal(21);
+      expect(await items.last().textContent()).to.equal('and 1,280 more: ^QQ 1,280');
+      expect(await page.locator('#warning-count').textContent()).to.equal('(1,300)');
+      // A clean label clears it.
+      await typeLabel(page, '^XA^FO50,50^GB100,100,10^FS^XZ');
+      expect(await items.count()).to.equal(0);
+    });
+
     it('shows an API error as the API words it', async () => {
       await page.getByTestId('dpmm').evaluate((select: HTMLSelectElement) => {
         select.add(new Option('7', '7'));

@@ -61,6 +61,19 @@ describe('zpl-render CLI', () => {
     );
   });
 
+  it('prints the first 100 diagnostics under --lint, then a count of the rest by command', () => {
+    // 130 unknown ^QQ and 5 unknown ^QZ on line 1: 100 kept, then 30 ^QQ and 5 ^QZ counted.
+    const doc = `^XA${'^QQ'.repeat(130)}${'^QZ'.repeat(5)}^XZ`;
+    const r = run(['-', '--lint', '-o', path.join(dir, 'many.png')], doc);
+    expect(r.status).to.equal(0);
+    const lines = r.stderr.toString().trim().split('\n');
+    expect(lines).to.have.length(101);
+    expect(lines[99]).to.equal('1:301 300|3|^QQ||Unknown command ^QQ; ignored');
+    expect(lines[100]).to.equal('and 35 more: ^QQ 30, ^QZ 5');
+    // Without --lint, nothing: the count belongs to the linter's output.
+    expect(run(['-', '-o', path.join(dir, 'many.png')], doc).stderr.toString()).to.equal('');
+  });
+
   it('exits non-zero with an ERROR line for bad input', () => {
     const r = run([file, '--index', '7']);
     expect(r.status).to.not.equal(0);

@@ -249,6 +249,23 @@ describe('printer port', function () {
     }
   });
 
+  it("ends a job's warnings with a count of those the renderer did not keep, through a worker", async () => {
+    const listener = createPrinterListener({ render: pool.render, port: 0, pdf: false });
+    try {
+      const { port } = await listener.listen();
+      const kept = jobs(listener);
+      // 130 unknown commands: the renderer keeps 100 records and counts 30.
+      (await connect(port)).end(`^XA${'^QQ'.repeat(130)}^FO10,10^FDx^FS^XZ`);
+      await kept.until(1);
+      const { warnings } = kept.records[0]!;
+      expect(warnings).to.have.length(101);
+      expect(warnings[0]).to.equal('3|3|^QQ||Unknown command ^QQ; ignored');
+      expect(warnings[100]).to.equal('and 30 more: ^QQ 30');
+    } finally {
+      await listener.close();
+    }
+  });
+
   it("posts each job's summary to the webhook as JSON, retrying a failed answer", async () => {
     const bodies: unknown[] = [];
     let calls = 0;

@@ -157,7 +157,8 @@ export const CHOICE_HEADERS = {
     means: SWITCH,
     default: 'Off',
     description:
-      "`On` (any case) lists the renderer's diagnostics in `X-Warnings` (at most 20). Other values mean off.",
+      "`On` (any case) lists the renderer's diagnostics in `X-Warnings` (at most 20), and how many it leaves out in " +
+      '`X-Warnings-Omitted`. Other values mean off.',
   },
   lossyFields: {
     name: 'X-Lossy-Fields',

@@ -42,6 +42,22 @@ export const RESPONSE_HEADERS = {
       'With `X-Linter: On` and diagnostics: at most 20 entries `{byteIndex}|{byteSize}|{command}|{param}|{message}`, pipe-joined. ' +
       'A ZPL answer converted with `X-Target-Dpmm` lists what could not be converted faithfully here too, linter or not.',
   },
+  warningsOmitted: {
+    name: 'X-Warnings-Omitted',
+    type: 'integer',
+    required: false,
+    description:
+      'With `X-Linter: On`, when some diagnostics are not in `X-Warnings`: how many (those past its 20 records or its size, ' +
+      'and those the renderer only counted past the first 100 it keeps). Absent when `X-Warnings` lists every one.',
+  },
+  warningsOmittedCommands: {
+    name: 'X-Warnings-Omitted-Commands',
+    type: 'string',
+    required: false,
+    description:
+      'Sent with `X-Warnings-Omitted`: the same count by command, most first, as `{command}|{count}` pairs, pipe-joined ' +
+      '(at most 10; `*` counts the rest together).',
+  },
   renderer: {
     name: 'X-Renderer',
     type: 'string',
@@ -84,6 +100,8 @@ export const LABEL_RESPONSE_HEADERS: readonly ResponseHeaderSpec[] = [
   H.totalCount,
   H.contentDisposition,
   H.warnings,
+  H.warningsOmitted,
+  H.warningsOmittedCommands,
   H.renderer,
   H.requestId,
 ];

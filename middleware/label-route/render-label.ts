@@ -10,7 +10,7 @@ import type { LabelRequest } from './label-request.js';
 import { PageLedgerEntry, type LedgerContext } from './page-ledger.js';
 import type { RequestState } from '../http/request-state.js';
 import { setResponseHeaders } from '../api-table/index.js';
-import { formatWarnings } from './warnings.js';
+import { warningHeaders } from './warnings.js';
 
 export interface RenderContext extends LedgerContext {
   maxPixels: number | undefined;
@@ -110,13 +110,15 @@ export function sendLabel(res: ServerResponse, label: LabelRequest, result: Rend
   res.statusCode = 200;
   res.setHeader('Content-Type', result.contentType);
   res.setHeader('Content-Length', String(result.body.byteLength));
-  // What a density conversion could not do faithfully is always said; the linter's diagnostics when asked for.
-  const warnings = [...(label.options.linter ? result.warnings : []), ...(result.notices ?? [])];
+  // What a density conversion could not do faithfully is always said; the linter's diagnostics when asked for,
+  // with how many it leaves out.
+  const linter = label.options.linter === true;
+  const warnings = [...(linter ? result.warnings : []), ...(result.notices ?? [])];
   setResponseHeaders(res, {
     'X-Total-Count': result.totalCount,
     'Content-Disposition': disposition(label.options.format),
     'X-Renderer': 'local',
-    'X-Warnings': warnings.length > 0 ? formatWarnings(warnings) : undefined,
+    ...warningHeaders(warnings, linter ? result.warningsOmitted : undefined, linter),
   });
   res.end(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
 }

@@ -6,7 +6,8 @@
 
 import { EventEmitter } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
-import { dotsPerInch, type Dpmm } from '../../renderer/api.js';
+import { dotsPerInch, omittedLine, type Dpmm } from '../../renderer/api.js';
+import type { DiagnosticsOmitted } from '../../renderer/index.js';
 import { RenderError } from '../../renderer/errors.js';
 import type { RenderFn } from '../../renderer/pool/index.js';
 import type { ServiceEvent } from '../events/service-events.js';
@@ -443,7 +444,7 @@ class Printer
       for (let index = 0; index < total; index++) {
         const png = await this.#o.render(doc, { ...req, format: 'png', index });
         total = png.totalCount;
-        if (index === 0) warnings = jobWarnings(png.warnings, prefixLength);
+        if (index === 0) warnings = jobWarnings(png.warnings, prefixLength, png.warningsOmitted);
         const pdf = this.#o.pdf === false ? undefined : await this.#o.render(doc, { ...req, format: 'pdf', index });
         labels.push({ index, png: png.body, ...(pdf && { pdf: pdf.body }) });
       }
@@ -466,15 +467,20 @@ interface AcceptedJob {
   memoryWarnings: string[];
 }
 
-/** The renderer's diagnostics of the job's own bytes, offsets within the job, as X-Warnings records. */
+/**
+ * The renderer's diagnostics of the job's own bytes, offsets within the job, as X-Warnings records; then, when the
+ * renderer kept only the first ones, a line counting the rest by command (`and 30 more: ^QQ 30`).
+ */
 function jobWarnings(
   diagnostics: readonly { byteIndex: number; byteSize: number; command: string; param: number; message: string }[],
   prefixLength: number,
+  omitted: DiagnosticsOmitted | undefined,
 ): string[] {
   const own = diagnostics
     .filter((d) => d.byteIndex >= prefixLength)
     .map((d) => ({ ...d, byteIndex: d.byteIndex - prefixLength }));
-  return own.map((d) => formatWarnings([d])).filter((w) => w !== '');
+  const records = own.map((d) => formatWarnings([d])).filter((w) => w !== '');
+  return omitted ? [...records, omittedLine(omitted)] : records;
 }
 
 /** Labels a held job will print, for ~HS: its ^XA formats that store no format, times their ^PQ. */

@@ -3,6 +3,7 @@
 
 import type { RenderHooks, RenderRequest, RenderResult } from '../api.js';
 import { checkEstimate, estimateCost } from '../cost-estimate.js';
+import { withOmitted } from '../diagnostics.js';
 import { RenderError } from '../errors.js';
 import { checkIndex, openDocumentSteps, requestMeter } from '../layout/document.js';
 import { finishSliced } from '../steps.js';
@@ -52,6 +53,7 @@ export async function renderDataOutput(
     totalCount: total,
     pages,
     warnings: doc.plan.log.entries,
+    ...withOmitted(doc.plan.log),
     notices,
     unsupported: doc.unsupported(),
   });

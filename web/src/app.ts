@@ -199,7 +199,10 @@ async function renderNow(seq: number): Promise<void> {
   showError(undefined);
   const total = Number(png.headers.get('X-Total-Count') ?? '1');
   showCount(total);
-  showWarnings(parseWarnings(png.headers.get('X-Warnings') ?? ''));
+  showWarnings(
+    parseWarnings(png.headers.get('X-Warnings') ?? ''),
+    parseOmitted(png.headers.get('X-Warnings-Omitted'), png.headers.get('X-Warnings-Omitted-Commands')),
+  );
   const blob = await png.blob();
   if (seq !== renderSeq) return;
   layout = layoutAnswer instanceof Error || !layoutAnswer.ok ? undefined : ((await layoutAnswer.json()) as Layout);
@@ -249,8 +252,35 @@ function parseWarnings(header: string): Warning[] {
   return warnings;
 }
 
-function showWarnings(warnings: Warning[]): void {
-  warningCount.textContent = warnings.length ? `(${warnings.length})` : '';
+/** Diagnostics the answer does not list (X-Warnings-Omitted), by command (X-Warnings-Omitted-Commands). */
+interface Omitted {
+  total: number;
+  byCommand: [string, number][];
+}
+
+/** X-Warnings-Omitted: a count; X-Warnings-Omitted-Commands: `command|count`, repeated. */
+function parseOmitted(total: string | null, commands: string | null): Omitted | undefined {
+  const n = Number(total ?? '');
+  if (!(n > 0)) return undefined;
+  const parts = (commands ?? '').split('|');
+  const byCommand: [string, number][] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) byCommand.push([parts[i]!, Number(parts[i + 1])]);
+  return { total: n, byCommand };
+}
+
+/** Counts with thousands separators, as the page's reader reads them: 299,980. */
+const count = (n: number): string => n.toLocaleString('en-US');
+
+function showWarnings(warnings: Warning[], omitted?: Omitted): void {
+  const total = warnings.length + (omitted?.total ?? 0);
+  warningCount.textContent = total ? `(${count(total)})` : '';
+  const more = document.createElement('li');
+  more.className = 'more';
+  more.dataset.testid = 'warnings-omitted';
+  if (omitted) {
+    const commands = omitted.byCommand.map(([command, n]) => `${command || '(none)'} ${count(n)}`).join(', ');
+    more.textContent = `and ${count(omitted.total)} more${commands ? `: ${commands}` : ''}`;
+  }
   warningList.replaceChildren(
     ...warnings.map((warning) => {
       const item = document.createElement('li');
@@ -262,6 +292,7 @@ function showWarnings(warnings: Warning[]): void {
       item.append(button);
       return item;
     }),
+    ...(omitted ? [more] : []),
   );
 }
 
