@@ -49,6 +49,8 @@ interface LexState {
   caret: number;
   tilde: number;
   delim: number;
+  /** Where the last command name read ended (readName's second answer, kept here: no object a token). */
+  nameEnd: number;
 }
 
 /** Tokenizes a whole document. Stray bytes outside commands become `stray` tokens, never errors. */
@@ -61,7 +63,7 @@ export function* lexSteps(bytes: Uint8Array, meter?: DecodeMeter): Steps<Token[]
   // One pass over the bytes, charged before it and per token. The payload slab (5 bytes an input byte) is bounded by
   // the upload limit; the tokens are claimed past the first UNCLAIMED_TOKENS (a carrier label has a few hundred).
   meter?.charge(bytes.length);
-  const st: LexState = { caret: 0x5e, tilde: 0x7e, delim: 0x2c };
+  const st: LexState = { caret: 0x5e, tilde: 0x7e, delim: 0x2c, nameEnd: 0 };
   const slab = new PayloadSlab(bytes.length);
   const tokens: Token[] = [];
   let i = 0;
@@ -101,11 +103,11 @@ export function* lexSteps(bytes: Uint8Array, meter?: DecodeMeter): Steps<Token[]
     const prefix: '^' | '~' = b === st.caret ? '^' : '~';
     const start = i;
     i++;
-    const nameInfo = readName(bytes, i, st);
-    const name = nameInfo.name;
-    i = nameInfo.next;
+    const name = readName(bytes, i, st);
+    i = st.nameEnd;
     const paramStart = i;
-    const counted = COUNTED_PAYLOADS[prefix + name];
+    // Looked up only for the three names that have one, not with a key string made for every command.
+    const counted = name === 'GF' || name === 'DY' || name === 'DB' ? COUNTED_PAYLOADS[prefix + name] : undefined;
     let end: number;
     if (name === 'CC' || name === 'CT' || name === 'CD') {
       // One character argument, applied immediately.
@@ -151,26 +153,46 @@ function isBlank(c: number): boolean {
 }
 
 /** Command names: two characters, except `^A` (font letter follows) and lone letters before a prefix. */
-function readName(bytes: Uint8Array, i: number, st: LexState): { name: string; next: number } {
+function readName(bytes: Uint8Array, i: number, st: LexState): string {
   const n = bytes.length;
   let j = i;
+  let count = 0,
+    first = 0,
+    second = 0;
   // Printers ignore line breaks inside a command name.
-  const chars: number[] = [];
-  while (j < n && chars.length < 2) {
+  while (j < n && count < 2) {
     const c = bytes[j];
     if (c === CR || c === LF) {
       j++;
       continue;
     }
     if (c === st.caret || c === st.tilde) break;
-    chars.push(c);
+    // ASCII letters only: String#toUpperCase would turn a stray latin1 `ß` into `SS`, a different command.
+    const upper = c >= 0x61 && c <= 0x7a ? c - 0x20 : c;
+    if (count === 0) first = upper;
+    else second = upper;
+    count++;
     j++;
     // `^A` is always a font selection; the font name (`0`, `A`..`Z`, `@`) is its first parameter.
-    if (chars.length === 1 && (c === 0x41 || c === 0x61) && bytes[i - 1] === st.caret) return { name: 'A', next: j };
+    if (count === 1 && (c === 0x41 || c === 0x61) && bytes[i - 1] === st.caret) {
+      st.nameEnd = j;
+      return 'A';
+    }
   }
-  // ASCII letters only: String#toUpperCase would turn a stray latin1 `ß` into `SS`, a different command.
-  const name = String.fromCharCode(...chars.map((c) => (c >= 0x61 && c <= 0x7a ? c - 0x20 : c)));
-  return { name, next: j };
+  st.nameEnd = j;
+  return nameOf(count === 0 ? -1 : count === 1 ? first : 0x10000 | (first << 8) | second);
+}
+
+/** Each name once, by its character codes (a document of 300,000 commands made as many strings before). */
+const NAMES = new Map<number, string>();
+
+function nameOf(key: number): string {
+  let name = NAMES.get(key);
+  if (name === undefined) {
+    name = key < 0 ? '' : key < 0x10000 ? String.fromCharCode(key) : String.fromCharCode((key >> 8) & 0xff, key & 0xff);
+    NAMES.set(key, name);
+  }
+  return name;
 }
 
 /** End of a command with a counted payload (see COUNTED_PAYLOADS). */
