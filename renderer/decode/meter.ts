@@ -7,6 +7,17 @@ export interface DecodeMeter {
   claim(bytes: number, what: string): void;
   /** Charges `units` of work (about one per byte read or written) done since the last charge; throws to stop. */
   charge(units: number): void;
+  /** Gives back bytes claimed for something a stage has dropped (a decoder's inflated data once its pixels are out). */
+  release?(bytes: number): void;
+}
+
+/**
+ * `n` zeroed bytes for `what`, claimed on `meter` first: how a stage that holds only this seam gets a buffer whose
+ * size comes from its input (WorkMeter.bytes is the same for a stage holding the whole meter).
+ */
+export function claimBytes(meter: DecodeMeter, n: number, what: string): Uint8Array {
+  meter.claim(n, what);
+  return new Uint8Array(n);
 }
 
 /** Work charged between two calls of the caller's checkpoint: a few hundred microseconds of decoding. */
