@@ -2,9 +2,15 @@
 // scratch it drops when it is done is released, so a document of many labels or images holds only what is alive.
 
 import { expect } from 'chai';
+import type { GlyphRunElement } from '../renderer/display/display-list.js';
 import { decodePngToBitmap } from '../renderer/decode/png-decode.js';
+import { RenderError } from '../renderer/errors.js';
 import { resample } from '../renderer/outputs/density/bitmap.js';
 import { applyEdits } from '../renderer/outputs/density/edits.js';
+import { fillPath } from '../renderer/raster/fill-path.js';
+import { glyphMask } from '../renderer/raster/glyph-mask.js';
+import { Raster } from '../renderer/raster/raster.js';
+import { render } from '../renderer/render.js';
 import { WorkMeter } from '../renderer/work-meter.js';
 import { pngSamples } from './helpers/decoder-samples.js';
 
@@ -39,5 +45,48 @@ describe('work meter claims', () => {
     );
     expect(Buffer.from(out).toString('latin1')).to.equal('^XA^FO20,40^FDa\xe9b^FS^XZ');
     expect(meter.used).to.equal(out.length);
+  });
+
+  it('claims a filled shape while it is drawn and gives it back after', () => {
+    const diamond = [[50, 5, 95, 50, 50, 95, 5, 50]];
+    const meter = new WorkMeter();
+    fillPath(new Raster(100, 100), diamond, 'black', meter);
+    expect(meter.used).to.equal(0);
+    expect(() => fillPath(new Raster(100, 100), diamond, 'black', new WorkMeter(10_000)))
+      .to.throw(RenderError)
+      .with.property('message')
+      .that.matches(/^A filled shape \(its coverage tables\) needs \d+ bytes/);
+  });
+
+  it("claims a new glyph mask while it is made; the one kept is the glyph cache's", () => {
+    // A turned, crisp glyph: its coverage, the turned copy and the thresholded one are all made and claimed.
+    const run = { outlines: { 65: [[0, -40, 30, -40, 30, 0, 0, 0]] }, orientation: 'R', crisp: true };
+    const meter = new WorkMeter();
+    const m = glyphMask('work-meter-claims:R:1', run as unknown as GlyphRunElement, { cp: 65, x: 0, y: 0 }, meter);
+    expect(m).to.include({ w: 40, h: 31 });
+    expect(meter.used).to.equal(0);
+    expect(() =>
+      glyphMask(
+        'work-meter-claims:R:1:small',
+        run as unknown as GlyphRunElement,
+        { cp: 65, x: 0, y: 0 },
+        new WorkMeter(100),
+      ),
+    ).to.throw(RenderError, /^A glyph cell grid needs/);
+  });
+
+  it("holds one label's shapes at a time: 50 labels fit a budget that holds one", async () => {
+    // 2x2 in at 8 dpmm: 406 x 406 dots, claimed twice (raster and encoding); a 300-dot circle's tables about 0.5 MB.
+    const zpl = '^XA^FO50,50^GC300,150^FS^FO20,20^A0N,30,30^FDshape^FS^PQ50^XZ';
+    const req = { dpmm: 8, widthIn: 2, heightIn: 2, maxDocumentBytes: 1_500_000 } as const;
+    for (const format of ['pdf', 'pcl6'] as const) {
+      const res = await render(zpl, { ...req, format, ...(format === 'pdf' && { pdf: 'raster' as const }) });
+      expect(res.pages, format).to.equal(50);
+    }
+    const err = await render(zpl.replace('GC300', 'GC400'), { ...req, format: 'png', maxDocumentBytes: 600_000 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).to.be.instanceOf(RenderError).with.property('code', 'memory');
   });
 });

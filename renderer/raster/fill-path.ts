@@ -2,6 +2,7 @@
 // the legacy service's two rasterizers: its shape filler samples (sampled-coverage.ts), its font scaler sums cell
 // areas (cell-coverage.ts). Curves are flattened by the caller into polylines.
 
+import { UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import { extentOf, type InkMode } from '../display/display-list.js';
 import type { Raster } from './raster.js';
 import { sampledCoverage } from './sampled-coverage.js';
@@ -10,11 +11,21 @@ import { cellCoverage } from './cell-coverage.js';
 /** A closed polygon: x0, y0, x1, y1, ... in dots (y down). */
 export type Contour = ArrayLike<number>;
 
-/** Fills the union of `contours` (non-zero winding) into `raster`, sampled as the legacy service fills shapes. */
-export function fillPath(raster: Raster, contours: readonly Contour[], mode: InkMode = 'black'): void {
+/**
+ * Fills the union of `contours` (non-zero winding) into `raster`, sampled as the legacy service fills shapes; its
+ * coverage is claimed on `meter` while it is drawn.
+ */
+export function fillPath(
+  raster: Raster,
+  contours: readonly Contour[],
+  mode: InkMode = 'black',
+  meter: DecodeMeter = UNMETERED,
+): void {
   // Only the part on the raster is rasterized: memory stays bounded by the label size.
-  const mask = coverageMask(contours, { x0: 0, y0: 0, x1: raster.width, y1: raster.height }, 'shape');
-  if (mask) raster.blitCoverage(mask.cov, mask.w, mask.h, mask.x, mask.y, mode);
+  const mask = coverageMask(contours, { x0: 0, y0: 0, x1: raster.width, y1: raster.height }, 'shape', meter);
+  if (!mask) return;
+  raster.blitCoverage(mask.cov, mask.w, mask.h, mask.x, mask.y, mode);
+  meter.release?.(mask.cov.byteLength);
 }
 
 export interface CoverageMask {
@@ -39,11 +50,15 @@ export interface Clip {
   y1: number;
 }
 
-/** Rasterizes contours into a coverage mask positioned at integer (x, y), or null when empty. With `clip`, only the part inside it is computed. */
+/**
+ * Rasterizes contours into a coverage mask positioned at integer (x, y), or null when empty. With `clip`, only the
+ * part inside it is computed. The mask is claimed on `meter`: the caller gives it back when it drops it.
+ */
 export function coverageMask(
   contours: readonly Contour[],
   clip: Clip | undefined,
   rasterizer: Rasterizer,
+  meter: DecodeMeter = UNMETERED,
 ): CoverageMask | null {
   const { minX, minY, maxX, maxY } = extentOf(contours);
   if (!(minX < maxX) || !(minY < maxY)) return null;
@@ -60,6 +75,9 @@ export function coverageMask(
   const w = x1 - x0,
     h = y1 - y0;
   if (w <= 0 || h <= 0 || (!clip && w * h > MAX_UNCLIPPED)) return null;
-  const cov = rasterizer === 'glyph' ? cellCoverage(contours, x0, y0, w, h) : sampledCoverage(contours, x0, y0, w, h);
+  const cov =
+    rasterizer === 'glyph'
+      ? cellCoverage(contours, x0, y0, w, h, meter)
+      : sampledCoverage(contours, x0, y0, w, h, meter);
   return { x: x0, y: y0, w, h, cov };
 }

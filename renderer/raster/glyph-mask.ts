@@ -1,5 +1,6 @@
 // Glyph coverage masks relative to the pen (a point on the baseline), and their quarter-turn rotations.
 
+import { claimBytes, UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import type { Orientation } from '../model.js';
 import type { GlyphRunElement, PlacedGlyph } from '../display/display-list.js';
 import { BoundedCache } from '../bounded-cache.js';
@@ -16,11 +17,11 @@ export interface GlyphMask {
   view?: DataView;
 }
 
-/** Turns a mask (drawn for orientation N) clockwise by the orientation's angle about the pen point. */
-export function rotateMask(m: GlyphMask, o: Orientation): GlyphMask {
+/** Turns a mask (drawn for orientation N) clockwise by the orientation's angle about the pen point (claimed on `meter`). */
+export function rotateMask(m: GlyphMask, o: Orientation, meter: DecodeMeter = UNMETERED): GlyphMask {
   if (o === 'N') return m;
   const { w, h, cov } = m;
-  const out = new Uint8Array(w * h);
+  const out = claimBytes(meter, w * h, 'A turned glyph mask');
   if (o === 'I') {
     for (let i = 0; i < w * h; i++) out[w * h - 1 - i] = cov[i];
     return { x: -(m.x + w), y: -(m.y + h), w, h, cov: out };
@@ -44,9 +45,9 @@ export function rotateMask(m: GlyphMask, o: Orientation): GlyphMask {
  */
 const CRISP_INK = 8;
 
-/** Thresholds a mask to pure ink/paper (reverse-printed fields come out this way). */
-export function binarize(m: GlyphMask): GlyphMask {
-  const cov = new Uint8Array(m.cov.length);
+/** Thresholds a mask to pure ink/paper (reverse-printed fields come out this way), claimed on `meter`. */
+export function binarize(m: GlyphMask, meter: DecodeMeter = UNMETERED): GlyphMask {
+  const cov = claimBytes(meter, m.cov.length, 'A crisp glyph mask');
   for (let i = 0; i < cov.length; i++) cov[i] = m.cov[i] >= CRISP_INK ? 255 : 0;
   return { ...m, cov };
 }
@@ -74,16 +75,29 @@ export function maskGroup(font: string, o: Orientation, crisp: boolean): string 
 /**
  * The mask of a run's glyph: its outline (upright, relative to the pen) turned to the run's orientation,
  * thresholded when crisp, measured as the font scaler does
- * (coverageMask 'glyph'); memoised in `group` (maskGroup of the run) by code point.
+ * (coverageMask 'glyph'); memoised in `group` (maskGroup of the run) by code point. The masks made on the way are
+ * claimed on `meter` and given back once made: the one drawn is then the glyph cache's (GLYPH_CACHE_BYTES a thread),
+ * or, too large to keep, drawn once and dropped.
  */
-export function glyphMask(group: string, run: GlyphRunElement, g: PlacedGlyph): GlyphMask | null {
+export function glyphMask(
+  group: string,
+  run: GlyphRunElement,
+  g: PlacedGlyph,
+  meter: DecodeMeter = UNMETERED,
+): GlyphMask | null {
   const kept = glyphCache.find(group, g.cp);
   if (kept !== undefined) return kept;
-  const upright = coverageMask(run.outlines[g.cp] ?? [], undefined, 'glyph');
+  const upright = coverageMask(run.outlines[g.cp] ?? [], undefined, 'glyph', meter);
   const m = upright
-    ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation)
+    ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation, meter)
     : null;
-  const drawn = m && run.crisp ? binarize(m) : m;
+  const drawn = m && run.crisp ? binarize(m, meter) : m;
+  if (upright && m && drawn) {
+    let made = upright.cov.byteLength;
+    if (m.cov !== upright.cov) made += m.cov.byteLength;
+    if (drawn.cov !== m.cov) made += drawn.cov.byteLength;
+    meter.release?.(made);
+  }
   if (drawn) drawn.view = new DataView(drawn.cov.buffer, drawn.cov.byteOffset, drawn.cov.byteLength);
   return glyphCache.keep(group, g.cp, drawn);
 }
