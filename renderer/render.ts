@@ -24,7 +24,7 @@ import type { WorkMeter } from './work-meter.js';
 import type { DisplayList, OutputKind } from './display/display-list.js';
 import type { Raster } from './raster/raster.js';
 import { paint, paintRows } from './raster/paint.js';
-import { settle } from './raster/row-order.js';
+import { settle, UPRIGHT } from './raster/row-order.js';
 import { borrowInk, returnInk, trimInk } from './raster/scratch.js';
 
 export { DEFAULT_MAX_LABELS, DEFAULT_MAX_PIXELS, dotsPerInch, labelDots } from './layout/document.js';
@@ -124,8 +124,8 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
     meter.charge(pixels); // the encoder's pass over every row
     const png =
       rotation === 0
-        ? encodePng(raster, req.quality === 'bitonal', order)
-        : encodePng(rotateClockwise(settle(raster, order), rotation), req.quality === 'bitonal');
+        ? encodePng(raster, req.quality === 'bitonal', order, meter)
+        : encodePng(rotateClockwise(settle(raster, order), rotation), req.quality === 'bitonal', UPRIGHT, meter);
     return result(png, 'image/png', 1);
   } finally {
     returnInk(raster.ink);

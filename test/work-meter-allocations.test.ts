@@ -28,7 +28,6 @@ const ALLOWED: Record<string, [count: number, why: string]> = {
   'raster/raster.ts': [2, "the label raster (claimed by render() before interpreting) and its rows' ranges (8 a row)"],
   'raster/scratch.ts': [1, "the thread's reused raster, the label's size claimed by render()"],
   'raster/row-order.ts': [1, "one row of the claimed raster: at most the label's width"],
-  'encoders/deflate.ts': [2, 'token and unit buffers, growing with the claimed raster'],
   'encoders/huffman.ts': [3, 'sort scratch for one alphabet: at most SYMBOL_SLOTS (512) symbols, grown once'],
   'encoders/png.ts': [4, 'the PNG body (the answer) and row copies of one label width'],
   'encoders/png-rows.ts': [

@@ -6,6 +6,7 @@ import type { GlyphRunElement } from '../renderer/display/display-list.js';
 import { decodePngToBitmap } from '../renderer/decode/png-decode.js';
 import { RenderError } from '../renderer/errors.js';
 import { resample } from '../renderer/outputs/density/bitmap.js';
+import { encodePng } from '../renderer/encoders/png.js';
 import { applyEdits } from '../renderer/outputs/density/edits.js';
 import { fillPath } from '../renderer/raster/fill-path.js';
 import { glyphMask } from '../renderer/raster/glyph-mask.js';
@@ -13,6 +14,7 @@ import { Raster } from '../renderer/raster/raster.js';
 import { render } from '../renderer/render.js';
 import { WorkMeter } from '../renderer/work-meter.js';
 import { pngSamples } from './helpers/decoder-samples.js';
+import { decodePng } from './helpers/png.js';
 
 describe('work meter claims', () => {
   it('keeps a decoded PNG image its pixels; its inflated data and rows are given back', () => {
@@ -88,5 +90,23 @@ describe('work meter claims', () => {
       (e: unknown) => e,
     );
     expect(err).to.be.instanceOf(RenderError).with.property('code', 'memory');
+  });
+
+  it("claims the PNG encoder's tokens for a noisy label while it is encoded", () => {
+    // A checkerboard is a token a pixel: 2.2 M of them outgrow any token buffer kept between labels (1 M).
+    const [width, height] = [2000, 1100];
+    const noisy = (): Raster => {
+      const r = new Raster(width, height);
+      for (let i = 0; i < r.ink.length; i++) r.ink[i] = ((i % width) + Math.floor(i / width)) & 1 ? 255 : 0;
+      return r;
+    };
+    const meter = new WorkMeter();
+    const png = encodePng(noisy(), false, undefined, meter);
+    expect(decodePng(png)).to.include({ width, height });
+    expect(meter.used).to.equal(0);
+    expect(() => encodePng(noisy(), false, undefined, new WorkMeter(1_000_000)))
+      .to.throw(RenderError)
+      .with.property('message')
+      .that.matches(/^The PNG encoder \(a token a run of the label\) needs \d+ bytes/);
   });
 });

@@ -15,7 +15,7 @@ export interface DecodeMeter {
  * `n` zeroed bytes for `what`, claimed on `meter` first: how a stage that holds only this seam gets a buffer whose
  * size comes from its input (WorkMeter.bytes is the same for a stage holding the whole meter).
  */
-export function claimBytes(meter: DecodeMeter, n: number, what: string): Uint8Array {
+export function claimBytes(meter: DecodeMeter, n: number, what: string): Uint8Array<ArrayBuffer> {
   meter.claim(n, what);
   return new Uint8Array(n);
 }

@@ -5,6 +5,7 @@
 // for the same raster, and inflates to the same filtered rows as png-rows.ts builds for zlib.
 
 import { crc32 } from 'node:zlib';
+import type { DecodeMeter } from '../decode/meter.js';
 import type { Raster } from '../raster/raster.js';
 import { settle, UPRIGHT, type RowOrder } from '../raster/row-order.js';
 import { MAX_DISTANCE, RunDeflater } from './deflate.js';
@@ -22,10 +23,11 @@ const deflater = new RunDeflater();
 
 /**
  * `readAs` says how the raster's rows make the label (^PM Y, ^PO I left to the encoder, raster/paint.ts): the 8-bit
- * encoder reads them so, in one pass; 1-bit output turns the raster in place first.
+ * encoder reads them so, in one pass; 1-bit output turns the raster in place first. The deflater's buffers grown
+ * for this label are claimed on `meter` while it is encoded.
  */
-export function encodePng(r: Raster, bitonal = false, readAs: RowOrder = UPRIGHT): Uint8Array {
-  deflater.reset();
+export function encodePng(r: Raster, bitonal = false, readAs: RowOrder = UPRIGHT, meter?: DecodeMeter): Uint8Array {
+  deflater.reset(meter);
   if (bitonal) deflateFilteredRows(deflater, bitonalRows(settle(r, readAs)), ((r.width + 7) >> 3) + 1, r.height);
   else deflateGreyRows(deflater, r, readAs);
   const idatLength = deflater.prepare();
