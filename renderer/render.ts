@@ -122,6 +122,8 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   const { raster, order } = paintRows(doc.label(req.index ?? 0), borrowInk(pixels), meter);
   try {
     meter.charge(pixels); // the encoder's pass over every row
+    // The encoding share of what was reserved before interpreting goes to the encoder, which claims what it holds.
+    meter.release(pixels + heightDots);
     const png =
       rotation === 0
         ? encodePng(raster, req.quality === 'bitonal', order, meter)

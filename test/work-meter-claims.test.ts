@@ -107,6 +107,16 @@ describe('work meter claims', () => {
     expect(() => encodePng(noisy(), false, undefined, new WorkMeter(1_000_000)))
       .to.throw(RenderError)
       .with.property('message')
-      .that.matches(/^The PNG encoder \(a token a run of the label\) needs \d+ bytes/);
+      .that.matches(/^The PNG encoder \(its tokens, one a run of pixels\) needs \d+ bytes/);
+  });
+
+  it('gives the encoder the share reserved for it: the largest label, turned, fits the default budget', async function () {
+    this.timeout(60_000);
+    // 15 x 15 in at 24 dpmm: 3 x 83.6 MB reserved (raster, encoding, turned copy); dense text grows 16 MB of tokens.
+    let zpl = '^XA';
+    for (let y = 0; y < 8800; y += 60)
+      zpl += `^FO20,${y}^A0N,50,40^FDLine ${y} ${'ABCDEFGHIJKLMNOPQRSTUVWXYZ '.repeat(5)}^FS`;
+    const res = await render(`${zpl}^XZ`, { dpmm: 24, widthIn: 15, heightIn: 15, format: 'png', rotation: 90 });
+    expect(decodePng(res.body)).to.include({ width: 9135, height: 9135 });
   });
 });

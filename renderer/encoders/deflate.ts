@@ -109,9 +109,10 @@ export class RunDeflater {
   #hdist = 0;
   #hclen = 0;
   #bits = 0;
-  /** The stream's meter, and what grown buffers it claimed there (given back by `trim`). */
+  /** The stream's meter, and the token and output buffers it claimed there (0: the thread's own, kept from before). */
   #meter: DecodeMeter = UNMETERED;
-  #claimed = 0;
+  #tokenBytes = 0;
+  #unitBytes = 0;
 
   /**
    * Starts a new stream. Token and output buffers grown for it (a noisy label: up to a token a byte) are claimed on
@@ -119,7 +120,8 @@ export class RunDeflater {
    */
   reset(meter: DecodeMeter = UNMETERED): void {
     this.#meter = meter;
-    this.#claimed = 0;
+    this.#tokenBytes = 0;
+    this.#unitBytes = 0;
     this.#count = 0;
     this.#litFreq.fill(0);
     this.#distFreq.fill(0);
@@ -134,16 +136,21 @@ export class RunDeflater {
   reserve(bytes: number): void {
     const need = this.#count + bytes + 2;
     if (need <= this.#tokens.length) return;
-    const grown = new Uint32Array(this.#grow(4 * Math.max(need, this.#tokens.length * 2)).buffer);
+    const grown = new Uint32Array(this.#claim(4 * Math.max(need, this.#tokens.length * 2)).buffer);
     grown.set(this.#tokens.subarray(0, this.#count));
     this.#tokens = grown;
+    this.#meter.release?.(this.#tokenBytes); // the buffer it replaces
+    this.#tokenBytes = grown.byteLength;
   }
 
-  /** `bytes` for a grown buffer of this stream, claimed on its meter. */
-  #grow(bytes: number): Uint8Array<ArrayBuffer> {
-    const b = claimBytes(this.#meter, bytes, 'The PNG encoder (a token a run of the label)');
-    this.#claimed += bytes;
-    return b;
+  /** Room for a copy of `bytes` bytes (`copy`): a token each MAX_MATCH bytes, one more for its tail. */
+  reserveCopy(bytes: number): void {
+    this.reserve(Math.ceil(bytes / MAX_MATCH) + 1);
+  }
+
+  /** `bytes` for a buffer grown for this stream, claimed on its meter. */
+  #claim(bytes: number): Uint8Array<ArrayBuffer> {
+    return claimBytes(this.#meter, bytes, 'The PNG encoder (its tokens, one a run of pixels)');
   }
 
   /**
@@ -153,8 +160,9 @@ export class RunDeflater {
   trim(keepTokens: number): void {
     if (this.#tokens.length > keepTokens) this.#tokens = new Uint32Array(1 << 14);
     if (this.#units.length > keepTokens) this.#units = new Uint16Array(1 << 14);
-    this.#meter.release?.(this.#claimed);
-    this.#claimed = 0;
+    this.#meter.release?.(this.#tokenBytes + this.#unitBytes);
+    this.#tokenBytes = 0;
+    this.#unitBytes = 0;
     this.#meter = UNMETERED;
   }
 
@@ -494,8 +502,11 @@ export class RunDeflater {
     out[at++] = 0x78; // deflate, 32 KiB window
     out[at++] = 0x01; // no dictionary, fastest; (0x7801 % 31) === 0
     const units = (this.#bits >> 4) + 2;
-    if (this.#units.length < units)
-      this.#units = new Uint16Array(this.#grow(2 * Math.max(units, this.#units.length * 2)).buffer);
+    if (this.#units.length < units) {
+      this.#units = new Uint16Array(this.#claim(2 * Math.max(units, this.#units.length * 2)).buffer);
+      this.#meter.release?.(this.#unitBytes); // the buffer it replaces
+      this.#unitBytes = this.#units.byteLength;
+    }
     const w = new BitWriter(this.#units);
     w.put(1, 1); // final block
     w.put(2, 2); // dynamic Huffman

@@ -5,7 +5,7 @@
 // for the same raster, and inflates to the same filtered rows as png-rows.ts builds for zlib.
 
 import { crc32 } from 'node:zlib';
-import type { DecodeMeter } from '../decode/meter.js';
+import { UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import type { Raster } from '../raster/raster.js';
 import { settle, UPRIGHT, type RowOrder } from '../raster/row-order.js';
 import { MAX_DISTANCE, RunDeflater } from './deflate.js';
@@ -23,13 +23,22 @@ const deflater = new RunDeflater();
 
 /**
  * `readAs` says how the raster's rows make the label (^PM Y, ^PO I left to the encoder, raster/paint.ts): the 8-bit
- * encoder reads them so, in one pass; 1-bit output turns the raster in place first. The deflater's buffers grown
- * for this label are claimed on `meter` while it is encoded.
+ * encoder reads them so, in one pass; 1-bit output turns the raster in place first. What encoding holds (1-bit rows,
+ * the deflater's buffers grown for this label) is claimed on `meter` while it is held.
  */
-export function encodePng(r: Raster, bitonal = false, readAs: RowOrder = UPRIGHT, meter?: DecodeMeter): Uint8Array {
+export function encodePng(
+  r: Raster,
+  bitonal = false,
+  readAs: RowOrder = UPRIGHT,
+  meter: DecodeMeter = UNMETERED,
+): Uint8Array {
   deflater.reset(meter);
-  if (bitonal) deflateFilteredRows(deflater, bitonalRows(settle(r, readAs)), ((r.width + 7) >> 3) + 1, r.height);
-  else deflateGreyRows(deflater, r, readAs);
+  if (bitonal) {
+    const stride = ((r.width + 7) >> 3) + 1;
+    meter.claim(stride * r.height, 'The PNG rows');
+    deflateFilteredRows(deflater, bitonalRows(settle(r, readAs)), stride, r.height);
+    meter.release?.(stride * r.height); // the rows are tokens now
+  } else deflateGreyRows(deflater, r, readAs);
   const idatLength = deflater.prepare();
   // Its own ArrayBuffer (never the shared pool slab), so a worker thread can transfer it without a copy.
   const out = Buffer.allocUnsafeSlow(SIGNATURE.length + 12 + 13 + 12 + idatLength + 12);
@@ -103,7 +112,7 @@ class BlankRows {
   /** Sends the gathered copies; the next row is not blank when `endOfRun`. */
   flush(notBlank = false): void {
     if (this.pending > 0) {
-      this.d.reserve(this.pending);
+      this.d.reserveCopy(this.pending);
       this.d.copy(this.stride, this.pending);
       this.pending = 0;
     }
