@@ -17,7 +17,7 @@ const ALLOCATION =
 const ALLOWED: Record<string, [count: number, why: string]> = {
   'decode/meter.ts': [1, 'claimBytes, the one allocation of the seam (and of WorkMeter.bytes): it claims first'],
   'zpl/lexer.ts': [2, 'the payload slab: 5 bytes an input byte, bounded by the upload limit'],
-  'serial-number.ts': [1, "one copy's serialised ^SN/^SF data: the length of its field's ^FD, dropped with the label"],
+  'serial-number.ts': [1, "one copy's ^SN/^SF data, its ^FD's length: dropped with the label that claims its glyphs"],
   'bounded-cache.ts': [1, 'its slot table, bounded by the cache size'],
   'decode/font-tables.ts': [1, 'glyph offsets: numGlyphs is a 16-bit field (at most 65,536, 256 KB), freed on return'],
   'barcodes/matrix/code49.ts': [1, 'a symbol grid: at most 8 rows of the symbol, bounded by the symbology'],
@@ -29,10 +29,10 @@ const ALLOWED: Record<string, [count: number, why: string]> = {
   'raster/scratch.ts': [1, "the thread's reused raster, the label's size claimed by render()"],
   'raster/row-order.ts': [1, "one row of the claimed raster: at most the label's width"],
   'encoders/huffman.ts': [3, 'sort scratch for one alphabet: at most SYMBOL_SLOTS (512) symbols, grown once'],
-  'encoders/png.ts': [4, 'the PNG body (the answer) and row copies of one label width'],
+  'encoders/png.ts': [4, 'the PNG body (the answer, its stream measured first) and row copies of one label width'],
   'encoders/png-rows.ts': [
     7,
-    'filtered rows, (width + 1) x height: the encoding share render() claims with the raster; row copies of its width',
+    "filtered rows, (width + 1) x height: render()'s encoding share (a bitonal PNG's claimed by encodePng); row copies",
   ],
   'encoders/pdf/operators.ts': [
     1,
