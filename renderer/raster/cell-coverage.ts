@@ -4,29 +4,15 @@
 // area left of it; a running sum along the row turns them into levels, 256 x area truncated, full cover at 255. Its
 // truncations are why diagonal edges come out a level darker than the exact area.
 
-import { claimBytes, UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import { signedArea } from '../display/display-list.js';
 
 type Contour = ArrayLike<number>;
 
 const ONE = 256;
 
-/**
- * Coverage 0..255 of the w x h pixels whose top-left corner sits at (x0, y0), non-zero winding. The coverage and
- * its cell grids are claimed on `meter`; the grids are given back before it returns, the coverage is the caller's.
- */
-export function cellCoverage(
-  contours: readonly Contour[],
-  x0: number,
-  y0: number,
-  w: number,
-  h: number,
-  meter: DecodeMeter = UNMETERED,
-): Uint8Array {
-  const grid = 4 * w * h;
-  const cover = new Int32Array(claimBytes(meter, grid, 'A glyph cell grid').buffer);
-  const area = new Int32Array(claimBytes(meter, grid, 'A glyph cell grid').buffer);
-  const cells: Cells = { w, h, cover, area };
+/** Coverage 0..255 of the w x h pixels whose top-left corner sits at (x0, y0), non-zero winding. */
+export function cellCoverage(contours: readonly Contour[], x0: number, y0: number, w: number, h: number): Uint8Array {
+  const cells: Cells = { w, h, cover: new Int32Array(w * h), area: new Int32Array(w * h) };
   // Contours wound as the font scaler's outlines are (outer ones clockwise on the page), so levels come out positive.
   const flip = signedArea(contours) < 0;
   for (const c of contours) {
@@ -45,7 +31,7 @@ export function cellCoverage(
       py = qy;
     }
   }
-  const out = claimBytes(meter, w * h, 'A glyph coverage mask');
+  const out = new Uint8Array(w * h);
   for (let ey = 0; ey < h; ey++) {
     const row = ey * w,
       o = (h - 1 - ey) * w;
@@ -57,7 +43,6 @@ export function cellCoverage(
       out[o + x] = level >= 256 ? 255 : level;
     }
   }
-  meter.release?.(2 * grid);
   return out;
 }
 

@@ -75,9 +75,24 @@ export function coverageMask(
   const w = x1 - x0,
     h = y1 - y0;
   if (w <= 0 || h <= 0 || (!clip && w * h > MAX_UNCLIPPED)) return null;
-  const cov =
-    rasterizer === 'glyph'
-      ? cellCoverage(contours, x0, y0, w, h, meter)
-      : sampledCoverage(contours, x0, y0, w, h, meter);
+  // Claimed here, not inside the rasterizers (their loops are the hot path): their tables, given back once the
+  // coverage is made, and the coverage itself.
+  let tables: number;
+  if (rasterizer === 'glyph') tables = CELL_GRID_BYTES * w * h;
+  else {
+    let points = 0;
+    for (const c of contours) points += c.length >> 1;
+    tables = SAMPLE_COUNT_BYTES * (w + 1) * h + EDGE_TABLE_BYTES * points;
+  }
+  meter.claim(tables + w * h, rasterizer === 'glyph' ? 'A glyph cell grid' : 'A filled shape (its coverage tables)');
+  const cov = rasterizer === 'glyph' ? cellCoverage(contours, x0, y0, w, h) : sampledCoverage(contours, x0, y0, w, h);
+  meter.release?.(tables);
   return { x: x0, y: y0, w, h, cov };
 }
+
+/** cellCoverage's two Int32 grids a pixel. */
+const CELL_GRID_BYTES = 8;
+/** sampledCoverage's Int32 sample counts a pixel (and one more column a row). */
+const SAMPLE_COUNT_BYTES = 4;
+/** sampledCoverage's tables a contour point: an edge record (6 Float64), its order, active and crossing slots. */
+const EDGE_TABLE_BYTES = 6 * 8 + 4 + 4 + 4 + 1;

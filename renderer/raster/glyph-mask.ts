@@ -1,6 +1,6 @@
 // Glyph coverage masks relative to the pen (a point on the baseline), and their quarter-turn rotations.
 
-import { claimBytes, UNMETERED, type DecodeMeter } from '../decode/meter.js';
+import { UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import type { Orientation } from '../model.js';
 import type { GlyphRunElement, PlacedGlyph } from '../display/display-list.js';
 import { BoundedCache } from '../bounded-cache.js';
@@ -17,11 +17,11 @@ export interface GlyphMask {
   view?: DataView;
 }
 
-/** Turns a mask (drawn for orientation N) clockwise by the orientation's angle about the pen point (claimed on `meter`). */
-export function rotateMask(m: GlyphMask, o: Orientation, meter: DecodeMeter = UNMETERED): GlyphMask {
+/** Turns a mask (drawn for orientation N) clockwise by the orientation's angle about the pen point. */
+export function rotateMask(m: GlyphMask, o: Orientation): GlyphMask {
   if (o === 'N') return m;
   const { w, h, cov } = m;
-  const out = claimBytes(meter, w * h, 'A turned glyph mask');
+  const out = new Uint8Array(w * h);
   if (o === 'I') {
     for (let i = 0; i < w * h; i++) out[w * h - 1 - i] = cov[i];
     return { x: -(m.x + w), y: -(m.y + h), w, h, cov: out };
@@ -45,9 +45,9 @@ export function rotateMask(m: GlyphMask, o: Orientation, meter: DecodeMeter = UN
  */
 const CRISP_INK = 8;
 
-/** Thresholds a mask to pure ink/paper (reverse-printed fields come out this way), claimed on `meter`. */
-export function binarize(m: GlyphMask, meter: DecodeMeter = UNMETERED): GlyphMask {
-  const cov = claimBytes(meter, m.cov.length, 'A crisp glyph mask');
+/** Thresholds a mask to pure ink/paper (reverse-printed fields come out this way). */
+export function binarize(m: GlyphMask): GlyphMask {
+  const cov = new Uint8Array(m.cov.length);
   for (let i = 0; i < cov.length; i++) cov[i] = m.cov[i] >= CRISP_INK ? 255 : 0;
   return { ...m, cov };
 }
@@ -88,16 +88,18 @@ export function glyphMask(
   const kept = glyphCache.find(group, g.cp);
   if (kept !== undefined) return kept;
   const upright = coverageMask(run.outlines[g.cp] ?? [], undefined, 'glyph', meter);
-  const m = upright
-    ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation, meter)
-    : null;
-  const drawn = m && run.crisp ? binarize(m, meter) : m;
-  if (upright && m && drawn) {
-    let made = upright.cov.byteLength;
-    if (m.cov !== upright.cov) made += m.cov.byteLength;
-    if (drawn.cov !== m.cov) made += drawn.cov.byteLength;
-    meter.release?.(made);
+  // The turned and thresholded copies are claimed before they are made; all are given back once the mask is made.
+  let made = 0;
+  if (upright) {
+    const copies = (run.orientation === 'N' ? 0 : 1) + (run.crisp ? 1 : 0);
+    meter.claim(upright.cov.length * copies, 'A turned or crisp glyph mask');
+    made = upright.cov.length * (1 + copies); // the upright coverage (claimed by coverageMask) and its copies
   }
+  const m = upright
+    ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation)
+    : null;
+  const drawn = m && run.crisp ? binarize(m) : m;
+  meter.release?.(made);
   if (drawn) drawn.view = new DataView(drawn.cov.buffer, drawn.cov.byteOffset, drawn.cov.byteLength);
   return glyphCache.keep(group, g.cp, drawn);
 }

@@ -2,38 +2,31 @@
 // row, each crossed at 256 sample positions a dot, samples counted per pixel and mapped to 0..255 with a quarter
 // step of rounding. Matching its sampling grid, not the exact area, is what makes those shapes' grey pixels equal.
 
-import { claimBytes, UNMETERED, type DecodeMeter } from '../decode/meter.js';
-
 type Contour = ArrayLike<number>;
 
 const SUB_Y = 8;
 const SUB_X = 256;
 const SAMPLES = SUB_X * SUB_Y;
 
-/**
- * Coverage 0..255 of the w x h pixels whose top-left corner sits at (x0, y0), non-zero winding. The coverage and
- * the tables that build it are claimed on `meter`; the tables are given back before it returns, the coverage is the
- * caller's.
- */
+/** Coverage 0..255 of the w x h pixels whose top-left corner sits at (x0, y0), non-zero winding. */
 export function sampledCoverage(
   contours: readonly Contour[],
   x0: number,
   y0: number,
   w: number,
   h: number,
-  meter: DecodeMeter = UNMETERED,
 ): Uint8Array {
-  const edges = edgeTable(contours, x0, y0, meter);
+  const edges = edgeTable(contours, x0, y0);
   const count = edges.length / EDGE;
   // Edges by the first sub-scanline they cross, so each sub-scanline looks only at the edges crossing it.
   const byStart = Int32Array.from({ length: count }, (_, i) => i).sort(
     (a, b) => edges[a * EDGE + FIRST]! - edges[b * EDGE + FIRST]!,
   );
-  const counts = new Int32Array(claimBytes(meter, 4 * (w + 1) * h, WHAT).buffer);
-  const active = new Int32Array(claimBytes(meter, 4 * count, WHAT).buffer);
+  const counts = new Int32Array((w + 1) * h);
+  const active = new Int32Array(count);
   // This sub-scanline's crossings (first sample at or right of the edge) and windings, kept sorted by x.
-  const xs = new Int32Array(claimBytes(meter, 4 * count, WHAT).buffer);
-  const winds = new Int8Array(claimBytes(meter, count, WHAT).buffer);
+  const xs = new Int32Array(count);
+  const winds = new Int8Array(count);
   const maxSample = w * SUB_X;
   let next = 0,
     live = 0;
@@ -68,7 +61,7 @@ export function sampledCoverage(
       if (b > a) addSamples(counts, row, a, b);
     }
   }
-  const out = claimBytes(meter, w * h, 'A filled shape');
+  const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     const row = y * (w + 1);
     let full = 0;
@@ -78,12 +71,8 @@ export function sampledCoverage(
       out[y * w + x] = Math.min(255, ((n * 255 + (SAMPLES >> 2)) / SAMPLES) | 0);
     }
   }
-  meter.release?.(edges.buffer.byteLength + counts.byteLength + 9 * count); // edges: a part of its table
   return out;
 }
-
-/** Names the tables a shape's coverage is built from where the budget refuses them. */
-const WHAT = 'A filled shape (its coverage tables)';
 
 /** Edge record fields: first and last (exclusive) sub-scanline crossed, a point, dx per sub-scanline, winding. */
 const FIRST = 0,
@@ -95,10 +84,10 @@ const FIRST = 0,
   EDGE = 6;
 
 /** Every non-horizontal edge in sample units (x in 1/256 dot, y in 1/8 dot) relative to (x0, y0). */
-function edgeTable(contours: readonly Contour[], x0: number, y0: number, meter: DecodeMeter): Float64Array {
+function edgeTable(contours: readonly Contour[], x0: number, y0: number): Float64Array {
   let n = 0;
   for (const c of contours) n += c.length >> 1;
-  const edges = new Float64Array(claimBytes(meter, 8 * n * EDGE, WHAT).buffer);
+  const edges = new Float64Array(n * EDGE);
   let o = 0;
   for (const c of contours) {
     const points = c.length >> 1;
