@@ -136,7 +136,9 @@ async function renderDocument(zpl: Uint8Array | string, req: RenderRequest, hook
   try {
     await pauseIfDue(meter);
     const bitonal = req.quality === 'bitonal';
-    // The encoder charges its pass row by row, and may pause between rows.
+    // The encoding share of what was reserved before interpreting goes to the encoder, which claims what it holds,
+    // charges its pass row by row, and may pause between rows.
+    meter.release(pixels + heightDots);
     const encoding =
       rotation === 0
         ? encodePngSteps(raster, bitonal, order, meter)

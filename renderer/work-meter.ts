@@ -4,7 +4,7 @@
 // whether the render runs in the pool, in `zpl-render`, in the library's render() or on a RENDER_THREADS=0 server.
 
 import { DEFAULT_RENDER_TIMEOUT_MS } from './api.js';
-import { CHECKPOINT_UNITS, type DecodeMeter } from './decode/meter.js';
+import { CHECKPOINT_UNITS, claimBytes, type DecodeMeter } from './decode/meter.js';
 import { RenderError } from './errors.js';
 
 /** Enough for the largest legal label (15x15 in at 24 dpmm: an 83 MB raster and its PNG rows) turned once. */
@@ -108,8 +108,7 @@ export class WorkMeter implements DecodeMeter {
 
   /** `n` zeroed bytes for `what`, claimed first: how a stage gets a buffer whose size comes from its input. */
   bytes(n: number, what: string): Uint8Array {
-    this.claim(n, what);
-    return new Uint8Array(n);
+    return claimBytes(this, n, what);
   }
 
   /** A 1-bit raster of `width` x `height` (rows of whole bytes), claimed first. */

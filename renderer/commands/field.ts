@@ -2,6 +2,7 @@
 
 import type { CommandContext, CommandTable } from './context.js';
 import type { Token } from '../zpl/lexer.js';
+import { claimBytes, type DecodeMeter } from '../decode/meter.js';
 import {
   asCount,
   asRatio,
@@ -62,10 +63,10 @@ function place(
   f.continues = origin === 'FT' && x === undefined && y === undefined;
 }
 
-/** Field data bytes with ^FH escapes (`_41` -> `A`) decoded. */
-export function decodeHexEscapes(raw: Uint8Array, indicator: number | undefined): Uint8Array {
+/** Field data bytes with ^FH escapes (`_41` -> `A`) decoded, into bytes claimed on `meter` (held with the plan). */
+export function decodeHexEscapes(raw: Uint8Array, indicator: number | undefined, meter: DecodeMeter): Uint8Array {
   if (indicator === undefined) return raw.slice();
-  const out = new Uint8Array(raw.length);
+  const out = claimBytes(meter, raw.length, '^FH field data');
   let k = 0;
   for (let i = 0; i < raw.length; i++) {
     const b = raw[i];
@@ -83,7 +84,7 @@ function isHex(c: number | undefined): boolean {
 
 /** ^FD/^FV: the field's data, ^FH escapes decoded, with its place in the document. */
 function setData(ip: CommandContext, tok: Token): void {
-  ip.field.data = clockData(ip, decodeHexEscapes(tok.raw, ip.field.hexIndicator));
+  ip.field.data = clockData(ip, decodeHexEscapes(tok.raw, ip.field.hexIndicator, ip.meter));
   ip.field.dataAt = { offset: tok.paramStart, size: tok.end - tok.paramStart };
 }
 

@@ -89,7 +89,7 @@ function downloadBytes(
   if (!ascii) return data.bytes.slice();
   // latin1 via Buffer: spreading a large payload into fromCharCode overflows the call stack.
   const hex = Buffer.from(Buffer.from(data.bytes.filter((c) => c > 0x20)).toString('latin1'), 'hex');
-  return new Uint8Array(hex);
+  return new Uint8Array(hex.buffer, hex.byteOffset, hex.length); // the decoded bytes themselves, not a copy
 }
 
 /** Warns about a payload whose size disagrees with the declared byte count. */

@@ -3,7 +3,7 @@
 // pen's advance and data the rows as ASCII hex, each row padded to whole bytes.
 
 import type { Bitmap, DecodeReport } from './grf.js';
-import type { DecodeMeter } from './meter.js';
+import { claimBytes, type DecodeMeter } from './meter.js';
 
 export interface BitmapGlyph {
   bits: Bitmap;
@@ -110,9 +110,8 @@ export function decodeBitmapFont(
       continue;
     }
     const stride = Math.ceil(w / 8);
-    meter.claim(stride * h, what);
+    const out = claimBytes(meter, stride * h, what);
     meter.charge(stride * h + h);
-    const out = new Uint8Array(stride * h);
     let nibble = 0;
     for (let p = k; p < end && nibble < out.length * 2; p++) {
       const v = hexValue(data[p]);

@@ -5,11 +5,14 @@
 import { RenderError } from '../errors.js';
 import { darkOnWhite, type Bitmap } from './grf.js';
 import { MAX_IMAGE_SIDE } from './png-decode.js';
-import type { DecodeMeter } from './meter.js';
+import { claimBytes, type DecodeMeter } from './meter.js';
 
 export function isBmp(b: Uint8Array): boolean {
   return b.length >= 2 && b[0] === 0x42 && b[1] === 0x4d;
 }
+
+/** Palette entries a BMP of up to 8 bits a pixel can index. */
+const MAX_PALETTE = 256;
 
 const BI_RGB = 0,
   BI_BITFIELDS = 3,
@@ -80,7 +83,7 @@ export function decodeBmpToBitmap(bmp: Uint8Array, meter: DecodeMeter, what = 'I
     const count = Math.min(used || 2 ** bpp, 2 ** bpp);
     const at = 14 + dib;
     if (at + count * entry > bmp.length) throw new Error('BMP palette is truncated');
-    palette = new Uint8Array(count * 3);
+    palette = new Uint8Array(3 * MAX_PALETTE); // entries past `count` stay black, as a missing one reads
     for (let i = 0; i < count; i++) {
       palette[3 * i] = bmp[at + i * entry + 2];
       palette[3 * i + 1] = bmp[at + i * entry + 1];
@@ -111,8 +114,7 @@ export function decodeBmpToBitmap(bmp: Uint8Array, meter: DecodeMeter, what = 'I
     throw new Error(`BMP pixel data is truncated: ${Math.max(0, bmp.length - pixelsAt)} of ${rowBytes * height} bytes`);
   }
   const stride = Math.ceil(width / 8);
-  meter.claim(stride * height, what);
-  const out = new Uint8Array(stride * height);
+  const out = claimBytes(meter, stride * height, what);
   for (let row = 0; row < height; row++) {
     meter.charge(rowBytes + width);
     const y = topDown ? row : height - 1 - row;

@@ -3,7 +3,7 @@
 
 import { inflateSync, inflateRawSync } from 'node:zlib';
 import { RenderError } from '../errors.js';
-import type { DecodeMeter } from './meter.js';
+import { claimBytes, type DecodeMeter } from './meter.js';
 
 /** 1-bit rows, MSB first; set bits are ink. */
 export interface Bitmap {
@@ -76,8 +76,7 @@ export function decodeGraphic(data: Uint8Array, spec: GraphicSpec, meter: Decode
   checkObjectSize(totalBytes, 'Graphic');
   const stride = Math.max(1, rowBytes);
   const height = Math.ceil(Math.max(0, totalBytes) / stride);
-  meter.claim(stride * height, what);
-  const bmp: Bitmap = { data: new Uint8Array(stride * height), stride, width: stride * 8, height };
+  const bmp: Bitmap = { data: claimBytes(meter, stride * height, what), stride, width: stride * 8, height };
   const lead = skipSpace(data, 0);
   if (isBase64Header(data, lead)) {
     const bytes = decodeBase64Payload(data, lead, { declared: totalBytes, what }, meter, report);
@@ -160,12 +159,11 @@ export function decodeBase64Payload(
   let bodyEnd = bodyStart;
   while (bodyEnd < d.length && d[bodyEnd] !== 0x3a) bodyEnd++;
   const body = d.subarray(bodyStart, bodyEnd);
-  const text = stripSpace(body);
   meter.charge(d.length - start);
   if (bodyEnd < d.length) {
     const crcText = latin1(d.subarray(bodyEnd + 1)).trim();
     const expected = Number.parseInt(crcText, 16);
-    const actual = crc16Xmodem(text);
+    const actual = crc16Xmodem(body, true);
     if (crcText !== '' && (!/^[0-9A-Fa-f]{1,4}$/.test(crcText) || expected !== actual)) {
       report?.(
         bodyEnd + 1,
@@ -174,8 +172,10 @@ export function decodeBase64Payload(
       );
     }
   }
-  const raw = Buffer.from(latin1(text), 'base64');
-  if (!zlib) return new Uint8Array(raw);
+  // Read in place, no copy without the white space: Node's base64 decoder skips it (its documented behaviour).
+  const raw = Buffer.from(latin1(body), 'base64');
+  // The decoded bytes as they came: a view, not a second copy.
+  if (!zlib) return new Uint8Array(raw.buffer, raw.byteOffset, raw.length);
   const bytes = inflateBounded(raw, spec, meter);
   if (bytes) return bytes;
   report?.(bodyStart, body.length, 'Z64 data could not be decompressed');
@@ -209,10 +209,14 @@ function inflateWithin(inflate: Inflate, raw: Buffer, limit: number): Buffer | '
   }
 }
 
-/** CRC-16/XMODEM (polynomial 0x1021, initial 0), as Zebra computes it over the base64 text. */
-export function crc16Xmodem(bytes: Uint8Array): number {
+/**
+ * CRC-16/XMODEM (polynomial 0x1021, initial 0), as Zebra computes it over the base64 text; `skipSpace` leaves out
+ * the spaces, tabs and line breaks between its lines (the text read where it lies).
+ */
+export function crc16Xmodem(bytes: Uint8Array, skipSpace = false): number {
   let crc = 0;
   for (const b of bytes) {
+    if (skipSpace && (b === 0x20 || b === 0x0d || b === 0x0a || b === 0x09)) continue;
     crc ^= b << 8;
     for (let k = 0; k < 8; k++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
   }
@@ -320,13 +324,6 @@ function repeatRow(out: Uint8Array, pos: number, n: number, rowNibbles: number):
     if (v) out[pos >> 1]! |= pos & 1 ? v : v << 4;
   }
   return pos;
-}
-
-function stripSpace(b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(b.length);
-  let k = 0;
-  for (const c of b) if (c !== 0x20 && c !== 0x0d && c !== 0x0a && c !== 0x09) out[k++] = c;
-  return out.subarray(0, k);
 }
 
 function latin1(b: Uint8Array): string {

@@ -12,6 +12,17 @@ export interface DecodeMeter {
    * its next resumable point. Never set on a render thread.
    */
   readonly sliceDue?: boolean;
+  /** Gives back bytes claimed for something a stage has dropped (a decoder's inflated data once its pixels are out). */
+  release?(bytes: number): void;
+}
+
+/**
+ * `n` zeroed bytes for `what`, claimed on `meter` first: how a stage that holds only this seam gets a buffer whose
+ * size comes from its input (WorkMeter.bytes is the same for a stage holding the whole meter).
+ */
+export function claimBytes(meter: DecodeMeter, n: number, what: string): Uint8Array<ArrayBuffer> {
+  meter.claim(n, what);
+  return new Uint8Array(n);
 }
 
 /** Work charged between two calls of the caller's checkpoint: a few hundred microseconds of decoding. */

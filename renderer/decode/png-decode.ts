@@ -4,7 +4,7 @@
 import { inflateSync } from 'node:zlib';
 import { RenderError } from '../errors.js';
 import { darkOnWhite, type Bitmap } from './grf.js';
-import type { DecodeMeter } from './meter.js';
+import { claimBytes, type DecodeMeter } from './meter.js';
 import { readImageHeader } from './image-header.js';
 
 /** The legacy service refuses embedded images wider or taller than this. */
@@ -73,19 +73,25 @@ export function decodePngToBitmap(png: Uint8Array, meter: DecodeMeter, what = 'I
   const bpp = Math.max(1, (channels * depth) >> 3);
   const rowBytes = Math.ceil((width * channels * depth) / 8);
   const stride = Math.ceil(width / 8);
-  meter.claim((rowBytes + 1) * height + stride * height, what);
-  const raw = inflateImageData(Buffer.concat(idat), (rowBytes + 1) * height);
-  const out = new Uint8Array(stride * height);
-  let prev = new Uint8Array(rowBytes);
-  let cur = new Uint8Array(rowBytes);
-  for (let y = 0; y < height; y++) {
-    meter.charge(rowBytes + width);
-    const off = y * (rowBytes + 1);
-    unfilter(raw[off], raw.subarray(off + 1, off + 1 + rowBytes), prev, cur, bpp);
-    for (let x = 0; x < width; x++) {
-      if (inkAt(cur, x, colorType, depth, palette, alphaTable)) out[y * stride + (x >> 3)] |= 0x80 >> (x & 7);
+  // All claimed before inflating; the inflated data and the two rows unfiltered from it are given back at the end.
+  meter.claim((rowBytes + 1) * height, what);
+  const out = claimBytes(meter, stride * height, what);
+  const rows = claimBytes(meter, 2 * rowBytes, what);
+  try {
+    const raw = inflateImageData(Buffer.concat(idat), (rowBytes + 1) * height);
+    let prev = rows.subarray(0, rowBytes);
+    let cur = rows.subarray(rowBytes);
+    for (let y = 0; y < height; y++) {
+      meter.charge(rowBytes + width);
+      const off = y * (rowBytes + 1);
+      unfilter(raw[off], raw.subarray(off + 1, off + 1 + rowBytes), prev, cur, bpp);
+      for (let x = 0; x < width; x++) {
+        if (inkAt(cur, x, colorType, depth, palette, alphaTable)) out[y * stride + (x >> 3)] |= 0x80 >> (x & 7);
+      }
+      [prev, cur] = [cur, prev];
     }
-    [prev, cur] = [cur, prev];
+  } finally {
+    meter.release?.((rowBytes + 1) * height + rows.length);
   }
   return { data: out, stride, width, height };
 }

@@ -3,6 +3,7 @@
 // at the end writes one block with a dynamic Huffman table made from those counts. No match search: raster rows
 // are runs (mostly of zeros after the Up filter) and repeated rows, which the caller knows without looking.
 
+import { claimBytes, UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import { canonicalCodes, codeLengths } from './huffman.js';
 
 const MAX_MATCH = 258;
@@ -108,9 +109,19 @@ export class RunDeflater {
   #hdist = 0;
   #hclen = 0;
   #bits = 0;
+  /** The stream's meter, and the token and output buffers it claimed there (0: the thread's own, kept from before). */
+  #meter: DecodeMeter = UNMETERED;
+  #tokenBytes = 0;
+  #unitBytes = 0;
 
-  /** Starts a new stream. */
-  reset(): void {
+  /**
+   * Starts a new stream. Token and output buffers grown for it (a noisy label: up to a token a byte) are claimed on
+   * `meter`; the buffers kept between streams (KEEP_TOKENS in png.ts) are the thread's.
+   */
+  reset(meter: DecodeMeter = UNMETERED): void {
+    this.#meter = meter;
+    this.#tokenBytes = 0;
+    this.#unitBytes = 0;
     this.#count = 0;
     this.#litFreq.fill(0);
     this.#distFreq.fill(0);
@@ -125,15 +136,34 @@ export class RunDeflater {
   reserve(bytes: number): void {
     const need = this.#count + bytes + 2;
     if (need <= this.#tokens.length) return;
-    const grown = new Uint32Array(Math.max(need, this.#tokens.length * 2));
+    const grown = new Uint32Array(this.#claim(4 * Math.max(need, this.#tokens.length * 2)).buffer);
     grown.set(this.#tokens.subarray(0, this.#count));
     this.#tokens = grown;
+    this.#meter.release?.(this.#tokenBytes); // the buffer it replaces
+    this.#tokenBytes = grown.byteLength;
   }
 
-  /** Lets go of a token buffer (or output buffer) above `keepTokens` entries (call when the stream is written). */
+  /** Room for a copy of `bytes` bytes (`copy`): a token each MAX_MATCH bytes, one more for its tail. */
+  reserveCopy(bytes: number): void {
+    this.reserve(Math.ceil(bytes / MAX_MATCH) + 1);
+  }
+
+  /** `bytes` for a buffer grown for this stream, claimed on its meter. */
+  #claim(bytes: number): Uint8Array<ArrayBuffer> {
+    return claimBytes(this.#meter, bytes, 'The PNG encoder (its tokens, one a run of pixels)');
+  }
+
+  /**
+   * Lets go of a token buffer (or output buffer) above `keepTokens` entries (call when the stream is written), and
+   * gives back what the stream claimed.
+   */
   trim(keepTokens: number): void {
     if (this.#tokens.length > keepTokens) this.#tokens = new Uint32Array(1 << 14);
     if (this.#units.length > keepTokens) this.#units = new Uint16Array(1 << 14);
+    this.#meter.release?.(this.#tokenBytes + this.#unitBytes);
+    this.#tokenBytes = 0;
+    this.#unitBytes = 0;
+    this.#meter = UNMETERED;
   }
 
   /** `n` (>= 1) bytes of value `v`: one literal, then copies of the byte before (short tails as literals). */
@@ -472,7 +502,11 @@ export class RunDeflater {
     out[at++] = 0x78; // deflate, 32 KiB window
     out[at++] = 0x01; // no dictionary, fastest; (0x7801 % 31) === 0
     const units = (this.#bits >> 4) + 2;
-    if (this.#units.length < units) this.#units = new Uint16Array(Math.max(units, this.#units.length * 2));
+    if (this.#units.length < units) {
+      this.#units = new Uint16Array(this.#claim(2 * Math.max(units, this.#units.length * 2)).buffer);
+      this.#meter.release?.(this.#unitBytes); // the buffer it replaces
+      this.#unitBytes = this.#units.byteLength;
+    }
     const w = new BitWriter(this.#units);
     w.put(1, 1); // final block
     w.put(2, 2); // dynamic Huffman

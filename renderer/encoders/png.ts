@@ -5,11 +5,11 @@
 // for the same raster, and inflates to the same filtered rows as png-rows.ts builds for zlib.
 
 import { crc32 } from 'node:zlib';
+import { UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import type { Raster } from '../raster/raster.js';
 import { settle, UPRIGHT, type RowOrder } from '../raster/row-order.js';
 import { MAX_DISTANCE, RunDeflater } from './deflate.js';
 import { bitonalRows, FILTER_UP, sameAsRowAbove } from './png-rows.js';
-import type { DecodeMeter } from '../decode/meter.js';
 import { finish, type Steps } from '../steps.js';
 
 export { BITONAL_THRESHOLD, bitonalRows, DEFLATE_OPTIONS, FILTER_UP, MAX_REUSED_ROWS_BYTES } from './png-rows.js';
@@ -31,10 +31,16 @@ let sharedBusy = false;
 
 /**
  * `readAs` says how the raster's rows make the label (^PM Y, ^PO I left to the encoder, raster/paint.ts): the 8-bit
- * encoder reads them so, in one pass; 1-bit output turns the raster in place first.
+ * encoder reads them so, in one pass; 1-bit output turns the raster in place first. What encoding holds (1-bit rows,
+ * the deflater's buffers grown for this label) is claimed on `meter` while it is held.
  */
-export function encodePng(r: Raster, bitonal = false, readAs: RowOrder = UPRIGHT): Uint8Array {
-  return finish(encodePngSteps(r, bitonal, readAs));
+export function encodePng(
+  r: Raster,
+  bitonal = false,
+  readAs: RowOrder = UPRIGHT,
+  meter: DecodeMeter = UNMETERED,
+): Uint8Array {
+  return finish(encodePngSteps(r, bitonal, readAs, meter));
 }
 
 /** encodePng() as steps: each row is charged to `meter`, and the work may pause between rows when its slice is spent. */
@@ -42,7 +48,7 @@ export function* encodePngSteps(
   r: Raster,
   bitonal = false,
   readAs: RowOrder = UPRIGHT,
-  meter?: DecodeMeter,
+  meter: DecodeMeter = UNMETERED,
 ): Steps<Uint8Array> {
   const own = sharedBusy;
   const scratch = own ? { deflater: new RunDeflater(), rows: rowCopies(0) } : shared;
@@ -59,13 +65,17 @@ function* encodeWith(
   r: Raster,
   bitonal: boolean,
   readAs: RowOrder,
-  meter: DecodeMeter | undefined,
+  meter: DecodeMeter,
 ): Steps<Uint8Array> {
   const { deflater } = scratch;
-  deflater.reset();
-  // 1-bit rows are built in a buffer the thread reuses (png-rows.ts): they are deflated without a pause.
-  if (bitonal) deflateFilteredRows(deflater, bitonalRows(settle(r, readAs)), ((r.width + 7) >> 3) + 1, r.height, meter);
-  else yield* deflateGreyRows(scratch, r, readAs, meter);
+  deflater.reset(meter);
+  if (bitonal) {
+    // 1-bit rows are built in a buffer the thread reuses (png-rows.ts): they are deflated without a pause.
+    const stride = ((r.width + 7) >> 3) + 1;
+    meter.claim(stride * r.height, 'The PNG rows');
+    deflateFilteredRows(deflater, bitonalRows(settle(r, readAs)), stride, r.height, meter);
+    meter.release?.(stride * r.height); // the rows are tokens now
+  } else yield* deflateGreyRows(scratch, r, readAs, meter);
   const idatLength = deflater.prepare();
   // Its own ArrayBuffer (never the shared pool slab), so a worker thread can transfer it without a copy.
   const out = Buffer.allocUnsafeSlow(SIGNATURE.length + 12 + 13 + 12 + idatLength + 12);
@@ -152,7 +162,7 @@ class BlankRows {
   /** Sends the gathered copies; the next row is not blank when `endOfRun`. */
   flush(notBlank = false): void {
     if (this.pending > 0) {
-      this.d.reserve(this.pending);
+      this.d.reserveCopy(this.pending);
       this.d.copy(this.stride, this.pending);
       this.pending = 0;
     }
@@ -161,12 +171,7 @@ class BlankRows {
 }
 
 /** 8-bit grey rows (255 - ink), Up-filtered, straight into the deflater; rows read as `readAs` says. */
-function* deflateGreyRows(
-  scratch: EncoderScratch,
-  r: Raster,
-  readAs: RowOrder,
-  meter: DecodeMeter | undefined,
-): Steps<void> {
+function* deflateGreyRows(scratch: EncoderScratch, r: Raster, readAs: RowOrder, meter: DecodeMeter): Steps<void> {
   const d = scratch.deflater;
   const { width, height } = r;
   const { flipX, flipY } = readAs;
@@ -209,10 +214,8 @@ function* deflateGreyRows(
   // are equal without a look, and in-place rows are scanned over that union's words alone (the rest are zeros).
   const painted = r.painted;
   for (let y = 1; y < height; y++) {
-    if (meter) {
-      meter.charge(width);
-      if (meter.sliceDue) yield;
-    }
+    meter.charge(width);
+    if (meter.sliceDue) yield;
     const at = rowOf(y),
       atAbove = rowOf(y - 1);
     let from = 0,
@@ -260,12 +263,12 @@ function deflateFilteredRows(
   rows: Uint8Array,
   stride: number,
   height: number,
-  meter: DecodeMeter | undefined,
+  meter: DecodeMeter,
 ): void {
   const buf = Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength);
   const blank = new BlankRows(d, stride);
   for (let y = 0; y < height; y++) {
-    meter?.charge(stride);
+    meter.charge(stride);
     const o = y * stride;
     if (y > 0 && isZero(buf, o + 1, o + stride)) {
       blank.add();

@@ -2,7 +2,7 @@
 // device font between two cells) is drawn as it prints at the source density and scaled by its ink's edges, so
 // the converted label keeps the source's geometry; ^GF carries the result.
 
-import type { DecodeMeter } from '../decode/meter.js';
+import { claimBytes, decodeMeter, UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import type { DisplayList } from '../display/display-list.js';
 import type { LaidOutDocument } from '../layout/document.js';
 import type { Bits, Field } from '../model.js';
@@ -33,7 +33,8 @@ export interface GridBox {
 /**
  * The ink of `box` scaled by `scale` onto a `width` x `height` target: each edge of each ink run lands on the
  * nearest target pixel boundary of the whole label (rows, then columns), a run at least one pixel, so a crop
- * scales exactly as the label it comes from would. Returns the target box it covers as 0/1 bytes, row-major.
+ * scales exactly as the label it comes from would. Returns the target box it covers as 0/1 bytes, row-major; both
+ * grids (the runs scaled across, then down) are claimed on `meter`.
  */
 export function scaleByEdges(
   src: InkGrid,
@@ -41,6 +42,7 @@ export function scaleByEdges(
   scale: number,
   width: number,
   height: number,
+  meter: DecodeMeter = UNMETERED,
 ): { box: GridBox; mask: Uint8Array } {
   const edge = (v: number): number => Math.round(v * scale);
   const tx0 = Math.min(width, edge(box.x0)),
@@ -50,7 +52,7 @@ export function scaleByEdges(
   const w = Math.max(0, tx1 - tx0),
     h = Math.max(0, ty1 - ty0);
   const rows = box.y1 - box.y0;
-  const across = new Uint8Array(w * rows);
+  const across = claimBytes(meter, w * rows, 'A field scaled for its bitmap');
   for (let y = box.y0; y < box.y1; y++) {
     for (let x = box.x0; x < box.x1; ) {
       if (!src.ink(x, y)) {
@@ -64,7 +66,7 @@ export function scaleByEdges(
       if (x1 > x0) across.fill(1, (y - box.y0) * w + x0 - tx0, (y - box.y0) * w + x1 - tx0);
     }
   }
-  const mask = new Uint8Array(w * h);
+  const mask = claimBytes(meter, w * h, 'A field scaled for its bitmap');
   for (let x = 0; x < w; x++) {
     for (let r = 0; r < rows; ) {
       if (!across[r * w + x]) {
@@ -112,6 +114,13 @@ export function fieldBitmaps(
     printed += label.copies;
   }
   let held: { index: number; list: DisplayList } | undefined;
+  // A field's scaling grids are given back with its painted label when it is done; its packed bits are kept.
+  let scratch = 0;
+  const scaling = decodeMeter((n, what) => {
+    hooks.claim?.(n, what);
+    scratch += n;
+  });
+  const keeping = decodeMeter(hooks.claim);
   return (field) => {
     const index = firstCopy.get(field.at);
     if (index === undefined) return undefined;
@@ -124,6 +133,7 @@ export function fieldBitmaps(
     if (!elements.length) return undefined;
     const bytes = list.width * list.height;
     hooks.claim?.(bytes, 'A field drawn for its bitmap');
+    scratch = bytes;
     try {
       // Painted, scanned for ink and scaled by edges: about three passes over the label and one over the target.
       hooks.meter?.charge(bytes * 3 + Math.ceil(bytes * scale * scale));
@@ -144,14 +154,14 @@ export function fieldBitmaps(
       };
       const box = inkBox(grid);
       if (!box) return undefined;
-      const scaled = scaleByEdges(grid, box, scale, target.width, target.height);
+      const scaled = scaleByEdges(grid, box, scale, target.width, target.height, scaling);
       return {
         x: scaled.box.x0,
         y: scaled.box.y0,
-        bits: packBits(scaled.mask, scaled.box.x1 - scaled.box.x0, scaled.box.y1 - scaled.box.y0),
+        bits: packBits(scaled.mask, scaled.box.x1 - scaled.box.x0, scaled.box.y1 - scaled.box.y0, keeping),
       };
     } finally {
-      hooks.release?.(bytes);
+      hooks.release?.(scratch);
     }
   };
 }
@@ -174,10 +184,10 @@ function inkBox(grid: InkGrid): GridBox | undefined {
   return x1 > x0 ? { x0, y0, x1, y1 } : undefined;
 }
 
-/** 0/1 bytes as rows of bits, MSB first. */
-function packBits(mask: Uint8Array, width: number, height: number): Bits {
+/** 0/1 bytes as rows of bits, MSB first, claimed on `meter`. */
+function packBits(mask: Uint8Array, width: number, height: number, meter: DecodeMeter): Bits {
   const stride = Math.max(1, Math.ceil(width / 8));
-  const data = new Uint8Array(stride * height);
+  const data = claimBytes(meter, stride * height, 'A field drawn as a bitmap');
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) if (mask[y * width + x]) data[y * stride + (x >> 3)]! |= 0x80 >> (x & 7);
   }

@@ -3,7 +3,7 @@
 // closing no field stays on the line before it). Field data,
 // binary payloads and the prefix characters in force are kept byte for byte, so the labels re-parse the same.
 
-import type { DecodeMeter } from '../decode/meter.js';
+import { claimBytes, UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import { commandTable, opensField } from '../commands/index.js';
 import { lex, type Token } from '../zpl/lexer.js';
 import { latin1 } from '../zpl/params.js';
@@ -21,8 +21,9 @@ export function layoutZpl(bytes: Uint8Array, meter?: DecodeMeter): Uint8Array {
     if (line !== undefined) lines.push(line);
     line = undefined;
   };
-  // Lexed again and written out: both charged per token by the lexer, the output claimed with the input's size.
-  meter?.claim(bytes.length * 2, 'The laid-out ZPL');
+  // Lexed again and written out: both charged per token by the lexer, the lines claimed with the input's size and
+  // the output at its own.
+  meter?.claim(bytes.length, 'The laid-out ZPL');
   for (const tok of lex(bytes, meter)) {
     const key = tok.prefix + tok.name;
     const text = tok.stray ? latin1(tok.raw) : commandText(bytes, tok, key);
@@ -42,7 +43,10 @@ export function layoutZpl(bytes: Uint8Array, meter?: DecodeMeter): Uint8Array {
     }
   }
   flush();
-  return new Uint8Array(Buffer.from(lines.join('\n'), 'latin1'));
+  const text = lines.join('\n');
+  const out = claimBytes(meter ?? UNMETERED, text.length, 'The laid-out ZPL');
+  Buffer.from(out.buffer, out.byteOffset, out.length).write(text, 'latin1');
+  return out;
 }
 
 /** A command as the document writes it (its prefix character and letter case), line breaks left out. */

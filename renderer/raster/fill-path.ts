@@ -2,6 +2,7 @@
 // the legacy service's two rasterizers: its shape filler samples (sampled-coverage.ts), its font scaler sums cell
 // areas (cell-coverage.ts). Curves are flattened by the caller into polylines.
 
+import { UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import { extentOf, type InkMode } from '../display/display-list.js';
 import type { Raster } from './raster.js';
 import { sampledCoverage } from './sampled-coverage.js';
@@ -10,11 +11,21 @@ import { cellCoverage } from './cell-coverage.js';
 /** A closed polygon: x0, y0, x1, y1, ... in dots (y down). */
 export type Contour = ArrayLike<number>;
 
-/** Fills the union of `contours` (non-zero winding) into `raster`, sampled as the legacy service fills shapes. */
-export function fillPath(raster: Raster, contours: readonly Contour[], mode: InkMode = 'black'): void {
+/**
+ * Fills the union of `contours` (non-zero winding) into `raster`, sampled as the legacy service fills shapes; its
+ * coverage is claimed on `meter` while it is drawn.
+ */
+export function fillPath(
+  raster: Raster,
+  contours: readonly Contour[],
+  mode: InkMode = 'black',
+  meter: DecodeMeter = UNMETERED,
+): void {
   // Only the part on the raster is rasterized: memory stays bounded by the label size.
-  const mask = coverageMask(contours, { x0: 0, y0: 0, x1: raster.width, y1: raster.height }, 'shape');
-  if (mask) raster.blitCoverage(mask.cov, mask.w, mask.h, mask.x, mask.y, mode);
+  const mask = coverageMask(contours, { x0: 0, y0: 0, x1: raster.width, y1: raster.height }, 'shape', meter);
+  if (!mask) return;
+  raster.blitCoverage(mask.cov, mask.w, mask.h, mask.x, mask.y, mode);
+  meter.release?.(mask.cov.byteLength);
 }
 
 export interface CoverageMask {
@@ -39,11 +50,15 @@ export interface Clip {
   y1: number;
 }
 
-/** Rasterizes contours into a coverage mask positioned at integer (x, y), or null when empty. With `clip`, only the part inside it is computed. */
+/**
+ * Rasterizes contours into a coverage mask positioned at integer (x, y), or null when empty. With `clip`, only the
+ * part inside it is computed. The mask is claimed on `meter`: the caller gives it back when it drops it.
+ */
 export function coverageMask(
   contours: readonly Contour[],
   clip: Clip | undefined,
   rasterizer: Rasterizer,
+  meter: DecodeMeter = UNMETERED,
 ): CoverageMask | null {
   const { minX, minY, maxX, maxY } = extentOf(contours);
   if (!(minX < maxX) || !(minY < maxY)) return null;
@@ -60,6 +75,24 @@ export function coverageMask(
   const w = x1 - x0,
     h = y1 - y0;
   if (w <= 0 || h <= 0 || (!clip && w * h > MAX_UNCLIPPED)) return null;
+  // Claimed here, not inside the rasterizers (their loops are the hot path): their tables, given back once the
+  // coverage is made, and the coverage itself.
+  let tables: number;
+  if (rasterizer === 'glyph') tables = CELL_GRID_BYTES * w * h;
+  else {
+    let points = 0;
+    for (const c of contours) points += c.length >> 1;
+    tables = SAMPLE_COUNT_BYTES * (w + 1) * h + EDGE_TABLE_BYTES * points;
+  }
+  meter.claim(tables + w * h, rasterizer === 'glyph' ? 'A glyph cell grid' : 'A filled shape (its coverage tables)');
   const cov = rasterizer === 'glyph' ? cellCoverage(contours, x0, y0, w, h) : sampledCoverage(contours, x0, y0, w, h);
+  meter.release?.(tables);
   return { x: x0, y: y0, w, h, cov };
 }
+
+/** cellCoverage's two Int32 grids a pixel. */
+const CELL_GRID_BYTES = 8;
+/** sampledCoverage's Int32 sample counts a pixel (and one more column a row). */
+const SAMPLE_COUNT_BYTES = 4;
+/** sampledCoverage's tables a contour point: an edge record (6 Float64), its order, active and crossing slots. */
+const EDGE_TABLE_BYTES = 6 * 8 + 4 + 4 + 4 + 1;

@@ -1,5 +1,6 @@
 // Glyph coverage masks relative to the pen (a point on the baseline), and their quarter-turn rotations.
 
+import { UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import type { Orientation } from '../model.js';
 import type { GlyphRunElement, PlacedGlyph } from '../display/display-list.js';
 import { BoundedCache } from '../bounded-cache.js';
@@ -74,16 +75,31 @@ export function maskGroup(font: string, o: Orientation, crisp: boolean): string 
 /**
  * The mask of a run's glyph: its outline (upright, relative to the pen) turned to the run's orientation,
  * thresholded when crisp, measured as the font scaler does
- * (coverageMask 'glyph'); memoised in `group` (maskGroup of the run) by code point.
+ * (coverageMask 'glyph'); memoised in `group` (maskGroup of the run) by code point. The masks made on the way are
+ * claimed on `meter` and given back once made: the one drawn is then the glyph cache's (GLYPH_CACHE_BYTES a thread),
+ * or, too large to keep, drawn once and dropped.
  */
-export function glyphMask(group: string, run: GlyphRunElement, g: PlacedGlyph): GlyphMask | null {
+export function glyphMask(
+  group: string,
+  run: GlyphRunElement,
+  g: PlacedGlyph,
+  meter: DecodeMeter = UNMETERED,
+): GlyphMask | null {
   const kept = glyphCache.find(group, g.cp);
   if (kept !== undefined) return kept;
-  const upright = coverageMask(run.outlines[g.cp] ?? [], undefined, 'glyph');
+  const upright = coverageMask(run.outlines[g.cp] ?? [], undefined, 'glyph', meter);
+  // The turned and thresholded copies are claimed before they are made; all are given back once the mask is made.
+  let made = 0;
+  if (upright) {
+    const copies = (run.orientation === 'N' ? 0 : 1) + (run.crisp ? 1 : 0);
+    meter.claim(upright.cov.length * copies, 'A turned or crisp glyph mask');
+    made = upright.cov.length * (1 + copies); // the upright coverage (claimed by coverageMask) and its copies
+  }
   const m = upright
     ? rotateMask({ x: upright.x, y: upright.y, w: upright.w, h: upright.h, cov: upright.cov }, run.orientation)
     : null;
   const drawn = m && run.crisp ? binarize(m) : m;
+  meter.release?.(made);
   if (drawn) drawn.view = new DataView(drawn.cov.buffer, drawn.cov.byteOffset, drawn.cov.byteLength);
   return glyphCache.keep(group, g.cp, drawn);
 }

@@ -1,6 +1,6 @@
 // The raster backend: a display list painted into an 8-bit coverage raster, element by element in order.
 
-import type { DecodeMeter } from '../decode/meter.js';
+import { UNMETERED, type DecodeMeter } from '../decode/meter.js';
 import { modeOf, type DisplayElement, type DisplayList, type PrintArea } from '../display/display-list.js';
 import { fillPath } from './fill-path.js';
 import { glyphMask, maskGroup } from './glyph-mask.js';
@@ -35,10 +35,11 @@ export function* paintRowsSteps(
   meter?: DecodeMeter,
 ): Steps<{ raster: Raster; order: RowOrder }> {
   const raster = new Raster(list.width, list.height, ink, true); // rows' painted ranges kept for the encoder
+  const m = meter ?? UNMETERED;
   for (const el of list.elements) {
-    meter?.charge(elementUnits(el));
-    paintElement(raster, el);
-    if (meter?.sliceDue) yield;
+    m.charge(elementUnits(el));
+    paintElement(raster, el, m);
+    if (m.sliceDue) yield;
   }
   if (list.printArea) clearOutside(raster, list.printArea);
   return { raster, order: rowOrder(list.mirror, list.invert) };
@@ -59,14 +60,15 @@ function elementUnits(el: DisplayElement): number {
   }
 }
 
-function paintElement(r: Raster, el: DisplayElement): void {
+/** Paints one element; the coverage a path or a new glyph needs is claimed on `meter` while it is made. */
+function paintElement(r: Raster, el: DisplayElement, meter: DecodeMeter): void {
   const mode = modeOf(el);
   switch (el.kind) {
     case 'rect':
       r.fillRect(el.box.x, el.box.y, el.box.width, el.box.height, mode);
       return;
     case 'path':
-      fillPath(r, el.contours, mode);
+      fillPath(r, el.contours, mode, meter);
       return;
     case 'bitmap':
       r.blitBits(el.bits, el.stride, el.width, el.height, el.x, el.y, mode, el.scaleX, el.scaleY);
@@ -74,7 +76,7 @@ function paintElement(r: Raster, el: DisplayElement): void {
     case 'glyphRun': {
       const group = maskGroup(el.font, el.orientation, el.crisp);
       for (const g of el.glyphs) {
-        const m = glyphMask(group, el, g);
+        const m = glyphMask(group, el, g, meter);
         if (m) r.blitCoverage(m.cov, m.w, m.h, g.x + m.x, g.y + m.y, mode, m.view);
       }
     }

@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeHexEscapes } from '../../renderer/commands/field.js';
+import { UNMETERED } from '../../renderer/decode/meter.js';
 import { decodeFieldText } from '../../renderer/text/charset.js';
 import {
   advanceRange,
@@ -62,7 +63,7 @@ function parseCase(zplBytes: Buffer): { text: string; h: number; w: number; x: n
   const m = /\^FO(\d+),(\d+)\^A0N,(\d+),(\d+)(\^FH)?\^FD(.*?)\^FS/s.exec(zpl);
   if (!m) return null;
   const ci = /\^CI(\d+)/.exec(zpl);
-  const data = decodeHexEscapes(Buffer.from(m[6], 'latin1'), m[5] ? 0x5f : undefined);
+  const data = decodeHexEscapes(Buffer.from(m[6], 'latin1'), m[5] ? 0x5f : undefined, UNMETERED);
   return { x: +m[1], y: +m[2], h: +m[3], w: +m[4], text: decodeFieldText(data, ci ? +ci[1] : 0) };
 }
 

@@ -2,25 +2,26 @@
 
 import { deflateSync } from 'node:zlib';
 import { crc16Xmodem } from '../../decode/grf.js';
-import type { DecodeMeter } from '../../decode/meter.js';
+import { claimBytes, UNMETERED, type DecodeMeter } from '../../decode/meter.js';
 import type { Bits } from '../../model.js';
 
 /**
  * A 1-bit image at `scale` times its size: each new pixel is ink when ink covers at least half of the area it
- * stands for in the source (a box filter; enlarging, that is the source pixel under its centre).
+ * stands for in the source (a box filter; enlarging, that is the source pixel under its centre). Its bits are claimed
+ * on `meter` for `what`, and its rows charged.
  */
-export function resample(src: Bits, scale: number, meter?: DecodeMeter): Bits {
+export function resample(src: Bits, scale: number, meter: DecodeMeter = UNMETERED, what = 'A resampled bitmap'): Bits {
   const width = Math.max(1, Math.round(src.width * scale));
   const height = Math.max(1, Math.round(src.height * scale));
   const stride = Math.ceil(width / 8);
-  const data = new Uint8Array(stride * height);
+  const data = claimBytes(meter, stride * height, what);
   const ink = (x: number, y: number): number => (src.data[y * src.stride + (x >> 3)]! >> (7 - (x & 7))) & 1;
   const sx = src.width / width,
     sy = src.height / height;
   // Each target row reads about max(1, sx) x max(1, sy) source pixels per pixel: charged a row at a time.
   const rowUnits = Math.ceil(width * Math.max(1, sx) * Math.max(1, sy));
   for (let ty = 0; ty < height; ty++) {
-    meter?.charge(rowUnits);
+    meter.charge(rowUnits);
     const y0 = ty * sy,
       y1 = y0 + sy;
     for (let tx = 0; tx < width; tx++) {

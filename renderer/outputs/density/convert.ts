@@ -7,6 +7,7 @@
 
 import type { Dpmm } from '../../api.js';
 import { commandTable } from '../../commands/index.js';
+import { decodeMeter } from '../../decode/meter.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { DocumentPlan } from '../../interpreter.js';
 import { lex, type Token } from '../../zpl/lexer.js';
@@ -93,7 +94,9 @@ function convert(conversion: Conversion, tokens: Token[], plan: DocumentPlan): D
   fonts.checkFonts(plan, losses);
   const { fieldBitmap } = conversion.hooks;
   if (fieldBitmap) drawLossyAsBitmaps(conversion, placement.placing, tokens, plan, fieldBitmap);
-  return { bytes: applyEdits(bytes, conversion.edits), warnings: losses.sorted() };
+  const { meter, claim, checkpoint } = conversion.hooks;
+  const edited = applyEdits(bytes, conversion.edits, meter ?? decodeMeter(claim, checkpoint));
+  return { bytes: edited, warnings: losses.sorted() };
 }
 
 /** `^MUD` without a conversion pair (or ^MU alone): dots, the only units this converter rescales. */

@@ -1,6 +1,7 @@
 // Byte edits of a ZPL document: where a command's parameters stand (the lexer's offsets), the replacements that
 // rewrite them, and the document with every edit made. Everything not edited is kept as sent.
 
+import { claimBytes, UNMETERED, type DecodeMeter } from '../../decode/meter.js';
 import type { Token } from '../../zpl/lexer.js';
 import { latin1 } from '../../zpl/params.js';
 
@@ -75,15 +76,30 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 }
 
-/** The document with every edit made, in order (edits never overlap: each rewrites its own parameter). */
-export function applyEdits(bytes: Uint8Array, edits: Edit[]): Uint8Array {
+/**
+ * The document with every edit made, in order (edits never overlap: each rewrites its own parameter), written once
+ * into bytes claimed on `meter`.
+ */
+export function applyEdits(bytes: Uint8Array, edits: Edit[], meter: DecodeMeter = UNMETERED): Uint8Array {
   const sorted = edits.sort((x, y) => x.start - y.start || x.end - y.end);
-  const chunks: Buffer[] = [];
-  let at = 0;
+  let size = 0,
+    at = 0;
   for (const e of sorted) {
-    chunks.push(Buffer.from(bytes.subarray(at, e.start)), Buffer.from(e.text, 'latin1'));
+    size += bytes.subarray(at, e.start).length + e.text.length;
     at = e.end;
   }
-  chunks.push(Buffer.from(bytes.subarray(at)));
-  return new Uint8Array(Buffer.concat(chunks));
+  size += bytes.subarray(at).length;
+  const out = claimBytes(meter, size, 'The converted ZPL');
+  const text = Buffer.from(out.buffer, out.byteOffset, out.length);
+  let o = 0;
+  at = 0;
+  for (const e of sorted) {
+    const kept = bytes.subarray(at, e.start);
+    out.set(kept, o);
+    o += kept.length;
+    o += text.write(e.text, o, 'latin1');
+    at = e.end;
+  }
+  out.set(bytes.subarray(at), o);
+  return out;
 }

@@ -119,7 +119,8 @@ function resampled(ctx: GraphicContext, bits: Bits, what: string): Bits {
     height = Math.max(1, Math.round(bits.height * scale));
   const maxPixels = ctx.hooks.maxPixels ?? DEFAULT_MAX_PIXELS;
   if (width * height > maxPixels) throw tooLargeAtTarget(what, ctx.scale.to, width, height, maxPixels);
-  ctx.hooks.claim?.(Math.ceil(width / 8) * height * 2, `${what} resampled to ${width}x${height} dots`);
+  const name = `${what} resampled to ${width}x${height} dots`;
+  ctx.hooks.claim?.(Math.ceil(width / 8) * height, name); // its encoded form; resample claims its bits
   ctx.hooks.checkpoint?.();
-  return resample(bits, scale, ctx.hooks.meter);
+  return resample(bits, scale, meterOf(ctx), name);
 }
