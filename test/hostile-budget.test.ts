@@ -19,6 +19,7 @@ import {
   saveLoadInput,
   unknownCommandsInput,
 } from './helpers/hostile-inputs.js';
+import { withTurnsCounted } from './helpers/event-loop-turns.js';
 import { decodePng } from './helpers/png.js';
 
 const requestOf = (h: HostileInput): RenderRequest => ({ widthIn: 4, heightIn: 6, ...h.render });
@@ -98,19 +99,8 @@ describe('hostile inputs against the work meter (issue 50)', function () {
   describe('on the event loop (RENDER_THREADS=0, the library on the main thread)', () => {
     it('gives the event loop turns while it renders, and draws the same label', async () => {
       const h = unknownCommandsInput();
-      let turns = 0;
-      let done = false;
-      const count = (): void => {
-        turns++;
-        if (!done) setImmediate(count);
-      };
-      setImmediate(count);
-      const result = await render(h.zpl, requestOf(h));
-      done = true;
-      const atEnd = turns;
-      // A render run through at once lets one queued callback in at most (the turn before it started); a sliced one
-      // lets the chain in between its slices.
-      expect(atEnd).to.be.greaterThan(2);
+      const { result, turns } = await withTurnsCounted(() => render(h.zpl, requestOf(h)));
+      expect(turns).to.be.greaterThan(2);
       const whole = await render(h.zpl, requestOf(h), { sliceMs: Number.POSITIVE_INFINITY });
       expect(Buffer.from(result.body).equals(Buffer.from(whole.body))).to.equal(true);
     });

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
+import { withTurnsCounted } from './helpers/event-loop-turns.js';
 import { qrCodesDocument } from './helpers/qr-codes.js';
 import {
   createMemoryStores,
@@ -192,16 +193,7 @@ describe('fieldBoxes', () => {
 
   it('lays out in slices on the event loop (RENDER_THREADS=0): the same boxes, other callbacks run meanwhile', async () => {
     const costly = qrCodesDocument(150);
-    let turns = 0;
-    let done = false;
-    const count = (): void => {
-      turns++;
-      if (!done) setImmediate(count);
-    };
-    setImmediate(count);
-    const sliced = await fieldBoxesAsync(costly, options, { sliceMs: 1 });
-    done = true;
-    // Run through at once, only the turn queued before it could have come in.
+    const { result: sliced, turns } = await withTurnsCounted(() => fieldBoxesAsync(costly, options, { sliceMs: 1 }));
     expect(turns).to.be.greaterThan(2);
     expect(sliced).to.deep.equal(fieldBoxes(costly, options));
   });

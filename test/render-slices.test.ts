@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import type { RenderRequest } from '../renderer/api.js';
 import { render } from '../renderer/render.js';
+import { withTurnsCounted } from './helpers/event-loop-turns.js';
 
 /** A label of many fields (so laying out and painting pause), `width` dots wide (odd: the encoder copies its rows). */
 function busyLabel(seed: number): string {
@@ -28,15 +29,9 @@ describe('renders in slices on the main thread', () => {
       const docs = [1, 2, 3].map((seed) => `${busyLabel(seed)}`.replace('^XZ', seed === 2 ? '^PQ2^XZ' : '^XZ'));
       const whole: Array<{ body: Uint8Array }> = [];
       for (const zpl of docs) whole.push(await render(zpl, req, { sliceMs: Number.POSITIVE_INFINITY }));
-      let turns = 0;
-      let done = false;
-      const count = (): void => {
-        turns++;
-        if (!done) setImmediate(count);
-      };
-      setImmediate(count);
-      const sliced = await Promise.all(docs.map((zpl) => render(zpl, req, { sliceMs: 0 })));
-      done = true;
+      const { result: sliced, turns } = await withTurnsCounted(() =>
+        Promise.all(docs.map((zpl) => render(zpl, req, { sliceMs: 0 }))),
+      );
       expect(turns, 'the renders paused').to.be.greaterThan(6);
       sliced.forEach((r, i) => {
         expect(Buffer.from(r.body).equals(Buffer.from(whole[i]!.body)), `document ${i + 1}`).to.equal(true);
