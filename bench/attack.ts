@@ -13,12 +13,13 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bigFrameGif, bombPng, greyPngOfSide, twoHeaderPng } from '../test/helpers/hostile-images.js';
-import { freePort } from './http.js';
+import { rssOf } from '../test/helpers/fuzz-run.js';
+import { freePort, stopProcess } from './http.js';
 import { mib, table } from './stats.js';
 
 const kib = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KiB`;
@@ -64,24 +65,6 @@ async function startServer(env: Record<string, string>): Promise<Running> {
   child.stderr!.resume();
   await started;
   return { child, base: `http://127.0.0.1:${port}`, lines };
-}
-
-function stopServer(running: Running): Promise<void> {
-  return new Promise((resolve) => {
-    if (running.child.exitCode !== null) return resolve();
-    running.child.once('exit', () => resolve());
-    running.child.kill('SIGTERM');
-    setTimeout(() => running.child.kill('SIGKILL'), 5000).unref();
-  });
-}
-
-function rssOf(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
 }
 
 /** Samples the server's RSS and probes /healthz while `attack` runs; stops both when it ends. */
@@ -257,7 +240,7 @@ async function main(): Promise<void> {
         await watched(graphics, () => postImage(graphics, key, legal, 'a.png')),
       );
     } finally {
-      await stopServer(graphics);
+      await stopProcess(graphics.child);
     }
 
     const shadow = await startServer({
@@ -284,7 +267,7 @@ async function main(): Promise<void> {
         await watched(shadow, () => shadowed(shadow, key)),
       );
     } finally {
-      await stopServer(shadow);
+      await stopProcess(shadow.child);
     }
 
     for (const lenient of ['0', '1']) {
@@ -313,7 +296,7 @@ async function main(): Promise<void> {
           }),
         );
       } finally {
-        await stopServer(proxy);
+        await stopProcess(proxy.child);
       }
     }
   } finally {

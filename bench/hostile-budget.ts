@@ -7,12 +7,14 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { conversionInput, HOSTILE_INPUTS, type HostileInput } from '../test/helpers/hostile-inputs.js';
-import { freePort } from './http.js';
+import { rssOf } from '../test/helpers/fuzz-run.js';
+import { freePort, stopProcess } from './http.js';
+import { mib, percentile } from './stats.js';
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', 'server', 'server.js');
 const MOUNT = '/compatibility/legacy/v1';
@@ -49,20 +51,6 @@ async function startServer(env: Record<string, string>): Promise<Running> {
     child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
   });
   return { child, base: `http://127.0.0.1:${port}` };
-}
-
-function stopServer(running: Running): Promise<void> {
-  return new Promise((resolve) => {
-    if (running.child.exitCode !== null) return resolve();
-    running.child.once('exit', () => resolve());
-    running.child.kill('SIGTERM');
-    setTimeout(() => running.child.kill('SIGKILL'), 5000).unref();
-  });
-}
-
-function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : 0;
 }
 
 async function post(
@@ -117,8 +105,7 @@ async function watched<T>(running: Running, work: () => Promise<T>) {
   return { result, growth: peak - before, probes, failed, slowest };
 }
 
-const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]!;
-const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(0)} MiB`;
+const p95 = (xs: number[]): number => percentile(xs, 95);
 const small = { zpl: Buffer.from(SMALL_LABEL), headers: {}, render: { format: 'png', dpmm: 8, index: 0 } } as const;
 
 async function smallLabels(running: Running, key: string): Promise<{ ms: number[]; s503: number }> {
@@ -178,7 +165,7 @@ async function main(): Promise<void> {
             `${loaded.result.attackStatuses.join(', ')}`,
         );
       } finally {
-        await stopServer(running);
+        await stopProcess(running.child);
       }
     }
   } finally {

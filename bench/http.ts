@@ -131,6 +131,16 @@ export function startServer(env: NodeJS.ProcessEnv, script = SERVER): Promise<Ch
 }
 
 /** CPU time (user + system, every thread) a process has used so far, in ms, if readable (Linux /proc). */
+/** Stops a server process: SIGTERM, then SIGKILL if it has not exited in 5 s. */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}
+
 export function processCpuMs(pid: number): number | undefined {
   return cpuMsOfStat(`/proc/${pid}/stat`);
 }
