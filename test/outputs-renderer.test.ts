@@ -22,6 +22,19 @@ import { binaryBody, buildApp, KEYS, labelsPath } from './helpers/http-app.js';
 const latin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
 const text = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 
+/** A 2x1 in label at 8 dpmm converted to 12 dpmm with X-Lossy-Fields: bitmap: the ZPL and the conversion's notices. */
+async function toTwelveAsBitmaps(zpl: string): Promise<{ zpl: string; notices: string[] }> {
+  const out = await render(zpl, {
+    dpmm: 8,
+    widthIn: 2,
+    heightIn: 1,
+    format: 'zpl',
+    targetDpmm: 12,
+    lossyFields: 'bitmap',
+  });
+  return { zpl: text(out.body), notices: out.notices!.map((n) => n.message) };
+}
+
 /** Converts `zpl` from 8 dpmm (the plan the converter reads is the source document's). */
 function convert(zpl: string, to: Dpmm) {
   const bytes = latin1(zpl);
@@ -176,19 +189,7 @@ describe('extra outputs in the renderer', function () {
     });
 
     it("X-Lossy-Fields: bitmap keeps the power-up defaults before a first field it draws, and drops that field's ^GB", async () => {
-      const convertBitmap = async (zpl: string) =>
-        text(
-          (
-            await render(zpl, {
-              dpmm: 8,
-              widthIn: 2,
-              heightIn: 1,
-              format: 'zpl',
-              targetDpmm: 12,
-              lossyFields: 'bitmap',
-            })
-          ).body,
-        );
+      const convertBitmap = async (zpl: string) => (await toTwelveAsBitmaps(zpl)).zpl;
       // The second symbol leans on the power-up ^BY2, written as ^BY3 at 12 dpmm right after ^XA.
       const first = await convertBitmap('^XA^FO10,10^ADN,18,10^FDab^FS^FO10,40^BCN,40^FD12^FS^XZ');
       expect(first).to.match(/^\^XA\^CFA,9,5\^BY3,3,15\^LH0,0\^FO\d+,\d+,0\^GFA,/);
@@ -199,17 +200,7 @@ describe('extra outputs in the renderer', function () {
     });
 
     it('X-Lossy-Fields: bitmap keeps commands, and says why, where a picture would be wrong', async () => {
-      const convertBitmap = async (zpl: string) => {
-        const out = await render(zpl, {
-          dpmm: 8,
-          widthIn: 2,
-          heightIn: 1,
-          format: 'zpl',
-          targetDpmm: 12,
-          lossyFields: 'bitmap',
-        });
-        return { zpl: text(out.body), notices: out.notices!.map((n) => n.message) };
-      };
+      const convertBitmap = toTwelveAsBitmaps;
       const serial = await convertBitmap('^XA^BY3^FO10,10^BCN,50^SN001,1,Y^FS^PQ3^XZ');
       expect(serial.zpl).to.include('^BCN,75').and.not.include('^GF');
       expect(serial.notices).to.include(
